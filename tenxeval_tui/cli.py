@@ -1,0 +1,74 @@
+"""The ``tenxeval-tui`` command.
+
+Imports stay inside the command functions so that ``--help`` loads neither
+Textual, 10xgraph nor any agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _eval_set_files(paths: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.evalset.json")))
+        else:
+            files.append(path)
+    return files
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Print every problem of every eval set file; exit 1 when there is any."""
+    from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+
+    files = _eval_set_files(args.paths)
+    if not files:
+        print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
+        return 2
+    failed = 0
+    for file in files:
+        problems = validate_eval_set_file(file)
+        for problem in problems:
+            print(problem)
+        if problems:
+            failed += 1
+        elif not args.quiet:
+            print(f"{file}: ok")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``tenxeval-tui``."""
+    parser = argparse.ArgumentParser(
+        prog="tenxeval-tui",
+        description="A terminal workbench for authoring and running AI-agent evaluations.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    validate = sub.add_parser(
+        "validate", help="check eval set files and print every problem (file:line:column)"
+    )
+    validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
+    validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    validate.set_defaults(func=cmd_validate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

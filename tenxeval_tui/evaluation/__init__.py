@@ -1,0 +1,75 @@
+"""The evaluation core: the 10xGraph evaluation API, with no UI import anywhere in it.
+
+Every public name is importable from here; modules load on first use so that
+``import tenxeval_tui.evaluation`` stays fast (see ``bench/startup.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# public name -> module (relative to this package) that defines it
+_EXPORTS: dict[str, str] = {
+    # eval sets
+    "EvalSet": "dataset",
+    "EvalCase": "dataset",
+    "Invocation": "dataset",
+    "MessageContent": "dataset",
+    "SessionInput": "dataset",
+    "ToolCall": "dataset",
+    "TrajectoryStep": "dataset",
+    "StepType": "dataset",
+    "validate_eval_set_file": "dataset",
+    "EvalSetBuilder": "builder",
+    "EvalFileError": "errors",
+    "Problem": "errors",
+    # configuration
+    "EvalConfig": "config",
+    "CriteriaConfig": "config",
+    "CriterionConfig": "config",
+    "MatchType": "config",
+    "ReporterConfig": "config",
+    "Rubric": "config",
+    "EvalPresets": "presets",
+    # execution and results
+    "ExecutionResult": "execution",
+    "NodeResponseData": "execution",
+    "TokenUsage": "execution",
+    "CriterionResult": "results",
+    "EvalCaseResult": "results",
+    "EvalSummary": "results",
+    "EvalReport": "results",
+    "NodeDetail": "results",
+    # criteria
+    "BaseCriterion": "criteria",
+    "SyncCriterion": "criteria",
+    "CompositeCriterion": "criteria",
+    "WeightedCriterion": "criteria",
+    "CriterionConfigError": "criteria",
+    "register_criterion": "criteria",
+    "build_criteria": "criteria",
+    # --- deterministic criteria (criteria/trajectory.py, criteria/response.py) ---
+    # --- judged criteria and judges (criteria/judged.py, judges.py) ---
+    # --- events, collectors, agents (events.py, collectors.py, targets/) ---
+    # --- evaluator and runner (evaluator.py, runner.py) ---
+    # --- reporting (reporters/) ---
+    # --- pytest helpers (testing.py) ---
+    "create_simple_eval_set": "builder",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    value = getattr(module, name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -1,0 +1,349 @@
+"""Evaluation settings: which criteria run, their thresholds, and how reports are written.
+
+The shapes follow 10xGraph's (``EvalConfig.criteria`` is a :class:`CriteriaConfig`
+with one optional :class:`CriterionConfig` per criterion), so a 10xGraph config
+file loads here. ``criteria`` may also be given as a mapping keyed by criterion
+names such as ``"tool_trajectory_avg_score"``.
+"""
+
+from __future__ import annotations
+
+import copy
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+
+
+class MatchType(StrEnum):
+    """How an actual sequence (of tools or nodes) is compared with the expected one.
+
+    ``EXACT``: the same items in the same order, nothing extra.
+    ``IN_ORDER``: the expected items appear in order; extra items in between are allowed.
+    ``ANY_ORDER``: every expected item appears, in any order; extras are allowed.
+    """
+
+    EXACT = "exact"
+    IN_ORDER = "in_order"
+    ANY_ORDER = "any_order"
+
+
+class Rubric(BaseModel):
+    """One property a good answer has, judged by ``rubric_based_final_response_quality_v1``."""
+
+    rubric_id: str
+    content: str
+    weight: float = 1.0
+
+    @classmethod
+    def create(cls, rubric_id: str, content: str, weight: float = 1.0) -> Rubric:
+        """Shorthand constructor."""
+        return cls(rubric_id=rubric_id, content=content, weight=weight)
+
+
+class CriterionConfig(BaseModel):
+    """Settings of one criterion.
+
+    ``judge_model`` ``None`` means: take the model from ``TENXEVAL_JUDGE_MODEL``.
+    ``judge_base_url`` ``None`` means ``OPENAI_BASE_URL`` (or the client's default);
+    the API key is read from the environment variable named by ``judge_api_key_env``.
+    """
+
+    threshold: float = 0.8
+    match_type: MatchType = MatchType.EXACT
+    judge_model: str | None = None
+    num_samples: int = Field(default=3, ge=1)
+    rubrics: list[Rubric] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    check_args: bool = False
+    enabled: bool = True
+    api_style: str = "chat"
+    judge_base_url: str | None = None
+    judge_api_key_env: str = "OPENAI_API_KEY"
+    judge_temperature: float = 0.0
+    judge_timeout: float = Field(default=60.0, gt=0)
+    judge_max_retries: int = Field(default=4, ge=0)
+    judge_cache: bool = True
+
+    @classmethod
+    def tool_name_match(cls, threshold: float = 1.0) -> CriterionConfig:
+        """``tool_name_match_score``: expected tool names were called."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def trajectory(
+        cls,
+        threshold: float = 1.0,
+        match_type: MatchType = MatchType.EXACT,
+        check_args: bool = False,
+    ) -> CriterionConfig:
+        """``tool_trajectory_avg_score`` with the given match type."""
+        return cls(threshold=threshold, match_type=match_type, check_args=check_args)
+
+    @classmethod
+    def node_order(
+        cls, threshold: float = 1.0, match_type: MatchType = MatchType.EXACT
+    ) -> CriterionConfig:
+        """``node_order_score`` with the given match type."""
+        return cls(threshold=threshold, match_type=match_type)
+
+    @classmethod
+    def response_match(cls, threshold: float = 0.8) -> CriterionConfig:
+        """``response_match_score`` (ROUGE-1 F1 against the expected reply)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def rouge_match(cls, threshold: float = 0.5) -> CriterionConfig:
+        """``rouge_match`` (ROUGE-1 F1)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def exact_match(cls, threshold: float = 1.0) -> CriterionConfig:
+        """``exact_match`` (normalised equality)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def contains_keywords(cls, keywords: list[str], threshold: float = 1.0) -> CriterionConfig:
+        """``contains_keywords`` (share of keywords present in the reply)."""
+        return cls(threshold=threshold, keywords=list(keywords))
+
+    @classmethod
+    def llm_judge(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``final_response_match_v2``: a judge model compares reply and expected reply."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def rubric_based(
+        cls,
+        rubrics: list[Rubric],
+        threshold: float = 0.8,
+        judge_model: str | None = None,
+        num_samples: int = 3,
+    ) -> CriterionConfig:
+        """``rubric_based_final_response_quality_v1`` over ``rubrics``."""
+        return cls(
+            threshold=threshold,
+            judge_model=judge_model,
+            num_samples=num_samples,
+            rubrics=list(rubrics),
+        )
+
+    @classmethod
+    def factual_accuracy(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``factual_accuracy_v1`` against ``case.metadata["reference_facts"]``."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def hallucination(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``hallucinations_v1``: the reply is grounded in ``case.metadata["context"]``."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def safety(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``safety_v1``: the reply is safe."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+
+# CriteriaConfig field -> the criterion's reported ``name``.
+CRITERION_NAMES: dict[str, str] = {
+    "trajectory": "tool_trajectory_avg_score",
+    "tool_name_match": "tool_name_match_score",
+    "node_order": "node_order_score",
+    "response_match": "response_match_score",
+    "rouge_match": "rouge_match",
+    "exact_match": "exact_match",
+    "contains_keywords": "contains_keywords",
+    "llm_judge": "final_response_match_v2",
+    "rubric_based": "rubric_based_final_response_quality_v1",
+    "factual_accuracy": "factual_accuracy_v1",
+    "hallucination": "hallucinations_v1",
+    "safety": "safety_v1",
+}
+# Other spellings accepted in configs (10xGraph's registry keys and legacy names).
+_FIELD_ALIASES: dict[str, str] = {
+    **{name: field for field, name in CRITERION_NAMES.items()},
+    "tool_trajectory": "trajectory",
+    "rubric_based_score": "rubric_based",
+    "safety_score": "safety",
+    "factual_accuracy_score": "factual_accuracy",
+}
+
+
+def criterion_field(name: str) -> str | None:
+    """The :class:`CriteriaConfig` field for a criterion name or alias, or ``None``."""
+    if name in CRITERION_NAMES:
+        return name
+    return _FIELD_ALIASES.get(name)
+
+
+class CriteriaConfig(BaseModel):
+    """Which criteria run; a ``None`` field is a criterion that does not run.
+
+    ``custom`` holds settings for criteria registered by users, keyed by name.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    trajectory: CriterionConfig | None = None
+    tool_name_match: CriterionConfig | None = None
+    node_order: CriterionConfig | None = None
+    response_match: CriterionConfig | None = None
+    rouge_match: CriterionConfig | None = None
+    exact_match: CriterionConfig | None = None
+    contains_keywords: CriterionConfig | None = None
+    llm_judge: CriterionConfig | None = None
+    rubric_based: CriterionConfig | None = None
+    factual_accuracy: CriterionConfig | None = None
+    hallucination: CriterionConfig | None = None
+    safety: CriterionConfig | None = None
+    custom: dict[str, CriterionConfig] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_criterion_names(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out: dict[str, Any] = {}
+        custom = dict(data.get("custom") or {})
+        for key, value in data.items():
+            if key == "custom":
+                continue
+            field = criterion_field(key)
+            if field is None:
+                custom[key] = value
+            else:
+                out[field] = value
+        if custom:
+            out["custom"] = custom
+        return out
+
+    def enabled_items(self) -> list[tuple[str, CriterionConfig]]:
+        """``(criterion name, config)`` of every enabled criterion, built-ins first."""
+        items = [
+            (CRITERION_NAMES[field], cfg)
+            for field in CRITERION_NAMES
+            if (cfg := getattr(self, field)) is not None and cfg.enabled
+        ]
+        items.extend((name, cfg) for name, cfg in self.custom.items() if cfg.enabled)
+        return items
+
+
+class ReporterConfig(BaseModel):
+    """Which reports are written after a run, and what they contain."""
+
+    enabled: bool = True
+    output_dir: str = "eval_reports"
+    console: bool = True
+    json_report: bool = True
+    html: bool = True
+    junit_xml: bool = False
+    verbose: bool = True
+    include_details: bool = True
+    include_trajectory: bool = True
+    include_node_responses: bool = True
+    include_actual_response: bool = True
+    include_tool_call_details: bool = True
+    timestamp_files: bool = True
+
+
+class EvalConfig(BaseModel):
+    """Everything an evaluation run needs besides the agent and the cases.
+
+    ``max_concurrency`` bounds how many cases run at once (1 runs them one by
+    one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
+    forces one at a time). ``timeout`` is per case, in seconds.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    criteria: CriteriaConfig = Field(default_factory=CriteriaConfig)
+    parallel: bool = True
+    max_concurrency: int = Field(default=4, ge=1)
+    timeout: float = Field(default=300.0, gt=0)
+    verbose: bool = False
+    reporter: ReporterConfig = Field(default_factory=ReporterConfig)
+
+    @property
+    def effective_concurrency(self) -> int:
+        """How many cases may run at once."""
+        return self.max_concurrency if self.parallel else 1
+
+    @classmethod
+    def default(cls) -> EvalConfig:
+        """Exact tool trajectory (threshold 1.0) and ROUGE-1 response match (threshold 0.8)."""
+        return cls(
+            criteria=CriteriaConfig(
+                trajectory=CriterionConfig.trajectory(threshold=1.0, match_type=MatchType.EXACT),
+                response_match=CriterionConfig.response_match(threshold=0.8),
+            )
+        )
+
+    @classmethod
+    def strict(cls) -> EvalConfig:
+        """Exact trajectory with arguments checked, response match at 0.9."""
+        return cls(
+            criteria=CriteriaConfig(
+                trajectory=CriterionConfig.trajectory(
+                    threshold=1.0, match_type=MatchType.EXACT, check_args=True
+                ),
+                response_match=CriterionConfig.response_match(threshold=0.9),
+            )
+        )
+
+    @classmethod
+    def relaxed(cls) -> EvalConfig:
+        """In-order trajectory at 0.8, response match at 0.6."""
+        return cls(
+            criteria=CriteriaConfig(
+                trajectory=CriterionConfig.trajectory(threshold=0.8, match_type=MatchType.IN_ORDER),
+                response_match=CriterionConfig.response_match(threshold=0.6),
+            )
+        )
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> EvalConfig:
+        """Load a JSON config file (errors name file, line, column and field)."""
+        return read_json_model(cls, Path(path))
+
+    def to_file(self, path: str | Path) -> None:
+        """Write the config as JSON (atomically)."""
+        atomic_write_text(Path(path), self.model_dump_json(indent=2) + "\n")
+
+    def get_criterion_config(self, name: str) -> CriterionConfig | None:
+        """Settings of a criterion by field name or criterion name."""
+        field = criterion_field(name)
+        if field is None:
+            return self.criteria.custom.get(name)
+        value: CriterionConfig | None = getattr(self.criteria, field)
+        return value
+
+    def enable_criterion(self, name: str, config: CriterionConfig | None = None) -> None:
+        """Turn a criterion on (built-in by field or criterion name; anything else is custom)."""
+        field = criterion_field(name)
+        if field is None:
+            self.criteria.custom[name] = config or CriterionConfig()
+        else:
+            setattr(self.criteria, field, config or CriterionConfig())
+
+    def disable_criterion(self, name: str) -> None:
+        """Turn a criterion off (no effect when it is not configured)."""
+        cfg = self.get_criterion_config(name)
+        if cfg is not None:
+            cfg.enabled = False
+
+    def with_rubrics(self, rubrics: list[Rubric]) -> EvalConfig:
+        """A copy with rubric-based judging over ``rubrics`` added."""
+        new = copy.deepcopy(self)
+        new.criteria.rubric_based = CriterionConfig.rubric_based(rubrics=rubrics)
+        return new

@@ -1,0 +1,231 @@
+"""The criterion contract, and the registry that builds criteria from a config by name.
+
+A criterion scores one case: it receives what the agent did (``actual``, an
+:class:`ExecutionResult`) and the case with its expectations (``expected``, an
+:class:`EvalCase`) and returns a :class:`CriterionResult`.
+
+Writing your own::
+
+    from tenxeval_tui.evaluation import BaseCriterion, CriterionResult, register_criterion
+
+    @register_criterion
+    class PoliteCriterion(BaseCriterion):
+        '''1.0 when the reply says please, else 0.0.'''
+        name = "polite"
+
+        async def evaluate(self, actual, expected):
+            return self.result(1.0 if "please" in actual.actual_response.lower() else 0.0)
+
+    config = EvalConfig.default()
+    config.enable_criterion("polite", CriterionConfig(threshold=1.0))
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from tenxeval_tui.evaluation.config import CriterionConfig, EvalConfig
+from tenxeval_tui.evaluation.dataset import EvalCase
+from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.results import CriterionResult
+
+
+class CriterionConfigError(ValueError):
+    """A criterion is configured in a way it cannot run (named criterion, what to set)."""
+
+
+class BaseCriterion(ABC):
+    """Base class of every criterion.
+
+    Subclasses set ``name`` (the name reported in results and looked up in
+    configs) and implement :meth:`evaluate`. Judged criteria set
+    ``requires_judge = True``.
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    requires_judge: ClassVar[bool] = False
+
+    def __init__(self, config: CriterionConfig | None = None) -> None:
+        self.config = config or CriterionConfig()
+
+    @property
+    def threshold(self) -> float:
+        """Minimum score to pass."""
+        return self.config.threshold
+
+    @property
+    def is_enabled(self) -> bool:
+        """Whether the criterion is switched on."""
+        return self.config.enabled
+
+    def validate_config(self) -> list[str]:
+        """Problems with this criterion's settings (empty when it can run)."""
+        problems = []
+        if not 0.0 <= self.config.threshold <= 1.0:
+            problems.append(f"{self.name}: threshold must be between 0 and 1")
+        return problems
+
+    @abstractmethod
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        """Score one case."""
+
+    def result(
+        self,
+        score: float,
+        details: dict[str, Any] | None = None,
+        token_usage: TokenUsage | None = None,
+    ) -> CriterionResult:
+        """A result of this criterion; passes when ``score >= threshold``."""
+        return CriterionResult.success(
+            self.name, float(score), self.threshold, details=details, token_usage=token_usage
+        )
+
+    def failure(self, error: str, details: dict[str, Any] | None = None) -> CriterionResult:
+        """This criterion failed to score, with ``error``."""
+        return CriterionResult.failure(self.name, error, self.threshold, details=details)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, threshold={self.threshold})"
+
+
+class SyncCriterion(BaseCriterion):
+    """A criterion whose scoring is plain synchronous code: implement :meth:`evaluate_sync`."""
+
+    @abstractmethod
+    def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        """Score one case synchronously."""
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        return self.evaluate_sync(actual, expected)
+
+
+class CompositeCriterion(BaseCriterion):
+    """Passes when every inner criterion passes; the score is the mean of theirs."""
+
+    name = "composite_criterion"
+
+    def __init__(
+        self, criteria: Sequence[BaseCriterion], config: CriterionConfig | None = None
+    ) -> None:
+        super().__init__(config)
+        self.criteria = list(criteria)
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        inner = await asyncio.gather(*(c.evaluate(actual, expected) for c in self.criteria))
+        score = sum(r.score for r in inner) / len(inner) if inner else 0.0
+        result = self.result(
+            score, details={"criteria": [r.model_dump(mode="json") for r in inner]}
+        )
+        result.passed = all(r.passed for r in inner) and score >= self.threshold
+        return result
+
+
+class WeightedCriterion(BaseCriterion):
+    """The weighted mean of inner criteria's scores, against this criterion's threshold."""
+
+    name = "weighted_criterion"
+
+    def __init__(
+        self,
+        weighted: Sequence[tuple[BaseCriterion, float]],
+        config: CriterionConfig | None = None,
+    ) -> None:
+        super().__init__(config)
+        if not weighted or sum(w for _, w in weighted) <= 0:
+            raise ValueError("WeightedCriterion needs at least one positive weight")
+        self.weighted = list(weighted)
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        inner = await asyncio.gather(*(c.evaluate(actual, expected) for c, _ in self.weighted))
+        total_weight = sum(w for _, w in self.weighted)
+        score = sum(r.score * w for r, (_, w) in zip(inner, self.weighted, strict=True))
+        return self.result(
+            score / total_weight,
+            details={"criteria": {r.criterion: r.score for r in inner}},
+        )
+
+
+_REGISTRY: dict[str, type[BaseCriterion]] = {}
+
+
+def register_criterion[C: type[BaseCriterion]](
+    cls: C | None = None, *, name: str | None = None
+) -> Any:
+    """Register a criterion class under its ``name`` (or ``name=``); usable as a decorator."""
+
+    def decorate(klass: C) -> C:
+        key = name or klass.name
+        if not key:
+            raise ValueError(f"{klass.__name__} has no name to register under")
+        _REGISTRY[key] = klass
+        return klass
+
+    return decorate(cls) if cls is not None else decorate
+
+
+def registered_criteria() -> dict[str, type[BaseCriterion]]:
+    """Every registered criterion class by name (built-ins are registered on first use)."""
+    _load_builtins()
+    return dict(_REGISTRY)
+
+
+def get_criterion_class(name: str) -> type[BaseCriterion]:
+    """The class registered as ``name``; ``KeyError`` lists the known names."""
+    _load_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise KeyError(f"unknown criterion {name!r}; known criteria: {known}") from None
+
+
+def build_criteria(config: EvalConfig) -> list[BaseCriterion]:
+    """Instances of every enabled criterion of ``config``, in a stable order.
+
+    Raises :class:`CriterionConfigError` listing every misconfigured criterion
+    (unknown name, bad threshold, missing judge settings) before anything runs.
+    """
+    criteria: list[BaseCriterion] = []
+    problems: list[str] = []
+    for name, cfg in config.criteria.enabled_items():
+        try:
+            klass = get_criterion_class(name)
+        except KeyError as exc:
+            problems.append(str(exc.args[0]))
+            continue
+        criterion = klass(cfg)
+        problems.extend(criterion.validate_config())
+        criteria.append(criterion)
+    if problems:
+        raise CriterionConfigError("; ".join(problems))
+    return criteria
+
+
+_builtins_loaded = False
+_BUILTIN_MODULES: list[str] = []
+
+
+def add_builtin_module(module: str) -> None:
+    """Name a module whose import registers built-in criteria (imported on first lookup)."""
+    if module not in _BUILTIN_MODULES:
+        _BUILTIN_MODULES.append(module)
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    import importlib
+    import importlib.util
+
+    for module in _BUILTIN_MODULES:
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+    _builtins_loaded = True
+
+
+CriterionFactory = Callable[[CriterionConfig], BaseCriterion]

@@ -1,0 +1,368 @@
+"""Eval sets: the cases an agent is evaluated on, and their JSON files.
+
+The JSON shape is 10xGraph's own (``eval_set_id``, ``name``, ``description``,
+``eval_cases[]`` of cases whose ``conversation[]`` holds the invocations), so a
+file written by 10xGraph loads unchanged and a file written here loads there.
+Fields we do not know are kept and written back: nothing a user wrote is lost.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+
+_KEEP_UNKNOWN = ConfigDict(extra="allow")
+
+
+class StepType(StrEnum):
+    """Kind of a step in an execution trajectory."""
+
+    NODE = "node"
+    TOOL = "tool"
+    MESSAGE = "message"
+    CONDITIONAL = "conditional"
+
+
+class ToolCall(BaseModel):
+    """A tool call: expected in an eval case, or captured from a run."""
+
+    model_config = _KEEP_UNKNOWN
+
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    call_id: str | None = None
+    result: Any | None = None
+
+    def matches(self, other: ToolCall, *, check_args: bool = False) -> bool:
+        """Same tool name, and (when ``check_args``) equal arguments."""
+        if self.name != other.name:
+            return False
+        return not check_args or self.args == other.args
+
+
+class TrajectoryStep(BaseModel):
+    """One step (a node visit or a tool call) of what the agent did, in order."""
+
+    model_config = _KEEP_UNKNOWN
+
+    step_type: StepType
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    timestamp: float | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class MessageContent(BaseModel):
+    """A simplified chat message: the user turn or the expected reply of an invocation."""
+
+    model_config = _KEEP_UNKNOWN
+
+    role: str
+    content: str | list[dict[str, Any]]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def user(cls, text: str) -> MessageContent:
+        """A ``role="user"`` message."""
+        return cls(role="user", content=text)
+
+    @classmethod
+    def assistant(cls, text: str) -> MessageContent:
+        """A ``role="assistant"`` message."""
+        return cls(role="assistant", content=text)
+
+    def get_text(self) -> str:
+        """The message as plain text; text blocks of a list content are joined with spaces."""
+        if isinstance(self.content, str):
+            return self.content
+        parts: list[str] = []
+        for block in self.content:
+            text = block.get("text")
+            if isinstance(text, str) and block.get("type", "text") == "text":
+                parts.append(text)
+        return " ".join(parts)
+
+
+def _message_from_plain(value: Any, role: str) -> Any:
+    # Hand-written files may give a message as a bare string.
+    if isinstance(value, str):
+        return {"role": role, "content": value}
+    return value
+
+
+class Invocation(BaseModel):
+    """One turn of a case: the user message and what is expected of the agent."""
+
+    model_config = _KEEP_UNKNOWN
+
+    invocation_id: str = Field(default_factory=lambda: str(uuid.uuid4()))
+    user_content: MessageContent
+    expected_tool_trajectory: list[ToolCall] = Field(default_factory=list)
+    expected_node_order: list[str] = Field(default_factory=list)
+    expected_intermediate_responses: list[MessageContent] = Field(default_factory=list)
+    expected_final_response: MessageContent | None = None
+
+    @field_validator("user_content", mode="before")
+    @classmethod
+    def _plain_user_content(cls, value: Any) -> Any:
+        return _message_from_plain(value, "user")
+
+    @field_validator("expected_final_response", mode="before")
+    @classmethod
+    def _plain_expected_response(cls, value: Any) -> Any:
+        return _message_from_plain(value, "assistant")
+
+
+class SessionInput(BaseModel):
+    """Initial session of a case: who the user is and the state the agent starts from."""
+
+    model_config = _KEEP_UNKNOWN
+
+    app_name: str = ""
+    user_id: str = "test_user"
+    state: dict[str, Any] = Field(default_factory=dict)
+    config: dict[str, Any] = Field(default_factory=dict)
+
+
+ExpectedTools = Sequence[ToolCall | str] | None
+
+
+def to_tool_calls(tools: ExpectedTools) -> list[ToolCall]:
+    """Normalise expected tools given as names or ``ToolCall``s."""
+    return [ToolCall(name=t) if isinstance(t, str) else t for t in tools or []]
+
+
+class EvalCase(BaseModel):
+    """One test case: a conversation of one or more turns with its expectations."""
+
+    model_config = _KEEP_UNKNOWN
+
+    eval_id: str = Field(default_factory=lambda: str(uuid.uuid4()))
+    name: str = ""
+    description: str = ""
+    conversation: list[Invocation] = Field(default_factory=list)
+    session_input: SessionInput = Field(default_factory=SessionInput)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def single_turn(
+        cls,
+        eval_id: str,
+        user_query: str,
+        expected_response: str | None = None,
+        expected_tools: ExpectedTools = None,
+        expected_node_order: list[str] | None = None,
+        name: str = "",
+        description: str = "",
+        session_input: SessionInput | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> EvalCase:
+        """A case with one user turn."""
+        invocation = Invocation(
+            user_content=MessageContent.user(user_query),
+            expected_tool_trajectory=to_tool_calls(expected_tools),
+            expected_node_order=list(expected_node_order or []),
+            expected_final_response=(
+                MessageContent.assistant(expected_response)
+                if expected_response is not None
+                else None
+            ),
+        )
+        return cls(
+            eval_id=eval_id,
+            name=name,
+            description=description,
+            conversation=[invocation],
+            session_input=session_input or SessionInput(),
+            tags=list(tags or []),
+            metadata=dict(metadata or {}),
+        )
+
+    @classmethod
+    def multi_turn(
+        cls,
+        eval_id: str,
+        conversation: Sequence[tuple[str, str | None]],
+        expected_tools: ExpectedTools = None,
+        expected_node_order: list[str] | None = None,
+        name: str = "",
+        description: str = "",
+        session_input: SessionInput | None = None,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> EvalCase:
+        """A case of several ``(user, expected reply)`` turns.
+
+        ``expected_tools`` and ``expected_node_order`` are attached to the first
+        turn; trajectory criteria concatenate the expectations of every turn.
+        """
+        invocations = [
+            Invocation(
+                user_content=MessageContent.user(user),
+                expected_final_response=(
+                    MessageContent.assistant(reply) if reply is not None else None
+                ),
+            )
+            for user, reply in conversation
+        ]
+        if invocations:
+            invocations[0].expected_tool_trajectory = to_tool_calls(expected_tools)
+            invocations[0].expected_node_order = list(expected_node_order or [])
+        return cls(
+            eval_id=eval_id,
+            name=name,
+            description=description,
+            conversation=invocations,
+            session_input=session_input or SessionInput(),
+            tags=list(tags or []),
+            metadata=dict(metadata or {}),
+        )
+
+    def get_expected_tool_trajectory(self) -> list[ToolCall]:
+        """Expected tool calls of every turn, concatenated in turn order."""
+        return [call for inv in self.conversation for call in inv.expected_tool_trajectory]
+
+    def get_expected_node_order(self) -> list[str]:
+        """Expected node order of every turn, concatenated in turn order."""
+        return [node for inv in self.conversation for node in inv.expected_node_order]
+
+    def get_final_expected_response(self) -> str | None:
+        """Expected reply of the last turn that has one, as text (``None`` if no turn has one)."""
+        for inv in reversed(self.conversation):
+            if inv.expected_final_response is not None:
+                return inv.expected_final_response.get_text()
+        return None
+
+    def get_user_queries(self) -> list[str]:
+        """The user message of each turn, as text."""
+        return [inv.user_content.get_text() for inv in self.conversation]
+
+
+class EvalSet(BaseModel):
+    """A named collection of eval cases, stored as one ``.evalset.json`` file."""
+
+    model_config = _KEEP_UNKNOWN
+
+    eval_set_id: str = Field(default_factory=lambda: str(uuid.uuid4()))
+    name: str = ""
+    description: str = ""
+    eval_cases: list[EvalCase] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _unique_eval_ids(self) -> EvalSet:
+        seen: dict[str, int] = {}
+        for index, case in enumerate(self.eval_cases):
+            if case.eval_id in seen:
+                raise PydanticCustomError(
+                    "duplicate_eval_id",
+                    "duplicate eval_id {eval_id!r} (also used by eval_cases[{first}])",
+                    {"eval_id": case.eval_id, "first": seen[case.eval_id], "index": index},
+                )
+            seen[case.eval_id] = index
+        return self
+
+    def __len__(self) -> int:
+        return len(self.eval_cases)
+
+    def __iter__(self) -> Iterator[EvalCase]:  # type: ignore[override]
+        return iter(self.eval_cases)
+
+    def add_case(self, case: EvalCase) -> None:
+        """Append a case (its ``eval_id`` must be new to the set)."""
+        if self.get_case(case.eval_id) is not None:
+            raise ValueError(f"duplicate eval_id {case.eval_id!r} in eval set {self.eval_set_id!r}")
+        self.eval_cases.append(case)
+
+    def get_case(self, eval_id: str) -> EvalCase | None:
+        """The case with this ``eval_id``, or ``None``."""
+        return next((c for c in self.eval_cases if c.eval_id == eval_id), None)
+
+    def filter_by_tags(self, tags: list[str]) -> list[EvalCase]:
+        """Cases that carry every one of ``tags``."""
+        return [case for case in self.eval_cases if all(tag in case.tags for tag in tags)]
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> EvalSet:
+        """Load an eval set file.
+
+        Raises ``FileNotFoundError`` naming the path when it does not exist, and
+        :class:`EvalFileError` (a ``ValueError``) naming file, line, column, the
+        JSON path of the field and the problem when it cannot be loaded.
+        """
+        return read_json_model(cls, Path(path), extra_checks=_duplicate_id_problems)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The eval set as JSON text, in 10xGraph's shape."""
+        return self.model_dump_json(indent=indent)
+
+    def to_file(self, path: str | Path, indent: int | None = 2) -> None:
+        """Write the eval set atomically (temporary file, then rename)."""
+        atomic_write_text(Path(path), self.to_json(indent) + "\n")
+
+    def save(self, path: str | Path) -> None:
+        """Alias of :meth:`to_file`."""
+        self.to_file(path)
+
+
+def _duplicate_id_problems(data: Any) -> list[tuple[list[str | int], str]]:
+    if not isinstance(data, dict) or not isinstance(data.get("eval_cases"), list):
+        return []
+    seen: dict[str, int] = {}
+    found: list[tuple[list[str | int], str]] = []
+    for index, case in enumerate(data["eval_cases"]):
+        eval_id = case.get("eval_id") if isinstance(case, dict) else None
+        if not isinstance(eval_id, str):
+            continue
+        if eval_id in seen:
+            found.append(
+                (
+                    ["eval_cases", index, "eval_id"],
+                    f"duplicate eval_id {eval_id!r} (also used by eval_cases[{seen[eval_id]}])",
+                )
+            )
+        else:
+            seen[eval_id] = index
+    return found
+
+
+def validate_eval_set_file(path: str | Path) -> list[Problem]:
+    """Every problem of an eval set file (empty when it loads), not just the first."""
+    try:
+        EvalSet.from_file(path)
+    except FileNotFoundError:
+        return [Problem(path=str(path), message="file not found")]
+    except EvalFileError as exc:
+        return exc.problems
+    return []
+
+
+__all__ = [
+    "EvalCase",
+    "EvalSet",
+    "Invocation",
+    "MessageContent",
+    "SessionInput",
+    "StepType",
+    "ToolCall",
+    "TrajectoryStep",
+    "to_tool_calls",
+    "validate_eval_set_file",
+]

@@ -1,0 +1,145 @@
+"""Reading and writing the JSON files of the core: precise errors, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
+
+ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
+
+    The text goes to a temporary file in the same folder, is flushed to disk and
+    then renamed over the target; a failure part way leaves the old file as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def read_text(path: Path) -> str:
+    """The file's text; ``FileNotFoundError`` names the path, bad UTF-8 is an :class:`EvalFileError`."""
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise EvalFileError([Problem(path=str(path), message="is a folder, not a JSON file")])
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise EvalFileError(
+            [Problem(path=str(path), message=f"not UTF-8 text (byte {exc.start})")]
+        ) from None
+
+
+def json_syntax_problem(path: Path, text: str) -> Problem | None:
+    """The JSON syntax error of ``text`` with its line and column, or ``None``."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Problem(
+            path=str(path),
+            line=exc.lineno,
+            column=exc.colno,
+            message=f"invalid JSON: {exc.msg}",
+        )
+    return None
+
+
+def _resolve_loc(data: Any, loc: tuple[Any, ...]) -> list[PathPart]:
+    """Keep the parts of a pydantic error location that are real keys or indexes in ``data``."""
+    path: list[PathPart] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:  # noqa: SIM114
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, dict) and isinstance(part, str) and not path_has_union_tag(part):
+            path.append(part)  # a missing key: name it, there is nothing deeper
+            break
+    return path
+
+
+def path_has_union_tag(part: str) -> bool:
+    """Pydantic inserts union member names (``str``, ``list[...]``) into locations."""
+    return part in {"str", "int", "float", "bool", "dict", "list"} or "[" in part
+
+
+def _message(error: Any) -> str:
+    kind = error.get("type", "")
+    if kind == "missing":
+        return "required field is missing"
+    message = str(error.get("msg", "invalid value"))
+    inp = error.get("input")
+    if kind.endswith("_type") and not isinstance(inp, dict | list):
+        message += f" (got {json.dumps(inp)[:60]})"
+    return message
+
+
+def read_json_model[M: BaseModel](
+    model: type[M], path: Path, *, extra_checks: ExtraChecks | None = None
+) -> M:
+    """Load ``path`` as ``model``: fast when the file is good, every problem named when not."""
+    text = read_text(path)
+    try:
+        return model.model_validate_json(text)
+    except ValidationError:
+        pass
+    syntax = json_syntax_problem(path, text)
+    if syntax is not None:
+        raise EvalFileError([syntax]) from None
+    data = json.loads(text)
+    problems: list[Problem] = []
+
+    def add(json_path: list[PathPart], message: str) -> None:
+        line, column = locate(text, json_path)
+        problems.append(
+            Problem(
+                path=str(path),
+                line=line,
+                column=column,
+                json_path=format_path(json_path),
+                message=message,
+            )
+        )
+
+    if not isinstance(data, dict):
+        add([], f"expected a JSON object for {model.__name__}, got {type(data).__name__}")
+        raise EvalFileError(problems)
+    custom = extra_checks(data) if extra_checks else []
+    try:
+        model.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            if custom and error.get("type") == "duplicate_eval_id":
+                continue  # reported below with the exact place
+            add(_resolve_loc(data, tuple(error.get("loc", ()))), _message(error))
+    for json_path, message in custom:
+        add(json_path, message)
+    if not problems:  # pragma: no cover - the fast path failed, so pydantic found something
+        add([], "could not be loaded")
+    raise EvalFileError(problems)

@@ -1,0 +1,365 @@
+"""Results of an evaluation: per criterion, per case, summarised per run.
+
+JSON files of reports use the keys of 10xGraph's reports (``eval_set_id``,
+``eval_set_name``, ``summary.criterion_stats``, ``results[].criterion_results``
+as a list, ``actual_response``, ``actual_tool_calls``...), so either tool reads
+the other's reports.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tenxeval_tui.evaluation.dataset import ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+
+# EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
+EVAL_SET_ID_KEY = "eval_set_id"
+# EvalReport.metadata key set on a report of a run that was cancelled before the end.
+PARTIAL_KEY = "partial"
+
+
+class CriterionResult(BaseModel):
+    """The score of one criterion on one case.
+
+    ``details`` holds what explains the score (for judged criteria the judge's
+    ``reason``); ``error`` is set when the criterion itself failed to run, in
+    which case ``passed`` is ``False``.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    criterion: str
+    score: float
+    passed: bool
+    threshold: float = 0.0
+    details: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+    token_usage: TokenUsage = Field(default_factory=TokenUsage)
+
+    @property
+    def reason(self) -> str | None:
+        """The explanation in ``details`` (``reason`` or ``reasoning``), if any."""
+        value = self.details.get("reason", self.details.get("reasoning"))
+        return str(value) if value is not None else None
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the criterion raised instead of scoring."""
+        return self.error is not None
+
+    @classmethod
+    def success(
+        cls,
+        criterion: str,
+        score: float,
+        threshold: float,
+        details: dict[str, Any] | None = None,
+        token_usage: TokenUsage | None = None,
+    ) -> CriterionResult:
+        """A scored result; ``passed`` is ``score >= threshold``."""
+        return cls(
+            criterion=criterion,
+            score=score,
+            passed=score >= threshold,
+            threshold=threshold,
+            details=details or {},
+            token_usage=token_usage or TokenUsage(),
+        )
+
+    @classmethod
+    def failure(
+        cls,
+        criterion: str,
+        error: str,
+        threshold: float = 0.0,
+        details: dict[str, Any] | None = None,
+    ) -> CriterionResult:
+        """A criterion that could not score: score 0, not passed, with the error."""
+        return cls(
+            criterion=criterion,
+            score=0.0,
+            passed=False,
+            threshold=threshold,
+            error=error,
+            details=details or {},
+        )
+
+
+class NodeDetail(BaseModel):
+    """One node's input and output as kept in a report."""
+
+    model_config = ConfigDict(extra="allow")
+
+    node_name: str = ""
+    input_messages: list[dict[str, Any]] = Field(default_factory=list)
+    response_text: str = ""
+    token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    timestamp: float = 0.0
+
+
+class EvalCaseResult(BaseModel):
+    """The outcome of one case.
+
+    A case passes when it did not error and every criterion passed. ``error``
+    is set when the agent raised or timed out; such a case never passes.
+    ``token_usage`` counts the agent's and the judges' tokens;
+    ``agent_token_usage`` the agent's alone.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    eval_id: str
+    name: str = ""
+    passed: bool
+    criterion_results: list[CriterionResult] = Field(default_factory=list)
+    actual_trajectory: list[TrajectoryStep] = Field(default_factory=list)
+    actual_tool_calls: list[ToolCall] = Field(default_factory=list)
+    actual_response: str = ""
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    node_responses: list[dict[str, Any]] = Field(default_factory=list)
+    node_visits: list[str] = Field(default_factory=list)
+    duration_seconds: float = 0.0
+    error: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    turn_results: list[dict[str, Any]] = Field(default_factory=list)
+    token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    agent_token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    node_details: list[NodeDetail] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _error_never_passes(self) -> EvalCaseResult:
+        if self.error is not None and self.passed:
+            self.passed = False
+        return self
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the case errored (agent raised, timed out, or could not run)."""
+        return self.error is not None
+
+    @property
+    def status(self) -> str:
+        """``"passed"``, ``"failed"`` or ``"error"``."""
+        if self.is_error:
+            return "error"
+        return "passed" if self.passed else "failed"
+
+    @property
+    def eval_set_id(self) -> str:
+        """The eval set this case came from ("" when unknown)."""
+        return str(self.metadata.get(EVAL_SET_ID_KEY, ""))
+
+    def get_criterion_result(self, name: str) -> CriterionResult | None:
+        """The result of the criterion called ``name``, or ``None``."""
+        return next((cr for cr in self.criterion_results if cr.criterion == name), None)
+
+    @property
+    def failed_criteria(self) -> list[CriterionResult]:
+        """Criterion results that did not pass."""
+        return [cr for cr in self.criterion_results if not cr.passed]
+
+    @property
+    def passed_criteria(self) -> list[CriterionResult]:
+        """Criterion results that passed."""
+        return [cr for cr in self.criterion_results if cr.passed]
+
+
+class EvalSummary(BaseModel):
+    """Aggregate figures of a run.
+
+    Invariant: ``total_cases == passed_cases + failed_cases + error_cases``; an
+    errored case is counted in ``error_cases`` only.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    total_cases: int = 0
+    passed_cases: int = 0
+    failed_cases: int = 0
+    error_cases: int = 0
+    pass_rate: float = 0.0
+    avg_duration_seconds: float = 0.0
+    total_duration_seconds: float = 0.0
+    criterion_stats: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    total_token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    per_case_token_usage: dict[str, TokenUsage] = Field(default_factory=dict)
+    avg_tokens_per_case: float = 0.0
+
+    @classmethod
+    def from_results(cls, results: list[EvalCaseResult]) -> EvalSummary:
+        """Compute the summary of ``results``."""
+        total = len(results)
+        if total == 0:
+            return cls()
+        errored = sum(1 for r in results if r.is_error)
+        passed = sum(1 for r in results if r.passed and not r.is_error)
+        stats: dict[str, dict[str, Any]] = {}
+        score_sums: dict[str, float] = {}
+        for result in results:
+            for cr in result.criterion_results:
+                entry = stats.setdefault(cr.criterion, {"total": 0, "passed": 0, "failed": 0})
+                entry["total"] += 1
+                entry["passed" if cr.passed else "failed"] += 1
+                score_sums[cr.criterion] = score_sums.get(cr.criterion, 0.0) + cr.score
+        for name, entry in stats.items():
+            entry["avg_score"] = score_sums[name] / entry["total"]
+            entry["pass_rate"] = entry["passed"] / entry["total"]
+        per_case = {r.eval_id: r.token_usage for r in results}
+        total_tokens = sum((r.token_usage for r in results), TokenUsage())
+        total_duration = sum(r.duration_seconds for r in results)
+        return cls(
+            total_cases=total,
+            passed_cases=passed,
+            failed_cases=total - passed - errored,
+            error_cases=errored,
+            pass_rate=passed / total,
+            avg_duration_seconds=total_duration / total,
+            total_duration_seconds=total_duration,
+            criterion_stats=stats,
+            total_token_usage=total_tokens,
+            per_case_token_usage=per_case,
+            avg_tokens_per_case=total_tokens.total_tokens / total,
+        )
+
+
+class EvalReport(BaseModel):
+    """The report of one run over one eval set (or several, combined)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    eval_set_id: str
+    eval_set_name: str = ""
+    results: list[EvalCaseResult] = Field(default_factory=list)
+    summary: EvalSummary = Field(default_factory=EvalSummary)
+    config_used: dict[str, Any] = Field(default_factory=dict)
+    timestamp: float = Field(default_factory=time.time)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def create(
+        cls,
+        eval_set_id: str,
+        results: list[EvalCaseResult],
+        eval_set_name: str = "",
+        config_used: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> EvalReport:
+        """A report over ``results`` with its summary computed from them."""
+        return cls(
+            eval_set_id=eval_set_id,
+            eval_set_name=eval_set_name,
+            results=list(results),
+            summary=EvalSummary.from_results(list(results)),
+            config_used=config_used or {},
+            metadata=metadata or {},
+        )
+
+    @classmethod
+    def combine(
+        cls,
+        reports: list[EvalReport],
+        eval_set_id: str = "combined_eval",
+        eval_set_name: str = "Combined Evaluation",
+    ) -> EvalReport:
+        """Merge reports into one (each case keeps the id of its eval set in its metadata)."""
+        results: list[EvalCaseResult] = []
+        for report in reports:
+            for result in report.results:
+                if EVAL_SET_ID_KEY not in result.metadata:
+                    result = result.model_copy(
+                        update={
+                            "metadata": {**result.metadata, EVAL_SET_ID_KEY: report.eval_set_id}
+                        }
+                    )
+                results.append(result)
+        partial = any(r.is_partial for r in reports)
+        return cls.create(
+            eval_set_id=eval_set_id,
+            results=results,
+            eval_set_name=eval_set_name,
+            config_used=reports[0].config_used if reports else {},
+            metadata={
+                "eval_set_ids": [r.eval_set_id for r in reports],
+                **({PARTIAL_KEY: True} if partial else {}),
+            },
+        )
+
+    @property
+    def passed(self) -> bool:
+        """Whether every case passed (and there was at least one)."""
+        return (
+            self.summary.total_cases > 0 and self.summary.passed_cases == self.summary.total_cases
+        )
+
+    @property
+    def is_partial(self) -> bool:
+        """Whether the run was cancelled before every case finished."""
+        return bool(self.metadata.get(PARTIAL_KEY, False))
+
+    @property
+    def failed_cases(self) -> list[EvalCaseResult]:
+        """Cases that did not pass (failed or errored)."""
+        return [r for r in self.results if not r.passed]
+
+    @property
+    def passed_cases(self) -> list[EvalCaseResult]:
+        """Cases that passed."""
+        return [r for r in self.results if r.passed]
+
+    def get_case_result(self, eval_id: str) -> EvalCaseResult | None:
+        """The result of the case ``eval_id``, or ``None``."""
+        return next((r for r in self.results if r.eval_id == eval_id), None)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The report as JSON text."""
+        return self.model_dump_json(indent=indent)
+
+    def to_file(self, path: str | Path) -> None:
+        """Write the report as JSON (atomically)."""
+        atomic_write_text(Path(path), self.to_json() + "\n")
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> EvalReport:
+        """Load a JSON report (ours or 10xGraph's); errors name file, line, column and field."""
+        return read_json_model(cls, Path(path))
+
+    def format_summary(self) -> str:
+        """A plain-text overview: counts, pass rate, duration, tokens, criteria, failures."""
+        s = self.summary
+        title = self.eval_set_name or self.eval_set_id
+        lines = [
+            f"Evaluation report: {title}" + (" (partial)" if self.is_partial else ""),
+            f"  Cases: {s.total_cases} total, {s.passed_cases} passed, "
+            f"{s.failed_cases} failed, {s.error_cases} errored",
+            f"  Pass rate: {s.pass_rate:.1%}",
+            f"  Duration: {s.total_duration_seconds:.2f}s total, "
+            f"{s.avg_duration_seconds:.2f}s per case",
+            f"  Tokens: {s.total_token_usage.total_tokens}",
+        ]
+        if s.criterion_stats:
+            lines.append("  Criteria:")
+            for name, st in s.criterion_stats.items():
+                lines.append(
+                    f"    {name}: avg {st['avg_score']:.2f}, "
+                    f"{st['passed']}/{st['total']} passed ({st['pass_rate']:.0%})"
+                )
+        failed = self.failed_cases
+        if failed:
+            lines.append("  Failed cases:")
+            for r in failed:
+                label = r.name or r.eval_id
+                if r.is_error:
+                    lines.append(f"    {label}: ERROR {r.error}")
+                else:
+                    crit = ", ".join(
+                        f"{cr.criterion}={cr.score:.2f}<{cr.threshold:.2f}"
+                        for cr in r.failed_criteria
+                    )
+                    lines.append(f"    {label}: {crit}")
+        return "\n".join(lines)
