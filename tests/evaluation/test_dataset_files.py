@@ -17,7 +17,7 @@ def write(path: Path, data: object) -> Path:
 
 def test_missing_file_names_the_path(tmp_path: Path) -> None:
     missing = tmp_path / "nope.evalset.json"
-    with pytest.raises(FileNotFoundError, match="nope.evalset.json"):
+    with pytest.raises(FileNotFoundError, match=r"nope\.evalset\.json"):
         EvalSet.from_file(missing)
 
 
