@@ -52,9 +52,32 @@ _EXPORTS: dict[str, str] = {
     # --- deterministic criteria (criteria/trajectory.py, criteria/response.py) ---
     # --- judged criteria and judges (criteria/judged.py, judges.py) ---
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
+    "Event": "events",
+    "EventType": "events",
+    "EventModel": "events",
+    "EventCollector": "collectors",
+    "TrajectoryCollector": "collectors",
+    "Subscription": "collectors",
+    "PublisherCallback": "collectors",
+    "make_trajectory_callback": "collectors",
+    "AgentApp": "targets",
+    "Trace": "targets",
+    "wrap_agent": "targets",
+    "make_eval_app": "targets",
+    "load_target": "targets",
     # --- evaluator and runner (evaluator.py, runner.py) ---
+    "AgentEvaluator": "evaluator",
+    "EvaluationRunner": "runner",
+    "RunObserver": "observers",
+    "JsonLinesObserver": "observers",
+    "replay_json_lines": "observers",
+    "RunJournal": "journal",
+    "read_journal": "journal",
+    "report_from_journal": "journal",
     # --- reporting (reporters/) ---
     # --- pytest helpers (testing.py) ---
+    "create_eval_app": "testing",
+    "run_eval": "testing",
     "create_simple_eval_set": "builder",
 }
 
