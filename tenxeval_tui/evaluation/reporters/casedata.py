@@ -41,6 +41,18 @@ def clip(value: Any, limit: int = MAX_TEXT) -> str:
     return f"{text[:limit]}… [{len(text) - limit} more characters in the JSON report]"
 
 
+def names_only_tools(details: dict[str, Any]) -> dict[str, Any]:
+    """``details`` with the tool calls listed under ``*trajectory*`` / ``*tool_calls*`` keys
+    reduced to their names (for ``include_tool_call_details=False``)."""
+    out = dict(details)
+    for key, value in details.items():
+        if ("trajectory" in key or "tool_calls" in key) and isinstance(value, list):
+            out[key] = [
+                {"name": item.get("name")} if isinstance(item, dict) else item for item in value
+            ]
+    return out
+
+
 def _compact(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, default=str)
@@ -147,6 +159,8 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
             }
             if not opts.include_trajectory:
                 other = {k: v for k, v in other.items() if "trajectory" not in k}
+            if not opts.include_tool_call_details:
+                other = names_only_tools(other)
             if other:
                 entry["details"] = clip(other, 4_000)
         criteria.append(entry)

@@ -8,6 +8,7 @@ import pydantic_core
 
 from tenxeval_tui.evaluation.config import ReporterConfig
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.reporters.casedata import names_only_tools
 from tenxeval_tui.evaluation.results import EvalReport
 
 
@@ -29,7 +30,7 @@ class JSONReporter(BaseReporter):
       ``agent_response``, no node ``response_text`` and no assistant entries in
       ``messages`` (the final response is in all of them);
     - ``include_tool_call_details=False``: tool calls keep their names but lose
-      ``args`` and ``result`` (10xGraph drops ``actual_tool_calls`` entirely; the
+      ``args`` and ``result``, also in criterion details (10xGraph drops ``actual_tool_calls`` entirely; the
       names are kept here because they say what happened without exposing data).
     """
 
@@ -88,6 +89,9 @@ class JSONReporter(BaseReporter):
             if not self.include_actual_response and result.get("messages"):
                 result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
             if not self.include_tool_call_details:
+                for cr in result.get("criterion_results", []):
+                    if cr.get("details"):
+                        cr["details"] = names_only_tools(cr["details"])
                 for turn in result.get("turn_results", []):
                     for call in turn.get("tool_calls", []) or []:
                         if isinstance(call, dict):

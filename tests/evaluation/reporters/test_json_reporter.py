@@ -131,6 +131,9 @@ def test_include_tool_call_details_off_keeps_names_but_not_args_or_results():
     assert call["name"] == "get_weather"
     assert "args" not in call and "result" not in call
     assert "args" not in off["results"][0]["turn_results"][0]["tool_calls"][0]
+    assert "sunny, 21C" not in json.dumps(off)  # nor in criterion details
+    details = off["results"][0]["criterion_results"][0]["details"]
+    assert details["actual_trajectory"] == [{"name": "get_weather"}]
 
 
 def test_compact_indent_and_generate_without_folder_returns_text(tmp_path):

@@ -148,17 +148,19 @@
           toolList(c.tools, c.expected_tools)
         )
       );
-      if ((c.nodes && c.nodes.length) || c.expected_nodes) {
+      if (c.expected_nodes) {
         add(
           body,
           heading("Node order"),
           pair(
             "Expected",
-            textBox(c.expected_nodes ? c.expected_nodes.join(" \u2192 ") : null, "(not recorded)"),
+            textBox(c.expected_nodes.join(" \u2192 ")),
             "Actual",
             textBox((c.nodes || []).join(" \u2192 "))
           )
         );
+      } else if (c.nodes && c.nodes.length) {
+        add(body, heading("Node order"), textBox(c.nodes.join(" \u2192 ")));
       }
     }
     if (c.node_responses && c.node_responses.length) {
