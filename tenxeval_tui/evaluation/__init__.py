@@ -50,6 +50,13 @@ _EXPORTS: dict[str, str] = {
     "register_criterion": "criteria",
     "build_criteria": "criteria",
     # --- deterministic criteria (criteria/trajectory.py, criteria/response.py) ---
+    "TrajectoryMatchCriterion": "criteria.trajectory",
+    "ToolNameMatchCriterion": "criteria.trajectory",
+    "NodeOrderMatchCriterion": "criteria.trajectory",
+    "ResponseMatchCriterion": "criteria.response",
+    "RougeMatchCriterion": "criteria.response",
+    "ExactMatchCriterion": "criteria.response",
+    "ContainsKeywordsCriterion": "criteria.response",
     # --- judged criteria and judges (criteria/judged.py, judges.py) ---
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     "Event": "events",
@@ -75,6 +82,14 @@ _EXPORTS: dict[str, str] = {
     "read_journal": "journal",
     "report_from_journal": "journal",
     # --- reporting (reporters/) ---
+    "ReporterManager": "reporters",
+    "ReporterOutput": "reporters",
+    "print_report": "reporters",
+    "BaseReporter": "reporters",
+    "ConsoleReporter": "reporters",
+    "JSONReporter": "reporters",
+    "HTMLReporter": "reporters",
+    "JUnitXMLReporter": "reporters",
     # --- pytest helpers (testing.py) ---
     "create_eval_app": "testing",
     "run_eval": "testing",
