@@ -64,7 +64,7 @@ def case(
     reason: str = "Accurate.",
     error: str | None = None,
     tags: list[str] | None = None,
-    question: str = "What is the weather in London?",
+    question: str = "",
 ) -> EvalCaseResult:
     """One case result whose ``passed`` follows from its criteria (and error)."""
     exp_tools = expected_tools if expected_tools is not None else [ToolCall(name="get_weather")]
@@ -90,7 +90,7 @@ def case(
         ],
         actual_response=response,
         messages=[
-            {"role": "user", "content": question},
+            {"role": "user", "content": question or f"What is the weather in {eval_id.title()}?"},
             {"role": "assistant", "content": response},
         ],
         node_visits=["agent", "tools", "agent"],

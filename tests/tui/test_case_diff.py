@@ -87,7 +87,7 @@ def test_expectations_from_criterion_details() -> None:
     assert found.tool_calls is not None
     assert [c.name for c in found.tool_calls] == ["get_weather", "get_forecast"]
     assert found.node_order is None
-    assert user_turns(paris) == ["What is the weather in London?"]
+    assert user_turns(paris) == ["What is the weather in Paris?"]
 
 
 def test_expectations_from_the_eval_case_win() -> None:
