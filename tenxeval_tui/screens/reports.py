@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.reports_index import ReportEntry, list_reports
-from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.widgets.report_list import ReportList, problem_text
 
 
 class ReportsScreen(Screen[None]):
@@ -35,6 +35,7 @@ class ReportsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="reports-title", classes="reports-title")
         yield ReportList(id="report-list")
+        yield Static(id="report-entry-detail")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -72,6 +73,18 @@ class ReportsScreen(Screen[None]):
     @property
     def _entry(self) -> ReportEntry | None:
         return self.query_one(ReportList).current_entry
+
+    @on(DataTable.RowHighlighted, "#report-list")
+    def _highlighted(self) -> None:
+        entry = self._entry
+        detail = self.query_one("#report-entry-detail", Static)
+        if entry is None:
+            detail.update("")
+        elif entry.ok:
+            html = "  (+ HTML report)" if entry.html_path.is_file() else ""
+            detail.update(Text(f"{entry.path.name}{html}", style="dim"))
+        else:
+            detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
 
     @on(DataTable.RowSelected, "#report-list")
     def _open(self, event: DataTable.RowSelected) -> None:

@@ -68,7 +68,7 @@ class ReportList(DataTable[Text]):
                 ]
             else:
                 cells = [
-                    Text(entry.path.name, style="red"),
+                    Text("cannot load", style="bold red"),
                     Text(format_time(entry.timestamp)),
                     *(Text("-", style="dim") for _ in range(5)),
                     problem_text(entry),
