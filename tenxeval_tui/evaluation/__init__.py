@@ -58,6 +58,19 @@ _EXPORTS: dict[str, str] = {
     "ExactMatchCriterion": "criteria.response",
     "ContainsKeywordsCriterion": "criteria.response",
     # --- judged criteria and judges (criteria/judged.py, judges.py) ---
+    "LLMJudgeCriterion": "criteria.judged",
+    "HallucinationCriterion": "criteria.judged",
+    "FactualAccuracyCriterion": "criteria.judged",
+    "SafetyCriterion": "criteria.judged",
+    "RubricBasedCriterion": "criteria.judged",
+    "JudgedCriterion": "criteria.judging",
+    "JudgeModel": "judges",
+    "JudgeReply": "judges",
+    "JudgeSettings": "judges",
+    "JudgeError": "judges",
+    "JudgeCache": "judges",
+    "JudgePool": "judges",
+    "OpenAIJudge": "judges",
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     # --- evaluator and runner (evaluator.py, runner.py) ---
     # --- reporting (reporters/) ---
