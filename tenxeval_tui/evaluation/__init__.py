@@ -74,6 +74,14 @@ _EXPORTS: dict[str, str] = {
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     # --- evaluator and runner (evaluator.py, runner.py) ---
     # --- reporting (reporters/) ---
+    "ReporterManager": "reporters",
+    "ReporterOutput": "reporters",
+    "print_report": "reporters",
+    "BaseReporter": "reporters",
+    "ConsoleReporter": "reporters",
+    "JSONReporter": "reporters",
+    "HTMLReporter": "reporters",
+    "JUnitXMLReporter": "reporters",
     # --- pytest helpers (testing.py) ---
     "create_simple_eval_set": "builder",
 }

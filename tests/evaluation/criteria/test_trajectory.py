@@ -111,7 +111,7 @@ async def test_details_show_both_trajectories() -> None:
     result = await TrajectoryMatchCriterion(cfg).evaluate(run_tools("b"), case)
     assert result.details["expected_trajectory"] == [{"name": "a", "args": {"x": 1}}]
     assert result.details["actual_trajectory"] == [{"name": "b", "args": {}}]
-    assert result.details["match_type"] == "in_order"
+    assert result.details["match_type"] == MatchType.IN_ORDER.value
     assert "['a']" in result.reason and "['b']" in result.reason  # type: ignore[operator]
 
 
