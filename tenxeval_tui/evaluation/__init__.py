@@ -50,6 +50,13 @@ _EXPORTS: dict[str, str] = {
     "register_criterion": "criteria",
     "build_criteria": "criteria",
     # --- deterministic criteria (criteria/trajectory.py, criteria/response.py) ---
+    "TrajectoryMatchCriterion": "criteria.trajectory",
+    "ToolNameMatchCriterion": "criteria.trajectory",
+    "NodeOrderMatchCriterion": "criteria.trajectory",
+    "ResponseMatchCriterion": "criteria.response",
+    "RougeMatchCriterion": "criteria.response",
+    "ExactMatchCriterion": "criteria.response",
+    "ContainsKeywordsCriterion": "criteria.response",
     # --- judged criteria and judges (criteria/judged.py, judges.py) ---
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     # --- evaluator and runner (evaluator.py, runner.py) ---
