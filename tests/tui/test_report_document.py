@@ -89,7 +89,7 @@ def test_case_without_eval_id_is_named_precisely(tmp_path: Path) -> None:
 def test_a_malformed_later_case_becomes_an_invalid_row(tmp_path: Path) -> None:
     _, cur = write_reports(tmp_path)
     data = json.loads(cur.read_text(encoding="utf-8"))
-    data["results"][3] = {"eval_id": "berlin", "criterion_results": "oops"}
+    data["results"][3] = {"eval_id": "berlin", "passed": False, "duration_seconds": "slow"}
     cur.write_text(json.dumps(data, indent=2), encoding="utf-8")
     doc = ReportDocument.open(cur)
     row = doc.rows[3]
