@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
 import time
@@ -351,3 +352,23 @@ def test_rubric_criterion_without_rubrics_fails_at_configuration(judge_env: Judg
     run.enable_criterion("rubric_based", CriterionConfig())
     with pytest.raises(Exception, match="set rubrics"):
         build_criteria(run)
+
+
+def test_one_criterion_serves_several_event_loops_and_closes_cleanly(
+    judge_env: JudgeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An evaluator built once may run under several asyncio.run() calls (a pytest session).
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    judge_env.fallback = lambda body: verdict("valid")
+    criterion = LLMJudgeCriterion(config())
+    for _ in range(2):
+        assert asyncio.run(criterion.evaluate(REPLY, CASE)).passed
+        # the loop's end closed the client's kept-alive connection
+        deadline = time.monotonic() + 2
+        while judge_env.open_connections and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert judge_env.open_connections == 0
+    gc.collect()
+    assert unraisable == []
+    assert len(judge_env.requests) == 2
