@@ -2,9 +2,9 @@
 at concurrency 16: wall seconds and judge calls on a first run and on a cached rerun
 (target: the rerun makes 0 calls).
 
-The judge is a real OpenAI-compatible HTTP server on 127.0.0.1 reached through the real
-``openai`` client. The criteria are driven directly (the cases' agent work is not part of
-this measure), with at most 16 cases at once as the evaluator does.
+The judge is a real OpenAI-compatible HTTP server on 127.0.0.1 (its own process) reached
+through the real ``openai`` client; the cases run through the real AgentEvaluator with a
+plain agent that answers at once, so the figures are judging plus harness.
 
 Run: .venv/bin/python bench/judges.py
 """
@@ -22,13 +22,15 @@ import urllib.request
 from pathlib import Path
 
 from tenxeval_tui.evaluation import (
+    AgentEvaluator,
     CriterionConfig,
     EvalCase,
     EvalConfig,
-    ExecutionResult,
-    JudgePool,
-    build_criteria,
+    EvalSet,
+    create_eval_app,
 )
+from tenxeval_tui.evaluation.criteria.judging import JudgedCriterion
+from tenxeval_tui.evaluation.targets import Trace
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = 200
@@ -37,22 +39,21 @@ LATENCY = 0.020
 SAMPLES = 3
 
 
-async def run(
-    config: EvalConfig, cases: list[EvalCase], reply: ExecutionResult
-) -> tuple[float, int, int]:
-    pool = JudgePool(max_concurrency=config.effective_concurrency)
-    criteria = build_criteria(config, judge_pool=pool)
-    limit = asyncio.Semaphore(config.effective_concurrency)
+async def agent(message: str, trace: Trace) -> str:
+    trace.node("MAIN", response="It is sunny.")
+    return "It is sunny."
 
-    async def one(case: EvalCase) -> int:
-        async with limit:
-            results = [await c.evaluate(reply, case) for c in criteria]
-        assert all(r.error is None for r in results), results
-        return sum(r.details.get("cache_hits", 0) for r in results)
 
-    start = time.perf_counter()
-    hits = await asyncio.gather(*(one(case) for case in cases))
-    return time.perf_counter() - start, pool.calls, sum(hits)
+async def run(config: EvalConfig, eval_set: EvalSet) -> tuple[float, int, int, float]:
+    app, collector = create_eval_app(agent)
+    evaluator = AgentEvaluator(app, collector, config)
+    start, cpu = time.perf_counter(), time.process_time()
+    report = await evaluator.evaluate(eval_set)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    results = [cr for r in report.results for cr in r.criterion_results]
+    assert len(report.results) == CASES and all(cr.error is None for cr in results), results[:3]
+    calls = sum(c.judge_pool.calls for c in evaluator.criteria if isinstance(c, JudgedCriterion))
+    return wall, calls, sum(cr.details.get("cache_hits", 0) for cr in results), cpu
 
 
 def served(base_url: str) -> int:
@@ -78,17 +79,18 @@ def main() -> None:
         TENXEVAL_JUDGE_CACHE_DIR=cache,
     )
     config = EvalConfig(max_concurrency=CONCURRENCY)
+    config.reporter.enabled = False
     config.enable_criterion("final_response_match_v2", CriterionConfig(num_samples=SAMPLES))
     cases = [
         EvalCase.single_turn(f"c{i}", f"Weather in city {i}?", expected_response=f"Sunny in {i}.")
         for i in range(CASES)
     ]
-    reply = ExecutionResult(actual_response="It is sunny.")
+    eval_set = EvalSet(eval_set_id="judge-bench", eval_cases=cases)
     try:
         ideal = CASES * SAMPLES * LATENCY / CONCURRENCY
-        first = asyncio.run(run(config, cases, reply))
+        first = asyncio.run(run(config, eval_set))
         first_served = served(base_url)
-        again = asyncio.run(run(config, cases, reply))
+        again = asyncio.run(run(config, eval_set))
         again_served = served(base_url) - first_served
     finally:
         server.terminate()
@@ -98,10 +100,10 @@ def main() -> None:
         f"concurrency {CONCURRENCY} (ideal {ideal:.2f} s)"
     )
     print(
-        f"  first run : {first[0]:.2f} s, {first[1]} judge calls ({first_served} served), {first[2]} cache hits"
+        f"  first run : {first[0]:.2f} s, {first[1]} judge calls ({first_served} served), {first[2]} cache hits, {first[3]:.2f} s CPU here"
     )
     print(
-        f"  cached run: {again[0]:.2f} s, {again[1]} judge calls ({again_served} served), {again[2]} cache hits"
+        f"  cached run: {again[0]:.2f} s, {again[1]} judge calls ({again_served} served), {again[2]} cache hits, {again[3]:.2f} s CPU"
         f"   target: 0 calls -> {'OK' if again[1] == 0 else 'MISSED'}"
     )
 
