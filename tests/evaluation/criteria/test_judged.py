@@ -18,6 +18,7 @@ from tenxeval_tui.evaluation import (
     CriterionResult,
     EvalCase,
     EvalConfig,
+    EvalPresets,
     ExecutionResult,
     FactualAccuracyCriterion,
     HallucinationCriterion,
@@ -401,3 +402,23 @@ async def test_a_judge_of_your_own_through_the_pool_factory(
     result = await criterion.evaluate(REPLY, CASE)
     assert (result.score, result.reason, result.token_usage.total_tokens) == (1.0, "sample 0", 4)
     assert pool.calls == 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "judged"),
+    [
+        (EvalPresets.response_quality, {"final_response_match_v2"}),
+        (
+            EvalPresets.comprehensive,
+            {"final_response_match_v2", "factual_accuracy_v1", "hallucinations_v1", "safety_v1"},
+        ),
+        (EvalPresets.safety_check, {"hallucinations_v1", "safety_v1"}),
+    ],
+)
+def test_presets_build_their_judged_criteria_on_one_pool(
+    judge_env: JudgeServer, preset: Any, judged: set[str]
+) -> None:
+    criteria = build_criteria(preset())
+    with_judge = [c for c in criteria if isinstance(c, JudgedCriterion)]
+    assert {c.name for c in with_judge} == judged
+    assert len({id(c.judge_pool) for c in with_judge}) == 1
