@@ -195,3 +195,35 @@ def test_screenshot_renders_the_chart(browser, tmp_path):
     )
     assert colour in {"rgb(207, 34, 46)", "rgb(248, 81, 73)"}
     json.dumps(colour)
+
+
+def test_ten_thousand_cases_load_filter_and_expand(browser, tmp_path):
+    """A 10,000-case report works in the browser (timings live in bench/reporters.py)."""
+    cities = ["London", "Paris", "Tokyo", "Oslo", "Lima"]
+    templates = {
+        (city, failing): weather_case("t", city=city, rouge=0.2 if failing else 0.9)
+        for city in cities
+        for failing in (False, True)
+    }
+    results = [
+        templates[cities[i % 5], i % 10 == 3].model_copy(update={"eval_id": f"case_{i:05d}"})
+        for i in range(10_000)
+    ]
+    report = EvalReport.create("big", results, "Big")
+    path = open_report(browser, report, tmp_path)
+    assert path.stat().st_size < 30_000_000
+    assert browser.evaluate("document.querySelectorAll('details.case').length") == 10_000
+    browser.click("#failed-only")
+    browser.settle()
+    assert browser.evaluate("document.getElementById('count').textContent") == (
+        "1000 of 10000 cases"
+    )
+    browser.type_text("#search", "case_09993")
+    browser.settle(0.5)
+    assert visible_rows(browser) == ["Oslo weather"]
+    browser.click(f"{row(9993)} > summary")
+    browser.settle()
+    assert "case_09993" in browser.evaluate(
+        f"document.querySelector('{row(9993)} .body').innerText"
+    )
+    assert browser.problems() == []
