@@ -150,8 +150,10 @@ def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = []
     final = result.actual_response
     for turn in result.turn_results:
-        entry: dict[str, Any] = {"user": clip(_text_of(turn.get("user_input")))}
-        agent = _text_of(turn.get("agent_response"))
+        # 10xGraph writes user_input/agent_response; our evaluator user_content/response.
+        user = turn.get("user_input", turn.get("user_content"))
+        entry: dict[str, Any] = {"user": clip(_text_of(user))}
+        agent = _text_of(turn.get("agent_response", turn.get("response")))
         if opts.include_actual_response and agent and agent != final:
             entry["agent"] = clip(agent)
         if opts.include_trajectory and turn.get("tool_calls"):

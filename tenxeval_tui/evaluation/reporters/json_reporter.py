@@ -27,7 +27,7 @@ class JSONReporter(BaseReporter):
     - ``include_trajectory=False``: no ``actual_trajectory``;
     - ``include_node_responses=False``: no ``node_responses`` nor ``node_details``;
     - ``include_actual_response=False``: no ``actual_response``, no per-turn
-      ``agent_response``, no node ``response_text`` and no assistant entries in
+      ``agent_response`` / ``response``, no node ``response_text`` and no assistant entries in
       ``messages`` (the final response is in all of them);
     - ``include_tool_call_details=False``: tool calls keep their names but lose
       ``args`` and ``result``, also in criterion details (10xGraph drops ``actual_tool_calls`` entirely; the
@@ -74,7 +74,7 @@ class JSONReporter(BaseReporter):
             case["node_details"] = True
         if not self.include_actual_response:
             case["actual_response"] = True
-            case["turn_results"] = {"__all__": {"agent_response"}}
+            case["turn_results"] = {"__all__": {"agent_response", "response"}}
             if self.include_node_responses:
                 case["node_responses"] = {"__all__": {"response_text"}}
                 case["node_details"] = {"__all__": {"response_text"}}
@@ -86,8 +86,8 @@ class JSONReporter(BaseReporter):
         """The report as plain JSON-ready data, with the excluded parts left out."""
         data = report.model_dump(mode="json", exclude=self._exclude() or None)
         for result in data.get("results", []):
-            if not self.include_actual_response and result.get("messages"):
-                result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
+            if not self.include_actual_response:
+                _drop_replies(result)
             if not self.include_tool_call_details:
                 for cr in result.get("criterion_results", []):
                     if cr.get("details"):
@@ -114,6 +114,21 @@ class JSONReporter(BaseReporter):
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""
         return self.render(report)
+
+
+def _drop_replies(result: dict[str, Any]) -> None:
+    """Remove the agent's replies that ``exclude`` cannot reach: assistant messages
+    (in ``messages`` and in node inputs) and ``actual_response`` in criterion details."""
+    if result.get("messages"):
+        result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
+    for node in (*result.get("node_responses", []), *result.get("node_details", [])):
+        if isinstance(node, dict) and node.get("input_messages"):
+            node["input_messages"] = [
+                m for m in node["input_messages"] if not _is_assistant_message(m)
+            ]
+    for cr in result.get("criterion_results", []):
+        if isinstance(cr.get("details"), dict):
+            cr["details"].pop("actual_response", None)
 
 
 def _is_assistant_message(message: Any) -> bool:

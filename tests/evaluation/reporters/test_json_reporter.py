@@ -115,7 +115,21 @@ def test_include_node_responses_off_drops_node_data():
 
 
 def test_include_actual_response_off_hides_the_response_everywhere():
-    off = dump(mixed_report(), include_actual_response=False)
+    report = mixed_report()
+    first_case = report.results[0]
+    first_case.criterion_results[1].details["actual_response"] = first_case.actual_response
+    first_case.node_responses.append(
+        {
+            "node_name": "MAIN",
+            "input_messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": first_case.actual_response},
+            ],
+        }
+    )
+    first_case.turn_results.append({"user_content": "again?", "response": "is sunny and 21C"})
+    assert "is sunny and 21C" in json.dumps(dump(report)["results"])
+    off = dump(report, include_actual_response=False)
     text = json.dumps(off["results"])
     assert "is sunny and 21C" not in text
     assert all("actual_response" not in r for r in off["results"])
@@ -123,6 +137,7 @@ def test_include_actual_response_off_hides_the_response_everywhere():
     assert first["messages"] == [{"role": "user", "content": "What's the weather in London?"}]
     assert "agent_response" not in first["turn_results"][0]
     assert first["turn_results"][0]["user_input"] == "What's the weather in London?"
+    assert first["turn_results"][1] == {"user_content": "again?"}
 
 
 def test_include_tool_call_details_off_keeps_names_but_not_args_or_results():
