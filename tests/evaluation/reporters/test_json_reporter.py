@@ -166,3 +166,12 @@ def test_combined_report_keeps_each_cases_eval_set():
     assert data["eval_set_id"] == "combined_eval"
     assert [r["metadata"]["eval_set_id"] for r in data["results"]] == ["set-a"] * 4 + ["set-b"]
     assert data["summary"]["total_cases"] == 5
+
+
+def test_large_reports_are_written_compact(tmp_path):
+    small = mixed_report()
+    assert JSONReporter(compact_above=4).render(small).count("\n") > 50
+    assert JSONReporter(compact_above=3).render(small).count("\n") == 1
+    assert JSONReporter(compact_above=None).render(small).count("\n") > 50
+    path = JSONReporter(compact_above=3).save(small, tmp_path / "c.json")
+    assert EvalReport.from_file(path) == small
