@@ -11,11 +11,11 @@ file, line and column (through a full :meth:`EvalReport.from_file`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from pydantic import ValidationError
 
@@ -39,7 +39,7 @@ class CaseRow:
     index: int
     eval_id: str
     name: str
-    status: str  # "passed", "failed" or "error"
+    status: str  # "passed", "failed", "error" (or "invalid": the case does not validate)
     score: float | None  # mean criterion score
     failed_criteria: tuple[str, ...]
     tags: tuple[str, ...]
@@ -110,6 +110,64 @@ def _row(index: int, data: Any) -> CaseRow:
     )
 
 
+def _invalid_row(index: int, data: Any) -> CaseRow:
+    eval_id = data.get("eval_id") if isinstance(data, dict) else None
+    return CaseRow(
+        index=index,
+        eval_id=str(eval_id) if eval_id is not None else f"results[{index}]",
+        name="",
+        status="invalid",
+        score=None,
+        failed_criteria=(),
+        tags=(),
+        duration=0.0,
+        error="not a valid case result: open it to see where",
+    )
+
+
+class CaseRows(Sequence[CaseRow]):
+    """The rows of a report's cases, each built from its JSON the first time it is read.
+
+    A table shows a page of rows at a time; building all 10,000 up front would
+    cost a quarter of a second before the first one is on screen.
+    """
+
+    def __init__(self, raw: list[Any]) -> None:
+        self._raw = raw
+        self._rows: list[CaseRow | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> CaseRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[CaseRow]: ...
+
+    def __getitem__(self, index: int | slice) -> CaseRow | list[CaseRow]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._raw)
+        row = self._rows[index]
+        if row is None:
+            try:
+                row = _row(index, self._raw[index])
+            except (KeyError, TypeError, ValueError):
+                row = _invalid_row(index, self._raw[index])
+            self._rows[index] = row
+        return row
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """Where ``value`` is (a row knows its own index: no scan, no building)."""
+        if isinstance(value, CaseRow) and 0 <= value.index < len(self):
+            end = len(self) if stop is None else stop
+            if start <= value.index < end and self[value.index] == value:
+                return value.index
+        raise ValueError(f"{value!r} is not in the rows")
+
+
 class ReportDocument:
     """One report file, parsed once; cases validated when they are opened."""
 
@@ -122,7 +180,7 @@ class ReportDocument:
         self.eval_set_name = ""
         self.timestamp = 0.0
         self.summary = EvalSummary()
-        self.rows: list[CaseRow] = []
+        self.rows: CaseRows = CaseRows([])
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -139,7 +197,9 @@ class ReportDocument:
         self.eval_set_name = str(data.get("eval_set_name") or "")
         self.timestamp = float(data.get("timestamp") or 0.0)
         self.summary = EvalSummary.model_validate(data.get("summary") or {})
-        self.rows = [_row(i, r) for i, r in enumerate(self._raw_results)]
+        self.rows = CaseRows(self._raw_results)
+        if self._raw_results:
+            _row(0, self._raw_results[0])  # results that are not case results fail here
 
     @classmethod
     def open(cls, path: str | Path) -> ReportDocument:
@@ -192,7 +252,7 @@ class ReportDocument:
             self._full = EvalReport.from_file(self.path)
         return self._full
 
-    def filter_rows(self, status: StatusFilter, text: str = "") -> list[CaseRow]:
+    def filter_rows(self, status: StatusFilter, text: str = "") -> Sequence[CaseRow]:
         """Rows passing ``status`` and the filter ``text`` (words and ``tag:``/``#`` tags)."""
         words, tags = parse_filter(text)
         if status == StatusFilter.ALL and not words and not tags:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 STATUS_STYLES = {
+    "invalid": "bold red reverse",
     "passed": "green",
     "failed": "bold red",
     "error": "bold magenta",

@@ -124,7 +124,7 @@ class VirtualTable(ScrollView, can_focus=True):
         target = 0
         if keep is not None:
             try:
-                target = list(items).index(keep)
+                target = items.index(keep)
             except ValueError:
                 target = 0
         self.virtual_size = Size(self._line_width(), len(items) + 1)
