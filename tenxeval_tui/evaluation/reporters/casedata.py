@@ -211,6 +211,15 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
         view["response"] = clip(result.actual_response)
     found = _expectations(result)
     expected = _first(found, EXPECTED_RESPONSE_KEYS)
+    if expected is None:  # the evaluator also keeps each turn's expected reply
+        expected = next(
+            (
+                t["expected_response"]
+                for t in reversed(result.turn_results)
+                if t.get("expected_response")
+            ),
+            None,
+        )
     if expected is not None:
         view["expected"] = clip(_text_of(expected))
     if result.error:

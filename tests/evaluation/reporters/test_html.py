@@ -92,6 +92,11 @@ def test_multi_turn_cases_show_every_turn():
         {"user": "Sure?"},  # the final reply is the case's response, not stored twice
     ]
     assert cases[0]["response"] == case.actual_response
+    # with no criterion holding it, the last turn's expected reply is the expected response
+    case.criterion_results = []
+    case.turn_results[2]["expected_response"] = "Yes, sunny."
+    cases = embedded_cases(HTMLReporter().render(EvalReport.create("mt", [case])))
+    assert cases[0]["expected"] == "Yes, sunny."
 
 
 @pytest.mark.parametrize(
