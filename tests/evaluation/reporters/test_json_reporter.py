@@ -69,6 +69,10 @@ def test_keys_match_those_of_10xgraphs_own_reporter():
     assert set(their_data["results"][0]["criterion_results"][0]) <= set(
         our_data["results"][0]["criterion_results"][0]
     )
+    # and 10xGraph loads our files, whatever the include_* switches
+    for flags in ({}, dict.fromkeys(FLAGS, False)):
+        loaded = TxReport.model_validate_json(JSONReporter(**flags).render(ours))
+        assert [r.eval_id for r in loaded.results] == ["london", "paris", "tokyo", "broken"]
 
 
 def test_writes_a_file_that_loads_back_identically(tmp_path):
