@@ -109,6 +109,7 @@ _EXPECTED_KEYS = (
     "expected_names",
     "expected_node_order",
 )
+_EXPECTED_KEY_SET = frozenset(_EXPECTED_KEYS)
 
 
 def _expectations(result: EvalCaseResult) -> dict[str, Any]:
@@ -117,8 +118,8 @@ def _expectations(result: EvalCaseResult) -> dict[str, Any]:
     found: dict[str, Any] = {}
     extras = result.model_extra or {}
     for source in (extras, result.metadata, *(cr.details for cr in result.criterion_results)):
-        for key in _EXPECTED_KEYS:
-            if key not in found and _present(source.get(key)):
+        for key in source.keys() & _EXPECTED_KEY_SET if source else ():
+            if key not in found and _present(source[key]):
                 found[key] = source[key]
     return found
 
