@@ -123,6 +123,14 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     browser.click(f"{row(2)} > summary")
     browser.settle()
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
+    # a criterion's own "details" box opens inside the case without redrawing it
+    browser.click(f"{row(2)} table.crit details > summary")
+    browser.settle()
+    assert browser.evaluate(f"document.querySelector('{row(2)} table.crit details').open") is True
+    assert "precision" not in text  # the rouge details are only in the box
+    box = browser.evaluate(f"document.querySelector('{row(2)} table.crit details pre').innerText")
+    assert box == '{"precision":0.2}'
+    assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     browser.click(f"{row(3)} > summary")
     browser.settle()
     error_text = browser.evaluate(f"document.querySelector('{row(3)} .body').innerText")
