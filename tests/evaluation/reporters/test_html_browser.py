@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,6 +180,26 @@ def test_agent_payloads_are_shown_as_text_and_never_run(browser, tmp_path):
         == 0
     )
     assert browser.evaluate("document.scripts.length") == 2  # the data block and ours
+    assert browser.problems() == []
+
+
+def test_escaping_alone_keeps_payloads_inert_without_the_csp(browser, tmp_path):
+    """The CSP is a second line: with it removed, nothing from the report runs either."""
+    path = HTMLReporter().save(hostile_report(), tmp_path / "report.html")
+    html = path.read_text(encoding="utf-8")
+    without_csp = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    assert without_csp != html
+    bare = tmp_path / "no_csp.html"
+    bare.write_text(without_csp, encoding="utf-8")
+    browser.events.clear()
+    browser.open(bare)
+    assert browser.evaluate("document.documentElement.dataset.ready") == "1"
+    for index in range(5):
+        browser.click(f"{row(index)} > summary")
+    browser.type_text("#search", "pwned")
+    browser.settle(0.4)
+    assert browser.evaluate("window.__pwned") is None
+    assert browser.evaluate("document.querySelectorAll('img, [onerror], [onload]').length") == 0
     assert browser.problems() == []
 
 
