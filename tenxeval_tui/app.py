@@ -75,7 +75,6 @@ class WorkbenchApp(App[None]):
     TITLE = "tenxeval"
     CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss"]
     MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen}
-    DEFAULT_MODE = "editor"
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
@@ -89,6 +88,11 @@ class WorkbenchApp(App[None]):
         self.workspace: Workspace = open_workspace(path)
         self.watch_files = watch_files
         self._leave_guards: list[LeaveGuard] = []
+
+    def on_mount(self) -> None:
+        # Not DEFAULT_MODE: with it, Textual 8 mounts the mode's Input widgets before the
+        # screen stack exists when run headless (as snapshot tests do), and they fail.
+        self.switch_mode("editor")
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

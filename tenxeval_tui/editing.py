@@ -24,7 +24,8 @@ from pydantic import ValidationError
 
 from tenxeval_tui import casefields
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet, Invocation, MessageContent
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_text
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.fileio import atomic_write_text, json_syntax_problem, read_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,8 @@ class JsonFormat:
     def detect(cls, text: str) -> JsonFormat:
         """Guess the indentation and escaping of a JSON text."""
         indent: str | None = None
-        for line in text.splitlines()[1:]:
+        # The first indented line tells; look at the start only (files can be large).
+        for line in text[:4096].split("\n")[1:]:
             stripped = line.lstrip(" \t")
             if stripped and len(stripped) < len(line):
                 indent = line[: len(line) - len(stripped)]
@@ -157,11 +159,29 @@ class EvalSetDocument:
     # --- opening -------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: Path) -> EvalSetDocument:
-        """Open ``path``; raises ``FileNotFoundError`` or ``EvalFileError`` naming the problem."""
+    def load(cls, path: Path, *, validate: bool = True) -> EvalSetDocument:
+        """Open ``path``; raises ``FileNotFoundError`` or ``EvalFileError`` naming the problem.
+
+        With ``validate=False`` only the JSON syntax and shape are checked here (fast for
+        big files); the caller then checks the file with ``validate_eval_set_file``
+        before letting anyone edit it.
+        """
         text = read_text(path)
-        EvalSet.from_file(path)  # every problem, with line and column, before we touch it
-        document = cls(json.loads(text), path, JsonFormat.detect(text))
+        if validate:
+            EvalSet.from_file(path)  # every problem, with line and column, before we touch it
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise EvalFileError(
+                [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
+            ) from None
+        cases = data.get("eval_cases", []) if isinstance(data, dict) else None
+        if not isinstance(cases, list) or not all(isinstance(case, dict) for case in cases):
+            message = (
+                "not an eval set: expected a JSON object whose eval_cases is a list of objects"
+            )
+            raise EvalFileError([Problem(path=str(path), line=1, column=1, message=message)])
+        document = cls(data, path, JsonFormat.detect(text))
         document.disk_text = text
         return document
 
@@ -342,15 +362,18 @@ class EvalSetDocument:
             self._push(SetHeader(key, before, text))
         return True
 
-    def _new_eval_id(self, base: str = "case") -> str:
+    def _new_eval_id(self, base: str = "") -> str:
+        """``case_N`` for a new case; ``{base}_copy``, ``{base}_copy2``... for a copy."""
         taken = {case.eval_id for case in self.cases}
-        if base != "case" and base not in taken:
-            return base
-        index = len(self.cases) + 1 if base == "case" else 2
-        sep = "_" if base == "case" else "_copy"
-        while f"{base}{sep}{index}" in taken:
-            index += 1
-        return f"{base}{sep}{index}"
+        if not base:
+            index = len(self.cases) + 1
+            while f"case_{index}" in taken:
+                index += 1
+            return f"case_{index}"
+        candidate, index = f"{base}_copy", 2
+        while candidate in taken:
+            candidate, index = f"{base}_copy{index}", index + 1
+        return candidate
 
     def _insert(self, index: int, data: dict[str, Any]) -> int:
         case = CaseState(next(self._uids), data)
