@@ -85,7 +85,7 @@ class CaseCommandsScreen(Screen[None]):
     def _field_edited(self, event: FieldEdited) -> None:
         form = self.query_one(CaseForm)
         document = self.document
-        if document is None or form.uid is None:
+        if document is None or form.uid is None or not event.field.is_attached:
             return
         if not document.set_field(form.uid, event.key, event.text):
             return

@@ -59,9 +59,9 @@ class CaseField(Vertical):
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.value))
+        self.post_message(FieldEdited(self.key, event.value, self))
 
     @on(TextArea.Changed)
     def _area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.text_area.text))
+        self.post_message(FieldEdited(self.key, event.text_area.text, self))
