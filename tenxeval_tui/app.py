@@ -76,7 +76,6 @@ class WorkbenchApp(App[None]):
     TITLE = "tenxeval"
     CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss"]
     MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen}
-    DEFAULT_MODE = "editor"
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
@@ -102,6 +101,11 @@ class WorkbenchApp(App[None]):
         """
         with suppress(ScreenStackError):
             super().clear_selection()
+
+    def on_mount(self) -> None:
+        # Not DEFAULT_MODE: with it, Textual 8 mounts the mode's Input widgets before the
+        # screen stack exists when run headless (as snapshot tests do), and they fail.
+        self.switch_mode("editor")
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""
