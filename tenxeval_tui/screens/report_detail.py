@@ -9,11 +9,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.report_document import CaseRow, ReportDocument, StatusFilter
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
@@ -21,6 +22,7 @@ from tenxeval_tui.screens.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.report_list import format_time
 from tenxeval_tui.widgets.score_bars import ScoreBars
@@ -70,6 +72,9 @@ class ReportScreen(Screen[None]):
         Binding("r", "rerun_case", "Rerun case"),
     ]
 
+    # Keys of the overview (filters, compare): hidden while a case is open.
+    TABLE_ACTIONS: ClassVar[set[str]] = {"cycle_status", "focus_filter", "compare"}
+
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
         super().__init__()
         self.path = Path(path)
@@ -77,12 +82,14 @@ class ReportScreen(Screen[None]):
         self.status_filter = StatusFilter.ALL
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Loading {self.path.name}…", style="dim"), id="report-header")
-        yield ScoreBars(id="report-bars")
-        with Horizontal(id="case-filters"):
-            yield Static(id="status-filter")
-            yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
+        with Vertical(id="report-overview"):
+            yield Static(Text(f"Loading {self.path.name}…", style="dim"), id="report-header")
+            yield ScoreBars(id="report-bars")
+            with Horizontal(id="case-filters"):
+                yield Static(id="status-filter")
+                yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
         yield ReportCaseTable(id="case-table")
+        yield CaseDetailView(id="report-case")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -151,12 +158,20 @@ class ReportScreen(Screen[None]):
         row: CaseRow = event.item
         self.open_case(row)
 
+    @property
+    def showing_case(self) -> EvalCaseResult | None:
+        """The case on screen, or ``None`` while only the overview and table are."""
+        view = self.query_one(CaseDetailView)
+        return view.result if view.display else None
+
     def open_case(self, row: CaseRow) -> None:
-        """Push the detail screen of ``row``'s case."""
+        """Show ``row``'s case under the table; the table keeps the keyboard.
+
+        While a case is shown, moving the table's cursor shows the case under
+        it; escape closes the case and brings the overview back.
+        """
         if self.document is None:
             return
-        from tenxeval_tui.screens.case_detail import CaseScreen
-
         try:
             result = self.document.case(row.index)
         except EvalFileError as exc:
@@ -164,16 +179,28 @@ class ReportScreen(Screen[None]):
                 str(exc.first), title="Cannot open this case", severity="error", markup=False
             )
             return
-        self.app.push_screen(
-            CaseScreen(
-                result,
-                report_title=self.document.title,
-                eval_set_id=row.eval_set_id or self.document.eval_set_id,
-            )
-        )
+        view = self.query_one(CaseDetailView)
+        view.show_case(result, report_title=self.document.title)
+        if not view.display:
+            self._set_case_open(True)
+
+    def _set_case_open(self, case_open: bool) -> None:
+        # display is set on the widgets themselves: toggling a class on the screen
+        # would restyle every widget of it (and cost each case open ~100 ms).
+        self.query_one("#report-overview").display = not case_open
+        self.query_one(CaseDetailView).display = case_open
+        self.query_one(ReportCaseTable).set_class(case_open, "-with-case")
+        self.refresh_bindings()
+
+    @on(ReportCaseTable.Highlighted, "#case-table")
+    def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
+        if self.showing_case is not None:
+            self.open_case(event.item)
 
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
+        if self.showing_case is not None:
+            self._set_case_open(False)
+        elif len(self.app.screen_stack) > 1:
             self.app.pop_screen()
 
     def action_open_html(self) -> None:
@@ -191,12 +218,16 @@ class ReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
+        case_open = self.is_mounted and self.showing_case is not None
+        if action in self.TABLE_ACTIONS:
+            return not case_open
         return True
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current
         if row is None or self.document is None:
             return
+        # the case shown is always the one under the table's cursor
         await request_case_action(
             self.app, action, row.eval_set_id or self.document.eval_set_id, row.eval_id
         )

@@ -14,7 +14,6 @@ import pytest
 from textual.pilot import Pilot
 
 from tenxeval_tui.screens.baseline_picker import BaselinePicker
-from tenxeval_tui.screens.case_detail import CaseScreen
 from tenxeval_tui.screens.compare import CompareScreen
 from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.widgets.report_list import ReportList
@@ -63,7 +62,7 @@ def test_case_detail_snapshot(snap_compare: Any, reports_app: BrowserApp) -> Non
     async def paris(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: isinstance(pilot.app.screen, CaseScreen))
+        await until(pilot, lambda: pilot.app.screen.showing_case is not None)
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=(130, 60), run_before=paris)
