@@ -43,6 +43,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_open(args: argparse.Namespace) -> int:
+    """Open the workbench on a folder or one eval set file."""
+    from tenxeval_tui.app import WorkbenchApp
+
+    WorkbenchApp(args.path).run()
+    return 0
+
+
 def _load_report_or_none(path: str) -> object | None:
     """The report at ``path``, or ``None`` after printing why it cannot be read."""
     from tenxeval_tui.evaluation.errors import EvalFileError
@@ -79,7 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tenxeval-tui``."""
     parser = argparse.ArgumentParser(
         prog="tenxeval-tui",
+        usage="%(prog)s [PATH]\n       %(prog)s COMMAND ...",
         description="A terminal workbench for authoring and running AI-agent evaluations.",
+        epilog="With no COMMAND, `tenxeval-tui [PATH]` opens the workbench on PATH, a folder "
+        "or one eval set file (default: the current folder).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     validate = sub.add_parser(
@@ -99,9 +110,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def _open_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tenxeval-tui", add_help=False)
+    parser.add_argument("path", nargs="?", default=".")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
+    # with subcommands, so a first word that is no command is read as PATH.
+    if not argv or (not argv[0].startswith("-") and argv[0] not in _command_names(parser)):
+        return cmd_open(_open_parser().parse_args(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -26,9 +26,17 @@ class MatchType(StrEnum):
     ``ANY_ORDER``: every expected item appears, in any order; extras are allowed.
     """
 
-    EXACT = "exact"
-    IN_ORDER = "in_order"
-    ANY_ORDER = "any_order"
+    EXACT = "EXACT"
+    IN_ORDER = "IN_ORDER"
+    ANY_ORDER = "ANY_ORDER"
+
+    @classmethod
+    def _missing_(cls, value: object) -> MatchType | None:
+        # Accept any spelling: "in_order", "in-order", "In Order"...
+        if isinstance(value, str):
+            key = value.strip().upper().replace("-", "_").replace(" ", "_")
+            return cls.__members__.get(key)
+        return None
 
 
 class Rubric(BaseModel):
@@ -221,7 +229,8 @@ class CriteriaConfig(BaseModel):
                 continue
             field = criterion_field(key)
             if field is None:
-                custom[key] = value
+                if value is not None:  # e.g. 10xGraph's unset "simulation_goals": null
+                    custom[key] = value
             else:
                 out[field] = value
         if custom:

@@ -18,7 +18,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -98,13 +97,6 @@ class MessageContent(BaseModel):
         return " ".join(parts)
 
 
-def _message_from_plain(value: Any, role: str) -> Any:
-    # Hand-written files may give a message as a bare string.
-    if isinstance(value, str):
-        return {"role": role, "content": value}
-    return value
-
-
 class Invocation(BaseModel):
     """One turn of a case: the user message and what is expected of the agent."""
 
@@ -116,16 +108,6 @@ class Invocation(BaseModel):
     expected_node_order: list[str] = Field(default_factory=list)
     expected_intermediate_responses: list[MessageContent] = Field(default_factory=list)
     expected_final_response: MessageContent | None = None
-
-    @field_validator("user_content", mode="before")
-    @classmethod
-    def _plain_user_content(cls, value: Any) -> Any:
-        return _message_from_plain(value, "user")
-
-    @field_validator("expected_final_response", mode="before")
-    @classmethod
-    def _plain_expected_response(cls, value: Any) -> Any:
-        return _message_from_plain(value, "assistant")
 
 
 class SessionInput(BaseModel):
@@ -175,24 +157,16 @@ class EvalCase(BaseModel):
         metadata: dict[str, Any] | None = None,
     ) -> EvalCase:
         """A case with one user turn."""
-        invocation = Invocation(
-            user_content=MessageContent.user(user_query),
-            expected_tool_trajectory=to_tool_calls(expected_tools),
-            expected_node_order=list(expected_node_order or []),
-            expected_final_response=(
-                MessageContent.assistant(expected_response)
-                if expected_response is not None
-                else None
-            ),
-        )
-        return cls(
+        return cls.multi_turn(
             eval_id=eval_id,
+            conversation=[(user_query, expected_response)],
+            expected_tools=expected_tools,
+            expected_node_order=expected_node_order,
             name=name,
             description=description,
-            conversation=[invocation],
-            session_input=session_input or SessionInput(),
-            tags=list(tags or []),
-            metadata=dict(metadata or {}),
+            session_input=session_input,
+            tags=tags,
+            metadata=metadata,
         )
 
     @classmethod
@@ -307,7 +281,9 @@ class EvalSet(BaseModel):
         :class:`EvalFileError` (a ``ValueError``) naming file, line, column, the
         JSON path of the field and the problem when it cannot be loaded.
         """
-        return read_json_model(cls, Path(path), extra_checks=_duplicate_id_problems)
+        return read_json_model(
+            cls, Path(path), prepare=_expand_plain_messages, extra_checks=_duplicate_id_problems
+        )
 
     def to_json(self, indent: int | None = 2) -> str:
         """The eval set as JSON text, in 10xGraph's shape."""
@@ -320,6 +296,27 @@ class EvalSet(BaseModel):
     def save(self, path: str | Path) -> None:
         """Alias of :meth:`to_file`."""
         self.to_file(path)
+
+
+def _expand_plain_messages(data: Any) -> bool:
+    """Turn messages written as bare strings (hand-written files) into message objects.
+
+    Done on the parsed JSON rather than by a pydantic "before" validator, which
+    would slow the loading of every file several times over. Returns whether
+    anything changed.
+    """
+    changed = False
+    cases = data.get("eval_cases") if isinstance(data, dict) else None
+    for case in cases if isinstance(cases, list) else []:
+        turns = case.get("conversation") if isinstance(case, dict) else None
+        for turn in turns if isinstance(turns, list) else []:
+            if not isinstance(turn, dict):
+                continue
+            for key, role in (("user_content", "user"), ("expected_final_response", "assistant")):
+                if isinstance(turn.get(key), str):
+                    turn[key] = {"role": role, "content": turn[key]}
+                    changed = True
+    return changed
 
 
 def _duplicate_id_problems(data: Any) -> list[tuple[list[str | int], str]]:

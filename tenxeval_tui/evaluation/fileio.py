@@ -15,6 +15,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
+Prepare = Callable[[Any], bool]
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -101,9 +102,17 @@ def _message(error: Any) -> str:
 
 
 def read_json_model[M: BaseModel](
-    model: type[M], path: Path, *, extra_checks: ExtraChecks | None = None
+    model: type[M],
+    path: Path,
+    *,
+    prepare: Prepare | None = None,
+    extra_checks: ExtraChecks | None = None,
 ) -> M:
-    """Load ``path`` as ``model``: fast when the file is good, every problem named when not."""
+    """Load ``path`` as ``model``: fast when the file is good, every problem named when not.
+
+    ``prepare`` may rewrite the parsed JSON in place (returning whether it did)
+    before validation; it only runs when the fast path fails.
+    """
     text = read_text(path)
     try:
         return model.model_validate_json(text)
@@ -113,6 +122,11 @@ def read_json_model[M: BaseModel](
     if syntax is not None:
         raise EvalFileError([syntax]) from None
     data = json.loads(text)
+    if prepare is not None and prepare(data):
+        try:
+            return model.model_validate(data)
+        except ValidationError:
+            pass
     problems: list[Problem] = []
 
     def add(json_path: list[PathPart], message: str) -> None:

@@ -6,8 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, validate_eval_set_file
+from tenxeval_tui.evaluation import (
+    EvalCase,
+    EvalFileError,
+    EvalSet,
+    EvalSetBuilder,
+    ToolCall,
+    validate_eval_set_file,
+)
 
 
 def write(path: Path, data: object) -> Path:
@@ -74,3 +83,81 @@ def test_unknown_fields_survive_a_round_trip(tmp_path: Path) -> None:
     assert again["x_owner"] == "team-a"
     assert again["eval_cases"][0]["x_priority"] == 3
     assert again["eval_cases"][0]["conversation"][0]["user_content"]["x"] == 1
+
+
+json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=12)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+tool_calls = st.builds(
+    ToolCall,
+    name=st.text(min_size=1, max_size=10),
+    args=st.dictionaries(st.text(max_size=6), json_values, max_size=3),
+)
+cases = st.builds(
+    lambda turns, tools, tags, meta: EvalCase.multi_turn(
+        eval_id="placeholder", conversation=turns, expected_tools=tools, tags=tags, metadata=meta
+    ),
+    st.lists(
+        st.tuples(st.text(max_size=20), st.none() | st.text(max_size=20)), min_size=1, max_size=3
+    ),
+    st.lists(tool_calls, max_size=3),
+    st.lists(st.text(max_size=8), max_size=3),
+    st.dictionaries(st.text(max_size=6), json_values, max_size=3),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(cases, max_size=5), st.text(max_size=20))
+def test_json_round_trip(case_list: list[EvalCase], name: str) -> None:
+    for index, case in enumerate(case_list):
+        case.eval_id = f"case-{index}"
+    eval_set = EvalSet(eval_set_id="prop", name=name, eval_cases=case_list)
+    assert EvalSet.model_validate_json(eval_set.to_json()) == eval_set
+    assert EvalSet.model_validate_json(eval_set.to_json(indent=None)) == eval_set
+
+
+def test_other_bad_inputs_name_the_file(tmp_path: Path) -> None:
+    not_utf8 = tmp_path / "latin.evalset.json"
+    not_utf8.write_bytes(b'{"eval_set_id": "caf\xe9"}')
+    top_list = write(tmp_path / "list.evalset.json", [1, 2])
+    folder = tmp_path / "dir.evalset.json"
+    folder.mkdir()
+    bad_type = write(
+        tmp_path / "type.evalset.json",
+        {"eval_set_id": "t", "eval_cases": [{"eval_id": "a", "tags": "smoke"}]},
+    )
+    messages = {
+        path.name: [str(p) for p in validate_eval_set_file(path)]
+        for path in (not_utf8, top_list, folder, bad_type)
+    }
+    assert "not UTF-8" in messages["latin.evalset.json"][0]
+    assert "expected a JSON object" in messages["list.evalset.json"][0]
+    assert "is a folder" in messages["dir.evalset.json"][0]
+    assert messages["type.evalset.json"] == [
+        f'{bad_type}:6:15: eval_cases[0].tags: Input should be a valid list (got "smoke")'
+    ]
+    assert validate_eval_set_file(tmp_path / "missing.json")[0].message == "file not found"
+
+
+def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
+    data = {
+        "eval_set_id": "many",
+        "eval_cases": [
+            {"eval_id": "a", "conversation": [{"user_content": {"role": "user"}}]},
+            {"eval_id": "a", "conversation": []},
+            {"eval_id": "b", "conversation": [{"expected_tool_trajectory": [{"args": {}}]}]},
+        ],
+    }
+    problems = validate_eval_set_file(write(tmp_path / "many.evalset.json", data))
+    assert [p.json_path for p in problems] == [
+        "eval_cases[0].conversation[0].user_content.content",
+        "eval_cases[2].conversation[0].user_content",
+        "eval_cases[2].conversation[0].expected_tool_trajectory[0].name",
+        "eval_cases[1].eval_id",
+    ]
+    assert all(p.line is not None and p.column is not None for p in problems)

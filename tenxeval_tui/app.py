@@ -1,0 +1,133 @@
+"""The Textual app: the workbench's screens (as modes), global keys and command palette.
+
+A screen joins the workbench with one entry in ``MODES`` and one single-key binding in
+``BINDINGS`` (``Binding("r", "switch_mode('run')", "Run")``); the footer, the help
+screen (``?``) and the command palette pick it up from there. A screen that may hold
+unsaved work registers an async check with :meth:`WorkbenchApp.register_leave_guard`;
+quitting asks every check first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, ScreenStackError
+from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
+
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.screens.help import HelpScreen
+from tenxeval_tui.workspace import Workspace, open_workspace
+
+STYLES = Path(__file__).parent / "styles"
+
+LeaveGuard = Callable[[], Awaitable[bool]]
+
+
+class WorkbenchCommands(Provider):
+    """Every command that applies now, with its key: the screens and the focused screen's
+    bindings."""
+
+    def _commands(self) -> list[tuple[str, str, str, DOMNode]]:
+        found: dict[str, tuple[str, str, str, DOMNode]] = {}
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            if not binding.description or not active.enabled or binding.system:
+                continue
+            title = f"{binding.description}  ({key})"
+            found.setdefault(
+                binding.description, (title, binding.tooltip, binding.action, active.node)
+            )
+        for item in self.app.BINDINGS:
+            if isinstance(item, Binding) and item.description:
+                title = f"{item.description}  ({item.key})"
+                found.setdefault(item.description, (title, item.tooltip, item.action, self.app))
+        return sorted(found.values(), key=lambda command: command[0])
+
+    def _run(self, action: str, node: DOMNode) -> None:
+        self.app.call_later(self.app.run_action, action, node)
+
+    async def discover(self) -> Hits:
+        for title, help_text, action, node in self._commands():
+            yield DiscoveryHit(title, partial(self._run, action, node), help=help_text or None)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, action, node in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(title),
+                    partial(self._run, action, node),
+                    help=help_text or None,
+                )
+
+
+class WorkbenchApp(App[None]):
+    """tenxeval-tui: author eval sets, run them, browse reports."""
+
+    TITLE = "tenxeval"
+    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss"]
+    MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen}
+    DEFAULT_MODE = "editor"
+    COMMANDS = App.COMMANDS | {WorkbenchCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
+        Binding("question_mark", "help", "Help", tooltip="Every key binding"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
+        Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
+    ]
+
+    def __init__(self, path: str | Path = ".", *, watch_files: bool = True) -> None:
+        super().__init__()
+        self.workspace: Workspace = open_workspace(path)
+        self.watch_files = watch_files
+        self._leave_guards: list[LeaveGuard] = []
+
+    def clear_selection(self) -> None:
+        """Clear the text selection, tolerating the moment before a mode's screen is stacked.
+
+        Under ``App.run()`` Textual starts tasks eagerly (Python 3.12+), so an
+        ``Input`` nested in a mode's screen mounts before that screen is on its
+        stack and asks the app to clear the selection; Textual only tolerates
+        ``NoScreen`` there, not ``ScreenStackError``, and the app would crash at
+        start-up. There is nothing to clear yet, so ignore it.
+        """
+        with suppress(ScreenStackError):
+            super().clear_selection()
+
+    def register_leave_guard(self, guard: LeaveGuard) -> None:
+        """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""
+        self._leave_guards.append(guard)
+
+    def help_sections(self) -> list[tuple[str, list[Any]]]:
+        """Every binding, grouped by where it applies (for the help screen)."""
+        sections: list[tuple[str, list[Any]]] = [("everywhere", list(self.BINDINGS))]
+        for screen in self.MODES.values():
+            provider = getattr(screen, "help_sections", None)
+            if callable(provider):
+                sections += provider()
+        return sections
+
+    def action_help(self) -> None:
+        """Show every key binding."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.help_sections()))
+
+    async def action_quit(self) -> None:
+        """Quit, once every screen with unsaved work has had its say."""
+        self._quit_flow()
+
+    @work(exclusive=True, group="quit")
+    async def _quit_flow(self) -> None:
+        for guard in self._leave_guards:
+            if not await guard():
+                return
+        self.exit()

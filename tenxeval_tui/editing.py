@@ -1,0 +1,533 @@
+"""The editing model of one eval set file: its cases, undo/redo, problems and saving.
+
+The document keeps the file's own JSON objects (so key order, indentation and fields we
+do not know all survive a save) and never mutates a case in place: every edit stores a
+new case object, so an undo step is just the object before and the object after.
+Typed text that does not parse (bad JSON args, say) is kept as a *draft* of the field,
+shown back to the user and reported as a problem; a save with problems writes nothing.
+
+No UI import here: the Textual editor is a view over this class.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from tenxeval_tui import casefields
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet, Invocation, MessageContent
+from tenxeval_tui.evaluation.fileio import atomic_write_text, read_text
+
+
+@dataclass(frozen=True, slots=True)
+class CaseState:
+    """One case as the editor holds it: its JSON object and the drafts that do not parse."""
+
+    uid: int
+    """Stable identity of the case in this document (survives edits and moves)."""
+    data: dict[str, Any]
+    drafts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Field key -> (typed text, why it does not parse)."""
+
+    @property
+    def eval_id(self) -> str:
+        """The case's ``eval_id`` (as text)."""
+        return str(self.data.get("eval_id", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class JsonFormat:
+    """How the file was written, so that a save writes it the same way."""
+
+    indent: str | None = "  "
+    compact: bool = False
+    ensure_ascii: bool = False
+    trailing_newline: bool = True
+
+    @classmethod
+    def detect(cls, text: str) -> JsonFormat:
+        """Guess the indentation and escaping of a JSON text."""
+        indent: str | None = None
+        for line in text.splitlines()[1:]:
+            stripped = line.lstrip(" \t")
+            if stripped and len(stripped) < len(line):
+                indent = line[: len(line) - len(stripped)]
+                break
+        compact = indent is None and '": ' not in text and '":' in text
+        ascii_escaped = text.isascii() and "\\u" in text
+        return cls(indent, compact, ascii_escaped, text.endswith("\n"))
+
+    def dumps(self, data: Any) -> str:
+        """``data`` as JSON text in this format."""
+        separators = (",", ":") if self.compact else None
+        text = json.dumps(
+            data, indent=self.indent, ensure_ascii=self.ensure_ascii, separators=separators
+        )
+        return text + "\n" if self.trailing_newline else text
+
+
+# --- undo steps ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ReplaceCase:
+    """A case changed (a field, its turns or its tool calls)."""
+
+    before: CaseState
+    after: CaseState
+    key: str | None = None
+    """The field typed into, so that consecutive keystrokes make one undo step."""
+
+
+@dataclass(slots=True)
+class InsertCase:
+    """A case was added at ``index``."""
+
+    index: int
+    case: CaseState
+
+
+@dataclass(slots=True)
+class DeleteCase:
+    """The case at ``index`` was deleted."""
+
+    index: int
+    case: CaseState
+
+
+@dataclass(slots=True)
+class MoveCase:
+    """A case moved from ``source`` to ``target``."""
+
+    source: int
+    target: int
+    uid: int
+
+
+@dataclass(slots=True)
+class SetHeader:
+    """A top-level field of the eval set (``name``, ``description``) changed."""
+
+    key: str
+    before: Any
+    after: Any
+
+
+Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader
+
+
+def change_uid(change: Change) -> int | None:
+    """The case a change is about (``None`` for eval set fields)."""
+    match change:
+        case ReplaceCase(after=after):
+            return after.uid
+        case InsertCase(case=case) | DeleteCase(case=case):
+            return case.uid
+        case MoveCase(uid=uid):
+            return uid
+    return None
+
+
+class EvalSetDocument:
+    """An eval set file being edited."""
+
+    def __init__(self, data: dict[str, Any], path: Path | None, fmt: JsonFormat | None = None):
+        self.path = path
+        self.format = fmt or JsonFormat()
+        self._uids = itertools.count(1)
+        cases = data.get("eval_cases") or []
+        self._header = {k: (None if k == "eval_cases" else v) for k, v in data.items()}
+        self._header.setdefault("eval_cases", None)
+        self.cases: list[CaseState] = [CaseState(next(self._uids), case) for case in cases]
+        self._undo: list[Change] = []
+        self._redo: list[Change] = []
+        self._saved_top: Change | None = None
+        self._coalesce = True
+        self.disk_text: str | None = None
+        """The file's text as last loaded or saved (to tell our own writes from others')."""
+
+    # --- opening -------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: Path) -> EvalSetDocument:
+        """Open ``path``; raises ``FileNotFoundError`` or ``EvalFileError`` naming the problem."""
+        text = read_text(path)
+        EvalSet.from_file(path)  # every problem, with line and column, before we touch it
+        document = cls(json.loads(text), path, JsonFormat.detect(text))
+        document.disk_text = text
+        return document
+
+    @classmethod
+    def new(cls, path: Path, name: str = "") -> EvalSetDocument:
+        """A new, empty eval set that will be written to ``path`` (nothing is written yet)."""
+        eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name or _stem(path))
+        document = cls(eval_set.model_dump(mode="json"), path)
+        document._saved_top = InsertCase(-1, CaseState(0, {}))  # never matches: unsaved
+        return document
+
+    # --- reading -------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The eval set's ``name`` (or its id when it has none)."""
+        return str(self._header.get("name") or self._header.get("eval_set_id") or "")
+
+    def header(self, key: str) -> str:
+        """A top-level text field of the eval set."""
+        return str(self._header.get(key) or "")
+
+    def index_of(self, uid: int) -> int:
+        """Position of the case ``uid``; ``KeyError`` when it is not in the document."""
+        for index, case in enumerate(self.cases):
+            if case.uid == uid:
+                return index
+        raise KeyError(uid)
+
+    def case(self, uid: int) -> CaseState:
+        """The case ``uid``."""
+        return self.cases[self.index_of(uid)]
+
+    def field_text(self, uid: int, key: str) -> str:
+        """What the input of ``key`` shows: the draft when there is one."""
+        case = self.case(uid)
+        if key in case.drafts:
+            return case.drafts[key][0]
+        return casefields.field_text(case.data, key)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there are changes not written to the file."""
+        top = self._undo[-1] if self._undo else None
+        return top is not self._saved_top
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a step to undo."""
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is a step to redo."""
+        return bool(self._redo)
+
+    # --- problems ------------------------------------------------------------------
+
+    def field_problems(self, uid: int) -> dict[str, str]:
+        """Field key -> message for every problem of case ``uid``."""
+        case = self.case(uid)
+        found = {key: message for key, (_, message) in case.drafts.items()}
+        if not case.eval_id.strip():
+            found["eval_id"] = "eval_id must not be empty"
+        else:
+            others = [i for i, c in enumerate(self.cases) if c.eval_id == case.eval_id]
+            if len(others) > 1:
+                where = ", ".join(f"#{i + 1}" for i in others)
+                found["eval_id"] = f"duplicate eval_id {case.eval_id!r} (cases {where})"
+        for t, turn in enumerate(case.data.get("conversation") or []):
+            for c, call in enumerate(turn.get("expected_tool_trajectory") or []):
+                if not str(call.get("name", "")).strip():
+                    found.setdefault(f"turns.{t}.tools.{c}.name", "a tool call needs a name")
+        return found
+
+    def problem_uids(self) -> set[int]:
+        """The cases that have at least one problem (the case list marks them)."""
+        counts = Counter(case.eval_id for case in self.cases)
+        marked: set[int] = set()
+        for case in self.cases:
+            if (
+                case.drafts
+                or counts[case.eval_id] > 1
+                or not case.eval_id.strip()
+                or any(
+                    not str(call.get("name", "")).strip()
+                    for turn in case.data.get("conversation") or []
+                    for call in turn.get("expected_tool_trajectory") or []
+                )
+            ):
+                marked.add(case.uid)
+        return marked
+
+    def problems(self) -> list[str]:
+        """Every problem of the document, one readable line each (empty when it can be saved)."""
+        lines: list[str] = []
+        for uid in sorted(self.problem_uids(), key=self.index_of):
+            index = self.index_of(uid)
+            for key, message in self.field_problems(uid).items():
+                label = casefields.field_label(key)
+                lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
+        if not lines:
+            try:
+                EvalSet.model_validate(self.to_data())
+            except ValidationError as exc:
+                for error in exc.errors():
+                    where = ".".join(str(part) for part in error["loc"]) or "eval set"
+                    lines.append(f"{where}: {error['msg']}")
+        return lines
+
+    # --- editing -------------------------------------------------------------------
+
+    def _push(self, change: Change, *, coalesce_key: str | None = None) -> None:
+        top = self._undo[-1] if self._undo else None
+        if (
+            coalesce_key is not None
+            and self._coalesce
+            and isinstance(top, ReplaceCase)
+            and isinstance(change, ReplaceCase)
+            and top.key == coalesce_key
+            and top.after.uid == change.after.uid
+            and top is not self._saved_top
+        ):
+            top.after = change.after
+        else:
+            self._undo.append(change)
+        self._coalesce = True
+        self._redo.clear()
+
+    def seal(self) -> None:
+        """End the current typing run: the next keystroke starts a new undo step."""
+        self._coalesce = False
+
+    def _replace(self, new: CaseState, key: str | None = None) -> Change:
+        index = self.index_of(new.uid)
+        change = ReplaceCase(self.cases[index], new, key)
+        self.cases[index] = new
+        self._push(change, coalesce_key=key)
+        return change
+
+    def set_field(self, uid: int, key: str, text: str) -> bool:
+        """Store typed ``text`` in field ``key`` of case ``uid``; ``False`` when nothing changed.
+
+        Text that does not parse becomes a draft (a problem) and leaves the data as it was.
+        """
+        case = self.case(uid)
+        drafts = dict(case.drafts)
+        try:
+            data = casefields.with_field(case.data, key, text)
+        except casefields.FieldValueError as exc:
+            if drafts.get(key) == (text, str(exc)):
+                return False
+            drafts[key] = (text, str(exc))
+            self._replace(replace(case, drafts=drafts), key)
+            return True
+        drafts.pop(key, None)
+        if data == case.data and drafts == case.drafts:
+            return False
+        self._replace(replace(case, data=data, drafts=drafts), key)
+        return True
+
+    def set_header(self, key: str, text: str) -> bool:
+        """Set a top-level text field (``name``, ``description``) of the eval set."""
+        before = self._header.get(key)
+        if before == text:
+            return False
+        self._header[key] = text
+        top = self._undo[-1] if self._undo else None
+        if (
+            isinstance(top, SetHeader)
+            and top.key == key
+            and self._coalesce
+            and top is not self._saved_top
+        ):
+            top.after = text
+            self._redo.clear()
+        else:
+            self._push(SetHeader(key, before, text))
+        return True
+
+    def _new_eval_id(self, base: str = "case") -> str:
+        taken = {case.eval_id for case in self.cases}
+        if base != "case" and base not in taken:
+            return base
+        index = len(self.cases) + 1 if base == "case" else 2
+        sep = "_" if base == "case" else "_copy"
+        while f"{base}{sep}{index}" in taken:
+            index += 1
+        return f"{base}{sep}{index}"
+
+    def _insert(self, index: int, data: dict[str, Any]) -> int:
+        case = CaseState(next(self._uids), data)
+        self.cases.insert(index, case)
+        self._push(InsertCase(index, case))
+        return case.uid
+
+    def add_case(self, after: int | None = None) -> int:
+        """Add a blank one-turn case after case ``after`` (at the end when ``None``); its uid."""
+        case = EvalCase(
+            eval_id=self._new_eval_id(),
+            conversation=[Invocation(user_content=MessageContent.user(""))],
+        )
+        index = len(self.cases) if after is None else self.index_of(after) + 1
+        return self._insert(index, case.model_dump(mode="json"))
+
+    def duplicate_case(self, uid: int) -> int:
+        """Copy case ``uid`` right after itself, with a new ``eval_id``; the copy's uid."""
+        source = self.case(uid)
+        data = copy.deepcopy(source.data)
+        data["eval_id"] = self._new_eval_id(source.eval_id or "case")
+        for turn in data.get("conversation") or []:
+            if isinstance(turn, dict) and "invocation_id" in turn:
+                turn["invocation_id"] = str(uuid.uuid4())
+        return self._insert(self.index_of(uid) + 1, data)
+
+    def delete_case(self, uid: int) -> None:
+        """Remove case ``uid``."""
+        index = self.index_of(uid)
+        case = self.cases.pop(index)
+        self._push(DeleteCase(index, case))
+
+    def move_case(self, uid: int, delta: int) -> bool:
+        """Move case ``uid`` by ``delta`` places; ``False`` at either end."""
+        source = self.index_of(uid)
+        target = source + delta
+        if not 0 <= target < len(self.cases) or delta == 0:
+            return False
+        self.cases.insert(target, self.cases.pop(source))
+        self._push(MoveCase(source, target, uid))
+        return True
+
+    def _edit_turns(self, uid: int, edit: Any) -> None:
+        case = self.case(uid)
+        data = copy.deepcopy(case.data)
+        turns = data.setdefault("conversation", [])
+        edit(turns)
+        # Drafts name turns and tool calls by position, which this edit may have shifted.
+        drafts = {k: v for k, v in case.drafts.items() if not k.startswith("turns.")}
+        self._replace(replace(case, data=data, drafts=drafts))
+
+    def add_turn(self, uid: int, after: int | None = None) -> int:
+        """Add an empty turn after turn ``after`` (at the end when ``None``); its index."""
+        position = (
+            len(self.case(uid).data.get("conversation") or []) if after is None else after + 1
+        )
+        turn = Invocation(user_content=MessageContent.user("")).model_dump(mode="json")
+        self._edit_turns(uid, lambda turns: turns.insert(position, turn))
+        return position
+
+    def remove_turn(self, uid: int, turn: int) -> None:
+        """Remove turn ``turn`` of case ``uid``."""
+        self._edit_turns(uid, lambda turns: turns.pop(turn))
+
+    def add_tool_call(self, uid: int, turn: int) -> int:
+        """Add a blank expected tool call at the end of a turn; its index."""
+        calls = self.case(uid).data["conversation"][turn].get("expected_tool_trajectory") or []
+        position = len(calls)
+        self._edit_turns(
+            uid,
+            lambda turns: (
+                turns[turn]
+                .setdefault("expected_tool_trajectory", [])
+                .append(casefields.new_tool_call())
+            ),
+        )
+        return position
+
+    def remove_tool_call(self, uid: int, turn: int, call: int) -> None:
+        """Remove an expected tool call."""
+        self._edit_turns(uid, lambda turns: turns[turn]["expected_tool_trajectory"].pop(call))
+
+    def move_tool_call(self, uid: int, turn: int, call: int, delta: int) -> bool:
+        """Move an expected tool call within its turn; ``False`` at either end."""
+        calls = self.case(uid).data["conversation"][turn].get("expected_tool_trajectory") or []
+        target = call + delta
+        if not 0 <= target < len(calls) or delta == 0:
+            return False
+
+        def move(turns: list[dict[str, Any]]) -> None:
+            trajectory = turns[turn]["expected_tool_trajectory"]
+            trajectory.insert(target, trajectory.pop(call))
+
+        self._edit_turns(uid, move)
+        return True
+
+    # --- undo / redo ---------------------------------------------------------------
+
+    def _apply(self, change: Change, *, reverse: bool) -> None:
+        match change:
+            case ReplaceCase(before=before, after=after):
+                new = before if reverse else after
+                self.cases[self.index_of(new.uid)] = new
+            case InsertCase(index=index, case=case) | DeleteCase(index=index, case=case):
+                inserting = isinstance(change, InsertCase) != reverse
+                if inserting:
+                    self.cases.insert(index, case)
+                else:
+                    self.cases.pop(index)
+            case MoveCase(source=source, target=target):
+                a, b = (target, source) if reverse else (source, target)
+                self.cases.insert(b, self.cases.pop(a))
+            case SetHeader(key=key, before=before, after=after):
+                self._header[key] = before if reverse else after
+
+    def undo(self) -> Change | None:
+        """Undo the last step; the step undone, or ``None`` when there is none."""
+        if not self._undo:
+            return None
+        change = self._undo.pop()
+        self._apply(change, reverse=True)
+        self._redo.append(change)
+        self._coalesce = False
+        return change
+
+    def redo(self) -> Change | None:
+        """Redo the last undone step; the step, or ``None`` when there is none."""
+        if not self._redo:
+            return None
+        change = self._redo.pop()
+        self._apply(change, reverse=False)
+        self._undo.append(change)
+        self._coalesce = False
+        return change
+
+    # --- saving --------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The eval set as a JSON object, in the file's key order."""
+        cases = [case.data for case in self.cases]
+        return {k: (cases if k == "eval_cases" else v) for k, v in self._header.items()}
+
+    def to_text(self) -> str:
+        """The eval set as the file's text would be after a save."""
+        return self.format.dumps(self.to_data())
+
+    def save(self, path: Path | None = None) -> list[str]:
+        """Write the file atomically; with problems, write nothing and return them."""
+        problems = self.problems()
+        if problems:
+            return problems
+        target = path or self.path
+        if target is None:
+            return ["the eval set has no file name"]
+        text = self.to_text()
+        atomic_write_text(target, text)
+        self.path = target
+        self.disk_text = text
+        self._saved_top = self._undo[-1] if self._undo else None
+        self._coalesce = False
+        return []
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    return name.split(".", 1)[0] if "." in name else name
+
+
+__all__ = [
+    "CaseState",
+    "Change",
+    "DeleteCase",
+    "EvalSetDocument",
+    "InsertCase",
+    "JsonFormat",
+    "MoveCase",
+    "ReplaceCase",
+    "SetHeader",
+    "change_uid",
+]

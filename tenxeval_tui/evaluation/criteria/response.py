@@ -1,0 +1,185 @@
+"""Response criteria: the agent's final reply against the expected reply, or keywords.
+
+The reply scored is ``ExecutionResult.actual_response`` (the last turn's final
+reply); the expected reply is ``EvalCase.get_final_expected_response()`` (the
+last turn that has one).
+
+No expectation: when no turn of the case has an expected reply, the
+reply-comparing criteria score 1.0 and say ``"no expectation"`` in
+``details["note"]`` (so a tool-only case is not failed by a response
+criterion the whole set shares). 10xGraph 0.10.3 instead scores 0.5 when the
+agent said anything, which fails cases that never asked for a reply.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
+from tenxeval_tui.evaluation.dataset import EvalCase
+from tenxeval_tui.evaluation.execution import ExecutionResult
+from tenxeval_tui.evaluation.results import CriterionResult
+
+if TYPE_CHECKING:
+    from rouge_score.rouge_scorer import RougeScorer
+
+NO_EXPECTATION = "no expectation: the case has no expected response"
+_EXCERPT = 500
+
+
+@functools.cache
+def _rouge1_scorer() -> RougeScorer:
+    # rouge_score pulls in nltk (~0.5 s): import it on first use, never at module import.
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
+
+
+def rouge1(candidate: str, reference: str) -> tuple[float, float, float]:
+    """``(precision, recall, f-measure)`` of ROUGE-1 as Google ADK computes it.
+
+    ``rouge_score``'s ``RougeScorer(["rouge1"], use_stemmer=True)``: lower-cased,
+    split on anything but ``[a-z0-9]``, Porter-stemmed unigrams, counted with
+    multiplicity. When neither text has a token (empty, or only punctuation),
+    the library says 0; we say 1.0 when the stripped texts are equal (an empty
+    reply was expected and given) and 0.0 otherwise.
+    """
+    scores = _rouge1_scorer().score(target=reference, prediction=candidate)["rouge1"]
+    if scores.fmeasure == 0.0 and candidate.strip() == reference.strip():
+        return 1.0, 1.0, 1.0
+    return scores.precision, scores.recall, scores.fmeasure
+
+
+class _ExpectedReplyCriterion(SyncCriterion):
+    """Shared "no expected reply" handling of the reply-comparing criteria."""
+
+    def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        reference = expected.get_final_expected_response()
+        if reference is None:
+            return self.result(1.0, details={"note": NO_EXPECTATION, "reason": NO_EXPECTATION})
+        return self.compare(actual.actual_response, reference)
+
+    def compare(self, reply: str, reference: str) -> CriterionResult:
+        """Score ``reply`` against ``reference``."""
+        raise NotImplementedError
+
+
+@register_criterion
+class RougeMatchCriterion(_ExpectedReplyCriterion):
+    """``rouge_match``: ROUGE-1 F-measure of the reply against the expected reply.
+
+    Score: :func:`rouge1`'s F-measure (the harmonic mean of unigram precision
+    and recall after stemming; Google ADK's ``response_match_score``). An empty
+    reply against a non-empty expectation scores 0.0. Text without ASCII
+    letters or digits has no ROUGE tokens (a limit of ``rouge_score``), so such
+    replies only score 1.0 when equal to the expectation. No expected reply:
+    1.0, noted (see module doc). ``details`` holds precision, recall and both
+    texts (first 500 characters).
+    """
+
+    name = "rouge_match"
+    description = "ROUGE-1 F-measure against the expected response"
+
+    def compare(self, reply: str, reference: str) -> CriterionResult:
+        precision, recall, f1 = rouge1(reply, reference)
+        return self.result(
+            f1,
+            details={
+                "reason": f"ROUGE-1 F={f1:.3f} (precision {precision:.3f}, recall {recall:.3f})",
+                "precision": precision,
+                "recall": recall,
+                "f1": f1,
+                "actual_response": reply[:_EXCERPT],
+                "expected_response": reference[:_EXCERPT],
+            },
+        )
+
+
+@register_criterion
+class ResponseMatchCriterion(RougeMatchCriterion):
+    """``response_match_score``: the same ROUGE-1 F-measure as ``rouge_match``.
+
+    Kept as its own name because 10xGraph configs and Google ADK eval sets use
+    it (default threshold 0.8 through ``CriterionConfig.response_match``). For
+    a judge model's opinion of semantic equivalence use
+    ``final_response_match_v2``.
+    """
+
+    name = "response_match_score"
+    description = "ROUGE-1 F-measure against the expected response"
+
+
+@register_criterion
+class ExactMatchCriterion(_ExpectedReplyCriterion):
+    """``exact_match``: 1.0 when the reply equals the expected reply, else 0.0.
+
+    Both are compared after stripping leading and trailing whitespace;
+    case, inner whitespace and punctuation count. An expected empty reply is
+    met by an empty (or all-whitespace) reply. No expected reply: 1.0, noted.
+    """
+
+    name = "exact_match"
+    description = "Reply equals the expected response (surrounding whitespace ignored)"
+
+    def compare(self, reply: str, reference: str) -> CriterionResult:
+        is_match = reply.strip() == reference.strip()
+        details: dict[str, Any] = {
+            "reason": "reply equals the expected response"
+            if is_match
+            else "reply differs from the expected response",
+            "match": is_match,
+            "actual_response": reply[:_EXCERPT],
+            "expected_response": reference[:_EXCERPT],
+        }
+        return self.result(1.0 if is_match else 0.0, details=details)
+
+
+@register_criterion
+class ContainsKeywordsCriterion(SyncCriterion):
+    """``contains_keywords``: the share of ``config.keywords`` found in the reply.
+
+    Score: keywords found divided by keywords configured; a keyword is found
+    when it occurs as a substring of the reply, ignoring case (``casefold``).
+    Duplicate keywords count once. An empty reply scores 0.0. The case's
+    expected reply plays no part. Configuring no keyword (or an empty one) is
+    an error at configuration time, not a silent 1.0.
+    """
+
+    name = "contains_keywords"
+    description = "Share of the configured keywords present in the reply"
+
+    def validate_config(self) -> list[str]:
+        problems = super().validate_config()
+        if not self.config.keywords:
+            problems.append(
+                f"{self.name}: set keywords, e.g. CriterionConfig.contains_keywords([...])"
+            )
+        elif any(not k.strip() for k in self.config.keywords):
+            problems.append(f"{self.name}: keywords must not be empty strings")
+        return problems
+
+    @property
+    def keywords(self) -> list[str]:
+        """The configured keywords, without duplicates (first spelling kept)."""
+        seen: dict[str, str] = {}
+        for keyword in self.config.keywords:
+            seen.setdefault(keyword.casefold(), keyword)
+        return list(seen.values())
+
+    def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        keywords = self.keywords
+        if not keywords:
+            return self.failure("no keywords configured")
+        reply = actual.actual_response.casefold()
+        found = [k for k in keywords if k.casefold() in reply]
+        missing = [k for k in keywords if k.casefold() not in reply]
+        return self.result(
+            len(found) / len(keywords),
+            details={
+                "reason": f"missing {missing}" if missing else "every keyword found",
+                "keywords": keywords,
+                "found": found,
+                "missing": missing,
+            },
+        )

@@ -1,0 +1,233 @@
+"""What a report viewer shows of one case, gathered from wherever the result keeps it.
+
+An :class:`EvalCaseResult` holds what the agent did; what was *expected* lives in
+the criteria's ``details`` (the keys 10xGraph's criteria use:
+``expected_response``, ``expected_trajectory``, ``expected_node_order``...) or,
+when a runner stores them on the result, in same-named extra fields or metadata.
+:func:`case_view` gathers both into one plain dict for the HTML report, saying
+each thing once (a detail already shown in its own section is not repeated).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic_core
+
+from tenxeval_tui.evaluation.results import EvalCaseResult
+
+# Longer strings are cut in the HTML (the JSON report keeps everything).
+MAX_TEXT = 8_000
+MAX_TOOL_TEXT = 2_000
+MAX_DETAILS = 4_000
+
+EXPECTED_RESPONSE_KEYS = ("expected_response", "reference", "expected_final_response")
+EXPECTED_TOOLS_KEYS = ("expected_trajectory", "expected_tool_calls", "expected_tool_trajectory")
+# Criterion details that the case view already shows in its own sections.
+_SHOWN_ELSEWHERE = frozenset(
+    {
+        "reason",
+        "reasoning",
+        "actual_response",
+        "expected_response",
+        "reference",
+        "expected_final_response",
+        "actual_trajectory",
+        "expected_trajectory",
+        "expected_tool_calls",
+        "expected_tool_trajectory",
+        "actual_node_order",
+        "expected_node_order",
+        "actual_names",
+        "expected_names",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """Which parts of a case a report shows (the ``ReporterConfig.include_*`` switches)."""
+
+    include_details: bool = True
+    include_trajectory: bool = True
+    include_node_responses: bool = True
+    include_actual_response: bool = True
+    include_tool_call_details: bool = True
+
+
+def to_text(value: Any) -> str:
+    """``value`` as text: strings as they are, anything else as compact JSON."""
+    if isinstance(value, str):
+        return value
+    try:
+        return pydantic_core.to_json(value, fallback=str).decode("utf-8")
+    except (TypeError, ValueError):  # pragma: no cover - fallback=str handles the rest
+        return str(value)
+
+
+def clip(value: Any, limit: int = MAX_TEXT) -> str:
+    """``value`` as text, cut to ``limit`` characters with a note when longer."""
+    text = to_text(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit} more characters in the JSON report]"
+
+
+def names_only_tools(details: dict[str, Any]) -> dict[str, Any]:
+    """``details`` with the tool calls listed under ``*trajectory*`` / ``*tool_calls*`` keys
+    reduced to their names (for ``include_tool_call_details=False``)."""
+    out = dict(details)
+    for key, value in details.items():
+        if ("trajectory" in key or "tool_calls" in key) and isinstance(value, list):
+            out[key] = [
+                {"name": item.get("name")} if isinstance(item, dict) else item for item in value
+            ]
+    return out
+
+
+def _text_of(value: Any) -> str:
+    """The text of a message-like value (a string, ``{"content": ...}``, or ``{"parts": ...}``)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return _text_of(value.get("content", value.get("text", value.get("parts"))))
+    if isinstance(value, list):
+        return " ".join(t for t in (_text_of(v) for v in value) if t)
+    return str(value)
+
+
+def _present(value: Any) -> bool:
+    return value is not None and value != "" and value != []
+
+
+def _lookup(result: EvalCaseResult, keys: tuple[str, ...]) -> Any:
+    """The first of ``keys`` found on the result, in its metadata, or in criterion details."""
+    extras = result.model_extra or {}
+    for source in (extras, result.metadata):
+        for key in keys:
+            if _present(source.get(key)):
+                return source[key]
+    for cr in result.criterion_results:
+        for key in keys:
+            if _present(cr.details.get(key)):
+                return cr.details[key]
+    return None
+
+
+def _tool(call: Any, with_details: bool) -> dict[str, str]:
+    """A tool call (model, dict or bare name) as ``{"name", "args"?, "result"?}``."""
+    if isinstance(call, str):
+        return {"name": call}
+    if isinstance(call, dict):
+        name, args, result = call.get("name", ""), call.get("args"), call.get("result")
+    else:
+        name = getattr(call, "name", "")
+        args, result = getattr(call, "args", None), getattr(call, "result", None)
+    tool = {"name": str(name)}
+    if with_details:
+        if args:
+            tool["args"] = clip(args, MAX_TOOL_TEXT)
+        if _present(result):
+            tool["result"] = clip(result, MAX_TOOL_TEXT)
+    return tool
+
+
+def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
+    """Each turn's user input, and the agent's reply when it is not the final response."""
+    turns: list[dict[str, Any]] = []
+    final = result.actual_response
+    for turn in result.turn_results:
+        entry: dict[str, Any] = {"user": clip(_text_of(turn.get("user_input")))}
+        agent = _text_of(turn.get("agent_response"))
+        if opts.include_actual_response and agent and agent != final:
+            entry["agent"] = clip(agent)
+        if opts.include_trajectory and turn.get("tool_calls"):
+            entry["tools"] = [_tool(c, False)["name"] for c in turn["tool_calls"]]
+        if turn.get("expected_response"):
+            entry["expected"] = clip(_text_of(turn["expected_response"]))
+        turns.append(entry)
+    if turns:
+        return turns
+    for message in result.messages:
+        if isinstance(message, dict) and message.get("role") in {"user", "human"}:
+            turns.append({"user": clip(_text_of(message))})
+    return turns
+
+
+def _criteria(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
+    criteria = []
+    for cr in result.criterion_results:
+        entry: dict[str, Any] = {
+            "name": cr.criterion,
+            "score": round(cr.score, 4),
+            "threshold": round(cr.threshold, 4),
+            "passed": cr.passed,
+        }
+        if cr.error:
+            entry["error"] = clip(cr.error)
+        if opts.include_details:
+            if cr.reason:
+                entry["reason"] = clip(cr.reason)
+            other = {k: v for k, v in cr.details.items() if k not in _SHOWN_ELSEWHERE}
+            if not opts.include_trajectory:
+                other = {k: v for k, v in other.items() if "trajectory" not in k}
+            if not opts.include_tool_call_details:
+                other = names_only_tools(other)
+            if other:
+                entry["details"] = clip(other, MAX_DETAILS)
+        criteria.append(entry)
+    return criteria
+
+
+def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
+    """The parts of ``result`` a reader of the report needs, as JSON-ready data."""
+    view: dict[str, Any] = {
+        "id": result.eval_id,
+        "name": result.name,
+        "status": result.status,
+        "duration": round(result.duration_seconds, 3),
+        "tokens": result.token_usage.total_tokens,
+        "turns": _turns(result, opts),
+        "criteria": _criteria(result, opts),
+    }
+    if result.eval_set_id:
+        view["set"] = result.eval_set_id
+    if opts.include_actual_response:
+        view["response"] = clip(result.actual_response)
+    expected = _lookup(result, EXPECTED_RESPONSE_KEYS)
+    if expected is not None:
+        view["expected"] = clip(_text_of(expected))
+    if result.error:
+        view["error"] = clip(result.error)
+    if opts.include_trajectory:
+        expected_tools = _lookup(result, EXPECTED_TOOLS_KEYS)
+        if expected_tools is None:
+            expected_tools = _lookup(result, ("expected_names",))
+        if isinstance(expected_tools, list):
+            details = opts.include_tool_call_details
+            view["expected_tools"] = [_tool(c, details) for c in expected_tools]
+        view["tools"] = [_tool(c, opts.include_tool_call_details) for c in result.actual_tool_calls]
+        view["nodes"] = list(result.node_visits)
+        expected_nodes = _lookup(result, ("expected_node_order",))
+        if isinstance(expected_nodes, list):
+            view["expected_nodes"] = [str(n) for n in expected_nodes]
+    if opts.include_node_responses and result.node_responses:
+        view["node_responses"] = [
+            _node(nr, result.actual_response, opts) for nr in result.node_responses
+        ]
+    return view
+
+
+def _node(response: Any, final: str, opts: ViewOptions) -> dict[str, Any]:
+    """A node response: its name, its text unless it is the final response, its tool calls."""
+    data = response if isinstance(response, dict) else {}
+    node: dict[str, Any] = {"node": str(data.get("node_name", ""))}
+    text = data.get("response_text") or ""
+    if opts.include_actual_response and text:
+        node["text"] = "(the final response)" if text == final else clip(text, MAX_TOOL_TEXT)
+    if data.get("tool_call_names"):
+        node["calls"] = [str(n) for n in data["tool_call_names"]]
+    return node

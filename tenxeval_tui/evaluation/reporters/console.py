@@ -1,0 +1,180 @@
+"""Console reporter: a rich summary of a run for the terminal (or a plain log)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+
+_STATUS_STYLE = {"passed": "green", "failed": "red", "error": "yellow"}
+_STATUS_LABEL = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
+PREVIEW_CHARS = 300
+
+
+def _preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class ConsoleReporter(BaseReporter):
+    """Prints a run's summary, per-criterion figures and its cases.
+
+    Failed and errored cases are always listed with the criteria that failed,
+    their scores and thresholds and the judge's reason; ``verbose`` lists every
+    case with every criterion. Colour follows the terminal: none when
+    ``use_color`` is False, when the ``NO_COLOR`` environment variable is set, or
+    when the output is not a terminal (a pipe, a CI log file).
+    """
+
+    extension = ".txt"
+
+    def __init__(
+        self,
+        use_color: bool = True,
+        verbose: bool = False,
+        include_trajectory: bool = True,
+        include_actual_response: bool = True,
+        file: TextIO | None = None,
+        width: int | None = None,
+    ) -> None:
+        self.use_color = use_color
+        self.verbose = verbose
+        self.include_trajectory = include_trajectory
+        self.include_actual_response = include_actual_response
+        self.file = file
+        self.width = width
+
+    def _console(self, file: TextIO) -> Console:
+        # no_color=None lets rich honour NO_COLOR; a non-terminal file gets no styling.
+        return Console(
+            file=file,
+            no_color=None if self.use_color else True,
+            color_system="auto" if self.use_color else None,
+            highlight=False,
+            emoji=False,
+            width=self.width,
+            soft_wrap=False,
+        )
+
+    def generate(self, report: EvalReport, output_dir: str | Path | None = None) -> None:
+        """Print the report (``output_dir`` is ignored; the console writes no file)."""
+        self.print(report)
+
+    def report(self, report: EvalReport) -> None:
+        """Print the report (10xGraph's name for :meth:`generate`)."""
+        self.print(report)
+
+    def print(self, report: EvalReport) -> None:
+        """Print the report to ``file`` (default: the current ``sys.stdout``)."""
+        self._write(self._console(self.file or sys.stdout), report)
+
+    def render(self, report: EvalReport) -> str:
+        """The console text without colour codes."""
+        buffer = io.StringIO()
+        console = Console(
+            file=buffer, no_color=True, color_system=None, width=self.width or 100, emoji=False
+        )
+        self._write(console, report)
+        return buffer.getvalue()
+
+    def _write(self, console: Console, report: EvalReport) -> None:
+        s = report.summary
+        title = report.eval_set_name or report.eval_set_id
+        heading = Text.assemble(("Evaluation: ", "bold"), (title, "bold cyan"))
+        if report.eval_set_name and report.eval_set_id != report.eval_set_name:
+            heading.append(f" ({report.eval_set_id})", style="dim")
+        if report.is_partial:
+            heading.append("  [partial run]", style="yellow")
+        console.rule(heading)
+        console.print(
+            Text.assemble(
+                f"{s.total_cases} cases: ",
+                (f"{s.passed_cases} passed", "green"),
+                ", ",
+                (f"{s.failed_cases} failed", "red" if s.failed_cases else ""),
+                ", ",
+                (f"{s.error_cases} errored", "yellow" if s.error_cases else ""),
+                "   pass rate ",
+                (f"{s.pass_rate:.1%}", "bold green" if report.passed else "bold red"),
+                f"   {s.total_duration_seconds:.2f}s",
+                f"   {s.total_token_usage.total_tokens} tokens",
+            )
+        )
+        if s.criterion_stats:
+            table = Table(title=None, show_edge=False, pad_edge=False, box=None)
+            table.add_column("criterion")
+            table.add_column("avg score", justify="right")
+            table.add_column("passed", justify="right")
+            table.add_column("pass rate", justify="right")
+            for name, st in s.criterion_stats.items():
+                rate = float(st.get("pass_rate", 0.0))
+                table.add_row(
+                    Text(name),
+                    f"{float(st.get('avg_score', 0.0)):.2f}",
+                    f"{st.get('passed', 0)}/{st.get('total', 0)}",
+                    Text(f"{rate:.0%}", style="green" if rate >= 1.0 else "red"),
+                )
+            console.print(table)
+
+        shown = report.results if self.verbose else report.failed_cases
+        if shown:
+            console.print()
+            console.print(Text("All cases:" if self.verbose else "Failed cases:", style="bold"))
+            for result in shown:
+                self._write_case(console, result)
+        console.print()
+        if report.passed:
+            console.print(Text("PASSED: every case passed", style="bold green"))
+        else:
+            not_passed = s.failed_cases + s.error_cases
+            console.print(
+                Text(
+                    f"FAILED: {not_passed} of {s.total_cases} cases did not pass", style="bold red"
+                )
+            )
+
+    def _write_case(self, console: Console, result: EvalCaseResult) -> None:
+        status = result.status
+        line = Text.assemble(
+            (f"  {_STATUS_LABEL[status]:<5} ", f"bold {_STATUS_STYLE[status]}"),
+            result.name or result.eval_id,
+        )
+        if result.name and result.name != result.eval_id:
+            line.append(f" [{result.eval_id}]", style="dim")
+        line.append(f"  {result.duration_seconds:.2f}s", style="dim")
+        console.print(line)
+        if result.error:
+            console.print(Text(f"        error: {_preview(result.error)}", style="yellow"))
+        criteria = result.criterion_results if self.verbose else result.failed_criteria
+        for cr in criteria:
+            mark = "ok" if cr.passed else "below"
+            crit = Text.assemble(
+                "        ",
+                (cr.criterion, "bold"),
+                f" {cr.score:.2f} ",
+                (mark, "green" if cr.passed else "red"),
+                f" threshold {cr.threshold:.2f}",
+            )
+            console.print(crit)
+            if cr.error:
+                console.print(Text(f"          error: {_preview(cr.error)}", style="yellow"))
+            if cr.reason:
+                console.print(Text(f"          reason: {_preview(cr.reason)}", style="dim"))
+        if self.include_actual_response and result.actual_response and not result.passed:
+            console.print(Text(f"        response: {_preview(result.actual_response)}"))
+        if self.include_trajectory and result.actual_tool_calls and not result.passed:
+            tools = " -> ".join(call.name for call in result.actual_tool_calls)
+            console.print(Text(f"        tools: {_preview(tools)}", style="dim"))
+
+
+def print_report(report: EvalReport, verbose: bool = False, use_color: bool = True) -> None:
+    """Print ``report`` to stdout: summary, criteria, and failed cases (all cases when verbose)."""
+    ConsoleReporter(use_color=use_color, verbose=verbose).print(report)

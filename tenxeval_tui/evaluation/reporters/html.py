@@ -1,0 +1,164 @@
+"""HTML reporter: one self-contained, offline dashboard file per run.
+
+The page is a jinja2 template (``templates/report.html.j2``) with its CSS and
+JavaScript (``templates/report.css``, ``templates/report.js``) inlined, and the
+criterion chart drawn as inline SVG: no network access, no CDN. The cases are
+kept once, as JSON in a ``<script type="application/json">`` block; the script
+draws a one-line ``<details>`` row per case and a case's full detail only when
+its row is opened, which keeps a 10,000-case report small and quick to open.
+
+Everything that comes from agents or eval sets is escaped: jinja2 autoescapes
+the markup, the embedded JSON has ``<``, ``>`` and ``&`` written as ``\\u``
+escapes (so ``</script>`` in a response cannot end the block), and the script
+only ever sets ``textContent``. A Content-Security-Policy allows just the
+page's own script (by its hash) and no network at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import datetime
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+import pydantic_core
+
+from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
+from tenxeval_tui.evaluation.results import EvalReport
+
+_BAR_WIDTH = 360
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("tenxeval_tui.evaluation.reporters", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+@lru_cache(maxsize=2)
+def _asset(name: str) -> str:
+    return (resources.files(__package__) / "templates" / name).read_text(encoding="utf-8")
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element of an HTML page."""
+    text = pydantic_core.to_json(data).decode("utf-8")
+    # str.replace is many times quicker than str.translate on megabytes of text
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _csp_hash(script: str) -> str:
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+def _chart(report: EvalReport) -> list[dict[str, Any]]:
+    stats = report.summary.criterion_stats
+    thresholds: dict[str, float] = {}
+    for result in report.results:
+        for cr in result.criterion_results:
+            thresholds.setdefault(cr.criterion, cr.threshold)
+        if len(thresholds) >= len(stats):
+            break
+    bars = []
+    for index, (name, entry) in enumerate(stats.items()):
+        avg = min(max(float(entry.get("avg_score", 0.0)), 0.0), 1.0)
+        rate = float(entry.get("pass_rate", 0.0))
+        threshold = thresholds.get(name)
+        bars.append(
+            {
+                "name": name,
+                "y": index * 34,
+                "avg": avg,
+                "rate": rate,
+                "width": round(avg * _BAR_WIDTH, 1),
+                "threshold_x": None
+                if threshold is None
+                else round(min(max(threshold, 0.0), 1.0) * _BAR_WIDTH, 1),
+                "threshold": threshold,
+                "passed": entry.get("passed", 0),
+                "total": entry.get("total", 0),
+                "ok": rate >= 1.0,
+            }
+        )
+    return bars
+
+
+class HTMLReporter(BaseReporter):
+    """Writes a self-contained HTML dashboard of a report.
+
+    It shows the summary (eval set, counts, pass rate, duration, tokens), a bar
+    chart of each criterion's average score with its threshold and pass rate,
+    and every case as an expandable row: its query or turns, actual and
+    expected response, each criterion's score, threshold and the judge's
+    reasoning, expected and actual tool trajectory, node order and errors. A
+    search box and a failed-only switch filter the rows. The ``include_*``
+    switches leave the corresponding parts out.
+    """
+
+    extension = ".html"
+
+    def __init__(
+        self,
+        include_details: bool = True,
+        include_trajectory: bool = True,
+        include_node_responses: bool = True,
+        include_actual_response: bool = True,
+        include_tool_call_details: bool = True,
+        title: str | None = None,
+    ) -> None:
+        self.options = ViewOptions(
+            include_details=include_details,
+            include_trajectory=include_trajectory,
+            include_node_responses=include_node_responses,
+            include_actual_response=include_actual_response,
+            include_tool_call_details=include_tool_call_details,
+        )
+        self.title = title
+
+    @classmethod
+    def from_config(cls, config: ReporterConfig) -> HTMLReporter:
+        """The reporter that ``config``'s ``include_*`` switches describe."""
+        return cls(
+            include_details=config.include_details,
+            include_trajectory=config.include_trajectory,
+            include_node_responses=config.include_node_responses,
+            include_actual_response=config.include_actual_response,
+            include_tool_call_details=config.include_tool_call_details,
+        )
+
+    def render(self, report: EvalReport) -> str:
+        """The report as one HTML document."""
+        script, css = _asset("report.js"), _asset("report.css")
+        s = report.summary
+        bars = _chart(report)
+        return (
+            _environment()
+            .get_template("report.html.j2")
+            .render(
+                title=self.title or report.eval_set_name or report.eval_set_id,
+                report=report,
+                summary=s,
+                when=datetime.fromtimestamp(report.timestamp)
+                .astimezone()
+                .strftime("%Y-%m-%d %H:%M:%S %Z"),
+                bars=bars,
+                bar_width=_BAR_WIDTH,
+                chart_height=max(len(bars) * 34, 1),
+                css=css,
+                style_hash=_csp_hash(css),
+                script=script,
+                script_hash=_csp_hash(script),
+                data=script_json([case_view(r, self.options) for r in report.results]),
+            )
+        )

@@ -1,0 +1,123 @@
+"""JSON reporter: the whole run in 10xGraph's report shape, loadable with ``EvalReport.from_file``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pydantic_core
+
+from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.reporters.casedata import names_only_tools
+from tenxeval_tui.evaluation.results import EvalReport
+
+
+class JSONReporter(BaseReporter):
+    """Writes an :class:`EvalReport` as JSON with the keys 10xGraph's reports use.
+
+    The top level holds ``eval_set_id``, ``eval_set_name``, ``summary`` (with
+    ``criterion_stats`` keyed by criterion), ``results`` (each with
+    ``criterion_results`` as a list, ``actual_response``, ``actual_tool_calls``,
+    ``actual_trajectory``...), ``config_used``, ``timestamp`` and ``metadata``.
+    The ``include_*`` switches leave data out, never change the shape of what is
+    kept, so the file always loads back with :meth:`EvalReport.from_file`:
+
+    - ``include_details=False``: no ``details`` in criterion results (judge reasons
+      included);
+    - ``include_trajectory=False``: no ``actual_trajectory``;
+    - ``include_node_responses=False``: no ``node_responses`` nor ``node_details``;
+    - ``include_actual_response=False``: no ``actual_response``, no per-turn
+      ``agent_response``, no node ``response_text`` and no assistant entries in
+      ``messages`` (the final response is in all of them);
+    - ``include_tool_call_details=False``: tool calls keep their names but lose
+      ``args`` and ``result``, also in criterion details (10xGraph drops ``actual_tool_calls`` entirely; the
+      names are kept here because they say what happened without exposing data).
+    """
+
+    extension = ".json"
+
+    def __init__(
+        self,
+        indent: int | None = 2,
+        include_details: bool = True,
+        include_trajectory: bool = True,
+        include_node_responses: bool = True,
+        include_actual_response: bool = True,
+        include_tool_call_details: bool = True,
+    ) -> None:
+        self.indent = indent
+        self.include_details = include_details
+        self.include_trajectory = include_trajectory
+        self.include_node_responses = include_node_responses
+        self.include_actual_response = include_actual_response
+        self.include_tool_call_details = include_tool_call_details
+
+    @classmethod
+    def from_config(cls, config: ReporterConfig) -> JSONReporter:
+        """The reporter that ``config``'s ``include_*`` switches describe."""
+        return cls(
+            include_details=config.include_details,
+            include_trajectory=config.include_trajectory,
+            include_node_responses=config.include_node_responses,
+            include_actual_response=config.include_actual_response,
+            include_tool_call_details=config.include_tool_call_details,
+        )
+
+    def _exclude(self) -> dict[str, Any]:
+        case: dict[str, Any] = {}
+        if not self.include_details:
+            case["criterion_results"] = {"__all__": {"details"}}
+        if not self.include_trajectory:
+            case["actual_trajectory"] = True
+        if not self.include_node_responses:
+            case["node_responses"] = True
+            case["node_details"] = True
+        if not self.include_actual_response:
+            case["actual_response"] = True
+            case["turn_results"] = {"__all__": {"agent_response"}}
+            if self.include_node_responses:
+                case["node_responses"] = {"__all__": {"response_text"}}
+                case["node_details"] = {"__all__": {"response_text"}}
+        if not self.include_tool_call_details:
+            case["actual_tool_calls"] = {"__all__": {"args", "result"}}
+        return {"results": {"__all__": case}} if case else {}
+
+    def to_dict(self, report: EvalReport) -> dict[str, Any]:
+        """The report as plain JSON-ready data, with the excluded parts left out."""
+        data = report.model_dump(mode="json", exclude=self._exclude() or None)
+        for result in data.get("results", []):
+            if not self.include_actual_response and result.get("messages"):
+                result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
+            if not self.include_tool_call_details:
+                for cr in result.get("criterion_results", []):
+                    if cr.get("details"):
+                        cr["details"] = names_only_tools(cr["details"])
+                for turn in result.get("turn_results", []):
+                    for call in turn.get("tool_calls", []) or []:
+                        if isinstance(call, dict):
+                            call.pop("args", None)
+                            call.pop("result", None)
+        return data
+
+    def render(self, report: EvalReport) -> str:
+        """The report as JSON text."""
+        return self.render_bytes(report).decode("utf-8")
+
+    def render_bytes(self, report: EvalReport) -> bytes:
+        """The report as UTF-8 JSON, serialised straight to bytes."""
+        if self._exclude():
+            data: Any = self.to_dict(report)
+            return pydantic_core.to_json(data, indent=self.indent) + b"\n"
+        serializer = report.__pydantic_serializer__
+        return serializer.to_json(report, indent=self.indent) + b"\n"
+
+    def to_json(self, report: EvalReport) -> str:
+        """Same as :meth:`render` (10xGraph's name)."""
+        return self.render(report)
+
+
+def _is_assistant_message(message: Any) -> bool:
+    if not isinstance(message, dict):
+        return False
+    role = message.get("role") or message.get("type")
+    return role in {"assistant", "ai"}

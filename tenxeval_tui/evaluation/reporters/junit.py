@@ -1,0 +1,223 @@
+"""JUnit XML reporter: one test suite per eval set and one test case per eval case, for CI."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import datetime
+from typing import Any
+
+from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport, EvalSummary
+
+# Characters XML 1.0 forbids (even escaped): C0 controls but tab/newline/CR, lone
+# surrogates, U+FFFE and U+FFFF.
+_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+SYSTEM_OUT_CHARS = 20_000
+
+
+def xml_safe(text: Any) -> str:
+    """``text`` as a string with the characters XML 1.0 cannot carry removed."""
+    return _ILLEGAL_XML.sub("", str(text))
+
+
+def _set(element: ET.Element, **attributes: Any) -> None:
+    for key, value in attributes.items():
+        element.set(key, xml_safe(value))
+
+
+def _property(parent: ET.Element, name: str, value: str) -> None:
+    """A ``<property>``; ``name`` and ``value`` must already be XML-safe."""
+    ET.SubElement(parent, "property", {"name": name, "value": value})
+
+
+class JUnitXMLReporter(BaseReporter):
+    """Writes a report as JUnit XML that CI systems (GitHub Actions, GitLab, Jenkins) read.
+
+    - ``<testsuites>`` holds one ``<testsuite>`` per eval set: a combined report
+      (:meth:`EvalReport.combine`) gets one per original set, from each case's
+      ``metadata["eval_set_id"]``; suite properties hold the pass rate and each
+      criterion's average score, pass rate and threshold.
+    - One ``<testcase>`` per case (``name``: the case name or id; ``classname``:
+      the eval set id; ``time``: its duration), with its ``eval_id`` and each
+      criterion's score as properties (``score.<criterion>``).
+    - A failed case has one ``<failure>`` listing every failed criterion with its
+      score, threshold and reason; an errored case has one ``<error>`` with the
+      error instead (never both).
+    - A case that did not pass also gets ``<system-out>`` with the agent's response
+      and tool calls, as far as the ``include_*`` switches allow (cut to 20,000
+      characters); passing cases leave it out to keep CI logs short.
+    - Characters that XML 1.0 cannot carry are removed from all text.
+    """
+
+    extension = ".xml"
+
+    def __init__(
+        self,
+        include_actual_response: bool = True,
+        include_tool_call_details: bool = True,
+        include_details: bool = True,
+    ) -> None:
+        self.include_actual_response = include_actual_response
+        self.include_tool_call_details = include_tool_call_details
+        self.include_details = include_details
+
+    @classmethod
+    def from_config(cls, config: ReporterConfig) -> JUnitXMLReporter:
+        """The reporter that ``config``'s ``include_*`` switches describe."""
+        return cls(
+            include_actual_response=config.include_actual_response,
+            include_tool_call_details=config.include_tool_call_details,
+            include_details=config.include_details,
+        )
+
+    def to_element(self, report: EvalReport) -> ET.Element:
+        """The ``<testsuites>`` element of ``report``."""
+        groups: dict[str, list[EvalCaseResult]] = {}
+        for result in report.results:
+            groups.setdefault(result.eval_set_id or report.eval_set_id, []).append(result)
+        if not groups:
+            groups[report.eval_set_id] = []
+        stamp = datetime.fromtimestamp(report.timestamp).strftime("%Y-%m-%dT%H:%M:%S")
+        root = ET.Element("testsuites")
+        s = report.summary
+        _set(
+            root,
+            name=report.eval_set_name or report.eval_set_id,
+            tests=s.total_cases,
+            failures=s.failed_cases,
+            errors=s.error_cases,
+            time=f"{s.total_duration_seconds:.3f}",
+        )
+        for index, (set_id, results) in enumerate(groups.items()):
+            summary = s if len(groups) == 1 else EvalSummary.from_results(results)
+            root.append(self._suite(index, xml_safe(set_id), results, summary, stamp))
+        return root
+
+    def _suite(
+        self,
+        index: int,
+        set_id: str,
+        results: list[EvalCaseResult],
+        summary: EvalSummary,
+        stamp: str,
+    ) -> ET.Element:
+        suite = ET.Element("testsuite")
+        _set(
+            suite,
+            name=set_id,
+            tests=summary.total_cases,
+            failures=summary.failed_cases,
+            errors=summary.error_cases,
+            skipped=0,
+            time=f"{summary.total_duration_seconds:.3f}",
+            timestamp=stamp,
+            id=index,
+        )
+        props = ET.SubElement(suite, "properties")
+        _property(props, "eval_set_id", set_id)
+        _property(props, "pass_rate", f"{summary.pass_rate:.4f}")
+        thresholds = _thresholds(results)
+        for name, stats in summary.criterion_stats.items():
+            safe = xml_safe(name)
+            _property(props, f"{safe}.avg_score", f"{float(stats.get('avg_score', 0)):.4f}")
+            _property(props, f"{safe}.pass_rate", f"{float(stats.get('pass_rate', 0)):.4f}")
+            if name in thresholds:
+                _property(props, f"{safe}.threshold", f"{thresholds[name]:.4f}")
+        names: dict[str, str] = {}
+        suite.extend(self._case(set_id, result, names) for result in results)
+        return suite
+
+    def _case(self, set_id: str, result: EvalCaseResult, names: dict[str, str]) -> ET.Element:
+        case = ET.Element(
+            "testcase",
+            {
+                "name": xml_safe(result.name or result.eval_id),
+                "classname": set_id,
+                "time": f"{result.duration_seconds:.3f}",
+            },
+        )
+        props = ET.SubElement(case, "properties")
+        _property(props, "eval_id", xml_safe(result.eval_id))
+        for cr in result.criterion_results:
+            name = names.get(cr.criterion)
+            if name is None:
+                name = names[cr.criterion] = f"score.{xml_safe(cr.criterion)}"
+            _property(props, name, f"{cr.score:.4f}")
+        if result.passed:
+            return case
+        if result.is_error:
+            error = ET.SubElement(
+                case,
+                "error",
+                {"message": xml_safe(_first_line(result.error or "")), "type": "EvalCaseError"},
+            )
+            error.text = xml_safe(result.error)
+        else:
+            failed = result.failed_criteria
+            message = "; ".join(
+                f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in failed
+            )
+            failure = ET.SubElement(
+                case,
+                "failure",
+                {
+                    "message": xml_safe(message or "case did not pass"),
+                    "type": "EvalCriterionFailure",
+                },
+            )
+            failure.text = xml_safe("\n".join(self._failure_lines(failed)))
+        out = self._system_out(result)
+        if out:
+            ET.SubElement(case, "system-out").text = xml_safe(out)
+        return case
+
+    def _failure_lines(self, failed: list[Any]) -> list[str]:
+        lines = []
+        for cr in failed:
+            lines.append(f"{cr.criterion}: score {cr.score:.4f}, threshold {cr.threshold:.4f}")
+            if cr.error:
+                lines.append(f"  error: {cr.error}")
+            if self.include_details and cr.reason:
+                lines.append(f"  reason: {cr.reason}")
+        return lines
+
+    def _system_out(self, result: EvalCaseResult) -> str:
+        parts = []
+        if self.include_actual_response and result.actual_response:
+            parts.append(f"response: {result.actual_response}")
+        if result.actual_tool_calls:
+            if self.include_tool_call_details:
+                calls = [f"{c.name}({c.args})" for c in result.actual_tool_calls]
+            else:
+                calls = [c.name for c in result.actual_tool_calls]
+            parts.append("tool calls: " + ", ".join(calls))
+        text = "\n".join(parts)
+        return text if len(text) <= SYSTEM_OUT_CHARS else text[:SYSTEM_OUT_CHARS] + "…"
+
+    def render(self, report: EvalReport) -> str:
+        """The report as JUnit XML text (with an XML declaration)."""
+        root = self.to_element(report)
+        ET.indent(root)
+        # ElementTree writes "unicode" quicker than "utf-8"; the declaration says UTF-8.
+        body = ET.tostring(root, encoding="unicode")
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+
+    def to_xml(self, report: EvalReport) -> str:
+        """Same as :meth:`render` (10xGraph's name)."""
+        return self.render(report)
+
+
+def _thresholds(results: list[EvalCaseResult]) -> dict[str, float]:
+    """Each criterion's threshold (the same for every case of a run; the first one seen)."""
+    found: dict[str, float] = {}
+    for result in results:
+        for cr in result.criterion_results:
+            found.setdefault(cr.criterion, cr.threshold)
+    return found
+
+
+def _first_line(text: str, limit: int = 500) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else "error"
+    return line if len(line) <= limit else line[: limit - 1] + "…"

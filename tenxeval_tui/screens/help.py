@@ -1,0 +1,62 @@
+"""The help screen (``?``): every key binding of the app, screen by screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+BindingSection = tuple[str, Sequence[BindingType]]
+
+
+def _normalise(bindings: Iterable[BindingType]) -> Iterable[Binding]:
+    for item in bindings:
+        if isinstance(item, Binding):
+            yield item
+        else:
+            key, action, *rest = item
+            yield Binding(key, action, rest[0] if rest else "")
+
+
+def format_keys(key: str) -> str:
+    """``"ctrl+s,f2"`` -> ``"ctrl+s / f2"``."""
+    return " / ".join(part.strip() for part in key.split(","))
+
+
+def binding_rows(sections: Sequence[BindingSection]) -> list[tuple[str, str, str]]:
+    """``(where, keys, what)`` for every binding with a description."""
+    rows: list[tuple[str, str, str]] = []
+    for where, bindings in sections:
+        for binding in _normalise(bindings):
+            if binding.description and not binding.system:
+                rows.append((where, format_keys(binding.key), binding.description))
+    return rows
+
+
+class HelpScreen(ModalScreen[None]):
+    """A table of every binding; escape, ``q`` or ``?`` closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
+
+    def __init__(self, sections: Sequence[BindingSection]) -> None:
+        super().__init__()
+        self.sections = sections
+        self.rows = binding_rows(sections)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog") as dialog:
+            dialog.border_title = "Keys"
+            yield Static("Every key of the workbench (ctrl+p: command palette).", id="help-intro")
+            table: DataTable[str] = DataTable(
+                id="help-table", cursor_type="row", zebra_stripes=True
+            )
+            table.add_columns("where", "keys", "does")
+            table.add_rows(self.rows)
+            yield table
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()

@@ -1,0 +1,26 @@
+"""Messages the case form's parts post up to the editor screen."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class FieldEdited(Message):
+    """The user typed into field ``key`` (see :mod:`tenxeval_tui.casefields`) of the case."""
+
+    def __init__(self, key: str, text: str) -> None:
+        super().__init__()
+        self.key = key
+        self.text = text
+
+
+class FormCommand(Message):
+    """A structural edit asked from the form: ``add_call``, ``remove_call``, ``move_call``,
+    ``remove_turn`` (with the turn, the call and the direction it is about)."""
+
+    def __init__(self, name: str, turn: int, call: int = -1, delta: int = 0) -> None:
+        super().__init__()
+        self.name = name
+        self.turn = turn
+        self.call = call
+        self.delta = delta

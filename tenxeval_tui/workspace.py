@@ -1,0 +1,208 @@
+"""The workspace: which eval set files there are, and the settings of the project.
+
+A workspace is opened on a folder or on one ``.evalset.json`` file. Settings come from
+the ``[tool.tenxeval]`` table of the nearest ``pyproject.toml`` (the folder itself or one
+of its parents)::
+
+    [tool.tenxeval]
+    agent = "my_agent.graph:builder"     # module:attribute
+    eval_sets = ["evals/smoke.evalset.json"]
+    output_dir = "eval_reports"
+    concurrency = 4
+    config = "evals/config.json"
+
+Paths in the table are relative to the folder holding ``pyproject.toml``. This module
+has no UI import: the CLI and the Textual app both use it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tenxeval_tui.evaluation.errors import Problem
+
+EVAL_SET_SUFFIX = ".evalset.json"
+
+
+class WorkspaceSettings(BaseModel):
+    """The ``[tool.tenxeval]`` table, typed; every key is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent: str | None = Field(default=None, description="The agent, as module:attribute.")
+    eval_sets: list[Path] = Field(default_factory=list)
+    output_dir: Path = Path("eval_reports")
+    concurrency: int = Field(default=4, ge=1)
+    config: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvalSetEntry:
+    """One eval set file of the workspace: its case count, or why it does not load."""
+
+    path: Path
+    case_count: int | None = None
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether the file loads."""
+        return not self.problems
+
+    @property
+    def label(self) -> str:
+        """The file name without the ``.evalset.json`` suffix."""
+        name = self.path.name
+        return name[: -len(EVAL_SET_SUFFIX)] if name.endswith(EVAL_SET_SUFFIX) else name
+
+
+@dataclass(slots=True)
+class Workspace:
+    """A folder (or a single eval set file) and its settings."""
+
+    root: Path
+    """The folder of the workspace (the file's folder when opened on one file)."""
+    single_file: Path | None = None
+    """Set when the workspace was opened on one eval set file."""
+    settings: WorkspaceSettings = field(default_factory=WorkspaceSettings)
+    settings_file: Path | None = None
+    """The ``pyproject.toml`` the settings came from, if any."""
+    problems: list[Problem] = field(default_factory=list)
+    """What is wrong with the workspace itself (missing folder, bad settings)."""
+
+    def _settings_base(self) -> Path:
+        return self.settings_file.parent if self.settings_file else self.root
+
+    def resolve(self, path: Path) -> Path:
+        """A path of the settings table, made absolute."""
+        return path if path.is_absolute() else self._settings_base() / path
+
+    def eval_set_files(self) -> list[Path]:
+        """The eval set files: the single file, or those found in the folder plus those named
+        in the settings, sorted and without duplicates."""
+        if self.single_file is not None:
+            return [self.single_file]
+        found: dict[Path, None] = {}
+        if self.root.is_dir():
+            for path in sorted(self.root.rglob(f"*{EVAL_SET_SUFFIX}")):
+                if not any(part.startswith(".") for part in path.relative_to(self.root).parts):
+                    found[path.resolve()] = None
+        for named in self.settings.eval_sets:
+            found.setdefault(self.resolve(named).resolve(), None)
+        return list(found)
+
+    def entries(self) -> list[EvalSetEntry]:
+        """Every eval set file with its case count or its problems (loads each file)."""
+        return [describe_eval_set(path) for path in self.eval_set_files()]
+
+    def display_path(self, path: Path) -> str:
+        """``path`` relative to the workspace root when it is inside it."""
+        try:
+            return str(path.resolve().relative_to(self.root.resolve()))
+        except ValueError:
+            return str(path)
+
+
+def describe_eval_set(path: Path) -> EvalSetEntry:
+    """Load ``path`` and report its case count, or every problem that stops it loading."""
+    from tenxeval_tui.evaluation.dataset import EvalSet
+    from tenxeval_tui.evaluation.errors import EvalFileError
+
+    try:
+        eval_set = EvalSet.from_file(path)
+    except FileNotFoundError:
+        return EvalSetEntry(path, problems=(Problem(path=str(path), message="file not found"),))
+    except EvalFileError as exc:
+        return EvalSetEntry(path, problems=tuple(exc.problems))
+    except OSError as exc:
+        return EvalSetEntry(path, problems=(Problem(path=str(path), message=str(exc)),))
+    return EvalSetEntry(path, case_count=len(eval_set.eval_cases))
+
+
+def find_settings_file(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.tenxeval]`` table."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return candidate  # broken: report it rather than silently look further up
+            if "tenxeval" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_settings(pyproject: Path) -> tuple[WorkspaceSettings, list[Problem]]:
+    """Read ``[tool.tenxeval]`` from ``pyproject``; problems name the file and the key."""
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        # Python 3.12's error carries its place only in the text: "... (at line 3, column 7)".
+        found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
+        message = str(exc)[: found.start()] if found else str(exc)
+        return WorkspaceSettings(), [
+            Problem(
+                path=str(pyproject),
+                line=int(found.group(1)) if found else None,
+                column=int(found.group(2)) if found else None,
+                message=f"invalid TOML: {message}",
+            )
+        ]
+    except (OSError, UnicodeDecodeError) as exc:
+        return WorkspaceSettings(), [Problem(path=str(pyproject), message=str(exc))]
+    table = data.get("tool", {}).get("tenxeval", {})
+    try:
+        return WorkspaceSettings.model_validate(table), []
+    except ValidationError as exc:
+        problems = [
+            Problem(
+                path=str(pyproject),
+                json_path="tool.tenxeval." + ".".join(str(p) for p in error["loc"]),
+                message=error["msg"],
+            )
+            for error in exc.errors()
+        ]
+        return WorkspaceSettings(), problems
+
+
+def open_workspace(path: str | Path) -> Workspace:
+    """Open a workspace on a folder or one eval set file; never raises for a bad path."""
+    target = Path(path).expanduser()
+    if target.is_file():
+        root, single = target.parent, target
+    else:
+        root, single = target, None
+    problems: list[Problem] = []
+    if not target.exists():
+        problems.append(Problem(path=str(target), message="no such file or folder"))
+    start = root.resolve() if root.exists() else Path.cwd()
+    settings_file = find_settings_file(start)
+    settings = WorkspaceSettings()
+    if settings_file is not None:
+        settings, settings_problems = load_settings(settings_file)
+        problems.extend(settings_problems)
+    return Workspace(
+        root=root,
+        single_file=single,
+        settings=settings,
+        settings_file=settings_file,
+        problems=problems,
+    )
+
+
+__all__ = [
+    "EVAL_SET_SUFFIX",
+    "EvalSetEntry",
+    "Workspace",
+    "WorkspaceSettings",
+    "describe_eval_set",
+    "find_settings_file",
+    "load_settings",
+    "open_workspace",
+]

@@ -1,0 +1,160 @@
+"""Response criteria: ROUGE-1, exact match, keywords; and their registration."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tenxeval_tui.evaluation import (
+    ContainsKeywordsCriterion,
+    CriterionConfig,
+    CriterionConfigError,
+    EvalCase,
+    EvalConfig,
+    ExactMatchCriterion,
+    ExecutionResult,
+    ResponseMatchCriterion,
+    RougeMatchCriterion,
+    build_criteria,
+)
+from tenxeval_tui.evaluation.criteria import get_criterion_class
+from tenxeval_tui.evaluation.criteria.response import rouge1
+
+
+def reply(text: str) -> ExecutionResult:
+    return ExecutionResult(actual_response=text)
+
+
+def expecting(text: str | None) -> EvalCase:
+    return EvalCase.single_turn("r", "q", expected_response=text)
+
+
+def test_rouge1_matches_google_adk_definition() -> None:
+    # Stemming makes "cats"/"cat" and "running"/"runs" count; "the" and "are" do not match.
+    # candidate tokens: the, cat, are, run (4); reference: a, cat, run (3); overlap 2.
+    precision, recall, f1 = rouge1("The cats are running", "a cat runs")
+    assert (precision, recall) == pytest.approx((2 / 4, 2 / 3))
+    assert f1 == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+
+
+def test_rouge1_counts_repeated_words_with_multiplicity() -> None:
+    # A set-based F1 (10xGraph 0.10.3) would score this 1.0.
+    _, recall, _ = rouge1("sunny", "sunny sunny")
+    assert recall == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("criterion_class", [RougeMatchCriterion, ResponseMatchCriterion])
+async def test_rouge_criteria_score_and_threshold(
+    criterion_class: type[RougeMatchCriterion],
+) -> None:
+    criterion = criterion_class(CriterionConfig(threshold=0.5))
+    case = expecting("It is sunny in Paris today")
+    good = await criterion.evaluate(reply("Today it is sunny in Paris!"), case)
+    assert (good.score, good.passed) == (pytest.approx(1.0), True)
+    poor = await criterion.evaluate(reply("Rain expected in London"), case)
+    assert poor.score == pytest.approx(2 * (1 / 4) * (1 / 6) / (1 / 4 + 1 / 6))
+    assert not poor.passed
+    assert poor.details["precision"] == pytest.approx(1 / 4)
+    assert poor.details["expected_response"] == "It is sunny in Paris today"
+
+
+async def test_empty_reply_scores_zero_against_an_expectation() -> None:
+    result = await RougeMatchCriterion().evaluate(reply(""), expecting("sunny"))
+    assert (result.score, result.passed) == (0.0, False)
+
+
+async def test_expected_empty_reply_is_met_by_an_empty_reply() -> None:
+    assert (await RougeMatchCriterion().evaluate(reply("  "), expecting(""))).score == 1.0
+    assert (await ExactMatchCriterion().evaluate(reply(""), expecting(""))).score == 1.0
+    assert (await RougeMatchCriterion().evaluate(reply("hi"), expecting(""))).score == 0.0
+
+
+@pytest.mark.parametrize(
+    "criterion", [RougeMatchCriterion(), ResponseMatchCriterion(), ExactMatchCriterion()]
+)
+async def test_no_expected_response_passes_and_says_so(criterion: RougeMatchCriterion) -> None:
+    result = await criterion.evaluate(reply("anything at all"), expecting(None))
+    assert (result.score, result.passed) == (1.0, True)
+    assert "no expectation" in result.details["note"]
+
+
+async def test_last_turn_with_an_expectation_is_compared() -> None:
+    case = EvalCase.multi_turn("m", [("hi", "hello"), ("weather?", "sunny"), ("thanks", None)])
+    result = await ExactMatchCriterion().evaluate(reply("sunny"), case)
+    assert result.score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "score"),
+    [
+        ("Paris", "Paris", 1.0),
+        ("  Paris\n", "Paris", 1.0),
+        ("paris", "Paris", 0.0),
+        ("Paris.", "Paris", 0.0),
+        ("", "Paris", 0.0),
+    ],
+)
+async def test_exact_match(actual: str, expected: str, score: float) -> None:
+    result = await ExactMatchCriterion().evaluate(reply(actual), expecting(expected))
+    assert result.score == score
+    assert result.details["match"] is (score == 1.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.text(max_size=40))
+def test_exact_match_implies_full_rouge(text: str) -> None:
+    assert rouge1(text, text)[2] == pytest.approx(1.0)
+
+
+async def test_contains_keywords_share_found_ignoring_case() -> None:
+    criterion = ContainsKeywordsCriterion(
+        CriterionConfig.contains_keywords(["Sunny", "paris", "°C", "PARIS"], threshold=0.6)
+    )
+    result = await criterion.evaluate(reply("It's SUNNY in Paris"), expecting(None))
+    assert result.details["keywords"] == ["Sunny", "paris", "°C"]  # duplicates count once
+    assert result.score == pytest.approx(2 / 3)
+    assert result.passed
+    assert result.details["missing"] == ["°C"]
+    empty = await criterion.evaluate(reply(""), expecting(None))
+    assert (empty.score, empty.passed) == (0.0, False)
+
+
+@pytest.mark.parametrize("keywords", [[], ["ok", "  "]])
+def test_contains_keywords_without_keywords_fails_at_configuration(keywords: list[str]) -> None:
+    config = EvalConfig()
+    config.enable_criterion("contains_keywords", CriterionConfig(keywords=keywords))
+    with pytest.raises(CriterionConfigError, match="contains_keywords"):
+        build_criteria(config)
+
+
+def test_every_deterministic_criterion_is_registered_by_its_documented_name() -> None:
+    expected = {
+        "tool_trajectory_avg_score": "TrajectoryMatchCriterion",
+        "tool_name_match_score": "ToolNameMatchCriterion",
+        "node_order_score": "NodeOrderMatchCriterion",
+        "response_match_score": "ResponseMatchCriterion",
+        "rouge_match": "RougeMatchCriterion",
+        "exact_match": "ExactMatchCriterion",
+        "contains_keywords": "ContainsKeywordsCriterion",
+    }
+    for name, class_name in expected.items():
+        assert get_criterion_class(name).__name__ == class_name
+
+
+def test_default_config_builds_trajectory_and_response_match() -> None:
+    built = build_criteria(EvalConfig.default())
+    assert [c.name for c in built] == ["tool_trajectory_avg_score", "response_match_score"]
+    assert [c.threshold for c in built] == [1.0, 0.8]
+
+
+def test_importing_the_core_does_not_import_rouge() -> None:
+    code = (
+        "import sys, tenxeval_tui.evaluation as e; e.RougeMatchCriterion; "
+        "e.build_criteria(e.EvalConfig.default()); print('rouge_score' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

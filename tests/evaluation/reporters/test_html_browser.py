@@ -1,0 +1,197 @@
+"""The HTML report in real headless Chromium: loads cleanly, expands, filters, never runs agent text."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation import EvalReport, HTMLReporter
+
+from .chromium import Chromium, find_chromium
+from .reports import XSS_RESPONSE, mixed_report, weather_case
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Chromium]:
+    executable, why = find_chromium()
+    if executable is None:
+        pytest.skip(f"HEADLESS CHROMIUM UNAVAILABLE, HTML report NOT checked in a browser: {why}")
+    chromium = Chromium(executable)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+def hostile_report() -> EvalReport:
+    """A report whose agent and eval-set text try to inject markup and script."""
+    payload_case = weather_case(
+        "xss", city="<img src=x onerror=window.__pwned=1>", response=XSS_RESPONSE, rouge=0.1
+    )
+    payload_case.name = '</summary><script>window.__pwned=1</script><b onmouseover="x">'
+    payload_case.criterion_results[1].details["reason"] = "<script>window.__pwned=1</script>"
+    report = mixed_report(eval_set_id="<svg onload=window.__pwned=1>")
+    report.eval_set_name = "</title><script>window.__pwned=1</script>"
+    return EvalReport.create(
+        report.eval_set_id,
+        [*report.results, payload_case],
+        report.eval_set_name,
+    )
+
+
+def open_report(browser: Chromium, report: EvalReport, tmp_path: Path) -> Path:
+    path = HTMLReporter().save(report, tmp_path / "report.html")
+    browser.events.clear()
+    browser.open(path)
+    assert browser.evaluate("document.documentElement.dataset.ready") == "1"
+    return path
+
+
+def row(index: int) -> str:
+    return f'details.case[data-i="{index}"]'
+
+
+def visible_rows(browser: Chromium) -> list[str]:
+    return browser.evaluate(
+        "Array.from(document.querySelectorAll('details.case'))"
+        ".filter(d => !d.hidden && d.offsetParent !== null)"
+        ".map(d => d.querySelector('.nm').textContent)"
+    )
+
+
+def test_loads_without_console_errors_and_shows_summary(browser, tmp_path):
+    open_report(browser, mixed_report(), tmp_path)
+    browser.settle(0.1)
+    assert browser.problems() == []
+    assert browser.evaluate("document.getElementById('total-cases').textContent") == "4"
+    assert browser.evaluate("document.getElementById('pass-rate').textContent") == "50.0%"
+    bars = browser.evaluate(
+        "Array.from(document.querySelectorAll('#criterion-chart g.criterion .label'))"
+        ".map(t => t.textContent)"
+    )
+    assert bars == ["tool_trajectory_avg_score", "rouge_match"]
+    assert browser.evaluate(
+        "document.querySelector('#criterion-chart .bar.bad').getBBox().width"
+    ) == pytest.approx(0.6333 * 360, abs=1)
+
+
+def test_rows_show_status_name_failed_criteria_and_eval_set(browser, tmp_path):
+    open_report(browser, mixed_report(), tmp_path)
+    rows = browser.evaluate(
+        "Array.from(document.querySelectorAll('details.case'))"
+        ".map(d => [d.className, d.querySelector('summary').innerText.replace(/\\s+/g, ' ')])"
+    )
+    assert rows == [
+        ["case passed", "PASSED London weather london 1.25s"],
+        ["case passed", "PASSED Paris weather paris 1.25s"],
+        ["case failed", "FAILED Tokyo weather tokyo rouge_match 1.25s"],
+        ["case error", "ERROR Oslo weather broken 1.25s"],
+    ]
+    combined = EvalReport.combine(
+        [mixed_report("set-a", "A"), EvalReport.create("set-b", [weather_case("rome")], "B")]
+    )
+    open_report(browser, combined, tmp_path)
+    sets = browser.evaluate(
+        "Array.from(document.querySelectorAll('details.case .set')).map(s => s.textContent)"
+    )
+    assert sets == ["set-a"] * 4 + ["set-b"]
+    assert browser.problems() == []
+
+
+def test_expanding_a_case_shows_its_detail(browser, tmp_path):
+    open_report(browser, mixed_report(), tmp_path)
+    assert browser.evaluate(f"document.querySelector('{row(2)} .body')") is None
+    browser.click(f"{row(2)} > summary")
+    browser.settle()
+    assert browser.evaluate(f"document.querySelector('{row(2)}').open") is True
+    text = browser.evaluate(f"document.querySelector('{row(2)} .body').innerText")
+    assert "What's the weather in Tokyo?" in text  # the query
+    assert "The weather in Osaka is rainy." in text  # actual response
+    assert "It is sunny in Tokyo." in text  # expected response
+    assert "The answer names the wrong city." in text  # judge reasoning
+    assert "0.20" in text and "0.50" in text  # score and threshold
+    assert 'get_weather({"location":"Tokyo"})' in text  # expected and actual trajectory
+    assert "MAIN → TOOL → MAIN" in text
+    # collapsing and re-opening does not draw the detail twice
+    browser.click(f"{row(2)} > summary")
+    browser.click(f"{row(2)} > summary")
+    browser.settle()
+    assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
+    browser.click(f"{row(3)} > summary")
+    browser.settle()
+    error_text = browser.evaluate(f"document.querySelector('{row(3)} .body').innerText")
+    assert "TimeoutError: case took longer than 30s" in error_text
+    assert browser.problems() == []
+
+
+def test_failed_only_filter_and_search(browser, tmp_path):
+    open_report(browser, mixed_report(), tmp_path)
+    assert len(visible_rows(browser)) == 4
+    browser.click("#failed-only")
+    browser.settle()
+    assert visible_rows(browser) == ["Tokyo weather", "Oslo weather"]
+    assert browser.evaluate("document.getElementById('count').textContent") == "2 of 4 cases"
+    browser.click("#failed-only")
+    browser.settle()
+    assert len(visible_rows(browser)) == 4
+    browser.type_text("#search", "osaka")  # matches the response text, not the name
+    browser.settle(0.4)
+    assert visible_rows(browser) == ["Tokyo weather"]
+    assert browser.problems() == []
+
+
+def test_agent_payloads_are_shown_as_text_and_never_run(browser, tmp_path):
+    path = open_report(browser, hostile_report(), tmp_path)
+    html = path.read_text(encoding="utf-8")
+    assert "<script>window.__pwned" not in html
+    for raw in ("<img", "<svg onload", "<b onmouseover", "</title><script", "</summary><script"):
+        assert raw not in html
+    last = 4
+    browser.click(f"{row(last)} > summary")
+    browser.settle()
+    browser.click("#failed-only")
+    browser.type_text("#search", "<script>")
+    browser.settle(0.4)
+    assert browser.evaluate("window.__pwned") is None
+    body = browser.evaluate(f"document.querySelector('{row(last)} .body').textContent")
+    assert "<script>window.__pwned = (window.__pwned || 0) + 1</script>" in body
+    assert '<img src=x onerror="window.__pwned' in body
+    assert "<script>window.__pwned=1</script>" in body  # the judge's reason
+    label = browser.evaluate(f"document.querySelector('{row(last)} .nm').textContent")
+    assert label.startswith("</summary><script>")
+    assert browser.evaluate("document.title").startswith("</title><script>")
+    assert (
+        browser.evaluate("document.querySelectorAll('img, b[onmouseover], svg[onload]').length")
+        == 0
+    )
+    assert browser.evaluate("document.scripts.length") == 2  # the data block and ours
+    assert browser.problems() == []
+
+
+def test_offline_single_file(browser, tmp_path):
+    """No request leaves the page: no external URL in the file, the CSP forbids any."""
+    path = open_report(browser, mixed_report(), tmp_path)
+    html = path.read_text(encoding="utf-8")
+    assert "http://" not in html and "https://" not in html.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
+    resources = browser.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    assert resources == []
+
+
+def test_screenshot_renders_the_chart(browser, tmp_path):
+    """The page paints (non-blank screenshot with the failing bar's red)."""
+    open_report(browser, mixed_report(), tmp_path)
+    shot = browser.send("Page.captureScreenshot", {"format": "png"})
+    png = base64.b64decode(shot["data"])
+    assert png.startswith(b"\x89PNG") and len(png) > 5_000
+    (tmp_path / "report.png").write_bytes(png)
+    colour = browser.evaluate(
+        "getComputedStyle(document.querySelector('#criterion-chart .bar.bad')).fill"
+    )
+    assert colour in {"rgb(207, 34, 46)", "rgb(248, 81, 73)"}
+    json.dumps(colour)

@@ -1,0 +1,86 @@
+"""Files written by 10xGraph load here unchanged, and ours load in 10xGraph."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation import EvalConfig, EvalReport, EvalSet, EvalSetBuilder, ToolCall
+
+tx = pytest.importorskip("tenxgraph.qa.evaluation", reason="the 10xgraph extra is not installed")
+
+
+def test_an_eval_set_written_by_10xgraph_loads_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.evalset.json"
+    theirs = (
+        tx.EvalSetBuilder("weather")
+        .add_case(
+            query="Weather in Tokyo?",
+            expected="Raining in Tokyo.",
+            expected_tools=[tx.ToolCall(name="get_weather", args={"location": "Tokyo"})],
+            case_id="tokyo",
+        )
+        .add_multi_turn(
+            conversation=[("Hello", "Hi!"), ("Paris?", "18C")],
+            expected_tools=["get_weather"],
+            case_id="multi",
+        )
+        .build()
+    )
+    theirs.to_file(str(path))
+    ours = EvalSet.from_file(path)
+    assert ours.eval_set_id == theirs.eval_set_id
+    tokyo = ours.get_case("tokyo")
+    assert tokyo is not None
+    assert tokyo.conversation[0].expected_tool_trajectory == [
+        ToolCall(name="get_weather", args={"location": "Tokyo"})
+    ]
+    # Saving it again changes nothing a 10xGraph user wrote.
+    out = tmp_path / "again.evalset.json"
+    ours.to_file(out)
+    assert json.loads(out.read_text()) == json.loads(path.read_text())
+
+
+def test_our_eval_set_loads_in_10xgraph(tmp_path: Path) -> None:
+    path = tmp_path / "ours.evalset.json"
+    ours = (
+        EvalSetBuilder("ours")
+        .add_case("Weather in Oslo?", "Cold.", expected_tools=["get_weather"], tags=["smoke"])
+        .add_multi_turn([("a", "b"), ("c", "d")], case_id="mt")
+        .save(path)
+    )
+    theirs = tx.EvalSet.from_file(str(path))
+    assert [c.eval_id for c in theirs.eval_cases] == [c.eval_id for c in ours.eval_cases]
+    assert theirs.eval_cases[0].tags == ["smoke"]
+
+
+def test_a_10xgraph_config_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    tx.EvalConfig.strict().to_file(str(path))
+    config = EvalConfig.from_file(path)
+    assert config.criteria.trajectory is not None
+    assert config.criteria.trajectory.check_args is True
+    assert config.criteria.response_match is not None
+    assert config.criteria.response_match.threshold == 0.9
+
+
+def test_a_10xgraph_report_loads(tmp_path: Path) -> None:
+    result = tx.EvalCaseResult(
+        eval_id="c1",
+        name="Case 1",
+        passed=False,
+        criterion_results=[
+            tx.CriterionResult(criterion="rouge_match", score=0.4, passed=False, threshold=0.5)
+        ],
+        actual_response="It rains.",
+        actual_tool_calls=[tx.ToolCall(name="get_weather", args={"city": "Oslo"})],
+    )
+    report = tx.EvalReport.create(eval_set_id="theirs", results=[result], eval_set_name="T")
+    path = tmp_path / "theirs.json"
+    report.to_file(str(path))
+    ours = EvalReport.from_file(path)
+    assert ours.summary.failed_cases == 1
+    assert ours.results[0].criterion_results[0].score == 0.4
+    assert ours.results[0].actual_tool_calls[0].args == {"city": "Oslo"}

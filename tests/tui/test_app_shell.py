@@ -1,0 +1,84 @@
+"""The app shell: opening workspaces, switching screens, help and command palette."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.screens.help import HelpScreen
+from tenxeval_tui.widgets.case_table import CaseTable
+
+
+def message_text(app: WorkbenchApp) -> str:
+    return str(app.screen.query_one("#message", Static).render())
+
+
+async def test_missing_folder_opens_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A missing folder falls back to the working directory's settings; keep the
+    # repository's own [tool.tenxeval] (the sample workspace) out of this test.
+    monkeypatch.chdir(tmp_path)
+    app = WorkbenchApp(tmp_path / "sample_evals")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)
+        assert "no such file or folder" in message_text(app)
+
+
+async def test_empty_folder_says_how_to_start(tmp_path: Path) -> None:
+    app = WorkbenchApp(tmp_path)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert "No eval sets" in message_text(app)
+        assert app.screen.focused is not None and app.screen.focused.id == "files"
+
+
+async def test_opens_the_first_eval_set_and_lists_its_cases(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set.parent)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(CaseTable)
+        assert len(table.visible_uids) == 2
+        assert app.screen.sub_title == "weather.evalset.json"
+
+
+async def test_help_lists_every_binding(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = {(where, keys) for where, keys, _ in app.screen.rows}
+        for expected in [
+            ("everywhere", "e"),
+            ("everywhere", "ctrl+q"),
+            ("editor", "ctrl+s"),
+            ("editor", "ctrl+z"),
+            ("case list", "delete"),
+            ("tool call (in the form)", "ctrl+up"),
+        ]:
+            assert expected in rows
+        await pilot.press("escape")
+        assert isinstance(app.screen, EditorScreen)
+
+
+async def test_command_palette_lists_commands_with_their_keys(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.press(*"new case")
+        await pilot.pause(0.5)
+        from textual.command import CommandList
+
+        options = app.screen.query_one(CommandList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("New case" in p and "ctrl+n" in p for p in prompts)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(app.screen.query_one(CaseTable).visible_uids) == 3
