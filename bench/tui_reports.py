@@ -1,6 +1,9 @@
 """Report browser on a 10,000-case report: seconds to interactive, median case-detail open.
 
 Targets: interactive in at most 1.0 s, a case detail in at most 50 ms (median).
+"Interactive" is the report screen painted with its summary, bars and first cases, the
+keyboard live; the other cases are read in a thread meanwhile (also timed). The machine
+may be shared: CPU time of this process is printed next to wall time.
 Run: .venv/bin/python bench/tui_reports.py [--cases N]
 """
 
@@ -81,9 +84,10 @@ class Clock:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
-async def measure(
-    path: Path, samples: int
-) -> tuple[tuple[float, float], list[tuple[float, float]]]:
+Lap = tuple[float, float]
+
+
+async def measure(path: Path, samples: int) -> tuple[Lap, Lap, list[Lap], list[Lap]]:
     app = BenchApp()
     async with app.run_test(size=(140, 45)) as pilot:
         clock = Clock()
@@ -93,29 +97,37 @@ async def measure(
             await asyncio.sleep(0.002)
         await pilot.pause()  # one full refresh with the table on screen
         interactive = clock.lap()
+        document = screen.document
+        assert document is not None
+        while not (
+            document.complete and len(screen.query_one(ReportCaseTable).items) == len(document.rows)
+        ):
+            await asyncio.sleep(0.002)
+        await pilot.pause()
+        all_listed = clock.lap()
 
         rows = screen.visible_rows
         step = max(len(rows) // samples, 1)
         picked = rows[::step][:samples]
-        from_table: list[tuple[float, float]] = []
+        from_table: list[Lap] = []
         for row in picked:
             clock = Clock()
-            screen.open_case(row)
+            await screen.open_case(row)
             await pilot.pause()  # the case view is laid out and painted
             assert screen.showing_case is not None
             from_table.append(clock.lap())
             screen.action_back()
             await pilot.pause()
         # with a case open, moving through the list shows each case in turn
-        screen.open_case(picked[0])
+        await screen.open_case(picked[0])
         await pilot.pause()
-        switching: list[tuple[float, float]] = []
+        switching: list[Lap] = []
         for row in picked[1:]:
             clock = Clock()
-            screen.open_case(row)
+            await screen.open_case(row)
             await pilot.pause()
             switching.append(clock.lap())
-    return interactive, from_table, switching
+    return interactive, all_listed, from_table, switching
 
 
 def verdict(value: float, target: float) -> str:
@@ -134,7 +146,7 @@ def main() -> None:
         start = time.perf_counter()
         list_reports(folder)
         listing = time.perf_counter() - start
-        interactive, from_table, switching = asyncio.run(measure(path, args.samples))
+        interactive, all_listed, from_table, switching = asyncio.run(measure(path, args.samples))
     load = os.getloadavg()[0]
     print(
         f"report: {args.cases} cases, {size_mb:.1f} MB; load average {load:.1f} on {os.cpu_count()} cores"
@@ -143,6 +155,10 @@ def main() -> None:
     print(
         f"seconds to interactive: {interactive[0]:.3f} s wall, {interactive[1]:.3f} s CPU   "
         f"target <= {INTERACTIVE_TARGET:.1f} s   {verdict(interactive[0], INTERACTIVE_TARGET)}"
+    )
+    print(
+        f"all {args.cases} cases listed: {all_listed[0]:.3f} s wall, {all_listed[1]:.3f} s CPU "
+        "(the first cases are usable meanwhile)"
     )
     for label, laps in (
         ("open a case from the table", from_table),

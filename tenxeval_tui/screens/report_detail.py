@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -15,7 +16,7 @@ from textual.widgets import Footer, Input, Static
 
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.results import EvalCaseResult
-from tenxeval_tui.report_document import CaseRow, ReportDocument, StatusFilter
+from tenxeval_tui.report_document import CaseRow, ReportDocument, ReportReader, StatusFilter
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -54,6 +55,8 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if not doc.complete:
+        text.append(f"   reading cases… {len(doc.rows)} of {s.total_cases} so far", style="yellow")
     return text
 
 
@@ -80,6 +83,8 @@ class ReportScreen(Screen[None]):
         self.path = Path(path)
         self.document = document
         self.status_filter = StatusFilter.ALL
+        self._view = CaseDetailView(id="report-case")
+        self._view_lock = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
@@ -89,7 +94,6 @@ class ReportScreen(Screen[None]):
                 yield Static(id="status-filter")
                 yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
         yield ReportCaseTable(id="case-table")
-        yield CaseDetailView(id="report-case")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -101,12 +105,31 @@ class ReportScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="report-load")
     def _load(self) -> None:
+        # The first cases show at once; a big report's other cases follow.
         try:
-            document = ReportDocument.open(self.path)
+            reader = ReportReader(self.path)
+            document = reader.first_page() or ReportDocument.open(self.path)
         except (EvalFileError, OSError) as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
         self.app.call_from_thread(self._show, document)
+        if not document.complete:
+            # once the first cases are painted: reading the rest holds the GIL for a while
+            self.app.call_from_thread(self.call_after_refresh, self._load_rest, reader, document)
+
+    @work(thread=True, exclusive=True, group="report-rest")
+    def _load_rest(self, reader: ReportReader, document: ReportDocument) -> None:
+        try:
+            rest = reader.rest()
+        except EvalFileError as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        self.app.call_from_thread(self._add_rest, document, rest)
+
+    def _add_rest(self, document: ReportDocument, rest: list[Any]) -> None:
+        document.add_results(rest)
+        self.query_one("#report-header", Static).update(summary_text(document))
+        self._apply_filter()
 
     def _show_error(self, message: str) -> None:
         self.query_one("#report-header", Static).update(
@@ -119,6 +142,7 @@ class ReportScreen(Screen[None]):
         self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
         self._apply_filter()
         self.query_one(ReportCaseTable).focus()
+        self.call_after_refresh(self._case_view)  # ready before the first case is opened
 
     def _update_filter_label(self) -> None:
         self.query_one("#status-filter", Static).update(
@@ -154,17 +178,24 @@ class ReportScreen(Screen[None]):
         self.query_one(ReportCaseTable).focus()
 
     @on(ReportCaseTable.Selected, "#case-table")
-    def _open_case(self, event: ReportCaseTable.Selected) -> None:
+    async def _open_case(self, event: ReportCaseTable.Selected) -> None:
         row: CaseRow = event.item
-        self.open_case(row)
+        await self.open_case(row)
 
     @property
     def showing_case(self) -> EvalCaseResult | None:
         """The case on screen, or ``None`` while only the overview and table are."""
-        view = self.query_one(CaseDetailView)
-        return view.result if view.display else None
+        view = self._view
+        return view.result if view.is_mounted and view.display else None
 
-    def open_case(self, row: CaseRow) -> None:
+    async def _case_view(self) -> CaseDetailView:
+        """The case view, mounted on first use (not part of the first paint)."""
+        async with self._view_lock:
+            if not self._view.is_mounted:
+                await self.mount(self._view, before=self.query_one(Footer))
+        return self._view
+
+    async def open_case(self, row: CaseRow) -> None:
         """Show ``row``'s case under the table; the table keeps the keyboard.
 
         While a case is shown, moving the table's cursor shows the case under
@@ -179,7 +210,7 @@ class ReportScreen(Screen[None]):
                 str(exc.first), title="Cannot open this case", severity="error", markup=False
             )
             return
-        view = self.query_one(CaseDetailView)
+        view = await self._case_view()
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
@@ -188,14 +219,14 @@ class ReportScreen(Screen[None]):
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
-        self.query_one(CaseDetailView).display = case_open
+        self._view.display = case_open
         self.query_one(ReportCaseTable).set_class(case_open, "-with-case")
         self.refresh_bindings()
 
     @on(ReportCaseTable.Highlighted, "#case-table")
-    def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
+    async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
         if self.showing_case is not None:
-            self.open_case(event.item)
+            await self.open_case(event.item)
 
     def action_back(self) -> None:
         if self.showing_case is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tenxeval_tui.screens.baseline_picker import BaselinePicker
@@ -212,3 +213,25 @@ async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) ->
         header = plain(app.screen.query_one("#report-header", Static))
         assert "Cannot open this report" in header
         assert f"{bad}:3:27" in header.replace("\n", "")
+
+
+async def test_big_report_shows_its_first_cases_then_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenxeval_tui import report_document
+
+    monkeypatch.setattr(report_document, "FIRST_PAGE", 2)
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_current_report(pilot)
+        await until(pilot, lambda: screen.document is not None and screen.document.complete)
+        await pilot.pause()
+        assert [r.eval_id for r in screen.visible_rows] == [
+            "london",
+            "paris",
+            "tokyo",
+            "berlin",
+            "oslo",
+        ]
+        assert "reading cases" not in plain(screen.query_one("#report-header", Static))
