@@ -198,7 +198,7 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
         assert case_screen.baseline is not None and case_screen.baseline.passed
         both = case_screen.query_one("#baseline-response-diff", ResponseDiff).plain
         assert "Baseline (passed)" in both and "This run (failed)" in both
-        assert "The weather in London is sunny." in both  # the baseline's reply
+        assert "The weather in Paris is sunny." in both  # the baseline's reply
         criteria = plain(case_screen.query_one("#criteria-table", Static))
         assert "baseline" in criteria and "-0.60" in criteria
 
