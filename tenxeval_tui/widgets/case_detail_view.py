@@ -23,16 +23,21 @@ from tenxeval_tui.widgets.trajectory_diff import TrajectoryDiff
 
 
 def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
-    """Expected and actual node order, one line each, the actual line marked if it differs."""
+    """Expected and actual node order, the actual line marked when it differs.
+
+    An empty expected order is no expectation (as the node-order criterion reads it).
+    """
     arrow = " → "
     text = Text()
     text.append("expected  ", style="bold")
     if expected is None:
         text.append("(not recorded)", style="dim")
+    elif not expected:
+        text.append("(no expectation)", style="dim")
     else:
-        text.append(arrow.join(expected) or "(none)")
+        text.append(arrow.join(expected))
     text.append("\nactual    ", style="bold")
-    same = expected is None or expected == actual
+    same = not expected or expected == actual
     text.append(arrow.join(actual) or "(none)", style="" if same else "yellow")
     if not same:
         text.append("   differs", style="bold yellow")
