@@ -19,6 +19,7 @@ from typing import Any, overload
 
 from pydantic import ValidationError
 
+from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import read_text
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
@@ -191,6 +192,7 @@ class ReportDocument:
         self.timestamp = 0.0
         self.summary = EvalSummary()
         self.rows: CaseRows = CaseRows([])
+        self._keys: dict[tuple[str, str], int] | None = None
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -238,6 +240,7 @@ class ReportDocument:
         """Append the rest of the cases (as read by :meth:`ReportReader.rest`)."""
         self._raw_results.extend(raw)
         self.rows.grow()
+        self._keys = None
         self.complete = True
 
     @property
@@ -275,6 +278,29 @@ class ReportDocument:
         if status == StatusFilter.ALL and not words and not tags:
             return self.rows
         return [row for row in self.rows if row.matches(status, words, tags)]
+
+    def outcome(self) -> RunOutcome:
+        """What a comparison needs of this run, from the light rows and the summary."""
+        cases = [
+            CaseOutcome(r.eval_set_id or "", r.eval_id, r.name, r.status, r.score)
+            for r in self.rows
+        ]
+        figures = criterion_figures(self.summary.criterion_stats)
+        if not figures and cases:
+            return RunOutcome.of_report(self.full_report())
+        passed = sum(1 for c in cases if c.passed)
+        return RunOutcome(
+            title=self.title,
+            pass_rate=passed / len(cases) if cases else self.summary.pass_rate,
+            cases=cases,
+            criteria=figures,
+        )
+
+    def index_of(self, eval_set_id: str, eval_id: str) -> int | None:
+        """Where the case ``(eval_set_id, eval_id)`` is in the results."""
+        if self._keys is None:
+            self._keys = {(r.eval_set_id, r.eval_id): r.index for r in self.rows}
+        return self._keys.get((eval_set_id, eval_id))
 
     def all_tags(self) -> list[str]:
         """Every tag used by a case, sorted."""

@@ -143,3 +143,17 @@ def test_reader_reads_other_layouts_right(tmp_path: Path) -> None:
     assert [r.eval_id for r in doc.rows] == [r.eval_id for r in ReportDocument.open(cur).rows]
     cur.write_text("[1, 2]", encoding="utf-8")
     assert ReportReader(cur).first_page(2) is None  # not a report: the full load says why
+
+
+def test_comparing_light_rows_matches_comparing_full_reports(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import EvalReport
+    from tenxeval_tui.evaluation.compare import compare_reports, compare_runs
+
+    base, cur = write_reports(tmp_path)
+    light = compare_runs(ReportDocument.open(base).outcome(), ReportDocument.open(cur).outcome())
+    full = compare_reports(EvalReport.from_file(base), EvalReport.from_file(cur))
+    assert light == full
+    doc = ReportDocument.open(cur)
+    index = doc.index_of("", "tokyo")
+    assert index is not None and doc.case(index).eval_id == "tokyo"
+    assert doc.index_of("", "nope") is None
