@@ -60,7 +60,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.headless`)."""
-    from tenxeval_tui.headless import add_run_arguments
+    from tenxeval_tui.runflags import add_run_arguments
 
     run = sub.add_parser(
         "run",
