@@ -213,16 +213,27 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
     run_config.reporter.enabled = False  # one report (combined when several) written below
     progress = make_progress(sum(len(s.eval_cases) for s in eval_sets), quiet=args.quiet)
     runner = EvaluationRunner(run_config, observers=[progress])
+    finished: list[EvalReport] = []
+
+    async def evaluate() -> None:
+        # One eval set at a time, so that two files sharing an eval_set_id both count.
+        for eval_set in eval_sets:
+            finished.extend((await runner.run([(app, collector, eval_set)])).values())
+
+    interrupted = False
     try:
         with progress:
-            reports = asyncio.run(runner.run([(app, collector, s) for s in eval_sets]))
+            asyncio.run(evaluate())
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    ordered = list(reports.values())
-    report = ordered[0] if len(ordered) == 1 else EvalReport.combine(ordered)
+        interrupted = True
+        # The interrupted eval set's finished cases are kept as a partial report.
+        finished.extend(r for r in runner.results.values() if r.is_partial and r not in finished)
+        print("interrupted: writing the report of the finished cases", file=sys.stderr)
+    if not finished or not any(r.results for r in finished):
+        return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
+    report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
     _write_reports(report, plan, args)
-    return exit_code(report, plan.threshold)
+    return EXIT_INTERRUPTED if interrupted else exit_code(report, plan.threshold)
 
 
 def exit_code(report: EvalReport, threshold: float) -> int:

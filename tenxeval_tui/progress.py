@@ -65,7 +65,7 @@ class LineProgress(RunObserver):
 class BarProgress(RunObserver):
     """A rich progress bar with pass/fail/error counts, for a terminal."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, *, console: Any = None) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         self.counts = _Counts()
@@ -78,6 +78,7 @@ class BarProgress(RunObserver):
                 " [yellow]{task.fields[errored]} errored[/]"
             ),
             transient=False,
+            console=console,
         )
         self.task = self.progress.add_task("evaluating", total=total, passed=0, failed=0, errored=0)
 

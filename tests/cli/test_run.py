@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from junitparser import JUnitXml
 
-from tenxeval_tui.evaluation import EvalSet
+from tenxeval_tui.evaluation import EvalCase, EvalSet
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
@@ -134,6 +134,7 @@ def test_ten_x_graph_agent_from_the_project_folder(tmp_path: Path) -> None:
     data = json.loads(reports(tmp_path)[0].read_text())
     assert sorted(case_ids(reports(tmp_path)[0])) == ["greeting", "paris_weather"]
     assert data["config_used"]["max_concurrency"] == 1
+    assert data["config_used"]["timeout"] == 30
     assert data["config_used"]["criteria"]["trajectory"]["check_args"] is True  # strict
 
 
@@ -294,3 +295,56 @@ def test_watch_reruns_the_changed_eval_set_and_exits_130_on_ctrl_c(project: Path
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
         reader.join(timeout=5)
+
+
+SLOW_AGENT = """
+import asyncio
+
+async def agent(message, trace):
+    await asyncio.sleep(0.4)
+    trace.node("MAIN", response=message)
+    return message
+"""
+
+
+def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
+    (project / "slow_agent.py").write_text(SLOW_AGENT)
+    EvalSet(
+        eval_set_id="slow",
+        eval_cases=[EvalCase.single_turn(f"c{i}", f"echo {i}", f"echo {i}") for i in range(8)],
+    ).to_file(project / "slow.evalset.json")
+    child = subprocess.Popen(
+        [
+            str(SCRIPT),
+            "run",
+            "--agent",
+            "slow_agent:agent",
+            "slow.evalset.json",
+            "--concurrency",
+            "1",
+            "--output-dir",
+            "out",
+        ],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        assert re.match(r"\[1/8\] PASS +slow/c0 ", first), first
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert "interrupted: writing the report of the finished cases" in err
+    assert "Traceback" not in err
+    (report,) = reports(project / "out")
+    data = json.loads(report.read_text())
+    assert data["metadata"]["partial"] is True
+    assert 1 <= len(data["results"]) < 8
+    assert all(r["passed"] for r in data["results"])
