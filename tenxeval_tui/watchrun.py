@@ -106,6 +106,8 @@ def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
         agent_folder,
         extra_files=[plan.config_file] if plan.config_file else [],
     )
+    if agent_folder is None:
+        _say(f"the code of {plan.agent} is not under {plan.agent_folder}: not watched")
     try:
         code = _run_child(argv + (["--open"] if args.open else []), plan.files)
         _say(f"run 1 finished (exit {code}); watching for changes, Ctrl-C to stop")

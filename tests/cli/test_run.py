@@ -279,14 +279,33 @@ def test_watch_reruns_the_changed_eval_set_and_exits_130_on_ctrl_c(project: Path
         wait_for(r"\[watch\] run 1 finished \(exit 0\)")
         assert len(reports(project / "out")) == 1
         assert "combined_eval" in reports(project / "out")[0].name
-        time.sleep(0.5)  # let the watcher start listening
-        data = json.loads((project / "evals/plain.evalset.json").read_text())
+        edited = project / "evals/plain.evalset.json"
+        data = json.loads(edited.read_text())
         data["eval_cases"][0]["name"] = "Renamed"
-        (project / "evals/plain.evalset.json").write_text(json.dumps(data))
-        wait_for(r"plain.evalset.json changed \(modified order_a100\)")
+        edited.write_text(json.dumps(data))
+        changed = r"plain.evalset.json changed \(modified order_a100\)"
+        for _ in range(12):  # touched again if the watcher was not listening yet
+            try:
+                wait_for(changed, timeout=5)
+                break
+            except AssertionError:
+                os.utime(edited)
+        wait_for(changed, timeout=1)
         wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
         rerun = [p for p in reports(project / "out") if p.name.startswith("plain_agent_")]
         assert len(rerun) == 1 and case_ids(rerun[0]) == ["order_a100", "greeting"]
+        # Agent code changed: every eval set reruns, with the new code imported afresh.
+        code = project / "support_agent.py"
+        code.write_text(
+            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away.")
+        )
+        for _ in range(12):
+            try:
+                wait_for(r"agent code changed: rerunning every eval set", timeout=5)
+                break
+            except AssertionError:
+                os.utime(code)
+        wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
         os.killpg(child.pid, signal.SIGINT)
         assert child.wait(timeout=30) == 130
         wait_for(r"\[watch\] stopped", timeout=5)
