@@ -59,7 +59,28 @@ _EXPORTS: dict[str, str] = {
     "ContainsKeywordsCriterion": "criteria.response",
     # --- judged criteria and judges (criteria/judged.py, judges.py) ---
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
+    "Event": "events",
+    "EventType": "events",
+    "EventModel": "events",
+    "EventCollector": "collectors",
+    "TrajectoryCollector": "collectors",
+    "Subscription": "collectors",
+    "PublisherCallback": "collectors",
+    "make_trajectory_callback": "collectors",
+    "AgentApp": "targets",
+    "Trace": "targets",
+    "wrap_agent": "targets",
+    "make_eval_app": "targets",
+    "load_target": "targets",
     # --- evaluator and runner (evaluator.py, runner.py) ---
+    "AgentEvaluator": "evaluator",
+    "EvaluationRunner": "runner",
+    "RunObserver": "observers",
+    "JsonLinesObserver": "observers",
+    "replay_json_lines": "observers",
+    "RunJournal": "journal",
+    "read_journal": "journal",
+    "report_from_journal": "journal",
     # --- reporting (reporters/) ---
     "ReporterManager": "reporters",
     "ReporterOutput": "reporters",
@@ -70,6 +91,8 @@ _EXPORTS: dict[str, str] = {
     "HTMLReporter": "reporters",
     "JUnitXMLReporter": "reporters",
     # --- pytest helpers (testing.py) ---
+    "create_eval_app": "testing",
+    "run_eval": "testing",
     "create_simple_eval_set": "builder",
 }
 

@@ -1,0 +1,446 @@
+"""Collectors: where the events of an agent run go, and what is made of them.
+
+- :class:`EventCollector` keeps raw events (for debugging and live views) and
+  lets any number of consumers follow them live (:meth:`EventCollector.subscribe`).
+- :class:`TrajectoryCollector` turns events into what criteria score: tool calls
+  with arguments and results, node visits, node responses, the final reply.
+
+Per-case isolation: :meth:`TrajectoryCollector.capture` routes every event that
+reaches a collector *from the current asyncio context* into a fresh collector of
+its own (a ``contextvars`` variable, so concurrent cases never see each other's
+events and nothing shared is rebound). The evaluator runs each case inside one.
+
+:class:`PublisherCallback` and :func:`make_trajectory_callback` need the optional
+``10xgraph`` package and are loaded from :mod:`.targets.graph` on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from tenxeval_tui.evaluation.dataset import StepType, ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.execution import ExecutionResult, NodeResponseData, TokenUsage
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.targets.graph import PublisherCallback
+
+EventListener = Callable[[EventModel], None]
+
+# Tool arguments that frameworks inject and that are not the model's arguments.
+_INJECTED_ARGS = frozenset({"tool_call_id", "state", "config"})
+
+
+class Subscription:
+    """A live, ordered, lossless stream of the events a collector receives.
+
+    Iterate with ``async for``; iteration ends after :meth:`close` (or the
+    collector's ``close()``) once every buffered event was delivered. Events
+    may be delivered from another thread; they are handed to the loop of the
+    consumer safely.
+    """
+
+    def __init__(self, owner: EventCollector, backlog: list[EventModel]) -> None:
+        self._owner = owner
+        self._items: deque[EventModel] = deque(backlog)
+        self._closed = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = threading.get_ident()
+
+    def push(self, event: EventModel) -> None:
+        """Queue one event (called by the collector)."""
+        self._items.append(event)
+        self._wake()
+
+    def close(self) -> None:
+        """End the stream after the buffered events; unsubscribe from the collector."""
+        self._closed = True
+        self._owner._unsubscribe(self)
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is None or self._loop is None:
+            return
+        if threading.get_ident() == self._thread:
+            if not waiter.done():
+                waiter.set_result(None)
+        else:
+            self._loop.call_soon_threadsafe(_resolve, waiter)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> EventModel:
+        while not self._items:
+            if self._closed:
+                raise StopAsyncIteration
+            self._loop = asyncio.get_running_loop()
+            self._thread = threading.get_ident()
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+class EventCollector:
+    """Stores every raw :class:`EventModel` of a run; for debugging and live views.
+
+    Register :meth:`on_event` (or :meth:`on_event_sync`) wherever events are
+    produced; read :attr:`events` or follow them live with :meth:`subscribe`.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[EventModel] = []
+        self._subscriptions: list[Subscription] = []
+        self._listeners: list[EventListener] = []
+
+    async def on_event(self, event: EventModel) -> None:
+        """Append an event."""
+        self._record(event)
+
+    def on_event_sync(self, event: EventModel) -> None:
+        """Append an event (from synchronous code)."""
+        self._record(event)
+
+    async def publish(self, event: EventModel) -> None:
+        """Append an event (the publisher interface :class:`PublisherCallback` calls)."""
+        await self.on_event(event)
+
+    def _record(self, event: EventModel) -> None:
+        self.events.append(event)
+        self._broadcast(event)
+
+    def _broadcast(self, event: EventModel) -> None:
+        for subscription in self._subscriptions:
+            subscription.push(event)
+        for listener in self._listeners:
+            listener(event)
+
+    def add_listener(self, listener: EventListener) -> None:
+        """Call ``listener(event)`` synchronously for every event from now on."""
+        self._listeners.append(listener)
+
+    def subscribe(self, *, replay: bool = True) -> Subscription:
+        """A live async iterator over events, in arrival order, none lost.
+
+        With ``replay`` the events already collected come first. The stream
+        ends when :meth:`close` is called on the collector or the subscription.
+        """
+        subscription = Subscription(self, list(self.events) if replay else [])
+        self._subscriptions.append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        if subscription in self._subscriptions:
+            self._subscriptions.remove(subscription)
+
+    def close(self) -> None:
+        """End every live subscription (after the events they have not read yet)."""
+        for subscription in list(self._subscriptions):
+            subscription.close()
+
+    def reset(self) -> None:
+        """Clear the buffer (live subscriptions stay open)."""
+        self.events.clear()
+
+    def filter_by_event(self, event: Event | str) -> list[EventModel]:
+        """Events from the given source (``Event.NODE_EXECUTION``...)."""
+        return [e for e in self.events if e.event == event]
+
+    def filter_by_event_type(self, event_type: EventType | str) -> list[EventModel]:
+        """Events of the given phase (``EventType.END``...)."""
+        return [e for e in self.events if e.event_type == event_type]
+
+    def filter_by_node(self, node_name: str) -> list[EventModel]:
+        """Events of one node (tool events carry the tool's name)."""
+        return [e for e in self.events if e.node_name == node_name]
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
+# (collector the events were sent to, collector that receives them) for the running case.
+_ACTIVE_CAPTURE: contextvars.ContextVar[tuple[TrajectoryCollector, TrajectoryCollector] | None] = (
+    contextvars.ContextVar("tenxeval_active_capture", default=None)
+)
+
+
+class TrajectoryCollector(EventCollector):
+    """Builds the trajectory of a run from its events.
+
+    ``events`` keeps raw events only when ``capture_all_events`` is true; live
+    subscribers see every event either way. Node steps are appended when a
+    node finishes, so a tool node's step follows the tool calls it made.
+    """
+
+    def __init__(self, capture_all_events: bool = False) -> None:
+        super().__init__()
+        self.capture_all_events = capture_all_events
+        self.trajectory: list[TrajectoryStep] = []
+        self.tool_calls: list[ToolCall] = []
+        self.node_visits: list[str] = []
+        self.node_responses: list[NodeResponseData] = []
+        self.messages: list[dict[str, Any]] = []
+        self.final_response: str = ""
+        self.start_time: float | None = None
+        self.end_time: float | None = None
+        self._pending_tools: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._message_keys: set[tuple[str, str]] = set()
+
+    # -- routing ---------------------------------------------------------
+
+    async def on_event(self, event: EventModel) -> None:
+        self.on_event_sync(event)
+
+    def on_event_sync(self, event: EventModel) -> None:
+        active = _ACTIVE_CAPTURE.get()
+        if active is not None and active[0] is self:
+            active[1]._record(event)
+            self._broadcast(event)
+        else:
+            self._record(event)
+
+    @contextmanager
+    def capture(self, listener: EventListener | None = None) -> Iterator[TrajectoryCollector]:
+        """Route this collector's events from the current context into a new collector.
+
+        Everything the agent does inside the ``with`` block (including tasks it
+        starts) lands in the yielded collector and nowhere else; other contexts
+        are unaffected. ``listener`` sees each of those events as it arrives.
+        """
+        child = TrajectoryCollector(capture_all_events=self.capture_all_events)
+        if listener is not None:
+            child.add_listener(listener)
+        token = _ACTIVE_CAPTURE.set((self, child))
+        try:
+            yield child
+        finally:
+            _ACTIVE_CAPTURE.reset(token)
+
+    def absorb(self, other: TrajectoryCollector) -> None:
+        """Replace what this collector holds by what ``other`` collected."""
+        self.reset()
+        self.events.extend(other.events)
+        self.trajectory.extend(other.trajectory)
+        self.tool_calls.extend(other.tool_calls)
+        self.node_visits.extend(other.node_visits)
+        self.node_responses.extend(other.node_responses)
+        self.messages.extend(other.messages)
+        self._message_keys.update(other._message_keys)
+        self.final_response = other.final_response
+        self.start_time, self.end_time = other.start_time, other.end_time
+
+    # -- recording -------------------------------------------------------
+
+    def _record(self, event: EventModel) -> None:
+        now = time.time()
+        if self.start_time is None:
+            self.start_time = now
+        self.end_time = now
+        if self.capture_all_events:
+            self.events.append(event)
+        if event.event == Event.NODE_EXECUTION:
+            self._node_event(event)
+        elif event.event == Event.TOOL_EXECUTION:
+            self._tool_event(event)
+        elif event.event == Event.GRAPH_EXECUTION:
+            self._graph_event(event)
+        self._broadcast(event)
+
+    def _node_event(self, event: EventModel) -> None:
+        name = event.node_name or str(event.data.get("node_name", ""))
+        if not name or event.event_type == EventType.START:
+            return
+        data = event.data
+        self.node_visits.append(name)
+        self.trajectory.append(
+            TrajectoryStep(
+                step_type=StepType.NODE,
+                name=name,
+                timestamp=event.timestamp,
+                metadata={"step": data["step"]} if "step" in data else {},
+            )
+        )
+        if data.get("visit_only"):
+            return
+        has_tool_calls = bool(data.get("has_tool_calls", False))
+        response = NodeResponseData(
+            node_name=name,
+            input_messages=list(data.get("input_messages") or []),
+            response_text=str(data.get("response_text") or ""),
+            has_tool_calls=has_tool_calls,
+            tool_call_names=list(data.get("tool_call_names") or []),
+            is_final=bool(data.get("is_final", not has_tool_calls)),
+            timestamp=event.timestamp,
+            token_usage=TokenUsage.model_validate(data.get("token_usage") or {}),
+        )
+        self.node_responses.append(response)
+        self._add_messages(response.input_messages)
+        if response.is_final and response.response_text:
+            self.final_response = response.response_text
+
+    def _tool_event(self, event: EventModel) -> None:
+        data = event.data
+        name = str(data.get("function_name") or event.node_name or "")
+        call_id = str(data.get("tool_call_id") or "")
+        args = {k: v for k, v in (data.get("args") or {}).items() if k not in _INJECTED_ARGS}
+        if not name:
+            return
+        if event.event_type == EventType.START:
+            if call_id:
+                self._pending_tools[call_id] = (name, args)
+            return
+        if call_id in self._pending_tools:
+            pending_name, pending_args = self._pending_tools.pop(call_id)
+            name, args = pending_name or name, pending_args or args
+        metadata: dict[str, Any] = {"tool_call_id": call_id} if call_id else {}
+        if data.get("error"):
+            metadata["error"] = data["error"]
+        self.tool_calls.append(
+            ToolCall(name=name, args=args, call_id=call_id or None, result=data.get("result"))
+        )
+        self.trajectory.append(
+            TrajectoryStep(
+                step_type=StepType.TOOL,
+                name=name,
+                args=args,
+                timestamp=event.timestamp,
+                metadata=metadata,
+            )
+        )
+
+    def _graph_event(self, event: EventModel) -> None:
+        if event.event_type != EventType.END:
+            return
+        self._add_messages(event.data.get("messages") or [])
+        text = str(event.data.get("response_text") or "")
+        if text:
+            self.final_response = text
+            self._add_messages([{"role": "assistant", "content": text}])
+
+    def _add_messages(self, messages: list[dict[str, Any]]) -> None:
+        for message in messages:
+            key = (str(message.get("role", "")), str(message.get("content", "")))
+            if key not in self._message_keys:
+                self._message_keys.add(key)
+                self.messages.append(message)
+
+    # -- reading ---------------------------------------------------------
+
+    def get_tool_names(self) -> list[str]:
+        """Tool names in call order."""
+        return [call.name for call in self.tool_calls]
+
+    def get_trajectory_steps(self, step_type: StepType | None = None) -> list[TrajectoryStep]:
+        """The trajectory, or only its steps of ``step_type``."""
+        if step_type is None:
+            return list(self.trajectory)
+        return [step for step in self.trajectory if step.step_type == step_type]
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the first event to the last."""
+        if self.start_time is None or self.end_time is None:
+            return 0.0
+        return self.end_time - self.start_time
+
+    @property
+    def token_usage(self) -> TokenUsage:
+        """Tokens of every node response."""
+        return sum((n.token_usage for n in self.node_responses), TokenUsage())
+
+    def to_execution_result(
+        self, duration_seconds: float | None = None, fallback_response: str = ""
+    ) -> ExecutionResult:
+        """What criteria score; ``fallback_response`` when no event carried a final reply."""
+        return ExecutionResult(
+            tool_calls=list(self.tool_calls),
+            trajectory=list(self.trajectory),
+            messages=list(self.messages),
+            actual_response=self.final_response or fallback_response,
+            node_responses=list(self.node_responses),
+            node_visits=list(self.node_visits),
+            duration_seconds=self.duration if duration_seconds is None else duration_seconds,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything collected, as JSON-ready data."""
+        return {
+            "trajectory": [s.model_dump(mode="json") for s in self.trajectory],
+            "tool_calls": [c.model_dump(mode="json") for c in self.tool_calls],
+            "node_visits": list(self.node_visits),
+            "node_responses": [n.model_dump(mode="json") for n in self.node_responses],
+            "final_response": self.final_response,
+            "duration_seconds": self.duration,
+        }
+
+    def reset(self) -> None:
+        """Forget everything collected (live subscriptions stay open)."""
+        super().reset()
+        self.trajectory.clear()
+        self.tool_calls.clear()
+        self.node_visits.clear()
+        self.node_responses.clear()
+        self.messages.clear()
+        self._message_keys.clear()
+        self._pending_tools.clear()
+        self.final_response = ""
+        self.start_time = None
+        self.end_time = None
+
+    def __repr__(self) -> str:
+        return (
+            f"TrajectoryCollector(nodes={len(self.node_visits)}, tools={len(self.tool_calls)}, "
+            f"responses={len(self.node_responses)}, steps={len(self.trajectory)})"
+        )
+
+
+def make_trajectory_callback(
+    collector: TrajectoryCollector, config: dict[str, Any] | None = None
+) -> tuple[TrajectoryCollector, Any]:
+    """Wire ``collector`` into a new 10xGraph ``CallbackManager``: ``(collector, manager)``.
+
+    Pass the manager to ``StateGraph.compile(callback_manager=...)``. Needs the
+    ``10xgraph`` extra; prefer :func:`~tenxeval_tui.evaluation.testing.create_eval_app`,
+    which also isolates the graph from other graphs of the process.
+    """
+    from tenxeval_tui.evaluation.targets.graph import build_callback_manager
+
+    return collector, build_callback_manager(collector, config)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PublisherCallback":
+        from tenxeval_tui.evaluation.targets.graph import PublisherCallback
+
+        return PublisherCallback
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "EventCollector",
+    "EventListener",
+    "PublisherCallback",
+    "Subscription",
+    "TrajectoryCollector",
+    "make_trajectory_callback",
+]

@@ -1,0 +1,378 @@
+"""AgentEvaluator: runs an agent on eval cases and scores what it did.
+
+For each case: a thread id of its own, one user message per turn (the case's
+``session_input`` goes into the first turn's state and every turn's config),
+everything the agent does collected across all turns, then every criterion
+scored once on that accumulated execution.
+
+Cases run at most ``config.effective_concurrency`` at a time; results come back
+in input order. Each case's events are routed to that case alone through the
+collector's context-variable capture, so concurrent cases never mix.
+
+Failures stay inside their case: an agent that raises or runs past
+``config.timeout`` makes an error case (what, where, which turn); a criterion
+that raises fails that criterion only. Cancelling a run keeps the finished
+cases (a partial report) and counts the others nowhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
+from tenxeval_tui.evaluation.results import (
+    EVAL_SET_ID_KEY,
+    PARTIAL_KEY,
+    CriterionResult,
+    EvalCaseResult,
+    EvalReport,
+    NodeDetail,
+)
+from tenxeval_tui.evaluation.targets import response_text, turn_input
+
+logger = logging.getLogger("tenxeval_tui.evaluation")
+
+
+class AgentEvaluator:
+    """Evaluates one agent (``app`` with its ``collector``) on eval sets or single cases.
+
+    ``app`` is what :func:`~tenxeval_tui.evaluation.testing.create_eval_app`
+    returns (a compiled 10xGraph graph or a wrapped plain agent) and
+    ``collector`` the :class:`TrajectoryCollector` wired into it. ``config``
+    defaults to ``EvalConfig.default()``; its criteria are built here, so a
+    misconfigured criterion raises :class:`CriterionConfigError` before anything runs.
+    ``observers`` follow every run (see :mod:`.observers`).
+
+    After a case the collector holds that case's trajectory (the last case to
+    finish, when several run at once).
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        collector: TrajectoryCollector,
+        config: EvalConfig | None = None,
+        *,
+        observers: Sequence[RunObserver] = (),
+    ) -> None:
+        self.app = app
+        self.collector = collector
+        self.config = config or EvalConfig.default()
+        self.criteria: list[BaseCriterion] = build_criteria(self.config)
+        self.observers = list(observers)
+        self.partial_report: EvalReport | None = None
+        self._run_id = uuid.uuid4().hex[:8]
+        self._stopping = False
+        self._workers: set[asyncio.Task[None]] = set()
+
+    @property
+    def graph(self) -> Any:
+        """The app under evaluation (10xGraph's name for it)."""
+        return self.app
+
+    # -- public API ------------------------------------------------------
+
+    async def evaluate(
+        self,
+        eval_set: EvalSet | str | Path,
+        parallel: bool | None = None,
+        max_concurrency: int | None = None,
+        verbose: bool = False,
+        output_dir: str | None = None,
+        *,
+        run_reporters: bool = True,
+    ) -> EvalReport:
+        """Evaluate every case of ``eval_set`` (an :class:`EvalSet` or the path of its file).
+
+        Concurrency is ``config.effective_concurrency`` unless ``parallel``
+        (``False``: one at a time) or ``max_concurrency`` say otherwise. The
+        report is written by the configured reporters (unless
+        ``config.reporter.enabled`` is false or ``run_reporters`` is false) into
+        ``output_dir`` or ``config.reporter.output_dir``. If the run is
+        cancelled (:meth:`cancel`), the returned report holds the finished cases
+        and is marked partial; if the calling task is cancelled, that partial
+        report is kept in :attr:`partial_report` and the cancellation propagates.
+        """
+        if not isinstance(eval_set, EvalSet):
+            eval_set = EvalSet.from_file(eval_set)
+        cases = list(eval_set.eval_cases)
+        concurrency = self._concurrency(parallel, max_concurrency)
+        notify = ObserverGroup(self.observers)
+        self._stopping = False
+        self.partial_report = None
+        if verbose:
+            logger.info(
+                "Evaluating %r: %d cases, %d at a time",
+                eval_set.name or eval_set.eval_set_id,
+                len(cases),
+                concurrency,
+            )
+        notify.run_start(eval_set, cases)
+        results: list[EvalCaseResult | None] = [None] * len(cases)
+        try:
+            await self._run_all(cases, results, eval_set.eval_set_id, concurrency, notify, verbose)
+        except asyncio.CancelledError:
+            self.partial_report = self._report(eval_set, results, partial=True)
+            notify.run_end(self.partial_report)
+            raise
+        report = self._report(eval_set, results, partial=any(r is None for r in results))
+        if report.is_partial:
+            self.partial_report = report
+        notify.run_end(report)
+        if verbose:
+            logger.info(
+                "Evaluation complete: %d/%d passed (%.1f%%)",
+                report.summary.passed_cases,
+                report.summary.total_cases,
+                report.summary.pass_rate * 100,
+            )
+        if run_reporters:
+            write_reports(report, self.config, output_dir)
+        return report
+
+    async def evaluate_case(self, case: EvalCase, eval_set_id: str = "") -> EvalCaseResult:
+        """Run and score one case (observers see it as a case of ``eval_set_id``)."""
+        return await self._run_case(case, eval_set_id, ObserverGroup(self.observers))
+
+    def cancel(self) -> None:
+        """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
+        self._stopping = True
+        for worker in list(self._workers):
+            worker.cancel()
+
+    # -- running ---------------------------------------------------------
+
+    def _concurrency(self, parallel: bool | None, max_concurrency: int | None) -> int:
+        if parallel is False:
+            return 1
+        if max_concurrency is not None:
+            return max(1, max_concurrency)
+        if parallel is True:
+            return self.config.max_concurrency
+        return self.config.effective_concurrency
+
+    async def _run_all(
+        self,
+        cases: list[EvalCase],
+        results: list[EvalCaseResult | None],
+        eval_set_id: str,
+        concurrency: int,
+        notify: ObserverGroup,
+        verbose: bool,
+    ) -> None:
+        pending = iter(enumerate(cases))
+
+        async def worker() -> None:
+            # All workers share one iterator: each case is taken exactly once, in order.
+            for index, case in pending:
+                if self._stopping:
+                    return
+                if verbose:
+                    logger.info("Case %d/%d: %s", index + 1, len(cases), case.name or case.eval_id)
+                results[index] = await self._run_case(case, eval_set_id, notify)
+
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(concurrency, len(cases))):
+                task = group.create_task(worker())
+                self._workers.add(task)
+                task.add_done_callback(self._workers.discard)
+
+    async def _run_case(
+        self, case: EvalCase, eval_set_id: str, notify: ObserverGroup
+    ) -> EvalCaseResult:
+        notify.case_start(eval_set_id, case)
+        thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
+        listener = None
+        if notify:
+
+            def listener(event: EventModel) -> None:
+                notify.event(eval_set_id, case.eval_id, event)
+
+        replies: list[str] = []
+        error: str | None = None
+        error_info: dict[str, Any] = {}
+        started = time.perf_counter()
+        with self.collector.capture(listener) as trace:
+            error, error_info = await self._run_turns(case, thread_id, replies)
+        duration = time.perf_counter() - started
+        execution = trace.to_execution_result(duration, replies[-1] if replies else "")
+        criterion_results = [] if error else await self._score(execution, case)
+        result = _case_result(
+            case, execution, criterion_results, replies, thread_id, eval_set_id, error, error_info
+        )
+        self.collector.absorb(trace)
+        notify.case_end(result)
+        return result
+
+    async def _run_turns(
+        self, case: EvalCase, thread_id: str, replies: list[str]
+    ) -> tuple[str | None, dict[str, Any]]:
+        turns = case.conversation
+        if not turns:
+            return "the case has no conversation turns", {"error_type": "EmptyCase"}
+        session = case.session_input
+        config: dict[str, Any] = {
+            **session.config,
+            "thread_id": thread_id,
+            "run_id": f"{self._run_id}-{case.eval_id}",
+            "user_id": session.user_id,
+        }
+        if session.app_name:
+            config["app_name"] = session.app_name
+        index = 0
+        deadline = asyncio.timeout(self.config.timeout)
+        try:
+            async with deadline:
+                for index, invocation in enumerate(turns):
+                    state = session.state if index == 0 else None
+                    data = turn_input(self.app, invocation.user_content.get_text(), state)
+                    replies.append(response_text(await self.app.ainvoke(data, config)))
+        except TimeoutError as exc:
+            if not deadline.expired():
+                return _describe(exc, index, len(turns))
+            return (
+                f"timed out after {self.config.timeout:g}s (turn {index + 1} of {len(turns)})",
+                {"error_type": "Timeout", "turn_index": index},
+            )
+        except Exception as exc:
+            return _describe(exc, index, len(turns))
+        return None, {}
+
+    async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
+        if not self.criteria:
+            return []
+        if len(self.criteria) == 1 or not any(c.requires_judge for c in self.criteria):
+            return [await _score_one(c, execution, case) for c in self.criteria]
+        return list(await asyncio.gather(*(_score_one(c, execution, case) for c in self.criteria)))
+
+    def _report(
+        self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
+    ) -> EvalReport:
+        return EvalReport.create(
+            eval_set_id=eval_set.eval_set_id,
+            results=[r for r in results if r is not None],
+            eval_set_name=eval_set.name,
+            config_used=self.config.model_dump(mode="json"),
+            metadata={PARTIAL_KEY: True} if partial else {},
+        )
+
+
+async def _score_one(
+    criterion: BaseCriterion, execution: ExecutionResult, case: EvalCase
+) -> CriterionResult:
+    try:
+        return await criterion.evaluate(execution, case)
+    except Exception as exc:
+        logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
+        return CriterionResult.failure(
+            criterion.name or type(criterion).__name__,
+            f"{type(exc).__name__}: {exc}",
+            criterion.threshold,
+        )
+
+
+def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
+    # Frameworks wrap the agent's own error (10xGraph: NodeError); report the original.
+    cause = exc.__cause__ if exc.__cause__ is not None else exc
+    message = f"{type(cause).__name__}: {cause} (turn {turn + 1} of {turns})"
+    info: dict[str, Any] = {"error_type": type(cause).__name__, "turn_index": turn}
+    if cause is not exc:
+        info["wrapped_by"] = f"{type(exc).__name__}: {exc}"
+    return message, info
+
+
+def _case_result(
+    case: EvalCase,
+    execution: ExecutionResult,
+    criterion_results: list[CriterionResult],
+    replies: list[str],
+    thread_id: str,
+    eval_set_id: str,
+    error: str | None,
+    error_info: dict[str, Any],
+) -> EvalCaseResult:
+    agent_tokens = execution.token_usage
+    judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
+    turn_results = [
+        {
+            "turn_index": index,
+            "user_content": invocation.user_content.get_text(),
+            "response": reply,
+            "expected_response": (
+                invocation.expected_final_response.get_text()
+                if invocation.expected_final_response is not None
+                else None
+            ),
+        }
+        for index, (invocation, reply) in enumerate(zip(case.conversation, replies, strict=False))
+    ]
+    metadata: dict[str, Any] = {EVAL_SET_ID_KEY: eval_set_id, "thread_id": thread_id}
+    if case.tags:
+        metadata["tags"] = list(case.tags)
+    if error_info:
+        metadata["error_info"] = error_info
+    return EvalCaseResult(
+        eval_id=case.eval_id,
+        name=case.name,
+        passed=error is None and all(cr.passed for cr in criterion_results),
+        criterion_results=criterion_results,
+        actual_trajectory=execution.trajectory,
+        actual_tool_calls=execution.tool_calls,
+        actual_response=execution.actual_response,
+        messages=execution.messages,
+        node_responses=[n.model_dump(mode="json") for n in execution.node_responses],
+        node_visits=execution.node_visits,
+        duration_seconds=execution.duration_seconds,
+        error=error,
+        metadata=metadata,
+        turn_results=turn_results,
+        token_usage=agent_tokens + judge_tokens,
+        agent_token_usage=agent_tokens,
+        node_details=[
+            NodeDetail(
+                node_name=n.node_name,
+                input_messages=n.input_messages,
+                response_text=n.response_text,
+                token_usage=n.token_usage,
+                timestamp=n.timestamp,
+            )
+            for n in execution.node_responses
+        ],
+    )
+
+
+def write_reports(report: EvalReport, config: EvalConfig, output_dir: str | None = None) -> Any:
+    """Run the configured reporters once on ``report``; failures are logged, never raised.
+
+    Returns the reporters' output, or ``None`` when reporting is disabled or unavailable.
+    """
+    if not config.reporter.enabled:
+        return None
+    try:
+        from tenxeval_tui.evaluation.reporters import ReporterManager
+    except ImportError:
+        logger.debug("reporters are not available; no report written")
+        return None
+    try:
+        output = ReporterManager(config.reporter).run_all(report, output_dir=output_dir)
+    except Exception:
+        logger.exception("reporters failed for %s", report.eval_set_id)
+        return None
+    for name, message in getattr(output, "errors", []) or []:
+        logger.warning("reporter %s failed for %s: %s", name, report.eval_set_id, message)
+    return output
+
+
+__all__ = ["AgentEvaluator", "write_reports"]

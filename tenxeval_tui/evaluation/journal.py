@@ -1,0 +1,118 @@
+"""The run journal: one JSON line per finished case, so a killed run still has a report.
+
+:class:`RunJournal` is a :class:`~tenxeval_tui.evaluation.observers.RunObserver`
+that appends to a file as cases finish (each line is written and flushed on its
+own, so killing the process loses at most the cases still running).
+:func:`report_from_journal` turns such a file back into an :class:`EvalReport`.
+
+Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
+``eval_set_name``, ``eval_ids``, ``time``), ``case`` (``eval_set_id``,
+``result``), ``run_end`` (``eval_set_id``, ``partial``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalCaseResult, EvalReport
+
+
+class RunJournal(RunObserver):
+    """Appends a run's progress to ``path`` (created with its folder if needed)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def _append(self, data: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, default=str) + "\n")
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self._append(
+            {
+                "type": "run_start",
+                "eval_set_id": eval_set.eval_set_id,
+                "eval_set_name": eval_set.name,
+                "eval_ids": [case.eval_id for case in cases],
+                "time": time.time(),
+            }
+        )
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self._append(
+            {
+                "type": "case",
+                "eval_set_id": result.eval_set_id,
+                "result": result.model_dump(mode="json"),
+            }
+        )
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self._append(
+            {"type": "run_end", "eval_set_id": report.eval_set_id, "partial": report.is_partial}
+        )
+
+
+def read_journal(path: str | Path) -> dict[str, EvalReport]:
+    """The reports recorded in a journal, keyed by ``eval_set_id``, in the order they started.
+
+    A set whose ``run_end`` line is missing (the run was killed) or says it was
+    cancelled gives a partial report of the cases that finished. A torn last
+    line is ignored; any other unreadable line is an :class:`EvalFileError`
+    naming the file and line. A set that was started again starts over.
+    """
+    path = Path(path)
+    names: dict[str, str] = {}
+    results: dict[str, list[EvalCaseResult]] = {}
+    complete: dict[str, bool] = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            kind = data["type"]
+            set_id = str(data.get("eval_set_id", ""))
+            if kind == "run_start":
+                names[set_id] = str(data.get("eval_set_name", ""))
+                results[set_id] = []
+                complete[set_id] = False
+            elif kind == "case":
+                results.setdefault(set_id, []).append(EvalCaseResult.model_validate(data["result"]))
+                complete.setdefault(set_id, False)
+            elif kind == "run_end":
+                complete[set_id] = not data.get("partial", False)
+        except (ValueError, KeyError, TypeError) as exc:
+            if number == len(lines):  # the write in progress when the run was killed
+                break
+            raise EvalFileError(
+                [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
+            ) from None
+    return {
+        set_id: EvalReport.create(
+            eval_set_id=set_id,
+            results=set_results,
+            eval_set_name=names.get(set_id, ""),
+            metadata={} if complete.get(set_id) else {PARTIAL_KEY: True},
+        )
+        for set_id, set_results in results.items()
+    }
+
+
+def report_from_journal(path: str | Path) -> EvalReport:
+    """One report from a journal: its only eval set's, or all of them combined."""
+    reports = list(read_journal(path).values())
+    if len(reports) == 1:
+        return reports[0]
+    return EvalReport.combine(reports)
+
+
+__all__ = ["RunJournal", "read_journal", "report_from_journal"]

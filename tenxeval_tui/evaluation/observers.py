@@ -1,0 +1,201 @@
+"""Run observers: one hook through which progress bars, live views and journals follow a run.
+
+Subclass :class:`RunObserver` and override what you need; pass instances to
+``AgentEvaluator(..., observers=[...])`` or ``EvaluationRunner(observers=[...])``.
+For each eval set evaluated, an observer sees, in this order::
+
+    on_run_start(eval_set, cases)             once, before any case runs
+      on_case_start(eval_set_id, case)        when a case starts
+      on_event(eval_set_id, eval_id, event)   every EventModel of that case, live
+      on_case_end(result)                     its EvalCaseResult
+    on_run_end(report)                        once; a cancelled run's report is partial
+
+Cases that run concurrently interleave their calls (each call says which case it
+is about). Calls are synchronous and made from the evaluating task: keep them
+fast. An observer that raises is logged and never stops the run.
+
+:class:`JsonLinesObserver` writes the same calls as JSON lines (how the TUI's
+worker process streams a run) and :func:`replay_json_lines` feeds such lines to
+another observer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+
+logger = logging.getLogger("tenxeval_tui.evaluation.observers")
+
+
+class RunObserver:
+    """Base class of run observers; every method does nothing by default."""
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        """An eval set is about to be evaluated; ``cases`` are the cases that will run."""
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        """A case starts running."""
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        """An event of case ``eval_id`` (node, tool call, end of a turn)."""
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        """A case finished (``result.eval_set_id`` names its eval set)."""
+
+    def on_run_end(self, report: EvalReport) -> None:
+        """The eval set finished, or was cancelled (``report.is_partial``)."""
+
+
+class ObserverGroup:
+    """Calls several observers, logging (never raising) what one of them raises."""
+
+    def __init__(self, observers: Iterable[RunObserver] = ()) -> None:
+        self.observers = list(observers)
+
+    def __bool__(self) -> bool:
+        return bool(self.observers)
+
+    def _call(self, method: str, *args: Any) -> None:
+        for observer in self.observers:
+            try:
+                getattr(observer, method)(*args)
+            except Exception:
+                logger.exception("run observer %r failed in %s", observer, method)
+
+    def run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self._call("on_run_start", eval_set, cases)
+
+    def case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self._call("on_case_start", eval_set_id, case)
+
+    def event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        self._call("on_event", eval_set_id, eval_id, event)
+
+    def case_end(self, result: EvalCaseResult) -> None:
+        self._call("on_case_end", result)
+
+    def run_end(self, report: EvalReport) -> None:
+        self._call("on_run_end", report)
+
+
+class JsonLinesObserver(RunObserver):
+    """Writes every observer call as one JSON line through ``write`` (e.g. ``sys.stdout.write``).
+
+    Lines are objects with a ``"type"``: ``run_start`` (``eval_set_id``,
+    ``eval_set_name``, ``eval_ids``), ``case_start`` (``eval_set_id``,
+    ``eval_id``, ``name``), ``event`` (``eval_set_id``, ``eval_id``, ``event``),
+    ``case_end`` (``result``), ``run_end`` (``report``, without per-case results
+    unless ``full_report``). ``flush`` is called after each line when given.
+    """
+
+    def __init__(
+        self,
+        write: Callable[[str], Any],
+        flush: Callable[[], Any] | None = None,
+        *,
+        full_report: bool = False,
+    ) -> None:
+        self._write = write
+        self._flush = flush
+        self._full_report = full_report
+
+    def _emit(self, data: dict[str, Any]) -> None:
+        self._write(json.dumps(data, default=str) + "\n")
+        if self._flush is not None:
+            self._flush()
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self._emit(
+            {
+                "type": "run_start",
+                "eval_set_id": eval_set.eval_set_id,
+                "eval_set_name": eval_set.name,
+                "eval_ids": [case.eval_id for case in cases],
+            }
+        )
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self._emit(
+            {
+                "type": "case_start",
+                "eval_set_id": eval_set_id,
+                "eval_id": case.eval_id,
+                "name": case.name,
+            }
+        )
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        self._emit(
+            {
+                "type": "event",
+                "eval_set_id": eval_set_id,
+                "eval_id": eval_id,
+                "event": event.to_dict(),
+            }
+        )
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self._emit({"type": "case_end", "result": result.model_dump(mode="json")})
+
+    def on_run_end(self, report: EvalReport) -> None:
+        exclude = None if self._full_report else {"results"}
+        self._emit({"type": "run_end", "report": report.model_dump(mode="json", exclude=exclude)})
+
+
+def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
+    """Feed lines written by :class:`JsonLinesObserver` to ``observer``; returns lines used.
+
+    Blank lines, lines that are not JSON objects of a known type (e.g. an
+    agent's own prints) and a torn last line are skipped. ``on_run_start``
+    receives an eval set holding only ids (the cases are not streamed), and
+    ``on_case_start`` a case holding its id and name.
+    """
+    used = 0
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        kind = data.get("type")
+        try:
+            if kind == "run_start":
+                cases = [EvalCase(eval_id=str(i)) for i in data.get("eval_ids", [])]
+                eval_set = EvalSet.model_construct(
+                    eval_set_id=str(data["eval_set_id"]),
+                    name=str(data.get("eval_set_name", "")),
+                    description="",
+                    eval_cases=cases,
+                    metadata={},
+                )
+                observer.on_run_start(eval_set, cases)
+            elif kind == "case_start":
+                case = EvalCase(eval_id=str(data["eval_id"]), name=str(data.get("name", "")))
+                observer.on_case_start(str(data["eval_set_id"]), case)
+            elif kind == "event":
+                observer.on_event(
+                    str(data["eval_set_id"]),
+                    str(data["eval_id"]),
+                    EventModel.from_dict(data["event"]),
+                )
+            elif kind == "case_end":
+                observer.on_case_end(EvalCaseResult.model_validate(data["result"]))
+            elif kind == "run_end":
+                observer.on_run_end(EvalReport.model_validate(data["report"]))
+            else:
+                continue
+        except (KeyError, ValueError, TypeError):
+            logger.debug("skipping malformed observer line: %.200s", line)
+            continue
+        used += 1
+    return used
+
+
+__all__ = ["JsonLinesObserver", "ObserverGroup", "RunObserver", "replay_json_lines"]

@@ -1,0 +1,120 @@
+"""EvaluationRunner: several agents on several eval sets, reports written once each.
+
+Progress is followed through run observers (:mod:`.observers`): the CLI's
+progress bar, the TUI's worker and the run journal (:mod:`.journal`) all plug
+in here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.criteria import build_criteria
+from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.evaluator import AgentEvaluator, write_reports
+from tenxeval_tui.evaluation.journal import RunJournal, read_journal, report_from_journal
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.results import EvalReport
+
+logger = logging.getLogger("tenxeval_tui.evaluation.runner")
+
+Evaluation = tuple[Any, TrajectoryCollector, EvalSet | str | Path]
+
+
+class EvaluationRunner:
+    """Runs ``(app, collector, eval_set_or_path)`` triples in sequence and keeps every report.
+
+    ``results`` holds reports keyed by ``eval_set_id`` across :meth:`run` calls
+    (a later report of the same id replaces the earlier). ``observers`` follow
+    every case of every run.
+    """
+
+    def __init__(
+        self,
+        default_config: EvalConfig | None = None,
+        *,
+        observers: Sequence[RunObserver] = (),
+    ) -> None:
+        self.default_config = default_config or EvalConfig.default()
+        self.observers = list(observers)
+        self.results: dict[str, EvalReport] = {}
+        self._current: AgentEvaluator | None = None
+        self._cancelled = False
+
+    async def run(
+        self,
+        evaluations: Sequence[Evaluation],
+        config: EvalConfig | None = None,
+        verbose: bool = False,
+    ) -> dict[str, EvalReport]:
+        """Evaluate each triple, then run the reporters once per report.
+
+        Eval set files are loaded and criteria built before anything runs, so
+        a broken file or criterion fails at once. Reporters are skipped when
+        ``config.reporter.enabled`` is false; their failures are logged, never
+        raised. After :meth:`cancel` the remaining evaluations are skipped and
+        the interrupted one's report is partial. Returns this run's reports.
+        """
+        config = config or self.default_config
+        build_criteria(config)
+        loaded = [
+            (app, collector, es if isinstance(es, EvalSet) else EvalSet.from_file(es))
+            for app, collector, es in evaluations
+        ]
+        self._cancelled = False
+        reports: dict[str, EvalReport] = {}
+        for app, collector, eval_set in loaded:
+            if self._cancelled:
+                break
+            evaluator = AgentEvaluator(app, collector, config, observers=self.observers)
+            self._current = evaluator
+            try:
+                report = await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
+            except asyncio.CancelledError:
+                if evaluator.partial_report is not None:
+                    self.results[eval_set.eval_set_id] = evaluator.partial_report
+                raise
+            finally:
+                self._current = None
+            reports[report.eval_set_id] = report
+            self.results[report.eval_set_id] = report
+        for report in reports.values():
+            write_reports(report, config)
+        return reports
+
+    def cancel(self) -> None:
+        """Stop the running :meth:`run` promptly; finished cases are kept."""
+        self._cancelled = True
+        if self._current is not None:
+            self._current.cancel()
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """``total_evaluations``, ``total_cases``, ``passed_cases``, ``overall_pass_rate``."""
+        if not self.results:
+            return {"total_evaluations": 0}
+        total = sum(r.summary.total_cases for r in self.results.values())
+        passed = sum(r.summary.passed_cases for r in self.results.values())
+        return {
+            "total_evaluations": len(self.results),
+            "total_cases": total,
+            "passed_cases": passed,
+            "overall_pass_rate": passed / total if total else 0.0,
+        }
+
+
+__all__ = [
+    "EvaluationRunner",
+    "JsonLinesObserver",
+    "RunJournal",
+    "RunObserver",
+    "read_journal",
+    "replay_json_lines",
+    "report_from_journal",
+]

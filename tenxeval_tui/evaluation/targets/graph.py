@@ -1,0 +1,427 @@
+"""10xGraph graphs as evaluation targets (needs the ``10xgraph`` extra).
+
+Three pieces feed a :class:`~tenxeval_tui.evaluation.collectors.TrajectoryCollector`
+from a running graph:
+
+- :class:`PublisherCallback`, an after-invoke callback: a model call (``AI``)
+  becomes a ``NODE_EXECUTION`` event, a tool call (``TOOL``, ``MCP``) a
+  ``TOOL_EXECUTION`` event; the publish is awaited.
+- :class:`ToolErrorCallback`: a tool that raised is still recorded, with its error.
+- :class:`GraphEventsHook`, a lifecycle hook: every node that ran without a
+  model call (tool nodes, plain function nodes) is recorded as a visit, so the
+  node order is the graph's real one (``MAIN, TOOL, MAIN``); the end of a run
+  carries its final reply.
+
+One process, many apps: 10xGraph resolves its callback manager, checkpointer and
+nodes through a dependency container that is shared by every graph built
+without an explicit one, so the last graph compiled wins. :func:`compile_graph`
+gives each graph a private container (carrying over whatever the user bound in
+the old one) and makes the compiled app's entry points run inside it, through
+the container library's context variable. Apps made before or after, with or
+without our callbacks, then never see each other's events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from injectq import InjectQ
+from injectq.core.context import ContainerContext
+from tenxgraph.core.graph.compiled_graph import CompiledGraph
+from tenxgraph.core.graph.state_graph import StateGraph
+from tenxgraph.core.state.message import Message
+from tenxgraph.storage.checkpointer import InMemoryCheckpointer
+from tenxgraph.utils.callbacks import (
+    AfterInvokeCallback,
+    CallbackContext,
+    CallbackManager,
+    GraphLifecycleContext,
+    GraphLifecycleHook,
+    InvocationType,
+    OnErrorCallback,
+)
+from tenxgraph.utils.constants import END, START
+
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+
+# Set on a run's config by a model-node event; the lifecycle hook then knows that
+# node's visit is already recorded. The config dict is private to one graph run.
+_MODEL_NODE_MARK = "__tenxeval_model_node__"
+_INTERNAL_NODES = frozenset({START, END})
+
+
+def _invocation_config(context: CallbackContext) -> dict[str, Any]:
+    config = (context.metadata or {}).get("config")
+    return config if isinstance(config, dict) else {}
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, str | int | float | bool | list | dict):
+        return value
+    if isinstance(value, Message):
+        return value.text()
+    return str(value)
+
+
+class _Stamp:
+    """Where ``thread_id``/``run_id`` come from: a fixed config, else the run's own config."""
+
+    def __init__(self, config: dict[str, Any] | None) -> None:
+        self.config = dict(config or {})
+
+    def ids(self, run_config: dict[str, Any]) -> dict[str, Any]:
+        return {
+            key: str(self.config[key] if key in self.config else run_config.get(key, "") or "")
+            for key in ("thread_id", "run_id")
+        }
+
+
+class PublisherCallback(AfterInvokeCallback[Any, Any]):
+    """Turns 10xGraph invocations into events for any publisher (``await publisher.publish(event)``).
+
+    Registered for ``InvocationType.AI`` it emits ``Event.NODE_EXECUTION``
+    (reply text, requested tools, input messages, token usage); for ``TOOL``
+    and ``MCP`` ``Event.TOOL_EXECUTION`` (name, args, result, call id); other
+    types emit nothing. ``thread_id`` and ``run_id`` come from ``config`` when
+    it has them, else from the run's own config. The graph's internal
+    ``__start__``/``__end__`` nodes are not user nodes and emit nothing.
+    """
+
+    def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
+        self._publisher = publisher
+        self._stamp = _Stamp(config)
+
+    async def __call__(self, context: CallbackContext, input_data: Any, output_data: Any) -> Any:
+        event: EventModel | None = None
+        if context.invocation_type == InvocationType.AI:
+            event = await self._node_event(context, input_data, output_data)
+        elif context.invocation_type in (InvocationType.TOOL, InvocationType.MCP):
+            event = self._tool_event(context, input_data, output_data)
+        if event is not None:
+            await self._publisher.publish(event)
+        return output_data
+
+    async def _node_event(
+        self, context: CallbackContext, input_data: Any, output_data: Any
+    ) -> EventModel | None:
+        if context.node_name in _INTERNAL_NODES:
+            return None
+        run_config = _invocation_config(context)
+        run_config[_MODEL_NODE_MARK] = context.node_name
+        message = await _reply_message(output_data)
+        state = input_data.get("state") if isinstance(input_data, dict) else input_data
+        input_messages = [
+            {"role": m.role, "content": m.text() or ""}
+            for m in (getattr(state, "context", None) or [])
+            if isinstance(m, Message)
+        ]
+        tool_names = _tool_call_names(message)
+        return EventModel(
+            event=Event.NODE_EXECUTION,
+            event_type=EventType.END,
+            node_name=context.node_name,
+            data={
+                "input_messages": input_messages,
+                "response_text": message.text() if message is not None else "",
+                "has_tool_calls": bool(tool_names),
+                "tool_call_names": tool_names,
+                "is_final": not tool_names,
+                "token_usage": _token_usage(message),
+            },
+            **self._stamp.ids(run_config),
+        )
+
+    def _tool_event(
+        self, context: CallbackContext, input_data: Any, output_data: Any
+    ) -> EventModel:
+        run_config = _invocation_config(context)
+        return EventModel(
+            event=Event.TOOL_EXECUTION,
+            event_type=EventType.END,
+            node_name=context.function_name or context.node_name,
+            data={
+                "function_name": context.function_name or context.node_name,
+                "args": _tool_args(context, input_data),
+                "result": _jsonable(output_data),
+                "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
+                "graph_node": run_config.get("_node_name", ""),
+            },
+            **self._stamp.ids(run_config),
+        )
+
+
+class ToolErrorCallback(OnErrorCallback):
+    """Records a tool call that raised (with its error); never handles the error itself."""
+
+    def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
+        self._publisher = publisher
+        self._stamp = _Stamp(config)
+
+    async def __call__(self, context: CallbackContext, input_data: Any, error: Exception) -> None:
+        run_config = _invocation_config(context)
+        await self._publisher.publish(
+            EventModel(
+                event=Event.TOOL_EXECUTION,
+                event_type=EventType.END,
+                node_name=context.function_name or context.node_name,
+                data={
+                    "function_name": context.function_name or context.node_name,
+                    "args": _tool_args(context, input_data),
+                    "result": None,
+                    "error": f"{type(error).__name__}: {error}",
+                    "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
+                    "graph_node": run_config.get("_node_name", ""),
+                },
+                **self._stamp.ids(run_config),
+            )
+        )
+        return None
+
+
+class GraphEventsHook(GraphLifecycleHook[Any]):
+    """Records nodes that ran without a model call, the final reply, and run errors."""
+
+    def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
+        self._publisher = publisher
+        self._stamp = _Stamp(config)
+
+    async def on_state_update(
+        self,
+        context: GraphLifecycleContext,
+        node_name: str,
+        old_state: Any,
+        new_state: Any,
+        step: int,
+    ) -> None:
+        already_recorded = context.config.pop(_MODEL_NODE_MARK, None) == node_name
+        if already_recorded or node_name in _INTERNAL_NODES:
+            return None
+        await self._publisher.publish(
+            EventModel(
+                event=Event.NODE_EXECUTION,
+                event_type=EventType.END,
+                node_name=node_name,
+                data={"visit_only": True, "step": step},
+                **self._stamp.ids(context.config),
+            )
+        )
+        return None
+
+    async def on_graph_end(
+        self,
+        context: GraphLifecycleContext,
+        final_state: Any,
+        messages: list[Message],
+        total_steps: int,
+    ) -> None:
+        reply = next(
+            (m.text() for m in reversed(messages) if m.role == "assistant" and m.text()), ""
+        )
+        await self._publisher.publish(
+            EventModel(
+                event=Event.GRAPH_EXECUTION,
+                event_type=EventType.END,
+                data={"response_text": reply, "total_steps": total_steps},
+                **self._stamp.ids(context.config),
+            )
+        )
+        return None
+
+    async def on_graph_error(
+        self,
+        context: GraphLifecycleContext,
+        error: Exception,
+        partial_state: Any,
+        messages: list[Message],
+        step: int,
+        node_name: str,
+    ) -> None:
+        cause = error.__cause__ or error
+        await self._publisher.publish(
+            EventModel(
+                event=Event.GRAPH_EXECUTION,
+                event_type=EventType.ERROR,
+                node_name=node_name,
+                data={"error": f"{type(cause).__name__}: {cause}", "step": step},
+                **self._stamp.ids(context.config),
+            )
+        )
+        return None
+
+
+def build_callback_manager(publisher: Any, config: dict[str, Any] | None = None) -> CallbackManager:
+    """A ``CallbackManager`` feeding ``publisher`` from model calls, tool calls and node runs."""
+    manager = CallbackManager()
+    callback = PublisherCallback(publisher, config)
+    for invocation_type in (InvocationType.AI, InvocationType.TOOL, InvocationType.MCP):
+        manager.register_after_invoke(invocation_type, callback)
+    errors = ToolErrorCallback(publisher, config)
+    for invocation_type in (InvocationType.TOOL, InvocationType.MCP):
+        manager.register_on_error(invocation_type, errors)
+    manager.register_lifecycle_hook(GraphEventsHook(publisher, config))
+    return manager
+
+
+def is_state_graph(obj: Any) -> bool:
+    """Whether ``obj`` is an uncompiled 10xGraph ``StateGraph``."""
+    return isinstance(obj, StateGraph)
+
+
+def is_compiled_graph(obj: Any) -> bool:
+    """Whether ``obj`` is a compiled 10xGraph graph."""
+    return isinstance(obj, CompiledGraph)
+
+
+def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
+    """Compile ``graph`` in a container of its own, with an in-memory checkpointer and our callbacks.
+
+    Raises ``AttributeError`` for an already-compiled graph (its callbacks can no
+    longer be changed) and ``TypeError`` for anything that is not a ``StateGraph``.
+    """
+    if isinstance(graph, CompiledGraph):
+        raise AttributeError(
+            "create_eval_app() needs the uncompiled StateGraph, but got a compiled graph "
+            "(its callbacks are fixed at compile time): pass the StateGraph itself, "
+            "e.g. create_eval_app(build_graph()) instead of create_eval_app(build_graph().compile())"
+        )
+    if not isinstance(graph, StateGraph):
+        raise TypeError(f"expected a 10xGraph StateGraph, got {type(graph).__name__}")
+    container = _private_container(graph._container)
+    graph._container = container
+    graph._setup()  # re-binds the graph's own services into the new container
+    with _active(container):
+        app = graph.compile(
+            checkpointer=InMemoryCheckpointer(),
+            callback_manager=build_callback_manager(publisher),
+        )
+    _run_entry_points_in(app, container)
+    return app
+
+
+def _private_container(shared: InjectQ) -> InjectQ:
+    container = InjectQ()
+    # Keep services the user bound for their own nodes (``Inject[MyService]``).
+    registry, own = shared._registry, container._registry
+    own._bindings.update(registry.get_all_bindings())
+    own._factories.update(registry.get_all_factories())
+    return container
+
+
+_CONTAINER_VAR: contextvars.ContextVar[InjectQ | None] = ContainerContext._context_var
+
+
+@contextlib.contextmanager
+def _active(container: InjectQ) -> Iterator[None]:
+    # Only the context variable (never injectq's thread-wide fallback), so
+    # concurrent runs of different apps in one thread each see their own container.
+    token = _CONTAINER_VAR.set(container)
+    try:
+        yield
+    finally:
+        _CONTAINER_VAR.reset(token)
+
+
+def _run_entry_points_in(app: CompiledGraph[Any], container: InjectQ) -> None:
+    ainvoke, invoke, astream, stream = app.ainvoke, app.invoke, app.astream, app.stream
+
+    @functools.wraps(ainvoke)
+    async def ainvoke_in_container(*args: Any, **kwargs: Any) -> Any:
+        with _active(container):
+            return await ainvoke(*args, **kwargs)
+
+    @functools.wraps(invoke)
+    def invoke_in_container(*args: Any, **kwargs: Any) -> Any:
+        with _active(container):
+            return invoke(*args, **kwargs)
+
+    @functools.wraps(astream)
+    async def astream_in_container(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        token = _CONTAINER_VAR.set(container)
+        try:
+            async for chunk in astream(*args, **kwargs):
+                yield chunk
+        finally:
+            with contextlib.suppress(ValueError):  # consumed from another context
+                _CONTAINER_VAR.reset(token)
+
+    @functools.wraps(stream)
+    def stream_in_container(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        with _active(container):
+            yield from stream(*args, **kwargs)
+
+    patched: Any = app  # the instance's entry points shadow the class's
+    patched.ainvoke = ainvoke_in_container
+    patched.invoke = invoke_in_container
+    patched.astream = astream_in_container
+    patched.stream = stream_in_container
+
+
+async def _reply_message(output: Any) -> Message | None:
+    if isinstance(output, dict):
+        messages = output.get("messages") or []
+        output = messages[-1] if messages else None
+    elif isinstance(output, list):
+        output = output[-1] if output else None
+    if isinstance(output, Message):
+        return output
+    # A model-response converter holding an already-made response can be read
+    # without calling the model again; one holding a callable cannot.
+    response = getattr(output, "response", None)
+    if response is not None and not callable(response) and hasattr(output, "invoke"):
+        try:
+            message = await output.invoke()
+        except Exception:
+            return None
+        return message if isinstance(message, Message) else None
+    return None
+
+
+def _tool_call_names(message: Message | None) -> list[str]:
+    names: list[str] = []
+    for call in getattr(message, "tools_calls", None) or []:
+        if isinstance(call, dict):
+            function = call.get("function")
+            name = function.get("name") if isinstance(function, dict) else call.get("name")
+        else:
+            name = getattr(call, "name", None)
+        if name:
+            names.append(str(name))
+    return names
+
+
+def _token_usage(message: Message | None) -> dict[str, int]:
+    usage = getattr(message, "usages", None)
+    if usage is None:
+        return {}
+    return {
+        "input_tokens": usage.prompt_tokens or 0,
+        "output_tokens": usage.completion_tokens or 0,
+        "cache_read_tokens": usage.cache_read_input_tokens or 0,
+        "cache_creation_tokens": usage.cache_creation_input_tokens or 0,
+    }
+
+
+def _tool_args(context: CallbackContext, input_data: Any) -> dict[str, Any]:
+    args = input_data if isinstance(input_data, dict) else (context.metadata or {}).get("args")
+    return dict(args) if isinstance(args, dict) else {}
+
+
+def user_message(text: str) -> Message:
+    """A 10xGraph user message."""
+    return Message.text_message(text, role="user")
+
+
+__all__ = [
+    "GraphEventsHook",
+    "PublisherCallback",
+    "ToolErrorCallback",
+    "build_callback_manager",
+    "compile_graph",
+    "is_compiled_graph",
+    "is_state_graph",
+    "user_message",
+]

@@ -1,0 +1,111 @@
+"""10xGraph graphs as targets: real graphs, the real callback manager, many apps per process."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from injectq import InjectQ
+from tenxgraph.core.state.message import Message
+from tenxgraph.utils.callbacks import CallbackManager, InvocationType
+
+from sample_evals.weather_graph import build_graph
+from tenxeval_tui.evaluation import (
+    Event,
+    EventCollector,
+    PublisherCallback,
+    TrajectoryCollector,
+    create_eval_app,
+    make_trajectory_callback,
+)
+
+
+def ask(text: str) -> dict[str, Any]:
+    return {"messages": [Message.text_message(text, role="user")]}
+
+
+async def test_records_every_node_with_tool_args_results_and_tokens() -> None:
+    app, collector = create_eval_app(build_graph())
+    await app.ainvoke(ask("What is the weather in Paris?"), {"thread_id": "t1"})
+
+    assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
+    assert [(c.name, c.args, c.result) for c in collector.tool_calls] == [
+        ("get_weather", {"location": "Paris"}, "sunny, 21°C")
+    ]
+    assert collector.final_response == "The weather in Paris is sunny, 21°C."
+    main_calls = collector.node_responses
+    assert [n.node_name for n in main_calls] == ["MAIN", "MAIN"]
+    assert main_calls[0].has_tool_calls and main_calls[0].tool_call_names == ["get_weather"]
+    assert main_calls[1].is_final
+    assert all(n.token_usage.input_tokens > 0 for n in main_calls)
+    assert {e.thread_id for e in collector.events} == {"t1"}
+
+
+async def test_a_tool_that_raises_is_recorded_with_its_error() -> None:
+    app, collector = create_eval_app(build_graph())
+    await app.ainvoke(ask("What is the weather in Atlantis?"), {"thread_id": "t1"})
+    (call,) = collector.tool_calls
+    assert call.args == {"location": "Atlantis"}
+    (step,) = collector.get_trajectory_steps()[1:2]
+    assert step.metadata["error"] == "ValueError: no weather station in Atlantis"
+    assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
+
+
+def test_a_compiled_graph_is_refused_with_a_hint() -> None:
+    with pytest.raises(AttributeError, match="uncompiled StateGraph"):
+        create_eval_app(build_graph().compile())
+
+
+async def test_publisher_callback_on_a_callback_manager_as_documented() -> None:
+    events = EventCollector()
+    callback = PublisherCallback(events, config={"thread_id": "run-1", "run_id": "r"})
+    manager = CallbackManager()
+    manager.register_after_invoke(InvocationType.AI, callback)
+    manager.register_after_invoke(InvocationType.TOOL, callback)
+    # A hand-compiled graph needs a container of its own: in 10xGraph's shared one
+    # the first graph ever compiled keeps every callback.
+    with InjectQ().context():
+        app = build_graph().compile(callback_manager=manager)
+        await app.ainvoke(ask("What is the weather in Rome?"), {"thread_id": "other"})
+
+    assert [e.event for e in events.events] == [
+        Event.NODE_EXECUTION,
+        Event.TOOL_EXECUTION,
+        Event.NODE_EXECUTION,
+    ]
+    assert {(e.thread_id, e.run_id) for e in events.events} == {("run-1", "r")}
+    tool = events.filter_by_event(Event.TOOL_EXECUTION)[0]
+    assert tool.data["args"] == {"location": "Rome"} and tool.data["result"] == "sunny, 26°C"
+
+
+async def test_many_apps_in_one_process_each_capture_their_own_events() -> None:
+    # Graphs compiled before, between and after ours, with and without callbacks,
+    # share 10xGraph's dependency container; ours must not care.
+    build_graph().compile()
+    app_a, collector_a = create_eval_app(build_graph())
+    stray = TrajectoryCollector()
+    _, manager = make_trajectory_callback(stray)
+    build_graph().compile(callback_manager=manager)
+    app_b, collector_b = create_eval_app(build_graph())
+    plain_after = build_graph().compile()
+
+    await asyncio.gather(
+        app_a.ainvoke(ask("What is the weather in Oslo?"), {"thread_id": "a"}),
+        app_b.ainvoke(ask("What is the weather in Tokyo?"), {"thread_id": "b"}),
+        plain_after.ainvoke(ask("What is the weather in Rome?"), {"thread_id": "p"}),
+    )
+    await app_a.ainvoke(ask("What is the weather in Berlin?"), {"thread_id": "a2"})
+
+    assert [c.args["location"] for c in collector_a.tool_calls] == ["Oslo", "Berlin"]
+    assert [c.args["location"] for c in collector_b.tool_calls] == ["Tokyo"]
+    assert collector_a.node_visits == ["MAIN", "TOOL", "MAIN"] * 2
+    assert collector_b.node_visits == ["MAIN", "TOOL", "MAIN"]
+    assert stray.tool_calls == []
+
+
+async def test_sync_invoke_also_runs_in_the_apps_own_container() -> None:
+    app, collector = create_eval_app(build_graph())
+    build_graph().compile()  # a later graph takes over the shared container
+    await asyncio.to_thread(app.invoke, ask("What is the weather in London?"), {"thread_id": "s"})
+    assert collector.get_tool_names() == ["get_weather"]

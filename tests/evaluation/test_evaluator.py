@@ -1,0 +1,298 @@
+"""AgentEvaluator on real 10xGraph graphs and plain agents."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from sample_evals.plain_agent import support_agent
+from sample_evals.weather_graph import build_graph
+from tenxeval_tui.evaluation import (
+    AgentEvaluator,
+    BaseCriterion,
+    CriterionConfigError,
+    CriterionResult,
+    EvalCase,
+    EvalCaseResult,
+    EvalReport,
+    EvalSet,
+    ExecutionResult,
+    RunObserver,
+    SessionInput,
+    SyncCriterion,
+    TokenUsage,
+    Trace,
+    create_eval_app,
+    register_criterion,
+    run_eval,
+)
+from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY
+
+from .conftest import config_with
+
+CITIES = [f"City{chr(ord('a') + i)}{chr(ord('a') + i)}" for i in range(24)]
+
+
+@register_criterion
+class MentionsCity(SyncCriterion):
+    """1.0 when the reply names ``metadata["city"]``."""
+
+    name = "test_mentions_city"
+
+    def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        return self.result(1.0 if expected.metadata["city"] in actual.actual_response else 0.0)
+
+
+@register_criterion
+class Exploding(BaseCriterion):
+    """Always raises."""
+
+    name = "test_exploding"
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        raise RuntimeError("criterion bug")
+
+
+@register_criterion
+class CountingJudge(BaseCriterion):
+    """A judge stand-in: passes, costs 110 tokens, counts its calls per case."""
+
+    name = "test_counting_judge"
+    requires_judge = True
+    calls: dict[str, int] = {}
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        CountingJudge.calls[expected.eval_id] = CountingJudge.calls.get(expected.eval_id, 0) + 1
+        return self.result(1.0, token_usage=TokenUsage(input_tokens=100, output_tokens=10))
+
+
+class Recorder(RunObserver):
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+        self.running = 0
+        self.most_running = 0
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self.calls.append(("run_start", eval_set.eval_set_id))
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self.running += 1
+        self.most_running = max(self.most_running, self.running)
+        self.calls.append(("case_start", case.eval_id))
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.running -= 1
+        self.calls.append(("case_end", result.eval_id))
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self.calls.append(("run_end", report.eval_set_id))
+
+
+def weather_set(cities: Sequence[str]) -> EvalSet:
+    cases = [
+        EvalCase.single_turn(
+            eval_id=f"case-{city}",
+            user_query=f"What is the weather in {city}?",
+            expected_tools=["get_weather"],
+            metadata={"city": city},
+        )
+        for city in cities
+    ]
+    return EvalSet(eval_set_id="weather", name="Weather", eval_cases=cases)
+
+
+async def test_concurrent_cases_see_only_their_own_events() -> None:
+    app, collector = create_eval_app(build_graph(delay=0.01))
+    recorder = Recorder()
+    evaluator = AgentEvaluator(
+        app,
+        collector,
+        config_with({"test_mentions_city": {"threshold": 1.0}}, max_concurrency=8),
+        observers=[recorder],
+    )
+    report = await evaluator.evaluate(weather_set(CITIES))
+
+    assert [r.eval_id for r in report.results] == [f"case-{city}" for city in CITIES]
+    for city, result in zip(CITIES, report.results, strict=True):
+        assert [(c.name, c.args) for c in result.actual_tool_calls] == [
+            ("get_weather", {"location": city})
+        ]
+        assert result.node_visits == ["MAIN", "TOOL", "MAIN"]
+        assert result.passed, result.criterion_results
+        assert result.metadata[EVAL_SET_ID_KEY] == "weather"
+    assert len({r.metadata["thread_id"] for r in report.results}) == len(CITIES)
+    assert 1 < recorder.most_running <= 8
+    assert report.summary.pass_rate == 1.0
+
+
+async def test_multi_turn_accumulates_and_scores_once() -> None:
+    app, collector = create_eval_app(build_graph())
+    case = EvalCase.multi_turn(
+        eval_id="chat",
+        conversation=[
+            ("Hello", "Hi"),
+            ("What is the weather in Tokyo?", "Cloudy"),
+            ("What about London?", "Rainy"),
+        ],
+        expected_tools=["get_weather", "get_weather"],
+    )
+    evaluator = AgentEvaluator(app, collector, config_with({"test_counting_judge": {}}))
+    result = await evaluator.evaluate_case(case)
+
+    assert [c.args["location"] for c in result.actual_tool_calls] == ["Tokyo", "London"]
+    assert result.node_visits == ["MAIN"] + ["MAIN", "TOOL", "MAIN"] * 2
+    assert [t["response"] for t in result.turn_results] == [
+        "Hi! I can tell you the weather in any city.",
+        "The weather in Tokyo is cloudy, 18°C.",
+        "The weather in London is rainy, 14°C.",
+    ]
+    assert result.actual_response == "The weather in London is rainy, 14°C."
+    assert CountingJudge.calls["chat"] == 1
+    # The shared collector holds the last case, as after a 10xGraph evaluation.
+    assert collector.get_tool_names() == ["get_weather", "get_weather"]
+
+
+async def test_token_usage_counts_agent_and_judge_separately() -> None:
+    app, collector = create_eval_app(build_graph())
+    case = EvalCase.single_turn("t", "What is the weather in Rome?")
+    evaluator = AgentEvaluator(app, collector, config_with({"test_counting_judge": {}}))
+    result = await evaluator.evaluate_case(case)
+    assert result.agent_token_usage.total_tokens > 0
+    assert result.token_usage.total_tokens == result.agent_token_usage.total_tokens + 110
+
+
+async def test_session_input_reaches_the_agent() -> None:
+    seen: dict[str, object] = {}
+
+    async def agent(message: str, trace: Trace) -> str:
+        seen.update(user=trace.user_id, locale=trace.config.get("locale"))
+        return await support_agent(message, trace)
+
+    app, collector = create_eval_app(agent)
+    case = EvalCase.single_turn(
+        "greet",
+        "Hello",
+        session_input=SessionInput(
+            user_id="ada", state={"customer_name": "Ada"}, config={"locale": "en-GB"}
+        ),
+    )
+    result = await AgentEvaluator(app, collector, config_with()).evaluate_case(case)
+    assert result.actual_response == "Hello Ada! How can I help with your order?"
+    assert seen == {"user": "ada", "locale": "en-GB"}
+
+
+async def test_an_agent_that_raises_makes_an_error_case() -> None:
+    app, collector = create_eval_app(build_graph())
+    cases = [
+        EvalCase.multi_turn("boom", [("Hello", None), ("please crash", None)]),
+        EvalCase.single_turn("fine", "What is the weather in Oslo?", metadata={"city": "Oslo"}),
+    ]
+    evaluator = AgentEvaluator(app, collector, config_with({"test_mentions_city": {}}))
+    report = await evaluator.evaluate(EvalSet(eval_set_id="s", eval_cases=cases))
+
+    boom, fine = report.results
+    assert boom.error == "RuntimeError: model backend unavailable (turn 2 of 2)"
+    assert boom.metadata["error_info"]["turn_index"] == 1
+    assert "NodeError" in boom.metadata["error_info"]["wrapped_by"]
+    assert boom.criterion_results == [] and not boom.passed
+    assert fine.passed
+    assert (report.summary.error_cases, report.summary.failed_cases) == (1, 0)
+
+
+async def test_a_case_past_its_timeout_is_an_error_case() -> None:
+    async def slow_agent(message: str, trace: Trace) -> str:
+        if message == "slow":
+            await asyncio.sleep(30)
+        return "ok"
+
+    app, collector = create_eval_app(slow_agent)
+    cases = [EvalCase.single_turn("slow", "slow"), EvalCase.single_turn("quick", "quick")]
+    evaluator = AgentEvaluator(app, collector, config_with(timeout=0.2))
+    started = time.monotonic()
+    report = await evaluator.evaluate(EvalSet(eval_set_id="t", eval_cases=cases))
+    assert time.monotonic() - started < 5
+    slow, quick = report.results
+    assert slow.error == "timed out after 0.2s (turn 1 of 1)"
+    assert quick.passed and quick.actual_response == "ok"
+
+
+async def test_a_criterion_that_raises_fails_alone() -> None:
+    app, collector = create_eval_app(build_graph())
+    config = config_with({"test_exploding": {}, "test_mentions_city": {"threshold": 1.0}})
+    case = EvalCase.single_turn("c", "What is the weather in Paris?", metadata={"city": "Paris"})
+    result = await AgentEvaluator(app, collector, config).evaluate_case(case)
+    exploding = result.get_criterion_result("test_exploding")
+    mentions = result.get_criterion_result("test_mentions_city")
+    assert exploding is not None and exploding.error == "RuntimeError: criterion bug"
+    assert not exploding.passed
+    assert mentions is not None and mentions.passed
+    assert not result.passed and result.error is None
+
+
+def test_misconfigured_criteria_fail_before_anything_runs() -> None:
+    app, collector = create_eval_app(support_agent)
+    with pytest.raises(CriterionConfigError, match="no_such_criterion"):
+        AgentEvaluator(app, collector, config_with({"no_such_criterion": {}}))
+
+
+def sleepy_agent_set(count: int) -> tuple[object, object, EvalSet]:
+    async def agent(message: str, trace: Trace) -> str:
+        await asyncio.sleep(0.05)
+        return message
+
+    app, collector = create_eval_app(agent)
+    cases = [EvalCase.single_turn(f"c{i}", f"m{i}") for i in range(count)]
+    return app, collector, EvalSet(eval_set_id="sleepy", eval_cases=cases)
+
+
+async def test_cancel_keeps_finished_cases_and_counts_no_others() -> None:
+    app, collector, eval_set = sleepy_agent_set(20)
+
+    class CancelAfterThree(Recorder):
+        def on_case_end(self, result: EvalCaseResult) -> None:
+            super().on_case_end(result)
+            if sum(1 for kind, _ in self.calls if kind == "case_end") == 3:
+                evaluator.cancel()
+
+    recorder = CancelAfterThree()
+    evaluator = AgentEvaluator(app, collector, config_with(max_concurrency=1), observers=[recorder])
+    started = time.monotonic()
+    report = await evaluator.evaluate(eval_set)
+    assert time.monotonic() - started < 1.0
+    assert report.is_partial
+    assert [r.eval_id for r in report.results] == ["c0", "c1", "c2"]
+    assert report.summary.total_cases == 3
+    assert recorder.calls[-1] == ("run_end", "sleepy")
+
+
+async def test_cancelling_the_task_stops_promptly_and_keeps_a_partial_report() -> None:
+    app, collector, eval_set = sleepy_agent_set(40)
+    recorder = Recorder()
+    evaluator = AgentEvaluator(app, collector, config_with(max_concurrency=4), observers=[recorder])
+    task = asyncio.create_task(evaluator.evaluate(eval_set))
+    await asyncio.sleep(0.13)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    partial = evaluator.partial_report
+    assert partial is not None and partial.is_partial
+    finished = [r.eval_id for r in partial.results]
+    assert 4 <= len(finished) < 40
+    assert finished == [f"c{i}" for i in range(len(finished))]
+    assert recorder.calls[-1] == ("run_end", "sleepy")
+
+
+async def test_run_eval_reads_the_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "w.evalset.json"
+    weather_set(["Paris", "Rome"]).to_file(path)
+    app, collector = create_eval_app(build_graph())
+    report = await run_eval(
+        app, collector, str(path), config=config_with({"test_mentions_city": {}})
+    )
+    assert report.eval_set_id == "weather"
+    assert report.summary.passed_cases == 2
