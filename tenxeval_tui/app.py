@@ -22,6 +22,7 @@ from textual.dom import DOMNode
 
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen
+from tenxeval_tui.screens.run import RunScreen
 from tenxeval_tui.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
@@ -73,22 +74,31 @@ class WorkbenchApp(App[None]):
     """tenxeval-tui: author eval sets, run them, browse reports."""
 
     TITLE = "tenxeval"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss"]
-    MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen}
+    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
+    MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen, "run": RunScreen}
     DEFAULT_MODE = "editor"
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
+        Binding("r", "switch_mode('run')", "Run view", tooltip="Run eval sets and watch them live"),
         Binding("question_mark", "help", "Help", tooltip="Every key binding"),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
         Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
     ]
 
-    def __init__(self, path: str | Path = ".", *, watch_files: bool = True) -> None:
+    def __init__(
+        self, path: str | Path = ".", *, watch_files: bool = True, watch_runs: bool = False
+    ) -> None:
         super().__init__()
         self.workspace: Workspace = open_workspace(path)
         self.watch_files = watch_files
+        self.watch_runs = watch_runs
+        """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
+
+    def on_mount(self) -> None:
+        if self.watch_runs:
+            self.switch_mode("run")
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""
