@@ -90,8 +90,7 @@ class WeatherModel(TestAgent):
         tokens_in = sum(len(str(m.get("content", "")).split()) for m in messages)
         last = messages[-1] if messages else {"role": "user", "content": ""}
         if last["role"] == "tool":
-            city = _last_requested_city(messages)
-            return ScriptedReply(f"The weather in {city} is {last['content']}.", [], tokens_in)
+            return ScriptedReply(_report(messages), [], tokens_in)
         text = str(last.get("content", ""))
         if "crash" in text.lower():
             raise RuntimeError("model backend unavailable")
@@ -129,11 +128,20 @@ def _as_dict(message: Message) -> dict[str, Any]:
     return data
 
 
-def _last_requested_city(messages: list[dict[str, Any]]) -> str:
+def _report(messages: list[dict[str, Any]]) -> str:
+    """One sentence per city asked for in the last round of tool calls."""
+    results: list[str] = []
     for message in reversed(messages):
-        for call in message.get("tool_calls") or []:
-            return str(json.loads(call["function"]["arguments"]).get("location", "?"))
-    return "?"
+        if message["role"] == "tool":
+            results.insert(0, str(message["content"]))
+            continue
+        calls = message.get("tool_calls") or []
+        cities = [json.loads(c["function"]["arguments"]).get("location", "?") for c in calls]
+        return " ".join(
+            f"The weather in {city} is {result}."
+            for city, result in zip(cities, results, strict=False)
+        )
+    return ""
 
 
 def _route(state: AgentState) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.evaluation import EvalSetBuilder
 from tenxeval_tui.workspace import open_workspace
 
@@ -38,7 +40,12 @@ def test_single_file_workspace(tmp_path: Path) -> None:
     assert workspace.eval_set_files() == [path]
 
 
-def test_missing_folder_is_a_problem_not_an_exception(tmp_path: Path) -> None:
+def test_missing_folder_is_a_problem_not_an_exception(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A missing folder falls back to the working directory's settings; keep the
+    # repository's own [tool.tenxeval] (the sample workspace) out of this test.
+    monkeypatch.chdir(tmp_path)
     workspace = open_workspace(tmp_path / "nope")
     assert workspace.eval_set_files() == []
     assert "no such file or folder" in workspace.problems[0].message

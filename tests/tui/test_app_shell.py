@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tenxeval_tui.app import WorkbenchApp
@@ -16,7 +17,12 @@ def message_text(app: WorkbenchApp) -> str:
     return str(app.screen.query_one("#message", Static).render())
 
 
-async def test_missing_folder_opens_with_a_message(tmp_path: Path) -> None:
+async def test_missing_folder_opens_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A missing folder falls back to the working directory's settings; keep the
+    # repository's own [tool.tenxeval] (the sample workspace) out of this test.
+    monkeypatch.chdir(tmp_path)
     app = WorkbenchApp(tmp_path / "sample_evals")
     async with app.run_test() as pilot:
         await pilot.pause()
