@@ -10,12 +10,13 @@ quitting asks every check first.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
@@ -99,6 +100,18 @@ class WorkbenchApp(App[None]):
     def on_mount(self) -> None:
         if self.watch_runs:
             self.switch_mode("run")
+
+    def clear_selection(self) -> None:
+        """Clear the text selection, tolerating the moment before a mode's screen is stacked.
+
+        Under ``App.run()`` Textual starts tasks eagerly (Python 3.12+), so an
+        ``Input`` nested in a mode's screen mounts before that screen is on its
+        stack and asks the app to clear the selection; Textual only tolerates
+        ``NoScreen`` there, not ``ScreenStackError``, and the app would crash at
+        start-up. There is nothing to clear yet, so ignore it.
+        """
+        with suppress(ScreenStackError):
+            super().clear_selection()
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

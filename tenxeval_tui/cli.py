@@ -51,6 +51,38 @@ def cmd_open(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_report_or_none(path: str) -> object | None:
+    """The report at ``path``, or ``None`` after printing why it cannot be read."""
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.results import EvalReport
+
+    try:
+        return EvalReport.from_file(path)
+    except EvalFileError as exc:
+        print(f"cannot read report: {exc}", file=sys.stderr)
+    except OSError as exc:
+        reason = f"{path}: {exc.strerror}" if exc.strerror else str(exc)
+        print(f"cannot read report: {reason}", file=sys.stderr)
+    return None
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file."""
+    from tenxeval_tui.evaluation.compare import compare_reports
+    from tenxeval_tui.evaluation.results import EvalReport
+
+    baseline = _load_report_or_none(args.baseline)
+    current = _load_report_or_none(args.current)
+    if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
+        return 2
+    comparison = compare_reports(baseline, current)
+    if args.json:
+        print(comparison.model_dump_json(indent=2))
+    else:
+        print(comparison.format_summary())
+    return 1 if comparison.has_regressions else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tenxeval-tui``."""
     parser = argparse.ArgumentParser(
@@ -67,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.set_defaults(func=cmd_validate)
+    compare = sub.add_parser(
+        "compare",
+        help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",
+    )
+    compare.add_argument("baseline", metavar="BASELINE.json")
+    compare.add_argument("current", metavar="CURRENT.json")
+    compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.set_defaults(func=cmd_compare)
     return parser
 
 

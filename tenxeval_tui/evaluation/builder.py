@@ -53,21 +53,17 @@ class EvalSetBuilder:
         session_input: SessionInput | None = None,
     ) -> EvalSetBuilder:
         """Add a single-turn case; ``expected_tools`` are names or :class:`ToolCall`s."""
-        self._eval_set.add_case(
-            EvalCase.single_turn(
-                eval_id=case_id or self._next_id(),
-                user_query=query,
-                expected_response=expected,
-                expected_tools=expected_tools,
-                expected_node_order=expected_node_order,
-                name=name,
-                description=description,
-                tags=tags,
-                metadata=metadata,
-                session_input=session_input,
-            )
+        return self.add_multi_turn(
+            conversation=[(query, expected)],
+            expected_tools=expected_tools,
+            expected_node_order=expected_node_order,
+            case_id=case_id,
+            name=name,
+            description=description,
+            tags=tags,
+            metadata=metadata,
+            session_input=session_input,
         )
-        return self
 
     def add_tool_test(
         self,
@@ -101,6 +97,7 @@ class EvalSetBuilder:
         description: str = "",
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
+        session_input: SessionInput | None = None,
     ) -> EvalSetBuilder:
         """Add a case of ``(user, expected reply)`` turns; expected tools go on the first turn."""
         self._eval_set.add_case(
@@ -113,6 +110,7 @@ class EvalSetBuilder:
                 description=description,
                 tags=tags,
                 metadata=metadata,
+                session_input=session_input,
             )
         )
         return self

@@ -157,24 +157,16 @@ class EvalCase(BaseModel):
         metadata: dict[str, Any] | None = None,
     ) -> EvalCase:
         """A case with one user turn."""
-        invocation = Invocation(
-            user_content=MessageContent.user(user_query),
-            expected_tool_trajectory=to_tool_calls(expected_tools),
-            expected_node_order=list(expected_node_order or []),
-            expected_final_response=(
-                MessageContent.assistant(expected_response)
-                if expected_response is not None
-                else None
-            ),
-        )
-        return cls(
+        return cls.multi_turn(
             eval_id=eval_id,
+            conversation=[(user_query, expected_response)],
+            expected_tools=expected_tools,
+            expected_node_order=expected_node_order,
             name=name,
             description=description,
-            conversation=[invocation],
-            session_input=session_input or SessionInput(),
-            tags=list(tags or []),
-            metadata=dict(metadata or {}),
+            session_input=session_input,
+            tags=tags,
+            metadata=metadata,
         )
 
     @classmethod

@@ -25,12 +25,15 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tenxeval_tui.evaluation.config import CriterionConfig, EvalConfig
 from tenxeval_tui.evaluation.dataset import EvalCase
 from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
 from tenxeval_tui.evaluation.results import CriterionResult
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.judges import JudgePool
 
 
 class CriterionConfigError(ValueError):
@@ -68,6 +71,10 @@ class BaseCriterion(ABC):
         if not 0.0 <= self.config.threshold <= 1.0:
             problems.append(f"{self.name}: threshold must be between 0 and 1")
         return problems
+
+    def bind_judge_pool(self, pool: JudgePool) -> None:
+        """Receive the run's shared judge pool (judged criteria use it; others ignore it)."""
+        return None
 
     @abstractmethod
     async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
@@ -183,11 +190,15 @@ def get_criterion_class(name: str) -> type[BaseCriterion]:
         raise KeyError(f"unknown criterion {name!r}; known criteria: {known}") from None
 
 
-def build_criteria(config: EvalConfig) -> list[BaseCriterion]:
+def build_criteria(
+    config: EvalConfig, *, judge_pool: JudgePool | None = None
+) -> list[BaseCriterion]:
     """Instances of every enabled criterion of ``config``, in a stable order.
 
     Raises :class:`CriterionConfigError` listing every misconfigured criterion
     (unknown name, bad threshold, missing judge settings) before anything runs.
+    Criteria with ``requires_judge`` share one judge pool: ``judge_pool``, or a
+    new one bounding judge calls in flight by ``config.effective_concurrency``.
     """
     criteria: list[BaseCriterion] = []
     problems: list[str] = []
@@ -202,6 +213,13 @@ def build_criteria(config: EvalConfig) -> list[BaseCriterion]:
         criteria.append(criterion)
     if problems:
         raise CriterionConfigError("; ".join(problems))
+    if any(c.requires_judge for c in criteria):
+        if judge_pool is None:
+            from tenxeval_tui.evaluation.judges import JudgePool
+
+            judge_pool = JudgePool(max_concurrency=config.effective_concurrency)
+        for criterion in criteria:
+            criterion.bind_judge_pool(judge_pool)
     return criteria
 
 

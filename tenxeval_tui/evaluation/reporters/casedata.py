@@ -4,22 +4,45 @@ An :class:`EvalCaseResult` holds what the agent did; what was *expected* lives i
 the criteria's ``details`` (the keys 10xGraph's criteria use:
 ``expected_response``, ``expected_trajectory``, ``expected_node_order``...) or,
 when a runner stores them on the result, in same-named extra fields or metadata.
-:func:`case_view` gathers both into one plain dict for the HTML report.
+:func:`case_view` gathers both into one plain dict for the HTML report, saying
+each thing once (a detail already shown in its own section is not repeated).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+import pydantic_core
 
 from tenxeval_tui.evaluation.results import EvalCaseResult
 
 # Longer strings are cut in the HTML (the JSON report keeps everything).
 MAX_TEXT = 8_000
+MAX_TOOL_TEXT = 2_000
+MAX_DETAILS = 4_000
 
-_EXPECTED_RESPONSE_KEYS = ("expected_response", "reference", "expected_final_response")
-_EXPECTED_TOOLS_KEYS = ("expected_trajectory", "expected_tool_calls", "expected_tool_trajectory")
+EXPECTED_RESPONSE_KEYS = ("expected_response", "reference", "expected_final_response")
+EXPECTED_TOOLS_KEYS = ("expected_trajectory", "expected_tool_calls", "expected_tool_trajectory")
+# Criterion details that the case view already shows in its own sections.
+_SHOWN_ELSEWHERE = frozenset(
+    {
+        "reason",
+        "reasoning",
+        "actual_response",
+        "expected_response",
+        "reference",
+        "expected_final_response",
+        "actual_trajectory",
+        "expected_trajectory",
+        "expected_tool_calls",
+        "expected_tool_trajectory",
+        "actual_node_order",
+        "expected_node_order",
+        "actual_names",
+        "expected_names",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -33,9 +56,19 @@ class ViewOptions:
     include_tool_call_details: bool = True
 
 
+def to_text(value: Any) -> str:
+    """``value`` as text: strings as they are, anything else as compact JSON."""
+    if isinstance(value, str):
+        return value
+    try:
+        return pydantic_core.to_json(value, fallback=str).decode("utf-8")
+    except (TypeError, ValueError):  # pragma: no cover - fallback=str handles the rest
+        return str(value)
+
+
 def clip(value: Any, limit: int = MAX_TEXT) -> str:
     """``value`` as text, cut to ``limit`` characters with a note when longer."""
-    text = value if isinstance(value, str) else _compact(value)
+    text = to_text(value)
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… [{len(text) - limit} more characters in the JSON report]"
@@ -53,13 +86,6 @@ def names_only_tools(details: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _compact(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)
-
-
 def _text_of(value: Any) -> str:
     """The text of a message-like value (a string, ``{"content": ...}``, or ``{"parts": ...}``)."""
     if value is None:
@@ -67,52 +93,63 @@ def _text_of(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
-        content = value.get("content", value.get("text", value.get("parts")))
-        return _text_of(content)
+        return _text_of(value.get("content", value.get("text", value.get("parts"))))
     if isinstance(value, list):
         return " ".join(t for t in (_text_of(v) for v in value) if t)
     return str(value)
 
 
+def _present(value: Any) -> bool:
+    return value is not None and value != "" and value != []
+
+
 def _lookup(result: EvalCaseResult, keys: tuple[str, ...]) -> Any:
     """The first of ``keys`` found on the result, in its metadata, or in criterion details."""
     extras = result.model_extra or {}
-    for key in keys:
-        for source in (extras, result.metadata):
-            if source.get(key) not in (None, "", []):
+    for source in (extras, result.metadata):
+        for key in keys:
+            if _present(source.get(key)):
                 return source[key]
     for cr in result.criterion_results:
         for key in keys:
-            if cr.details.get(key) not in (None, "", []):
+            if _present(cr.details.get(key)):
                 return cr.details[key]
     return None
 
 
 def _tool(call: Any, with_details: bool) -> dict[str, str]:
+    """A tool call (model, dict or bare name) as ``{"name", "args"?, "result"?}``."""
     if isinstance(call, str):
         return {"name": call}
-    data = call.model_dump(mode="json") if hasattr(call, "model_dump") else dict(call)
-    tool = {"name": str(data.get("name", ""))}
+    if isinstance(call, dict):
+        name, args, result = call.get("name", ""), call.get("args"), call.get("result")
+    else:
+        name = getattr(call, "name", "")
+        args, result = getattr(call, "args", None), getattr(call, "result", None)
+    tool = {"name": str(name)}
     if with_details:
-        if data.get("args"):
-            tool["args"] = clip(data["args"], 2_000)
-        if data.get("result") not in (None, ""):
-            tool["result"] = clip(data["result"], 2_000)
+        if args:
+            tool["args"] = clip(args, MAX_TOOL_TEXT)
+        if _present(result):
+            tool["result"] = clip(result, MAX_TOOL_TEXT)
     return tool
 
 
 def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
+    """Each turn's user input, and the agent's reply when it is not the final response."""
     turns: list[dict[str, Any]] = []
-    if result.turn_results:
-        for turn in result.turn_results:
-            entry: dict[str, Any] = {"user": clip(_text_of(turn.get("user_input")))}
-            if opts.include_actual_response:
-                entry["agent"] = clip(_text_of(turn.get("agent_response")))
-            if opts.include_trajectory and turn.get("tool_calls"):
-                entry["tools"] = [str(_tool(c, False)["name"]) for c in turn["tool_calls"]]
-            if turn.get("expected_response"):
-                entry["expected"] = clip(_text_of(turn["expected_response"]))
-            turns.append(entry)
+    final = result.actual_response
+    for turn in result.turn_results:
+        entry: dict[str, Any] = {"user": clip(_text_of(turn.get("user_input")))}
+        agent = _text_of(turn.get("agent_response"))
+        if opts.include_actual_response and agent and agent != final:
+            entry["agent"] = clip(agent)
+        if opts.include_trajectory and turn.get("tool_calls"):
+            entry["tools"] = [_tool(c, False)["name"] for c in turn["tool_calls"]]
+        if turn.get("expected_response"):
+            entry["expected"] = clip(_text_of(turn["expected_response"]))
+        turns.append(entry)
+    if turns:
         return turns
     for message in result.messages:
         if isinstance(message, dict) and message.get("role") in {"user", "human"}:
@@ -120,24 +157,7 @@ def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
     return turns
 
 
-def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
-    """The parts of ``result`` a reader of the report needs, as JSON-ready data."""
-    view: dict[str, Any] = {
-        "id": result.eval_id,
-        "name": result.name,
-        "status": result.status,
-        "set": result.eval_set_id,
-        "duration": round(result.duration_seconds, 3),
-        "tokens": result.token_usage.total_tokens,
-        "turns": _turns(result, opts),
-    }
-    if opts.include_actual_response:
-        view["response"] = clip(result.actual_response)
-    expected = _lookup(result, _EXPECTED_RESPONSE_KEYS)
-    if expected is not None:
-        view["expected"] = clip(_text_of(expected))
-    if result.error:
-        view["error"] = clip(result.error)
+def _criteria(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
     criteria = []
     for cr in result.criterion_results:
         entry: dict[str, Any] = {
@@ -151,29 +171,44 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
         if opts.include_details:
             if cr.reason:
                 entry["reason"] = clip(cr.reason)
-            other = {
-                k: v
-                for k, v in cr.details.items()
-                if k not in {"reason", "reasoning", "actual_response"}
-                or (k == "actual_response" and opts.include_actual_response)
-            }
+            other = {k: v for k, v in cr.details.items() if k not in _SHOWN_ELSEWHERE}
             if not opts.include_trajectory:
                 other = {k: v for k, v in other.items() if "trajectory" not in k}
             if not opts.include_tool_call_details:
                 other = names_only_tools(other)
             if other:
-                entry["details"] = clip(other, 4_000)
+                entry["details"] = clip(other, MAX_DETAILS)
         criteria.append(entry)
-    view["criteria"] = criteria
+    return criteria
+
+
+def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
+    """The parts of ``result`` a reader of the report needs, as JSON-ready data."""
+    view: dict[str, Any] = {
+        "id": result.eval_id,
+        "name": result.name,
+        "status": result.status,
+        "duration": round(result.duration_seconds, 3),
+        "tokens": result.token_usage.total_tokens,
+        "turns": _turns(result, opts),
+        "criteria": _criteria(result, opts),
+    }
+    if result.eval_set_id:
+        view["set"] = result.eval_set_id
+    if opts.include_actual_response:
+        view["response"] = clip(result.actual_response)
+    expected = _lookup(result, EXPECTED_RESPONSE_KEYS)
+    if expected is not None:
+        view["expected"] = clip(_text_of(expected))
+    if result.error:
+        view["error"] = clip(result.error)
     if opts.include_trajectory:
-        expected_tools = _lookup(result, _EXPECTED_TOOLS_KEYS)
+        expected_tools = _lookup(result, EXPECTED_TOOLS_KEYS)
         if expected_tools is None:
-            names = _lookup(result, ("expected_names",))
-            expected_tools = names if isinstance(names, list) else None
+            expected_tools = _lookup(result, ("expected_names",))
         if isinstance(expected_tools, list):
-            view["expected_tools"] = [
-                _tool(c, opts.include_tool_call_details) for c in expected_tools
-            ]
+            details = opts.include_tool_call_details
+            view["expected_tools"] = [_tool(c, details) for c in expected_tools]
         view["tools"] = [_tool(c, opts.include_tool_call_details) for c in result.actual_tool_calls]
         view["nodes"] = list(result.node_visits)
         expected_nodes = _lookup(result, ("expected_node_order",))
@@ -181,15 +216,18 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
             view["expected_nodes"] = [str(n) for n in expected_nodes]
     if opts.include_node_responses and result.node_responses:
         view["node_responses"] = [
-            {
-                "node": str(nr.get("node_name", "")),
-                **(
-                    {"text": clip(nr.get("response_text", ""), 2_000)}
-                    if opts.include_actual_response
-                    else {}
-                ),
-            }
-            for nr in result.node_responses
-            if isinstance(nr, dict)
+            _node(nr, result.actual_response, opts) for nr in result.node_responses
         ]
     return view
+
+
+def _node(response: Any, final: str, opts: ViewOptions) -> dict[str, Any]:
+    """A node response: its name, its text unless it is the final response, its tool calls."""
+    data = response if isinstance(response, dict) else {}
+    node: dict[str, Any] = {"node": str(data.get("node_name", ""))}
+    text = data.get("response_text") or ""
+    if opts.include_actual_response and text:
+        node["text"] = "(the final response)" if text == final else clip(text, MAX_TOOL_TEXT)
+    if data.get("tool_call_names"):
+        node["calls"] = [str(n) for n in data["tool_call_names"]]
+    return node

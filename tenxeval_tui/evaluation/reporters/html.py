@@ -2,10 +2,10 @@
 
 The page is a jinja2 template (``templates/report.html.j2``) with its CSS and
 JavaScript (``templates/report.css``, ``templates/report.js``) inlined, and the
-criterion chart drawn as inline SVG: no network access, no CDN. Each case is a
-one-line ``<details>`` row; its full detail is kept once, as JSON in a
-``<script type="application/json">`` block, and drawn by the script when the row
-is opened, which keeps a 10,000-case report small and quick to open.
+criterion chart drawn as inline SVG: no network access, no CDN. The cases are
+kept once, as JSON in a ``<script type="application/json">`` block; the script
+draws a one-line ``<details>`` row per case and a case's full detail only when
+its row is opened, which keeps a 10,000-case report small and quick to open.
 
 Everything that comes from agents or eval sets is escaped: jinja2 autoescapes
 the markup, the embedded JSON has ``<``, ``>`` and ``&`` written as ``\\u``
@@ -31,7 +31,6 @@ from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
 from tenxeval_tui.evaluation.results import EvalReport
 
-_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 _BAR_WIDTH = 360
 
 
@@ -53,7 +52,9 @@ def _asset(name: str) -> str:
 
 def script_json(data: Any) -> str:
     """``data`` as JSON that is safe inside a ``<script>`` element of an HTML page."""
-    return pydantic_core.to_json(data).decode("utf-8").translate(_JSON_ESCAPES)
+    text = pydantic_core.to_json(data).decode("utf-8")
+    # str.replace is many times quicker than str.translate on megabytes of text
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _csp_hash(script: str) -> str:
@@ -62,14 +63,17 @@ def _csp_hash(script: str) -> str:
 
 
 def _chart(report: EvalReport) -> list[dict[str, Any]]:
+    stats = report.summary.criterion_stats
     thresholds: dict[str, float] = {}
     for result in report.results:
         for cr in result.criterion_results:
             thresholds.setdefault(cr.criterion, cr.threshold)
+        if len(thresholds) >= len(stats):
+            break
     bars = []
-    for index, (name, stats) in enumerate(report.summary.criterion_stats.items()):
-        avg = min(max(float(stats.get("avg_score", 0.0)), 0.0), 1.0)
-        rate = float(stats.get("pass_rate", 0.0))
+    for index, (name, entry) in enumerate(stats.items()):
+        avg = min(max(float(entry.get("avg_score", 0.0)), 0.0), 1.0)
+        rate = float(entry.get("pass_rate", 0.0))
         threshold = thresholds.get(name)
         bars.append(
             {
@@ -82,8 +86,8 @@ def _chart(report: EvalReport) -> list[dict[str, Any]]:
                 if threshold is None
                 else round(min(max(threshold, 0.0), 1.0) * _BAR_WIDTH, 1),
                 "threshold": threshold,
-                "passed": stats.get("passed", 0),
-                "total": stats.get("total", 0),
+                "passed": entry.get("passed", 0),
+                "total": entry.get("total", 0),
                 "ok": rate >= 1.0,
             }
         )
@@ -137,18 +141,6 @@ class HTMLReporter(BaseReporter):
         """The report as one HTML document."""
         script, css = _asset("report.js"), _asset("report.css")
         s = report.summary
-        combined = len({r.eval_set_id for r in report.results if r.eval_set_id}) > 1
-        rows = [
-            {
-                "status": r.status,
-                "label": r.name or r.eval_id,
-                "id": r.eval_id if r.name and r.name != r.eval_id else "",
-                "set": r.eval_set_id if combined else "",
-                "duration": f"{r.duration_seconds:.2f}",
-                "failed": ", ".join(cr.criterion for cr in r.failed_criteria),
-            }
-            for r in report.results
-        ]
         bars = _chart(report)
         return (
             _environment()
@@ -160,7 +152,6 @@ class HTMLReporter(BaseReporter):
                 when=datetime.fromtimestamp(report.timestamp)
                 .astimezone()
                 .strftime("%Y-%m-%d %H:%M:%S %Z"),
-                rows=rows,
                 bars=bars,
                 bar_width=_BAR_WIDTH,
                 chart_height=max(len(bars) * 34, 1),

@@ -101,12 +101,15 @@ class JSONReporter(BaseReporter):
 
     def render(self, report: EvalReport) -> str:
         """The report as JSON text."""
+        return self.render_bytes(report).decode("utf-8")
+
+    def render_bytes(self, report: EvalReport) -> bytes:
+        """The report as UTF-8 JSON, serialised straight to bytes."""
         if self._exclude():
             data: Any = self.to_dict(report)
-            text = pydantic_core.to_json(data, indent=self.indent).decode("utf-8")
-        else:
-            text = report.model_dump_json(indent=self.indent)
-        return text + "\n"
+            return pydantic_core.to_json(data, indent=self.indent) + b"\n"
+        serializer = report.__pydantic_serializer__
+        return serializer.to_json(report, indent=self.indent) + b"\n"
 
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""

@@ -27,8 +27,9 @@ def _set(element: ET.Element, **attributes: Any) -> None:
         element.set(key, xml_safe(value))
 
 
-def _property(parent: ET.Element, name: str, value: Any) -> None:
-    _set(ET.SubElement(parent, "property"), name=name, value=value)
+def _property(parent: ET.Element, name: str, value: str) -> None:
+    """A ``<property>``; ``name`` and ``value`` must already be XML-safe."""
+    ET.SubElement(parent, "property", {"name": name, "value": value})
 
 
 class JUnitXMLReporter(BaseReporter):
@@ -37,15 +38,16 @@ class JUnitXMLReporter(BaseReporter):
     - ``<testsuites>`` holds one ``<testsuite>`` per eval set: a combined report
       (:meth:`EvalReport.combine`) gets one per original set, from each case's
       ``metadata["eval_set_id"]``; suite properties hold the pass rate and each
-      criterion's average score and pass rate.
+      criterion's average score, pass rate and threshold.
     - One ``<testcase>`` per case (``name``: the case name or id; ``classname``:
-      the eval set id; ``time``: its duration), with each criterion's score and
-      threshold as properties (``score.<criterion>``, ``threshold.<criterion>``).
+      the eval set id; ``time``: its duration), with its ``eval_id`` and each
+      criterion's score as properties (``score.<criterion>``).
     - A failed case has one ``<failure>`` listing every failed criterion with its
       score, threshold and reason; an errored case has one ``<error>`` with the
       error instead (never both).
-    - ``<system-out>`` carries the agent's response and tool calls when the
-      ``include_*`` switches allow (cut to 20,000 characters).
+    - A case that did not pass also gets ``<system-out>`` with the agent's response
+      and tool calls, as far as the ``include_*`` switches allow (cut to 20,000
+      characters); passing cases leave it out to keep CI logs short.
     - Characters that XML 1.0 cannot carry are removed from all text.
     """
 
@@ -90,7 +92,7 @@ class JUnitXMLReporter(BaseReporter):
         )
         for index, (set_id, results) in enumerate(groups.items()):
             summary = s if len(groups) == 1 else EvalSummary.from_results(results)
-            root.append(self._suite(index, set_id, results, summary, stamp))
+            root.append(self._suite(index, xml_safe(set_id), results, summary, stamp))
         return root
 
     def _suite(
@@ -116,40 +118,54 @@ class JUnitXMLReporter(BaseReporter):
         props = ET.SubElement(suite, "properties")
         _property(props, "eval_set_id", set_id)
         _property(props, "pass_rate", f"{summary.pass_rate:.4f}")
+        thresholds = _thresholds(results)
         for name, stats in summary.criterion_stats.items():
-            _property(props, f"{name}.avg_score", f"{float(stats.get('avg_score', 0)):.4f}")
-            _property(props, f"{name}.pass_rate", f"{float(stats.get('pass_rate', 0)):.4f}")
-        for result in results:
-            suite.append(self._case(set_id, result))
+            safe = xml_safe(name)
+            _property(props, f"{safe}.avg_score", f"{float(stats.get('avg_score', 0)):.4f}")
+            _property(props, f"{safe}.pass_rate", f"{float(stats.get('pass_rate', 0)):.4f}")
+            if name in thresholds:
+                _property(props, f"{safe}.threshold", f"{thresholds[name]:.4f}")
+        names: dict[str, str] = {}
+        suite.extend(self._case(set_id, result, names) for result in results)
         return suite
 
-    def _case(self, set_id: str, result: EvalCaseResult) -> ET.Element:
-        case = ET.Element("testcase")
-        _set(
-            case,
-            name=result.name or result.eval_id,
-            classname=set_id,
-            time=f"{result.duration_seconds:.3f}",
+    def _case(self, set_id: str, result: EvalCaseResult, names: dict[str, str]) -> ET.Element:
+        case = ET.Element(
+            "testcase",
+            {
+                "name": xml_safe(result.name or result.eval_id),
+                "classname": set_id,
+                "time": f"{result.duration_seconds:.3f}",
+            },
         )
         props = ET.SubElement(case, "properties")
-        _property(props, "eval_id", result.eval_id)
+        _property(props, "eval_id", xml_safe(result.eval_id))
         for cr in result.criterion_results:
-            _property(props, f"score.{cr.criterion}", f"{cr.score:.4f}")
-            _property(props, f"threshold.{cr.criterion}", f"{cr.threshold:.4f}")
+            name = names.get(cr.criterion)
+            if name is None:
+                name = names[cr.criterion] = f"score.{xml_safe(cr.criterion)}"
+            _property(props, name, f"{cr.score:.4f}")
+        if result.passed:
+            return case
         if result.is_error:
-            error = ET.SubElement(case, "error")
-            _set(error, message=_first_line(result.error or ""), type="EvalCaseError")
+            error = ET.SubElement(
+                case,
+                "error",
+                {"message": xml_safe(_first_line(result.error or "")), "type": "EvalCaseError"},
+            )
             error.text = xml_safe(result.error)
-        elif not result.passed:
+        else:
             failed = result.failed_criteria
-            failure = ET.SubElement(case, "failure")
-            _set(
-                failure,
-                message="; ".join(
-                    f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in failed
-                )
-                or "case did not pass",
-                type="EvalCriterionFailure",
+            message = "; ".join(
+                f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in failed
+            )
+            failure = ET.SubElement(
+                case,
+                "failure",
+                {
+                    "message": xml_safe(message or "case did not pass"),
+                    "type": "EvalCriterionFailure",
+                },
             )
             failure.text = xml_safe("\n".join(self._failure_lines(failed)))
         out = self._system_out(result)
@@ -181,14 +197,25 @@ class JUnitXMLReporter(BaseReporter):
         return text if len(text) <= SYSTEM_OUT_CHARS else text[:SYSTEM_OUT_CHARS] + "…"
 
     def render(self, report: EvalReport) -> str:
-        """The report as JUnit XML text (UTF-8, with an XML declaration)."""
+        """The report as JUnit XML text (with an XML declaration)."""
         root = self.to_element(report)
         ET.indent(root)
-        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+        # ElementTree writes "unicode" quicker than "utf-8"; the declaration says UTF-8.
+        body = ET.tostring(root, encoding="unicode")
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
 
     def to_xml(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""
         return self.render(report)
+
+
+def _thresholds(results: list[EvalCaseResult]) -> dict[str, float]:
+    """Each criterion's threshold (the same for every case of a run; the first one seen)."""
+    found: dict[str, float] = {}
+    for result in results:
+        for cr in result.criterion_results:
+            found.setdefault(cr.criterion, cr.threshold)
+    return found
 
 
 def _first_line(text: str, limit: int = 500) -> str:

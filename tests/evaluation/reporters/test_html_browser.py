@@ -79,6 +79,29 @@ def test_loads_without_console_errors_and_shows_summary(browser, tmp_path):
     ) == pytest.approx(0.6333 * 360, abs=1)
 
 
+def test_rows_show_status_name_failed_criteria_and_eval_set(browser, tmp_path):
+    open_report(browser, mixed_report(), tmp_path)
+    rows = browser.evaluate(
+        "Array.from(document.querySelectorAll('details.case'))"
+        ".map(d => [d.className, d.querySelector('summary').innerText.replace(/\\s+/g, ' ')])"
+    )
+    assert rows == [
+        ["case passed", "PASSED London weather london 1.25s"],
+        ["case passed", "PASSED Paris weather paris 1.25s"],
+        ["case failed", "FAILED Tokyo weather tokyo rouge_match 1.25s"],
+        ["case error", "ERROR Oslo weather broken 1.25s"],
+    ]
+    combined = EvalReport.combine(
+        [mixed_report("set-a", "A"), EvalReport.create("set-b", [weather_case("rome")], "B")]
+    )
+    open_report(browser, combined, tmp_path)
+    sets = browser.evaluate(
+        "Array.from(document.querySelectorAll('details.case .set')).map(s => s.textContent)"
+    )
+    assert sets == ["set-a"] * 4 + ["set-b"]
+    assert browser.problems() == []
+
+
 def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     open_report(browser, mixed_report(), tmp_path)
     assert browser.evaluate(f"document.querySelector('{row(2)} .body')") is None
@@ -91,7 +114,7 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     assert "It is sunny in Tokyo." in text  # expected response
     assert "The answer names the wrong city." in text  # judge reasoning
     assert "0.20" in text and "0.50" in text  # score and threshold
-    assert 'get_weather({"location": "Tokyo"})' in text  # expected and actual trajectory
+    assert 'get_weather({"location":"Tokyo"})' in text  # expected and actual trajectory
     assert "MAIN → TOOL → MAIN" in text
     # collapsing and re-opening does not draw the detail twice
     browser.click(f"{row(2)} > summary")

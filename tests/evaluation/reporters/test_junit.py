@@ -87,10 +87,12 @@ def test_scores_and_thresholds_are_properties(tmp_path):
     props = case_properties(tokyo)
     assert props["eval_id"] == "tokyo"
     assert props["score.rouge_match"] == "0.2000"
-    assert props["threshold.rouge_match"] == "0.5000"
+    assert "threshold.rouge_match" not in props  # thresholds are per suite
     assert props["score.tool_trajectory_avg_score"] == "1.0000"
     suite_props = {p.name: p.value for p in suite.properties()}
     assert suite_props["pass_rate"] == "0.5000"
+    assert suite_props["rouge_match.threshold"] == "0.5000"
+    assert suite_props["tool_trajectory_avg_score.threshold"] == "1.0000"
     assert float(suite_props["rouge_match.avg_score"]) == pytest.approx((0.9 + 0.8 + 0.2) / 3, 1e-3)
 
 

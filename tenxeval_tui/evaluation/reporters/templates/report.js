@@ -1,11 +1,11 @@
-// Case details are drawn from the embedded JSON when a row is opened.
+// Rows are drawn from the embedded JSON at load, a case's detail when its row is opened.
 // Only textContent is ever set from report data: no HTML is parsed from it.
 (function () {
   "use strict";
   var dataNode = document.getElementById("case-data");
   var cases = JSON.parse(dataNode.textContent || "[]");
   var list = document.getElementById("case-list");
-  var rows = list ? Array.prototype.slice.call(list.querySelectorAll("details.case")) : [];
+  var rows = [];
   var search = document.getElementById("search");
   var failedOnly = document.getElementById("failed-only");
   var count = document.getElementById("count");
@@ -72,9 +72,11 @@
       var user = el("div");
       add(user, el("span", "who", "User " + (i + 1) + ":"), document.createTextNode(turn.user || ""));
       add(t, user);
-      if (turn.agent !== undefined) {
+      // The final turn's reply is the case's response (not stored twice).
+      var reply = turn.agent !== undefined ? turn.agent : i === turns.length - 1 ? c.response : undefined;
+      if (reply !== undefined) {
         var agent = el("div");
-        add(agent, el("span", "who", "Agent:"), document.createTextNode(turn.agent || ""));
+        add(agent, el("span", "who", "Agent:"), document.createTextNode(reply || ""));
         add(t, agent);
       }
       if (turn.tools && turn.tools.length) {
@@ -166,7 +168,8 @@
     if (c.node_responses && c.node_responses.length) {
       var nodes = el("ol", "tools");
       c.node_responses.forEach(function (n) {
-        nodes.appendChild(el("li", null, n.text !== undefined ? n.node + ": " + n.text : n.node));
+        var label = n.node + (n.calls ? " \u2192 calls " + n.calls.join(", ") : "");
+        nodes.appendChild(el("li", null, n.text !== undefined ? label + ": " + n.text : label));
       });
       add(body, heading("Node responses"), nodes);
     }
@@ -215,7 +218,39 @@
     if (count) count.textContent = shown + " of " + rows.length + " cases";
   }
 
+  function buildRows() {
+    var sets = {};
+    var setCount = 0;
+    cases.forEach(function (c) {
+      if (c.set && !sets[c.set]) {
+        sets[c.set] = true;
+        setCount++;
+      }
+    });
+    var fragment = document.createDocumentFragment();
+    cases.forEach(function (c, i) {
+      var row = el("details", "case " + c.status);
+      row.dataset.i = String(i);
+      var summary = el("summary");
+      var failed = (c.criteria || []).filter(function (cr) { return !cr.passed; });
+      add(
+        summary,
+        el("span", "st", c.status),
+        el("span", "nm", c.name || c.id),
+        c.name && c.name !== c.id ? el("code", null, c.id) : null,
+        setCount > 1 && c.set ? el("span", "set", c.set) : null,
+        failed.length ? el("span", "fc", failed.map(function (cr) { return cr.name; }).join(", ")) : null,
+        el("span", "du", Number(c.duration).toFixed(2) + "s")
+      );
+      row.appendChild(summary);
+      fragment.appendChild(row);
+      rows.push(row);
+    });
+    list.appendChild(fragment);
+  }
+
   var timer = null;
+  if (list) buildRows();
   if (list) list.addEventListener("toggle", onToggle, true);
   if (search) {
     search.addEventListener("input", function () {

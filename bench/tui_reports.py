@@ -1,0 +1,129 @@
+"""Report browser on a 10,000-case report: seconds to interactive, median case-detail open.
+
+Targets: interactive in at most 1.0 s, a case detail in at most 50 ms (median).
+Run: .venv/bin/python bench/tui_reports.py [--cases N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from textual.app import App
+
+from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
+from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.reports_index import list_reports
+from tenxeval_tui.screens.case_detail import CaseScreen
+from tenxeval_tui.screens.report_detail import ReportScreen
+from tenxeval_tui.widgets.report_cases import ReportCaseTable
+
+INTERACTIVE_TARGET = 1.0
+CASE_TARGET = 0.050
+
+
+def make_case(i: int) -> EvalCaseResult:
+    failing = i % 7 == 0
+    expected = [ToolCall(name="lookup", args={"id": i}), ToolCall(name="summarise")]
+    actual = [ToolCall(name="lookup", args={"id": i + (1 if failing else 0)})]
+    criteria = [
+        CriterionResult.success(
+            "tool_trajectory_avg_score",
+            0.5 if failing else 1.0,
+            1.0,
+            details={"expected_trajectory": [c.model_dump() for c in expected]},
+        ),
+        CriterionResult.success(
+            "rouge_match",
+            0.3 if failing else 0.9,
+            0.5,
+            details={"expected_response": f"Order {i} ships on Monday from the Berlin depot."},
+        ),
+        CriterionResult.success(
+            "factual_accuracy_v1",
+            0.4 if failing else 0.95,
+            0.7,
+            details={"reason": f"The reply about order {i} " + "is checked claim by claim. " * 4},
+            token_usage=TokenUsage(input_tokens=300, output_tokens=60),
+        ),
+    ]
+    return EvalCaseResult(
+        eval_id=f"case_{i:05d}",
+        name=f"Order status {i}",
+        passed=not failing,
+        criterion_results=criteria,
+        actual_tool_calls=actual,
+        actual_response=f"Order {i} ships on {'Friday' if failing else 'Monday'} from Berlin.",
+        messages=[{"role": "user", "content": f"Where is order {i}?"}],
+        node_visits=["agent", "tools", "agent"],
+        duration_seconds=0.8,
+        metadata={"tags": ["orders", "smoke" if i % 2 else "slow"]},
+        token_usage=TokenUsage(input_tokens=900, output_tokens=120),
+    )
+
+
+class BenchApp(App[None]):
+    pass
+
+
+async def measure(path: Path, samples: int) -> tuple[float, list[float]]:
+    app = BenchApp()
+    async with app.run_test(size=(140, 45)) as pilot:
+        start = time.perf_counter()
+        screen = ReportScreen(path)
+        app.push_screen(screen)
+        while not (screen.document is not None and screen.query_one(ReportCaseTable).items):
+            await asyncio.sleep(0.002)
+        await pilot.pause()  # one full refresh with the table on screen
+        interactive = time.perf_counter() - start
+
+        rows = screen.visible_rows
+        step = max(len(rows) // samples, 1)
+        timings: list[float] = []
+        for row in rows[::step][:samples]:
+            start = time.perf_counter()
+            screen.open_case(row)
+            await pilot.pause()
+            assert isinstance(app.screen, CaseScreen)
+            timings.append(time.perf_counter() - start)
+            app.pop_screen()
+            await pilot.pause()
+    return interactive, timings
+
+
+def verdict(value: float, target: float) -> str:
+    return "ok" if value <= target else "OVER TARGET"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "orders_20260520_120000.json"
+        EvalReport.create("orders", [make_case(i) for i in range(args.cases)]).to_file(path)
+        size_mb = path.stat().st_size / 1e6
+        start = time.perf_counter()
+        list_reports(folder)
+        listing = time.perf_counter() - start
+        interactive, timings = asyncio.run(measure(path, args.samples))
+    median = statistics.median(timings)
+    print(f"report: {args.cases} cases, {size_mb:.1f} MB")
+    print(f"list the folder:       {listing * 1000:7.1f} ms")
+    print(
+        f"seconds to interactive: {interactive:6.3f} s   target <= {INTERACTIVE_TARGET:.1f} s   "
+        f"{verdict(interactive, INTERACTIVE_TARGET)}"
+    )
+    print(
+        f"open a case (median of {len(timings)}): {median * 1000:6.1f} ms   "
+        f"target <= {CASE_TARGET * 1000:.0f} ms   {verdict(median, CASE_TARGET)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,311 @@
+"""Comparing two runs: which cases regressed, were fixed, appeared or disappeared.
+
+``compare_reports(baseline, current)`` matches cases by ``(eval set id, eval_id)``
+(the eval set id comes from a case's metadata in combined reports, else ""), so
+two cases with the same id in different eval sets of a combined report stay
+apart. The result is a plain pydantic model: it sorts, serialises to JSON and
+prints as text, for the TUI and the headless ``compare`` command alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+
+
+class CaseChange(StrEnum):
+    """How one case moved from the baseline run to the current one."""
+
+    REGRESSED = "regressed"  # passed before, failed or errored now
+    FIXED = "fixed"  # failed or errored before, passes now
+    NEW = "new"  # only in the current run
+    REMOVED = "removed"  # only in the baseline run
+    STILL_FAILING = "still_failing"  # did not pass in either run
+    UNCHANGED = "unchanged"  # passed in both runs
+
+
+# Most interesting first: the order cases are listed in by default.
+CHANGE_ORDER: tuple[CaseChange, ...] = (
+    CaseChange.REGRESSED,
+    CaseChange.FIXED,
+    CaseChange.NEW,
+    CaseChange.REMOVED,
+    CaseChange.STILL_FAILING,
+    CaseChange.UNCHANGED,
+)
+
+
+class CaseComparison(BaseModel):
+    """One case in both runs (``None`` status on the side it is missing from)."""
+
+    eval_set_id: str = ""
+    eval_id: str
+    name: str = ""
+    change: CaseChange
+    baseline_status: str | None = None
+    current_status: str | None = None
+    baseline_score: float | None = None
+    current_score: float | None = None
+
+    @property
+    def label(self) -> str:
+        """The case's name, or its id."""
+        return self.name or self.eval_id
+
+    @property
+    def score_delta(self) -> float | None:
+        """Change of the mean criterion score (``None`` unless both runs scored it)."""
+        if self.baseline_score is None or self.current_score is None:
+            return None
+        return self.current_score - self.baseline_score
+
+
+class CriterionDelta(BaseModel):
+    """One criterion's average score and pass rate in both runs."""
+
+    criterion: str
+    baseline_avg_score: float | None = None
+    current_avg_score: float | None = None
+    baseline_pass_rate: float | None = None
+    current_pass_rate: float | None = None
+
+    @property
+    def avg_score_delta(self) -> float | None:
+        """Current minus baseline average score (``None`` if one run lacks the criterion)."""
+        if self.baseline_avg_score is None or self.current_avg_score is None:
+            return None
+        return self.current_avg_score - self.baseline_avg_score
+
+    @property
+    def pass_rate_delta(self) -> float | None:
+        """Current minus baseline pass rate (``None`` if one run lacks the criterion)."""
+        if self.baseline_pass_rate is None or self.current_pass_rate is None:
+            return None
+        return self.current_pass_rate - self.baseline_pass_rate
+
+
+def _sort_none_last(value: Any) -> tuple[bool, Any]:
+    return (value is None, value if value is not None else 0)
+
+
+# Sort keys of CaseComparison, by the column names the TUI and CLI use.
+CASE_SORT_KEYS: dict[str, Callable[[CaseComparison], Any]] = {
+    "change": lambda c: (CHANGE_ORDER.index(c.change), c.eval_set_id, c.eval_id),
+    "case": lambda c: (c.label.casefold(), c.eval_id),
+    "baseline": lambda c: (c.baseline_status or "", c.eval_id),
+    "current": lambda c: (c.current_status or "", c.eval_id),
+    "delta": lambda c: (_sort_none_last(c.score_delta), c.eval_id),
+}
+
+
+class ReportComparison(BaseModel):
+    """The differences between a baseline run and a current run."""
+
+    baseline_id: str
+    current_id: str
+    baseline_pass_rate: float = 0.0
+    current_pass_rate: float = 0.0
+    cases: list[CaseComparison] = Field(default_factory=list)
+    criteria: list[CriterionDelta] = Field(default_factory=list)
+
+    def with_change(self, change: CaseChange) -> list[CaseComparison]:
+        """The cases whose change is ``change``, in listing order."""
+        return [c for c in self.cases if c.change == change]
+
+    @property
+    def regressed(self) -> list[CaseComparison]:
+        """Cases that passed in the baseline and fail or error now."""
+        return self.with_change(CaseChange.REGRESSED)
+
+    @property
+    def fixed(self) -> list[CaseComparison]:
+        """Cases that did not pass in the baseline and pass now."""
+        return self.with_change(CaseChange.FIXED)
+
+    @property
+    def new(self) -> list[CaseComparison]:
+        """Cases only in the current run."""
+        return self.with_change(CaseChange.NEW)
+
+    @property
+    def removed(self) -> list[CaseComparison]:
+        """Cases only in the baseline run."""
+        return self.with_change(CaseChange.REMOVED)
+
+    @property
+    def still_failing(self) -> list[CaseComparison]:
+        """Cases that passed in neither run."""
+        return self.with_change(CaseChange.STILL_FAILING)
+
+    @property
+    def has_regressions(self) -> bool:
+        """Whether any case regressed (what makes ``tenxeval-tui compare`` exit 1)."""
+        return any(c.change == CaseChange.REGRESSED for c in self.cases)
+
+    def counts(self) -> dict[CaseChange, int]:
+        """Number of cases per change, every change present (zero when none)."""
+        result = dict.fromkeys(CHANGE_ORDER, 0)
+        for case in self.cases:
+            result[case.change] += 1
+        return result
+
+    def sorted_cases(self, key: str = "change", reverse: bool = False) -> list[CaseComparison]:
+        """The cases sorted by one of :data:`CASE_SORT_KEYS`."""
+        try:
+            sort_key = CASE_SORT_KEYS[key]
+        except KeyError:
+            raise ValueError(
+                f"unknown sort key {key!r}; use one of {', '.join(CASE_SORT_KEYS)}"
+            ) from None
+        return sorted(self.cases, key=sort_key, reverse=reverse)
+
+    def format_summary(self) -> str:
+        """A plain-text summary: counts, pass rates, criterion deltas, changed cases."""
+        counts = self.counts()
+        lines = [
+            f"Comparing {self.current_id} against baseline {self.baseline_id}",
+            f"  Pass rate: {self.baseline_pass_rate:.1%} -> {self.current_pass_rate:.1%} "
+            f"({_signed_points(self.current_pass_rate - self.baseline_pass_rate)})",
+            "  Cases: "
+            + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in CHANGE_ORDER),
+        ]
+        if self.criteria:
+            lines.append("  Criteria (avg score, pass rate):")
+            for delta in self.criteria:
+                lines.append(
+                    f"    {delta.criterion}: "
+                    f"{_pair(delta.baseline_avg_score, delta.current_avg_score, '.2f')} "
+                    f"({_signed(delta.avg_score_delta)}), "
+                    f"{_pair(delta.baseline_pass_rate, delta.current_pass_rate, '.0%')} "
+                    f"({_signed_points(delta.pass_rate_delta)})"
+                )
+        for change in CHANGE_ORDER[:5]:
+            changed = self.with_change(change)
+            if not changed:
+                continue
+            lines.append(f"  {change.value.replace('_', ' ').capitalize()}:")
+            for case in changed:
+                where = f"{case.eval_set_id}/" if case.eval_set_id else ""
+                lines.append(
+                    f"    {where}{case.eval_id}"
+                    + (f" ({case.name})" if case.name and case.name != case.eval_id else "")
+                    + f": {case.baseline_status or '-'} -> {case.current_status or '-'}"
+                )
+        return "\n".join(lines)
+
+
+def _pair(before: float | None, after: float | None, spec: str) -> str:
+    def fmt(value: float | None) -> str:
+        return "-" if value is None else format(value, spec)
+
+    return f"{fmt(before)} -> {fmt(after)}"
+
+
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.2f}"
+
+
+def _signed_points(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:+.1f} pts"
+
+
+def case_key(result: EvalCaseResult) -> tuple[str, str]:
+    """The key a case is matched on across runs: ``(eval set id, eval_id)``."""
+    return (result.eval_set_id, result.eval_id)
+
+
+def mean_score(result: EvalCaseResult) -> float | None:
+    """Mean score of a case's criteria (``None`` when it has none)."""
+    if not result.criterion_results:
+        return None
+    return sum(cr.score for cr in result.criterion_results) / len(result.criterion_results)
+
+
+def _change(before: EvalCaseResult | None, after: EvalCaseResult | None) -> CaseChange:
+    if before is None:
+        return CaseChange.NEW
+    if after is None:
+        return CaseChange.REMOVED
+    if before.passed and not after.passed:
+        return CaseChange.REGRESSED
+    if not before.passed and after.passed:
+        return CaseChange.FIXED
+    return CaseChange.UNCHANGED if after.passed else CaseChange.STILL_FAILING
+
+
+def _criterion_figures(report: EvalReport) -> dict[str, tuple[float, float]]:
+    """``criterion -> (avg score, pass rate)``, from the summary or else from the results."""
+    figures: dict[str, tuple[float, float]] = {}
+    stats = report.summary.criterion_stats
+    for name, entry in stats.items():
+        try:
+            figures[name] = (float(entry["avg_score"]), float(entry["pass_rate"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    if not stats:
+        scores: dict[str, list[tuple[float, bool]]] = {}
+        for result in report.results:
+            for cr in result.criterion_results:
+                scores.setdefault(cr.criterion, []).append((cr.score, cr.passed))
+        for name, pairs in scores.items():
+            figures[name] = (
+                sum(s for s, _ in pairs) / len(pairs),
+                sum(1 for _, p in pairs if p) / len(pairs),
+            )
+    return figures
+
+
+def _pass_rate(report: EvalReport) -> float:
+    if report.results:
+        return sum(1 for r in report.results if r.passed) / len(report.results)
+    return report.summary.pass_rate
+
+
+def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparison:
+    """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
+    before = {case_key(r): r for r in baseline.results}
+    after = {case_key(r): r for r in current.results}
+    keys = list(before) + [k for k in after if k not in before]
+    cases: list[CaseComparison] = []
+    for key in keys:
+        old, new = before.get(key), after.get(key)
+        shown = new or old
+        assert shown is not None
+        cases.append(
+            CaseComparison(
+                eval_set_id=key[0],
+                eval_id=key[1],
+                name=shown.name,
+                change=_change(old, new),
+                baseline_status=old.status if old else None,
+                current_status=new.status if new else None,
+                baseline_score=mean_score(old) if old else None,
+                current_score=mean_score(new) if new else None,
+            )
+        )
+    cases.sort(key=CASE_SORT_KEYS["change"])
+    old_figures, new_figures = _criterion_figures(baseline), _criterion_figures(current)
+    names = list(old_figures) + [n for n in new_figures if n not in old_figures]
+    criteria = [
+        CriterionDelta(
+            criterion=name,
+            baseline_avg_score=old_figures[name][0] if name in old_figures else None,
+            current_avg_score=new_figures[name][0] if name in new_figures else None,
+            baseline_pass_rate=old_figures[name][1] if name in old_figures else None,
+            current_pass_rate=new_figures[name][1] if name in new_figures else None,
+        )
+        for name in names
+    ]
+    return ReportComparison(
+        baseline_id=baseline.eval_set_name or baseline.eval_set_id,
+        current_id=current.eval_set_name or current.eval_set_id,
+        baseline_pass_rate=_pass_rate(baseline),
+        current_pass_rate=_pass_rate(current),
+        cases=cases,
+        criteria=criteria,
+    )

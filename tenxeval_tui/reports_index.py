@@ -1,0 +1,196 @@
+"""The JSON reports in an output folder, newest first, each with its headline figures.
+
+UI-free. Small files are loaded in full with :meth:`EvalReport.from_file`, so a
+broken one is listed with its exact error. Big files (over
+:data:`FULL_LOAD_LIMIT` bytes) are summarised without parsing their results:
+only the top-level members around ``results`` are decoded (the summary and
+timestamp sit after the results in the files both 10xGraph and we write); a
+file whose shape does not allow that falls back to a full load.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.results import EvalReport, EvalSummary
+
+FULL_LOAD_LIMIT = 1_000_000
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"\s*")
+# How many `"summary"` keys from the end to try before giving up on the fast path.
+_MAX_CANDIDATES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ReportEntry:
+    """One report file as the list shows it; ``problem`` is set when it does not load."""
+
+    path: Path
+    eval_set_id: str = ""
+    eval_set_name: str = ""
+    timestamp: float = 0.0
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    pass_rate: float = 0.0
+    problem: Problem | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the file loaded."""
+        return self.problem is None
+
+    @property
+    def title(self) -> str:
+        """The eval set's name, else its id, else the file name."""
+        return self.eval_set_name or self.eval_set_id or self.path.name
+
+    @property
+    def html_path(self) -> Path:
+        """Where the HTML report of the same run sits (it may not exist)."""
+        return self.path.with_suffix(".html")
+
+
+def is_report_file(path: Path) -> bool:
+    """JSON files, except eval sets and hidden (temporary) files."""
+    return (
+        path.suffix == ".json"
+        and not path.name.endswith(".evalset.json")
+        and not path.name.startswith(".")
+        and path.is_file()
+    )
+
+
+def list_reports(folder: str | Path) -> list[ReportEntry]:
+    """Every report in ``folder`` (not recursive), newest first; an absent folder lists nothing."""
+    root = Path(folder)
+    if not root.is_dir():
+        return []
+    entries = [read_entry(path) for path in root.iterdir() if is_report_file(path)]
+    return sorted(entries, key=lambda e: (e.timestamp, e.path.name), reverse=True)
+
+
+def read_entry(path: Path) -> ReportEntry:
+    """The list entry of one file; never raises for a bad file."""
+    try:
+        size = path.stat().st_size
+        if size > FULL_LOAD_LIMIT:
+            quick = _quick_entry(path)
+            if quick is not None:
+                return quick
+        return entry_from_report(path, EvalReport.from_file(path))
+    except EvalFileError as exc:
+        return _broken(path, exc.first)
+    except OSError as exc:
+        return _broken(path, Problem(path=str(path), message=exc.strerror or str(exc)))
+
+
+def _broken(path: Path, problem: Problem) -> ReportEntry:
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return ReportEntry(path=path, timestamp=mtime, problem=problem)
+
+
+def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
+    """The list entry of a loaded report."""
+    return _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+
+
+def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary) -> ReportEntry:
+    return ReportEntry(
+        path=path,
+        eval_set_id=set_id,
+        eval_set_name=name,
+        timestamp=timestamp,
+        total=s.total_cases,
+        passed=s.passed_cases,
+        failed=s.failed_cases,
+        errored=s.error_cases,
+        pass_rate=s.pass_rate,
+    )
+
+
+def _member(text: str, pos: int) -> tuple[str, Any, int]:
+    """Decode ``"key": value`` at ``pos``; return key, value and the position after it."""
+    key, pos = _DECODER.raw_decode(text, _SPACE.match(text, pos).end())  # type: ignore[union-attr]
+    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+    if not isinstance(key, str) or text[pos : pos + 1] != ":":
+        raise ValueError("not an object member")
+    value, pos = _DECODER.raw_decode(text, _SPACE.match(text, pos + 1).end())  # type: ignore[union-attr]
+    return key, value, pos
+
+
+def _members_until(text: str, pos: int, stop: str | None) -> tuple[dict[str, Any], int, bool]:
+    """Decode members from ``pos`` up to the key ``stop`` or the closing brace.
+
+    Returns the members, the position reached, and whether the object closed.
+    """
+    found: dict[str, Any] = {}
+    while True:
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        char = text[pos : pos + 1]
+        if char == "}":
+            return found, pos + 1, True
+        if char == ",":
+            pos += 1
+            continue
+        if stop is not None and text.startswith(f'"{stop}"', pos):
+            return found, pos, False
+        key, value, pos = _member(text, pos)
+        found[key] = value
+
+
+def _quick_entry(path: Path) -> ReportEntry | None:
+    """The entry read from the top-level members only (``None``: use a full load)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        start = _SPACE.match(text).end()  # type: ignore[union-attr]
+        if text[start : start + 1] != "{":
+            return None
+        head, _, closed = _members_until(text, start + 1, "results")
+        if closed:
+            return None
+        tail = _tail_members(text)
+        if tail is None:
+            return None
+        members = {**head, **tail}
+        summary = EvalSummary.model_validate(members["summary"])
+        timestamp = float(members.get("timestamp", path.stat().st_mtime))
+        set_id = members["eval_set_id"]
+        if not isinstance(set_id, str):
+            return None
+        name = members.get("eval_set_name", "")
+    except (ValueError, KeyError, TypeError, ValidationError, OSError):
+        return None
+    return _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+
+
+def _tail_members(text: str) -> dict[str, Any] | None:
+    """The top-level members from ``"summary"`` to the end of the file.
+
+    A ``"summary"`` key nested deeper (in metadata, say) is told apart because
+    the object it opens would close before the end of the file.
+    """
+    end = len(text)
+    for _ in range(_MAX_CANDIDATES):
+        pos = text.rfind('"summary"', 0, end)
+        if pos < 0:
+            return None
+        end = pos
+        try:
+            members, after, closed = _members_until(text, pos, None)
+        except ValueError:
+            continue
+        if closed and not text[after:].strip() and "summary" in members:
+            return members
+    return None

@@ -1,0 +1,94 @@
+"""Choosing the baseline run a report is compared with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Static
+
+from tenxeval_tui.reports_index import ReportEntry, list_reports
+from tenxeval_tui.widgets.report_list import ReportList
+
+
+def default_baseline(entries: list[ReportEntry], current: Path, eval_set_id: str) -> int:
+    """Index of the best guess: the newest earlier run of the same eval set, else the first."""
+    now = next((e.timestamp for e in entries if e.path == current), float("inf"))
+    for i, entry in enumerate(entries):
+        if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < now:
+            return i
+    return 0
+
+
+class BaselinePicker(ModalScreen[Path | None]):
+    """The other reports of the folder; enter picks one as the baseline, escape cancels."""
+
+    CSS_PATH = "../styles/reports.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: Path, eval_set_id: str) -> None:
+        super().__init__()
+        self.current = current
+        self.eval_set_id = eval_set_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="baseline-dialog"):
+            yield Static(
+                Text.assemble(
+                    ("Compare ", "bold"), (self.current.name, "cyan"), (" with…", "bold")
+                ),
+                id="baseline-title",
+            )
+            yield ReportList(id="baseline-list")
+
+    def on_mount(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="baseline-list")
+    def _load(self) -> None:
+        entries = [e for e in list_reports(self.current.parent) if e.path != self.current]
+        self.app.call_from_thread(self._show, entries)
+
+    def _show(self, entries: list[ReportEntry]) -> None:
+        table = self.query_one(ReportList)
+        table.show_entries(entries)
+        if entries:
+            table.move_cursor(row=default_baseline(entries, self.current, self.eval_set_id))
+        else:
+            self.query_one("#baseline-title", Static).update(
+                Text("No other report in this folder to compare with.", style="yellow")
+            )
+        table.focus()
+
+    @on(DataTable.RowSelected, "#baseline-list")
+    def _picked(self, event: DataTable.RowSelected) -> None:
+        entry = self.query_one(ReportList).current_entry
+        if entry is None:
+            return
+        if not entry.ok:
+            self.notify(str(entry.problem), severity="error", markup=False)
+            return
+        self.dismiss(entry.path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def pick_baseline_then_compare(screen: Screen[Any], current: Path, eval_set_id: str) -> None:
+    """Ask for a baseline, then open the comparison of ``current`` against it."""
+
+    def chosen(baseline: Path | None) -> None:
+        if baseline is None:
+            return
+        from tenxeval_tui.screens.compare import CompareScreen
+
+        screen.app.push_screen(CompareScreen(baseline, current))
+
+    screen.app.push_screen(BaselinePicker(current, eval_set_id), chosen)

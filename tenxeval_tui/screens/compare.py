@@ -1,0 +1,207 @@
+"""Two runs compared: what regressed, what was fixed, what is new or gone, criterion deltas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tenxeval_tui.evaluation.compare import (
+    CASE_SORT_KEYS,
+    CaseChange,
+    CaseComparison,
+    ReportComparison,
+    compare_reports,
+)
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
+from tenxeval_tui.widgets.report_list import format_time
+from tenxeval_tui.widgets.status_text import delta_text, score_text
+
+SORT_ORDER = list(CASE_SORT_KEYS)
+
+
+def comparison_header(
+    comparison: ReportComparison, baseline: EvalReport, current: EvalReport
+) -> Text:
+    """Both runs, the pass rates and the count of each change."""
+    counts = comparison.counts()
+    text = Text.assemble(
+        ("Baseline ", "bold"),
+        (baseline.eval_set_name or baseline.eval_set_id, ""),
+        (f"  {format_time(baseline.timestamp)}", "dim"),
+        ("\nCurrent  ", "bold"),
+        (current.eval_set_name or current.eval_set_id, ""),
+        (f"  {format_time(current.timestamp)}", "dim"),
+        ("\nPass rate ", "bold"),
+        f"{comparison.baseline_pass_rate:.1%} → {comparison.current_pass_rate:.1%} ",
+    )
+    text.append_text(
+        delta_text(comparison.current_pass_rate - comparison.baseline_pass_rate, points=True)
+    )
+    text.append("\n")
+    for i, change in enumerate(CaseChange):
+        if i:
+            text.append("  ")
+        text.append(
+            f"{counts[change]} {change.value.replace('_', ' ')}", style=CHANGE_STYLES[change]
+        )
+    return text
+
+
+def criteria_deltas(comparison: ReportComparison) -> Table | Text:
+    """A table of each criterion's avg score and pass rate in both runs."""
+    if not comparison.criteria:
+        return Text("No criteria in either run.", style="dim")
+    table = Table(box=None, padding=(0, 1))
+    for title in ("criterion", "avg score", "", "pass rate", ""):
+        table.add_column(Text(title, style="bold"), no_wrap=True)
+    for d in comparison.criteria:
+        rates = Text.assemble(
+            "-" if d.baseline_pass_rate is None else f"{d.baseline_pass_rate:.0%}",
+            " → ",
+            "-" if d.current_pass_rate is None else f"{d.current_pass_rate:.0%}",
+        )
+        table.add_row(
+            Text(d.criterion),
+            Text.assemble(score_text(d.baseline_avg_score), " → ", score_text(d.current_avg_score)),
+            delta_text(d.avg_score_delta),
+            rates,
+            delta_text(d.pass_rate_delta, points=True),
+        )
+    return table
+
+
+class CompareScreen(Screen[None]):
+    """The current report compared with a baseline; enter shows a case from both runs."""
+
+    CSS_PATH = "../styles/reports.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("s", "cycle_sort", "Sort"),
+        Binding("v", "reverse_sort", "Reverse"),
+        Binding("a", "toggle_unchanged", "Show/hide unchanged"),
+    ]
+
+    def __init__(self, baseline: str | Path, current: str | Path) -> None:
+        super().__init__()
+        self.baseline_path = Path(baseline)
+        self.current_path = Path(current)
+        self.comparison: ReportComparison | None = None
+        self.reports: tuple[EvalReport, EvalReport] | None = None
+        self.sort_key = "change"
+        self.reverse = False
+        self.show_unchanged = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Loading both reports…", style="dim"), id="compare-header")
+        yield Static(id="compare-criteria")
+        yield Static(id="compare-sort")
+        yield ComparisonTable(id="compare-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="compare-load")
+    def _load(self) -> None:
+        try:
+            baseline = EvalReport.from_file(self.baseline_path)
+            current = EvalReport.from_file(self.current_path)
+        except (EvalFileError, OSError) as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        comparison = compare_reports(baseline, current)
+        self.app.call_from_thread(self._show, baseline, current, comparison)
+
+    def _show_error(self, message: str) -> None:
+        self.query_one("#compare-header", Static).update(
+            Text.assemble(("Cannot compare\n", "bold red"), (message, "red"))
+        )
+
+    def _show(
+        self, baseline: EvalReport, current: EvalReport, comparison: ReportComparison
+    ) -> None:
+        self.reports = (baseline, current)
+        self.comparison = comparison
+        self.query_one("#compare-header", Static).update(
+            comparison_header(comparison, baseline, current)
+        )
+        self.query_one("#compare-criteria", Static).update(criteria_deltas(comparison))
+        self._refresh_cases()
+        self.query_one(ComparisonTable).focus()
+
+    def _refresh_cases(self) -> None:
+        if self.comparison is None:
+            return
+        cases = self.comparison.sorted_cases(self.sort_key, reverse=self.reverse)
+        if not self.show_unchanged:
+            cases = [c for c in cases if c.change != CaseChange.UNCHANGED]
+        table = self.query_one(ComparisonTable)
+        table.set_items(cases, keep=table.current)
+        direction = "descending" if self.reverse else "ascending"
+        hidden = "" if self.show_unchanged else "   (unchanged cases hidden: a shows them)"
+        self.query_one("#compare-sort", Static).update(
+            Text.assemble(
+                ("Sorted by ", "bold"), (f"{self.sort_key} ({direction})", "cyan"), hidden
+            )
+        )
+
+    @property
+    def visible_cases(self) -> list[CaseComparison]:
+        """The compared cases the table shows now."""
+        return list(self.query_one(ComparisonTable).items)
+
+    def action_cycle_sort(self) -> None:
+        self.sort_key = SORT_ORDER[(SORT_ORDER.index(self.sort_key) + 1) % len(SORT_ORDER)]
+        self._refresh_cases()
+
+    def action_reverse_sort(self) -> None:
+        self.reverse = not self.reverse
+        self._refresh_cases()
+
+    def action_toggle_unchanged(self) -> None:
+        self.show_unchanged = not self.show_unchanged
+        self._refresh_cases()
+
+    @on(ComparisonTable.Selected, "#compare-table")
+    def _open_case(self, event: ComparisonTable.Selected) -> None:
+        if self.reports is None:
+            return
+        case: CaseComparison = event.item
+        baseline, current = self.reports
+        before = _find(baseline, case)
+        after = _find(current, case)
+        from tenxeval_tui.screens.case_detail import CaseScreen
+
+        shown = after or before
+        if shown is None:
+            return
+        self.app.push_screen(
+            CaseScreen(
+                shown,
+                report_title=current.eval_set_name or current.eval_set_id,
+                eval_set_id=case.eval_set_id or current.eval_set_id,
+                baseline=before if after is not None else None,
+            )
+        )
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+
+
+def _find(report: EvalReport, case: CaseComparison) -> EvalCaseResult | None:
+    for result in report.results:
+        if result.eval_id == case.eval_id and result.eval_set_id == case.eval_set_id:
+            return result
+    return None

@@ -1,0 +1,123 @@
+"""The report browser's first screen: every JSON report of the output folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from tenxeval_tui.reports_index import ReportEntry, list_reports
+from tenxeval_tui.widgets.report_list import ReportList, problem_text
+
+
+class ReportsScreen(Screen[None]):
+    """The reports in ``folder``, newest first; enter opens one."""
+
+    CSS_PATH = "../styles/reports.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("o", "open_html", "HTML report"),
+        Binding("c", "compare", "Compare with…"),
+    ]
+
+    def __init__(self, folder: str | Path = "eval_reports") -> None:
+        super().__init__()
+        self.folder = Path(folder)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="reports-title", classes="reports-title")
+        yield ReportList(id="report-list")
+        yield Static(id="report-entry-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#reports-title", Static).update(
+            Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan"))
+        )
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        """Reread the folder (in a thread: big reports take a moment)."""
+        self._load()
+
+    @work(thread=True, exclusive=True, group="reports-list")
+    def _load(self) -> None:
+        entries = list_reports(self.folder)
+        self.app.call_from_thread(self._show, entries)
+
+    def _show(self, entries: list[ReportEntry]) -> None:
+        table = self.query_one(ReportList)
+        table.show_entries(entries)
+        if not entries:
+            self.query_one("#reports-title", Static).update(
+                Text.assemble(
+                    ("No reports in ", "bold"),
+                    (str(self.folder), "bold cyan"),
+                    (" yet: run an eval set to write one.", ""),
+                )
+            )
+        table.focus()
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+
+    @property
+    def _entry(self) -> ReportEntry | None:
+        return self.query_one(ReportList).current_entry
+
+    @on(DataTable.RowHighlighted, "#report-list")
+    def _highlighted(self) -> None:
+        entry = self._entry
+        detail = self.query_one("#report-entry-detail", Static)
+        if entry is None:
+            detail.update("")
+        elif entry.ok:
+            html = "  (+ HTML report)" if entry.html_path.is_file() else ""
+            detail.update(Text(f"{entry.path.name}{html}", style="dim"))
+        else:
+            detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
+
+    @on(DataTable.RowSelected, "#report-list")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        entry = self._entry
+        if entry is None:
+            return
+        if not entry.ok:
+            self.notify(
+                str(entry.problem), title="Cannot open this report", severity="error", markup=False
+            )
+            return
+        from tenxeval_tui.screens.report_detail import ReportScreen
+
+        self.app.push_screen(ReportScreen(entry.path))
+
+    def action_open_html(self) -> None:
+        entry = self._entry
+        if entry is not None:
+            open_html_report(self, entry.html_path)
+
+    def action_compare(self) -> None:
+        entry = self._entry
+        if entry is None or not entry.ok:
+            return
+        from tenxeval_tui.screens.baseline_picker import pick_baseline_then_compare
+
+        pick_baseline_then_compare(self, entry.path, entry.eval_set_id)
+
+
+def open_html_report(screen: Screen[Any], html: Path) -> None:
+    """Open the HTML report in the browser, or say that there is none."""
+    if not html.is_file():
+        screen.notify(f"No HTML report next to it ({html.name}).", severity="warning", markup=False)
+        return
+    screen.app.open_url(html.resolve().as_uri())
+    screen.notify(f"Opened {html.name} in the browser.", markup=False)

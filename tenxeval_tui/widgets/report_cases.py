@@ -1,0 +1,40 @@
+"""The cases of one report, as a virtual table (fast for 10,000 cases)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from tenxeval_tui.report_document import CaseRow
+from tenxeval_tui.widgets.status_text import score_text, status_text
+from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
+
+CASE_COLUMNS = (
+    Column("Status", 6),
+    Column("Case", 24),
+    Column("Name", 24),
+    Column("Score", 5),
+    Column("Time", 7),
+    Column("Failed criteria / error"),
+)
+
+
+def case_cells(row: CaseRow) -> Sequence[Text]:
+    """The cells of one case row."""
+    why = Text(row.error, style="magenta") if row.error else Text(", ".join(row.failed_criteria))
+    return (
+        status_text(row.status),
+        Text(row.eval_id),
+        Text(row.name),
+        score_text(row.score),
+        Text(f"{row.duration:.2f}s"),
+        why,
+    )
+
+
+class ReportCaseTable(VirtualTable):
+    """One row per case: status, id, name, mean score, duration, what failed."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(CASE_COLUMNS, case_cells, id=id)

@@ -1,0 +1,43 @@
+"""How a case's status, a score and a delta look: shared by the report-browser widgets."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+STATUS_STYLES = {
+    "invalid": "bold red reverse",
+    "passed": "green",
+    "failed": "bold red",
+    "error": "bold magenta",
+}
+STATUS_LABELS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
+
+
+def status_text(status: str | None) -> Text:
+    """``PASS``/``FAIL``/``ERROR`` in its colour; ``-`` for a case absent from a run."""
+    if status is None:
+        return Text("-", style="dim")
+    return Text(STATUS_LABELS.get(status, status.upper()), style=STATUS_STYLES.get(status, ""))
+
+
+def score_text(score: float | None) -> Text:
+    """A score with two decimals (``-`` when unknown)."""
+    return Text("-", style="dim") if score is None else Text(f"{score:.2f}")
+
+
+def delta_text(delta: float | None, *, points: bool = False) -> Text:
+    """A signed change, green when up, red when down (``points``: a rate shown in % points)."""
+    if delta is None:
+        return Text("n/a", style="dim")
+    shown = f"{delta * 100:+.1f} pts" if points else f"{delta:+.2f}"
+    if abs(delta) < 1e-9:
+        return Text(shown, style="dim")
+    return Text(shown, style="green" if delta > 0 else "red")
+
+
+def bar(fraction: float, width: int = 20) -> Text:
+    """A horizontal bar filled to ``fraction`` (0..1) of ``width`` cells."""
+    fraction = min(max(fraction, 0.0), 1.0)
+    filled = round(fraction * width)
+    style = "green" if fraction >= 0.8 else ("yellow" if fraction >= 0.5 else "red")
+    return Text.assemble(("█" * filled, style), ("░" * (width - filled), "dim"))

@@ -1,0 +1,230 @@
+"""A read-only table that renders only its visible rows (for lists of 10,000+ cases).
+
+Textual's ``DataTable`` builds every row up front (seconds for 10,000 rows);
+this widget keeps a list of items and asks a ``cells`` function for the
+cells of the rows on screen, line by line (the Line API), so loading and
+refiltering cost nothing per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+CellsFn = Callable[[Any], Sequence[Text]]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column: its title and width (``0``: takes the width that is left)."""
+
+    title: str
+    width: int = 0
+
+
+class VirtualTable(ScrollView, can_focus=True):
+    """Rows of cells with a cursor; ``Selected`` on enter or on a click of the cursor row."""
+
+    DEFAULT_CSS = """
+    VirtualTable {
+        height: 1fr;
+        background: $surface;
+    }
+    VirtualTable > .virtual-table--header {
+        text-style: bold;
+        background: $panel;
+    }
+    VirtualTable > .virtual-table--cursor {
+        background: $block-cursor-blurred-background;
+    }
+    VirtualTable:focus > .virtual-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "virtual-table--header",
+        "virtual-table--cursor",
+    }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("enter", "select", "Open", show=True),
+    ]
+
+    cursor: reactive[int] = reactive(0)
+
+    class Selected(Message):
+        """The user chose an item (enter, or a click on the cursor row)."""
+
+        def __init__(self, table: VirtualTable, item: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.item = item
+
+        @property
+        def control(self) -> VirtualTable:
+            return self.table
+
+    class Highlighted(Message):
+        """The cursor moved onto an item."""
+
+        def __init__(self, table: VirtualTable, item: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.item = item
+
+        @property
+        def control(self) -> VirtualTable:
+            return self.table
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        cells: CellsFn,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns = list(columns)
+        self._cells = cells
+        self._items: Sequence[Any] = ()
+
+    @property
+    def items(self) -> Sequence[Any]:
+        """The items shown, in order."""
+        return self._items
+
+    @property
+    def current(self) -> Any | None:
+        """The item under the cursor (``None`` when the table is empty)."""
+        return self._items[self.cursor] if self._items else None
+
+    def set_items(self, items: Sequence[Any], keep: Any | None = None) -> None:
+        """Show ``items``; the cursor goes to ``keep`` if it is among them, else to the top."""
+        self._items = items
+        target = 0
+        if keep is not None:
+            try:
+                target = items.index(keep)
+            except ValueError:
+                target = 0
+        self.virtual_size = Size(self._line_width(), len(items) + 1)
+        self.set_reactive(VirtualTable.cursor, target)
+        self._scroll_to_cursor()
+        self.refresh()
+        if items:
+            self.post_message(self.Highlighted(self, items[target]))
+
+    def _line_width(self) -> int:
+        fixed = sum(c.width for c in self.columns) + len(self.columns) - 1
+        return max(fixed + 20, self.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self._line_width(), len(self._items) + 1)
+
+    def _widths(self) -> list[int]:
+        fixed = sum(c.width for c in self.columns) + len(self.columns) - 1
+        rest = max(self.virtual_size.width - fixed, 8)
+        return [c.width or rest for c in self.columns]
+
+    def _line(self, cells: Sequence[Text]) -> Text:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for i, (cell, width) in enumerate(zip(cells, self._widths(), strict=False)):
+            if i:
+                line.append(" ")
+            piece = cell.copy()
+            piece.truncate(width, overflow="ellipsis", pad=True)
+            line.append_text(piece)
+        return line
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        if y == 0:
+            style = self.get_component_rich_style("virtual-table--header")
+            text = self._line([Text(c.title) for c in self.columns])
+        else:
+            index = scroll_y + y - 1
+            if not 0 <= index < len(self._items):
+                return Strip.blank(width, self.rich_style)
+            style = self.rich_style
+            if index == self.cursor:
+                style = self.get_component_rich_style("virtual-table--cursor")
+            text = self._line(self._cells(self._items[index]))
+        segments = list(text.render(self.app.console))
+        strip = Strip(segments).crop(scroll_x, scroll_x + width)
+        return strip.extend_cell_length(width).apply_style(style)
+
+    # The header takes the first line: rows fill the rest.
+    @property
+    def _page(self) -> int:
+        return max(self.size.height - 1, 1)
+
+    def _scroll_to_cursor(self) -> None:
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= top + self._page:
+            self.scroll_to(y=self.cursor - self._page + 1, animate=False)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._scroll_to_cursor()
+        self.refresh()
+        if self._items:
+            self.post_message(self.Highlighted(self, self._items[new]))
+
+    def _move(self, to: int) -> None:
+        if self._items:
+            self.cursor = max(0, min(to, len(self._items) - 1))
+
+    def action_cursor_up(self) -> None:
+        self._move(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self._move(self.cursor + 1)
+
+    def action_page_up(self) -> None:
+        self._move(self.cursor - self._page)
+
+    def action_page_down(self) -> None:
+        self._move(self.cursor + self._page)
+
+    def action_first(self) -> None:
+        self._move(0)
+
+    def action_last(self) -> None:
+        self._move(len(self._items) - 1)
+
+    def action_select(self) -> None:
+        if self._items:
+            self.post_message(self.Selected(self, self._items[self.cursor]))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        index = self.scroll_offset.y + event.y - 1
+        if not 0 <= index < len(self._items):
+            return
+        if index == self.cursor:
+            self.action_select()
+        else:
+            self.cursor = index

@@ -1,0 +1,77 @@
+"""`tenxeval-tui compare`: the real console script, its output and its exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.report_samples import current_report, write_reports
+
+SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_regression_exits_1_and_prints_the_summary(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path)
+    done = run("compare", base, cur)
+    assert done.returncode == 1, done.stderr
+    assert "1 regressed, 1 fixed, 1 new, 1 removed" in done.stdout
+    assert "paris (Paris weather): passed -> failed" in done.stdout
+    assert "rouge_match: 0.76 -> 0.62 (-0.14)" in done.stdout
+
+
+def test_no_regression_exits_0(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path)
+    # without paris (the one regression) nothing that passed before fails now
+    improved = current_report()
+    improved.results = [r for r in improved.results if r.eval_id != "paris"]
+    improved.to_file(cur)
+    done = run("compare", cur, cur)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 regressed" in done.stdout
+    assert run("compare", base, cur).returncode == 0
+
+
+def test_json_output_is_the_comparison(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path)
+    done = run("compare", "--json", base, cur)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1
+    assert [c["eval_id"] for c in data["cases"] if c["change"] == "regressed"] == ["paris"]
+
+
+def test_unreadable_file_exits_2_naming_file_line_and_column(tmp_path: Path) -> None:
+    base, _ = write_reports(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "eval_set_id": "x",\n  "results": [\n    {"eval_id": }\n  ]\n}')
+    done = run("compare", base, bad)
+    assert done.returncode == 2
+    assert f"{bad}:4:17" in done.stderr
+    assert "Traceback" not in done.stderr
+    missing = run("compare", tmp_path / "nope.json", base)
+    assert missing.returncode == 2
+    assert "nope.json" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_help_lists_compare_without_importing_textual() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tenxeval_tui.cli import main\n"
+            "try:\n    main(['compare', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print('textual' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "BASELINE.json" in done.stdout
+    assert done.stdout.strip().endswith("False")

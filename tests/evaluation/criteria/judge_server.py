@@ -1,0 +1,142 @@
+"""A real OpenAI-compatible ``/v1/chat/completions`` server on 127.0.0.1 with scripted replies."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Scripted:
+    """One reply of the fake judge."""
+
+    content: str = ""
+    status: int = 200
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    prompt_tokens: int = 11
+    completion_tokens: int = 7
+    cached_tokens: int = 0
+
+
+def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
+    """A well-formed judge reply ``{"reasoning": ..., "verdict": ...}``."""
+    return Scripted(json.dumps({"reasoning": reasoning, "verdict": value, **extra}))
+
+
+class JudgeServer:
+    """Serves scripted replies in order (then ``fallback``), recording every request."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.replies: deque[Scripted] = deque()
+        self.fallback: Callable[[dict[str, Any]], Scripted] | None = None
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def script(self, *replies: Scripted) -> None:
+        """Queue replies, answered in arrival order of the requests."""
+        self.replies.extend(replies)
+
+    def prompts(self) -> list[str]:
+        """The user prompt of every request so far."""
+        return [r["messages"][-1]["content"] for r in self.requests]
+
+    def start(self) -> JudgeServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _next(self, body: dict[str, Any]) -> Scripted:
+        with self._lock:
+            self.requests.append(body)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            if self.replies:
+                return self.replies.popleft()
+        if self.fallback is not None:
+            return self.fallback(body)
+        return Scripted(status=500, content="no scripted reply left")
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                reply = server._next(body)
+                try:
+                    time.sleep(reply.delay)
+                    if reply.status != 200:
+                        payload: dict[str, Any] = {
+                            "error": {"message": reply.content or "error", "type": "scripted"}
+                        }
+                    else:
+                        payload = {
+                            "id": f"chatcmpl-{len(server.requests)}",
+                            "object": "chat.completion",
+                            "created": int(time.time()),
+                            "model": body.get("model", ""),
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "message": {"role": "assistant", "content": reply.content},
+                                    "finish_reason": "stop",
+                                }
+                            ],
+                            "usage": {
+                                "prompt_tokens": reply.prompt_tokens,
+                                "completion_tokens": reply.completion_tokens,
+                                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+                                "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
+                            },
+                        }
+                    self._send(reply.status, payload, reply.headers)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test)
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
+
+            def _send(
+                self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+            ) -> None:
+                data = json.dumps(payload).encode("utf-8")
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler

@@ -1,0 +1,72 @@
+"""A small app that hosts the report browser for tests (the real app shell wires it the same way)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tenxeval_tui.screens.report_detail import ReportScreen
+from tenxeval_tui.screens.reports import ReportsScreen
+from tenxeval_tui.widgets.report_list import ReportList
+
+
+class BrowserApp(App[None]):
+    """Opens the report list of ``folder``; records URLs instead of starting a browser."""
+
+    def __init__(self, folder: Path | str) -> None:
+        super().__init__()
+        self.folder = folder
+        self.opened: list[str] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(ReportsScreen(self.folder))
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        self.opened.append(url)
+
+
+class BrowserAppWithCaseActions(BrowserApp):
+    """Also has the editor and run-view actions the browser hands cases to."""
+
+    def __init__(self, folder: Path | str) -> None:
+        super().__init__(folder)
+        self.case_actions: list[tuple[str, str, str]] = []
+
+    def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
+        self.case_actions.append(("edit", eval_set_id, eval_id))
+
+    def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
+        self.case_actions.append(("rerun", eval_set_id, eval_id))
+
+
+SIZE = (130, 45)
+
+
+def plain(widget: Static) -> str:
+    """What a Static shows, as plain text (wide enough not to wrap)."""
+    console = Console(width=400, record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def until(pilot: Pilot[None], condition: object, tries: int = 50) -> None:
+    for _ in range(tries):
+        if callable(condition) and condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition never became true")
+
+
+async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScreen:
+    """Wait for ``count`` reports in the list, then open the first (the newest)."""
+    app = pilot.app
+    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= count)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+    await pilot.pause()
+    assert isinstance(app.screen, ReportScreen)
+    return app.screen

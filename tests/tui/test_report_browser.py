@@ -1,0 +1,205 @@
+"""The report browser driven through Textual's Pilot: navigation, filters, case detail, compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tenxeval_tui.screens.baseline_picker import BaselinePicker
+from tenxeval_tui.screens.case_detail import CaseScreen
+from tenxeval_tui.screens.compare import CompareScreen
+from tenxeval_tui.screens.report_detail import ReportScreen
+from tenxeval_tui.screens.reports import ReportsScreen
+from tenxeval_tui.widgets.report_list import ReportList
+from tests.report_samples import write_reports
+from tests.tui.browser_app import (
+    SIZE,
+    BrowserApp,
+    BrowserAppWithCaseActions,
+    open_current_report,
+    plain,
+    until,
+)
+
+
+async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path)
+    (tmp_path / "zz_broken.json").write_text('{"eval_set_id": ', encoding="utf-8")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        entries = app.screen.query_one(ReportList).entries
+        assert [e.path for e in entries if e.ok] == [cur, base]
+        broken = next(e for e in entries if not e.ok)
+        # a file that does not load is dated by its modification time (now): it lists first
+        assert entries[0] == broken
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportsScreen)
+        assert any("zz_broken.json:1:17" in n.message for n in app._notifications)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ReportScreen))
+
+
+async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_current_report(pilot)
+        ids = lambda: [r.eval_id for r in screen.visible_rows]  # noqa: E731
+        assert ids() == ["london", "paris", "tokyo", "berlin", "oslo"]
+        await pilot.press("f")
+        assert ids() == ["paris", "berlin"]
+        await pilot.press("f")
+        assert ids() == []  # nothing errored in the current run
+        await pilot.press("f")
+        assert len(ids()) == 5
+        await pilot.press("slash", *"tag:smoke")
+        assert ids() == ["london", "paris"]
+        await pilot.press(*" par")
+        assert ids() == ["paris"]
+        await pilot.press("enter")  # back to the table with the filter kept
+        await pilot.press("enter")
+        assert isinstance(app.screen, CaseScreen)
+        assert app.screen.result.eval_id == "paris"
+
+
+async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CaseScreen) and screen.result.eval_id == "paris"
+        response = plain(screen.query_one("#response-diff", Static))
+        # agent text with Rich markup in it is shown as typed, not interpreted
+        assert "It is [bold]raining[/bold] in Paris today." in response
+        assert "The weather in Paris is sunny." in response
+        trajectory = plain(screen.query_one("#trajectory-diff", Static))
+        assert "wrong args" in trajectory and 'location="Lyon"' in trajectory
+        assert "missing" in trajectory and "get_forecast()" in trajectory
+        assert "extra" in trajectory and "search_web" in trajectory
+        criteria = plain(screen.query_one("#criteria-table", Static))
+        assert "Says it rains; the forecast says sun." in criteria
+        assert "factual_accuracy_v1" in criteria and "0.70" in criteria
+        tokens = plain(screen.query_one("#case-tokens", Static))
+        assert "480 total" in tokens and "judges  120 in, 30 out" in tokens
+        assert "agent → tools → agent" in plain(screen.query_one("#node-order", Static))
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReportScreen)
+
+
+async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+        await pilot.press("f", "f")  # errored only
+        assert [r.eval_id for r in app.screen.visible_rows] == ["berlin"]
+        await pilot.press("enter")
+        assert "TimeoutError: agent took 30s" in plain(app.screen.query_one("#case-error", Static))
+
+
+async def test_open_html_report_in_browser(tmp_path: Path) -> None:
+    _, cur = write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await pilot.press("o")
+        assert app.opened == []  # no HTML file written for this run
+        cur.with_suffix(".html").write_text("<html></html>", encoding="utf-8")
+        await pilot.press("o")
+        assert app.opened == [cur.with_suffix(".html").resolve().as_uri()]
+        await open_current_report(pilot)
+        await pilot.press("o")
+        assert len(app.opened) == 2
+
+
+async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserAppWithCaseActions(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot)
+        await pilot.press("down", "e", "r")
+        await pilot.press("enter", "e")
+        assert app.case_actions == [
+            ("edit", "weather-agent", "paris"),
+            ("rerun", "weather-agent", "paris"),
+            ("edit", "weather-agent", "paris"),
+        ]
+
+
+async def test_edit_and_rerun_are_disabled_without_app_actions(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_current_report(pilot)
+        assert screen.check_action("edit_case", ()) is None
+        assert screen.check_action("rerun_case", ()) is None
+        assert screen.check_action("cycle_status", ()) is True
+
+
+async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        picker = app.screen
+        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        assert [c.eval_id for c in screen.visible_cases] == [
+            "paris",
+            "tokyo",
+            "oslo",
+            "rome",
+            "berlin",
+        ]
+        header = plain(screen.query_one("#compare-header", Static))
+        assert "1 regressed" in header and "1 fixed" in header and "1 removed" in header
+        criteria = plain(screen.query_one("#compare-criteria", Static))
+        assert "rouge_match" in criteria and "-0.14" in criteria
+        await pilot.press("s")  # sort by case name
+        assert [c.eval_id for c in screen.visible_cases] == [
+            "berlin",
+            "oslo",
+            "paris",
+            "rome",
+            "tokyo",
+        ]
+        await pilot.press("v")
+        assert screen.visible_cases[0].eval_id == "tokyo"
+        await pilot.press("a")
+        assert len(screen.visible_cases) == 6
+        await pilot.press("s", "s", "s", "s", "v", "a")  # back to change order, unchanged hidden
+        assert screen.visible_cases[0].eval_id == "paris"
+        await pilot.press("enter")
+        case_screen = app.screen
+        assert isinstance(case_screen, CaseScreen)
+        assert case_screen.baseline is not None and case_screen.baseline.passed
+        both = plain(case_screen.query_one("#baseline-response-diff", Static))
+        assert "Baseline (passed)" in both and "This run (failed)" in both
+        assert "The weather in London is sunny." in both  # the baseline's reply
+        criteria = plain(case_screen.query_one("#criteria-table", Static))
+        assert "baseline" in criteria and "-0.60" in criteria
+
+
+async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "eval_set_id": "x",\n  "results": [{"eval_id": 3}]\n}', encoding="utf-8")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ReportScreen(bad))
+        await pilot.pause(0.3)
+        header = plain(app.screen.query_one("#report-header", Static))
+        assert "Cannot open this report" in header
+        assert f"{bad}:3:27" in header.replace("\n", "")

@@ -1,0 +1,99 @@
+"""Opening a report for browsing: light rows, filters, cases validated on demand, precise errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation import EvalFileError
+from tenxeval_tui.report_document import ReportDocument, StatusFilter, parse_filter
+from tests.report_samples import write_reports
+
+
+def test_rows_are_built_when_read(tmp_path: Path) -> None:
+    _, cur = write_reports(tmp_path)
+    doc = ReportDocument.open(cur)
+    assert len(doc.rows) == 5
+    assert all(r is None for r in doc.rows._rows)  # nothing built before it is read
+    paris = doc.rows[1]
+    assert (paris.eval_id, paris.status, paris.tags) == ("paris", "failed", ("smoke",))
+    assert paris.failed_criteria == (
+        "tool_trajectory_avg_score",
+        "rouge_match",
+        "factual_accuracy_v1",
+    )
+    assert doc.rows.index(paris) == 1
+    assert doc.summary.total_cases == 5 and doc.title == "Weather Agent Regression"
+
+
+def test_filters_by_status_tag_and_words(tmp_path: Path) -> None:
+    base, _ = write_reports(tmp_path)
+    doc = ReportDocument.open(base)
+
+    def ids(status: StatusFilter, text: str = "") -> list[str]:
+        return [r.eval_id for r in doc.filter_rows(status, text)]
+
+    assert ids(StatusFilter.FAILED) == ["tokyo", "berlin"]
+    assert ids(StatusFilter.ERRORED) == ["berlin"]
+    assert ids(StatusFilter.ALL, "#smoke") == ["london", "paris"]
+    assert ids(StatusFilter.ALL, "TIMEOUT") == ["berlin"]  # the error text is searched
+    assert ids(StatusFilter.FAILED, "tag:smoke") == []
+    assert parse_filter("a tag:x #y tag: #") == (["a", "tag:", "#"], ["x", "y"])
+
+
+def test_case_is_validated_on_open(tmp_path: Path) -> None:
+    _, cur = write_reports(tmp_path)
+    doc = ReportDocument.open(cur)
+    result = doc.case(1)
+    assert result.eval_id == "paris" and doc.case(1) is result
+
+
+def test_malformed_case_names_file_line_and_column(tmp_path: Path) -> None:
+    _, cur = write_reports(tmp_path)
+    data = json.loads(cur.read_text(encoding="utf-8"))
+    data["results"][2]["criterion_results"][0]["score"] = "high"
+    cur.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    doc = ReportDocument.open(cur)  # the list still opens
+    assert doc.case(0).eval_id == "london"
+    with pytest.raises(EvalFileError) as info:
+        doc.case(2)
+    problem = info.value.first
+    assert problem.path == str(cur) and problem.line is not None
+    assert "results[2].criterion_results[0].score" in problem.json_path
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [('{"eval_set_id": "x", "results": [}', (1, 34)), ("[1, 2]", (1, 1))],
+)
+def test_unreadable_files_raise_with_the_place(
+    tmp_path: Path, text: str, where: tuple[int, int]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(EvalFileError) as info:
+        ReportDocument.open(path)
+    assert (info.value.first.line, info.value.first.column) == where
+
+
+def test_case_without_eval_id_is_named_precisely(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"eval_set_id": "x", "results": [{"passed": True}]}, indent=2))
+    with pytest.raises(EvalFileError) as info:
+        ReportDocument.open(path)
+    assert "results[0]" in info.value.first.json_path and info.value.first.line == 4
+
+
+def test_a_malformed_later_case_becomes_an_invalid_row(tmp_path: Path) -> None:
+    _, cur = write_reports(tmp_path)
+    data = json.loads(cur.read_text(encoding="utf-8"))
+    data["results"][3] = {"eval_id": "berlin", "passed": False, "duration_seconds": "slow"}
+    cur.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    doc = ReportDocument.open(cur)
+    row = doc.rows[3]
+    assert (row.eval_id, row.status) == ("berlin", "invalid")
+    assert [r.eval_id for r in doc.filter_rows(StatusFilter.FAILED)] == ["paris", "berlin"]
+    with pytest.raises(EvalFileError):
+        doc.case(3)
