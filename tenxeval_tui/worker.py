@@ -141,15 +141,17 @@ async def run(request: RunRequest, out: _Lines) -> int:
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
-    from tenxeval_tui.evaluation.targets import load_target, make_eval_app
+    from tenxeval_tui.evaluation.targets.loader import load_agent
 
     try:
         config = build_config(request)
         eval_sets = [
             select_cases(EvalSet.from_file(path), path, request) for path in request.eval_sets
         ]
-        target = load_target(request.agent, search_path=request.search_path)
-        evaluations = [(*make_eval_app(target), eval_set) for eval_set in eval_sets]
+        evaluations = [
+            (*load_agent(request.agent, cwd=request.search_path), eval_set)
+            for eval_set in eval_sets
+        ]
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT

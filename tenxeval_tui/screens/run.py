@@ -8,7 +8,6 @@ from it several times a second (only the rows that changed, only the new events)
 from __future__ import annotations
 
 import asyncio
-import importlib
 import uuid
 from pathlib import Path
 from typing import Any, ClassVar
@@ -118,7 +117,7 @@ class RunScreen(Screen[None]):
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
         self.query_one(RunCaseTable).focus()
-        if self._watch_on_mount:
+        if self._watch_on_mount or getattr(self.app, "watch_runs", False):
             self.query_one(RunOptions).set_watch(True)
 
     def _say(self, message: str, style: str = "") -> None:
@@ -128,16 +127,31 @@ class RunScreen(Screen[None]):
 
     # --- choosing and starting a run -------------------------------------------------
 
+    def options_choice(self) -> RunChoice:
+        """What the options bar selects now."""
+        return self.query_one(RunOptions).choice()
+
+    @property
+    def config_file(self) -> Path | None:
+        """The eval config file of the workspace settings, if any."""
+        ws = self.workspace
+        return ws.resolve(ws.settings.config).resolve() if ws.settings.config else None
+
+    def say_problem(self, message: str) -> None:
+        """Show why something could not be done."""
+        self._say(message, "bold red")
+
     def action_start(self) -> None:
         """Run what the options select."""
-        choice = self.query_one(RunOptions).choice()
-        paths = self._chosen_paths(choice)
+        choice = self.options_choice()
+        paths = self.chosen_paths(choice)
         only: dict[str, list[str]] = {}
         if choice.eval_ids:
             only = {str(path): list(choice.eval_ids) for path in paths}
         self.launch(paths, only=only, tags=choice.tags)
 
-    def _chosen_paths(self, choice: RunChoice) -> list[Path]:
+    def chosen_paths(self, choice: RunChoice) -> list[Path]:
+        """The eval set files the scope option selects."""
         if choice.scope != ALL_SETS:
             return [Path(choice.scope)]
         return self.workspace.eval_set_files()
@@ -155,7 +169,7 @@ class RunScreen(Screen[None]):
         ``carry`` are earlier results shown as carried over. A run in progress is
         stopped first (its worker is killed).
         """
-        choice = self.query_one(RunOptions).choice()
+        choice = self.options_choice()
         problem = agent_problem(choice.agent, self.search_path)
         if not paths:
             problem = f"No eval sets to run in {self.workspace.root}."
@@ -171,7 +185,7 @@ class RunScreen(Screen[None]):
             tags=list(tags or []),
             concurrency=choice.concurrency,
             preset=choice.preset,
-            config_file=ws.resolve(ws.settings.config).resolve() if ws.settings.config else None,
+            config_file=self.config_file,
             output_dir=output_dir,
             journal=output_dir / ".journal" / f"run-{uuid.uuid4().hex[:12]}.jsonl",
             search_path=self.search_path,
@@ -379,12 +393,9 @@ class RunScreen(Screen[None]):
         if not reports:
             self.notify("This run wrote no JSON report.", severity="warning")
             return
-        try:
-            module = importlib.import_module("tenxeval_tui.screens.report_detail")
-        except ImportError:
-            self.notify("The report browser is not part of this build.", severity="warning")
-            return
-        self.app.push_screen(module.ReportScreen(Path(self._report_for_selected(reports))))
+        from tenxeval_tui.screens.report_detail import ReportScreen
+
+        self.app.push_screen(ReportScreen(Path(self._report_for_selected(reports))))
 
     def action_toggle_watch(self) -> None:
         """Turn watch mode on or off."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from textual.widgets import Input, Label, Select, Switch
 from tenxeval_tui.evaluation.presets import PRESETS
 
 ALL_SETS = "*all*"
-_SPEC = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 
 
 def agent_problem(spec: str, search_path: Path | None) -> str | None:
@@ -23,12 +21,15 @@ def agent_problem(spec: str, search_path: Path | None) -> str | None:
     The form must be ``module:attribute``; the module must be a file or package under
     ``search_path`` or an installed top-level module.
     """
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
+
     spec = spec.strip()
     if not spec:
         return "no agent: type one as module:attribute, or set [tool.tenxeval] agent"
-    if not _SPEC.match(spec):
-        return f"agent {spec!r}: expected module:attribute (e.g. my_agent.graph:build_graph)"
-    module = spec.partition(":")[0]
+    try:
+        module, _ = parse_spec(spec)
+    except AgentLoadError as exc:
+        return str(exc)
     parts = module.split(".")
     if search_path is not None:
         base = search_path.joinpath(*parts)

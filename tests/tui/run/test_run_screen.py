@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalConfig, EvalSet
@@ -81,6 +81,28 @@ async def test_counts_equal_a_headless_run(
         assert "Run finished: 4 report files in reports" in message(screen)
         written = sorted(p.suffix for p in (workspace / "reports").iterdir() if p.is_file())
         assert written == [".html", ".html", ".json", ".json"]
+
+
+async def test_sample_eval_sets_match_a_headless_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = Path(__file__).resolve().parents[3]
+    samples = sorted((repo / "sample_evals").glob("*.evalset.json"))
+    if not samples:
+        pytest.fail("sample_evals/*.evalset.json are missing")
+    spec = "sample_evals.weather_graph:build_graph"
+    sample = next(p for p in samples if p.name.startswith("weather_graph"))
+    monkeypatch.syspath_prepend(str(repo))
+    target = load_target(spec)
+    config = EvalConfig.default()
+    config.reporter.enabled = False
+    reports = await EvaluationRunner().run([(*make_eval_app(target), sample)], config)
+    summary = next(iter(reports.values())).summary
+    app = WorkbenchApp(sample)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None
+        counts = screen.live.counts()
+        got = (counts["passed"], counts["failed"], counts["error"])
+        assert got == (summary.passed_cases, summary.failed_cases, summary.error_cases)
 
 
 async def test_the_selected_case_streams_its_events_in_order(workspace: Path) -> None:
@@ -206,3 +228,53 @@ async def test_a_crashing_worker_gives_an_errored_run(tmp_path: Path, kind: str)
         await pilot.press("r")
         await pilot.press("ctrl+r")
         await wait_until(lambda: finished(screen, runs=2), pilot)
+
+
+async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
+    workspace: Path,
+) -> None:
+    app = WorkbenchApp(workspace, watch_runs=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        screen = run_screen(app)
+        await wait_until(lambda: finished(screen), pilot)  # the first run, on turning watch on
+        cities = workspace / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
+        rome.conversation[0].user_content.content = "boom in Rome?"
+        eval_set.to_file(cities)
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+        assert screen.request is not None
+        assert screen.request.only == {str(cities.resolve()): ["rome"]}
+        assert screen.live is not None
+        assert screen.live.counts()["carried"] == 4
+        assert screen.live.cases["cities::rome"].status.value == "error"  # the agent raises now
+
+        code = (workspace / "weather_bot.py").read_text(encoding="utf-8")
+        (workspace / "weather_bot.py").write_text(code + "\n# touched\n", encoding="utf-8")
+        await wait_until(lambda: finished(screen, runs=3), pilot)
+        assert screen.request is not None and screen.request.only == {}
+        assert screen.live.counts()["carried"] == 0
+        assert screen.live.total == 5
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("", "no agent"),
+        ("weather bot", "expected MODULE:ATTR"),
+        ("no_such_agent_module:agent", "no module 'no_such_agent_module'"),
+    ],
+)
+async def test_a_typed_agent_is_validated_before_running(
+    workspace: Path, typed: str, expected: str
+) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#agent", Input).value = typed
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert expected in message(screen)
+        assert screen.runs_started == 0
