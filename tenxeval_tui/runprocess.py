@@ -1,20 +1,27 @@
 """The worker as seen from the UI: start it, read its lines into a :class:`LiveRun`, stop it.
 
 Reading happens on the UI's event loop; :meth:`WorkerProcess.pump` gives the
-loop back every few milliseconds, so a flood of events never holds up input.
+loop back every few milliseconds, so a flood of events never holds up input. A big
+line (a case result with thousands of steps) is decoded in a thread, for the same reason.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import signal
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
-from tenxeval_tui.evaluation.observers import replay_json_lines
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 from tenxeval_tui.runstate import LiveRun
 from tenxeval_tui.worker import RunRequest
 
@@ -22,7 +29,64 @@ from tenxeval_tui.worker import RunRequest
 SLICE_SECONDS = 0.008
 # How long a cancelled worker may take to write its partial report before it is killed.
 TERMINATE_GRACE = 3.0
-LINE_LIMIT = 64 * 1024 * 1024
+LINE_LIMIT = 256 * 1024 * 1024
+# Lines longer than this are decoded in a thread.
+BIG_LINE = 64 * 1024
+
+Call = tuple[str, tuple[Any, ...]]
+
+
+@contextlib.contextmanager
+def full_collections_deferred() -> Iterator[None]:
+    """No full (generation 2) garbage collection inside; what survived is frozen after.
+
+    A run keeps tens of thousands of events alive; a full collection scans them all
+    and stops the UI for hundreds of milliseconds, every time the heap grows by a
+    quarter. Young generations are still collected; after the run its objects are
+    frozen (``gc.freeze``) so later full collections skip them. Freed objects are
+    still freed by reference counting.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 1_000_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.freeze()
+
+
+class _Recorder(RunObserver):
+    """Keeps the observer calls one line decodes to, to replay them on the UI's loop."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self.calls.append(("on_run_start", (eval_set, cases)))
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self.calls.append(("on_case_start", (eval_set_id, case)))
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        self.calls.append(("on_event", (eval_set_id, eval_id, event)))
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.calls.append(("on_case_end", (result,)))
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self.calls.append(("on_run_end", (report,)))
+
+
+def decode(line: bytes) -> list[Call]:
+    """The :class:`LiveRun` calls one line of the worker stands for (none for noise)."""
+    text = line.decode("utf-8", errors="replace")
+    recorder = _Recorder()
+    if replay_json_lines([text], recorder):
+        return recorder.calls
+    if text.startswith('{"type": "worker_'):
+        with contextlib.suppress(ValueError):
+            return [("on_worker_line", (json.loads(text),))]
+    return []
 
 
 class WorkerProcess:
@@ -60,28 +124,30 @@ class WorkerProcess:
         process = self.process
         assert process is not None and process.stdout is not None and process.stderr is not None
         stderr_task = asyncio.create_task(self._read_stderr(process.stderr))
-        stdout = process.stdout
-        deadline = time.perf_counter() + SLICE_SECONDS
-        while True:
-            line = await stdout.readline()
-            if not line:
-                break
-            self._handle(line)
-            if time.perf_counter() >= deadline:
-                await asyncio.sleep(0)
-                deadline = time.perf_counter() + SLICE_SECONDS
+        with full_collections_deferred():
+            await self._read_lines(process.stdout)
         code = await process.wait()
         await stderr_task
         self.run.finish(code, cancelled=self.cancelled)
         return code
 
-    def _handle(self, line: bytes) -> None:
-        text = line.decode("utf-8", errors="replace")
-        if replay_json_lines([text], self.run):
-            return
-        if text.startswith('{"type": "worker_'):
-            with contextlib.suppress(ValueError):
-                self.run.on_worker_line(json.loads(text))
+    async def _read_lines(self, stdout: asyncio.StreamReader) -> None:
+        deadline = time.perf_counter() + SLICE_SECONDS
+        while True:
+            line = await stdout.readline()
+            if not line:
+                break
+            if len(line) > BIG_LINE:
+                self._apply(await asyncio.to_thread(decode, line))
+            else:
+                self._apply(decode(line))
+            if time.perf_counter() >= deadline:
+                await asyncio.sleep(0)
+                deadline = time.perf_counter() + SLICE_SECONDS
+
+    def _apply(self, calls: list[Call]) -> None:
+        for name, args in calls:
+            getattr(self.run, name)(*args)
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():

@@ -6,7 +6,9 @@ worker loads the agent, runs the same :class:`EvaluationRunner` as the CLI over
 the selected eval sets and cases, and writes:
 
 - every observer call as :class:`JsonLinesObserver` writes it (``run_start``,
-  ``case_start``, ``event``, ``case_end``, ``run_end``);
+  ``case_start``, ``event``, ``case_end``, ``run_end``), except that ``case_end``
+  results leave out their trajectories, messages and node details (every event is
+  streamed already, and the reports and the journal keep the full results);
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
@@ -33,7 +35,8 @@ from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config import EvalConfig, ReporterConfig
 from tenxeval_tui.evaluation.dataset import EvalSet
-from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalReport
+from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalCaseResult, EvalReport
 
 ERROR_EXIT = 3
 
@@ -113,6 +116,28 @@ def write_run_reports(
     return files, html
 
 
+# What the screen does not need from a streamed case result (the reports keep all of it):
+# with thousands of steps these make a line of megabytes to decode in the UI.
+BULKY_RESULT_FIELDS = frozenset(
+    {
+        "actual_trajectory",
+        "actual_tool_calls",
+        "messages",
+        "node_responses",
+        "node_visits",
+        "node_details",
+    }
+)
+
+
+class LeanJsonLinesObserver(JsonLinesObserver):
+    """A :class:`JsonLinesObserver` whose ``case_end`` lines leave out the bulky fields."""
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
+        self._emit({"type": "case_end", "result": lean})
+
+
 class _Lines:
     """Writes protocol lines to the stream that was stdout, one flushed line at a time."""
 
@@ -139,7 +164,7 @@ def _protocol_stream() -> TextIO:
 async def run(request: RunRequest, out: _Lines) -> int:
     """Run ``request``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.journal import RunJournal
-    from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
+    from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import load_agent
 
@@ -155,7 +180,7 @@ async def run(request: RunRequest, out: _Lines) -> int:
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
-    observers: list[RunObserver] = [JsonLinesObserver(out.write)]
+    observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if request.journal is not None:
         observers.append(RunJournal(request.journal))
     runner = EvaluationRunner(config, observers=observers)

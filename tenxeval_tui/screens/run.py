@@ -197,14 +197,6 @@ class RunScreen(Screen[None]):
     @work(exclusive=True, group="run")
     async def _run_worker(self, request: RunRequest, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
-        try:
-            found = await asyncio.to_thread(_eval_sets_of, request.eval_sets)
-        except (EvalFileError, OSError) as exc:
-            self._say(f"Cannot run: {exc}", "bold red")
-            self.runs_finished += 1
-            return
-        self.set_paths.update({set_id: path for set_id, (path, _) in found.items()})
-        self.set_names.update({set_id: name for set_id, (_, name) in found.items()})
         run = LiveRun()
         run.eval_set_names.update(self.set_names)
         run.carry(carry)
@@ -218,6 +210,7 @@ class RunScreen(Screen[None]):
         try:
             await process.start()
             self._say("")
+            await self._learn_eval_sets(request, run)
             await process.pump()
         except asyncio.CancelledError:
             process.kill()
@@ -235,6 +228,17 @@ class RunScreen(Screen[None]):
         self.repaint()
         self._show_outcome(run)
         self.runs_finished += 1
+
+    async def _learn_eval_sets(self, request: RunRequest, run: LiveRun) -> None:
+        """Which file each eval set id comes from (for reruns), read while the worker starts."""
+        try:
+            found = await asyncio.to_thread(_eval_sets_of, request.eval_sets)
+        except (EvalFileError, OSError):
+            return  # the worker says what is wrong with the file
+        self.set_paths.update({set_id: path for set_id, (path, _) in found.items()})
+        self.set_names.update({set_id: name for set_id, (_, name) in found.items()})
+        for set_id, (_, name) in found.items():
+            run.eval_set_names.setdefault(set_id, name)
 
     async def _stop_process(self) -> None:
         process = self.process

@@ -13,6 +13,7 @@ this class decides what to rerun and asks the screen to do it:
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ class WatchController:
         self.batches = 0
         """Change batches handled (for tests and the benchmark)."""
         self.last_change_at: float | None = None
-        """``time.monotonic()`` when the last batch arrived."""
+        """``time.perf_counter()`` when the last batch arrived."""
         self._stop: asyncio.Event | None = None
 
     @property
@@ -73,7 +74,7 @@ class WatchController:
     async def _watch(self, watcher: ChangeWatcher, stop: asyncio.Event) -> None:
         async for batch in watcher.awatch(stop_event=stop):
             self.batches += 1
-            self.last_change_at = asyncio.get_running_loop().time()
+            self.last_change_at = time.perf_counter()
             self.handle(watcher, batch)
 
     def handle(self, watcher: ChangeWatcher, batch: ChangeBatch) -> None:
