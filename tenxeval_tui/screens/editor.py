@@ -17,7 +17,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
 
 from tenxeval_tui.editing import EvalSetDocument
-from tenxeval_tui.evaluation.dataset import validate_eval_set_file
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import read_text
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
@@ -235,6 +234,8 @@ class EditorScreen(CaseCommandsScreen):
     @work(thread=True, exclusive=True, group="check")
     def _check(self, document: EvalSetDocument) -> None:
         """The full check of a file, off the UI thread (slow for big files)."""
+        from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+
         assert document.path is not None
         problems = validate_eval_set_file(document.path)
         self.app.call_from_thread(self._checked, document, problems)
