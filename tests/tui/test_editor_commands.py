@@ -140,3 +140,20 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert json.loads(weather_set.read_text()) == json.loads(before)
+
+
+async def test_the_mouse_selects_cases_and_presses_form_buttons(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        assert await pilot.click(CaseTable, offset=(4, 1))  # the second row
+        await pilot.pause()
+        form = screen.query_one(CaseForm)
+        assert screen.document is not None and form.uid is not None
+        assert screen.document.case(form.uid).eval_id == "paris"
+        assert await pilot.click("TurnEditor #add-call")  # on the first turn
+        await pilot.pause()
+        turn = screen.document.case(form.uid).data["conversation"][0]
+        assert len(turn["expected_tool_trajectory"]) == 1
+        assert form.focused_key() == "turns.0.tools.0.name"
