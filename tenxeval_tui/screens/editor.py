@@ -35,20 +35,18 @@ from tenxeval_tui.workspace import EvalSetEntry, Workspace, describe_eval_set, o
 class EditorScreen(CaseCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        *CaseCommandsScreen.BINDINGS,
+    BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
         Binding("ctrl+f", "focus_filter", "Filter"),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_files", "Files"),
-        Binding("escape", "focus_cases", "Back to the case list"),
+        Binding("escape", "focus_cases", "Back to the case list", show=False),
     ]
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            ("editor", list(cls.BINDINGS)),
+            ("editor", [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
