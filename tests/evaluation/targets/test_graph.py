@@ -160,3 +160,37 @@ async def test_publisher_callback_event_per_invocation_type(
         assert event.data["result"] == {"hits": 2}
         assert event.data["tool_call_id"] == "c9"
         assert event.data["graph_node"] == "TOOLS"
+
+
+async def test_user_services_are_kept_but_not_another_graphs_publisher() -> None:
+    from tenxgraph.runtime.publisher.base_publisher import BasePublisher
+
+    class Sink(BasePublisher):
+        def __init__(self) -> None:
+            super().__init__(config={})
+            self.events: list[object] = []
+
+        async def publish(self, event: object) -> None:
+            self.events.append(event)
+
+        async def close(self) -> None:
+            return None
+
+        def sync_close(self) -> None:
+            return None
+
+    class Greeting:
+        text = "Welcome"
+
+    sink = Sink()
+    with InjectQ().context():
+        shared = InjectQ.get_instance()
+        shared.bind_instance(BasePublisher, sink, allow_concrete=True)  # another graph's
+        shared.bind_instance(Greeting, Greeting())  # the user's own service
+        graph = build_graph()
+        app, collector = create_eval_app(graph)
+    await app.ainvoke(ask("What is the weather in Oslo?"), {"thread_id": "t"})
+    await asyncio.sleep(0.05)  # 10xGraph publishes in background tasks
+    assert collector.get_tool_names() == ["get_weather"]
+    assert sink.events == []
+    assert isinstance(graph._container.get(Greeting), Greeting)
