@@ -24,6 +24,7 @@ from textual.dom import DOMNode
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen
 from tenxeval_tui.screens.reports import ReportsScreen
+from tenxeval_tui.screens.run import RunScreen
 from tenxeval_tui.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
@@ -75,22 +76,30 @@ class WorkbenchApp(App[None]):
     """tenxeval-tui: author eval sets, run them, browse reports."""
 
     TITLE = "tenxeval"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss"]
-    MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen, "reports": ReportsScreen}
-    DEFAULT_MODE = "editor"
+    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
+    MODES: ClassVar[dict[str, Any]] = {
+        "editor": EditorScreen,
+        "run": RunScreen,
+        "reports": ReportsScreen,
+    }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
+        Binding("r", "switch_mode('run')", "Run view", tooltip="Run eval sets and watch them live"),
         Binding("b", "switch_mode('reports')", "Reports", tooltip="Browse and compare run reports"),
         Binding("question_mark", "help", "Help", tooltip="Every key binding"),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
         Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
     ]
 
-    def __init__(self, path: str | Path = ".", *, watch_files: bool = True) -> None:
+    def __init__(
+        self, path: str | Path = ".", *, watch_files: bool = True, watch_runs: bool = False
+    ) -> None:
         super().__init__()
         self.workspace: Workspace = open_workspace(path)
         self.watch_files = watch_files
+        self.watch_runs = watch_runs
+        """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
 
     def clear_selection(self) -> None:
@@ -104,6 +113,12 @@ class WorkbenchApp(App[None]):
         """
         with suppress(ScreenStackError):
             super().clear_selection()
+
+    def on_mount(self) -> None:
+        # Not DEFAULT_MODE: with it, Textual 8 mounts the mode's Input widgets before the
+        # screen stack exists when run headless (as snapshot tests do), and they fail.
+        # `tenxeval-tui --watch` opens on the run screen with watch mode on.
+        self.switch_mode("run" if self.watch_runs else "editor")
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

@@ -47,8 +47,30 @@ def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
     from tenxeval_tui.app import WorkbenchApp
 
-    WorkbenchApp(args.path).run()
+    WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
     return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.headless`)."""
+    from tenxeval_tui.headless import run_command
+
+    return run_command(args)
+
+
+def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.headless`)."""
+    from tenxeval_tui.runflags import add_run_arguments
+
+    run = sub.add_parser(
+        "run",
+        help="evaluate an agent on eval sets headless (CI): reports, exit code 0/1/2",
+        description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
+        "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
+        "configuration errors, 130 when interrupted.",
+    )
+    add_run_arguments(run)
+    run.set_defaults(func=cmd_run)
 
 
 def _load_report_or_none(path: str) -> object | None:
@@ -87,10 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tenxeval-tui``."""
     parser = argparse.ArgumentParser(
         prog="tenxeval-tui",
-        usage="%(prog)s [PATH]\n       %(prog)s COMMAND ...",
+        usage="%(prog)s [--watch] [PATH]\n       %(prog)s COMMAND ...",
         description="A terminal workbench for authoring and running AI-agent evaluations.",
         epilog="With no COMMAND, `tenxeval-tui [PATH]` opens the workbench on PATH, a folder "
-        "or one eval set file (default: the current folder).",
+        "or one eval set file (default: the current folder); with --watch it opens on the "
+        "run view with watch mode on.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     validate = sub.add_parser(
@@ -99,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.set_defaults(func=cmd_validate)
+    add_run_parser(sub)
+
     compare = sub.add_parser(
         "compare",
         help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",
@@ -120,6 +145,7 @@ def _command_names(parser: argparse.ArgumentParser) -> set[str]:
 def _open_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tenxeval-tui", add_help=False)
     parser.add_argument("path", nargs="?", default=".")
+    parser.add_argument("--watch", action="store_true")
     return parser
 
 
@@ -129,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
     # with subcommands, so a first word that is no command is read as PATH.
+    if argv[:1] == ["--watch"] and (len(argv) == 1 or argv[1] not in _command_names(parser)):
+        return cmd_open(_open_parser().parse_args(argv))  # `tenxeval-tui --watch [PATH]`
     if not argv or (not argv[0].startswith("-") and argv[0] not in _command_names(parser)):
         return cmd_open(_open_parser().parse_args(argv))
     args = parser.parse_args(argv)

@@ -107,6 +107,13 @@ _EXPORTS: dict[str, str] = {
     "create_eval_app": "testing",
     "run_eval": "testing",
     "create_simple_eval_set": "builder",
+    "eval_test": "testing",
+    "parametrize_eval_cases": "testing",
+    "assert_eval_passed": "testing",
+    "assert_criterion_passed": "testing",
+    "EvalTestCase": "testing",
+    "EvalFixtures": "testing",
+    "EvalPlugin": "testing",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation.collectors import TrajectoryCollector
 from tenxeval_tui.evaluation.config import EvalConfig
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
-from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.results import (
@@ -206,8 +206,13 @@ class AgentEvaluator:
         started = time.perf_counter()
         with self.collector.capture(listener) as trace:
             error, error_info = await self._run_turns(case, thread_id, replies)
+            if error is not None:
+                self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
-        execution = trace.to_execution_result(duration, replies[-1] if replies else "")
+        execution = trace.to_execution_result(duration)
+        if replies and replies[-1]:
+            # What the app returned is the reply; the events' idea of it is the fallback.
+            execution.actual_response = replies[-1]
         criterion_results = [] if error else await self._score(execution, case)
         result = _case_result(
             case, execution, criterion_results, replies, thread_id, eval_set_id, error, error_info
@@ -236,9 +241,25 @@ class AgentEvaluator:
         try:
             async with deadline:
                 for index, invocation in enumerate(turns):
+                    text = invocation.user_content.get_text()
                     state = session.state if index == 0 else None
-                    data = turn_input(self.app, invocation.user_content.get_text(), state)
-                    replies.append(response_text(await self.app.ainvoke(data, config)))
+                    reply = response_text(
+                        await self.app.ainvoke(turn_input(self.app, text, state), config)
+                    )
+                    replies.append(reply)
+                    self._publish(
+                        Event.GRAPH_EXECUTION,
+                        EventType.END,
+                        thread_id,
+                        {
+                            "turn_index": index,
+                            "response_text": reply,
+                            "messages": [
+                                {"role": "user", "content": text},
+                                {"role": "assistant", "content": reply},
+                            ],
+                        },
+                    )
         except TimeoutError as exc:
             if not deadline.expired():
                 return _describe(exc, index, len(turns))
@@ -249,6 +270,21 @@ class AgentEvaluator:
         except Exception as exc:
             return _describe(exc, index, len(turns))
         return None, {}
+
+    def _publish(
+        self, event: Event, event_type: EventType, thread_id: str, data: dict[str, Any]
+    ) -> None:
+        # The end of each turn (and a failure) goes through the collector like the
+        # agent's own events, so live views and the trajectory see turn boundaries.
+        self.collector.on_event_sync(
+            EventModel(
+                event=event,
+                event_type=event_type,
+                data=data,
+                thread_id=thread_id,
+                run_id=self._run_id,
+            )
+        )
 
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
         if not self.criteria:

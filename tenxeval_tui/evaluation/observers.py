@@ -57,6 +57,7 @@ class ObserverGroup:
 
     def __init__(self, observers: Iterable[RunObserver] = ()) -> None:
         self.observers = list(observers)
+        self._failed: set[tuple[int, str]] = set()
 
     def __bool__(self) -> bool:
         return bool(self.observers)
@@ -66,7 +67,11 @@ class ObserverGroup:
             try:
                 getattr(observer, method)(*args)
             except Exception:
-                logger.exception("run observer %r failed in %s", observer, method)
+                # Once with the traceback; an observer failing on every event stays quiet after.
+                key = (id(observer), method)
+                if key not in self._failed:
+                    self._failed.add(key)
+                    logger.exception("run observer %r failed in %s", observer, method)
 
     def run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self._call("on_run_start", eval_set, cases)

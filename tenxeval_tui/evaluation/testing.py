@@ -5,13 +5,26 @@
     app, collector = create_eval_app(build_my_graph())
     report = await run_eval(app, collector, "tests/fixtures/my_agent.evalset.json")
     assert report.summary.pass_rate == 1.0
+
+For pytest: :func:`eval_test` (a decorator running an eval set on what an async
+test returns), :func:`parametrize_eval_cases` (one test per case),
+:func:`assert_eval_passed`, :func:`assert_criterion_passed`,
+:class:`EvalTestCase`, :class:`EvalFixtures` and :class:`EvalPlugin`
+(registered by :mod:`.pytest_plugin`, which the ``pytest11`` entry point loads).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.results import EvalReport
 
 
@@ -47,3 +60,216 @@ async def run_eval(
 
     evaluator = AgentEvaluator(graph, collector, config or EvalConfig.default())
     return await evaluator.evaluate(eval_set_path, verbose=verbose)
+
+
+# --- pytest helpers -----------------------------------------------------------
+# pytest is imported where it is used: this module is part of the core, which
+# must import without it.
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+EVAL_FILE_PROBES = (
+    "tests/fixtures/{name}.evalset.json",
+    "tests/eval/{name}.evalset.json",
+    "eval/{name}.evalset.json",
+)
+"""Where :func:`eval_test` looks for an eval set when none is named (relative to the
+current folder, i.e. where pytest runs)."""
+
+
+def _probe_eval_file(test_name: str) -> tuple[Path | None, list[str]]:
+    name = test_name.removeprefix("test_")
+    probed = [probe.format(name=name) for probe in EVAL_FILE_PROBES]
+    found = next((Path(p) for p in probed if Path(p).is_file()), None)
+    return found, probed
+
+
+def _failure_lines(report: EvalReport) -> list[str]:
+    lines: list[str] = []
+    for result in report.failed_cases:
+        label = result.eval_id if not result.name else f"{result.eval_id} ({result.name})"
+        if result.is_error:
+            lines.append(f"  - {label}: ERROR {result.error}")
+            continue
+        failed = ", ".join(
+            f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in result.failed_criteria
+        )
+        lines.append(f"  - {label}: {failed or 'failed'}")
+    return lines
+
+
+def eval_test(
+    eval_file: str | None = None,
+    config: EvalConfig | None = None,
+    threshold: float = 1.0,
+) -> Callable[[_F], _F]:
+    """Decorator for an **async** test function that returns ``(graph, collector)``.
+
+    The decorator runs the eval set on that pair (always verbose) and calls
+    ``pytest.fail()`` listing every failed case when ``report.summary.pass_rate``
+    is below ``threshold``. With no ``eval_file``, the ``test_`` prefix is
+    stripped from the function's name and ``tests/fixtures/{name}.evalset.json``,
+    ``tests/eval/{name}.evalset.json`` and ``eval/{name}.evalset.json`` are
+    probed (relative to the current folder); none existing fails with
+    ``Eval file not found``. ``config`` defaults to ``EvalConfig.default()``.
+    Returning ``None`` skips the test; returning anything that is not a 2-tuple
+    fails it.
+    """
+
+    def decorator(func: _F) -> _F:
+        if not inspect.iscoroutinefunction(func):
+            raise TypeError(
+                f"eval_test decorates async test functions only: make {func.__name__} `async def`"
+            )
+
+        @functools.wraps(func)
+        async def wrapper(*args: Any, **kwargs: Any) -> None:
+            import pytest
+
+            returned = await func(*args, **kwargs)
+            if returned is None:
+                pytest.skip(f"{func.__name__} returned None")
+            if not (isinstance(returned, tuple) and len(returned) == 2):
+                pytest.fail(
+                    "eval_test decorated function must return (graph, collector) tuple\n"
+                    f"({func.__name__} returned a {type(returned).__name__}; "
+                    "return create_eval_app(build_graph()))",
+                    pytrace=False,
+                )
+            graph, collector = returned
+            if eval_file is not None:
+                path = Path(eval_file)
+                if not path.is_file():
+                    pytest.fail(
+                        f"Eval file not found\n({eval_file}, from {Path.cwd()})", pytrace=False
+                    )
+            else:
+                found, probed = _probe_eval_file(func.__name__)
+                if found is None:
+                    pytest.fail(
+                        f"Eval file not found\n(for {func.__name__}, probed {', '.join(probed)} "
+                        f"from {Path.cwd()}; pass an explicit path: eval_test('path'))",
+                        pytrace=False,
+                    )
+                path = found
+            try:
+                report = await run_eval(graph, collector, str(path), config, verbose=True)
+            except EvalFileError as exc:
+                pytest.fail(f"Eval file {path} cannot be loaded:\n{exc}", pytrace=False)
+            summary = report.summary
+            if summary.pass_rate < threshold:
+                pytest.fail(
+                    "\n".join(
+                        [
+                            f"Eval pass rate {summary.pass_rate:.1%} is below the threshold "
+                            f"{threshold:.1%} ({summary.passed_cases}/{summary.total_cases} "
+                            f"cases passed, {path}). Failed cases:",
+                            *_failure_lines(report),
+                        ]
+                    ),
+                    pytrace=False,
+                )
+
+        return cast(_F, _mark_asyncio(wrapper))
+
+    return decorator
+
+
+def _mark_asyncio(test: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``test`` for pytest-asyncio when it is installed, so that an ``eval_test`` runs
+    in its strict mode too (in auto mode the mark changes nothing)."""
+    try:
+        import pytest
+        import pytest_asyncio  # noqa: F401
+    except ImportError:
+        return test
+    marked: Callable[..., Any] = pytest.mark.asyncio(test)
+    return marked
+
+
+def parametrize_eval_cases(eval_file: str) -> Any:
+    """``pytest.mark.parametrize("eval_case", cases, ids=[eval_id, ...])`` over an eval set.
+
+    The file is loaded **at decoration time** (during test collection): a
+    missing file raises ``FileNotFoundError`` then.
+    """
+    import pytest
+
+    eval_set = EvalSet.from_file(eval_file)
+    return pytest.mark.parametrize(
+        "eval_case", eval_set.eval_cases, ids=[case.eval_id for case in eval_set.eval_cases]
+    )
+
+
+def assert_eval_passed(report: EvalReport, min_pass_rate: float = 1.0) -> None:
+    """``AssertionError`` listing the name (or id) of every failed case when
+    ``report.summary.pass_rate < min_pass_rate``."""
+    summary = report.summary
+    if summary.pass_rate < min_pass_rate:
+        names = ", ".join(r.name or r.eval_id for r in report.failed_cases)
+        raise AssertionError(
+            f"Eval pass rate {summary.pass_rate:.1%} is below {min_pass_rate:.1%} "
+            f"({summary.passed_cases}/{summary.total_cases} passed). Failed cases: {names}"
+        )
+
+
+def assert_criterion_passed(report: EvalReport, criterion: str, min_score: float = 0.0) -> None:
+    """Assert that ``criterion``'s ``avg_score`` in ``report.summary.criterion_stats`` is at
+    least ``min_score``; ``AssertionError`` when the criterion is absent from the report.
+
+    ``criterion`` is the criterion's ``name``, e.g. ``"tool_trajectory_avg_score"``.
+    """
+    stats = report.summary.criterion_stats.get(criterion)
+    if stats is None:
+        available = ", ".join(sorted(report.summary.criterion_stats)) or "none"
+        raise AssertionError(
+            f"Criterion '{criterion}' not found in report (criteria in it: {available})"
+        )
+    if stats["avg_score"] < min_score:
+        raise AssertionError(
+            f"Criterion '{criterion}' average score {stats['avg_score']:.3f} is below "
+            f"{min_score:.3f} ({stats['passed']}/{stats['total']} passed)"
+        )
+
+
+@dataclass
+class EvalTestCase:
+    """Metadata describing a case in a pytest suite; runs nothing (not an ``EvalCase``)."""
+
+    eval_id: str
+    name: str = ""
+    description: str = ""
+
+
+@dataclass
+class EvalFixtures:
+    """Container for pytest fixtures (in ``conftest.py``).
+
+    ``default_config`` is used when the evaluator factory is called without a config.
+    """
+
+    default_config: EvalConfig | None = None
+
+    def evaluator_factory(self) -> Callable[..., Any]:
+        """``factory(graph, collector, config=None) -> AgentEvaluator``; the config falls
+        back to ``default_config``, then to ``EvalConfig.default()``."""
+        from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+
+        def factory(graph: Any, collector: Any, config: EvalConfig | None = None) -> Any:
+            chosen = config or self.default_config or EvalConfig.default()
+            return AgentEvaluator(graph, collector, chosen)
+
+        return factory
+
+
+class EvalPlugin:
+    """Pytest plugin scaffold (registered for every session by the ``pytest11`` entry point).
+
+    Both hooks do nothing; subclass it for custom collection behaviour.
+    """
+
+    def pytest_configure(self, config: Any) -> None:
+        """Called once pytest is configured (no-op)."""
+
+    def pytest_collection_modifyitems(self, session: Any, config: Any, items: list[Any]) -> None:
+        """Called after collection (no-op)."""

@@ -172,13 +172,13 @@ async def test_observers_see_every_step_and_a_failing_observer_is_ignored() -> N
         "run_start w 2",
         "case_start w-0",
         "event w-0 node_execution MAIN",
-        "event w-0 tool_execution get_weather",
         "event w-0 node_execution TOOL",
+        "event w-0 tool_execution get_weather",
         "event w-0 node_execution MAIN",
-        "event w-0 graph_execution ",
+        "event w-0 graph_execution ",  # end of the turn
         "case_end w-0 passed",
         "case_start w-1",
-        "event w-1 graph_execution MAIN",
+        "event w-1 graph_execution ",  # the failure
         "case_end w-1 error",
         "run_end w 2",
     ]
@@ -271,3 +271,23 @@ async def test_runner_cancel_keeps_what_finished() -> None:
     )
     assert list(reports) == ["first"]
     assert reports["first"].is_partial and reports["first"].summary.total_cases == 2
+
+
+async def test_real_reporters_write_each_report_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = EvalConfig.model_validate(
+        {"criteria": {}, "reporter": {"output_dir": "out", "junit_xml": True}}
+    )
+    app, collector = create_eval_app(support_agent)
+    runner = EvaluationRunner(config)
+    await runner.run(
+        [
+            (app, collector, one_case_set("a", ["Hello"])),
+            (app, collector, one_case_set("b", ["Hi"])),
+        ]
+    )
+    written = sorted(p.name.split("_2")[0] + p.suffix for p in (tmp_path / "out").iterdir())
+    assert written == ["a.html", "a.json", "a.xml", "b.html", "b.json", "b.xml"]
+    assert capsys.readouterr().out.count("Evaluation") >= 2  # the console report, once each

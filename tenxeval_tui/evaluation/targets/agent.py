@@ -196,21 +196,13 @@ class AgentApp:
             config=config,
             turn=sum(1 for m in thread.history if m["role"] == "user"),
         )
-        try:
-            reply = self._call(text, trace)
-            if inspect.isawaitable(reply):
-                reply = await reply
-        except Exception as exc:
-            trace._emit(Event.GRAPH_EXECUTION, "", {"error": f"{type(exc).__name__}: {exc}"})
-            raise
+        reply = self._call(text, trace)
+        if inspect.isawaitable(reply):
+            reply = await reply
         response = "" if reply is None else str(reply)
-        turn_messages = [{"role": "user", "content": text}]
+        thread.history.append({"role": "user", "content": text})
         if response:
-            turn_messages.append({"role": "assistant", "content": response})
-        thread.history.extend(turn_messages)
-        trace._emit(
-            Event.GRAPH_EXECUTION, "", {"response_text": response, "messages": turn_messages}
-        )
+            thread.history.append({"role": "assistant", "content": response})
         return {"messages": list(thread.history), "response": response}
 
     def _thread(self, thread_id: str) -> _Thread:

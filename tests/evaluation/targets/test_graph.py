@@ -15,6 +15,7 @@ from tenxeval_tui.evaluation import (
     Event,
     EventCollector,
     PublisherCallback,
+    StepType,
     TrajectoryCollector,
     create_eval_app,
     make_trajectory_callback,
@@ -30,6 +31,12 @@ async def test_records_every_node_with_tool_args_results_and_tokens() -> None:
     await app.ainvoke(ask("What is the weather in Paris?"), {"thread_id": "t1"})
 
     assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
+    assert [(s.step_type, s.name) for s in collector.trajectory] == [
+        (StepType.NODE, "MAIN"),
+        (StepType.NODE, "TOOL"),
+        (StepType.TOOL, "get_weather"),
+        (StepType.NODE, "MAIN"),
+    ]
     assert [(c.name, c.args, c.result) for c in collector.tool_calls] == [
         ("get_weather", {"location": "Paris"}, "sunny, 21°C")
     ]
@@ -47,7 +54,7 @@ async def test_a_tool_that_raises_is_recorded_with_its_error() -> None:
     await app.ainvoke(ask("What is the weather in Atlantis?"), {"thread_id": "t1"})
     (call,) = collector.tool_calls
     assert call.args == {"location": "Atlantis"}
-    (step,) = collector.get_trajectory_steps()[1:2]
+    (step,) = collector.get_trajectory_steps(StepType.TOOL)
     assert step.metadata["error"] == "ValueError: no weather station in Atlantis"
     assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
 

@@ -1,0 +1,162 @@
+"""Harness overhead: milliseconds per case on top of the raw agent (target: <= 0.5 ms).
+
+500 cases on a zero-latency agent. "Raw" calls the agent directly; the harness
+runs the same cases through AgentEvaluator (per-case capture, events, result
+building, report). Printed for a plain agent and for a 10xGraph graph (scripted
+model + tool node), with no criteria (the harness alone, which the target is
+about) and with EvalConfig.default()'s criteria (trajectory + ROUGE-1), for
+reference. CPU time, raw and harness interleaved in rounds of 10 cases, medians
+of the rounds: other processes on a shared machine disturb the figures little.
+
+Run: .venv/bin/python bench/overhead.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from injectq import InjectQ
+
+from sample_evals.weather_graph import build_graph
+from tenxeval_tui.evaluation import (
+    AgentEvaluator,
+    EvalCase,
+    EvalConfig,
+    EvalSet,
+    Trace,
+    create_eval_app,
+)
+from tenxeval_tui.evaluation.targets import turn_input
+
+CASES = 500
+CHUNK = 10
+TARGET_MS = 0.5
+
+RawRun = Callable[[list[str]], Awaitable[None]]
+HarnessRun = Callable[[EvalSet], Awaitable[None]]
+
+
+async def plain_agent(message: str, trace: Trace) -> str:
+    """Zero latency: a model node asking for a tool, the tool, the answering model node."""
+    trace.node("MAIN", tool_calls=["get_weather"], tokens={"input_tokens": 8})
+    trace.record_tool("get_weather", {"location": message}, "sunny")
+    reply = f"The weather in {message} is sunny."
+    trace.node("MAIN", response=reply, tokens={"input_tokens": 12, "output_tokens": 6})
+    return reply
+
+
+class NullTrace:
+    """What the raw plain agent reports to: nothing."""
+
+    def node(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def record_tool(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def eval_set() -> EvalSet:
+    cases = [
+        EvalCase.single_turn(
+            f"c{i}",
+            f"What is the weather in Paris{i}?",
+            expected_response="The weather is sunny.",
+            expected_tools=["get_weather"],
+        )
+        for i in range(CASES)
+    ]
+    return EvalSet(eval_set_id="overhead", eval_cases=cases)
+
+
+def config(with_criteria: bool) -> EvalConfig:
+    base = EvalConfig.default() if with_criteria else EvalConfig()
+    base.reporter.enabled = False
+    base.max_concurrency = 1
+    return base
+
+
+def harness(target: Any, with_criteria: bool) -> HarnessRun:
+    app, collector = create_eval_app(target)
+    evaluator = AgentEvaluator(app, collector, config(with_criteria))
+
+    async def run(cases: EvalSet) -> None:
+        await evaluator.evaluate(cases)
+
+    return run
+
+
+async def overhead_ms(raw: RawRun, runs: dict[str, HarnessRun]) -> tuple[float, dict[str, float]]:
+    """Raw ms/case and each harness's overhead ms/case: medians over interleaved rounds.
+
+    Each round times CHUNK cases raw, then the same cases through each harness,
+    in CPU time; the median of the rounds keeps bursts of load out of the figures.
+    """
+    cases = eval_set().eval_cases
+    raw_ms: list[float] = []
+    extra: dict[str, list[float]] = {name: [] for name in runs}
+    for start in range(0, CASES, CHUNK):
+        chunk = EvalSet(eval_set_id="overhead", eval_cases=cases[start : start + CHUNK])
+        messages = [f"Paris{i}" for i in range(start, start + CHUNK)]
+        began = time.process_time()
+        await raw(messages)
+        raw_chunk = (time.process_time() - began) / CHUNK * 1000
+        raw_ms.append(raw_chunk)
+        for name, run in runs.items():
+            began = time.process_time()
+            await run(chunk)
+            extra[name].append((time.process_time() - began) / CHUNK * 1000 - raw_chunk)
+    return statistics.median(raw_ms), {n: statistics.median(v) for n, v in extra.items()}
+
+
+async def main() -> int:
+    logging.disable(logging.WARNING)
+
+    async def raw_plain(messages: list[str]) -> None:
+        for message in messages:
+            await plain_agent(message, NullTrace())  # type: ignore[arg-type]
+
+    # The raw graph: compiled plainly and run in a container of its own, no callbacks.
+    container = InjectQ()
+    with container.context():
+        raw_graph = build_graph().compile()
+
+    async def raw_tenxgraph(messages: list[str]) -> None:
+        with container.context():
+            for message in messages:
+                data = turn_input(raw_graph, f"What is the weather in {message}?")
+                await raw_graph.ainvoke(data, {"thread_id": f"raw-{time.monotonic_ns()}"})
+
+    targets: list[tuple[str, RawRun, Callable[[], Any]]] = [
+        ("plain", raw_plain, lambda: plain_agent),
+        ("10xGraph", raw_tenxgraph, build_graph),
+    ]
+    ok = True
+    for name, raw, make_target in targets:
+        runs = {
+            "no criteria": harness(make_target(), False),
+            "default criteria": harness(make_target(), True),
+        }
+        raw_ms, extra = await overhead_ms(raw, runs)
+        for label, overhead in extra.items():
+            verdict = ""
+            if label == "no criteria":
+                verdict = "ok" if overhead <= TARGET_MS else "OVER"
+                ok = ok and overhead <= TARGET_MS
+            print(
+                f"{name:<9} {label:<17} raw {raw_ms:6.3f} ms/case  "
+                f"overhead {overhead:6.3f} ms/case (target <= {TARGET_MS}) {verdict}"
+            )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

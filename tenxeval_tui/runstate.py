@@ -1,0 +1,244 @@
+"""What the run screen knows about a run, built from the worker's stream (no UI import).
+
+:class:`LiveRun` is a :class:`RunObserver`: the screen replays each line the
+worker writes into it (:func:`~tenxeval_tui.evaluation.observers.replay_json_lines`).
+Every case gets a :class:`CaseState` with its own :class:`EventCollector`; the
+screen renders from these and from :attr:`LiveRun.dirty`, the cases changed
+since its last repaint.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from tenxeval_tui.evaluation.collectors import EventCollector
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+
+STDERR_TAIL_LINES = 40
+
+
+class CaseStatus(StrEnum):
+    """Where a case is in the run."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    CARRIED = "carried"
+    """Not rerun: its result is the last run's (watch mode reruns changed cases only)."""
+    CANCELLED = "cancelled"
+
+
+FINISHED = frozenset({CaseStatus.PASSED, CaseStatus.FAILED, CaseStatus.ERROR})
+
+
+def case_key(eval_set_id: str, eval_id: str) -> str:
+    """The key of a case across eval sets (also the case table's row key)."""
+    return f"{eval_set_id}::{eval_id}"
+
+
+def event_tokens(event: EventModel) -> int:
+    """Tokens an event reports (a model node's ``token_usage``), 0 when none."""
+    usage = event.data.get("token_usage")
+    if not isinstance(usage, dict):
+        return 0
+    total = usage.get("total_tokens")
+    if isinstance(total, int):
+        return total
+    return int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+
+
+@dataclass
+class CaseState:
+    """One case of the run: status, timing, scores, and its live events."""
+
+    eval_set_id: str
+    eval_id: str
+    name: str = ""
+    status: CaseStatus = CaseStatus.QUEUED
+    started: float | None = None
+    duration: float | None = None
+    tokens: int = 0
+    result: EvalCaseResult | None = None
+    events: EventCollector = field(default_factory=EventCollector)
+
+    @property
+    def key(self) -> str:
+        """See :func:`case_key`."""
+        return case_key(self.eval_set_id, self.eval_id)
+
+    @property
+    def scores(self) -> list[tuple[str, float, bool]]:
+        """``(criterion, score, passed)`` of the finished case."""
+        if self.result is None:
+            return []
+        return [(c.criterion, c.score, c.passed) for c in self.result.criterion_results]
+
+    def finish(self, result: EvalCaseResult) -> None:
+        """Record the case's result."""
+        self.result = result
+        self.duration = result.duration_seconds
+        self.tokens = result.token_usage.total_tokens or self.tokens
+        self.status = CaseStatus(result.status)
+
+
+class LiveRun(RunObserver):
+    """The state of one run of the worker, fed line by line."""
+
+    def __init__(self) -> None:
+        self.cases: dict[str, CaseState] = {}
+        self.eval_set_names: dict[str, str] = {}
+        self.reports: list[EvalReport] = []
+        self.report_files: list[str] = []
+        self.html_reports: list[str] = []
+        self.partial = False
+        self.worker_error: str | None = None
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self.exit_code: int | None = None
+        self.events_received = 0
+        self.dirty: set[str] = set()
+        self.started = time.monotonic()
+        self.ended: float | None = None
+
+    # -- the observer protocol (the worker's lines) ---------------------------
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self.eval_set_names[eval_set.eval_set_id] = eval_set.name
+        for case in cases:
+            state = CaseState(eval_set.eval_set_id, case.eval_id, case.name)
+            self.cases[state.key] = state
+            self.dirty.add(state.key)
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        state = self._case(eval_set_id, case.eval_id)
+        state.name = case.name or state.name
+        state.status = CaseStatus.RUNNING
+        state.started = time.monotonic()
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        state = self._case(eval_set_id, eval_id)
+        state.events.on_event_sync(event)
+        state.tokens += event_tokens(event)
+        self.events_received += 1
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self._case(result.eval_set_id, result.eval_id).finish(result)
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self.reports.append(report)
+        self.partial = self.partial or report.is_partial
+
+    def _case(self, eval_set_id: str, eval_id: str) -> CaseState:
+        key = case_key(eval_set_id, eval_id)
+        if key not in self.cases:
+            self.cases[key] = CaseState(eval_set_id, eval_id)
+        self.dirty.add(key)
+        return self.cases[key]
+
+    # -- what the worker says besides the observer calls ----------------------
+
+    def on_worker_line(self, data: dict[str, Any]) -> None:
+        """A ``worker_error`` or ``worker_reports`` line."""
+        if data.get("type") == "worker_error":
+            self.worker_error = str(data.get("message", "the worker failed"))
+        elif data.get("type") == "worker_reports":
+            self.report_files = [str(f) for f in data.get("files", [])]
+            self.html_reports = [str(f) for f in data.get("html", [])]
+            self.partial = self.partial or bool(data.get("partial"))
+
+    def carry(self, results: Iterable[EvalCaseResult]) -> None:
+        """Show ``results`` of an earlier run as carried over (not rerun this time)."""
+        for result in results:
+            state = CaseState(result.eval_set_id, result.eval_id, result.name)
+            state.finish(result)
+            state.status = CaseStatus.CARRIED
+            self.cases[state.key] = state
+            self.dirty.add(state.key)
+
+    def finish(self, exit_code: int | None, *, cancelled: bool = False) -> None:
+        """The worker exited; cases that never finished are cancelled (or errored)."""
+        self.exit_code = exit_code
+        self.ended = time.monotonic()
+        for state in self.cases.values():
+            if state.status in (CaseStatus.QUEUED, CaseStatus.RUNNING):
+                state.status = CaseStatus.CANCELLED
+                self.dirty.add(state.key)
+        if cancelled:
+            self.partial = True
+
+    # -- figures ---------------------------------------------------------------
+
+    @property
+    def crashed(self) -> bool:
+        """The worker could not start the run or died (not a clean exit, not a cancel)."""
+        if self.worker_error is not None:
+            return True
+        return self.exit_code is not None and self.exit_code != 0 and not self.partial
+
+    @property
+    def done(self) -> bool:
+        """The worker has exited."""
+        return self.ended is not None
+
+    def counts(self) -> dict[str, int]:
+        """How many cases are in each :class:`CaseStatus`."""
+        found = dict.fromkeys(CaseStatus, 0)
+        for state in self.cases.values():
+            found[state.status] += 1
+        return {str(status): count for status, count in found.items()}
+
+    @property
+    def total(self) -> int:
+        """Every case of the run (carried over included)."""
+        return len(self.cases)
+
+    @property
+    def completed(self) -> int:
+        """Cases with a result (carried over included)."""
+        return sum(1 for s in self.cases.values() if s.result is not None)
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed over cases with a result, or ``None`` before any."""
+        done = [s for s in self.cases.values() if s.result is not None]
+        if not done:
+            return None
+        return sum(1 for s in done if s.result is not None and s.result.passed) / len(done)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens of every case so far."""
+        return sum(s.tokens for s in self.cases.values())
+
+    def elapsed(self, now: float | None = None) -> float:
+        """Seconds since the run started (until it ended)."""
+        end = self.ended if self.ended is not None else (now or time.monotonic())
+        return end - self.started
+
+    def results(self) -> list[EvalCaseResult]:
+        """Every case result, in table order."""
+        return [s.result for s in self.cases.values() if s.result is not None]
+
+    def take_dirty(self) -> list[str]:
+        """The cases changed since the last call, in table order."""
+        dirty, self.dirty = self.dirty, set()
+        return [key for key in self.cases if key in dirty]
+
+
+__all__ = [
+    "FINISHED",
+    "CaseState",
+    "CaseStatus",
+    "LiveRun",
+    "case_key",
+    "event_tokens",
+]

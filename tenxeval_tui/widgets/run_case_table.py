@@ -1,0 +1,91 @@
+"""The cases of a run, one row each, updated in place as their state changes."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from tenxeval_tui.runstate import CaseState, CaseStatus
+
+STATUS_STYLE = {
+    CaseStatus.QUEUED: ("· queued", "dim"),
+    CaseStatus.RUNNING: ("▶ running", "bold yellow"),
+    CaseStatus.PASSED: ("✓ passed", "green"),
+    CaseStatus.FAILED: ("✗ failed", "bold red"),
+    CaseStatus.ERROR: ("! error", "bold magenta"),
+    CaseStatus.CARRIED: ("↺ carried", "cyan"),
+    CaseStatus.CANCELLED: ("- cancelled", "dim"),
+}
+COLUMNS = ("status", "eval set", "case", "time", "tokens", "scores")
+
+
+def status_text(status: CaseStatus) -> Text:
+    """The status cell: a sign and a word, coloured."""
+    label, style = STATUS_STYLE[status]
+    return Text(label, style=style)
+
+
+def scores_text(state: CaseState) -> Text:
+    """``criterion score`` pairs, failed ones in red; the error when the case errored."""
+    if state.result is not None and state.result.error:
+        return Text(state.result.error[:80], style="magenta")
+    text = Text()
+    for index, (criterion, score, passed) in enumerate(state.scores):
+        if index:
+            text.append("  ")
+        text.append(f"{criterion} {score:.2f}", style="green" if passed else "red")
+    return text
+
+
+class RunCaseTable(DataTable[Text | str]):
+    """Rows keyed by case key; :meth:`show` adds or updates one row."""
+
+    DEFAULT_CSS = """
+    RunCaseTable {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self, *, timings: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.timings = timings
+
+    def on_mount(self) -> None:
+        for column in COLUMNS:
+            self.add_column(column, key=column)
+
+    def show(self, state: CaseState, eval_set_label: str = "") -> None:
+        """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
+        cells: dict[str, Text | str] = {
+            "status": status_text(state.status),
+            "eval set": Text(eval_set_label or state.eval_set_id),
+            "case": Text(state.name or state.eval_id),
+            "time": self._duration(state),
+            "tokens": str(state.tokens) if state.tokens else "",
+            "scores": scores_text(state),
+        }
+        if state.key not in self.rows:
+            self.add_row(*cells.values(), key=state.key)
+            return
+        for column, value in cells.items():
+            self.update_cell(state.key, column, value)
+
+    def _duration(self, state: CaseState) -> str:
+        if not self.timings or state.duration is None:
+            return ""
+        return f"{state.duration:.2f}s"
+
+    def reset(self) -> None:
+        """Remove every row (the columns stay)."""
+        self.clear()
+
+    @property
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor."""
+        if not self.row_count:
+            return None
+        row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        return None if row_key.value is None else str(row_key.value)
+
+
+__all__ = ["RunCaseTable", "scores_text", "status_text"]

@@ -1,0 +1,134 @@
+"""What to run and how: scope, case filter, agent, concurrency, preset, watch."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Label, Select, Switch
+
+from tenxeval_tui.evaluation.presets import PRESETS
+
+ALL_SETS = "*all*"
+
+
+def agent_problem(spec: str, search_path: Path | None) -> str | None:
+    """Why ``spec`` cannot name an agent (``None`` when it can), without importing it.
+
+    The form must be ``module:attribute``; the module must be a file or package under
+    ``search_path`` or an installed top-level module.
+    """
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
+
+    spec = spec.strip()
+    if not spec:
+        return "no agent: type one as module:attribute, or set [tool.tenxeval] agent"
+    try:
+        module, _ = parse_spec(spec)
+    except AgentLoadError as exc:
+        return str(exc)
+    parts = module.split(".")
+    if search_path is not None:
+        base = search_path.joinpath(*parts)
+        if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            return None
+    try:
+        found = importlib.util.find_spec(parts[0])
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        where = f" under {search_path}" if search_path is not None else ""
+        return f"agent {spec!r}: no module {module!r}{where}"
+    return None
+
+
+@dataclass
+class RunChoice:
+    """The options as chosen on screen."""
+
+    scope: str = ALL_SETS
+    """:data:`ALL_SETS` or the path of one eval set."""
+    filter: str = ""
+    """``#tag`` words select by tag; other words are eval ids."""
+    agent: str = ""
+    concurrency: int | None = None
+    preset: str | None = None
+    watch: bool = False
+    tags: list[str] = field(default_factory=list)
+    eval_ids: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for word in self.filter.replace(",", " ").split():
+            if word.startswith("#") and len(word) > 1:
+                self.tags.append(word[1:])
+            elif not word.startswith("#"):
+                self.eval_ids.append(word)
+
+
+class RunOptions(Horizontal):
+    """The options bar of the run screen."""
+
+    DEFAULT_CSS = """
+    RunOptions {
+        height: auto;
+    }
+    RunOptions Label {
+        padding: 0 1;
+    }
+    RunOptions #scope { width: 30; }
+    RunOptions #case-filter { width: 24; }
+    RunOptions #agent { width: 1fr; }
+    RunOptions #concurrency { width: 6; }
+    RunOptions #preset { width: 22; }
+    """
+
+    def __init__(
+        self,
+        eval_sets: list[tuple[str, Path]],
+        *,
+        agent: str = "",
+        concurrency: int = 4,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self._eval_sets = eval_sets
+        self._agent = agent
+        self._concurrency = concurrency
+
+    def compose(self) -> ComposeResult:
+        scopes = [("all eval sets", ALL_SETS)] + [(label, str(p)) for label, p in self._eval_sets]
+        yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
+        yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
+        yield Input(self._agent, placeholder="agent module:attribute", id="agent", compact=True)
+        yield Label("jobs")
+        yield Input(
+            str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3
+        )
+        presets = [(name, name) for name in PRESETS]
+        yield Select(presets, value="default", allow_blank=False, id="preset", compact=True)
+        yield Label("watch")
+        yield Switch(False, id="watch", animate=False)
+
+    def choice(self) -> RunChoice:
+        """What is chosen now."""
+        scope = self.query_one("#scope", Select).value
+        concurrency = self.query_one("#concurrency", Input).value.strip()
+        preset = self.query_one("#preset", Select).value
+        return RunChoice(
+            scope=str(scope) if isinstance(scope, str) else ALL_SETS,
+            filter=self.query_one("#case-filter", Input).value,
+            agent=self.query_one("#agent", Input).value.strip(),
+            concurrency=max(1, int(concurrency)) if concurrency.isdigit() else None,
+            preset=str(preset) if isinstance(preset, str) else None,
+            watch=self.query_one("#watch", Switch).value,
+        )
+
+    def set_watch(self, on: bool) -> None:
+        """Turn the watch switch on or off."""
+        self.query_one("#watch", Switch).value = on
+
+
+__all__ = ["ALL_SETS", "RunChoice", "RunOptions", "agent_problem"]

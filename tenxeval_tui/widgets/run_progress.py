@@ -1,0 +1,78 @@
+"""A run at a glance: progress bar, case counts, pass rate, elapsed time, tokens."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+from tenxeval_tui.runstate import LiveRun
+
+COUNT_STYLES = (
+    ("queued", "dim"),
+    ("running", "yellow"),
+    ("passed", "green"),
+    ("failed", "red"),
+    ("error", "magenta"),
+    ("carried", "cyan"),
+    ("cancelled", "dim"),
+)
+
+
+def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
+    """``queued 0  running 1  passed 3 ...  pass rate 75%  12.3s  tokens 420``."""
+    counts = run.counts()
+    text = Text()
+    for name, style in COUNT_STYLES:
+        if name in ("carried", "cancelled") and not counts[name]:
+            continue
+        text.append(f"{name} ", style="dim")
+        text.append(f"{counts[name]}  ", style=style)
+    rate = run.pass_rate
+    text.append("pass rate ", style="dim")
+    text.append("-" if rate is None else f"{rate:.0%}")
+    if timings:
+        text.append("  elapsed ", style="dim")
+        text.append(f"{run.elapsed():.1f}s")
+    text.append("  tokens ", style="dim")
+    text.append(str(run.tokens))
+    return text
+
+
+class RunProgress(Horizontal):
+    """The progress bar and the figures next to it; :meth:`show` refreshes both."""
+
+    DEFAULT_CSS = """
+    RunProgress {
+        height: 1;
+    }
+    RunProgress ProgressBar {
+        width: 40;
+    }
+    RunProgress #run-figures {
+        width: 1fr;
+    }
+    """
+
+    def __init__(self, *, timings: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.timings = timings
+
+    def compose(self) -> ComposeResult:
+        yield ProgressBar(total=1, show_eta=False, id="run-bar")
+        yield Static("", id="run-figures")
+
+    def show(self, run: LiveRun | None) -> None:
+        """Show ``run`` (or nothing yet)."""
+        bar = self.query_one(ProgressBar)
+        figures = self.query_one("#run-figures", Static)
+        if run is None:
+            bar.update(total=1, progress=0)
+            figures.update(Text("no run yet", style="dim"))
+            return
+        bar.update(total=max(run.total, 1), progress=run.completed)
+        figures.update(summary_text(run, timings=self.timings))
+
+
+__all__ = ["RunProgress", "summary_text"]

@@ -1,0 +1,385 @@
+"""The pytest helpers, run through real pytest sessions on generated test files (pytester).
+
+Covers every row of the seeds' "Common errors" table against the offline sample agents.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+# Imported once here: in-process sessions forget the modules they import themselves, and
+# modules holding registries or caches must not be imported twice.
+import rouge_score.rouge_scorer  # noqa: F401
+
+import sample_evals.plain_agent
+import sample_evals.weather_graph
+import tenxeval_tui.evaluation.evaluator
+import tenxeval_tui.evaluation.reporters  # noqa: F401
+from tenxeval_tui.evaluation import (
+    CriterionResult,
+    EvalCaseResult,
+    EvalReport,
+    EvalTestCase,
+    assert_criterion_passed,
+    assert_eval_passed,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+WEATHER = ROOT / "sample_evals" / "weather_graph.evalset.json"
+PLAIN = ROOT / "sample_evals" / "plain_agent.evalset.json"
+
+HEADER = """
+from tenxeval_tui.evaluation import (
+    EvalConfig, create_eval_app, eval_test, parametrize_eval_cases,
+    assert_criterion_passed, assert_eval_passed, run_eval,
+)
+from sample_evals.weather_graph import build_graph
+from sample_evals.plain_agent import support_agent
+"""
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project with the sample eval sets where eval_test probes for them."""
+    pytester.syspathinsert(ROOT)
+    pytester.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+    )
+    (pytester.path / "tests/fixtures").mkdir(parents=True)
+    shutil.copy(WEATHER, pytester.path / "tests/fixtures/weather_graph.evalset.json")
+    (pytester.path / "eval").mkdir()
+    shutil.copy(PLAIN, pytester.path / "eval/plain_agent.evalset.json")
+    return pytester
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """An in-process pytest session, lean: no plugins the generated tests do not use (the
+    snapshot plugin's session state belongs to the outer session), no assertion rewriting."""
+    lean = ["-p", "no:cacheprovider", "-p", "no:textual-snapshot", "-p", "no:hypothesispytest"]
+    return pytester.runpytest(*lean, "-p", "no:syrupy", "--assert=plain", *args)
+
+
+def make_tests(pytester: pytest.Pytester, body: str, name: str = "test_agents") -> None:
+    pytester.makepyfile(**{name: HEADER + textwrap.dedent(body)})
+
+
+def test_eval_test_threshold_and_the_list_of_failed_cases(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @eval_test("tests/fixtures/weather_graph.evalset.json", threshold=0.7)
+        async def test_lenient():
+            return create_eval_app(build_graph())
+
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_strict():
+            return create_eval_app(build_graph())
+        """,
+    )
+    result = run(suite)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*Eval pass rate 77.8% is below the threshold 100.0% (7/9 cases passed*",
+            "*- wrong_forecast (*): response_match_score 0.* < 0.80",
+            "*- model_outage (*): ERROR RuntimeError: model backend unavailable*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*- paris_weather (*")  # passing cases are not listed
+
+
+def test_eval_test_probes_the_documented_paths(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @eval_test(threshold=0.7)
+        async def test_weather_graph():  # tests/fixtures/weather_graph.evalset.json
+            return create_eval_app(build_graph())
+
+        @eval_test(threshold=0.7)
+        async def test_plain_agent():  # eval/plain_agent.evalset.json
+            return create_eval_app(support_agent)
+
+        @eval_test()
+        async def test_nothing_here():
+            return create_eval_app(build_graph())
+        """,
+    )
+    (suite.path / "tests/eval").mkdir()
+    result = run(suite, "-rf")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*Eval file not found",
+            "*(for test_nothing_here, probed tests/fixtures/nothing_here.evalset.json, "
+            "tests/eval/nothing_here.evalset.json, eval/nothing_here.evalset.json from *",
+            "FAILED test_agents.py::test_nothing_here - Failed: Eval file not found",
+        ]
+    )
+
+
+def test_eval_test_return_values(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_returns_none():
+            return None
+
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_returns_graph_only():
+            return build_graph()
+
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_returns_three():
+            app, collector = create_eval_app(build_graph())
+            return app, collector, "extra"
+
+        @eval_test("tests/fixtures/no_such.evalset.json")
+        async def test_explicit_missing_file():
+            return create_eval_app(build_graph())
+        """,
+    )
+    result = run(suite, "-rfs")
+    result.assert_outcomes(skipped=1, failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_returns_graph_only _*",
+            "eval_test decorated function must return (graph, collector) tuple",
+            "(test_returns_graph_only returned a StateGraph; *",
+            "*_ test_returns_three _*",
+            "eval_test decorated function must return (graph, collector) tuple",
+            "*_ test_explicit_missing_file _*",
+            "Eval file not found",
+            "(tests/fixtures/no_such.evalset.json, from *",
+        ]
+    )
+    result.stdout.fnmatch_lines(["SKIPPED * test_returns_none returned None"])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_eval_test_refuses_a_sync_function(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        def test_sync():
+            return create_eval_app(build_graph())
+        """,
+    )
+    result = run(suite)
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error
+    result.stdout.fnmatch_lines(
+        ["*TypeError: eval_test decorates async test functions only: make test_sync `async def`"]
+    )
+
+
+def test_eval_test_runs_without_asyncio_auto_mode(pytester: pytest.Pytester) -> None:
+    pytester.syspathinsert(ROOT)
+    shutil.copy(WEATHER, pytester.path / "weather.evalset.json")
+    make_tests(
+        pytester,
+        """
+        @eval_test("weather.evalset.json", threshold=0.7)
+        async def test_weather():
+            return create_eval_app(build_graph())
+        """,
+    )
+    result = run(pytester, "-o", "asyncio_mode=strict")
+    result.assert_outcomes(passed=1)
+
+
+def test_parametrize_eval_cases_one_test_per_case(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        import pytest
+        from tenxeval_tui.evaluation import AgentEvaluator
+
+        @pytest.fixture(scope="module")
+        def trajectory_app():
+            return create_eval_app(build_graph())
+
+        @parametrize_eval_cases("tests/fixtures/weather_graph.evalset.json")
+        async def test_single_case(eval_case, trajectory_app):
+            app, collector = trajectory_app
+            evaluator = AgentEvaluator(app, collector)
+            result = await evaluator.evaluate_case(eval_case)
+            assert result.passed
+        """,
+    )
+    collected = run(suite, "--collect-only", "-q")
+    collected.stdout.fnmatch_lines(
+        [
+            "test_agents.py::test_single_case[paris_weather]",
+            "test_agents.py::test_single_case[london_weather]",
+            "test_agents.py::test_single_case[model_outage]",
+        ]
+    )
+    result = run(suite, "-rf")
+    result.assert_outcomes(passed=7, failed=2)
+    result.stdout.fnmatch_lines_random(
+        ["FAILED *test_single_case?wrong_forecast?*", "FAILED *test_single_case?model_outage?*"]
+    )
+
+
+def test_parametrize_eval_cases_missing_file_fails_collection(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @parametrize_eval_cases("tests/fixtures/typo.evalset.json")
+        async def test_single_case(eval_case):
+            pass
+        """,
+    )
+    result = run(suite)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*ERROR collecting test_agents.py*", "*FileNotFoundError*typo*"])
+
+
+def test_common_errors_of_criteria_graphs_and_reports(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        import os
+        import pytest
+        from tenxeval_tui.evaluation import (
+            ReporterConfig, ReporterManager, TrajectoryCollector,
+        )
+
+        FILE = os.path.abspath("tests/fixtures/weather_graph.evalset.json")
+
+        async def test_criterion_name_not_name_of_field():
+            report = await run_eval(*create_eval_app(build_graph()), FILE)
+            assert_criterion_passed(report, "tool_trajectory_avg_score", min_score=0.95)
+            assert_criterion_passed(report, "trajectory")
+
+        async def test_compiled_graph_is_refused():
+            create_eval_app(build_graph().compile())
+
+        @eval_test(FILE)
+        async def test_graph_compiled_without_the_collector():
+            return build_graph().compile(), TrajectoryCollector()
+
+        async def test_no_report_files_when_reporting_is_off(tmp_path, monkeypatch):
+            monkeypatch.chdir(tmp_path)
+            config = EvalConfig.default()
+            config.reporter.enabled = False
+            await run_eval(*create_eval_app(build_graph()), FILE, config)
+            assert not os.path.exists("eval_reports")
+            await run_eval(*create_eval_app(build_graph()), FILE)
+            written = sorted(os.path.splitext(name)[1] for name in os.listdir("eval_reports"))
+            assert written == [".html", ".json"]
+
+        async def test_one_reporter_failing_does_not_stop_the_others(tmp_path):
+            config = EvalConfig.default()
+            config.reporter.enabled = False
+            report = await run_eval(*create_eval_app(build_graph()), FILE, config)
+
+            class BrokenHTML(ReporterManager):
+                def html_reporter(self):
+                    raise OSError("template missing")
+
+            output = BrokenHTML(ReporterConfig(output_dir=str(tmp_path))).run_all(report)
+            assert output.has_errors
+            assert [message for _, message in output.errors] == ["OSError: template missing"]
+            assert output.console_output and os.path.isfile(output.json_path)
+            assert output.html_path is None
+        """,
+    )
+    result = run(suite, "-rf")
+    result.assert_outcomes(passed=2, failed=3)
+    result.stdout.fnmatch_lines_random(
+        [
+            "E *AssertionError: Criterion 'trajectory' not found in report (criteria in it: "
+            "response_match_score, tool_trajectory_avg_score)",
+            "E *AttributeError: create_eval_app() needs the uncompiled StateGraph*",
+            "*- paris_weather (*): tool_trajectory_avg_score 0.00 < 1.00*",
+        ]
+    )
+
+
+def test_eval_fixtures_and_the_registered_plugin(suite: pytest.Pytester) -> None:
+    suite.makeconftest(
+        """
+        import pytest
+        from tenxeval_tui.evaluation import EvalConfig, EvalFixtures
+
+        @pytest.fixture
+        def make_evaluator():
+            return EvalFixtures(default_config=EvalConfig.strict()).evaluator_factory()
+        """
+    )
+    make_tests(
+        suite,
+        """
+        from tenxeval_tui.evaluation import AgentEvaluator, EvalPlugin
+
+        def test_factory(make_evaluator):
+            app, collector = create_eval_app(build_graph())
+            strict = make_evaluator(app, collector)
+            assert isinstance(strict, AgentEvaluator)
+            assert strict.config == EvalConfig.strict()
+            default = make_evaluator(app, collector, EvalConfig.relaxed())
+            assert default.config == EvalConfig.relaxed()
+
+        def test_plugin_registered(pytestconfig):
+            plugin = pytestconfig.pluginmanager.get_plugin("tenxeval-eval-plugin")
+            assert isinstance(plugin, EvalPlugin)
+        """,
+    )
+    run(suite).assert_outcomes(passed=2)
+    run(suite, "-p", "no:tenxeval").assert_outcomes(passed=1, failed=1)
+
+
+def test_eval_fixtures_without_default_config() -> None:
+    from tenxeval_tui.evaluation import EvalConfig, EvalFixtures, create_eval_app
+
+    factory = EvalFixtures().evaluator_factory()
+    evaluator = factory(*create_eval_app(sample_evals.plain_agent.support_agent))
+    assert evaluator.config == EvalConfig.default()
+
+
+def _report(*cases: tuple[str, str, bool, float]) -> EvalReport:
+    return EvalReport.create(
+        "s",
+        [
+            EvalCaseResult(
+                eval_id=eval_id,
+                name=name,
+                passed=passed,
+                criterion_results=[
+                    CriterionResult(
+                        criterion="rouge_match", score=score, passed=passed, threshold=0.5
+                    )
+                ],
+            )
+            for eval_id, name, passed, score in cases
+        ],
+    )
+
+
+def test_assert_eval_passed_lists_names_or_ids() -> None:
+    report = _report(("a", "", True, 1.0), ("b", "Bee", False, 0.2), ("c", "", False, 0.1))
+    assert_eval_passed(report, min_pass_rate=0.3)
+    with pytest.raises(AssertionError, match=r"33.3% is below 50.0%.*Failed cases: Bee, c$"):
+        assert_eval_passed(report, min_pass_rate=0.5)
+
+
+def test_assert_criterion_passed_scores() -> None:
+    report = _report(("a", "", True, 1.0), ("b", "", False, 0.2))
+    assert_criterion_passed(report, "rouge_match", min_score=0.6)
+    with pytest.raises(AssertionError, match=r"'rouge_match' average score 0.600 is below 0.700"):
+        assert_criterion_passed(report, "rouge_match", min_score=0.7)
+    with pytest.raises(AssertionError, match=r"Criterion 'rouge' not found in report"):
+        assert_criterion_passed(report, "rouge")
+
+
+def test_eval_test_case_is_metadata_only() -> None:
+    case = EvalTestCase("weather_paris")
+    assert (case.eval_id, case.name, case.description) == ("weather_paris", "", "")
+    assert not hasattr(case, "conversation")

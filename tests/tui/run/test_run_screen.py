@@ -1,0 +1,280 @@
+"""The run screen end to end: a real worker process running a real agent."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.evaluation import EvalConfig, EvalSet
+from tenxeval_tui.evaluation.runner import EvaluationRunner
+from tenxeval_tui.evaluation.targets import load_target, make_eval_app
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.screens.run import RunScreen
+from tenxeval_tui.widgets.event_stream import EventStream
+from tenxeval_tui.widgets.run_case_table import RunCaseTable
+
+from .conftest import wait_until, write_workspace
+
+
+def run_screen(app: WorkbenchApp) -> RunScreen:
+    screen = app.screen
+    assert isinstance(screen, RunScreen)
+    return screen
+
+
+def finished(screen: RunScreen, runs: int = 1) -> bool:
+    return screen.runs_finished == runs
+
+
+def message(screen: RunScreen) -> str:
+    return str(screen.query_one("#run-message", Static).render())
+
+
+async def run_all(app: WorkbenchApp, pilot: object) -> RunScreen:
+    await pilot.press("r")  # type: ignore[attr-defined]
+    screen = run_screen(app)
+    await pilot.press("ctrl+r")  # type: ignore[attr-defined]
+    await wait_until(lambda: finished(screen), pilot)
+    return screen
+
+
+async def headless_counts(
+    root: Path, spec: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, int, int]:
+    """Passed, failed, errored cases of the engine's runner on every eval set of ``root``."""
+    monkeypatch.syspath_prepend(str(root))
+    module = spec.partition(":")[0]
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    target = load_target(spec)
+    files = sorted(root.rglob("*.evalset.json"))
+    runner = EvaluationRunner(EvalConfig.default())
+    config = EvalConfig.default()
+    config.reporter.enabled = False
+    reports = await runner.run(
+        [(*make_eval_app(target), EvalSet.from_file(f)) for f in files], config
+    )
+    summaries = [r.summary for r in reports.values()]
+    return (
+        sum(s.passed_cases for s in summaries),
+        sum(s.failed_cases for s in summaries),
+        sum(s.error_cases for s in summaries),
+    )
+
+
+async def test_counts_equal_a_headless_run(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = await headless_counts(workspace, "weather_bot:agent", monkeypatch)
+    assert expected == (3, 1, 1)
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None
+        counts = screen.live.counts()
+        assert (counts["passed"], counts["failed"], counts["error"]) == expected
+        assert screen.query_one(RunCaseTable).row_count == 5
+        assert "Run finished: 4 report files in reports" in message(screen)
+        written = sorted(p.suffix for p in (workspace / "reports").iterdir() if p.is_file())
+        assert written == [".html", ".html", ".json", ".json"]
+
+
+async def test_sample_eval_sets_match_a_headless_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = Path(__file__).resolve().parents[3]
+    samples = sorted((repo / "sample_evals").glob("*.evalset.json"))
+    if not samples:
+        pytest.fail("sample_evals/*.evalset.json are missing")
+    spec = "sample_evals.weather_graph:build_graph"
+    sample = next(p for p in samples if p.name.startswith("weather_graph"))
+    monkeypatch.syspath_prepend(str(repo))
+    target = load_target(spec)
+    config = EvalConfig.default()
+    config.reporter.enabled = False
+    reports = await EvaluationRunner().run([(*make_eval_app(target), sample)], config)
+    summary = next(iter(reports.values())).summary
+    app = WorkbenchApp(sample)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None
+        counts = screen.live.counts()
+        got = (counts["passed"], counts["failed"], counts["error"])
+        assert got == (summary.passed_cases, summary.failed_cases, summary.error_cases)
+
+
+async def test_the_selected_case_streams_its_events_in_order(workspace: Path) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        table = screen.query_one(RunCaseTable)
+        table.move_cursor(row=table.get_row_index("cities::rome"))
+        await pilot.pause()
+        stream = screen.query_one(EventStream)
+        assert screen.live is not None
+        assert stream.shown == len(screen.live.cases["cities::rome"].events) == 5
+        lines = [str(line) for line in stream.lines]
+        assert lines == [
+            "▸ MAIN → calls get_weather  [tokens 10 in / 2 out]",
+            '⚙ get_weather(city="Rome") → "sunny in Rome"',
+            "▸ TOOL",
+            '▸ MAIN says "It is sunny in Rome."  [tokens 20 in / 4 out]',
+            '■ reply "It is sunny in Rome."',
+        ]
+
+
+async def test_rerun_failed_runs_only_those_and_carries_the_rest(workspace: Path) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        await pilot.press("f")
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+        assert screen.request is not None
+        assert sorted(i for ids in screen.request.only.values() for i in ids) == ["kyiv", "oslo"]
+        assert screen.live is not None
+        counts = screen.live.counts()
+        assert (counts["carried"], counts["failed"], counts["error"]) == (3, 1, 1)
+
+
+async def test_rerun_the_selected_case(workspace: Path) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        table = screen.query_one(RunCaseTable)
+        table.move_cursor(row=table.get_row_index("more::lima"))
+        await pilot.pause()
+        await pilot.press("s")
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+        assert screen.request is not None
+        assert list(screen.request.only.values()) == [["lima"]]
+        assert screen.live is not None
+        assert screen.live.counts()["passed"] == 1
+        assert screen.live.counts()["carried"] == 4
+
+
+SLOW_SECOND = """
+import asyncio
+from tenxeval_tui.evaluation import Trace
+
+async def agent(message: str, trace: Trace) -> str:
+    if "Paris" not in message:
+        await asyncio.sleep(60)
+    trace.node("MAIN", response="It is sunny in Paris.")
+    return "It is sunny in Paris."
+"""
+
+BLOCKING_SECOND = SLOW_SECOND.replace("await asyncio.sleep(60)", "__import__('time').sleep(60)")
+
+
+@pytest.mark.parametrize("agent_code", [SLOW_SECOND, BLOCKING_SECOND], ids=["clean", "killed"])
+async def test_cancel_keeps_finished_cases_in_a_partial_report(
+    tmp_path: Path, agent_code: str
+) -> None:
+    # "clean": the worker stops on SIGTERM and writes the report; "killed": the agent
+    # blocks the worker, which is killed, and the report is rebuilt from the journal.
+    root = write_workspace(tmp_path / "project", agent_code=agent_code)
+    (root / "evals" / "more.evalset.json").unlink()
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: screen.live is not None and screen.live.completed == 1, pilot)
+        await pilot.press("ctrl+k")
+        await pilot.press("y")
+        await wait_until(lambda: finished(screen), pilot)
+        assert screen.live is not None
+        assert screen.live.partial
+        assert screen.live.counts()["cancelled"] == 2
+        assert "Partial run (cancelled)" in message(screen)
+        (report,) = (root / "reports").glob("*.json")
+        data = json.loads(report.read_text(encoding="utf-8"))
+        assert data["metadata"]["partial"] is True
+        assert [r["eval_id"] for r in data["results"]] == ["paris"]
+
+
+CRASHES = {
+    "segfault": (
+        "import ctypes\n\nasync def agent(message, trace):\n"
+        "    print('about to crash', flush=True)\n    ctypes.string_at(0)\n",
+        "exited with status -11",
+    ),
+    "sys_exit": (
+        "import sys\n\nasync def agent(message, trace):\n    sys.exit(7)\n",
+        "exited with status 7",
+    ),
+    "import_error": ("import no_such_module_here\n", "No module named 'no_such_module_here'"),
+    "syntax_error": ("def agent(:\n", "SyntaxError"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CRASHES))
+async def test_a_crashing_worker_gives_an_errored_run(tmp_path: Path, kind: str) -> None:
+    code, expected = CRASHES[kind]
+    root = write_workspace(tmp_path / "project", agent_code=code)
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None and screen.live.crashed
+        assert expected in message(screen)
+        if kind == "segfault":
+            assert "about to crash" in message(screen)  # the tail of its stderr
+        # The app stays usable: switch screens and run again.
+        await pilot.press("e")
+        assert isinstance(app.screen, EditorScreen)
+        await pilot.press("r")
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+
+
+async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
+    workspace: Path,
+) -> None:
+    app = WorkbenchApp(workspace, watch_runs=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        screen = run_screen(app)
+        await wait_until(lambda: finished(screen), pilot)  # the first run, on turning watch on
+        cities = workspace / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
+        rome.conversation[0].user_content.content = "boom in Rome?"
+        eval_set.to_file(cities)
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+        assert screen.request is not None
+        assert screen.request.only == {str(cities.resolve()): ["rome"]}
+        assert screen.live is not None
+        assert screen.live.counts()["carried"] == 4
+        assert screen.live.cases["cities::rome"].status.value == "error"  # the agent raises now
+
+        code = (workspace / "weather_bot.py").read_text(encoding="utf-8")
+        (workspace / "weather_bot.py").write_text(code + "\n# touched\n", encoding="utf-8")
+        await wait_until(lambda: finished(screen, runs=3), pilot)
+        assert screen.request is not None and screen.request.only == {}
+        assert screen.live.counts()["carried"] == 0
+        assert screen.live.total == 5
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("", "no agent"),
+        ("weather bot", "expected MODULE:ATTR"),
+        ("no_such_agent_module:agent", "no module 'no_such_agent_module'"),
+    ],
+)
+async def test_a_typed_agent_is_validated_before_running(
+    workspace: Path, typed: str, expected: str
+) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#agent", Input).value = typed
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert expected in message(screen)
+        assert screen.runs_started == 0
