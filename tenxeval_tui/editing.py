@@ -159,7 +159,7 @@ class EvalSetDocument:
                 lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
         if not lines:
             try:
-                EvalSet.model_validate(self.to_data())
+                EvalSet.from_data(self.to_data())
             except ValidationError as exc:
                 for error in exc.errors():
                     where = ".".join(str(part) for part in error["loc"]) or "eval set"

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config import EvalConfig
@@ -37,6 +37,7 @@ class RunPlan:
     """Everything a run needs, resolved from flags and ``[tool.tenxeval]``."""
 
     agent: str
+    agent_explicit: bool
     agent_folder: Path
     files: list[Path]
     config: EvalConfig
@@ -107,13 +108,13 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if workspace.problems:
         raise UsageError("\n".join(str(p) for p in workspace.problems))
     settings = workspace.settings
-    agent = args.agent or settings.agent
-    if not agent:
-        raise UsageError("no agent: pass --agent MODULE:ATTR or set agent in [tool.tenxeval]")
+    # No agent here is fine when every eval set names its own (checked once they load).
+    agent = args.agent or settings.agent or ""
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
 
     try:
-        parse_spec(agent)
+        if agent:
+            parse_spec(agent)
     except AgentLoadError as exc:
         raise UsageError(str(exc)) from None
     # A flag's module is imported from the current folder (as uvicorn does); the
@@ -143,6 +144,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     reporter.html = reporter.html and not args.no_html
     return RunPlan(
         agent=agent,
+        agent_explicit=bool(args.agent),
         agent_folder=agent_folder,
         files=files,
         config=config,
@@ -200,13 +202,19 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
 
     from tenxeval_tui.evaluation.results import EvalReport
     from tenxeval_tui.evaluation.runner import EvaluationRunner
-    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, load_agent
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, load_agent
     from tenxeval_tui.progress import make_progress
 
     eval_sets = load_eval_sets(plan)
     _quiet_logging(args.verbose)
+    pairs: dict[str, tuple[Any, Any]] = {}  # one load per agent, shared by its eval sets
+    evaluations = []
     try:
-        app, collector = load_agent(plan.agent, cwd=plan.agent_folder)
+        for eval_set in eval_sets:
+            spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
+            if spec not in pairs:
+                pairs[spec] = load_agent(spec, cwd=plan.agent_folder)
+            evaluations.append((*pairs[spec], eval_set))
     except AgentLoadError as exc:
         raise UsageError(str(exc)) from None
     run_config = plan.config.model_copy(deep=True)
@@ -217,8 +225,8 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
 
     async def evaluate() -> None:
         # One eval set at a time, so that two files sharing an eval_set_id both count.
-        for eval_set in eval_sets:
-            finished.extend((await runner.run([(app, collector, eval_set)])).values())
+        for evaluation in evaluations:
+            finished.extend((await runner.run([evaluation])).values())
 
     interrupted = False
     try:

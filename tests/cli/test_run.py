@@ -28,9 +28,9 @@ def project(tmp_path: Path) -> Path:
     """A project folder: the sample plain agent as ./support_agent.py and its eval set."""
     shutil.copy(ROOT / "sample_evals/plain_agent.py", tmp_path / "support_agent.py")
     (tmp_path / "evals").mkdir()
-    shutil.copy(
-        ROOT / "sample_evals/plain_agent.evalset.json", tmp_path / "evals/plain.evalset.json"
-    )
+    eval_set = json.loads((ROOT / "sample_evals/plain_agent.evalset.json").read_text())
+    del eval_set["metadata"]["agent"]  # the tests name the agent themselves
+    (tmp_path / "evals/plain.evalset.json").write_text(json.dumps(eval_set, indent=2))
     return tmp_path
 
 
@@ -158,6 +158,31 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
     assert opened.startswith("file://") and opened.endswith(".html")
 
 
+def test_an_eval_set_runs_with_the_agent_its_metadata_names(project: Path) -> None:
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    eval_set["metadata"]["agent"] = AGENT
+    path.write_text(json.dumps(eval_set))
+    done = cli(project, "run", "evals", "--tags", "smoke", "--output-dir", "out")
+    assert done.returncode == 0, done.stdout + done.stderr
+    # An explicit --agent wins over the eval set's own.
+    wrong = cli(project, "run", "evals", "--agent", "nowhere:agent", "--output-dir", "out")
+    assert wrong.returncode == 2 and "agent 'nowhere:agent'" in wrong.stderr
+    eval_set["metadata"]["agent"] = "not a spec"
+    path.write_text(json.dumps(eval_set))
+    bad = cli(project, "run", "evals", "--output-dir", "out")
+    assert bad.returncode == 2 and "agent 'not a spec'" in bad.stderr, bad.stderr
+
+
+def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> None:
+    done = cli(ROOT, "run", "sample_evals", "--no-html", "--output-dir", str(tmp_path))
+    (report,) = reports(tmp_path)
+    summary = json.loads(report.read_text())["summary"]
+    # Each sample set has one case failing on purpose and one whose agent raises.
+    assert (summary["total_cases"], summary["failed_cases"], summary["error_cases"]) == (18, 2, 2)
+    assert done.returncode == 1
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -177,7 +202,7 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
         (["--agent", AGENT, "evals", "--config", "bad.json"], r"bad.json:1:\d+: "),
         (["--agent", AGENT, "evals", "--case", "nope"], r"--case: no case 'nope'"),
         (["--agent", AGENT, "evals", "--tags", "nope"], r"no case matches --tags/--case"),
-        (["evals"], r"no agent: pass --agent MODULE:ATTR"),
+        (["evals"], r"no agent for eval set .*: pass --agent MODULE:ATTR"),
         (["--agent", AGENT, "evals", "--threshold", "2"], r"--threshold: 2.0 is not between"),
         (["--agent", AGENT, "--preset", "strict", "--config", "x"], r"not allowed with argument"),
     ],

@@ -26,9 +26,12 @@ import re
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.dataset import EvalSet
 
 _SPEC = re.compile(
     r"^(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<attr>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$"
@@ -49,7 +52,7 @@ class AgentLoadError(Exception):
     def __init__(self, spec: str, problem: str) -> None:
         self.spec = spec
         self.problem = problem
-        super().__init__(f"agent {spec!r}: {problem}")
+        super().__init__(f"agent {spec!r}: {problem}" if spec else problem)
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -254,3 +257,31 @@ __all__ = [
     "load_agent",
     "parse_spec",
 ]
+
+
+# An eval set may name the agent it is written for in its metadata.
+EVAL_SET_AGENT_KEY = "agent"
+
+
+def agent_spec_for(eval_set: EvalSet, default: str | None, *, explicit: bool = False) -> str:
+    """The agent spec to run ``eval_set`` with.
+
+    An eval set whose ``metadata["agent"]`` names a ``MODULE:ATTR`` is run with
+    that agent (one workspace can hold eval sets for several agents), unless
+    the caller's agent is ``explicit`` (``--agent`` on the command line), which
+    always wins. Otherwise ``default`` (the workspace's agent) is used.
+    Raises :class:`AgentLoadError` when there is none, or the eval set's is malformed.
+    """
+    own = eval_set.metadata.get(EVAL_SET_AGENT_KEY)
+    if explicit and default:
+        return default
+    if isinstance(own, str) and own.strip():
+        parse_spec(own.strip())
+        return own.strip()
+    if default:
+        return default
+    raise AgentLoadError(
+        "",
+        f"no agent for eval set {eval_set.eval_set_id!r}: pass --agent MODULE:ATTR, set agent "
+        f'in [tool.tenxeval], or name one in the eval set\'s metadata ("agent": "module:attr")',
+    )
