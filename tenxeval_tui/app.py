@@ -165,6 +165,24 @@ class WorkbenchApp(App[None]):
         elif not editor.query_one(CaseTable).select_uid(uid):
             self.notify(f"Case {eval_id!r} is hidden by the filter.", markup=False)
 
+    async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
+        """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
+        from tenxeval_tui.screens.case_actions import find_eval_set_file
+
+        path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
+        if path is None:
+            self.notify(
+                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+            )
+            return
+        await self.switch_mode("run")
+        run = next((s for s in self.screen_stack if isinstance(s, RunScreen)), None)
+        if run is None:
+            return
+        while self.screen is not run:  # a report opened from the run view sits on top
+            await self.pop_screen()
+        run.launch([path], only={str(path): [eval_id]})
+
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""
         self._quit_flow()

@@ -75,9 +75,6 @@ class ReportScreen(Screen[None]):
         Binding("r", "rerun_case", "Rerun case"),
     ]
 
-    # Keys of the overview (filters, compare): hidden while a case is open.
-    TABLE_ACTIONS: ClassVar[set[str]] = {"cycle_status", "focus_filter", "compare"}
-
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
         super().__init__()
         self.path = Path(path)
@@ -167,6 +164,8 @@ class ReportScreen(Screen[None]):
         self._apply_filter()
 
     def action_focus_filter(self) -> None:
+        if self.showing_case is not None:
+            self._set_case_open(False)  # the filter box is in the overview
         self.query_one("#case-filter", Input).focus()
 
     @on(Input.Changed, "#case-filter")
@@ -221,7 +220,7 @@ class ReportScreen(Screen[None]):
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
         self.query_one(ReportCaseTable).set_class(case_open, "-with-case")
-        self.refresh_bindings()
+        # Every key works in both states, so the footer need not be rebuilt.
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
@@ -249,9 +248,6 @@ class ReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
-        case_open = self.is_mounted and self.showing_case is not None
-        if action in self.TABLE_ACTIONS:
-            return not case_open
         return True
 
     async def _case_action(self, action: str) -> None:

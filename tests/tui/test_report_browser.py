@@ -65,6 +65,9 @@ async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
         await pilot.press("enter")
         shown = screen.showing_case
         assert shown is not None and shown.eval_id == "paris"
+        await pilot.press("slash")  # the filter box is in the overview: the case closes
+        assert screen.showing_case is None
+        assert screen.query_one("#case-filter").has_focus
 
 
 async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Path) -> None:

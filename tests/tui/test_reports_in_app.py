@@ -44,7 +44,7 @@ async def test_b_lists_the_workspace_reports_and_e_opens_the_case_in_the_editor(
         await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
         report_screen = app.screen
         assert isinstance(report_screen, ReportScreen)
-        assert report_screen.check_action("rerun_case", ()) is None  # no run view in this app
+        assert report_screen.check_action("rerun_case", ()) is True  # the run view reruns it
         await pilot.press("down", "enter", "e")
         await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
         editor = app.screen
