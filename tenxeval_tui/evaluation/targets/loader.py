@@ -49,10 +49,11 @@ class AgentLoadError(Exception):
     ``str(error)`` is ``agent 'spec': problem``: a complete message for the user.
     """
 
-    def __init__(self, spec: str, problem: str) -> None:
+    def __init__(self, spec: str | None, problem: str) -> None:
         self.spec = spec
         self.problem = problem
-        super().__init__(f"agent {spec!r}: {problem}" if spec else problem)
+        # spec None: no agent was named at all, so there is none to quote.
+        super().__init__(problem if spec is None else f"agent {spec!r}: {problem}")
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -281,7 +282,7 @@ def agent_spec_for(eval_set: EvalSet, default: str | None, *, explicit: bool = F
     if default:
         return default
     raise AgentLoadError(
-        "",
+        None,
         f"no agent for eval set {eval_set.eval_set_id!r}: pass --agent MODULE:ATTR, set agent "
         f'in [tool.tenxeval], or name one in the eval set\'s metadata ("agent": "module:attr")',
     )
