@@ -9,7 +9,8 @@ writes typed text back into a copy of it. Field keys name a field of a case:
 ``turns.{t}.user``, ``turns.{t}.expected``, ``turns.{t}.nodes``,
 ``turns.{t}.tools.{c}.name``, ``turns.{t}.tools.{c}.args``.
 
-No UI import here: the editing model and its tests use it directly.
+No UI import here: the editing model and its tests use it directly. The models are
+imported where a new object is made, not at import: the editor opens big files faster.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from __future__ import annotations
 import copy
 import json
 from typing import Any
-
-from tenxeval_tui.evaluation.dataset import MessageContent, SessionInput, ToolCall
 
 JSON_OBJECT_FIELDS = ("metadata", "session.state", "session.config")
 
@@ -76,6 +75,8 @@ def _set_message(current: Any, text: str, role: str) -> Any:
         updated = dict(current)
         updated["content"] = text
         return updated
+    from tenxeval_tui.evaluation.dataset import MessageContent
+
     return MessageContent(role=role, content=text).model_dump(mode="json")
 
 
@@ -136,6 +137,8 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
         case ["session", name] if name in ("user_id", "state", "config"):
             session = updated.get("session_input")
             if not isinstance(session, dict):
+                from tenxeval_tui.evaluation.dataset import SessionInput
+
                 session = SessionInput().model_dump(mode="json")
                 updated["session_input"] = session
             session[name] = text if name == "user_id" else _json_object(text)
@@ -161,6 +164,8 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
 
 def new_tool_call() -> dict[str, Any]:
     """A blank expected tool call, shaped as the models write one."""
+    from tenxeval_tui.evaluation.dataset import ToolCall
+
     return ToolCall(name="").model_dump(mode="json")
 
 

@@ -34,7 +34,6 @@ from tenxeval_tui.edit_steps import (
     SetHeader,
     change_uid,
 )
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, json_syntax_problem, read_text
 
@@ -69,6 +68,8 @@ class EvalSetDocument:
         """
         text = read_text(path)
         if validate:
+            from tenxeval_tui.evaluation.dataset import EvalSet
+
             EvalSet.from_file(path)  # every problem, with line and column, before we touch it
         try:
             data = json.loads(text)
@@ -89,6 +90,8 @@ class EvalSetDocument:
     @classmethod
     def new(cls, path: Path, name: str = "") -> EvalSetDocument:
         """A new, empty eval set that will be written to ``path`` (nothing is written yet)."""
+        from tenxeval_tui.evaluation.dataset import EvalSet
+
         eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name or _stem(path))
         document = cls(eval_set.model_dump(mode="json"), path)
         document._saved_top = InsertCase(-1, CaseState(0, {}))  # never matches: unsaved
@@ -159,6 +162,8 @@ class EvalSetDocument:
                 lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
         if not lines:
             try:
+                from tenxeval_tui.evaluation.dataset import EvalSet
+
                 EvalSet.from_data(self.to_data())
             except ValidationError as exc:
                 for error in exc.errors():
@@ -257,6 +262,8 @@ class EvalSetDocument:
 
     def add_case(self, after: int | None = None) -> int:
         """Add a blank one-turn case after case ``after`` (at the end when ``None``); its uid."""
+        from tenxeval_tui.evaluation.dataset import EvalCase, Invocation, MessageContent
+
         case = EvalCase(
             eval_id=self._new_eval_id(),
             conversation=[Invocation(user_content=MessageContent.user(""))],
@@ -304,6 +311,8 @@ class EvalSetDocument:
         position = (
             len(self.case(uid).data.get("conversation") or []) if after is None else after + 1
         )
+        from tenxeval_tui.evaluation.dataset import Invocation, MessageContent
+
         turn = Invocation(user_content=MessageContent.user("")).model_dump(mode="json")
         self._edit_turns(uid, lambda turns: turns.insert(position, turn))
         return position

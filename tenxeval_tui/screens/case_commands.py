@@ -27,6 +27,7 @@ class CaseCommandsScreen(Screen[None]):
     """A screen editing one :class:`EvalSetDocument` through a case table and a case form."""
 
     BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),  # action_save: the editor screen
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
         Binding("ctrl+n", "new_case", "New case", priority=True),

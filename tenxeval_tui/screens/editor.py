@@ -17,7 +17,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
 
 from tenxeval_tui.editing import EvalSetDocument
-from tenxeval_tui.evaluation.dataset import validate_eval_set_file
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import read_text
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
@@ -36,20 +35,18 @@ from tenxeval_tui.workspace import EvalSetEntry, Workspace, describe_eval_set, o
 class EditorScreen(CaseCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        *CaseCommandsScreen.BINDINGS,
+    BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
         Binding("ctrl+f", "focus_filter", "Filter"),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_files", "Files"),
-        Binding("escape", "focus_cases", "Back to the case list"),
+        Binding("escape", "focus_cases", "Back to the case list", show=False),
     ]
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            ("editor", list(cls.BINDINGS)),
+            ("editor", [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
@@ -235,6 +232,8 @@ class EditorScreen(CaseCommandsScreen):
     @work(thread=True, exclusive=True, group="check")
     def _check(self, document: EvalSetDocument) -> None:
         """The full check of a file, off the UI thread (slow for big files)."""
+        from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+
         assert document.path is not None
         problems = validate_eval_set_file(document.path)
         self.app.call_from_thread(self._checked, document, problems)

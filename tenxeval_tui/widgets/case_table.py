@@ -106,7 +106,7 @@ class CaseTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
-        Binding("enter", "choose", "Edit case"),
+        Binding("enter", "choose", "Edit case", show=False),
         Binding("delete", "screen.delete_case", "Delete case"),
         Binding("slash", "screen.focus_filter", "Filter", show=False),
     ]

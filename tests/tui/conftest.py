@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -31,10 +32,15 @@ def weather_set(tmp_path: Path) -> Path:
     return path
 
 
-async def wait_for(pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 8.0) -> None:
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 8.0) -> None:
     """Let the app run until ``predicate()`` holds (file watching is asynchronous)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         await pilot.pause(0.05)
+
+
+async def wait_for_form(pilot: Pilot[Any]) -> None:
+    """Wait until the case form shows a case (the file has been checked and drawn)."""
+    await wait_for(pilot, lambda: bool(pilot.app.screen.query("#f-eval_id")))

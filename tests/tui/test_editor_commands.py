@@ -10,7 +10,7 @@ from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.case_table import CaseTable
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
@@ -33,7 +33,7 @@ async def open_editor(app: WorkbenchApp) -> EditorScreen:
 async def test_case_commands_undo_and_redo(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        await wait_for_form(pilot)
         screen = await open_editor(app)
         await pilot.press("ctrl+d")  # duplicate london
         await pilot.press("alt+down")  # move the copy below paris
@@ -56,7 +56,7 @@ async def test_case_commands_undo_and_redo(weather_set: Path) -> None:
 async def test_typing_is_undone_field_by_field(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        await wait_for_form(pilot)
         screen = await open_editor(app)
         await pilot.press("enter", "tab", *"Ldn", "tab", "tab", "end", *", x")
         assert screen.document is not None
@@ -75,7 +75,7 @@ async def test_typing_is_undone_field_by_field(weather_set: Path) -> None:
 async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        await wait_for_form(pilot)
         screen = await open_editor(app)
         form = app.screen.query_one(CaseForm)
         form.focus_field("turns.0.user")
@@ -106,7 +106,7 @@ async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
 async def test_filter_by_text_and_tag(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        await wait_for_form(pilot)
         screen = await open_editor(app)
         await pilot.press("slash", *"#smoke")
         assert shown_ids(screen) == ["london"]
@@ -121,7 +121,7 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
     before = weather_set.read_text()
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        await wait_for_form(pilot)
         screen = await open_editor(app)
         await pilot.press("down", "enter", "ctrl+u", *"london")  # duplicate id
         table = screen.query_one(CaseTable)
@@ -140,3 +140,20 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert json.loads(weather_set.read_text()) == json.loads(before)
+
+
+async def test_the_mouse_selects_cases_and_presses_form_buttons(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = await open_editor(app)
+        assert await pilot.click(CaseTable, offset=(4, 1))  # the second row
+        await pilot.pause()
+        form = screen.query_one(CaseForm)
+        assert screen.document is not None and form.uid is not None
+        assert screen.document.case(form.uid).eval_id == "paris"
+        assert await pilot.click("TurnEditor #add-call")  # on the first turn
+        await pilot.pause()
+        turn = screen.document.case(form.uid).data["conversation"][0]
+        assert len(turn["expected_tool_trajectory"]) == 1
+        assert form.focused_key() == "turns.0.tools.0.name"

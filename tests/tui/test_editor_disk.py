@@ -11,13 +11,17 @@ from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.error_view import ErrorView
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import wait_for, wait_for_form
 
 
 def rename_case(path: Path, index: int, name: str) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["eval_cases"][index]["name"] = name
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def error_text(app: WorkbenchApp) -> str:
+    return str(app.screen.query_one("#error-text").render())
 
 
 def editor(app: WorkbenchApp) -> EditorScreen:
@@ -29,7 +33,7 @@ def editor(app: WorkbenchApp) -> EditorScreen:
 async def test_external_change_without_edits_reloads_in_place(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await wait_for_form(pilot)
         await pilot.press("down")  # highlight "paris"
         await pilot.pause()
         screen = editor(app)
@@ -51,7 +55,7 @@ async def test_external_change_without_edits_reloads_in_place(weather_set: Path)
 async def test_external_change_with_unsaved_edits_asks(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await wait_for_form(pilot)
         screen = editor(app)
         await pilot.press("enter", "tab")  # into the name field of the first case
         await pilot.press(*"mine")
@@ -87,9 +91,8 @@ async def test_a_file_that_does_not_load_shows_where_and_recovers(tmp_path: Path
     path.write_text('{\n  "eval_set_id": "b",\n  "eval_cases": [\n    {"eval_id": 5}\n  ]\n}')
     app = WorkbenchApp(path)
     async with app.run_test() as pilot:
-        await pilot.pause()
-        view = app.screen.query_one(ErrorView)
-        text = str(view.query_one("#error-text").render())
+        await wait_for(pilot, lambda: "does not load" in error_text(app))
+        text = error_text(app)
         assert f"{path}:4:17" in text
         assert "eval_cases[0].eval_id" in text
         assert "Input should be a valid string" in text
@@ -105,21 +108,18 @@ async def test_not_json_and_not_utf8_files_never_crash(tmp_path: Path) -> None:
     (tmp_path / "c.evalset.json").mkdir()
     app = WorkbenchApp(tmp_path, watch_files=False)
     async with app.run_test() as pilot:
-        await pilot.pause()
-        text = str(app.screen.query_one("#error-text").render())
-        assert "not UTF-8" in text
-        for _ in range(2):
-            await pilot.press("down", "enter")
-            await pilot.pause()
-            assert app.screen.query_one(ErrorView).display
-        text = str(app.screen.query_one("#error-text").render())
-        assert "folder" in text
+        await wait_for(pilot, lambda: "not UTF-8" in error_text(app))
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: "not an eval set" in error_text(app))
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: "is a folder" in error_text(app))
+        assert app.screen.query_one(ErrorView).display
 
 
 async def test_quit_with_unsaved_changes_asks(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await wait_for_form(pilot)
         await pilot.press("enter", "tab", *"edited")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
@@ -139,7 +139,7 @@ async def test_switching_files_with_unsaved_changes_asks(weather_set: Path) -> N
     other.write_text(weather_set.read_text().replace('"london"', '"berlin"'))
     app = WorkbenchApp(weather_set.parent, watch_files=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await wait_for_form(pilot)
         screen = editor(app)
         assert screen.document is not None and screen.document.path == other
         await pilot.press("enter", "tab", *"x")

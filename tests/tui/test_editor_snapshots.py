@@ -16,7 +16,7 @@ from textual.widgets import Input, TextArea
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, SessionInput, ToolCall
 from tenxeval_tui.screens.choice import ChoiceScreen
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import wait_for, wait_for_form
 
 SIZES = [(100, 30), (160, 45)]
 
@@ -67,7 +67,7 @@ def no_blink(pilot: Pilot[Any]) -> None:
 
 
 async def opened(pilot: Pilot[Any]) -> None:
-    await wait_for(pilot, lambda: getattr(pilot.app.screen, "document", None) is not None)
+    await wait_for_form(pilot)
     await pilot.pause()
 
 
