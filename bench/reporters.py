@@ -2,7 +2,8 @@
 
 Prints the seconds to write the JSON, HTML and JUnit XML reports and in total,
 and each file's size, next to the targets (total <= 1.5 s, HTML <= 15 MB).
-Run: .venv/bin/python bench/reporters.py [cases] [rounds]
+Run: .venv/bin/python bench/reporters.py [cases] [rounds] [--compare]
+(--compare also runs 10xGraph's own reporters on the same report, once.)
 """
 
 from __future__ import annotations
@@ -151,8 +152,9 @@ def make_case(index: int, rng: random.Random) -> EvalCaseResult:
 
 
 def main() -> None:
-    cases = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    numbers = [int(a) for a in sys.argv[1:] if a.isdigit()]
+    cases = numbers[0] if numbers else 5_000
+    rounds = numbers[1] if len(numbers) > 1 else 3
     rng = random.Random(42)
     report = EvalReport.create(
         "weather-agent-regression",
@@ -203,6 +205,35 @@ def main() -> None:
     print(
         f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores while measuring;"
         " wall times grow with load, CPU seconds much less)"
+    )
+    if "--compare" in sys.argv:
+        compare_with_10xgraph(report, sum(min(v) for v in cpu.values()))
+
+
+def compare_with_10xgraph(report: EvalReport, our_cpu: float) -> None:
+    """The same report through 10xGraph's own reporters, once (for a load-independent ratio)."""
+    from tenxgraph.qa.evaluation import EvalReport as TxReport
+    from tenxgraph.qa.evaluation.reporters import HTMLReporter as TxHTML
+    from tenxgraph.qa.evaluation.reporters import JSONReporter as TxJSON
+    from tenxgraph.qa.evaluation.reporters import JUnitXMLReporter as TxJUnit
+
+    theirs = TxReport.model_validate_json(report.model_dump_json())
+    total_cpu = 0.0
+    with tempfile.TemporaryDirectory() as folder:
+        for label, reporter, name in (
+            ("JSON", TxJSON(), "t.json"),
+            ("HTML", TxHTML(), "t.html"),
+            ("JUnit", TxJUnit(), "t_junit.xml"),
+        ):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            reporter.save(theirs, str(Path(folder) / name))
+            elapsed, used = time.perf_counter() - start, time.process_time() - start_cpu
+            total_cpu += used
+            size = (Path(folder) / name).stat().st_size / 1e6
+            print(f"10xGraph {label:>5}: {elapsed:6.3f} s, {used:6.3f} s CPU   {size:7.2f} MB")
+    print(
+        f"10xGraph total CPU {total_cpu:.3f} s; ours {our_cpu:.3f} s "
+        f"({total_cpu / our_cpu:.1f}x less)"
     )
 
 

@@ -1,6 +1,9 @@
 """Report browser on a 10,000-case report: seconds to interactive, median case-detail open.
 
 Targets: interactive in at most 1.0 s, a case detail in at most 50 ms (median).
+"Interactive" is the report screen painted with its summary, bars and first cases, the
+keyboard live; the other cases are read in a thread meanwhile (also timed). The machine
+may be shared: CPU time of this process is printed next to wall time.
 Run: .venv/bin/python bench/tui_reports.py [--cases N]
 """
 
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -18,7 +22,6 @@ from textual.app import App
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
 from tenxeval_tui.evaluation.execution import TokenUsage
 from tenxeval_tui.reports_index import list_reports
-from tenxeval_tui.screens.case_detail import CaseScreen
 from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.widgets.report_cases import ReportCaseTable
 
@@ -70,29 +73,61 @@ class BenchApp(App[None]):
     pass
 
 
-async def measure(path: Path, samples: int) -> tuple[float, list[float]]:
+class Clock:
+    """Wall time and this process's CPU time (the machine may be shared: CPU time is steadier)."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def lap(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+Lap = tuple[float, float]
+
+
+async def measure(path: Path, samples: int) -> tuple[Lap, Lap, list[Lap], list[Lap]]:
     app = BenchApp()
     async with app.run_test(size=(140, 45)) as pilot:
-        start = time.perf_counter()
+        clock = Clock()
         screen = ReportScreen(path)
         app.push_screen(screen)
         while not (screen.document is not None and screen.query_one(ReportCaseTable).items):
             await asyncio.sleep(0.002)
         await pilot.pause()  # one full refresh with the table on screen
-        interactive = time.perf_counter() - start
+        interactive = clock.lap()
+        document = screen.document
+        assert document is not None
+        while not (
+            document.complete and len(screen.query_one(ReportCaseTable).items) == len(document.rows)
+        ):
+            await asyncio.sleep(0.002)
+        await pilot.pause()
+        all_listed = clock.lap()
 
         rows = screen.visible_rows
         step = max(len(rows) // samples, 1)
-        timings: list[float] = []
-        for row in rows[::step][:samples]:
-            start = time.perf_counter()
-            screen.open_case(row)
+        picked = rows[::step][:samples]
+        from_table: list[Lap] = []
+        for row in picked:
+            clock = Clock()
+            await screen.open_case(row)
+            await pilot.pause()  # the case view is laid out and painted
+            assert screen.showing_case is not None
+            from_table.append(clock.lap())
+            screen.action_back()
             await pilot.pause()
-            assert isinstance(app.screen, CaseScreen)
-            timings.append(time.perf_counter() - start)
-            app.pop_screen()
+        # with a case open, moving through the list shows each case in turn
+        await screen.open_case(picked[0])
+        await pilot.pause()
+        switching: list[Lap] = []
+        for row in picked[1:]:
+            clock = Clock()
+            await screen.open_case(row)
             await pilot.pause()
-    return interactive, timings
+            switching.append(clock.lap())
+    return interactive, all_listed, from_table, switching
 
 
 def verdict(value: float, target: float) -> str:
@@ -111,18 +146,30 @@ def main() -> None:
         start = time.perf_counter()
         list_reports(folder)
         listing = time.perf_counter() - start
-        interactive, timings = asyncio.run(measure(path, args.samples))
-    median = statistics.median(timings)
-    print(f"report: {args.cases} cases, {size_mb:.1f} MB")
-    print(f"list the folder:       {listing * 1000:7.1f} ms")
+        interactive, all_listed, from_table, switching = asyncio.run(measure(path, args.samples))
+    load = os.getloadavg()[0]
     print(
-        f"seconds to interactive: {interactive:6.3f} s   target <= {INTERACTIVE_TARGET:.1f} s   "
-        f"{verdict(interactive, INTERACTIVE_TARGET)}"
+        f"report: {args.cases} cases, {size_mb:.1f} MB; load average {load:.1f} on {os.cpu_count()} cores"
+    )
+    print(f"list the folder: {listing * 1000:.1f} ms")
+    print(
+        f"seconds to interactive: {interactive[0]:.3f} s wall, {interactive[1]:.3f} s CPU   "
+        f"target <= {INTERACTIVE_TARGET:.1f} s   {verdict(interactive[0], INTERACTIVE_TARGET)}"
     )
     print(
-        f"open a case (median of {len(timings)}): {median * 1000:6.1f} ms   "
-        f"target <= {CASE_TARGET * 1000:.0f} ms   {verdict(median, CASE_TARGET)}"
+        f"all {args.cases} cases listed: {all_listed[0]:.3f} s wall, {all_listed[1]:.3f} s CPU "
+        "(the first cases are usable meanwhile)"
     )
+    for label, laps in (
+        ("open a case from the table", from_table),
+        ("next case, detail open", switching),
+    ):
+        wall = statistics.median(t[0] for t in laps)
+        cpu = statistics.median(t[1] for t in laps)
+        print(
+            f"{label} (median of {len(laps)}): {wall * 1000:.1f} ms wall, {cpu * 1000:.1f} ms CPU   "
+            f"target <= {CASE_TARGET * 1000:.0f} ms   {verdict(wall, CASE_TARGET)}"
+        )
 
 
 if __name__ == "__main__":

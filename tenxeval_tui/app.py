@@ -23,6 +23,7 @@ from textual.dom import DOMNode
 
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen
+from tenxeval_tui.screens.reports import ReportsScreen
 from tenxeval_tui.screens.run import RunScreen
 from tenxeval_tui.workspace import Workspace, open_workspace
 
@@ -76,12 +77,16 @@ class WorkbenchApp(App[None]):
 
     TITLE = "tenxeval"
     CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
-    MODES: ClassVar[dict[str, Any]] = {"editor": EditorScreen, "run": RunScreen}
-    DEFAULT_MODE = "editor"
+    MODES: ClassVar[dict[str, Any]] = {
+        "editor": EditorScreen,
+        "run": RunScreen,
+        "reports": ReportsScreen,
+    }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
         Binding("r", "switch_mode('run')", "Run view", tooltip="Run eval sets and watch them live"),
+        Binding("b", "switch_mode('reports')", "Reports", tooltip="Browse and compare run reports"),
         Binding("question_mark", "help", "Help", tooltip="Every key binding"),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
         Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
@@ -97,10 +102,6 @@ class WorkbenchApp(App[None]):
         """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
 
-    def on_mount(self) -> None:
-        if self.watch_runs:
-            self.switch_mode("run")
-
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.
 
@@ -112,6 +113,12 @@ class WorkbenchApp(App[None]):
         """
         with suppress(ScreenStackError):
             super().clear_selection()
+
+    def on_mount(self) -> None:
+        # Not DEFAULT_MODE: with it, Textual 8 mounts the mode's Input widgets before the
+        # screen stack exists when run headless (as snapshot tests do), and they fail.
+        # `tenxeval-tui --watch` opens on the run screen with watch mode on.
+        self.switch_mode("run" if self.watch_runs else "editor")
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""
@@ -130,6 +137,33 @@ class WorkbenchApp(App[None]):
         """Show every key binding."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.help_sections()))
+
+    async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
+        """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
+        from tenxeval_tui.screens.case_actions import find_eval_set_file
+        from tenxeval_tui.widgets.case_table import CaseTable
+
+        path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
+        if path is None:
+            self.notify(
+                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+            )
+            return
+        await self.switch_mode("editor")
+        editor = self.screen
+        if not isinstance(editor, EditorScreen):
+            return
+        document = editor.document
+        if document is None or document.path is None or document.path.resolve() != path.resolve():
+            await editor.open_file(path).wait()
+            document = editor.document
+        if document is None or document.path is None or document.path.resolve() != path.resolve():
+            return  # it did not load (the editor shows why) or the user kept the open file
+        uid = next((case.uid for case in document.cases if case.eval_id == eval_id), None)
+        if uid is None:
+            self.notify(f"No case {eval_id!r} in {path.name}.", severity="warning", markup=False)
+        elif not editor.query_one(CaseTable).select_uid(uid):
+            self.notify(f"Case {eval_id!r} is hidden by the filter.", markup=False)
 
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""

@@ -51,6 +51,28 @@ def cmd_open(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.headless`)."""
+    from tenxeval_tui.headless import run_command
+
+    return run_command(args)
+
+
+def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.headless`)."""
+    from tenxeval_tui.runflags import add_run_arguments
+
+    run = sub.add_parser(
+        "run",
+        help="evaluate an agent on eval sets headless (CI): reports, exit code 0/1/2",
+        description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
+        "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
+        "configuration errors, 130 when interrupted.",
+    )
+    add_run_arguments(run)
+    run.set_defaults(func=cmd_run)
+
+
 def _load_report_or_none(path: str) -> object | None:
     """The report at ``path``, or ``None`` after printing why it cannot be read."""
     from tenxeval_tui.evaluation.errors import EvalFileError
@@ -100,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.set_defaults(func=cmd_validate)
+    add_run_parser(sub)
+
     compare = sub.add_parser(
         "compare",
         help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",

@@ -15,125 +15,28 @@ import copy
 import itertools
 import json
 import uuid
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from tenxeval_tui import casefields
+from tenxeval_tui.case_problems import case_problems, cases_with_problems
+from tenxeval_tui.edit_steps import (
+    CaseState,
+    Change,
+    DeleteCase,
+    InsertCase,
+    JsonFormat,
+    MoveCase,
+    ReplaceCase,
+    SetHeader,
+    change_uid,
+)
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet, Invocation, MessageContent
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_text
-
-
-@dataclass(frozen=True, slots=True)
-class CaseState:
-    """One case as the editor holds it: its JSON object and the drafts that do not parse."""
-
-    uid: int
-    """Stable identity of the case in this document (survives edits and moves)."""
-    data: dict[str, Any]
-    drafts: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Field key -> (typed text, why it does not parse)."""
-
-    @property
-    def eval_id(self) -> str:
-        """The case's ``eval_id`` (as text)."""
-        return str(self.data.get("eval_id", ""))
-
-
-@dataclass(frozen=True, slots=True)
-class JsonFormat:
-    """How the file was written, so that a save writes it the same way."""
-
-    indent: str | None = "  "
-    compact: bool = False
-    ensure_ascii: bool = False
-    trailing_newline: bool = True
-
-    @classmethod
-    def detect(cls, text: str) -> JsonFormat:
-        """Guess the indentation and escaping of a JSON text."""
-        indent: str | None = None
-        for line in text.splitlines()[1:]:
-            stripped = line.lstrip(" \t")
-            if stripped and len(stripped) < len(line):
-                indent = line[: len(line) - len(stripped)]
-                break
-        compact = indent is None and '": ' not in text and '":' in text
-        ascii_escaped = text.isascii() and "\\u" in text
-        return cls(indent, compact, ascii_escaped, text.endswith("\n"))
-
-    def dumps(self, data: Any) -> str:
-        """``data`` as JSON text in this format."""
-        separators = (",", ":") if self.compact else None
-        text = json.dumps(
-            data, indent=self.indent, ensure_ascii=self.ensure_ascii, separators=separators
-        )
-        return text + "\n" if self.trailing_newline else text
-
-
-# --- undo steps ----------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class ReplaceCase:
-    """A case changed (a field, its turns or its tool calls)."""
-
-    before: CaseState
-    after: CaseState
-    key: str | None = None
-    """The field typed into, so that consecutive keystrokes make one undo step."""
-
-
-@dataclass(slots=True)
-class InsertCase:
-    """A case was added at ``index``."""
-
-    index: int
-    case: CaseState
-
-
-@dataclass(slots=True)
-class DeleteCase:
-    """The case at ``index`` was deleted."""
-
-    index: int
-    case: CaseState
-
-
-@dataclass(slots=True)
-class MoveCase:
-    """A case moved from ``source`` to ``target``."""
-
-    source: int
-    target: int
-    uid: int
-
-
-@dataclass(slots=True)
-class SetHeader:
-    """A top-level field of the eval set (``name``, ``description``) changed."""
-
-    key: str
-    before: Any
-    after: Any
-
-
-Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader
-
-
-def change_uid(change: Change) -> int | None:
-    """The case a change is about (``None`` for eval set fields)."""
-    match change:
-        case ReplaceCase(after=after):
-            return after.uid
-        case InsertCase(case=case) | DeleteCase(case=case):
-            return case.uid
-        case MoveCase(uid=uid):
-            return uid
-    return None
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.fileio import atomic_write_text, json_syntax_problem, read_text
 
 
 class EvalSetDocument:
@@ -157,11 +60,29 @@ class EvalSetDocument:
     # --- opening -------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: Path) -> EvalSetDocument:
-        """Open ``path``; raises ``FileNotFoundError`` or ``EvalFileError`` naming the problem."""
+    def load(cls, path: Path, *, validate: bool = True) -> EvalSetDocument:
+        """Open ``path``; raises ``FileNotFoundError`` or ``EvalFileError`` naming the problem.
+
+        With ``validate=False`` only the JSON syntax and shape are checked here (fast for
+        big files); the caller then checks the file with ``validate_eval_set_file``
+        before letting anyone edit it.
+        """
         text = read_text(path)
-        EvalSet.from_file(path)  # every problem, with line and column, before we touch it
-        document = cls(json.loads(text), path, JsonFormat.detect(text))
+        if validate:
+            EvalSet.from_file(path)  # every problem, with line and column, before we touch it
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise EvalFileError(
+                [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
+            ) from None
+        cases = data.get("eval_cases", []) if isinstance(data, dict) else None
+        if not isinstance(cases, list) or not all(isinstance(case, dict) for case in cases):
+            message = (
+                "not an eval set: expected a JSON object whose eval_cases is a list of objects"
+            )
+            raise EvalFileError([Problem(path=str(path), line=1, column=1, message=message)])
+        document = cls(data, path, JsonFormat.detect(text))
         document.disk_text = text
         return document
 
@@ -222,38 +143,11 @@ class EvalSetDocument:
 
     def field_problems(self, uid: int) -> dict[str, str]:
         """Field key -> message for every problem of case ``uid``."""
-        case = self.case(uid)
-        found = {key: message for key, (_, message) in case.drafts.items()}
-        if not case.eval_id.strip():
-            found["eval_id"] = "eval_id must not be empty"
-        else:
-            others = [i for i, c in enumerate(self.cases) if c.eval_id == case.eval_id]
-            if len(others) > 1:
-                where = ", ".join(f"#{i + 1}" for i in others)
-                found["eval_id"] = f"duplicate eval_id {case.eval_id!r} (cases {where})"
-        for t, turn in enumerate(case.data.get("conversation") or []):
-            for c, call in enumerate(turn.get("expected_tool_trajectory") or []):
-                if not str(call.get("name", "")).strip():
-                    found.setdefault(f"turns.{t}.tools.{c}.name", "a tool call needs a name")
-        return found
+        return case_problems(self.cases, self.case(uid))
 
     def problem_uids(self) -> set[int]:
         """The cases that have at least one problem (the case list marks them)."""
-        counts = Counter(case.eval_id for case in self.cases)
-        marked: set[int] = set()
-        for case in self.cases:
-            if (
-                case.drafts
-                or counts[case.eval_id] > 1
-                or not case.eval_id.strip()
-                or any(
-                    not str(call.get("name", "")).strip()
-                    for turn in case.data.get("conversation") or []
-                    for call in turn.get("expected_tool_trajectory") or []
-                )
-            ):
-                marked.add(case.uid)
-        return marked
+        return cases_with_problems(self.cases)
 
     def problems(self) -> list[str]:
         """Every problem of the document, one readable line each (empty when it can be saved)."""
@@ -265,7 +159,7 @@ class EvalSetDocument:
                 lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
         if not lines:
             try:
-                EvalSet.model_validate(self.to_data())
+                EvalSet.from_data(self.to_data())
             except ValidationError as exc:
                 for error in exc.errors():
                     where = ".".join(str(part) for part in error["loc"]) or "eval set"
@@ -342,15 +236,18 @@ class EvalSetDocument:
             self._push(SetHeader(key, before, text))
         return True
 
-    def _new_eval_id(self, base: str = "case") -> str:
+    def _new_eval_id(self, base: str = "") -> str:
+        """``case_N`` for a new case; ``{base}_copy``, ``{base}_copy2``... for a copy."""
         taken = {case.eval_id for case in self.cases}
-        if base != "case" and base not in taken:
-            return base
-        index = len(self.cases) + 1 if base == "case" else 2
-        sep = "_" if base == "case" else "_copy"
-        while f"{base}{sep}{index}" in taken:
-            index += 1
-        return f"{base}{sep}{index}"
+        if not base:
+            index = len(self.cases) + 1
+            while f"case_{index}" in taken:
+                index += 1
+            return f"case_{index}"
+        candidate, index = f"{base}_copy", 2
+        while candidate in taken:
+            candidate, index = f"{base}_copy{index}", index + 1
+        return candidate
 
     def _insert(self, index: int, data: dict[str, Any]) -> int:
         case = CaseState(next(self._uids), data)

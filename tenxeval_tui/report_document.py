@@ -19,9 +19,14 @@ from typing import Any, overload
 
 from pydantic import ValidationError
 
+from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import read_text
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
+from tenxeval_tui.reports_index import decode_items, results_array_start, split_report
+
+# Cases read before the report is shown; the rest follow in the background.
+FIRST_PAGE = 200
 
 
 class StatusFilter(StrEnum):
@@ -159,6 +164,10 @@ class CaseRows(Sequence[CaseRow]):
             self._rows[index] = row
         return row
 
+    def grow(self) -> None:
+        """Take in results appended to the list the rows were made over."""
+        self._rows.extend([None] * (len(self._raw) - len(self._rows)))
+
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         """Where ``value`` is (a row knows its own index: no scan, no building)."""
         if isinstance(value, CaseRow) and 0 <= value.index < len(self):
@@ -171,8 +180,10 @@ class CaseRows(Sequence[CaseRow]):
 class ReportDocument:
     """One report file, parsed once; cases validated when they are opened."""
 
-    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+    def __init__(self, path: Path, data: dict[str, Any], *, complete: bool = True) -> None:
         self.path = path
+        self.complete = complete
+        """False while only the first cases are read (see :class:`ReportReader`)."""
         self._cases: dict[int, EvalCaseResult] = {}
         self._full: EvalReport | None = None
         self._raw_results: list[Any] = []
@@ -181,6 +192,7 @@ class ReportDocument:
         self.timestamp = 0.0
         self.summary = EvalSummary()
         self.rows: CaseRows = CaseRows([])
+        self._keys: dict[tuple[str, str], int] | None = None
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -188,6 +200,7 @@ class ReportDocument:
             # problem, or (when pydantic accepts what we did not) gives the data
             self._full = EvalReport.from_file(path)
             self._read(self._full.model_dump(mode="json"))
+            self.complete = True
         if not self.summary.total_cases and self.rows:
             self.summary = self.full_report().summary
 
@@ -222,6 +235,13 @@ class ReportDocument:
         if not isinstance(data, dict):
             EvalReport.from_file(path)  # raises with the exact message
         return cls(path, data)
+
+    def add_results(self, raw: list[Any]) -> None:
+        """Append the rest of the cases (as read by :meth:`ReportReader.rest`)."""
+        self._raw_results.extend(raw)
+        self.rows.grow()
+        self._keys = None
+        self.complete = True
 
     @property
     def title(self) -> str:
@@ -259,6 +279,78 @@ class ReportDocument:
             return self.rows
         return [row for row in self.rows if row.matches(status, words, tags)]
 
+    def outcome(self) -> RunOutcome:
+        """What a comparison needs of this run, from the light rows and the summary."""
+        cases = [
+            CaseOutcome(r.eval_set_id or "", r.eval_id, r.name, r.status, r.score)
+            for r in self.rows
+        ]
+        figures = criterion_figures(self.summary.criterion_stats)
+        if not figures and cases:
+            return RunOutcome.of_report(self.full_report())
+        passed = sum(1 for c in cases if c.passed)
+        return RunOutcome(
+            title=self.title,
+            pass_rate=passed / len(cases) if cases else self.summary.pass_rate,
+            cases=cases,
+            criteria=figures,
+        )
+
+    def index_of(self, eval_set_id: str, eval_id: str) -> int | None:
+        """Where the case ``(eval_set_id, eval_id)`` is in the results."""
+        if self._keys is None:
+            self._keys = {(r.eval_set_id, r.eval_id): r.index for r in self.rows}
+        return self._keys.get((eval_set_id, eval_id))
+
     def all_tags(self) -> list[str]:
         """Every tag used by a case, sorted."""
         return sorted({t for row in self.rows for t in row.tags})
+
+
+class ReportReader:
+    """Reads a report in two steps, so that the first cases show while the rest are read.
+
+    Only for files laid out as both 10xGraph and we write them (``results``
+    before ``summary``); :meth:`first_page` returns ``None`` otherwise and the
+    caller uses :meth:`ReportDocument.open`.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._text = read_text(self.path)
+        self._resume_at: int | None = None
+
+    def first_page(self, size: int | None = None) -> ReportDocument | None:
+        """The document with its first ``size`` (default :data:`FIRST_PAGE`) cases.
+
+        It is ``complete`` when that is all of them.
+        """
+        size = FIRST_PAGE if size is None else size
+        try:
+            parts = split_report(self._text)
+            if parts is None:
+                return None
+            head, results_at, tail = parts
+            start = results_array_start(self._text, results_at)
+            items, pos, ended = decode_items(self._text, start, size)
+        except ValueError:
+            return None
+        summary = tail.get("summary")
+        if not ended and not (isinstance(summary, dict) and summary.get("total_cases")):
+            return None  # no summary to show meanwhile: read it all at once
+        document = ReportDocument(self.path, {**head, **tail, "results": items}, complete=ended)
+        self._resume_at = None if document.complete else pos
+        return document
+
+    def rest(self) -> list[Any]:
+        """The cases after the first page, as JSON; a bad file raises :class:`EvalFileError`."""
+        if self._resume_at is None:
+            return []
+        try:
+            items, _, _ = decode_items(self._text, self._resume_at, resume=True)
+        except ValueError:
+            ReportDocument.open(self.path)  # raises with file, line and column
+            raise EvalFileError(
+                [Problem(path=str(self.path), message="the results list is not valid JSON")]
+            ) from None
+        return items

@@ -150,19 +150,69 @@ def _members_until(text: str, pos: int, stop: str | None) -> tuple[dict[str, Any
         found[key] = value
 
 
+def split_report(text: str) -> tuple[dict[str, Any], int, dict[str, Any]] | None:
+    """The top-level members before ``"results"``, where ``"results"`` starts, and the
+    members from ``"summary"`` to the end; ``None`` when the text is not laid out so.
+
+    Raises ``ValueError`` on JSON it cannot decode.
+    """
+    start = _SPACE.match(text).end()  # type: ignore[union-attr]
+    if text[start : start + 1] != "{":
+        return None
+    head, results_at, closed = _members_until(text, start + 1, "results")
+    if closed:
+        return None
+    tail = _tail_members(text)
+    if tail is None:
+        return None
+    return head, results_at, tail
+
+
+def results_array_start(text: str, results_at: int) -> int:
+    """The position just after the ``[`` that opens the value of ``"results"`` at ``results_at``."""
+    pos = _SPACE.match(text, results_at + len('"results"')).end()  # type: ignore[union-attr]
+    if text[pos : pos + 1] != ":":
+        raise ValueError("not an object member")
+    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if text[pos : pos + 1] != "[":
+        raise ValueError("results is not a list")
+    return pos + 1
+
+
+def decode_items(
+    text: str, pos: int, limit: int | None = None, *, resume: bool = False
+) -> tuple[list[Any], int, bool]:
+    """Decode up to ``limit`` items of the JSON array whose items start at ``pos``.
+
+    ``resume``: ``pos`` is where an earlier call stopped (after a comma). Returns the
+    items, the position reached, and whether the array ended; raises ``ValueError``
+    on anything that is not a JSON array there.
+    """
+    items: list[Any] = []
+    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+    if not resume and text[pos : pos + 1] == "]":
+        return items, pos + 1, True
+    while limit is None or len(items) < limit:
+        item, pos = _DECODER.raw_decode(text, _SPACE.match(text, pos).end())  # type: ignore[union-attr]
+        items.append(item)
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        char = text[pos : pos + 1]
+        if char == "]":
+            return items, pos + 1, True
+        if char != ",":
+            raise ValueError("expected ',' or ']' in the results")
+        pos += 1
+    return items, pos, False
+
+
 def _quick_entry(path: Path) -> ReportEntry | None:
     """The entry read from the top-level members only (``None``: use a full load)."""
     try:
         text = path.read_text(encoding="utf-8")
-        start = _SPACE.match(text).end()  # type: ignore[union-attr]
-        if text[start : start + 1] != "{":
+        parts = split_report(text)
+        if parts is None:
             return None
-        head, _, closed = _members_until(text, start + 1, "results")
-        if closed:
-            return None
-        tail = _tail_members(text)
-        if tail is None:
-            return None
+        head, _, tail = parts
         members = {**head, **tail}
         summary = EvalSummary.model_validate(members["summary"])
         timestamp = float(members.get("timestamp", path.stat().st_mtime))

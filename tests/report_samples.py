@@ -102,13 +102,27 @@ def case(
     )
 
 
+PARIS_TOOLS = [
+    ToolCall(name="get_weather", args={"location": "Paris"}),
+    ToolCall(name="get_forecast"),
+]
+
+
 def baseline_report() -> EvalReport:
     """Yesterday's run: london and paris pass, tokyo fails, berlin errors, rome exists."""
     report = EvalReport.create(
         "weather-agent",
         [
             case("london", name="London weather", tags=["smoke"]),
-            case("paris", name="Paris weather", tags=["smoke"]),
+            case(
+                "paris",
+                name="Paris weather",
+                tags=["smoke"],
+                response="The weather in Paris is sunny.",
+                expected_response="The weather in Paris is sunny.",
+                expected_tools=PARIS_TOOLS,
+                actual_tools=PARIS_TOOLS,
+            ),
             case("tokyo", name="Tokyo weather", rouge=0.2, response="No idea."),
             case("berlin", name="Berlin weather", error="TimeoutError: agent took 30s"),
             case("rome", name="Rome weather"),

@@ -10,6 +10,7 @@ prints as text, for the TUI and the headless ``compare`` command alike.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -226,7 +227,63 @@ def mean_score(result: EvalCaseResult) -> float | None:
     return sum(cr.score for cr in result.criterion_results) / len(result.criterion_results)
 
 
-def _change(before: EvalCaseResult | None, after: EvalCaseResult | None) -> CaseChange:
+@dataclass(frozen=True, slots=True)
+class CaseOutcome:
+    """What a comparison needs of one case: who it is, its status and mean score."""
+
+    eval_set_id: str
+    eval_id: str
+    name: str
+    status: str  # "passed", "failed", "error" (anything else counts as not passed)
+    score: float | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(eval set id, eval_id)``: how a case is matched across runs."""
+        return (self.eval_set_id, self.eval_id)
+
+    @property
+    def passed(self) -> bool:
+        """Whether the case passed."""
+        return self.status == "passed"
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    """What a comparison needs of one run (from a report, or from a report's light rows)."""
+
+    title: str
+    pass_rate: float
+    cases: list[CaseOutcome]
+    criteria: dict[str, tuple[float, float]]  # criterion -> (avg score, pass rate)
+
+    @classmethod
+    def of_report(cls, report: EvalReport) -> RunOutcome:
+        """The outcome of a loaded report."""
+        cases = [
+            CaseOutcome(r.eval_set_id, r.eval_id, r.name, r.status, mean_score(r))
+            for r in report.results
+        ]
+        return cls(
+            title=report.eval_set_name or report.eval_set_id,
+            pass_rate=_pass_rate(cases, report.summary.pass_rate),
+            cases=cases,
+            criteria=_criterion_figures(report),
+        )
+
+
+def criterion_figures(stats: dict[str, dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """``criterion -> (avg score, pass rate)`` from ``summary.criterion_stats`` (bad entries skipped)."""
+    figures: dict[str, tuple[float, float]] = {}
+    for name, entry in stats.items():
+        try:
+            figures[name] = (float(entry["avg_score"]), float(entry["pass_rate"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return figures
+
+
+def _change(before: CaseOutcome | None, after: CaseOutcome | None) -> CaseChange:
     if before is None:
         return CaseChange.NEW
     if after is None:
@@ -240,36 +297,31 @@ def _change(before: EvalCaseResult | None, after: EvalCaseResult | None) -> Case
 
 def _criterion_figures(report: EvalReport) -> dict[str, tuple[float, float]]:
     """``criterion -> (avg score, pass rate)``, from the summary or else from the results."""
-    figures: dict[str, tuple[float, float]] = {}
-    stats = report.summary.criterion_stats
-    for name, entry in stats.items():
-        try:
-            figures[name] = (float(entry["avg_score"]), float(entry["pass_rate"]))
-        except (KeyError, TypeError, ValueError):
-            continue
-    if not stats:
-        scores: dict[str, list[tuple[float, bool]]] = {}
-        for result in report.results:
-            for cr in result.criterion_results:
-                scores.setdefault(cr.criterion, []).append((cr.score, cr.passed))
-        for name, pairs in scores.items():
-            figures[name] = (
-                sum(s for s, _ in pairs) / len(pairs),
-                sum(1 for _, p in pairs if p) / len(pairs),
-            )
-    return figures
+    if report.summary.criterion_stats:
+        return criterion_figures(report.summary.criterion_stats)
+    scores: dict[str, list[tuple[float, bool]]] = {}
+    for result in report.results:
+        for cr in result.criterion_results:
+            scores.setdefault(cr.criterion, []).append((cr.score, cr.passed))
+    return {
+        name: (
+            sum(s for s, _ in pairs) / len(pairs),
+            sum(1 for _, p in pairs if p) / len(pairs),
+        )
+        for name, pairs in scores.items()
+    }
 
 
-def _pass_rate(report: EvalReport) -> float:
-    if report.results:
-        return sum(1 for r in report.results if r.passed) / len(report.results)
-    return report.summary.pass_rate
+def _pass_rate(cases: list[CaseOutcome], fallback: float) -> float:
+    if cases:
+        return sum(1 for c in cases if c.passed) / len(cases)
+    return fallback
 
 
-def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparison:
+def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
     """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
-    before = {case_key(r): r for r in baseline.results}
-    after = {case_key(r): r for r in current.results}
+    before = {c.key: c for c in baseline.cases}
+    after = {c.key: c for c in current.cases}
     keys = list(before) + [k for k in after if k not in before]
     cases: list[CaseComparison] = []
     for key in keys:
@@ -284,12 +336,12 @@ def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparis
                 change=_change(old, new),
                 baseline_status=old.status if old else None,
                 current_status=new.status if new else None,
-                baseline_score=mean_score(old) if old else None,
-                current_score=mean_score(new) if new else None,
+                baseline_score=old.score if old else None,
+                current_score=new.score if new else None,
             )
         )
     cases.sort(key=CASE_SORT_KEYS["change"])
-    old_figures, new_figures = _criterion_figures(baseline), _criterion_figures(current)
+    old_figures, new_figures = baseline.criteria, current.criteria
     names = list(old_figures) + [n for n in new_figures if n not in old_figures]
     criteria = [
         CriterionDelta(
@@ -302,10 +354,15 @@ def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparis
         for name in names
     ]
     return ReportComparison(
-        baseline_id=baseline.eval_set_name or baseline.eval_set_id,
-        current_id=current.eval_set_name or current.eval_set_id,
-        baseline_pass_rate=_pass_rate(baseline),
-        current_pass_rate=_pass_rate(current),
+        baseline_id=baseline.title,
+        current_id=current.title,
+        baseline_pass_rate=baseline.pass_rate,
+        current_pass_rate=current.pass_rate,
         cases=cases,
         criteria=criteria,
     )
+
+
+def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparison:
+    """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
+    return compare_runs(RunOutcome.of_report(baseline), RunOutcome.of_report(current))

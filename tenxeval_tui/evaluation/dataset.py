@@ -8,6 +8,7 @@ Fields we do not know are kept and written back: nothing a user wrote is lost.
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
@@ -18,6 +19,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ValidationError,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -284,6 +286,20 @@ class EvalSet(BaseModel):
         return read_json_model(
             cls, Path(path), prepare=_expand_plain_messages, extra_checks=_duplicate_id_problems
         )
+
+    @classmethod
+    def from_data(cls, data: Any) -> EvalSet:
+        """Validate parsed JSON as a file would be loaded (bare-string messages accepted).
+
+        ``data`` itself is never changed. Raises pydantic's ``ValidationError``.
+        """
+        try:
+            return cls.model_validate(data)
+        except ValidationError:
+            copied = copy.deepcopy(data)
+            if not _expand_plain_messages(copied):
+                raise
+        return cls.model_validate(copied)
 
     def to_json(self, indent: int | None = 2) -> str:
         """The eval set as JSON text, in 10xGraph's shape."""

@@ -38,7 +38,7 @@ import importlib.util
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -162,30 +162,40 @@ class OpenAIJudge:
         self.model = settings.model
         self._client: AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._lifetime: AsyncGenerator[None] | None = None
 
-    def _client_for_this_loop(self) -> AsyncOpenAI:
-        # An HTTP client belongs to one event loop; a run on a new loop gets a new one.
-        # "Connection: close" leaves no pooled connection open after a call, so a
-        # client whose loop has ended holds nothing that must be closed on it.
+    async def _client_for_this_loop(self) -> AsyncOpenAI:
+        # An HTTP client and its pooled connections belong to one event loop: a run on
+        # a new loop gets a new client. The client's lifetime is an async generator
+        # started on its loop, which asyncio.run() (and asyncio.Runner) close with
+        # loop.shutdown_asyncgens() before the loop closes: that closes the client's
+        # connections on their own loop, with no help from the caller.
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
             from openai import AsyncOpenAI
 
-            self._client = AsyncOpenAI(
+            client = AsyncOpenAI(
                 api_key=self.settings.api_key,
                 base_url=self.settings.base_url,
                 timeout=self.settings.timeout,
                 max_retries=self.settings.max_retries,
-                default_headers={"Connection": "close"},
             )
-            self._client_loop = loop
+            self._client, self._client_loop = client, loop
+            self._lifetime = _lifetime(client)
+            await anext(self._lifetime)
         return self._client
+
+    async def aclose(self) -> None:
+        """Close the client now (optional: it is closed when its event loop shuts down)."""
+        lifetime, self._lifetime, self._client = self._lifetime, None, None
+        if lifetime is not None and self._client_loop is asyncio.get_running_loop():
+            await lifetime.aclose()
 
     async def complete(self, prompt: str, *, sample: int) -> JudgeReply:
         """Ask once; raises :class:`JudgeError` when the endpoint fails after its retries."""
         import openai
 
-        client = self._client_for_this_loop()
+        client = await self._client_for_this_loop()
         where = self.settings.base_url or "the OpenAI API"
         try:
             raw = await client.chat.completions.with_raw_response.create(
@@ -212,6 +222,13 @@ class OpenAIJudge:
             token_usage=_usage(completion.usage),
             retries=raw.retries_taken,
         )
+
+
+async def _lifetime(client: AsyncOpenAI) -> AsyncGenerator[None]:
+    try:
+        yield
+    finally:
+        await client.close()
 
 
 def _usage(usage: Any) -> TokenUsage:
@@ -332,6 +349,13 @@ class JudgePool:
         async with self._limit():
             self.calls += 1
             return await self.judge(settings).complete(prompt, sample=sample)
+
+    async def aclose(self) -> None:
+        """Close every judge's HTTP client now (they also close with their event loop)."""
+        for judge in self._judges.values():
+            closer = getattr(judge, "aclose", None)
+            if closer is not None:
+                await closer()
 
     def remember(
         self, settings: JudgeSettings, prompt: str, sample: int, reply: JudgeReply

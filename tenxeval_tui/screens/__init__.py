@@ -1,1 +1,0 @@
-"""Screens of the workbench, one a file."""

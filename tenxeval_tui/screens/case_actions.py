@@ -8,6 +8,9 @@ disabled rather than doing nothing.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -30,3 +33,21 @@ async def request_case_action(
         return False
     await app.run_action(f"{action}({eval_set_id!r}, {eval_id!r})")
     return True
+
+
+def find_eval_set_file(files: Iterable[Path], eval_set_id: str) -> Path | None:
+    """The first of ``files`` whose ``eval_set_id`` is ``eval_set_id`` (unreadable files skipped).
+
+    Falls back to a file named ``<eval_set_id>.evalset.json`` when no file's id matches.
+    """
+    by_name: Path | None = None
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("eval_set_id") == eval_set_id:
+            return path
+        if by_name is None and path.name == f"{eval_set_id}.evalset.json":
+            by_name = path
+    return by_name

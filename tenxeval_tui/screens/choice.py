@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -55,8 +55,7 @@ class ChoiceScreen(ModalScreen[str]):
         assert event.button.id is not None
         self.dismiss(event.button.id.removeprefix("choice-"))
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        if key in self._shortcuts:
-            getattr(event, "stop", lambda: None)()
-            self.dismiss(self._shortcuts[key])
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self._shortcuts:
+            event.stop()
+            self.dismiss(self._shortcuts[event.key])

@@ -18,10 +18,11 @@ from tenxeval_tui.evaluation.compare import (
     CaseChange,
     CaseComparison,
     ReportComparison,
-    compare_reports,
+    compare_runs,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.report_document import ReportDocument
 from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
 from tenxeval_tui.widgets.report_list import format_time
 from tenxeval_tui.widgets.status_text import delta_text, score_text
@@ -30,16 +31,16 @@ SORT_ORDER = list(CASE_SORT_KEYS)
 
 
 def comparison_header(
-    comparison: ReportComparison, baseline: EvalReport, current: EvalReport
+    comparison: ReportComparison, baseline: ReportDocument, current: ReportDocument
 ) -> Text:
     """Both runs, the pass rates and the count of each change."""
     counts = comparison.counts()
     text = Text.assemble(
         ("Baseline ", "bold"),
-        (baseline.eval_set_name or baseline.eval_set_id, ""),
+        (baseline.title, ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
         ("\nCurrent  ", "bold"),
-        (current.eval_set_name or current.eval_set_id, ""),
+        (current.title, ""),
         (f"  {format_time(current.timestamp)}", "dim"),
         ("\nPass rate ", "bold"),
         f"{comparison.baseline_pass_rate:.1%} → {comparison.current_pass_rate:.1%} ",
@@ -97,7 +98,7 @@ class CompareScreen(Screen[None]):
         self.baseline_path = Path(baseline)
         self.current_path = Path(current)
         self.comparison: ReportComparison | None = None
-        self.reports: tuple[EvalReport, EvalReport] | None = None
+        self.documents: tuple[ReportDocument, ReportDocument] | None = None
         self.sort_key = "change"
         self.reverse = False
         self.show_unchanged = False
@@ -115,12 +116,12 @@ class CompareScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="compare-load")
     def _load(self) -> None:
         try:
-            baseline = EvalReport.from_file(self.baseline_path)
-            current = EvalReport.from_file(self.current_path)
+            baseline = ReportDocument.open(self.baseline_path)
+            current = ReportDocument.open(self.current_path)
         except (EvalFileError, OSError) as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
-        comparison = compare_reports(baseline, current)
+        comparison = compare_runs(baseline.outcome(), current.outcome())
         self.app.call_from_thread(self._show, baseline, current, comparison)
 
     def _show_error(self, message: str) -> None:
@@ -129,9 +130,9 @@ class CompareScreen(Screen[None]):
         )
 
     def _show(
-        self, baseline: EvalReport, current: EvalReport, comparison: ReportComparison
+        self, baseline: ReportDocument, current: ReportDocument, comparison: ReportComparison
     ) -> None:
-        self.reports = (baseline, current)
+        self.documents = (baseline, current)
         self.comparison = comparison
         self.query_one("#compare-header", Static).update(
             comparison_header(comparison, baseline, current)
@@ -175,21 +176,27 @@ class CompareScreen(Screen[None]):
 
     @on(ComparisonTable.Selected, "#compare-table")
     def _open_case(self, event: ComparisonTable.Selected) -> None:
-        if self.reports is None:
+        if self.documents is None:
             return
         case: CaseComparison = event.item
-        baseline, current = self.reports
-        before = _find(baseline, case)
-        after = _find(current, case)
-        from tenxeval_tui.screens.case_detail import CaseScreen
-
+        baseline, current = self.documents
+        try:
+            before = _find(baseline, case)
+            after = _find(current, case)
+        except EvalFileError as exc:
+            self.notify(
+                str(exc.first), title="Cannot open this case", severity="error", markup=False
+            )
+            return
         shown = after or before
         if shown is None:
             return
+        from tenxeval_tui.screens.case_detail import CaseScreen
+
         self.app.push_screen(
             CaseScreen(
                 shown,
-                report_title=current.eval_set_name or current.eval_set_id,
+                report_title=current.title,
                 eval_set_id=case.eval_set_id or current.eval_set_id,
                 baseline=before if after is not None else None,
             )
@@ -200,8 +207,6 @@ class CompareScreen(Screen[None]):
             self.app.pop_screen()
 
 
-def _find(report: EvalReport, case: CaseComparison) -> EvalCaseResult | None:
-    for result in report.results:
-        if result.eval_id == case.eval_id and result.eval_set_id == case.eval_set_id:
-            return result
-    return None
+def _find(document: ReportDocument, case: CaseComparison) -> EvalCaseResult | None:
+    index = document.index_of(case.eval_set_id, case.eval_id)
+    return document.case(index) if index is not None else None

@@ -22,9 +22,12 @@ def _normalise(bindings: Iterable[BindingType]) -> Iterable[Binding]:
             yield Binding(key, action, rest[0] if rest else "")
 
 
+_KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc"}
+
+
 def format_keys(key: str) -> str:
-    """``"ctrl+s,f2"`` -> ``"ctrl+s / f2"``."""
-    return " / ".join(part.strip() for part in key.split(","))
+    """``"ctrl+s,f2"`` -> ``"ctrl+s / f2"``; named keys as typed (``question_mark`` -> ``?``)."""
+    return " / ".join(_KEY_NAMES.get(part.strip(), part.strip()) for part in key.split(","))
 
 
 def binding_rows(sections: Sequence[BindingSection]) -> list[tuple[str, str, str]]:

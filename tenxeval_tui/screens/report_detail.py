@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.report_document import CaseRow, ReportDocument, StatusFilter
+from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.report_document import CaseRow, ReportDocument, ReportReader, StatusFilter
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.report_list import format_time
 from tenxeval_tui.widgets.score_bars import ScoreBars
@@ -52,6 +55,8 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if not doc.complete:
+        text.append(f"   reading cases… {len(doc.rows)} of {s.total_cases} so far", style="yellow")
     return text
 
 
@@ -70,18 +75,24 @@ class ReportScreen(Screen[None]):
         Binding("r", "rerun_case", "Rerun case"),
     ]
 
+    # Keys of the overview (filters, compare): hidden while a case is open.
+    TABLE_ACTIONS: ClassVar[set[str]] = {"cycle_status", "focus_filter", "compare"}
+
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
         super().__init__()
         self.path = Path(path)
         self.document = document
         self.status_filter = StatusFilter.ALL
+        self._view = CaseDetailView(id="report-case")
+        self._view_lock = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Loading {self.path.name}…", style="dim"), id="report-header")
-        yield ScoreBars(id="report-bars")
-        with Horizontal(id="case-filters"):
-            yield Static(id="status-filter")
-            yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
+        with Vertical(id="report-overview"):
+            yield Static(Text(f"Loading {self.path.name}…", style="dim"), id="report-header")
+            yield ScoreBars(id="report-bars")
+            with Horizontal(id="case-filters"):
+                yield Static(id="status-filter")
+                yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
         yield ReportCaseTable(id="case-table")
         yield Footer()
 
@@ -94,12 +105,31 @@ class ReportScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="report-load")
     def _load(self) -> None:
+        # The first cases show at once; a big report's other cases follow.
         try:
-            document = ReportDocument.open(self.path)
+            reader = ReportReader(self.path)
+            document = reader.first_page() or ReportDocument.open(self.path)
         except (EvalFileError, OSError) as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
         self.app.call_from_thread(self._show, document)
+        if not document.complete:
+            # once the first cases are painted: reading the rest holds the GIL for a while
+            self.app.call_from_thread(self.call_after_refresh, self._load_rest, reader, document)
+
+    @work(thread=True, exclusive=True, group="report-rest")
+    def _load_rest(self, reader: ReportReader, document: ReportDocument) -> None:
+        try:
+            rest = reader.rest()
+        except EvalFileError as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        self.app.call_from_thread(self._add_rest, document, rest)
+
+    def _add_rest(self, document: ReportDocument, rest: list[Any]) -> None:
+        document.add_results(rest)
+        self.query_one("#report-header", Static).update(summary_text(document))
+        self._apply_filter()
 
     def _show_error(self, message: str) -> None:
         self.query_one("#report-header", Static).update(
@@ -112,6 +142,7 @@ class ReportScreen(Screen[None]):
         self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
         self._apply_filter()
         self.query_one(ReportCaseTable).focus()
+        self.call_after_refresh(self._case_view)  # ready before the first case is opened
 
     def _update_filter_label(self) -> None:
         self.query_one("#status-filter", Static).update(
@@ -147,16 +178,31 @@ class ReportScreen(Screen[None]):
         self.query_one(ReportCaseTable).focus()
 
     @on(ReportCaseTable.Selected, "#case-table")
-    def _open_case(self, event: ReportCaseTable.Selected) -> None:
+    async def _open_case(self, event: ReportCaseTable.Selected) -> None:
         row: CaseRow = event.item
-        self.open_case(row)
+        await self.open_case(row)
 
-    def open_case(self, row: CaseRow) -> None:
-        """Push the detail screen of ``row``'s case."""
+    @property
+    def showing_case(self) -> EvalCaseResult | None:
+        """The case on screen, or ``None`` while only the overview and table are."""
+        view = self._view
+        return view.result if view.is_mounted and view.display else None
+
+    async def _case_view(self) -> CaseDetailView:
+        """The case view, mounted on first use (not part of the first paint)."""
+        async with self._view_lock:
+            if not self._view.is_mounted:
+                await self.mount(self._view, before=self.query_one(Footer))
+        return self._view
+
+    async def open_case(self, row: CaseRow) -> None:
+        """Show ``row``'s case under the table; the table keeps the keyboard.
+
+        While a case is shown, moving the table's cursor shows the case under
+        it; escape closes the case and brings the overview back.
+        """
         if self.document is None:
             return
-        from tenxeval_tui.screens.case_detail import CaseScreen
-
         try:
             result = self.document.case(row.index)
         except EvalFileError as exc:
@@ -164,16 +210,28 @@ class ReportScreen(Screen[None]):
                 str(exc.first), title="Cannot open this case", severity="error", markup=False
             )
             return
-        self.app.push_screen(
-            CaseScreen(
-                result,
-                report_title=self.document.title,
-                eval_set_id=row.eval_set_id or self.document.eval_set_id,
-            )
-        )
+        view = await self._case_view()
+        view.show_case(result, report_title=self.document.title)
+        if not view.display:
+            self._set_case_open(True)
+
+    def _set_case_open(self, case_open: bool) -> None:
+        # display is set on the widgets themselves: toggling a class on the screen
+        # would restyle every widget of it (and cost each case open ~100 ms).
+        self.query_one("#report-overview").display = not case_open
+        self._view.display = case_open
+        self.query_one(ReportCaseTable).set_class(case_open, "-with-case")
+        self.refresh_bindings()
+
+    @on(ReportCaseTable.Highlighted, "#case-table")
+    async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
+        if self.showing_case is not None:
+            await self.open_case(event.item)
 
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
+        if self.showing_case is not None:
+            self._set_case_open(False)
+        elif len(self.app.screen_stack) > 1:
             self.app.pop_screen()
 
     def action_open_html(self) -> None:
@@ -191,12 +249,16 @@ class ReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
+        case_open = self.is_mounted and self.showing_case is not None
+        if action in self.TABLE_ACTIONS:
+            return not case_open
         return True
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current
         if row is None or self.document is None:
             return
+        # the case shown is always the one under the table's cursor
         await request_case_action(
             self.app, action, row.eval_set_id or self.document.eval_set_id, row.eval_id
         )

@@ -28,9 +28,33 @@ class ReportsScreen(Screen[None]):
         Binding("c", "compare", "Compare with…"),
     ]
 
-    def __init__(self, folder: str | Path = "eval_reports") -> None:
+    def __init__(self, folder: str | Path | None = None) -> None:
         super().__init__()
-        self.folder = Path(folder)
+        self._folder = Path(folder) if folder is not None else None
+
+    @classmethod
+    def help_sections(cls) -> list[tuple[str, list[Any]]]:
+        """Bindings of the report browser's screens, for the help screen."""
+        from tenxeval_tui.screens.compare import CompareScreen
+        from tenxeval_tui.screens.report_detail import ReportScreen
+        from tenxeval_tui.widgets.virtual_table import VirtualTable
+
+        return [
+            ("report list", list(cls.BINDINGS)),
+            ("one report (with a case open too)", list(ReportScreen.BINDINGS)),
+            ("case and comparison tables", list(VirtualTable.BINDINGS)),
+            ("comparison", list(CompareScreen.BINDINGS)),
+        ]
+
+    @property
+    def folder(self) -> Path:
+        """The folder listed: as given, else the workspace's ``output_dir``, else ``eval_reports``."""
+        if self._folder is not None:
+            return self._folder
+        workspace = getattr(self.app, "workspace", None)
+        if workspace is not None:
+            return Path(workspace.resolve(workspace.settings.output_dir))
+        return Path("eval_reports")
 
     def compose(self) -> ComposeResult:
         yield Static(id="reports-title", classes="reports-title")
@@ -39,6 +63,7 @@ class ReportsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._folder = self.folder  # fixed now: the listing runs in a thread
         self.query_one("#reports-title", Static).update(
             Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan"))
         )

@@ -1,1 +1,0 @@
-"""Widgets of the workbench, one a file."""

@@ -28,6 +28,7 @@ class CaseField(Vertical):
         self.text = text
         self.multiline = multiline
         self.placeholder = placeholder
+        self._problem: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(self.label, classes="field-label")
@@ -46,19 +47,21 @@ class CaseField(Vertical):
             yield Input(
                 self.text, id=field_id(self.key), placeholder=self.placeholder, compact=True
             )
-        yield Static("", classes="field-error")
+        yield Static(Text(self._problem or ""), classes="field-error")
 
     def set_problem(self, message: str | None) -> None:
-        """Show (or clear) the problem of this field."""
+        """Show (or clear) the problem of this field (also before it is composed)."""
+        self._problem = message
         self.set_class(message is not None, "-invalid")
-        self.query_one(".field-error", Static).update(Text(message or ""))
+        for error in self.query(".field-error").results(Static):
+            error.update(Text(message or ""))
 
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.value))
+        self.post_message(FieldEdited(self.key, event.value, self))
 
     @on(TextArea.Changed)
     def _area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.text_area.text))
+        self.post_message(FieldEdited(self.key, event.text_area.text, self))

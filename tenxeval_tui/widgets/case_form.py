@@ -28,9 +28,10 @@ class CaseForm(VerticalScroll):
         self, document: EvalSetDocument, uid: int | None, focus_key: str | None = None
     ) -> None:
         """Show case ``uid`` (or a hint when ``None``) and focus ``focus_key`` if given."""
-        self.uid = uid
         with self.app.batch_update():
+            # Edits still queued from the old fields apply to the old case until it is gone.
             await self.remove_children()
+            self.uid = uid
             if uid is None:
                 await self.mount(
                     Static(
@@ -88,7 +89,7 @@ class CaseForm(VerticalScroll):
         if not found:
             return False
         widget = found.first()
-        widget.focus()
+        self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
         self.call_after_refresh(widget.scroll_visible, animate=False)
         return True
 

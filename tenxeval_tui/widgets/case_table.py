@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -43,9 +43,13 @@ class CaseRow:
 
     @classmethod
     def of(cls, case: CaseState) -> CaseRow:
-        """The row of a case."""
-        turns, tools = casefields.case_summary(case.data)
-        tags = tuple(str(tag) for tag in case.data.get("tags") or [])
+        """The row of a case (a case of an unexpected shape gets a row of ``?``)."""
+        try:
+            turns, tools = casefields.case_summary(case.data)
+            tags = tuple(str(tag) for tag in case.data.get("tags") or [])
+            search = casefields.case_search_text(case.data)
+        except (TypeError, AttributeError, ValueError):
+            turns, tools, tags, search = -1, -1, ("?",), case.eval_id.casefold()
         return cls(
             uid=case.uid,
             eval_id=case.eval_id.translate(_FLATTEN),
@@ -53,7 +57,7 @@ class CaseRow:
             turns=turns,
             tools=tools,
             tags=tags,
-            search=casefields.case_search_text(case.data),
+            search=search,
             folded_tags=frozenset(tag.casefold() for tag in tags),
         )
 
@@ -77,6 +81,13 @@ class CaseFilter:
             elif token != "#":
                 words.append(token)
         return cls(tuple(words), tuple(tags))
+
+    def narrows(self, other: CaseFilter) -> bool:
+        """Whether every row this filter lets through also passes ``other`` (so filtering
+        the rows ``other`` kept is enough)."""
+        return all(any(old in new for new in self.words) for old in other.words) and set(
+            other.tags
+        ) <= set(self.tags)
 
     def matches(self, row: CaseRow) -> bool:
         """Whether the row passes the filter."""
@@ -139,7 +150,9 @@ class CaseTable(ScrollView, can_focus=True):
 
     def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
         super().__init__(name=name, id=id)
+        self._cases: dict[int, CaseState] = {}
         self._rows: dict[int, CaseRow] = {}
+        """Rows drawn or filtered so far (built on demand: a big set shows at once)."""
         self._order: list[int] = []
         self._visible: list[int] = []
         self._marked: set[int] = set()
@@ -151,15 +164,35 @@ class CaseTable(ScrollView, can_focus=True):
     def set_cases(self, cases: Iterable[CaseState], marked: set[int]) -> None:
         """Show these cases (in this order), keeping the filter and, if it is still there,
         the highlighted case."""
-        self._rows = {case.uid: CaseRow.of(case) for case in cases}
-        self._order = list(self._rows)
+        self._cases = {case.uid: case for case in cases}
+        self._rows = {}
+        self._order = list(self._cases)
         self._marked = set(marked)
         self._refilter()
+        self.call_after_refresh(self._warm_up, 0)
+
+    def _row(self, uid: int) -> CaseRow:
+        row = self._rows.get(uid)
+        if row is None:
+            row = self._rows[uid] = CaseRow.of(self._cases[uid])
+        return row
+
+    def _warm_up(self, start: int, chunk: int = 400) -> None:
+        """Build the rows a filter needs in small steps between frames, so that the first
+        filter keystroke on a big set does not pay for all of them."""
+        order = self._order
+        for uid in order[start : start + chunk]:
+            self._row(uid)
+        if start + chunk < len(order):
+            self.set_timer(
+                0.001, lambda: self._warm_up(start + chunk) if order is self._order else None
+            )
 
     def update_case(self, case: CaseState) -> None:
         """Redraw one case after an edit (re-checks it against the filter)."""
-        row = CaseRow.of(case)
-        self._rows[case.uid] = row
+        self._cases[case.uid] = case
+        self._rows.pop(case.uid, None)
+        row = self._row(case.uid)
         visible = case.uid in set(self._visible)
         if visible != self._filter.matches(row):
             self._refilter()
@@ -176,19 +209,21 @@ class CaseTable(ScrollView, can_focus=True):
         """Filter the rows by ``text`` (see :class:`CaseFilter`)."""
         new = CaseFilter.parse(text)
         if new != self._filter:
+            narrower = new.narrows(self._filter)
             self._filter = new
-            self._refilter()
+            self._refilter(only_visible=narrower)
 
-    def _refilter(self) -> None:
+    def _refilter(self, *, only_visible: bool = False) -> None:
         current = self.highlighted_uid
-        rows = self._rows
         if self._filter.words or self._filter.tags:
             matches = self._filter.matches
-            self._visible = [uid for uid in self._order if matches(rows[uid])]
+            row = self._row
+            candidates = self._visible if only_visible else self._order
+            self._visible = [uid for uid in candidates if matches(row(uid))]
         else:
             self._visible = list(self._order)
         self.virtual_size = Size(self.size.width, len(self._visible))
-        if current is not None and current in rows:
+        if current is not None and current in self._cases:
             self.select_uid(current)
         else:
             self.cursor = min(self.cursor, max(len(self._visible) - 1, 0))
@@ -265,18 +300,25 @@ class CaseTable(ScrollView, can_focus=True):
 
     def _columns(self, width: int) -> tuple[int, int, int]:
         """Widths of the id, name and tags columns (mark, turns and tools are fixed)."""
-        rest = max(width - 2 - 6 - 6, 12)
+        rest = max(width - 2 - 6 - 6 - 2, 12)
         id_width = max(rest * 3 // 10, 8)
         tags_width = max(rest * 25 // 100, 6)
         return id_width, max(rest - id_width - tags_width, 4), tags_width
+
+    @staticmethod
+    def _cell(text: str, width: int) -> str:
+        """``text`` cut (with an ellipsis) or padded to ``width`` cells, then a gap."""
+        if cell_len(text) > width:
+            text = set_cell_size(text, width - 1) + "…"
+        return set_cell_size(text, width) + " "
 
     def header_text(self, width: int) -> str:
         """The column titles, aligned with the rows."""
         id_w, name_w, tags_w = self._columns(width)
         return (
             "  "
-            + set_cell_size("id", id_w)
-            + set_cell_size("name", name_w)
+            + self._cell("id", id_w)
+            + self._cell("name", name_w)
             + "turns "
             + "tools "
             + set_cell_size("tags", tags_w)
@@ -289,7 +331,7 @@ class CaseTable(ScrollView, can_focus=True):
         if index >= len(self._visible):
             return Strip([Segment(" " * width, base)], width)
         uid = self._visible[index]
-        row = self._rows[uid]
+        row = self._row(uid)
         id_w, name_w, tags_w = self._columns(width)
         marked = uid in self._marked
         style: Style = base
@@ -299,10 +341,10 @@ class CaseTable(ScrollView, can_focus=True):
             style = style + self.get_component_rich_style("case-table--cursor", partial=True)
         text = (
             ("! " if marked else "  ")
-            + set_cell_size(row.eval_id, id_w)
-            + set_cell_size(row.name, name_w)
-            + f"{row.turns:>5} "
-            + f"{row.tools:>5} "
+            + self._cell(row.eval_id, id_w)
+            + self._cell(row.name, name_w)
+            + f"{row.turns if row.turns >= 0 else '?':>5} "
+            + f"{row.tools if row.tools >= 0 else '?':>5} "
             + set_cell_size(", ".join(row.tags), tags_w)
         )
         return Strip([Segment(set_cell_size(text, width), style)], width)

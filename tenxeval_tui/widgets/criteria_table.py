@@ -1,8 +1,7 @@
-"""Every criterion of a case: score, threshold, verdict, judge's reasoning, tokens."""
+"""Every criterion of a case: score, threshold, verdict, tokens, and the judge's reasoning."""
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -10,15 +9,15 @@ from tenxeval_tui.evaluation.results import CriterionResult
 from tenxeval_tui.widgets.status_text import delta_text, score_text
 
 
-def _why(cr: CriterionResult) -> Text:
-    if cr.error:
-        return Text(f"error: {cr.error}", style="magenta")
-    reason = cr.reason
-    return Text(reason) if reason else Text("-", style="dim")
+def _right(text: Text, width: int) -> Text:
+    cell = text.copy()
+    cell.truncate(width, overflow="ellipsis")
+    cell.pad_left(width - cell.cell_len)
+    return cell
 
 
 class CriteriaTable(Static):
-    """The criterion results of one case (with the baseline's scores when comparing)."""
+    """One line per criterion, its reasoning (or error) indented on the lines below."""
 
     DEFAULT_CSS = """
     CriteriaTable {
@@ -30,38 +29,43 @@ class CriteriaTable(Static):
     def show_results(
         self, results: list[CriterionResult], baseline: list[CriterionResult] | None = None
     ) -> None:
-        """Render ``results``; ``baseline`` adds the baseline score and the change."""
-        table = Table(expand=True, box=None, padding=(0, 1))
-        table.add_column(Text("criterion", style="bold"), no_wrap=True)
-        if baseline is not None:
-            table.add_column(Text("baseline", style="bold"), justify="right", no_wrap=True)
-        table.add_column(Text("score", style="bold"), justify="right", no_wrap=True)
-        if baseline is not None:
-            table.add_column(Text("change", style="bold"), justify="right", no_wrap=True)
-        table.add_column(Text("threshold", style="bold"), justify="right", no_wrap=True)
-        table.add_column(Text("", style="bold"), no_wrap=True)
-        table.add_column(Text("tokens", style="bold"), justify="right", no_wrap=True)
-        table.add_column(Text("reasoning", style="bold"), ratio=1)
-        before = {cr.criterion: cr for cr in baseline or []}
-        for cr in results:
-            verdict = Text("PASS", "green") if cr.passed else Text("FAIL", "bold red")
-            cells: list[Text] = [Text(cr.criterion)]
-            if baseline is not None:
-                old = before.get(cr.criterion)
-                cells.append(score_text(old.score if old else None))
-            cells.append(score_text(cr.score))
-            if baseline is not None:
-                old = before.get(cr.criterion)
-                cells.append(delta_text(cr.score - old.score if old else None))
-            tokens = cr.token_usage.total_tokens
-            cells += [
-                Text(f"{cr.threshold:.2f}"),
-                verdict,
-                Text(str(tokens) if tokens else "-", style="" if tokens else "dim"),
-                _why(cr),
-            ]
-            table.add_row(*cells)
+        """Show ``results``; ``baseline`` adds the baseline score and the change."""
         if not results:
             self.update(Text("No criteria were scored.", style="dim"))
             return
-        self.update(table)
+        name_width = max(len("criterion"), *(len(cr.criterion) for cr in results))
+        columns = ["score", "threshold", "", "tokens"]
+        widths = [6, 10, 5, 7]
+        if baseline is not None:
+            columns = ["baseline", "score", "change", *columns[1:]]
+            widths = [9, 6, 7, *widths[1:]]
+        text = Text(f"{'criterion':<{name_width}}", style="bold")
+        for title, width in zip(columns, widths, strict=True):
+            text.append_text(_right(Text(title, style="bold"), width))
+        before = {cr.criterion: cr for cr in baseline or []}
+        for cr in results:
+            old = before.get(cr.criterion)
+            cells = [score_text(cr.score), Text(f"{cr.threshold:.2f}")]
+            if baseline is not None:
+                cells = [
+                    score_text(old.score if old else None),
+                    score_text(cr.score),
+                    delta_text(cr.score - old.score if old else None),
+                    Text(f"{cr.threshold:.2f}"),
+                ]
+            tokens = cr.token_usage.total_tokens
+            cells += [
+                Text("PASS", "green") if cr.passed else Text("FAIL", "bold red"),
+                Text(str(tokens)) if tokens else Text("-", "dim"),
+            ]
+            text.append("\n")
+            text.append(f"{cr.criterion:<{name_width}}")
+            for cell, width in zip(cells, widths, strict=True):
+                text.append_text(_right(cell, width))
+            if cr.error:
+                text.append("\n    error: ", style="magenta")
+                text.append(cr.error, style="magenta")
+            elif cr.reason:
+                text.append("\n    ")
+                text.append(cr.reason, style="italic")
+        self.update(text)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.widgets import Static
 
 from tenxeval_tui.case_diff import DiffOp, word_diff
@@ -13,6 +14,7 @@ _STYLES = {
     DiffOp.REMOVED: "bold red on #3b1219",
     DiffOp.ADDED: "bold green on #12301a",
 }
+_UNKNOWN = "(not recorded in the report)"
 
 
 def diff_texts(left: str, right: str) -> tuple[Text, Text]:
@@ -24,28 +26,40 @@ def diff_texts(left: str, right: str) -> tuple[Text, Text]:
     )
 
 
-class ResponseDiff(Static):
-    """Expected (left) and actual (right) responses; a missing side says so."""
+class ResponseDiff(Horizontal):
+    """Expected (left) and actual (right) responses; a side that is not known says so."""
 
     DEFAULT_CSS = """
     ResponseDiff {
         height: auto;
+    }
+    ResponseDiff > Static {
+        width: 1fr;
         padding: 0 1;
     }
     """
 
+    def compose(self) -> ComposeResult:
+        yield Static(classes="diff-left")
+        yield Static(classes="diff-right")
+
     def show_texts(
         self, left_title: str, left: str | None, right_title: str, right: str | None
     ) -> None:
-        """Render the two texts; ``None`` means the text is not known."""
-        table = Table(expand=True, show_lines=False, box=None, padding=(0, 1))
-        table.add_column(Text(left_title, style="bold"), ratio=1)
-        table.add_column(Text(right_title, style="bold"), ratio=1)
+        """Show the two texts under their titles; ``None`` means the text is not known."""
         if left is None or right is None:
-            table.add_row(
-                Text(left) if left is not None else Text("(not recorded in the report)", "dim"),
-                Text(right) if right is not None else Text("(not recorded in the report)", "dim"),
-            )
+            left_text = Text(left) if left is not None else Text(_UNKNOWN, "dim")
+            right_text = Text(right) if right is not None else Text(_UNKNOWN, "dim")
         else:
-            table.add_row(*diff_texts(left, right))
-        self.update(table)
+            left_text, right_text = diff_texts(left, right)
+        self.query_one(".diff-left", Static).update(
+            Text.assemble((left_title, "bold"), "\n", left_text)
+        )
+        self.query_one(".diff-right", Static).update(
+            Text.assemble((right_title, "bold"), "\n", right_text)
+        )
+
+    @property
+    def plain(self) -> str:
+        """Both sides as plain text (left, then right)."""
+        return "\n".join(str(s.content) for s in self.query(Static))

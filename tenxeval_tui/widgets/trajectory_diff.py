@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -17,6 +16,8 @@ _MARKS = {
     StepMatch.MISSING: ("- missing", "red"),
     StepMatch.EXTRA: ("+ extra", "magenta"),
 }
+MARK_WIDTH = 13
+MAX_CALL_WIDTH = 60
 
 
 def call_text(call: ToolCall | None, highlight: tuple[str, ...] = ()) -> Text:
@@ -34,8 +35,14 @@ def call_text(call: ToolCall | None, highlight: tuple[str, ...] = ()) -> Text:
     return text
 
 
+def _cell(text: Text, width: int) -> Text:
+    cell = text.copy()
+    cell.truncate(width, overflow="ellipsis", pad=True)
+    return cell
+
+
 class TrajectoryDiff(Static):
-    """A table of aligned steps: expected call, actual call, and how they match."""
+    """One line per aligned step: how it matches, the expected call, the actual call."""
 
     DEFAULT_CSS = """
     TrajectoryDiff {
@@ -50,29 +57,34 @@ class TrajectoryDiff(Static):
         actual: list[ToolCall],
         titles: tuple[str, str] = ("Expected", "Actual"),
     ) -> list[AlignedStep]:
-        """Render the alignment (``expected=None``: not known) and return its rows."""
-        table = Table(expand=True, box=None, padding=(0, 1))
-        table.add_column(Text("", style="bold"), width=14, no_wrap=True)
-        table.add_column(Text(titles[0], style="bold"), ratio=1)
-        table.add_column(Text(titles[1], style="bold"), ratio=1)
+        """Show the alignment (``expected=None``: not known) and return its rows."""
         if expected is None:
-            for call in actual:
-                table.add_row(Text("?", style="dim"), Text("-", style="dim"), call_text(call))
-            if not actual:
-                table.add_row(
-                    Text(""), Text("(not recorded)", "dim"), Text("(no tool calls)", "dim")
+            rows = [(Text("?", style="dim"), Text("-", style="dim"), call_text(c)) for c in actual]
+            aligned: list[AlignedStep] = []
+        else:
+            aligned = align_trajectory(expected, actual)
+            rows = [
+                (
+                    Text(*_MARKS[step.match]),
+                    call_text(step.expected, step.differing_args),
+                    call_text(step.actual, step.differing_args),
                 )
-            self.update(table)
-            return []
-        rows = align_trajectory(expected, actual)
-        for row in rows:
-            label, style = _MARKS[row.match]
-            table.add_row(
-                Text(label, style=style),
-                call_text(row.expected, row.differing_args),
-                call_text(row.actual, row.differing_args),
-            )
+                for step in aligned
+            ]
         if not rows:
-            table.add_row(Text(""), Text("(none)", "dim"), Text("(none)", "dim"))
-        self.update(table)
-        return rows
+            rows = [(Text(""), Text("(none)", "dim"), Text("(none)", "dim"))]
+        width = min(max([len(titles[0])] + [r[1].cell_len for r in rows]), MAX_CALL_WIDTH)
+        text = Text.assemble(
+            " " * (MARK_WIDTH + 1), _cell(Text(titles[0], "bold"), width), " ", (titles[1], "bold")
+        )
+        for mark, left, right in rows:
+            text.append("\n")
+            text.append_text(_cell(mark, MARK_WIDTH))
+            text.append(" ")
+            text.append_text(_cell(left, width))
+            text.append(" ")
+            text.append_text(right)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self.update(text)
+        return aligned

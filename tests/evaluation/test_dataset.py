@@ -247,3 +247,15 @@ def test_add_case_rejects_a_duplicate_id() -> None:
         eval_set.add_case(EvalCase.single_turn("a", "other"))
     with pytest.raises(ValueError, match="duplicate eval_id"):
         EvalSetBuilder("b").add_case("q", case_id="x").add_case("q2", case_id="x")
+
+
+def test_from_data_accepts_bare_string_messages_without_touching_the_data() -> None:
+    data = {
+        "eval_set_id": "d",
+        "eval_cases": [{"eval_id": "c", "conversation": [{"user_content": "hi"}]}],
+    }
+    eval_set = EvalSet.from_data(data)
+    assert eval_set.eval_cases[0].conversation[0].user_content == MessageContent.user("hi")
+    assert data["eval_cases"][0]["conversation"][0]["user_content"] == "hi"  # type: ignore[index]
+    with pytest.raises(ValueError, match="eval_cases"):
+        EvalSet.from_data({"eval_set_id": "d", "eval_cases": "nope"})

@@ -296,3 +296,34 @@ async def test_run_eval_reads_the_file(tmp_path: object) -> None:
     )
     assert report.eval_set_id == "weather"
     assert report.summary.passed_cases == 2
+
+
+async def test_session_input_reaches_a_10xgraph_graph() -> None:
+    from tenxgraph.core.graph import StateGraph
+    from tenxgraph.core.state import AgentState
+    from tenxgraph.core.state.message import Message
+    from tenxgraph.utils.constants import END
+
+    class ShopState(AgentState):
+        customer: str = ""
+
+    def greet(state: ShopState, config: dict[str, object]) -> list[Message]:
+        text = f"Hello {state.customer} ({config['user_id']}, {config.get('locale')})"
+        return [Message.text_message(text, role="assistant")]
+
+    graph = StateGraph(ShopState())
+    graph.add_node("GREET", greet)
+    graph.set_entry_point("GREET")
+    graph.add_edge("GREET", END)
+    app, collector = create_eval_app(graph)
+    case = EvalCase.single_turn(
+        "s",
+        "Hi",
+        session_input=SessionInput(
+            user_id="ada", state={"customer": "Ada"}, config={"locale": "en-GB"}
+        ),
+    )
+    result = await AgentEvaluator(app, collector, config_with()).evaluate_case(case)
+    assert result.error is None
+    assert result.actual_response == "Hello Ada (ada, en-GB)"
+    assert result.node_visits == ["GREET"]

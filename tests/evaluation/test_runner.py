@@ -271,3 +271,23 @@ async def test_runner_cancel_keeps_what_finished() -> None:
     )
     assert list(reports) == ["first"]
     assert reports["first"].is_partial and reports["first"].summary.total_cases == 2
+
+
+async def test_real_reporters_write_each_report_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = EvalConfig.model_validate(
+        {"criteria": {}, "reporter": {"output_dir": "out", "junit_xml": True}}
+    )
+    app, collector = create_eval_app(support_agent)
+    runner = EvaluationRunner(config)
+    await runner.run(
+        [
+            (app, collector, one_case_set("a", ["Hello"])),
+            (app, collector, one_case_set("b", ["Hi"])),
+        ]
+    )
+    written = sorted(p.name.split("_2")[0] + p.suffix for p in (tmp_path / "out").iterdir())
+    assert written == ["a.html", "a.json", "a.xml", "b.html", "b.json", "b.xml"]
+    assert capsys.readouterr().out.count("Evaluation") >= 2  # the console report, once each

@@ -57,9 +57,10 @@ def suite(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """An in-process pytest session (without the snapshot plugin, whose session state the
-    outer session owns)."""
-    return pytester.runpytest("-p", "no:cacheprovider", "-p", "no:textual-snapshot", *args)
+    """An in-process pytest session, lean: no plugins the generated tests do not use (the
+    snapshot plugin's session state belongs to the outer session), no assertion rewriting."""
+    lean = ["-p", "no:cacheprovider", "-p", "no:textual-snapshot", "-p", "no:hypothesispytest"]
+    return pytester.runpytest(*lean, "-p", "no:syrupy", "--assert=plain", *args)
 
 
 def make_tests(pytester: pytest.Pytester, body: str, name: str = "test_agents") -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
 
@@ -26,3 +29,12 @@ def weather_set(tmp_path: Path) -> Path:
         .save(path)
     )
     return path
+
+
+async def wait_for(pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 8.0) -> None:
+    """Let the app run until ``predicate()`` holds (file watching is asynchronous)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.05)

@@ -60,6 +60,8 @@ async def test_help_lists_every_binding(weather_set: Path) -> None:
             ("editor", "ctrl+s"),
             ("editor", "ctrl+z"),
             ("case list", "delete"),
+            ("case list", "/"),
+            ("everywhere", "?"),
             ("tool call (in the form)", "ctrl+up"),
         ]:
             assert expected in rows

@@ -98,3 +98,13 @@ def test_expectations_from_the_eval_case_win() -> None:
     found = expectations_for(result, eval_case)
     assert found.response == "hello" and found.node_order == ["a"] and found.turns == ["hi"]
     assert [c.name for c in found.tool_calls or []] == ["greet"]
+
+
+def test_node_order_marks_a_difference_only_against_an_expectation() -> None:
+    from tenxeval_tui.widgets.case_detail_view import node_order_text
+
+    assert "differs" in node_order_text(["a", "b"], ["a", "c"]).plain
+    assert "differs" not in node_order_text(["a", "b"], ["a", "b"]).plain
+    assert "differs" not in node_order_text([], ["a"]).plain
+    assert "(no expectation)" in node_order_text([], ["a"]).plain
+    assert "(not recorded)" in node_order_text(None, ["a"]).plain

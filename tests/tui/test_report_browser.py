@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tenxeval_tui.screens.baseline_picker import BaselinePicker
@@ -12,6 +13,7 @@ from tenxeval_tui.screens.compare import CompareScreen
 from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.screens.reports import ReportsScreen
 from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.widgets.response_diff import ResponseDiff
 from tests.report_samples import write_reports
 from tests.tui.browser_app import (
     SIZE,
@@ -61,8 +63,8 @@ async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
         assert ids() == ["paris"]
         await pilot.press("enter")  # back to the table with the filter kept
         await pilot.press("enter")
-        assert isinstance(app.screen, CaseScreen)
-        assert app.screen.result.eval_id == "paris"
+        shown = screen.showing_case
+        assert shown is not None and shown.eval_id == "paris"
 
 
 async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Path) -> None:
@@ -73,8 +75,10 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
         await pilot.press("down", "enter")
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, CaseScreen) and screen.result.eval_id == "paris"
-        response = plain(screen.query_one("#response-diff", Static))
+        assert isinstance(screen, ReportScreen)
+        shown = screen.showing_case
+        assert shown is not None and shown.eval_id == "paris"
+        response = screen.query_one("#response-diff", ResponseDiff).plain
         # agent text with Rich markup in it is shown as typed, not interpreted
         assert "It is [bold]raining[/bold] in Paris today." in response
         assert "The weather in Paris is sunny." in response
@@ -88,8 +92,14 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
         tokens = plain(screen.query_one("#case-tokens", Static))
         assert "480 total" in tokens and "judges  120 in, 30 out" in tokens
         assert "agent → tools → agent" in plain(screen.query_one("#node-order", Static))
+        await pilot.press("down")  # with a case open, the cursor moves through cases
+        assert screen.showing_case is not None and screen.showing_case.eval_id == "tokyo"
+        assert "get_forecast" not in plain(screen.query_one("#trajectory-diff", Static))
         await pilot.press("escape")
-        assert isinstance(app.screen, ReportScreen)
+        assert screen.showing_case is None and app.screen is screen
+        assert screen.query_one("#case-table").has_focus
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReportsScreen)
 
 
 async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
@@ -186,9 +196,9 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.baseline is not None and case_screen.baseline.passed
-        both = plain(case_screen.query_one("#baseline-response-diff", Static))
+        both = case_screen.query_one("#baseline-response-diff", ResponseDiff).plain
         assert "Baseline (passed)" in both and "This run (failed)" in both
-        assert "The weather in London is sunny." in both  # the baseline's reply
+        assert "The weather in Paris is sunny." in both  # the baseline's reply
         criteria = plain(case_screen.query_one("#criteria-table", Static))
         assert "baseline" in criteria and "-0.60" in criteria
 
@@ -203,3 +213,25 @@ async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) ->
         header = plain(app.screen.query_one("#report-header", Static))
         assert "Cannot open this report" in header
         assert f"{bad}:3:27" in header.replace("\n", "")
+
+
+async def test_big_report_shows_its_first_cases_then_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenxeval_tui import report_document
+
+    monkeypatch.setattr(report_document, "FIRST_PAGE", 2)
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_current_report(pilot)
+        await until(pilot, lambda: screen.document is not None and screen.document.complete)
+        await pilot.pause()
+        assert [r.eval_id for r in screen.visible_rows] == [
+            "london",
+            "paris",
+            "tokyo",
+            "berlin",
+            "oslo",
+        ]
+        assert "reading cases" not in plain(screen.query_one("#report-header", Static))

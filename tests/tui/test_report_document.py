@@ -97,3 +97,63 @@ def test_a_malformed_later_case_becomes_an_invalid_row(tmp_path: Path) -> None:
     assert [r.eval_id for r in doc.filter_rows(StatusFilter.FAILED)] == ["paris", "berlin"]
     with pytest.raises(EvalFileError):
         doc.case(3)
+
+
+def test_reader_gives_the_first_page_then_the_rest(tmp_path: Path) -> None:
+    from tenxeval_tui.report_document import ReportReader
+
+    _, cur = write_reports(tmp_path)
+    reader = ReportReader(cur)
+    doc = reader.first_page(2)
+    assert doc is not None and not doc.complete
+    assert [r.eval_id for r in doc.rows] == ["london", "paris"]
+    assert doc.summary.total_cases == 5  # the summary is known from the start
+    doc.add_results(reader.rest())
+    assert doc.complete and [r.eval_id for r in doc.rows][2:] == ["tokyo", "berlin", "oslo"]
+    assert doc.case(4).eval_id == "oslo"
+    whole = ReportReader(cur).first_page(50)
+    assert whole is not None and whole.complete and len(whole.rows) == 5
+
+
+def test_reader_reports_a_broken_later_case_with_its_place(tmp_path: Path) -> None:
+    from tenxeval_tui.report_document import ReportReader
+
+    _, cur = write_reports(tmp_path)
+    text = cur.read_text(encoding="utf-8")
+    cut = text.index('"eval_id": "berlin"')
+    cur.write_text(text[:cut] + '"eval_id": berlin' + text[cut + 19 :], encoding="utf-8")
+    reader = ReportReader(cur)
+    doc = reader.first_page(2)
+    assert doc is not None and not doc.complete
+    with pytest.raises(EvalFileError) as info:
+        reader.rest()
+    assert info.value.first.line is not None and "invalid JSON" in info.value.first.message
+
+
+def test_reader_reads_other_layouts_right(tmp_path: Path) -> None:
+    from tenxeval_tui.report_document import ReportReader
+
+    _, cur = write_reports(tmp_path)
+    data = json.loads(cur.read_text(encoding="utf-8"))
+    cur.write_text(json.dumps({"summary": data.pop("summary"), **data}), encoding="utf-8")
+    reader = ReportReader(cur)
+    doc = reader.first_page(2)
+    assert doc is not None and doc.summary.total_cases == 5
+    doc.add_results(reader.rest())
+    assert [r.eval_id for r in doc.rows] == [r.eval_id for r in ReportDocument.open(cur).rows]
+    cur.write_text("[1, 2]", encoding="utf-8")
+    assert ReportReader(cur).first_page(2) is None  # not a report: the full load says why
+
+
+def test_comparing_light_rows_matches_comparing_full_reports(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import EvalReport
+    from tenxeval_tui.evaluation.compare import compare_reports, compare_runs
+
+    base, cur = write_reports(tmp_path)
+    light = compare_runs(ReportDocument.open(base).outcome(), ReportDocument.open(cur).outcome())
+    full = compare_reports(EvalReport.from_file(base), EvalReport.from_file(cur))
+    assert light == full
+    doc = ReportDocument.open(cur)
+    index = doc.index_of("", "tokyo")
+    assert index is not None and doc.case(index).eval_id == "tokyo"
+    assert doc.index_of("", "nope") is None

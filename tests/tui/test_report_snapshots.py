@@ -63,7 +63,7 @@ def test_case_detail_snapshot(snap_compare: Any, reports_app: BrowserApp) -> Non
     async def paris(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: isinstance(pilot.app.screen, CaseScreen))
+        await until(pilot, lambda: pilot.app.screen.showing_case is not None)
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=(130, 60), run_before=paris)
@@ -83,3 +83,21 @@ def test_compare_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=SIZE, run_before=compare)
+
+
+def test_compared_case_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
+    async def both_runs(pilot: Pilot[Any]) -> None:
+        await _report(pilot)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
+        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, CompareScreen) and pilot.app.screen.comparison,
+        )
+        await pilot.press("enter")  # paris: passed in the baseline, fails now
+        await until(pilot, lambda: isinstance(pilot.app.screen, CaseScreen))
+        await pilot.pause()
+
+    assert snap_compare(reports_app, terminal_size=(130, 60), run_before=both_runs)

@@ -99,3 +99,20 @@ def test_big_truncated_file_reports_the_json_error(
     entry = read_entry(path)
     assert entry.problem is not None and "invalid JSON" in entry.problem.message
     assert entry.problem.line is not None
+
+
+def test_reports_of_our_reporters_list_with_their_html(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import ReporterConfig
+    from tenxeval_tui.evaluation.reporters import ReporterManager
+    from tenxeval_tui.report_document import ReportDocument
+    from tests.report_samples import current_report
+
+    output = ReporterManager(
+        ReporterConfig(output_dir=str(tmp_path), console=False, html=True, junit_xml=True)
+    ).run_all(current_report())
+    assert not output.errors and output.json_path and output.html_path
+    [entry] = list_reports(tmp_path)  # the JUnit XML and the HTML are not listed
+    assert entry.path == Path(output.json_path) and entry.html_path == Path(output.html_path)
+    assert entry.ok and (entry.passed, entry.failed) == (3, 2)
+    doc = ReportDocument.open(entry.path)
+    assert doc.case(1).eval_id == "paris"

@@ -17,8 +17,8 @@ from textual.widgets import Static
 from tenxeval_tui.evaluation.compare import CaseChange, compare_reports
 from tenxeval_tui.evaluation.results import EvalReport as OurReport
 from tenxeval_tui.reports_index import list_reports
-from tenxeval_tui.screens.case_detail import CaseScreen
 from tenxeval_tui.screens.report_detail import ReportScreen
+from tenxeval_tui.widgets.response_diff import ResponseDiff
 from tests.report_samples import write_reports
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
 
@@ -92,9 +92,9 @@ async def test_tenxgraph_report_lists_opens_and_shows_a_case(tmp_path: Path) -> 
         await pilot.press("f")
         assert [r.eval_id for r in screen.visible_rows] == ["paris"]
         await pilot.press("enter")
-        case = app.screen
-        assert isinstance(case, CaseScreen)
-        response = plain(case.query_one("#response-diff", Static))
+        assert screen.showing_case is not None and screen.showing_case.eval_id == "paris"
+        case = screen
+        response = case.query_one("#response-diff", ResponseDiff).plain
         assert "It is sunny in Paris." in response and "A storm hits Paris." in response
         trajectory = plain(case.query_one("#trajectory-diff", Static))
         assert "missing" in trajectory and "extra" in trajectory

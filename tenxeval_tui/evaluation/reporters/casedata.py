@@ -103,18 +103,29 @@ def _present(value: Any) -> bool:
     return value is not None and value != "" and value != []
 
 
-def _lookup(result: EvalCaseResult, keys: tuple[str, ...]) -> Any:
-    """The first of ``keys`` found on the result, in its metadata, or in criterion details."""
+_EXPECTED_KEYS = (
+    *EXPECTED_RESPONSE_KEYS,
+    *EXPECTED_TOOLS_KEYS,
+    "expected_names",
+    "expected_node_order",
+)
+_EXPECTED_KEY_SET = frozenset(_EXPECTED_KEYS)
+
+
+def _expectations(result: EvalCaseResult) -> dict[str, Any]:
+    """Every ``expected_*`` value of a case: from extra fields and metadata first, then
+    from criterion details (the first criterion that has a key wins)."""
+    found: dict[str, Any] = {}
     extras = result.model_extra or {}
-    for source in (extras, result.metadata):
-        for key in keys:
-            if _present(source.get(key)):
-                return source[key]
-    for cr in result.criterion_results:
-        for key in keys:
-            if _present(cr.details.get(key)):
-                return cr.details[key]
-    return None
+    for source in (extras, result.metadata, *(cr.details for cr in result.criterion_results)):
+        for key in source.keys() & _EXPECTED_KEY_SET if source else ():
+            if key not in found and _present(source[key]):
+                found[key] = source[key]
+    return found
+
+
+def _first(found: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((found[key] for key in keys if key in found), None)
 
 
 def _tool(call: Any, with_details: bool) -> dict[str, str]:
@@ -140,8 +151,10 @@ def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = []
     final = result.actual_response
     for turn in result.turn_results:
-        entry: dict[str, Any] = {"user": clip(_text_of(turn.get("user_input")))}
-        agent = _text_of(turn.get("agent_response"))
+        # 10xGraph writes user_input/agent_response; our evaluator user_content/response.
+        user = turn.get("user_input", turn.get("user_content"))
+        entry: dict[str, Any] = {"user": clip(_text_of(user))}
+        agent = _text_of(turn.get("agent_response", turn.get("response")))
         if opts.include_actual_response and agent and agent != final:
             entry["agent"] = clip(agent)
         if opts.include_trajectory and turn.get("tool_calls"):
@@ -197,21 +210,29 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
         view["set"] = result.eval_set_id
     if opts.include_actual_response:
         view["response"] = clip(result.actual_response)
-    expected = _lookup(result, EXPECTED_RESPONSE_KEYS)
+    found = _expectations(result)
+    expected = _first(found, EXPECTED_RESPONSE_KEYS)
+    if expected is None:  # the evaluator also keeps each turn's expected reply
+        expected = next(
+            (
+                t["expected_response"]
+                for t in reversed(result.turn_results)
+                if t.get("expected_response")
+            ),
+            None,
+        )
     if expected is not None:
         view["expected"] = clip(_text_of(expected))
     if result.error:
         view["error"] = clip(result.error)
     if opts.include_trajectory:
-        expected_tools = _lookup(result, EXPECTED_TOOLS_KEYS)
-        if expected_tools is None:
-            expected_tools = _lookup(result, ("expected_names",))
+        expected_tools = _first(found, (*EXPECTED_TOOLS_KEYS, "expected_names"))
         if isinstance(expected_tools, list):
             details = opts.include_tool_call_details
             view["expected_tools"] = [_tool(c, details) for c in expected_tools]
         view["tools"] = [_tool(c, opts.include_tool_call_details) for c in result.actual_tool_calls]
         view["nodes"] = list(result.node_visits)
-        expected_nodes = _lookup(result, ("expected_node_order",))
+        expected_nodes = found.get("expected_node_order")
         if isinstance(expected_nodes, list):
             view["expected_nodes"] = [str(n) for n in expected_nodes]
     if opts.include_node_responses and result.node_responses:

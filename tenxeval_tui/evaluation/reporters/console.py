@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -17,10 +18,21 @@ from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "yellow"}
 _STATUS_LABEL = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
 PREVIEW_CHARS = 300
+_BLOCK_LINES = 200
+
+
+# Control characters (ESC first of all) in agent text must not reach a terminal or log.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+Line = list[tuple[str, str]]  # one output line as (text, rich style) segments
+
+
+def _clean(text: str) -> str:
+    return _CONTROL.sub("", text)
 
 
 def _preview(text: str, limit: int = PREVIEW_CHARS) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(_clean(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -87,10 +99,10 @@ class ConsoleReporter(BaseReporter):
 
     def _write(self, console: Console, report: EvalReport) -> None:
         s = report.summary
-        title = report.eval_set_name or report.eval_set_id
+        title = _clean(report.eval_set_name or report.eval_set_id)
         heading = Text.assemble(("Evaluation: ", "bold"), (title, "bold cyan"))
         if report.eval_set_name and report.eval_set_id != report.eval_set_name:
-            heading.append(f" ({report.eval_set_id})", style="dim")
+            heading.append(f" ({_clean(report.eval_set_id)})", style="dim")
         if report.is_partial:
             heading.append("  [partial run]", style="yellow")
         console.rule(heading)
@@ -117,7 +129,7 @@ class ConsoleReporter(BaseReporter):
             for name, st in s.criterion_stats.items():
                 rate = float(st.get("pass_rate", 0.0))
                 table.add_row(
-                    Text(name),
+                    Text(_clean(name)),
                     f"{float(st.get('avg_score', 0.0)):.2f}",
                     f"{st.get('passed', 0)}/{st.get('total', 0)}",
                     Text(f"{rate:.0%}", style="green" if rate >= 1.0 else "red"),
@@ -128,8 +140,7 @@ class ConsoleReporter(BaseReporter):
         if shown:
             console.print()
             console.print(Text("All cases:" if self.verbose else "Failed cases:", style="bold"))
-            for result in shown:
-                self._write_case(console, result)
+            self._write_cases(console, shown)
         console.print()
         if report.passed:
             console.print(Text("PASSED: every case passed", style="bold green"))
@@ -141,38 +152,64 @@ class ConsoleReporter(BaseReporter):
                 )
             )
 
-    def _write_case(self, console: Console, result: EvalCaseResult) -> None:
+    def _write_cases(self, console: Console, results: list[EvalCaseResult]) -> None:
+        """The case listing; plain text goes straight to the file when there is no styling.
+
+        rich costs about half a millisecond a line, which a verbose 5,000-case run
+        (tens of thousands of lines into a CI log) would feel; unstyled output
+        needs none of it.
+        """
+        plain = console.no_color or console.color_system is None
+        block: list[Line] = []
+        for result in results:
+            block.extend(self._case_lines(result))
+            if len(block) >= _BLOCK_LINES:
+                self._flush(console, block, plain)
+                block = []
+        if block:
+            self._flush(console, block, plain)
+
+    @staticmethod
+    def _flush(console: Console, block: list[Line], plain: bool) -> None:
+        if plain:
+            console.file.write("\n".join("".join(text for text, _ in line) for line in block))
+            console.file.write("\n")
+        else:
+            console.print(Text("\n").join(Text.assemble(*line) for line in block), soft_wrap=True)
+
+    def _case_lines(self, result: EvalCaseResult) -> list[Line]:
         status = result.status
-        line = Text.assemble(
+        head: Line = [
             (f"  {_STATUS_LABEL[status]:<5} ", f"bold {_STATUS_STYLE[status]}"),
-            result.name or result.eval_id,
-        )
+            (_clean(result.name or result.eval_id), ""),
+        ]
         if result.name and result.name != result.eval_id:
-            line.append(f" [{result.eval_id}]", style="dim")
-        line.append(f"  {result.duration_seconds:.2f}s", style="dim")
-        console.print(line)
+            head.append((f" [{_clean(result.eval_id)}]", "dim"))
+        head.append((f"  {result.duration_seconds:.2f}s", "dim"))
+        lines = [head]
         if result.error:
-            console.print(Text(f"        error: {_preview(result.error)}", style="yellow"))
+            lines.append([(f"        error: {_preview(result.error)}", "yellow")])
         criteria = result.criterion_results if self.verbose else result.failed_criteria
         for cr in criteria:
-            mark = "ok" if cr.passed else "below"
-            crit = Text.assemble(
-                "        ",
-                (cr.criterion, "bold"),
-                f" {cr.score:.2f} ",
-                (mark, "green" if cr.passed else "red"),
-                f" threshold {cr.threshold:.2f}",
+            lines.append(
+                [
+                    ("        ", ""),
+                    (_clean(cr.criterion), "bold"),
+                    (f" {cr.score:.2f} ", ""),
+                    ("ok", "green") if cr.passed else ("below", "red"),
+                    (f" threshold {cr.threshold:.2f}", ""),
+                ]
             )
-            console.print(crit)
             if cr.error:
-                console.print(Text(f"          error: {_preview(cr.error)}", style="yellow"))
+                lines.append([(f"          error: {_preview(cr.error)}", "yellow")])
             if cr.reason:
-                console.print(Text(f"          reason: {_preview(cr.reason)}", style="dim"))
+                lines.append([(f"          reason: {_preview(cr.reason)}", "dim")])
         if self.include_actual_response and result.actual_response and not result.passed:
-            console.print(Text(f"        response: {_preview(result.actual_response)}"))
+            lines.append([(f"        response: {_preview(result.actual_response)}", "")])
         if self.include_trajectory and result.actual_tool_calls and not result.passed:
             tools = " -> ".join(call.name for call in result.actual_tool_calls)
-            console.print(Text(f"        tools: {_preview(tools)}", style="dim"))
+            lines.append([(f"        tools: {_preview(tools)}", "dim")])
+        return lines
 
 
 def print_report(report: EvalReport, verbose: bool = False, use_color: bool = True) -> None:

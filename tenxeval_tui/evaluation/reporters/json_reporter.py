@@ -19,6 +19,10 @@ class JSONReporter(BaseReporter):
     ``criterion_stats`` keyed by criterion), ``results`` (each with
     ``criterion_results`` as a list, ``actual_response``, ``actual_tool_calls``,
     ``actual_trajectory``...), ``config_used``, ``timestamp`` and ``metadata``.
+    Reports of up to ``compact_above`` (1,000) cases are indented for people to read
+    and diff; larger ones are written compact, a third smaller and quicker to
+    write and to load back (``compact_above=None`` always indents).
+
     The ``include_*`` switches leave data out, never change the shape of what is
     kept, so the file always loads back with :meth:`EvalReport.from_file`:
 
@@ -27,7 +31,7 @@ class JSONReporter(BaseReporter):
     - ``include_trajectory=False``: no ``actual_trajectory``;
     - ``include_node_responses=False``: no ``node_responses`` nor ``node_details``;
     - ``include_actual_response=False``: no ``actual_response``, no per-turn
-      ``agent_response``, no node ``response_text`` and no assistant entries in
+      ``agent_response`` / ``response``, no node ``response_text`` and no assistant entries in
       ``messages`` (the final response is in all of them);
     - ``include_tool_call_details=False``: tool calls keep their names but lose
       ``args`` and ``result``, also in criterion details (10xGraph drops ``actual_tool_calls`` entirely; the
@@ -39,6 +43,7 @@ class JSONReporter(BaseReporter):
     def __init__(
         self,
         indent: int | None = 2,
+        compact_above: int | None = 1_000,
         include_details: bool = True,
         include_trajectory: bool = True,
         include_node_responses: bool = True,
@@ -46,6 +51,7 @@ class JSONReporter(BaseReporter):
         include_tool_call_details: bool = True,
     ) -> None:
         self.indent = indent
+        self.compact_above = compact_above
         self.include_details = include_details
         self.include_trajectory = include_trajectory
         self.include_node_responses = include_node_responses
@@ -74,7 +80,7 @@ class JSONReporter(BaseReporter):
             case["node_details"] = True
         if not self.include_actual_response:
             case["actual_response"] = True
-            case["turn_results"] = {"__all__": {"agent_response"}}
+            case["turn_results"] = {"__all__": {"agent_response", "response"}}
             if self.include_node_responses:
                 case["node_responses"] = {"__all__": {"response_text"}}
                 case["node_details"] = {"__all__": {"response_text"}}
@@ -86,8 +92,8 @@ class JSONReporter(BaseReporter):
         """The report as plain JSON-ready data, with the excluded parts left out."""
         data = report.model_dump(mode="json", exclude=self._exclude() or None)
         for result in data.get("results", []):
-            if not self.include_actual_response and result.get("messages"):
-                result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
+            if not self.include_actual_response:
+                _drop_replies(result)
             if not self.include_tool_call_details:
                 for cr in result.get("criterion_results", []):
                     if cr.get("details"):
@@ -103,17 +109,38 @@ class JSONReporter(BaseReporter):
         """The report as JSON text."""
         return self.render_bytes(report).decode("utf-8")
 
+    def indent_for(self, report: EvalReport) -> int | None:
+        """``indent``, or ``None`` (compact) for a report of more than ``compact_above`` cases."""
+        if self.compact_above is not None and len(report.results) > self.compact_above:
+            return None
+        return self.indent
+
     def render_bytes(self, report: EvalReport) -> bytes:
         """The report as UTF-8 JSON, serialised straight to bytes."""
+        indent = self.indent_for(report)
         if self._exclude():
             data: Any = self.to_dict(report)
-            return pydantic_core.to_json(data, indent=self.indent) + b"\n"
-        serializer = report.__pydantic_serializer__
-        return serializer.to_json(report, indent=self.indent) + b"\n"
+            return pydantic_core.to_json(data, indent=indent) + b"\n"
+        return report.__pydantic_serializer__.to_json(report, indent=indent) + b"\n"
 
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""
         return self.render(report)
+
+
+def _drop_replies(result: dict[str, Any]) -> None:
+    """Remove the agent's replies that ``exclude`` cannot reach: assistant messages
+    (in ``messages`` and in node inputs) and ``actual_response`` in criterion details."""
+    if result.get("messages"):
+        result["messages"] = [m for m in result["messages"] if not _is_assistant_message(m)]
+    for node in (*result.get("node_responses", []), *result.get("node_details", [])):
+        if isinstance(node, dict) and node.get("input_messages"):
+            node["input_messages"] = [
+                m for m in node["input_messages"] if not _is_assistant_message(m)
+            ]
+    for cr in result.get("criterion_results", []):
+        if isinstance(cr.get("details"), dict):
+            cr["details"].pop("actual_response", None)
 
 
 def _is_assistant_message(message: Any) -> bool:

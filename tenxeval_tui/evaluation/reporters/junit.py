@@ -9,6 +9,7 @@ from typing import Any
 
 from tenxeval_tui.evaluation.config import ReporterConfig
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
+from tenxeval_tui.evaluation.reporters.casedata import to_text
 from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport, EvalSummary
 
 # Characters XML 1.0 forbids (even escaped): C0 controls but tab/newline/CR, lone
@@ -189,7 +190,7 @@ class JUnitXMLReporter(BaseReporter):
             parts.append(f"response: {result.actual_response}")
         if result.actual_tool_calls:
             if self.include_tool_call_details:
-                calls = [f"{c.name}({c.args})" for c in result.actual_tool_calls]
+                calls = [f"{c.name}({to_text(c.args)})" for c in result.actual_tool_calls]
             else:
                 calls = [c.name for c in result.actual_tool_calls]
             parts.append("tool calls: " + ", ".join(calls))

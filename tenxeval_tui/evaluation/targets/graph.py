@@ -272,7 +272,10 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
 
 
 def _private_container(shared: InjectQ) -> InjectQ:
-    container = InjectQ()
+    # Written only while compiling; at run time 10xGraph only reads it, from the
+    # event loop. Without injectq's locking every lookup (dozens per node) is
+    # cheaper: about a quarter of a small graph's CPU time.
+    container = InjectQ(thread_safe=False)
     # Keep services the user bound for their own nodes (``Inject[MyService]``).
     registry, own = shared._registry, container._registry
     own._bindings.update(registry.get_all_bindings())

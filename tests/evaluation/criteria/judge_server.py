@@ -30,6 +30,11 @@ def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
     return Scripted(json.dumps({"reasoning": reasoning, "verdict": value, **extra}))
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default listen backlog of 5 drops bursts of connections
+    daemon_threads = True
+
+
 class JudgeServer:
     """Serves scripted replies in order (then ``fallback``), recording every request."""
 
@@ -38,10 +43,10 @@ class JudgeServer:
         self.replies: deque[Scripted] = deque()
         self.fallback: Callable[[dict[str, Any]], Scripted] | None = None
         self.in_flight = 0
+        self.open_connections = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
@@ -83,9 +88,26 @@ class JudgeServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out as separate writes
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                with server._lock:
+                    server.open_connections += 1
+
+            def finish(self) -> None:
+                super().finish()
+                with server._lock:
+                    server.open_connections -= 1
+
+            def do_GET(self) -> None:
+                if self.path == "/stats":
+                    self._send(200, {"requests": len(server.requests)})
+                else:
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
@@ -140,3 +162,20 @@ class JudgeServer:
                 self.wfile.write(data)
 
         return Handler
+
+
+def main() -> None:
+    """Serve ``{"verdict": "valid"}`` after ``--delay`` seconds until killed (for benchmarks)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--delay", type=float, default=0.0)
+    delay = parser.parse_args().delay
+    server = JudgeServer()
+    server.fallback = lambda body: Scripted(verdict("valid").content, delay=delay)
+    print(server.base_url, flush=True)
+    server._server.serve_forever(poll_interval=0.05)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
 import time
@@ -13,17 +14,22 @@ import pytest
 
 from tenxeval_tui.evaluation import (
     CriterionConfig,
+    CriterionConfigError,
     CriterionResult,
     EvalCase,
     EvalConfig,
+    EvalPresets,
     ExecutionResult,
     FactualAccuracyCriterion,
     HallucinationCriterion,
     JudgePool,
+    JudgeReply,
+    JudgeSettings,
     LLMJudgeCriterion,
     Rubric,
     RubricBasedCriterion,
     SafetyCriterion,
+    TokenUsage,
     ToolCall,
     build_criteria,
 )
@@ -335,19 +341,84 @@ def test_missing_model_key_or_extra_fail_at_configuration(
         monkeypatch.delenv(name, raising=False)
     run = EvalConfig()
     run.enable_criterion("safety_v1", CriterionConfig())
-    with pytest.raises(Exception, match="TENXEVAL_JUDGE_MODEL") as info:
+    with pytest.raises(CriterionConfigError, match="TENXEVAL_JUDGE_MODEL") as info:
         build_criteria(run)
     assert "OPENAI_API_KEY" in str(info.value)
     monkeypatch.setenv("TENXEVAL_JUDGE_MODEL", "m")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # a local server needs no key
     assert [c.name for c in build_criteria(run)] == ["safety_v1"]
     monkeypatch.setitem(sys.modules, "openai", None)
-    with pytest.raises(Exception, match=r"pip install 'tenxeval-tui\[llm\]'"):
+    with pytest.raises(CriterionConfigError, match=r"pip install 'tenxeval-tui\[llm\]'"):
         build_criteria(run)
 
 
 def test_rubric_criterion_without_rubrics_fails_at_configuration(judge_env: JudgeServer) -> None:
     run = EvalConfig()
     run.enable_criterion("rubric_based", CriterionConfig())
-    with pytest.raises(Exception, match="set rubrics"):
+    with pytest.raises(CriterionConfigError, match="set rubrics"):
         build_criteria(run)
+
+
+def test_one_criterion_serves_several_event_loops_and_closes_cleanly(
+    judge_env: JudgeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An evaluator built once may run under several asyncio.run() calls (a pytest session).
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    judge_env.fallback = lambda body: verdict("valid")
+    criterion = LLMJudgeCriterion(config())
+    for _ in range(2):
+        assert asyncio.run(criterion.evaluate(REPLY, CASE)).passed
+        # the loop's end closed the client's kept-alive connection
+        deadline = time.monotonic() + 2
+        while judge_env.open_connections and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert judge_env.open_connections == 0
+    gc.collect()
+    assert unraisable == []
+    assert len(judge_env.requests) == 2
+
+
+async def test_a_judge_of_your_own_through_the_pool_factory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TENXEVAL_JUDGE_MODEL", "mine")
+    monkeypatch.setenv("OPENAI_API_KEY", "unused")
+
+    class Echo:
+        def __init__(self, settings: JudgeSettings) -> None:
+            self.model = settings.model
+            self.prompts: list[str] = []
+
+        async def complete(self, prompt: str, *, sample: int) -> JudgeReply:
+            self.prompts.append(prompt)
+            text = json.dumps({"reasoning": f"sample {sample}", "verdict": "safe"})
+            return JudgeReply(text, TokenUsage(input_tokens=1, output_tokens=1))
+
+    pool = JudgePool(2, cache_dir=tmp_path, factory=Echo)
+    run = EvalConfig()
+    run.enable_criterion("safety_v1", CriterionConfig(num_samples=2, judge_cache=False))
+    (criterion,) = build_criteria(run, judge_pool=pool)
+    result = await criterion.evaluate(REPLY, CASE)
+    assert (result.score, result.reason, result.token_usage.total_tokens) == (1.0, "sample 0", 4)
+    assert pool.calls == 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "judged"),
+    [
+        (EvalPresets.response_quality, {"final_response_match_v2"}),
+        (
+            EvalPresets.comprehensive,
+            {"final_response_match_v2", "factual_accuracy_v1", "hallucinations_v1", "safety_v1"},
+        ),
+        (EvalPresets.safety_check, {"hallucinations_v1", "safety_v1"}),
+    ],
+)
+def test_presets_build_their_judged_criteria_on_one_pool(
+    judge_env: JudgeServer, preset: Any, judged: set[str]
+) -> None:
+    criteria = build_criteria(preset())
+    with_judge = [c for c in criteria if isinstance(c, JudgedCriterion)]
+    assert {c.name for c in with_judge} == judged
+    assert len({id(c.judge_pool) for c in with_judge}) == 1

@@ -56,7 +56,11 @@ def weather_case(
                 "rouge_match",
                 rouge,
                 0.5,
-                details={"expected_response": f"It is sunny in {city}.", "reason": reason},
+                details={
+                    "expected_response": f"It is sunny in {city}.",
+                    "reason": reason,
+                    "precision": rouge,
+                },
             ),
         ]
     )

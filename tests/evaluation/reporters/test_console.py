@@ -99,3 +99,29 @@ def test_format_summary_is_plain_text():
     assert "Pass rate: 50.0%" in text
     assert "tokyo" in text.lower() and "rouge_match=0.20<0.50" in text
     assert not ANSI.search(text)
+
+
+def test_coloured_and_plain_output_say_the_same(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    tty, plain = FakeTTY(), io.StringIO()
+    ConsoleReporter(file=tty, verbose=True, width=100).print(mixed_report())
+    ConsoleReporter(file=plain, verbose=True, width=100).print(mixed_report())
+    assert ANSI.search(tty.getvalue()) and not ANSI.search(plain.getvalue())
+    coloured_lines = [line.rstrip() for line in ANSI.sub("", tty.getvalue()).splitlines()]
+    plain_lines = [line.rstrip() for line in plain.getvalue().splitlines()]
+    assert coloured_lines == plain_lines
+
+
+def test_control_characters_in_agent_text_never_reach_the_terminal():
+    case = weather_case("esc", response="ok\x1b[2J\x1b]0;owned\x07 done", rouge=0.1)
+    case.name = "name\x1b[31m"
+    case.criterion_results[1].details["reason"] = "why\x1b[1A\r"
+    out = io.StringIO()
+    report = EvalReport.create("set\x1b[5m", [case], "title\x1b]0;x\x07")
+    ConsoleReporter(file=out, verbose=True).print(report)
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "response: ok[2J]0;owned done" in text
+    assert "name[31m" in text

@@ -81,14 +81,22 @@ def test_case_view_has_query_expected_and_trajectories():
 def test_multi_turn_cases_show_every_turn():
     case = weather_case("mt")
     case.turn_results = [
-        {"turn_index": 0, "user_input": "Hi", "agent_response": "Hello!"},
-        {"turn_index": 1, "user_input": "Weather?", "agent_response": "Sunny.", "tool_calls": []},
+        {"turn_index": 0, "user_input": "Hi", "agent_response": "Hello!"},  # 10xGraph's keys
+        {"turn_index": 1, "user_content": "Weather?", "response": "Sunny.", "tool_calls": []},
+        {"turn_index": 2, "user_content": "Sure?", "response": case.actual_response},
     ]
     cases = embedded_cases(HTMLReporter().render(EvalReport.create("mt", [case])))
     assert cases[0]["turns"] == [
         {"user": "Hi", "agent": "Hello!"},
         {"user": "Weather?", "agent": "Sunny."},
+        {"user": "Sure?"},  # the final reply is the case's response, not stored twice
     ]
+    assert cases[0]["response"] == case.actual_response
+    # with no criterion holding it, the last turn's expected reply is the expected response
+    case.criterion_results = []
+    case.turn_results[2]["expected_response"] = "Yes, sunny."
+    cases = embedded_cases(HTMLReporter().render(EvalReport.create("mt", [case])))
+    assert cases[0]["expected"] == "Yes, sunny."
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import base64
-import json
+import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from .reports import XSS_RESPONSE, mixed_report, weather_case
 def browser() -> Iterator[Chromium]:
     executable, why = find_chromium()
     if executable is None:
-        pytest.skip(f"HEADLESS CHROMIUM UNAVAILABLE, HTML report NOT checked in a browser: {why}")
+        reason = f"HEADLESS CHROMIUM UNAVAILABLE, HTML report NOT checked in a browser: {why}"
+        warnings.warn(reason, stacklevel=1)  # shown in the warnings summary of every run
+        pytest.skip(reason)
     chromium = Chromium(executable)
     try:
         yield chromium
@@ -121,6 +124,14 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     browser.click(f"{row(2)} > summary")
     browser.settle()
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
+    # a criterion's own "details" box opens inside the case without redrawing it
+    browser.click(f"{row(2)} table.crit details > summary")
+    browser.settle()
+    assert browser.evaluate(f"document.querySelector('{row(2)} table.crit details').open") is True
+    assert "precision" not in text  # the rouge details are only in the box
+    box = browser.evaluate(f"document.querySelector('{row(2)} table.crit details pre').innerText")
+    assert box == '{"precision":0.2}'
+    assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     browser.click(f"{row(3)} > summary")
     browser.settle()
     error_text = browser.evaluate(f"document.querySelector('{row(3)} .body').innerText")
@@ -172,6 +183,26 @@ def test_agent_payloads_are_shown_as_text_and_never_run(browser, tmp_path):
     assert browser.problems() == []
 
 
+def test_escaping_alone_keeps_payloads_inert_without_the_csp(browser, tmp_path):
+    """The CSP is a second line: with it removed, nothing from the report runs either."""
+    path = HTMLReporter().save(hostile_report(), tmp_path / "report.html")
+    html = path.read_text(encoding="utf-8")
+    without_csp = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    assert without_csp != html
+    bare = tmp_path / "no_csp.html"
+    bare.write_text(without_csp, encoding="utf-8")
+    browser.events.clear()
+    browser.open(bare)
+    assert browser.evaluate("document.documentElement.dataset.ready") == "1"
+    for index in range(5):
+        browser.click(f"{row(index)} > summary")
+    browser.type_text("#search", "pwned")
+    browser.settle(0.4)
+    assert browser.evaluate("window.__pwned") is None
+    assert browser.evaluate("document.querySelectorAll('img, [onerror], [onload]').length") == 0
+    assert browser.problems() == []
+
+
 def test_offline_single_file(browser, tmp_path):
     """No request leaves the page: no external URL in the file, the CSP forbids any."""
     path = open_report(browser, mixed_report(), tmp_path)
@@ -194,4 +225,35 @@ def test_screenshot_renders_the_chart(browser, tmp_path):
         "getComputedStyle(document.querySelector('#criterion-chart .bar.bad')).fill"
     )
     assert colour in {"rgb(207, 34, 46)", "rgb(248, 81, 73)"}
-    json.dumps(colour)
+
+
+def test_ten_thousand_cases_load_filter_and_expand(browser, tmp_path):
+    """A 10,000-case report works in the browser (timings live in bench/reporters.py)."""
+    cities = ["London", "Paris", "Tokyo", "Oslo", "Lima"]
+    templates = {
+        (city, failing): weather_case("t", city=city, rouge=0.2 if failing else 0.9)
+        for city in cities
+        for failing in (False, True)
+    }
+    results = [
+        templates[cities[i % 5], i % 10 == 3].model_copy(update={"eval_id": f"case_{i:05d}"})
+        for i in range(10_000)
+    ]
+    report = EvalReport.create("big", results, "Big")
+    path = open_report(browser, report, tmp_path)
+    assert path.stat().st_size < 30_000_000
+    assert browser.evaluate("document.querySelectorAll('details.case').length") == 10_000
+    browser.click("#failed-only")
+    browser.settle()
+    assert browser.evaluate("document.getElementById('count').textContent") == (
+        "1000 of 10000 cases"
+    )
+    browser.type_text("#search", "case_09993")
+    browser.settle(0.5)
+    assert visible_rows(browser) == ["Oslo weather"]
+    browser.click(f"{row(9993)} > summary")
+    browser.settle()
+    assert "case_09993" in browser.evaluate(
+        f"document.querySelector('{row(9993)} .body').innerText"
+    )
+    assert browser.problems() == []

@@ -69,6 +69,10 @@ def test_keys_match_those_of_10xgraphs_own_reporter():
     assert set(their_data["results"][0]["criterion_results"][0]) <= set(
         our_data["results"][0]["criterion_results"][0]
     )
+    # and 10xGraph loads our files, whatever the include_* switches
+    for flags in ({}, dict.fromkeys(FLAGS, False)):
+        loaded = TxReport.model_validate_json(JSONReporter(**flags).render(ours))
+        assert [r.eval_id for r in loaded.results] == ["london", "paris", "tokyo", "broken"]
 
 
 def test_writes_a_file_that_loads_back_identically(tmp_path):
@@ -115,7 +119,21 @@ def test_include_node_responses_off_drops_node_data():
 
 
 def test_include_actual_response_off_hides_the_response_everywhere():
-    off = dump(mixed_report(), include_actual_response=False)
+    report = mixed_report()
+    first_case = report.results[0]
+    first_case.criterion_results[1].details["actual_response"] = first_case.actual_response
+    first_case.node_responses.append(
+        {
+            "node_name": "MAIN",
+            "input_messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": first_case.actual_response},
+            ],
+        }
+    )
+    first_case.turn_results.append({"user_content": "again?", "response": "is sunny and 21C"})
+    assert "is sunny and 21C" in json.dumps(dump(report)["results"])
+    off = dump(report, include_actual_response=False)
     text = json.dumps(off["results"])
     assert "is sunny and 21C" not in text
     assert all("actual_response" not in r for r in off["results"])
@@ -123,6 +141,7 @@ def test_include_actual_response_off_hides_the_response_everywhere():
     assert first["messages"] == [{"role": "user", "content": "What's the weather in London?"}]
     assert "agent_response" not in first["turn_results"][0]
     assert first["turn_results"][0]["user_input"] == "What's the weather in London?"
+    assert first["turn_results"][1] == {"user_content": "again?"}
 
 
 def test_include_tool_call_details_off_keeps_names_but_not_args_or_results():
@@ -151,3 +170,12 @@ def test_combined_report_keeps_each_cases_eval_set():
     assert data["eval_set_id"] == "combined_eval"
     assert [r["metadata"]["eval_set_id"] for r in data["results"]] == ["set-a"] * 4 + ["set-b"]
     assert data["summary"]["total_cases"] == 5
+
+
+def test_large_reports_are_written_compact(tmp_path):
+    small = mixed_report()
+    assert JSONReporter(compact_above=4).render(small).count("\n") > 50
+    assert JSONReporter(compact_above=3).render(small).count("\n") == 1
+    assert JSONReporter(compact_above=None).render(small).count("\n") > 50
+    path = JSONReporter(compact_above=3).save(small, tmp_path / "c.json")
+    assert EvalReport.from_file(path) == small

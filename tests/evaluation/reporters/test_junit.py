@@ -134,7 +134,7 @@ def test_system_out_follows_the_include_switches(tmp_path):
     full = next(iter(JUnitXml.fromfile(str(write(report, tmp_path)))))
     tokyo = next(c for c in full if c.name == "Tokyo weather")
     assert XSS_RESPONSE in (tokyo.system_out or "")
-    assert "get_weather({'location': 'Tokyo'})" in (tokyo.system_out or "")
+    assert 'get_weather({"location":"Tokyo"})' in (tokyo.system_out or "")
     lean = next(
         iter(
             JUnitXml.fromfile(

@@ -213,3 +213,24 @@ def test_run_order_is_console_json_html_junit(tmp_path, monkeypatch):
         monkeypatch.setattr(manager, attr, wrapped)
     manager.run_all(mixed_report(), output_dir=tmp_path)
     assert calls == ["console_reporter", "json_reporter", "html_reporter", "junit_reporter"]
+
+
+@pytest.mark.parametrize("verbose", [True, False])
+def test_verbose_switch_reaches_the_console(tmp_path, capsys, verbose):
+    config = ReporterConfig(verbose=verbose, json_report=False, html=False)
+    ReporterManager(config).run_all(mixed_report(), output_dir=tmp_path)
+    out = capsys.readouterr().out
+    assert "Tokyo weather" in out
+    assert ("London weather" in out) is verbose
+
+
+def test_include_details_switch_reaches_every_file(tmp_path):
+    config = ReporterConfig(console=False, junit_xml=True, include_details=False)
+    out = ReporterManager(config).run_all(mixed_report(), output_dir=tmp_path)
+    for path in out.generated_files:
+        assert "The answer names the wrong city." not in Path(path).read_text(encoding="utf-8")
+    on = ReporterManager(ReporterConfig(console=False, junit_xml=True)).run_all(
+        mixed_report(), output_dir=tmp_path
+    )
+    for path in on.generated_files:
+        assert "The answer names the wrong city." in Path(path).read_text(encoding="utf-8")

@@ -99,3 +99,26 @@ def test_load_target_resolves_factories_agents_and_reports_bad_specs(tmp_path: P
         load_target("nowhere_module:x")
     with pytest.raises(AttributeError, match="missing"):
         load_target("sample_evals.plain_agent:missing")
+
+
+def test_plain_agents_work_without_10xgraph_installed() -> None:
+    import subprocess
+
+    script = """
+import asyncio, sys
+sys.modules["tenxgraph"] = None  # as if the 10xgraph extra were not installed
+from tenxeval_tui.evaluation import AgentEvaluator, EvalCase, EvalConfig, create_eval_app
+from sample_evals.plain_agent import support_agent
+app, collector = create_eval_app(support_agent)
+config = EvalConfig()
+config.reporter.enabled = False
+result = asyncio.run(AgentEvaluator(app, collector, config).evaluate_case(
+    EvalCase.single_turn("a", "Where is order A100?")))
+print(result.actual_tool_calls[0].args)
+"""
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "{'order_id': 'A100'}"

@@ -181,7 +181,8 @@
 
   function onToggle(event) {
     var row = event.target;
-    if (!row.open || row.dataset.rendered) return;
+    // toggles of the small "details" boxes inside a case arrive here too
+    if (!row.classList.contains("case") || !row.open || row.dataset.rendered) return;
     var c = cases[Number(row.dataset.i)];
     if (!c) return;
     row.appendChild(renderCase(c));

@@ -1,0 +1,101 @@
+"""Concurrency: wall seconds and correctly attributed cases (target: <= 0.8 s with 50/50).
+
+50 cases of the 10xGraph weather agent, each making two model calls of 50 ms
+(MAIN asks for get_weather, TOOL runs it, MAIN answers), at concurrency 8:
+ideal 50 x 0.1 s / 8 = 0.625 s, one at a time 5 s. A case is attributed
+correctly when its result holds exactly its own tool call (its own city as the
+argument), the node order MAIN, TOOL, MAIN and a reply naming its city. Also
+printed: 400 cases at concurrency 64 (ideal 0.625 s). The CPU seconds are
+printed too: most of them are 10xGraph's own work per run (state copies,
+dependency lookups, checkpoints), and on a busy machine they, not the model
+calls, set the wall time.
+
+Run: .venv/bin/python bench/concurrency.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import string
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sample_evals.weather_graph import build_graph
+from tenxeval_tui.evaluation import (
+    AgentEvaluator,
+    EvalCase,
+    EvalConfig,
+    EvalReport,
+    EvalSet,
+    create_eval_app,
+)
+
+MODEL_SECONDS = 0.05
+TARGET_SECONDS = 0.8
+
+
+def city(index: int) -> str:
+    letters = string.ascii_lowercase
+    return "City" + letters[index // 26 % 26] + letters[index % 26]
+
+
+def eval_set(count: int) -> EvalSet:
+    cases = [
+        EvalCase.single_turn(f"case-{i}", f"What is the weather in {city(i)}?")
+        for i in range(count)
+    ]
+    return EvalSet(eval_set_id=f"concurrency-{count}", eval_cases=cases)
+
+
+def correctly_attributed(report: EvalReport) -> int:
+    correct = 0
+    for index, result in enumerate(report.results):
+        name = city(index)
+        calls = [(c.name, c.args) for c in result.actual_tool_calls]
+        if (
+            result.eval_id == f"case-{index}"
+            and calls == [("get_weather", {"location": name})]
+            and result.node_visits == ["MAIN", "TOOL", "MAIN"]
+            and name in result.actual_response
+            and result.error is None
+        ):
+            correct += 1
+    return correct
+
+
+async def measure(count: int, concurrency: int) -> tuple[float, float, int]:
+    app, collector = create_eval_app(build_graph(delay=MODEL_SECONDS))
+    config = EvalConfig(max_concurrency=concurrency)
+    config.reporter.enabled = False
+    evaluator = AgentEvaluator(app, collector, config)
+    cases = eval_set(count)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    report = await evaluator.evaluate(cases)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return wall, cpu, correctly_attributed(report)
+
+
+async def main() -> int:
+    logging.disable(logging.WARNING)
+    ok = True
+    for count, concurrency in ((50, 8), (400, 64)):
+        ideal = count * 2 * MODEL_SECONDS / concurrency
+        seconds, cpu, correct = await measure(count, concurrency)
+        verdict = ""
+        if count == 50:
+            ok = seconds <= TARGET_SECONDS and correct == count
+            verdict = "ok" if ok else "MISSED"
+        print(
+            f"{count} cases, concurrency {concurrency}: {seconds:.3f} s wall "
+            f"(ideal {ideal:.3f} s, target <= {TARGET_SECONDS} s; {cpu:.3f} s CPU), "
+            f"{correct}/{count} attributed correctly {verdict}"
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,369 @@
+"""`tenxeval-tui run`, `validate` and `--help`, through the real console script in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from junitparser import JUnitXml
+
+from tenxeval_tui.evaluation import EvalCase, EvalSet
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
+AGENT = "support_agent:support_agent"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder: the sample plain agent as ./support_agent.py and its eval set."""
+    shutil.copy(ROOT / "sample_evals/plain_agent.py", tmp_path / "support_agent.py")
+    (tmp_path / "evals").mkdir()
+    shutil.copy(
+        ROOT / "sample_evals/plain_agent.evalset.json", tmp_path / "evals/plain.evalset.json"
+    )
+    return tmp_path
+
+
+def cli(cwd: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
+    )
+
+
+def reports(folder: Path, suffix: str = ".json") -> list[Path]:
+    return sorted(p for p in folder.glob(f"*{suffix}") if not p.name.endswith("_junit.xml"))
+
+
+def case_ids(report_file: Path) -> list[str]:
+    return [r["eval_id"] for r in json.loads(report_file.read_text())["results"]]
+
+
+def test_exit_0_when_every_selected_case_passes_with_tag_filter(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out")
+    assert done.returncode == 0, done.stderr
+    (report,) = reports(project / "out")
+    assert sorted(case_ids(report)) == ["greeting", "order_a100"]
+    assert "PASSED: 2/2 passed" in done.stdout
+    # Not a terminal: one plain line per case, for CI logs.
+    assert re.search(r"^\[\d/2\] PASS +plain_agent/order_a100 \(", done.stdout, re.M)
+    assert (project / "out" / report.name.replace(".json", ".html")).is_file()
+
+
+def test_exit_1_on_failed_or_errored_cases_and_threshold(project: Path) -> None:
+    full = cli(project, "run", "--agent", AGENT, "evals/plain.evalset.json", "--output-dir", "o1")
+    assert full.returncode == 1
+    assert "FAILED: 7/9 passed, 1 failed, 1 errored" in full.stdout
+    assert re.search(r"ERROR +plain_agent/service_outage .*ServiceUnavailable", full.stdout)
+    # An errored case fails the run whatever the threshold.
+    lenient = cli(
+        project, "run", "--agent", AGENT, "evals", "--threshold", "0.5", "-q", "--output-dir", "o2"
+    )
+    assert lenient.returncode == 1
+    # Failed but not errored: the threshold decides.
+    cases = ["--case", "wrong_status", "--case", "order_a100", "--output-dir", "o3", "-q"]
+    assert cli(project, "run", "--agent", AGENT, "evals", *cases).returncode == 1
+    met = cli(project, "run", "--agent", AGENT, "evals", *cases, "--threshold", "0.5")
+    assert met.returncode == 0, met.stdout + met.stderr
+    assert (
+        "PASSED: 1/2 passed, 1 failed, 0 errored, pass rate 50.0% (threshold 50.0%)" in met.stdout
+    )
+
+
+def test_several_files_make_one_combined_report_and_junit(project: Path) -> None:
+    other = EvalSet.from_file(project / "evals/plain.evalset.json")
+    other.eval_set_id = "second"
+    other.eval_cases = [c for c in other.eval_cases if c.eval_id in {"order_a200", "refund_a300"}]
+    for case in other.eval_cases:
+        case.eval_id += "_again"
+    other.to_file(project / "evals/second.evalset.json")
+    done = cli(
+        project, "run", "--agent", AGENT, "evals", "--case", "order_a100", "--case",
+        "order_a200_again", "--case", "refund_a300_again", "--junit", "--no-html",
+        "--output-dir", "out",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (report,) = reports(project / "out")
+    data = json.loads(report.read_text())
+    assert data["eval_set_id"] == "combined_eval"
+    assert report.name.startswith("combined_eval_")
+    assert data["summary"]["total_cases"] == 3
+    assert data["metadata"]["eval_set_ids"] == ["plain_agent", "second"]
+    assert not list((project / "out").glob("*.html"))
+    (junit_file,) = (project / "out").glob("*_junit.xml")
+    junit = JUnitXml.fromfile(str(junit_file))
+    assert sum(suite.tests for suite in junit) == 3
+    assert sum(suite.failures + suite.errors for suite in junit) == 0
+
+
+def test_settings_from_pyproject_and_flags_override_them(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.tenxeval]\nagent = "support_agent:support_agent"\n'
+        'eval_sets = ["evals/plain.evalset.json"]\noutput_dir = "from_settings"\n'
+    )
+    done = cli(project, "run", "--tags", "smoke", "-q")
+    assert done.returncode == 0, done.stderr
+    assert len(reports(project / "from_settings")) == 1
+    flagged = cli(project, "run", "--tags", "smoke", "-q", "--output-dir", "from_flag")
+    assert flagged.returncode == 0
+    assert len(reports(project / "from_flag")) == 1
+    assert len(reports(project / "from_settings")) == 1
+
+
+def test_ten_x_graph_agent_from_the_project_folder(tmp_path: Path) -> None:
+    done = cli(
+        ROOT, "run", "--agent", "sample_evals.weather_graph:build_graph",
+        "sample_evals/weather_graph.evalset.json", "--tags", "smoke", "--preset", "strict",
+        "--concurrency", "1", "--timeout", "30", "--output-dir", str(tmp_path),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(reports(tmp_path)[0].read_text())
+    assert sorted(case_ids(reports(tmp_path)[0])) == ["greeting", "paris_weather"]
+    assert data["config_used"]["max_concurrency"] == 1
+    assert data["config_used"]["timeout"] == 30
+    assert data["config_used"]["criteria"]["trajectory"]["check_args"] is True  # strict
+
+
+def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
+    record = project / "browser.sh"
+    record.write_text('#!/bin/sh\necho "$1" > "$(dirname "$0")/opened.txt"\n')
+    record.chmod(0o755)
+    done = subprocess.run(
+        [str(SCRIPT), "run", "--agent", AGENT, "evals", "--tags", "smoke", "--open", "-q"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "BROWSER": str(record)},
+    )
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 10
+    while not (project / "opened.txt").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    opened = (project / "opened.txt").read_text().strip()
+    assert opened.startswith("file://") and opened.endswith(".html")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", "support_agent", "evals"], r"agent 'support_agent': expected MODULE:ATTR"),
+        (
+            ["--agent", "nowhere:agent", "evals"],
+            r"agent 'nowhere:agent': module 'nowhere' not found",
+        ),
+        (
+            ["--agent", "support_agent:nothing", "evals"],
+            r"'support_agent' has no attribute 'nothing'",
+        ),
+        (["--agent", "support_agent:ORDERS", "evals"], r"got a dict object; expected a 10xGraph"),
+        (["--agent", AGENT, "missing.evalset.json"], r"missing.evalset.json: file not found"),
+        (["--agent", AGENT, "evals/broken.evalset.json"], r"broken.evalset.json:3:\d+: "),
+        (["--agent", AGENT, "evals", "--preset", "nope"], r"unknown preset 'nope'"),
+        (["--agent", AGENT, "evals", "--config", "bad.json"], r"bad.json:1:\d+: "),
+        (["--agent", AGENT, "evals", "--case", "nope"], r"--case: no case 'nope'"),
+        (["--agent", AGENT, "evals", "--tags", "nope"], r"no case matches --tags/--case"),
+        (["evals"], r"no agent: pass --agent MODULE:ATTR"),
+        (["--agent", AGENT, "evals", "--threshold", "2"], r"--threshold: 2.0 is not between"),
+        (["--agent", AGENT, "--preset", "strict", "--config", "x"], r"not allowed with argument"),
+    ],
+)
+def test_usage_and_configuration_errors_exit_2_without_traceback(
+    project: Path, args: list[str], message: str
+) -> None:
+    (project / "evals/broken.evalset.json").write_text(
+        '{\n  "eval_set_id": "b",\n  "eval_cases": 3\n}'
+    )
+    (project / "bad.json").write_text("{not json")
+    if "evals" in args and "broken" not in " ".join(args):
+        (project / "evals/broken.evalset.json").unlink()
+    done = cli(project, "run", *args)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert re.search(message, done.stderr), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_validate_prints_file_line_column_for_every_problem(project: Path) -> None:
+    bad = project / "evals/bad.evalset.json"
+    bad.write_text(
+        '{\n  "eval_set_id": "b",\n  "eval_cases": [\n    {"eval_id": 1},\n'
+        '    {"eval_id": "x", "conversation": "nope"}\n  ]\n}\n'
+    )
+    done = cli(project, "validate", "evals")
+    assert done.returncode == 1
+    lines = [line for line in done.stdout.splitlines() if line.startswith("evals/bad.evalset.json")]
+    assert [line.split(":")[1:3] for line in lines] == [["4", "17"], ["5", "38"]], lines
+    assert "eval_cases[0].eval_id: Input should be a valid string" in lines[0]
+    assert "evals/plain.evalset.json: ok" in done.stdout
+    bad.unlink()
+    assert cli(project, "validate", "evals").returncode == 0
+
+
+def test_help_imports_neither_textual_nor_tenxgraph_nor_the_agent(project: Path) -> None:
+    for args in (["--help"], ["run", "--help"]):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", str(SCRIPT), *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0
+        imported = {
+            line.rsplit("|", 1)[-1].strip()
+            for line in done.stderr.splitlines()
+            if line.startswith("import time:")
+        }
+        assert "tenxeval_tui.cli" in imported  # the measurement itself works
+        top_level = {name.split(".")[0] for name in imported}
+        assert not top_level & {"textual", "tenxgraph", "rich", "pydantic", "support_agent"}
+    run_help = cli(project, "run", "--help").stdout
+    for flag in ("--agent", "--config", "--preset", "--threshold", "--concurrency", "--timeout",
+                 "--tags", "--case", "--output-dir", "--junit", "--no-html", "--open",
+                 "--quiet", "--verbose", "--watch"):  # fmt: skip
+        assert flag in run_help
+
+
+def test_watch_reruns_the_changed_eval_set_and_exits_130_on_ctrl_c(project: Path) -> None:
+    shutil.copy(project / "evals/plain.evalset.json", project / "evals/other.evalset.json")
+    other = EvalSet.from_file(project / "evals/other.evalset.json")
+    other.eval_set_id = "other"
+    other.to_file(project / "evals/other.evalset.json")
+    child = subprocess.Popen(
+        [
+            str(SCRIPT),
+            "run",
+            "--agent",
+            AGENT,
+            "evals",
+            "--tags",
+            "smoke",
+            "--watch",
+            "--output-dir",
+            "out",
+        ],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(child.stdout.readline, "")))  # type: ignore[union-attr]
+    reader.start()
+
+    def wait_for(pattern: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = next((line for line in list(lines) if re.search(pattern, line)), None)
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(lines)}")
+
+    try:
+        wait_for(r"\[watch\] run 1 finished \(exit 0\)")
+        assert len(reports(project / "out")) == 1
+        assert "combined_eval" in reports(project / "out")[0].name
+        edited = project / "evals/plain.evalset.json"
+        data = json.loads(edited.read_text())
+        data["eval_cases"][0]["name"] = "Renamed"
+        edited.write_text(json.dumps(data))
+        changed = r"plain.evalset.json changed \(modified order_a100\)"
+        for _ in range(12):  # touched again if the watcher was not listening yet
+            try:
+                wait_for(changed, timeout=5)
+                break
+            except AssertionError:
+                os.utime(edited)
+        wait_for(changed, timeout=1)
+        wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
+        rerun = [p for p in reports(project / "out") if p.name.startswith("plain_agent_")]
+        assert len(rerun) == 1 and case_ids(rerun[0]) == ["order_a100", "greeting"]
+        # Agent code changed: every eval set reruns, with the new code imported afresh.
+        code = project / "support_agent.py"
+        code.write_text(
+            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away.")
+        )
+        for _ in range(12):
+            try:
+                wait_for(r"agent code changed: rerunning every eval set", timeout=5)
+                break
+            except AssertionError:
+                os.utime(code)
+        wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
+        os.killpg(child.pid, signal.SIGINT)
+        assert child.wait(timeout=30) == 130
+        wait_for(r"\[watch\] stopped", timeout=5)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+        reader.join(timeout=5)
+
+
+SLOW_AGENT = """
+import asyncio
+
+async def agent(message, trace):
+    await asyncio.sleep(0.4)
+    trace.node("MAIN", response=message)
+    return message
+"""
+
+
+def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
+    (project / "slow_agent.py").write_text(SLOW_AGENT)
+    EvalSet(
+        eval_set_id="slow",
+        eval_cases=[EvalCase.single_turn(f"c{i}", f"echo {i}", f"echo {i}") for i in range(8)],
+    ).to_file(project / "slow.evalset.json")
+    child = subprocess.Popen(
+        [
+            str(SCRIPT),
+            "run",
+            "--agent",
+            "slow_agent:agent",
+            "slow.evalset.json",
+            "--concurrency",
+            "1",
+            "--output-dir",
+            "out",
+        ],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        assert re.match(r"\[1/8\] PASS +slow/c0 ", first), first
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert "interrupted: writing the report of the finished cases" in err
+    assert "Traceback" not in err
+    (report,) = reports(project / "out")
+    data = json.loads(report.read_text())
+    assert data["metadata"]["partial"] is True
+    assert 1 <= len(data["results"]) < 8
+    assert all(r["passed"] for r in data["results"])

@@ -1,0 +1,223 @@
+"""The editing model: fields, structure, undo/redo, problems and saving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.editing import EvalSetDocument, JsonFormat
+from tenxeval_tui.evaluation import EvalSet, EvalSetBuilder, ToolCall
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    target = tmp_path / "w.evalset.json"
+    (
+        EvalSetBuilder("w")
+        .add_case("q1", "a1", case_id="one", expected_tools=[ToolCall(name="t", args={"x": 1})])
+        .add_case("q2", "a2", case_id="two")
+        .save(target)
+    )
+    return target
+
+
+def uid_of(doc: EvalSetDocument, eval_id: str) -> int:
+    return next(c.uid for c in doc.cases if c.eval_id == eval_id)
+
+
+def test_field_edits_coalesce_into_one_undo_step(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    for text in ["o", "on", "one!"]:
+        doc.set_field(uid, "name", text)
+    assert doc.case(uid).data["name"] == "one!"
+    assert doc.dirty
+    doc.undo()
+    assert doc.case(uid).data["name"] == ""
+    assert not doc.dirty
+    doc.redo()
+    assert doc.case(uid).data["name"] == "one!"
+
+
+def test_sealing_starts_a_new_undo_step(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    doc.set_field(uid, "name", "a")
+    doc.seal()
+    doc.set_field(uid, "name", "ab")
+    doc.undo()
+    assert doc.case(uid).data["name"] == "a"
+
+
+def test_undo_redo_across_structure_changes(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    one, two = uid_of(doc, "one"), uid_of(doc, "two")
+    new = doc.add_case(after=one)
+    copy = doc.duplicate_case(two)
+    doc.move_case(two, -1)
+    doc.delete_case(one)
+    doc.add_turn(copy)
+    doc.add_tool_call(copy, 1)
+    doc.set_field(copy, "turns.1.tools.0.name", "search")
+    assert [c.eval_id for c in doc.cases] == ["two", "case_3", "two_copy"]
+    assert doc.case(copy).data["conversation"][1]["expected_tool_trajectory"][0]["name"] == "search"
+    snapshots = []
+    while doc.can_undo:
+        snapshots.append([c.eval_id for c in doc.cases])
+        doc.undo()
+    assert [c.eval_id for c in doc.cases] == ["one", "two"]
+    assert not doc.dirty
+    while doc.can_redo:
+        doc.redo()
+    assert [c.eval_id for c in doc.cases] == ["two", "case_3", "two_copy"]
+    assert doc.index_of(new) == 1
+    assert len(doc.case(copy).data["conversation"]) == 2
+
+
+def test_a_new_edit_clears_redo(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    doc.set_field(uid, "name", "x")
+    doc.undo()
+    doc.set_field(uid, "description", "y")
+    assert not doc.can_redo
+
+
+def test_bad_json_args_become_a_draft_and_a_problem(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    key = "turns.0.tools.0.args"
+    doc.set_field(uid, key, '{"x": ')
+    assert doc.field_text(uid, key) == '{"x": '
+    assert doc.case(uid).data["conversation"][0]["expected_tool_trajectory"][0]["args"] == {"x": 1}
+    assert "invalid JSON" in doc.field_problems(uid)[key]
+    assert doc.problem_uids() == {uid}
+    doc.set_field(uid, key, "[1]")
+    assert "JSON object" in doc.field_problems(uid)[key]
+    doc.set_field(uid, key, '{"x": 2}')
+    assert doc.field_problems(uid) == {}
+    assert doc.case(uid).data["conversation"][0]["expected_tool_trajectory"][0]["args"] == {"x": 2}
+
+
+def test_duplicate_eval_id_marks_both_cases(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    one, two = uid_of(doc, "one"), uid_of(doc, "two")
+    doc.set_field(two, "eval_id", "one")
+    assert doc.problem_uids() == {one, two}
+    assert "duplicate eval_id 'one'" in doc.field_problems(two)["eval_id"]
+
+
+def test_save_with_problems_writes_nothing(path: Path) -> None:
+    before = path.read_text()
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "two"), "eval_id", "one")
+    doc.set_field(uid_of(doc, "one"), "metadata", "{nope")
+    problems = doc.save()
+    assert len(problems) == 3
+    assert any("metadata" in p and "invalid JSON" in p for p in problems)
+    assert path.read_text() == before
+    assert doc.dirty
+
+
+def test_save_keeps_key_order_indentation_and_unknown_fields(tmp_path: Path) -> None:
+    target = tmp_path / "odd.evalset.json"
+    text = (
+        "{\n"
+        '    "name": "odd",\n'
+        '    "x_owner": "team",\n'
+        '    "eval_cases": [\n'
+        "        {\n"
+        '            "conversation": [{"user_content": "hi", "x_turn": 1}],\n'
+        '            "eval_id": "c1",\n'
+        '            "x_priority": 3\n'
+        "        }\n"
+        "    ],\n"
+        '    "eval_set_id": "odd"\n'
+        "}"
+    )
+    target.write_text(text, encoding="utf-8")
+    doc = EvalSetDocument.load(target)
+    assert doc.format == JsonFormat(indent="    ", trailing_newline=False)
+    assert doc.to_text() == json.dumps(json.loads(text), indent=4, ensure_ascii=False)
+    doc.set_field(doc.cases[0].uid, "turns.0.user", "hello")
+    assert doc.save() == []
+    saved = json.loads(target.read_text())
+    assert list(saved) == ["name", "x_owner", "eval_cases", "eval_set_id"]
+    assert list(saved["eval_cases"][0]) == ["conversation", "eval_id", "x_priority"]
+    assert saved["eval_cases"][0]["conversation"][0] == {"user_content": "hello", "x_turn": 1}
+    assert target.read_text().startswith('{\n    "name"')
+    assert EvalSet.from_file(target).eval_cases[0].get_user_queries() == ["hello"]
+
+
+def test_atomic_save_failure_leaves_the_old_file(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = path.read_text()
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "one"), "name", "changed")
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("tenxeval_tui.evaluation.fileio.os.replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        doc.save()
+    assert path.read_text() == before
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    assert doc.dirty
+
+
+def test_every_field_round_trips(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "two")
+    values = {
+        "eval_id": "two-b",
+        "name": "Two",
+        "description": "line 1\nline 2",
+        "tags": "a, b",
+        "turns.0.user": "question?",
+        "turns.0.expected": "answer.",
+        "turns.0.nodes": "agent, tools",
+        "session.user_id": "u1",
+        "session.state": '{"plan": "pro"}',
+        "session.config": '{"temperature": 0}',
+        "metadata": '{"context": "c", "reference_facts": ["f"]}',
+    }
+    for key, text in values.items():
+        assert doc.set_field(uid, key, text)
+    assert doc.save() == []
+    case = EvalSet.from_file(path).get_case("two-b")
+    assert case is not None
+    assert case.description == "line 1\nline 2"
+    assert case.tags == ["a", "b"]
+    assert case.get_expected_node_order() == ["agent", "tools"]
+    assert case.session_input.state == {"plan": "pro"}
+    assert case.session_input.user_id == "u1"
+    assert case.metadata["reference_facts"] == ["f"]
+    doc.set_field(uid, "turns.0.expected", "")
+    assert doc.case(uid).data["conversation"][0]["expected_final_response"] is None
+
+
+def test_tool_calls_add_move_remove(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    doc.add_tool_call(uid, 0)
+    doc.set_field(uid, "turns.0.tools.1.name", "second")
+    assert doc.move_tool_call(uid, 0, 1, -1)
+    assert not doc.move_tool_call(uid, 0, 0, -1)
+    names = [c["name"] for c in doc.case(uid).data["conversation"][0]["expected_tool_trajectory"]]
+    assert names == ["second", "t"]
+    doc.remove_tool_call(uid, 0, 0)
+    names = [c["name"] for c in doc.case(uid).data["conversation"][0]["expected_tool_trajectory"]]
+    assert names == ["t"]
+
+
+def test_new_document_is_unsaved_until_written(tmp_path: Path) -> None:
+    target = tmp_path / "new.evalset.json"
+    doc = EvalSetDocument.new(target)
+    assert doc.dirty and not target.exists()
+    assert doc.save() == []
+    assert not doc.dirty
+    assert EvalSet.from_file(target).name == "new"

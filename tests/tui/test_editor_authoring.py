@@ -1,0 +1,69 @@
+"""Author an eval set from scratch with the keyboard only, and check what is written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
+from tenxeval_tui.widgets.case_table import CaseTable
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+async def type_text(pilot: Pilot[None], text: str) -> None:
+    await pilot.press(*text)
+
+
+async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Path) -> None:
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")  # the file list has the focus in an empty folder
+        await type_text(pilot, "weather")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.press("ctrl+u")  # clear the proposed id
+        await type_text(pilot, "paris_chat")
+        await pilot.press("tab")
+        await type_text(pilot, "Paris chat")
+        await pilot.press("tab", "tab")  # past the description
+        await type_text(pilot, "smoke, multi")
+        await pilot.press("tab")
+        await type_text(pilot, "Hello")
+        await pilot.press("tab")
+        await type_text(pilot, "Hi! How can I help?")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_text(pilot, "get_weather")
+        await pilot.press("tab")
+        await type_text(pilot, '{"location": "Paris", "days": 2}')
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await type_text(pilot, "Weather in Paris?")
+        await pilot.press("tab")
+        await type_text(pilot, "18C in Paris.")
+        assert app.screen.sub_title == "weather.evalset.json ● unsaved"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen.sub_title == "weather.evalset.json"
+        assert app.screen.query_one(CaseTable).visible_uids
+
+    expected = (
+        EvalSetBuilder("weather")
+        .add_multi_turn(
+            [("Hello", "Hi! How can I help?"), ("Weather in Paris?", "18C in Paris.")],
+            expected_tools=[ToolCall(name="get_weather", args={"location": "Paris", "days": 2})],
+            case_id="paris_chat",
+            name="Paris chat",
+            tags=["smoke", "multi"],
+        )
+        .build()
+    )
+    written = (tmp_path / "weather.evalset.json").read_text(encoding="utf-8")
+    assert UUID.sub("<uuid>", written) == UUID.sub("<uuid>", expected.to_json() + "\n")

@@ -1,0 +1,142 @@
+"""Editing commands through the keyboard: undo/redo, delete, reorder, filter, blocked save."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.choice import ChoiceScreen
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.widgets.case_form import CaseForm
+from tenxeval_tui.widgets.case_table import CaseTable
+from tests.tui.conftest import wait_for
+
+
+def ids(screen: EditorScreen) -> list[str]:
+    assert screen.document is not None
+    return [case.eval_id for case in screen.document.cases]
+
+
+def shown_ids(screen: EditorScreen) -> list[str]:
+    assert screen.document is not None
+    uids = screen.query_one(CaseTable).visible_uids
+    return [screen.document.case(uid).eval_id for uid in uids]
+
+
+async def open_editor(app: WorkbenchApp) -> EditorScreen:
+    screen = app.screen
+    assert isinstance(screen, EditorScreen)
+    return screen
+
+
+async def test_case_commands_undo_and_redo(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        await pilot.press("ctrl+d")  # duplicate london
+        await pilot.press("alt+down")  # move the copy below paris
+        await pilot.press("delete")  # delete it, after confirming
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("d")
+        await wait_for(pilot, lambda: ids(screen) == ["london", "paris"])
+        await pilot.press("ctrl+z")
+        assert ids(screen) == ["london", "paris", "london_copy"]
+        await pilot.press("ctrl+z")
+        assert ids(screen) == ["london", "london_copy", "paris"]
+        await pilot.press("ctrl+z")
+        assert ids(screen) == ["london", "paris"]
+        assert screen.sub_title == "weather.evalset.json"  # back to the saved state
+        await pilot.press("ctrl+y", "ctrl+y")
+        assert ids(screen) == ["london", "paris", "london_copy"]
+        assert screen.sub_title.endswith("● unsaved")
+
+
+async def test_typing_is_undone_field_by_field(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        await pilot.press("enter", "tab", *"Ldn", "tab", "tab", "end", *", x")
+        assert screen.document is not None
+        case = screen.document.cases[0].data
+        assert (case["name"], case["tags"]) == ("Ldn", ["smoke", "x"])
+        await pilot.press("ctrl+z")
+        case = screen.document.cases[0].data
+        assert (case["name"], case["tags"]) == ("Ldn", ["smoke"])
+        assert app.screen.query_one("#f-tags").value == "smoke"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+z")
+        assert screen.document.cases[0].data["name"] == ""
+        await pilot.press("ctrl+y")
+        assert screen.document.cases[0].data["name"] == "Ldn"
+
+
+async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        form = app.screen.query_one(CaseForm)
+        form.focus_field("turns.0.user")
+        await pilot.press("ctrl+o")  # a second call, focused on its name
+        await pilot.pause()
+        await pilot.press(*"search", "ctrl+up")  # move it first
+        await pilot.pause()
+        assert screen.document is not None
+
+        def calls() -> list[str]:
+            assert screen.document is not None
+            turn = screen.document.cases[0].data["conversation"][0]
+            return [call["name"] for call in turn["expected_tool_trajectory"]]
+
+        assert calls() == ["search", "get_weather"]
+        assert form.focused_key() == "turns.0.tools.0.args"
+        await pilot.press("ctrl+r")  # remove the focused call
+        await pilot.pause()
+        assert calls() == ["get_weather"]
+        form.focus_field("turns.0.nodes")
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press(*"next", "ctrl+r")  # type in the new turn, then remove it
+        await pilot.pause()
+        assert len(screen.document.cases[0].data["conversation"]) == 1
+
+
+async def test_filter_by_text_and_tag(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        await pilot.press("slash", *"#smoke")
+        assert shown_ids(screen) == ["london"]
+        await pilot.press(*["backspace"] * 6, *"PARIS")
+        assert shown_ids(screen) == ["paris"]
+        await pilot.press("enter")  # back in the list, on the one shown case
+        assert app.screen.focused is screen.query_one(CaseTable)
+        assert screen.query_one(CaseForm).uid == screen.query_one(CaseTable).highlighted_uid
+
+
+async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Path) -> None:
+    before = weather_set.read_text()
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one(CaseForm).uid is not None)
+        screen = await open_editor(app)
+        await pilot.press("down", "enter", "ctrl+u", *"london")  # duplicate id
+        table = screen.query_one(CaseTable)
+        assert screen.document is not None
+        marked = screen.document.problem_uids()
+        assert marked == set(table.visible_uids)  # both cases are marked
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceScreen)
+        assert "duplicate eval_id 'london'" in dialog.details
+        await pilot.press("o")
+        assert weather_set.read_text() == before
+        await pilot.press("ctrl+z")  # the typing goes, the problem with it
+        assert screen.document.problem_uids() == set()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert json.loads(weather_set.read_text()) == json.loads(before)

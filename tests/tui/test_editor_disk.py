@@ -1,0 +1,157 @@
+"""Files changing on disk, files that do not load, and the unsaved-changes prompts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.choice import ChoiceScreen
+from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.widgets.case_form import CaseForm
+from tenxeval_tui.widgets.error_view import ErrorView
+from tests.tui.conftest import wait_for
+
+
+def rename_case(path: Path, index: int, name: str) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["eval_cases"][index]["name"] = name
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def editor(app: WorkbenchApp) -> EditorScreen:
+    screen = app.screen
+    assert isinstance(screen, EditorScreen)
+    return screen
+
+
+async def test_external_change_without_edits_reloads_in_place(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("down")  # highlight "paris"
+        await pilot.pause()
+        screen = editor(app)
+        rename_case(weather_set, 1, "renamed outside")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.document is not None
+                and screen.document.cases[1].data["name"] == "renamed outside"
+            ),
+        )
+        await pilot.pause()
+        form = app.screen.query_one(CaseForm)
+        assert form.uid is not None and screen.document is not None
+        assert screen.document.case(form.uid).eval_id == "paris"  # selection kept
+        assert not screen.document.dirty
+
+
+async def test_external_change_with_unsaved_edits_asks(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        await pilot.press("enter", "tab")  # into the name field of the first case
+        await pilot.press(*"mine")
+        assert screen.document is not None and screen.document.dirty
+
+        rename_case(weather_set, 0, "theirs")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("k")  # keep mine
+        await pilot.pause()
+        assert screen.document.cases[0].data["name"] == "mine"
+
+        rename_case(weather_set, 0, "theirs again")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("s")  # show both
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareVersionsScreen))
+        compare = app.screen
+        assert isinstance(compare, CompareVersionsScreen)
+        assert '"name": "theirs again"' in compare.disk
+        assert '"name": "mine"' in compare.mine
+        await pilot.press("r")  # reload from disk
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.document is not None
+                and screen.document.cases[0].data["name"] == "theirs again"
+            ),
+        )
+        assert not screen.document.dirty
+
+
+async def test_a_file_that_does_not_load_shows_where_and_recovers(tmp_path: Path) -> None:
+    path = tmp_path / "bad.evalset.json"
+    path.write_text('{\n  "eval_set_id": "b",\n  "eval_cases": [\n    {"eval_id": 5}\n  ]\n}')
+    app = WorkbenchApp(path)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(ErrorView)
+        text = str(view.query_one("#error-text").render())
+        assert f"{path}:4:17" in text
+        assert "eval_cases[0].eval_id" in text
+        assert "Input should be a valid string" in text
+        path.write_text('{"eval_set_id": "b", "eval_cases": [{"eval_id": "ok"}]}')
+        screen = editor(app)
+        await wait_for(pilot, lambda: screen.document is not None)
+        assert screen.document is not None and screen.document.cases[0].eval_id == "ok"
+
+
+async def test_not_json_and_not_utf8_files_never_crash(tmp_path: Path) -> None:
+    (tmp_path / "a.evalset.json").write_bytes(b"\xff\xfe not text")
+    (tmp_path / "b.evalset.json").write_text("[1, 2]")
+    (tmp_path / "c.evalset.json").mkdir()
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        text = str(app.screen.query_one("#error-text").render())
+        assert "not UTF-8" in text
+        for _ in range(2):
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            assert app.screen.query_one(ErrorView).display
+        text = str(app.screen.query_one("#error-text").render())
+        assert "folder" in text
+
+
+async def test_quit_with_unsaved_changes_asks(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "tab", *"edited")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("c")  # cancel: still running, still edited
+        await pilot.pause()
+        assert isinstance(app.screen, EditorScreen)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("s")  # save, then quit
+        await pilot.pause()
+    assert json.loads(weather_set.read_text())["eval_cases"][0]["name"] == "edited"
+    assert app.return_code == 0
+
+
+async def test_switching_files_with_unsaved_changes_asks(weather_set: Path) -> None:
+    other = weather_set.with_name("another.evalset.json")
+    other.write_text(weather_set.read_text().replace('"london"', '"berlin"'))
+    app = WorkbenchApp(weather_set.parent, watch_files=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        assert screen.document is not None and screen.document.path == other
+        await pilot.press("enter", "tab", *"x")
+        await pilot.press("ctrl+g", "down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen.document.path == other and screen.document.dirty
+        await pilot.press("ctrl+g", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("d")  # discard
+        await wait_for(
+            pilot, lambda: screen.document is not None and screen.document.path == weather_set
+        )
+    assert "berlin" in other.read_text() and '"x"' not in other.read_text()
