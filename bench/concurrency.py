@@ -8,7 +8,8 @@ argument), the node order MAIN, TOOL, MAIN and a reply naming its city. Also
 printed: 400 cases at concurrency 64 (ideal 0.625 s). The CPU seconds are
 printed too: most of them are 10xGraph's own work per run (state copies,
 dependency lookups, checkpoints), and on a busy machine they, not the model
-calls, set the wall time.
+calls, set the wall time. The same runs with a plain agent of the same shape
+(two 50 ms sleeps around the tool) show the harness's own concurrency.
 
 Run: .venv/bin/python bench/concurrency.py
 """
@@ -24,13 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sample_evals.weather_graph import build_graph
+from sample_evals.weather_graph import build_graph, get_weather
 from tenxeval_tui.evaluation import (
     AgentEvaluator,
     EvalCase,
     EvalConfig,
     EvalReport,
     EvalSet,
+    Trace,
     create_eval_app,
 )
 
@@ -67,8 +69,22 @@ def correctly_attributed(report: EvalReport) -> int:
     return correct
 
 
-async def measure(count: int, concurrency: int) -> tuple[float, float, int]:
-    app, collector = create_eval_app(build_graph(delay=MODEL_SECONDS))
+async def plain_weather_agent(message: str, trace: Trace) -> str:
+    """The same shape as the graph without 10xGraph: model call, tool, model call."""
+    name = message.removeprefix("What is the weather in ").rstrip("?")
+    await asyncio.sleep(MODEL_SECONDS)
+    trace.node("MAIN", tool_calls=["get_weather"])
+    result = await trace.tool("get_weather", {"location": name}, get_weather)
+    trace.node("TOOL")
+    await asyncio.sleep(MODEL_SECONDS)
+    reply = f"The weather in {name} is {result}."
+    trace.node("MAIN", response=reply)
+    return reply
+
+
+async def measure(count: int, concurrency: int, plain: bool = False) -> tuple[float, float, int]:
+    target = plain_weather_agent if plain else build_graph(delay=MODEL_SECONDS)
+    app, collector = create_eval_app(target)
     config = EvalConfig(max_concurrency=concurrency)
     config.reporter.enabled = False
     evaluator = AgentEvaluator(app, collector, config)
@@ -82,14 +98,16 @@ async def measure(count: int, concurrency: int) -> tuple[float, float, int]:
 async def main() -> int:
     logging.disable(logging.WARNING)
     ok = True
-    for count, concurrency in ((50, 8), (400, 64)):
+    runs = ((50, 8, False), (400, 64, False), (50, 8, True), (400, 64, True))
+    for count, concurrency, plain in runs:
         ideal = count * 2 * MODEL_SECONDS / concurrency
-        seconds, cpu, correct = await measure(count, concurrency)
+        seconds, cpu, correct = await measure(count, concurrency, plain)
         verdict = ""
-        if count == 50:
+        if count == 50 and not plain:
             ok = seconds <= TARGET_SECONDS and correct == count
             verdict = "ok" if ok else "MISSED"
         print(
+            f"{'plain agent' if plain else '10xGraph':<11} "
             f"{count} cases, concurrency {concurrency}: {seconds:.3f} s wall "
             f"(ideal {ideal:.3f} s, target <= {TARGET_SECONDS} s; {cpu:.3f} s CPU), "
             f"{correct}/{count} attributed correctly {verdict}"

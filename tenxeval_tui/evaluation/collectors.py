@@ -16,11 +16,8 @@ events and nothing shared is rebound). The evaluator runs each case inside one.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -28,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset import StepType, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution import ExecutionResult, NodeResponseData, TokenUsage
+from tenxeval_tui.evaluation.subscription import Subscription
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.targets.graph import PublisherCallback
@@ -36,69 +34,6 @@ EventListener = Callable[[EventModel], None]
 
 # Tool arguments that frameworks inject and that are not the model's arguments.
 _INJECTED_ARGS = frozenset({"tool_call_id", "state", "config"})
-
-
-class Subscription:
-    """A live, ordered, lossless stream of the events a collector receives.
-
-    Iterate with ``async for``; iteration ends after :meth:`close` (or the
-    collector's ``close()``) once every buffered event was delivered. Events
-    may be delivered from another thread; they are handed to the loop of the
-    consumer safely.
-    """
-
-    def __init__(self, owner: EventCollector, backlog: list[EventModel]) -> None:
-        self._owner = owner
-        self._items: deque[EventModel] = deque(backlog)
-        self._closed = False
-        self._waiter: asyncio.Future[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread = threading.get_ident()
-
-    def push(self, event: EventModel) -> None:
-        """Queue one event (called by the collector)."""
-        self._items.append(event)
-        self._wake()
-
-    def close(self) -> None:
-        """End the stream after the buffered events; unsubscribe from the collector."""
-        self._closed = True
-        self._owner._unsubscribe(self)
-        self._wake()
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is None or self._loop is None:
-            return
-        if threading.get_ident() == self._thread:
-            if not waiter.done():
-                waiter.set_result(None)
-        else:
-            self._loop.call_soon_threadsafe(_resolve, waiter)
-
-    def __aiter__(self) -> Subscription:
-        return self
-
-    async def __anext__(self) -> EventModel:
-        while not self._items:
-            if self._closed:
-                raise StopAsyncIteration
-            self._loop = asyncio.get_running_loop()
-            self._thread = threading.get_ident()
-            self._waiter = self._loop.create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self._items.popleft()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-def _resolve(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 class EventCollector:
@@ -149,7 +84,8 @@ class EventCollector:
         self._subscriptions.append(subscription)
         return subscription
 
-    def _unsubscribe(self, subscription: Subscription) -> None:
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Stop delivering events to ``subscription``."""
         if subscription in self._subscriptions:
             self._subscriptions.remove(subscription)
 

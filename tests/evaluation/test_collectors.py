@@ -164,3 +164,30 @@ async def test_capture_isolates_concurrent_contexts() -> None:
     assert len(live) == 50  # but its live listeners saw every event
     shared.on_event_sync(node_event("outside"))
     assert shared.node_visits == ["outside"]
+
+
+async def test_subscription_loses_nothing_from_busy_threads() -> None:
+    collector = EventCollector()
+    subscription = collector.subscribe()
+
+    def produce(tag: str) -> None:
+        for index in range(2000):
+            collector.on_event_sync(node_event(f"{tag}{index}"))
+
+    threads = [threading.Thread(target=produce, args=(tag,)) for tag in "ab"]
+    seen: list[str] = []
+
+    async def consume() -> None:
+        async for event in subscription:
+            seen.append(event.node_name)
+            if len(seen) == 4000:
+                subscription.close()
+
+    consumer = asyncio.create_task(consume())
+    for thread in threads:
+        thread.start()
+    await asyncio.wait_for(consumer, timeout=10)
+    for thread in threads:
+        thread.join()
+    for tag in "ab":
+        assert [n for n in seen if n.startswith(tag)] == [f"{tag}{i}" for i in range(2000)]

@@ -34,6 +34,7 @@ def strict_config() -> EvalConfig:
 @pytest.mark.parametrize(("agent", "file", "raising_case"), SAMPLES)
 async def test_sample_agent_on_its_eval_set(agent: str, file: str, raising_case: str) -> None:
     eval_set = EvalSet.from_file(ROOT / "sample_evals" / file)
+    assert eval_set.metadata["agent"] == agent  # which agent the set is for
     assert len(eval_set) >= 8
     assert any(len(case.conversation) > 1 for case in eval_set)
     assert any(c.args for case in eval_set for c in case.get_expected_tool_trajectory())

@@ -37,7 +37,9 @@ from injectq.core.context import ContainerContext
 from tenxgraph.core.graph.compiled_graph import CompiledGraph
 from tenxgraph.core.graph.state_graph import StateGraph
 from tenxgraph.core.state.message import Message
+from tenxgraph.runtime.publisher.base_publisher import BasePublisher
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
+from tenxgraph.storage.media.storage.base import BaseMediaStore
 from tenxgraph.utils.callbacks import (
     AfterInvokeCallback,
     CallbackContext,
@@ -235,16 +237,6 @@ def build_callback_manager(publisher: Any, config: dict[str, Any] | None = None)
     return manager
 
 
-def is_state_graph(obj: Any) -> bool:
-    """Whether ``obj`` is an uncompiled 10xGraph ``StateGraph``."""
-    return isinstance(obj, StateGraph)
-
-
-def is_compiled_graph(obj: Any) -> bool:
-    """Whether ``obj`` is a compiled 10xGraph graph."""
-    return isinstance(obj, CompiledGraph)
-
-
 def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
     """Compile ``graph`` in a container of its own, with an in-memory checkpointer and our callbacks.
 
@@ -276,13 +268,24 @@ def _private_container(shared: InjectQ) -> InjectQ:
     # event loop. Without injectq's locking every lookup (dozens per node) is
     # cheaper: about a quarter of a small graph's CPU time.
     container = InjectQ(thread_safe=False)
-    # Keep services the user bound for their own nodes (``Inject[MyService]``).
+    # Keep services the user bound for their own nodes (``Inject[MyService]``), but
+    # not another graph's publisher or media store: 10xGraph binds those only when
+    # a graph has one, so a copied one would send this graph's events elsewhere.
     registry, own = shared._registry, container._registry
-    own._bindings.update(registry.get_all_bindings())
-    own._factories.update(registry.get_all_factories())
+    own._bindings.update(
+        (key, binding)
+        for key, binding in registry.get_all_bindings().items()
+        if key not in _NOT_INHERITED
+    )
+    own._factories.update(
+        (key, factory)
+        for key, factory in registry.get_all_factories().items()
+        if key not in _NOT_INHERITED
+    )
     return container
 
 
+_NOT_INHERITED: frozenset[Any] = frozenset({BasePublisher, BaseMediaStore})
 _CONTAINER_VAR: contextvars.ContextVar[InjectQ | None] = ContainerContext._context_var
 
 
@@ -393,7 +396,5 @@ __all__ = [
     "ToolNodeVisits",
     "build_callback_manager",
     "compile_graph",
-    "is_compiled_graph",
-    "is_state_graph",
     "user_message",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from injectq import InjectQ
 from tenxgraph.core.state.message import Message
-from tenxgraph.utils.callbacks import CallbackManager, InvocationType
+from tenxgraph.utils.callbacks import CallbackContext, CallbackManager, InvocationType
 
 from sample_evals.weather_graph import build_graph
 from tenxeval_tui.evaluation import (
@@ -116,3 +116,81 @@ async def test_sync_invoke_also_runs_in_the_apps_own_container() -> None:
     build_graph().compile()  # a later graph takes over the shared container
     await asyncio.to_thread(app.invoke, ask("What is the weather in London?"), {"thread_id": "s"})
     assert collector.get_tool_names() == ["get_weather"]
+
+
+async def test_two_tool_calls_of_one_tool_node_run_are_one_visit() -> None:
+    app, collector = create_eval_app(build_graph())
+    await app.ainvoke(ask("What is the weather in Paris and in Oslo?"), {"thread_id": "t"})
+    assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
+    assert [c.args["location"] for c in collector.tool_calls] == ["Paris", "Oslo"]
+    assert collector.final_response == (
+        "The weather in Paris is sunny, 21°C. The weather in Oslo is snowing, -3°C."
+    )
+
+
+@pytest.mark.parametrize(
+    ("invocation_type", "expected"),
+    [
+        (InvocationType.MCP, [Event.TOOL_EXECUTION]),
+        (InvocationType.TOOL, [Event.TOOL_EXECUTION]),
+        (InvocationType.INPUT_VALIDATION, []),
+        (InvocationType.SKILL, []),
+    ],
+)
+async def test_publisher_callback_event_per_invocation_type(
+    invocation_type: InvocationType, expected: list[Event]
+) -> None:
+    events = EventCollector()
+    callback = PublisherCallback(events)  # no fixed ids: the run's own config stamps them
+    context = CallbackContext(
+        invocation_type=invocation_type,
+        node_name="ToolNode",
+        function_name="search",
+        metadata={
+            "tool_call_id": "c9",
+            "config": {"thread_id": "th", "run_id": "ru", "_node_name": "TOOLS"},
+        },
+    )
+    output = await callback(context, {"q": "x", "tool_call_id": "c9"}, {"hits": 2})
+    assert output == {"hits": 2}  # the output passes through unchanged
+    assert [e.event for e in events.events] == expected
+    if expected:
+        (event,) = events.events
+        assert (event.thread_id, event.run_id, event.node_name) == ("th", "ru", "search")
+        assert event.data["result"] == {"hits": 2}
+        assert event.data["tool_call_id"] == "c9"
+        assert event.data["graph_node"] == "TOOLS"
+
+
+async def test_user_services_are_kept_but_not_another_graphs_publisher() -> None:
+    from tenxgraph.runtime.publisher.base_publisher import BasePublisher
+
+    class Sink(BasePublisher):
+        def __init__(self) -> None:
+            super().__init__(config={})
+            self.events: list[object] = []
+
+        async def publish(self, event: object) -> None:
+            self.events.append(event)
+
+        async def close(self) -> None:
+            return None
+
+        def sync_close(self) -> None:
+            return None
+
+    class Greeting:
+        text = "Welcome"
+
+    sink = Sink()
+    with InjectQ().context():
+        shared = InjectQ.get_instance()
+        shared.bind_instance(BasePublisher, sink, allow_concrete=True)  # another graph's
+        shared.bind_instance(Greeting, Greeting())  # the user's own service
+        graph = build_graph()
+        app, collector = create_eval_app(graph)
+    await app.ainvoke(ask("What is the weather in Oslo?"), {"thread_id": "t"})
+    await asyncio.sleep(0.05)  # 10xGraph publishes in background tasks
+    assert collector.get_tool_names() == ["get_weather"]
+    assert sink.events == []
+    assert isinstance(graph._container.get(Greeting), Greeting)
