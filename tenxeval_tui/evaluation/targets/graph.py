@@ -237,6 +237,16 @@ def build_callback_manager(publisher: Any, config: dict[str, Any] | None = None)
     return manager
 
 
+def is_state_graph(obj: Any) -> bool:
+    """Whether ``obj`` is an uncompiled 10xGraph ``StateGraph``."""
+    return isinstance(obj, StateGraph)
+
+
+def is_compiled_graph(obj: Any) -> bool:
+    """Whether ``obj`` is a compiled 10xGraph graph."""
+    return isinstance(obj, CompiledGraph)
+
+
 def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
     """Compile ``graph`` in a container of its own, with an in-memory checkpointer and our callbacks.
 
@@ -396,5 +406,7 @@ __all__ = [
     "ToolNodeVisits",
     "build_callback_manager",
     "compile_graph",
+    "is_compiled_graph",
+    "is_state_graph",
     "user_message",
 ]
