@@ -209,6 +209,7 @@ class RunScreen(Screen[None]):
         self.process = process
         try:
             await process.start()
+            self.refresh_bindings()
             self._say("")
             await self._learn_eval_sets(request, run)
             await process.pump()
@@ -228,6 +229,7 @@ class RunScreen(Screen[None]):
         self.repaint()
         self._show_outcome(run)
         self.runs_finished += 1
+        self.refresh_bindings()
 
     async def _learn_eval_sets(self, request: RunRequest, run: LiveRun) -> None:
         """Which file each eval set id comes from (for reruns), read while the worker starts."""

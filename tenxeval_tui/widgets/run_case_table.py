@@ -16,7 +16,16 @@ STATUS_STYLE = {
     CaseStatus.CARRIED: ("↺ carried", "cyan"),
     CaseStatus.CANCELLED: ("- cancelled", "dim"),
 }
-COLUMNS = ("status", "eval set", "case", "time", "tokens", "scores")
+# Column widths (None: sized to the content when the row is added); fixed ones never
+# depend on when a row first appeared (a case added as "running" is wider than "passed").
+COLUMNS: dict[str, int | None] = {
+    "status": 11,
+    "eval set": 12,
+    "case": 24,
+    "time": 7,
+    "tokens": 6,
+    "scores": None,
+}
 
 
 def status_text(status: CaseStatus) -> Text:
@@ -37,6 +46,10 @@ def scores_text(state: CaseState) -> Text:
     return text
 
 
+def _fingerprint(value: Text | str) -> str:
+    return value.markup if isinstance(value, Text) else value
+
+
 class RunCaseTable(DataTable[Text | str]):
     """Rows keyed by case key; :meth:`show` adds or updates one row."""
 
@@ -49,10 +62,11 @@ class RunCaseTable(DataTable[Text | str]):
     def __init__(self, *, timings: bool = True, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.timings = timings
+        self._shown: dict[str, dict[str, str]] = {}
 
     def on_mount(self) -> None:
-        for column in COLUMNS:
-            self.add_column(column, key=column)
+        for column, width in COLUMNS.items():
+            self.add_column(column, width=width, key=column)
 
     def show(self, state: CaseState, eval_set_label: str = "") -> None:
         """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
@@ -64,11 +78,17 @@ class RunCaseTable(DataTable[Text | str]):
             "tokens": str(state.tokens) if state.tokens else "",
             "scores": scores_text(state),
         }
+        # Cells are compared as markup so that a repaint only touches what changed.
+        seen = {column: _fingerprint(value) for column, value in cells.items()}
         if state.key not in self.rows:
             self.add_row(*cells.values(), key=state.key)
+            self._shown[state.key] = seen
             return
+        before = self._shown[state.key]
         for column, value in cells.items():
-            self.update_cell(state.key, column, value)
+            if before.get(column) != seen[column]:
+                self.update_cell(state.key, column, value)
+        self._shown[state.key] = seen
 
     def _duration(self, state: CaseState) -> str:
         if not self.timings or state.duration is None:
@@ -78,6 +98,7 @@ class RunCaseTable(DataTable[Text | str]):
     def reset(self) -> None:
         """Remove every row (the columns stay)."""
         self.clear()
+        self._shown.clear()
 
     @property
     def selected_key(self) -> str | None:

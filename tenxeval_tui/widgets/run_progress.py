@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import ProgressBar, Static
+from textual.widget import Widget
+from textual.widgets import ProgressBar
 
 from tenxeval_tui.runstate import LiveRun
 
@@ -34,10 +35,33 @@ def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
     text.append("-" if rate is None else f"{rate:.0%}")
     if timings:
         text.append("  elapsed ", style="dim")
-        text.append(f"{run.elapsed():.1f}s")
+        text.append(f"{run.elapsed():.0f}s")
     text.append("  tokens ", style="dim")
     text.append(str(run.tokens))
     return text
+
+
+class RunFigures(Widget):
+    """One line of figures; repaints without a new layout, and only when the text changes."""
+
+    DEFAULT_CSS = """
+    RunFigures {
+        height: 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.text = Text()
+
+    def show(self, text: Text) -> None:
+        """Show ``text`` (a no-op when it is what is shown)."""
+        if text.plain != self.text.plain or text.spans != self.text.spans:
+            self.text = text
+            self.refresh()
+
+    def render(self) -> Text:
+        return self.text
 
 
 class RunProgress(Horizontal):
@@ -61,18 +85,18 @@ class RunProgress(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(total=1, show_eta=False, id="run-bar")
-        yield Static("", id="run-figures")
+        yield RunFigures(id="run-figures")
 
     def show(self, run: LiveRun | None) -> None:
         """Show ``run`` (or nothing yet)."""
         bar = self.query_one(ProgressBar)
-        figures = self.query_one("#run-figures", Static)
+        figures = self.query_one(RunFigures)
         if run is None:
             bar.update(total=1, progress=0)
-            figures.update(Text("no run yet", style="dim"))
+            figures.show(Text("no run yet", style="dim"))
             return
         bar.update(total=max(run.total, 1), progress=run.completed)
-        figures.update(summary_text(run, timings=self.timings))
+        figures.show(summary_text(run, timings=self.timings))
 
 
-__all__ = ["RunProgress", "summary_text"]
+__all__ = ["RunFigures", "RunProgress", "summary_text"]

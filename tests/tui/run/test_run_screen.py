@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -10,9 +11,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.evaluation import EvalConfig, EvalSet
-from tenxeval_tui.evaluation.runner import EvaluationRunner
-from tenxeval_tui.evaluation.targets import load_target, make_eval_app
+from tenxeval_tui.evaluation import EvalSet
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.run import RunScreen
 from tenxeval_tui.widgets.event_stream import EventStream
@@ -43,33 +42,42 @@ async def run_all(app: WorkbenchApp, pilot: object) -> RunScreen:
     return screen
 
 
-async def headless_counts(
-    root: Path, spec: str, monkeypatch: pytest.MonkeyPatch
+def headless_counts(
+    root: Path, spec: str, eval_sets: list[Path], out: Path
 ) -> tuple[int, int, int]:
-    """Passed, failed, errored cases of the engine's runner on every eval set of ``root``."""
-    monkeypatch.syspath_prepend(str(root))
-    module = spec.partition(":")[0]
-    monkeypatch.delitem(sys.modules, module, raising=False)
-    target = load_target(spec)
-    files = sorted(root.rglob("*.evalset.json"))
-    runner = EvaluationRunner(EvalConfig.default())
-    config = EvalConfig.default()
-    config.reporter.enabled = False
-    reports = await runner.run(
-        [(*make_eval_app(target), EvalSet.from_file(f)) for f in files], config
+    """Passed, failed, errored cases of `tenxeval-tui run` (the headless CLI) on ``eval_sets``."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tenxeval_tui.cli",
+            "run",
+            *map(str, eval_sets),
+            "--agent",
+            spec,
+            "--output-dir",
+            str(out),
+            "--no-html",
+            "-q",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
-    summaries = [r.summary for r in reports.values()]
+    summaries = [json.loads(p.read_text(encoding="utf-8"))["summary"] for p in out.glob("*.json")]
+    assert summaries, f"the CLI wrote no report: {done.stdout}{done.stderr}"
     return (
-        sum(s.passed_cases for s in summaries),
-        sum(s.failed_cases for s in summaries),
-        sum(s.error_cases for s in summaries),
+        sum(s["passed_cases"] for s in summaries),
+        sum(s["failed_cases"] for s in summaries),
+        sum(s["error_cases"] for s in summaries),
     )
 
 
-async def test_counts_equal_a_headless_run(
-    workspace: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    expected = await headless_counts(workspace, "weather_bot:agent", monkeypatch)
+async def test_counts_equal_a_headless_run(workspace: Path) -> None:
+    files = sorted((workspace / "evals").glob("*.evalset.json"))
+    expected = headless_counts(workspace, "weather_bot:agent", files, workspace / "cli")
     assert expected == (3, 1, 1)
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
@@ -83,26 +91,21 @@ async def test_counts_equal_a_headless_run(
         assert written == [".html", ".html", ".json", ".json"]
 
 
-async def test_sample_eval_sets_match_a_headless_run(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[3]
-    samples = sorted((repo / "sample_evals").glob("*.evalset.json"))
-    if not samples:
-        pytest.fail("sample_evals/*.evalset.json are missing")
+    sample = repo / "sample_evals" / "weather_graph.evalset.json"
     spec = "sample_evals.weather_graph:build_graph"
-    sample = next(p for p in samples if p.name.startswith("weather_graph"))
-    monkeypatch.syspath_prepend(str(repo))
-    target = load_target(spec)
-    config = EvalConfig.default()
-    config.reporter.enabled = False
-    reports = await EvaluationRunner().run([(*make_eval_app(target), sample)], config)
-    summary = next(iter(reports.values())).summary
+    expected = headless_counts(repo, spec, [sample], tmp_path / "cli")
     app = WorkbenchApp(sample)
     async with app.run_test(size=(160, 40)) as pilot:
-        screen = await run_all(app, pilot)
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#agent", Input).value = spec
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen), pilot)
         assert screen.live is not None
         counts = screen.live.counts()
-        got = (counts["passed"], counts["failed"], counts["error"])
-        assert got == (summary.passed_cases, summary.failed_cases, summary.error_cases)
+        assert (counts["passed"], counts["failed"], counts["error"]) == expected
 
 
 async def test_the_selected_case_streams_its_events_in_order(workspace: Path) -> None:

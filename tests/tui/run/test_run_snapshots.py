@@ -1,0 +1,88 @@
+"""How the run screen looks mid-run and finished (a deterministic agent; timings hidden)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.pilot import Pilot
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.run import RunScreen
+
+from .conftest import wait_until, write_workspace
+
+SIZE = (150, 32)
+
+# Paris answers at once; Rome reports its first node, then waits (a case still running).
+PAUSING_AGENT = """
+import asyncio
+from tenxeval_tui.evaluation import Trace
+
+async def agent(message: str, trace: Trace) -> str:
+    city = message.rstrip("?").split()[-1]
+    trace.node("MAIN", tool_calls=["get_weather"], tokens={"input_tokens": 10, "output_tokens": 2})
+    if city != "Paris":
+        await asyncio.sleep(120)
+    report = await trace.tool("get_weather", {"city": city}, lambda city: f"sunny in {city}")
+    reply = f"It is {report}."
+    trace.node("MAIN", response=reply, tokens={"input_tokens": 20, "output_tokens": 4})
+    return reply
+"""
+
+
+class StableApp(WorkbenchApp):
+    """The workbench with durations and elapsed time hidden (they differ run to run)."""
+
+    MODES: ClassVar[dict[str, Any]] = {
+        **WorkbenchApp.MODES,
+        "run": lambda: RunScreen(timings=False),
+    }
+
+
+def screen_of(pilot: Pilot[Any]) -> RunScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, RunScreen)
+    return screen
+
+
+async def _start(pilot: Pilot[Any], concurrency: str = "1") -> RunScreen:
+    await pilot.press("r")
+    screen = screen_of(pilot)
+    screen.query_one("#concurrency").value = concurrency  # type: ignore[attr-defined]
+    await pilot.press("ctrl+r")
+    return screen
+
+
+def test_run_screen_mid_run(snap_compare: Any, tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project", agent_code=PAUSING_AGENT)
+    (root / "evals" / "more.evalset.json").unlink()
+
+    async def mid_run(pilot: Pilot[Any]) -> None:
+        screen = await _start(pilot)
+
+        def rome_started() -> bool:
+            live = screen.live
+            return (
+                live is not None
+                and live.completed == 1
+                and "cities::rome" in live.cases
+                and len(live.cases["cities::rome"].events) == 1
+            )
+
+        await wait_until(rome_started, pilot)
+        await pilot.pause(0.3)
+
+    assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=mid_run)
+
+
+def test_run_screen_finished(snap_compare: Any, tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project")
+
+    async def finished(pilot: Pilot[Any]) -> None:
+        screen = await _start(pilot, concurrency="2")
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await pilot.press("down", "down")  # Oslo: the failed case
+        await pilot.pause(0.3)
+
+    assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=finished)
