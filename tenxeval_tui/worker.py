@@ -166,15 +166,19 @@ async def run(request: RunRequest, out: _Lines) -> int:
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
-    from tenxeval_tui.evaluation.targets.loader import load_agent
+    from tenxeval_tui.evaluation.targets.loader import agent_spec_for, load_agent
 
     try:
         config = build_config(request)
         eval_sets = [
             select_cases(EvalSet.from_file(path), path, request) for path in request.eval_sets
         ]
+        # The run's agent is the default; an eval set naming its own runs with that one.
         evaluations = [
-            (*load_agent(request.agent, cwd=request.search_path), eval_set)
+            (
+                *load_agent(agent_spec_for(eval_set, request.agent), cwd=request.search_path),
+                eval_set,
+            )
             for eval_set in eval_sets
         ]
     except Exception as exc:  # everything that stops a run from starting, told in one line

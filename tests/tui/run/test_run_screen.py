@@ -108,6 +108,32 @@ async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
         assert (counts["passed"], counts["failed"], counts["error"]) == expected
 
 
+async def test_all_sample_eval_sets_run_each_with_their_own_agent(tmp_path: Path) -> None:
+    """`make demo`'s workspace: two eval sets for two agents, counted as the CLI counts them."""
+    repo = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "tenxeval-tui"),
+            *("run", "sample_evals", "--output-dir", str(tmp_path), "--no-html", "-q"),
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    (report,) = tmp_path.glob("*.json")
+    summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    expected = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
+    assert expected == (14, 2, 2), done.stdout + done.stderr
+    app = WorkbenchApp(repo / "sample_evals")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None
+        counts = screen.live.counts()
+        assert (counts["passed"], counts["failed"], counts["error"]) == expected
+
+
 async def test_the_selected_case_streams_its_events_in_order(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
