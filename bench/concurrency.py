@@ -8,8 +8,11 @@ argument), the node order MAIN, TOOL, MAIN and a reply naming its city. Also
 printed: 400 cases at concurrency 64 (ideal 0.625 s). The CPU seconds are
 printed too: most of them are 10xGraph's own work per run (state copies,
 dependency lookups, checkpoints), and on a busy machine they, not the model
-calls, set the wall time. The same runs with a plain agent of the same shape
-(two 50 ms sleeps around the tool) show the harness's own concurrency.
+calls, set the wall time. Side by side: the same 10xGraph runs with no harness
+at all (the graph compiled by 10xGraph itself, ``ainvoke`` under a semaphore),
+which bounds what any harness can reach on this machine, and a plain agent of
+the same shape (two 50 ms sleeps around the tool), which shows the harness's
+own concurrency.
 
 Run: .venv/bin/python bench/concurrency.py
 """
@@ -21,6 +24,7 @@ import logging
 import string
 import sys
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -95,6 +99,25 @@ async def measure(count: int, concurrency: int, plain: bool = False) -> tuple[fl
     return wall, cpu, correctly_attributed(report)
 
 
+async def measure_bare_graph(count: int, concurrency: int) -> tuple[float, float]:
+    """The same cases through 10xGraph alone: no collector, no criteria, no harness."""
+    from tenxgraph.storage.checkpointer import InMemoryCheckpointer
+
+    from tenxeval_tui.evaluation.targets.graph import user_message
+
+    app = build_graph(delay=MODEL_SECONDS).compile(checkpointer=InMemoryCheckpointer())
+    slots = asyncio.Semaphore(concurrency)
+
+    async def run(index: int) -> None:
+        async with slots:
+            question = user_message(f"What is the weather in {city(index)}?")
+            await app.ainvoke({"messages": [question]}, {"thread_id": uuid.uuid4().hex})
+
+    started, cpu_started = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(run(i) for i in range(count)))
+    return time.perf_counter() - started, time.process_time() - cpu_started
+
+
 async def main() -> int:
     logging.disable(logging.WARNING)
     ok = True
@@ -111,6 +134,12 @@ async def main() -> int:
             f"{count} cases, concurrency {concurrency}: {seconds:.3f} s wall "
             f"(ideal {ideal:.3f} s, target <= {TARGET_SECONDS} s; {cpu:.3f} s CPU), "
             f"{correct}/{count} attributed correctly {verdict}"
+        )
+    for count, concurrency in ((50, 8), (400, 64)):
+        seconds, cpu = await measure_bare_graph(count, concurrency)
+        print(
+            f"{'10xGraph alone, no harness':<11} {count} cases, concurrency {concurrency}: "
+            f"{seconds:.3f} s wall ({cpu:.3f} s CPU)"
         )
     return 0 if ok else 1
 

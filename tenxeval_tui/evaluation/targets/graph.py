@@ -21,25 +21,21 @@ captures nothing). :func:`compile_graph` gives each graph a private container
 (carrying over whatever the user bound in the old one) and makes the compiled
 app's entry points run inside it, through the container library's context
 variable. Apps made before or after, with or without our callbacks, then never
-see each other's events.
+see each other's events (see :mod:`.graph_container`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import functools
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from injectq import InjectQ
-from injectq.core.context import ContainerContext
 from tenxgraph.core.graph.compiled_graph import CompiledGraph
 from tenxgraph.core.graph.state_graph import StateGraph
 from tenxgraph.core.state.message import Message
-from tenxgraph.runtime.publisher.base_publisher import BasePublisher
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
-from tenxgraph.storage.media.storage.base import BaseMediaStore
 from tenxgraph.utils.callbacks import (
     AfterInvokeCallback,
     CallbackContext,
@@ -50,6 +46,11 @@ from tenxgraph.utils.callbacks import (
 from tenxgraph.utils.constants import END, START
 
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.targets.graph_container import (
+    CONTAINER_VAR,
+    active,
+    private_container,
+)
 
 # The node whose visit was recorded last, kept on the run's config (a dict private
 # to one graph run, shared by every callback of that run).
@@ -261,10 +262,10 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
         )
     if not isinstance(graph, StateGraph):
         raise TypeError(f"expected a 10xGraph StateGraph, got {type(graph).__name__}")
-    container = _private_container(graph._container)
+    container = private_container(graph._container)
     graph._container = container
     graph._setup()  # re-binds the graph's own services into the new container
-    with _active(container):
+    with active(container):
         app = graph.compile(
             checkpointer=InMemoryCheckpointer(),
             callback_manager=build_callback_manager(publisher),
@@ -273,69 +274,32 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
     return app
 
 
-def _private_container(shared: InjectQ) -> InjectQ:
-    # Written only while compiling; at run time 10xGraph only reads it, from the
-    # event loop. Without injectq's locking every lookup (dozens per node) is
-    # cheaper: about a quarter of a small graph's CPU time.
-    container = InjectQ(thread_safe=False)
-    # Keep services the user bound for their own nodes (``Inject[MyService]``), but
-    # not another graph's publisher or media store: 10xGraph binds those only when
-    # a graph has one, so a copied one would send this graph's events elsewhere.
-    registry, own = shared._registry, container._registry
-    own._bindings.update(
-        (key, binding)
-        for key, binding in registry.get_all_bindings().items()
-        if key not in _NOT_INHERITED
-    )
-    own._factories.update(
-        (key, factory)
-        for key, factory in registry.get_all_factories().items()
-        if key not in _NOT_INHERITED
-    )
-    return container
-
-
-_NOT_INHERITED: frozenset[Any] = frozenset({BasePublisher, BaseMediaStore})
-_CONTAINER_VAR: contextvars.ContextVar[InjectQ | None] = ContainerContext._context_var
-
-
-@contextlib.contextmanager
-def _active(container: InjectQ) -> Iterator[None]:
-    # Only the context variable (never injectq's thread-wide fallback), so
-    # concurrent runs of different apps in one thread each see their own container.
-    token = _CONTAINER_VAR.set(container)
-    try:
-        yield
-    finally:
-        _CONTAINER_VAR.reset(token)
-
-
 def _run_entry_points_in(app: CompiledGraph[Any], container: InjectQ) -> None:
     ainvoke, invoke, astream, stream = app.ainvoke, app.invoke, app.astream, app.stream
 
     @functools.wraps(ainvoke)
     async def ainvoke_in_container(*args: Any, **kwargs: Any) -> Any:
-        with _active(container):
+        with active(container):
             return await ainvoke(*args, **kwargs)
 
     @functools.wraps(invoke)
     def invoke_in_container(*args: Any, **kwargs: Any) -> Any:
-        with _active(container):
+        with active(container):
             return invoke(*args, **kwargs)
 
     @functools.wraps(astream)
     async def astream_in_container(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        token = _CONTAINER_VAR.set(container)
+        token = CONTAINER_VAR.set(container)
         try:
             async for chunk in astream(*args, **kwargs):
                 yield chunk
         finally:
             with contextlib.suppress(ValueError):  # consumed from another context
-                _CONTAINER_VAR.reset(token)
+                CONTAINER_VAR.reset(token)
 
     @functools.wraps(stream)
     def stream_in_container(*args: Any, **kwargs: Any) -> Iterator[Any]:
-        with _active(container):
+        with active(container):
             yield from stream(*args, **kwargs)
 
     patched: Any = app  # the instance's entry points shadow the class's
