@@ -109,6 +109,7 @@ class AgentEvaluator:
             eval_set = EvalSet.from_file(eval_set)
         cases = list(eval_set.eval_cases)
         concurrency = self._concurrency(parallel, max_concurrency)
+        self._bound_judges(concurrency)
         notify = ObserverGroup(self.observers)
         self._stopping = False
         self.partial_report = None
@@ -153,6 +154,12 @@ class AgentEvaluator:
             worker.cancel()
 
     # -- running ---------------------------------------------------------
+
+    def _bound_judges(self, concurrency: int) -> None:
+        # Judge calls in flight are bounded together with the run's cases.
+        pools = {id(pool): pool for c in self.criteria if (pool := c.shared_judge_pool)}
+        for pool in pools.values():
+            pool.limit_to(concurrency)
 
     def _concurrency(self, parallel: bool | None, max_concurrency: int | None) -> int:
         if parallel is False:

@@ -332,6 +332,19 @@ class JudgePool:
             self._judges[settings] = self._factory(settings)
         return self._judges[settings]
 
+    def limit_to(self, max_concurrency: int) -> None:
+        """Bound judge calls in flight by ``max_concurrency`` from the next call on.
+
+        The evaluator calls this as a run starts with the run's own concurrency
+        (``evaluate(max_concurrency=...)`` included); calls already in flight
+        keep the bound they started under.
+        """
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        if max_concurrency != self.max_concurrency:
+            self.max_concurrency = max_concurrency
+            self._semaphore = None
+
     def _limit(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
         if self._semaphore is None or self._semaphore_loop is not loop:

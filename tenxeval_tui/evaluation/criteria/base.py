@@ -76,6 +76,11 @@ class BaseCriterion(ABC):
         """Receive the run's shared judge pool (judged criteria use it; others ignore it)."""
         return None
 
+    @property
+    def shared_judge_pool(self) -> JudgePool | None:
+        """The judge pool this criterion was bound to (``None`` when it has none)."""
+        return None
+
     @abstractmethod
     async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
         """Score one case."""

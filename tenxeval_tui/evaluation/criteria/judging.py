@@ -122,6 +122,11 @@ class JudgedCriterion(BaseCriterion):
         self._pool = pool
 
     @property
+    def shared_judge_pool(self) -> JudgePool | None:
+        """The pool bound by :meth:`bind_judge_pool` (``None`` until one is bound or used)."""
+        return self._pool
+
+    @property
     def judge_pool(self) -> JudgePool:
         """The pool judge calls go through."""
         if self._pool is None:

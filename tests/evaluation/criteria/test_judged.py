@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 
 from tenxeval_tui.evaluation import (
+    AgentEvaluator,
     CriterionConfig,
     CriterionConfigError,
     CriterionResult,
     EvalCase,
     EvalConfig,
     EvalPresets,
+    EvalSet,
     ExecutionResult,
     FactualAccuracyCriterion,
     HallucinationCriterion,
@@ -31,7 +33,9 @@ from tenxeval_tui.evaluation import (
     SafetyCriterion,
     TokenUsage,
     ToolCall,
+    Trace,
     build_criteria,
+    create_eval_app,
 )
 from tenxeval_tui.evaluation.criteria.judging import JudgedCriterion
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
@@ -422,3 +426,25 @@ def test_presets_build_their_judged_criteria_on_one_pool(
     with_judge = [c for c in criteria if isinstance(c, JudgedCriterion)]
     assert {c.name for c in with_judge} == judged
     assert len({id(c.judge_pool) for c in with_judge}) == 1
+
+
+async def test_a_runs_own_concurrency_bounds_its_judge_calls(judge_env: JudgeServer) -> None:
+    judge_env.fallback = lambda body: Scripted(verdict("valid").content, delay=0.05)
+
+    async def agent(message: str, trace: Trace) -> str:
+        return "Sunny and 22 degrees in Paris today."
+
+    app, collector = create_eval_app(agent)
+    run = EvalConfig(max_concurrency=4)
+    run.reporter.enabled = False
+    run.enable_criterion("final_response_match_v2", config(num_samples=4, judge_cache=False))
+    evaluator = AgentEvaluator(app, collector, run)
+    cases = EvalSet(
+        eval_set_id="bounded", eval_cases=[CASE, CASE.model_copy(update={"eval_id": "b"})]
+    )
+
+    report = await evaluator.evaluate(cases, max_concurrency=1)
+
+    assert report.summary.passed_cases == 2
+    assert len(judge_env.requests) == 8
+    assert judge_env.max_in_flight == 1
