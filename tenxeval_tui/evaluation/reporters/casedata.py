@@ -10,12 +10,15 @@ each thing once (a detail already shown in its own section is not repeated).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 import pydantic_core
 
 from tenxeval_tui.evaluation.results import EvalCaseResult
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.config import ReporterConfig
 
 # Longer strings are cut in the HTML (the JSON report keeps everything).
 MAX_TEXT = 8_000
@@ -45,6 +48,16 @@ _SHOWN_ELSEWHERE = frozenset(
 )
 
 
+class IncludeSwitches(TypedDict):
+    """The ``include_*`` keyword arguments the file reporters take."""
+
+    include_details: bool
+    include_trajectory: bool
+    include_node_responses: bool
+    include_actual_response: bool
+    include_tool_call_details: bool
+
+
 @dataclass(frozen=True)
 class ViewOptions:
     """Which parts of a case a report shows (the ``ReporterConfig.include_*`` switches)."""
@@ -54,6 +67,15 @@ class ViewOptions:
     include_node_responses: bool = True
     include_actual_response: bool = True
     include_tool_call_details: bool = True
+
+    @classmethod
+    def from_config(cls, config: ReporterConfig) -> ViewOptions:
+        """The switches as ``config`` sets them."""
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
+
+    def switches(self) -> IncludeSwitches:
+        """The switches as keyword arguments (``include_details=...``, ...)."""
+        return cast(IncludeSwitches, asdict(self))
 
 
 def to_text(value: Any) -> str:

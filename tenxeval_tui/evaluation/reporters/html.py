@@ -129,13 +129,7 @@ class HTMLReporter(BaseReporter):
     @classmethod
     def from_config(cls, config: ReporterConfig) -> HTMLReporter:
         """The reporter that ``config``'s ``include_*`` switches describe."""
-        return cls(
-            include_details=config.include_details,
-            include_trajectory=config.include_trajectory,
-            include_node_responses=config.include_node_responses,
-            include_actual_response=config.include_actual_response,
-            include_tool_call_details=config.include_tool_call_details,
-        )
+        return cls(**ViewOptions.from_config(config).switches())
 
     def render(self, report: EvalReport) -> str:
         """The report as one HTML document."""

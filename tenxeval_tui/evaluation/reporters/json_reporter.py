@@ -8,7 +8,7 @@ import pydantic_core
 
 from tenxeval_tui.evaluation.config import ReporterConfig
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
-from tenxeval_tui.evaluation.reporters.casedata import names_only_tools
+from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.results import EvalReport
 
 
@@ -61,13 +61,7 @@ class JSONReporter(BaseReporter):
     @classmethod
     def from_config(cls, config: ReporterConfig) -> JSONReporter:
         """The reporter that ``config``'s ``include_*`` switches describe."""
-        return cls(
-            include_details=config.include_details,
-            include_trajectory=config.include_trajectory,
-            include_node_responses=config.include_node_responses,
-            include_actual_response=config.include_actual_response,
-            include_tool_call_details=config.include_tool_call_details,
-        )
+        return cls(**ViewOptions.from_config(config).switches())
 
     def _exclude(self) -> dict[str, Any]:
         case: dict[str, Any] = {}
