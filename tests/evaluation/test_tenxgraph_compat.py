@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
+import tenxgraph.qa.evaluation as tx
 
 from tenxeval_tui.evaluation import EvalConfig, EvalReport, EvalSet, EvalSetBuilder, ToolCall
-
-tx = pytest.importorskip("tenxgraph.qa.evaluation", reason="the 10xgraph extra is not installed")
 
 
 def test_an_eval_set_written_by_10xgraph_loads_unchanged(tmp_path: Path) -> None:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import xmlschema
 
 from tenxeval_tui.evaluation import (
@@ -21,8 +19,6 @@ from tenxeval_tui.evaluation import (
     create_eval_app,
     load_target,
 )
-
-from .chromium import Chromium, find_chromium
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = [
@@ -39,18 +35,6 @@ async def run_sample(agent: str, file: str) -> tuple[EvalSet, EvalReport]:
     config.enable_criterion("node_order", CriterionConfig.node_order())
     app, collector = create_eval_app(load_target(agent))
     return eval_set, await AgentEvaluator(app, collector, config).evaluate(eval_set)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Chromium]:
-    executable, why = find_chromium()
-    if executable is None:
-        pytest.skip(f"HEADLESS CHROMIUM UNAVAILABLE, HTML report NOT checked in a browser: {why}")
-    chromium = Chromium(executable)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
 
 
 async def test_every_report_of_a_real_combined_run(tmp_path, capsys, browser):

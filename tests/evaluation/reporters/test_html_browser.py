@@ -4,30 +4,14 @@ from __future__ import annotations
 
 import base64
 import re
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.evaluation import EvalReport, HTMLReporter
 
-from .chromium import Chromium, find_chromium
+from .chromium import Chromium
 from .reports import XSS_RESPONSE, mixed_report, weather_case
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Chromium]:
-    executable, why = find_chromium()
-    if executable is None:
-        reason = f"HEADLESS CHROMIUM UNAVAILABLE, HTML report NOT checked in a browser: {why}"
-        warnings.warn(reason, stacklevel=1)  # shown in the warnings summary of every run
-        pytest.skip(reason)
-    chromium = Chromium(executable)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
 
 
 def hostile_report() -> EvalReport:
