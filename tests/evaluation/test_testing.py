@@ -189,7 +189,9 @@ def test_eval_test_runs_without_asyncio_auto_mode(pytester: pytest.Pytester) -> 
             return create_eval_app(build_graph())
         """,
     )
-    result = run(pytester, "-o", "asyncio_mode=strict")
+    result = run(
+        pytester, "-o", "asyncio_mode=strict", "-o", "asyncio_default_fixture_loop_scope=function"
+    )
     result.assert_outcomes(passed=1)
 
 
