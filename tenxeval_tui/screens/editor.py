@@ -217,8 +217,8 @@ class EditorScreen(CaseCommandsScreen):
             await self._show_form()
         else:
             self._show_message(f"Checking {self.workspace.display_path(document.path or Path())}…")
-            # After the first frame: the check holds the interpreter while it runs.
-            self.call_after_refresh(self._check, document)
+            # After the first frame; the data as loaded, since edits wait for the check.
+            self.call_after_refresh(self._check, document, document.to_data())
         self._update_title()
 
     async def _show_form(self) -> None:
@@ -230,12 +230,13 @@ class EditorScreen(CaseCommandsScreen):
         )
 
     @work(thread=True, exclusive=True, group="check")
-    def _check(self, document: EvalSetDocument) -> None:
-        """The full check of a file, off the UI thread (slow for big files)."""
-        from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+    def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
+        """The full check of a file as loaded (``data``), off the UI thread (slow for big
+        files)."""
+        from tenxeval_tui.evaluation.dataset import check_parsed_eval_set
 
         assert document.path is not None
-        problems = validate_eval_set_file(document.path)
+        problems = check_parsed_eval_set(document.path, data)
         self.app.call_from_thread(self._checked, document, problems)
 
     def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
