@@ -253,3 +253,15 @@ def test_loading_leaves_the_collector_on(tmp_path: Path) -> None:
     with pytest.raises(EvalFileError):
         EvalSetDocument.load(path, validate=False)
     assert gc.isenabled()
+
+
+def test_a_freezing_gc_pause_leaves_what_it_built_out_of_collections() -> None:
+    try:
+        with gc_paused(freeze=True):
+            built = [{"case": [index]} for index in range(1000)]
+        assert gc.get_freeze_count() > len(built)
+        assert gc.isenabled()
+        with gc_paused(freeze=True):
+            assert gc.get_freeze_count() == 0  # the previous freeze is undone first
+    finally:
+        gc.unfreeze()

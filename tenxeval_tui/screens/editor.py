@@ -18,7 +18,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import read_text
+from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -165,7 +165,8 @@ class EditorScreen(CaseCommandsScreen):
             return
         self._follow(path)
         try:
-            document = EvalSetDocument.load(path, validate=False)
+            with gc_paused(freeze=True):  # the document lives long: collections skip it
+                document = EvalSetDocument.load(path, validate=False)
         except FileNotFoundError:
             self._show_problems(path, [Problem(path=str(path), message="file not found")])
         except EvalFileError as exc:
@@ -229,7 +230,7 @@ class EditorScreen(CaseCommandsScreen):
             self.document, self.query_one(CaseTable).highlighted_uid
         )
 
-    @work(thread=True, exclusive=True, group="check")
+    @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
         """The full check of a file as loaded (``data``), off the UI thread (slow for big
         files)."""
