@@ -9,6 +9,7 @@ quitting asks every check first.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from functools import partial
@@ -20,11 +21,10 @@ from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
+from textual.screen import Screen
 
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.screens.run import RunScreen
 from tenxeval_tui.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
@@ -72,6 +72,29 @@ class WorkbenchCommands(Provider):
                 )
 
 
+class LazyScreen:
+    """A screen class for ``MODES``, named as ``"module:Class"`` and imported when first
+    needed (so the app starts without importing the screens it does not show yet)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def load(self) -> type[Screen[Any]]:
+        """The screen class."""
+        module, name = self.target.split(":")
+        screen: type[Screen[Any]] = getattr(importlib.import_module(module), name)
+        return screen
+
+    def __call__(self) -> Screen[Any]:
+        return self.load()()
+
+    def help_sections(self) -> list[tuple[str, list[Any]]]:
+        """The screen class's help sections."""
+        screen: Any = self.load()
+        sections: list[tuple[str, list[Any]]] = screen.help_sections()
+        return sections
+
+
 class WorkbenchApp(App[None]):
     """tenxeval-tui: author eval sets, run them, browse reports."""
 
@@ -79,8 +102,8 @@ class WorkbenchApp(App[None]):
     CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
     MODES: ClassVar[dict[str, Any]] = {
         "editor": EditorScreen,
-        "run": RunScreen,
-        "reports": ReportsScreen,
+        "run": LazyScreen("tenxeval_tui.screens.run:RunScreen"),
+        "reports": LazyScreen("tenxeval_tui.screens.reports:ReportsScreen"),
     }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -168,6 +191,7 @@ class WorkbenchApp(App[None]):
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
         from tenxeval_tui.screens.case_actions import find_eval_set_file
+        from tenxeval_tui.screens.run import RunScreen
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:

@@ -35,7 +35,12 @@ from tenxeval_tui.edit_steps import (
     change_uid,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, json_syntax_problem, read_text
+from tenxeval_tui.evaluation.fileio import (
+    atomic_write_text,
+    gc_paused,
+    json_syntax_problem,
+    read_text,
+)
 
 
 class EvalSetDocument:
@@ -71,19 +76,20 @@ class EvalSetDocument:
             from tenxeval_tui.evaluation.dataset import EvalSet
 
             EvalSet.from_file(path)  # every problem, with line and column, before we touch it
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            raise EvalFileError(
-                [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
-            ) from None
-        cases = data.get("eval_cases", []) if isinstance(data, dict) else None
-        if not isinstance(cases, list) or not all(isinstance(case, dict) for case in cases):
-            message = (
-                "not an eval set: expected a JSON object whose eval_cases is a list of objects"
-            )
-            raise EvalFileError([Problem(path=str(path), line=1, column=1, message=message)])
-        document = cls(data, path, JsonFormat.detect(text))
+        with gc_paused():
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                raise EvalFileError(
+                    [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
+                ) from None
+            cases = data.get("eval_cases", []) if isinstance(data, dict) else None
+            if not isinstance(cases, list) or not all(isinstance(case, dict) for case in cases):
+                message = (
+                    "not an eval set: expected a JSON object whose eval_cases is a list of objects"
+                )
+                raise EvalFileError([Problem(path=str(path), line=1, column=1, message=message)])
+            document = cls(data, path, JsonFormat.detect(text))
         document.disk_text = text
         return document
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.editing import EvalSetDocument, JsonFormat
-from tenxeval_tui.evaluation import EvalSet, EvalSetBuilder, ToolCall
+from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, ToolCall
+from tenxeval_tui.evaluation.fileio import gc_paused
 
 
 @pytest.fixture
@@ -221,3 +223,45 @@ def test_new_document_is_unsaved_until_written(tmp_path: Path) -> None:
     assert doc.save() == []
     assert not doc.dirty
     assert EvalSet.from_file(target).name == "new"
+
+
+def test_gc_pauses_nest_and_restore_the_collector() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    with pytest.raises(ValueError), gc_paused():
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # off before the pause: stays off
+    finally:
+        gc.enable()
+
+
+def test_loading_leaves_the_collector_on(tmp_path: Path) -> None:
+    path = tmp_path / "x.evalset.json"
+    EvalSetBuilder("x").add_case("q", "a").build().to_file(path)
+    EvalSetDocument.load(path, validate=False)
+    assert gc.isenabled()
+    path.write_text("[1]")
+    with pytest.raises(EvalFileError):
+        EvalSetDocument.load(path, validate=False)
+    assert gc.isenabled()
+
+
+def test_a_freezing_gc_pause_leaves_what_it_built_out_of_collections() -> None:
+    try:
+        with gc_paused(freeze=True):
+            built = [{"case": [index]} for index in range(1000)]
+        assert gc.get_freeze_count() > len(built)
+        assert gc.isenabled()
+        with gc_paused(freeze=True):
+            assert gc.get_freeze_count() == 0  # the previous freeze is undone first
+    finally:
+        gc.unfreeze()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,48 @@ from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
 Prepare = Callable[[Any], bool]
+
+
+_gc_pause_lock = threading.Lock()
+_gc_pauses = 0
+_gc_was_enabled = False
+
+
+@contextmanager
+def gc_paused(*, freeze: bool = False) -> Iterator[None]:
+    """Hold off Python's cycle collector while a large tree of objects is built.
+
+    Parsing a big JSON file allocates hundreds of thousands of dicts and lists at once;
+    with the collector on, those allocations trigger collections that walk the whole
+    growing tree again and again, which doubles the parse time. Parsed JSON holds no
+    cycles, so nothing is lost by collecting afterwards. Pauses may nest and overlap
+    across threads: the collector comes back on when the last one ends (and only if it
+    was on before the first).
+
+    With ``freeze``, for objects that will live long (the open eval set): every object
+    alive when the pause ends is left out of later collections (``gc.freeze``), which
+    would otherwise walk all of them again, a tenth of a second each for 10,000 cases.
+    Objects freed by reference counting (acyclic JSON, once replaced) are still freed;
+    the previous freeze is undone when the pause starts, so cycles among objects frozen
+    then are collected again.
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _gc_pause_lock:
+        if freeze:
+            gc.unfreeze()
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _gc_pause_lock:
+            if freeze:
+                gc.freeze()
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -18,7 +18,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import read_text
+from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -165,7 +165,8 @@ class EditorScreen(CaseCommandsScreen):
             return
         self._follow(path)
         try:
-            document = EvalSetDocument.load(path, validate=False)
+            with gc_paused(freeze=True):  # the document lives long: collections skip it
+                document = EvalSetDocument.load(path, validate=False)
         except FileNotFoundError:
             self._show_problems(path, [Problem(path=str(path), message="file not found")])
         except EvalFileError as exc:
@@ -217,8 +218,8 @@ class EditorScreen(CaseCommandsScreen):
             await self._show_form()
         else:
             self._show_message(f"Checking {self.workspace.display_path(document.path or Path())}…")
-            # After the first frame: the check holds the interpreter while it runs.
-            self.call_after_refresh(self._check, document)
+            # After the first frame; the data as loaded, since edits wait for the check.
+            self.call_after_refresh(self._check, document, document.to_data())
         self._update_title()
 
     async def _show_form(self) -> None:
@@ -229,13 +230,14 @@ class EditorScreen(CaseCommandsScreen):
             self.document, self.query_one(CaseTable).highlighted_uid
         )
 
-    @work(thread=True, exclusive=True, group="check")
-    def _check(self, document: EvalSetDocument) -> None:
-        """The full check of a file, off the UI thread (slow for big files)."""
-        from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+    @work(thread=True, exclusive=True, group="check", description="check the open file")
+    def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
+        """The full check of a file as loaded (``data``), off the UI thread (slow for big
+        files)."""
+        from tenxeval_tui.evaluation.dataset import check_parsed_eval_set
 
         assert document.path is not None
-        problems = validate_eval_set_file(document.path)
+        problems = check_parsed_eval_set(document.path, data)
         self.app.call_from_thread(self._checked, document, problems)
 
     def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from tenxeval_tui.evaluation import (
     ToolCall,
     validate_eval_set_file,
 )
+from tenxeval_tui.evaluation.dataset import check_parsed_eval_set
 
 
 def write(path: Path, data: object) -> Path:
@@ -161,3 +164,69 @@ def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
         "eval_cases[1].eval_id",
     ]
     assert all(p.line is not None and p.column is not None for p in problems)
+
+
+def _big_set(count: int) -> dict[str, Any]:
+    case = EvalCase.single_turn("x", "q", "a", expected_tools=[ToolCall(name="t", args={"n": 1})])
+    cases = [
+        case.model_copy(update={"eval_id": f"c{i}"}).model_dump(mode="json") for i in range(count)
+    ]
+    return {"eval_set_id": "big", "name": "big", "eval_cases": cases}
+
+
+def _spoil_duplicate(data: dict[str, Any]) -> None:
+    data["eval_cases"][230]["eval_id"] = "c7"
+
+
+def _spoil_late_case(data: dict[str, Any]) -> None:
+    data["eval_cases"][240]["conversation"][0]["expected_tool_trajectory"][0]["args"] = "x"
+
+
+def _spoil_header(data: dict[str, Any]) -> None:
+    data["name"] = 5
+
+
+def _bare_string_messages(data: dict[str, Any]) -> None:
+    turn = data["eval_cases"][150]["conversation"][0]
+    turn["user_content"] = "plain"
+    turn["expected_final_response"] = "reply"
+
+
+def _cases_not_a_list(data: dict[str, Any]) -> None:
+    data["eval_cases"] = {"c0": {}}
+
+
+def _no_cases(data: dict[str, Any]) -> None:
+    del data["eval_cases"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: None,
+        _spoil_duplicate,
+        _spoil_late_case,
+        _spoil_header,
+        _bare_string_messages,
+        _cases_not_a_list,
+        _no_cases,
+    ],
+)
+def test_checking_parsed_data_finds_what_the_file_check_finds(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None]
+) -> None:
+    data = _big_set(250)  # more cases than one chunk of the parsed check
+    change(data)
+    path = write(tmp_path / "big.evalset.json", data)
+    parsed = json.loads(path.read_text(encoding="utf-8"))
+    assert check_parsed_eval_set(path, parsed) == validate_eval_set_file(path)
+    assert parsed == data  # the check leaves the data as it was
+
+
+def test_a_spoiled_late_case_is_found_by_the_parsed_check(tmp_path: Path) -> None:
+    data = _big_set(250)
+    _spoil_duplicate(data)
+    path = write(tmp_path / "big.evalset.json", data)
+    problems = check_parsed_eval_set(path, json.loads(path.read_text(encoding="utf-8")))
+    assert [p.json_path for p in problems] == ["eval_cases[230].eval_id"]
+    assert "duplicate eval_id 'c7'" in problems[0].message

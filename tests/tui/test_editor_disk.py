@@ -155,3 +155,19 @@ async def test_switching_files_with_unsaved_changes_asks(weather_set: Path) -> N
             pilot, lambda: screen.document is not None and screen.document.path == weather_set
         )
     assert "berlin" in other.read_text() and '"x"' not in other.read_text()
+
+
+async def test_a_duplicate_id_deep_in_a_big_set_is_shown_after_the_check(tmp_path: Path) -> None:
+    cases = [
+        {"eval_id": f"c{i}", "conversation": [{"user_content": {"role": "user", "content": "q"}}]}
+        for i in range(450)
+    ]
+    cases[420]["eval_id"] = "c3"
+    path = tmp_path / "big.evalset.json"
+    path.write_text(json.dumps({"eval_set_id": "big", "eval_cases": cases}, indent=2))
+    app = WorkbenchApp(path, watch_files=False)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: "does not load" in error_text(app))
+        assert "eval_cases[420].eval_id" in error_text(app)
+        assert "duplicate eval_id 'c3'" in error_text(app)
+        assert not app.screen.query_one(CaseForm).display
