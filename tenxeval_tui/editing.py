@@ -376,7 +376,11 @@ class EvalSetDocument:
                 a, b = (target, source) if reverse else (source, target)
                 self.cases.insert(b, self.cases.pop(a))
             case SetHeader(key=key, before=before, after=after):
-                self._header[key] = before if reverse else after
+                value = before if reverse else after
+                if value is None:  # the file had no such field: undo leaves none
+                    self._header.pop(key, None)
+                else:
+                    self._header[key] = value
 
     def undo(self) -> Change | None:
         """Undo the last step; the step undone, or ``None`` when there is none."""

@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
+from tenxeval_tui.screens.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
 from tenxeval_tui.screens.new_eval_set import NewEvalSetScreen
 from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.case_table import CaseTable
@@ -40,6 +41,7 @@ class EditorScreen(CaseCommandsScreen):
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_files", "Files"),
         Binding("escape", "focus_cases", "Back to the case list", show=False),
+        Binding("f2", "edit_eval_set", "Eval set name and description", show=False),
     ]
 
     @classmethod
@@ -330,6 +332,29 @@ class EditorScreen(CaseCommandsScreen):
         path = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root))
         if path is not None:
             await self.set_document(EvalSetDocument.new(path))
+
+    @work(exclusive=True, group="dialog")
+    async def action_edit_eval_set(self) -> None:
+        """Edit the eval set's name and description (undoable like any edit)."""
+        document = self.document
+        if document is None or not self.checked:
+            self.notify("Open an eval set that loads first.")
+            return
+        current = EvalSetDetails(document.header("name"), document.header("description"))
+        edited = await self.app.push_screen_wait(
+            EvalSetDetailsScreen(document.header("eval_set_id"), current)
+        )
+        if edited is None:
+            return
+        for key, before, after in (
+            ("name", current.name, edited.name),
+            ("description", current.description, edited.description),
+        ):
+            if after != before:  # each field changed is one undo step
+                document.seal()
+                document.set_header(key, after)
+        document.seal()
+        self._update_title()
 
     # --- focus ---------------------------------------------------------------------
 

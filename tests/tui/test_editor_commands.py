@@ -157,3 +157,35 @@ async def test_the_mouse_selects_cases_and_presses_form_buttons(weather_set: Pat
         turn = screen.document.case(form.uid).data["conversation"][0]
         assert len(turn["expected_tool_trajectory"]) == 1
         assert form.focused_key() == "turns.0.tools.0.name"
+
+
+async def test_eval_set_name_and_description_by_keys_saved_and_undone(weather_set: Path) -> None:
+    from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
+
+    before = json.loads(weather_set.read_text())
+    del before["description"]  # a hand-written file may have none
+    weather_set.write_text(json.dumps(before, indent=2))
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for_form(pilot)
+        screen = await open_editor(app)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        await pilot.press("ctrl+a", "ctrl+k", *"Weather smoke", "tab", *"Cities we forecast")
+        await pilot.press("ctrl+s")  # applies the dialog
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.sub_title.endswith("● unsaved")
+        await pilot.press("ctrl+s")  # saves the file
+        saved = json.loads(weather_set.read_text())
+        assert (saved["name"], saved["description"]) == ("Weather smoke", "Cities we forecast")
+        assert list(saved) == [*before, "description"]  # key order kept, new key last
+
+        await pilot.press("ctrl+z", "ctrl+z")  # description, then name
+        assert screen.document is not None
+        assert screen.document.to_data() == before  # no leftover null description
+
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        await pilot.press(*"ignored", "escape")  # cancel changes nothing
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.document.to_data() == before
