@@ -40,6 +40,7 @@ class EvalSetDetailsScreen(ModalScreen[EvalSetDetails | None]):
             yield Input(self.details.name, placeholder="(none)", id="set-name")
             yield Label("description")
             yield TextArea(self.details.description, id="set-description", soft_wrap=True)
+            yield Label("enter (in the name) or ctrl+s applies, esc cancels", classes="form-hint")
             with Horizontal(id="choices"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
