@@ -1,0 +1,43 @@
+"""The virtual table renders each visible row once and shows new items when they are set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
+
+
+class TableApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: list[str] = []
+
+    def cells(self, item: str) -> Sequence[Text]:
+        self.built.append(item)
+        return (Text(item),)
+
+    def compose(self) -> ComposeResult:
+        yield VirtualTable([Column("Item")], self.cells)
+
+
+async def test_rows_are_rendered_once_until_the_items_change() -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_items([f"item {i}" for i in range(100)])
+        await pilot.pause()
+        assert table.render_line(1).text.startswith("item 0")
+        first = list(app.built)
+        assert "item 0" in first and "item 50" not in first  # only the visible rows
+        table.refresh()
+        table.action_cursor_down()  # the cursor row is drawn in another style, same cells
+        await pilot.pause()
+        assert table.render_line(2).text.startswith("item 1")
+        assert app.built == first
+        table.set_items(["other"])
+        await pilot.pause()
+        assert table.render_line(1).text.startswith("other")
+        assert app.built[-1] == "other"
