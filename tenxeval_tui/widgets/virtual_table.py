@@ -113,6 +113,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self._cells = cells
         self._items: Sequence[Any] = ()
         self._rows: LRUCache[tuple[int, int], list[Segment]] = LRUCache(ROW_CACHE_SIZE)
+        self._laid_out_virtual_size = Size(0, 0)
 
     @property
     def items(self) -> Sequence[Any]:
@@ -247,3 +248,17 @@ class VirtualTable(ScrollView, can_focus=True):
             self.action_select()
         else:
             self.cursor = index
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's ScrollView compares the compositor's virtual size (the visible
+        # region) with its own (every row): never equal, so each layout pass updated
+        # and refreshed the scrollbars, and that asked for one more frame (a case
+        # open took three). Compared with the virtual size of the last pass instead,
+        # the scrollbars are updated when the size or the rows changed.
+        unchanged = self.virtual_size == self._laid_out_virtual_size
+        self._laid_out_virtual_size = self.virtual_size
+        return super()._size_updated(
+            size, self.virtual_size if unchanged else virtual_size, container_size, layout
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 
@@ -41,3 +42,25 @@ async def test_rows_are_rendered_once_until_the_items_change() -> None:
         await pilot.pause()
         assert table.render_line(1).text.startswith("other")
         assert app.built[-1] == "other"
+
+
+async def test_a_layout_pass_that_changes_nothing_leaves_the_scrollbars_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(VirtualTable)
+        items = [f"item {i}" for i in range(100)]
+        table.set_items(items)
+        await pilot.pause()
+        bar = table.vertical_scrollbar
+        assert bar.window_virtual_size == 101  # the header and every row
+        refreshed: list[bool] = []
+        refresh = bar.refresh
+        monkeypatch.setattr(bar, "refresh", lambda *a, **k: refreshed.append(True) or refresh())
+        app.screen.refresh(layout=True)
+        await pilot.pause()
+        assert refreshed == []  # no repaint, so no frame more
+        table.set_items(items[:50])
+        await pilot.pause()
+        assert bar.window_virtual_size == 51 and refreshed
