@@ -10,6 +10,7 @@ file, line and column (through a full :meth:`EvalReport.from_file`).
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,8 +23,9 @@ from pydantic import ValidationError
 from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import read_text
+from tenxeval_tui.evaluation.reporters.base import paused_gc
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
-from tenxeval_tui.reports_index import decode_items, results_array_start, split_report
+from tenxeval_tui.reports_index import decode_items, decode_list, results_array_start, split_report
 
 # Cases read before the report is shown; the rest follow in the background.
 FIRST_PAGE = 200
@@ -318,7 +320,8 @@ class ReportReader:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._text = read_text(self.path)
-        self._resume_at: int | None = None
+        self._results_start: int | None = None  # just after the "[" of the results
+        self._first_count = 0
 
     def first_page(self, size: int | None = None) -> ReportDocument | None:
         """The document with its first ``size`` (default :data:`FIRST_PAGE`) cases.
@@ -332,25 +335,46 @@ class ReportReader:
                 return None
             head, results_at, tail = parts
             start = results_array_start(self._text, results_at)
-            items, pos, ended = decode_items(self._text, start, size)
+            items, _, ended = decode_items(self._text, start, size)
         except ValueError:
             return None
         summary = tail.get("summary")
         if not ended and not (isinstance(summary, dict) and summary.get("total_cases")):
             return None  # no summary to show meanwhile: read it all at once
         document = ReportDocument(self.path, {**head, **tail, "results": items}, complete=ended)
-        self._resume_at = None if document.complete else pos
+        self._results_start = None if document.complete else start
+        self._first_count = len(items)
         return document
 
     def rest(self) -> list[Any]:
-        """The cases after the first page, as JSON; a bad file raises :class:`EvalFileError`."""
-        if self._resume_at is None:
+        """The cases after the first page, as JSON; a bad file raises :class:`EvalFileError`.
+
+        The whole results list is decoded in one call, then frozen out of the
+        garbage collector's sight (see :func:`decode_frozen`).
+        """
+        if self._results_start is None:
             return []
         try:
-            items, _, _ = decode_items(self._text, self._resume_at, resume=True)
+            items = decode_frozen(self._text, self._results_start)
         except ValueError:
             ReportDocument.open(self.path)  # raises with file, line and column
             raise EvalFileError(
                 [Problem(path=str(self.path), message="the results list is not valid JSON")]
             ) from None
-        return items
+        return items[self._first_count :]
+
+
+def decode_frozen(text: str, results_start: int) -> list[Any]:
+    """The JSON list whose items start at ``results_start``, frozen (``gc.freeze``).
+
+    A big report's cases are hundreds of thousands of dicts and lists. Decoded
+    item by item (with the collector on), every full collection rescans all
+    decoded so far: that doubled the reading time, and each later full
+    collection would stop the UI to rescan them again. Decoded in one C call with
+    the collector paused and frozen at once, they are never scanned; they are
+    still freed by reference counting (JSON values hold no cycles).
+    """
+    with paused_gc():
+        items = decode_list(text, results_start)
+        gc.freeze()
+    return items

@@ -179,18 +179,15 @@ def results_array_start(text: str, results_at: int) -> int:
     return pos + 1
 
 
-def decode_items(
-    text: str, pos: int, limit: int | None = None, *, resume: bool = False
-) -> tuple[list[Any], int, bool]:
+def decode_items(text: str, pos: int, limit: int | None = None) -> tuple[list[Any], int, bool]:
     """Decode up to ``limit`` items of the JSON array whose items start at ``pos``.
 
-    ``resume``: ``pos`` is where an earlier call stopped (after a comma). Returns the
-    items, the position reached, and whether the array ended; raises ``ValueError``
+    Returns the items, the position reached, and whether the array ended; raises ``ValueError``
     on anything that is not a JSON array there.
     """
     items: list[Any] = []
     pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
-    if not resume and text[pos : pos + 1] == "]":
+    if text[pos : pos + 1] == "]":
         return items, pos + 1, True
     while limit is None or len(items) < limit:
         item, pos = _DECODER.raw_decode(text, _SPACE.match(text, pos).end())  # type: ignore[union-attr]
@@ -203,6 +200,19 @@ def decode_items(
             raise ValueError("expected ',' or ']' in the results")
         pos += 1
     return items, pos, False
+
+
+def decode_list(text: str, pos: int) -> list[Any]:
+    """The JSON array whose items start at ``pos`` (just after its ``[``), in one call.
+
+    Raises ``ValueError`` on anything that is not a JSON array there.
+    """
+    if text[pos - 1 : pos] != "[":
+        raise ValueError("not the start of a JSON array")
+    items, _ = _DECODER.raw_decode(text, pos - 1)
+    if not isinstance(items, list):  # pragma: no cover - it starts with "["
+        raise ValueError("not a JSON array")
+    return items
 
 
 def _quick_entry(path: Path) -> ReportEntry | None:

@@ -219,7 +219,6 @@ class ReportScreen(Screen[None]):
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
-        self.query_one(ReportCaseTable).set_class(case_open, "-with-case")
         # Every key works in both states, so the footer need not be rebuilt.
 
     @on(ReportCaseTable.Highlighted, "#case-table")

@@ -18,6 +18,7 @@ from tenxeval_tui.evaluation.execution import TokenUsage
 from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.widgets.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.response_diff import ResponseDiff
+from tenxeval_tui.widgets.section_title import titled
 from tenxeval_tui.widgets.status_text import status_text
 from tenxeval_tui.widgets.trajectory_diff import TrajectoryDiff
 
@@ -97,6 +98,9 @@ class CaseDetailView(VerticalScroll):
     CaseDetailView Static {
         padding: 0 1;
     }
+    CaseDetailView .titled {
+        margin: 1 0 0 0;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -105,11 +109,10 @@ class CaseDetailView(VerticalScroll):
         self.baseline: EvalCaseResult | None = None
 
     def compose(self) -> ComposeResult:
+        # A section whose body is one widget shows its title in it (see titled).
         yield Static(id="case-title")
-        yield _section("Error", "case-error-section")
-        yield Static(id="case-error")
-        yield _section("Turns", "case-turns-section")
-        yield Static(id="case-turns")
+        yield Static(id="case-error", classes="titled")
+        yield Static(id="case-turns", classes="titled")
         yield _section("Response: baseline run vs this run", "baseline-response-section")
         yield ResponseDiff(id="baseline-response-diff")
         yield _section("Tool calls: baseline run vs this run", "baseline-trajectory-section")
@@ -117,14 +120,12 @@ class CaseDetailView(VerticalScroll):
         yield Static(id="baseline-error")
         yield _section("Response: expected vs actual", "response-section")
         yield ResponseDiff(id="response-diff")
-        yield _section("Tool trajectory: expected vs actual", "trajectory-section")
-        yield TrajectoryDiff(id="trajectory-diff")
-        yield _section("Node order", "node-order-section")
-        yield Static(id="node-order")
-        yield _section("Criteria", "criteria-section")
-        yield CriteriaTable(id="criteria-table")
-        yield _section("Tokens", "tokens-section")
-        yield Static(id="case-tokens")
+        yield TrajectoryDiff(
+            title="Tool trajectory: expected vs actual", id="trajectory-diff", classes="titled"
+        )
+        yield Static(id="node-order", classes="titled")
+        yield CriteriaTable(title="Criteria", id="criteria-table", classes="titled")
+        yield Static(id="case-tokens", classes="titled")
 
     def show_case(
         self,
@@ -138,11 +139,11 @@ class CaseDetailView(VerticalScroll):
         self.result, self.baseline = result, baseline
         expected = expectations_for(result, eval_case)
         self.query_one("#case-title", Static).update(self._title(result, report_title, baseline))
-        for widget_id in ("#case-error-section", "#case-error"):
-            self.query_one(widget_id).display = bool(result.error)
-        self.query_one("#case-error", Static).update(Text(result.error or "", style="magenta"))
+        error = self.query_one("#case-error", Static)
+        error.display = bool(result.error)
+        error.update(titled("Error", Text(result.error or "", style="magenta")))
         self.query_one("#case-turns", Static).update(
-            turns_text(expected.turns or user_turns(result))
+            titled("Turns", turns_text(expected.turns or user_turns(result)))
         )
         self._show_baseline(result, baseline)
         self.query_one("#response-diff", ResponseDiff).show_texts(
@@ -152,12 +153,12 @@ class CaseDetailView(VerticalScroll):
             expected.tool_calls, result.actual_tool_calls
         )
         self.query_one("#node-order", Static).update(
-            node_order_text(expected.node_order, result.node_visits)
+            titled("Node order", node_order_text(expected.node_order, result.node_visits))
         )
         self.query_one("#criteria-table", CriteriaTable).show_results(
             result.criterion_results, baseline.criterion_results if baseline else None
         )
-        self.query_one("#case-tokens", Static).update(tokens_text(result))
+        self.query_one("#case-tokens", Static).update(titled("Tokens", tokens_text(result)))
         self.scroll_home(animate=False)
 
     def _show_baseline(self, result: EvalCaseResult, baseline: EvalCaseResult | None) -> None:

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from tenxeval_tui.case_diff import AlignedStep, StepMatch, align_trajectory
 from tenxeval_tui.evaluation.dataset import ToolCall
+from tenxeval_tui.widgets.section_title import titled
 
 _MARKS = {
     StepMatch.MATCH: ("✓ match", "green"),
@@ -42,7 +43,10 @@ def _cell(text: Text, width: int) -> Text:
 
 
 class TrajectoryDiff(Static):
-    """One line per aligned step: how it matches, the expected call, the actual call."""
+    """One line per aligned step: how it matches, the expected call, the actual call.
+
+    ``title`` is shown above them as a section title.
+    """
 
     DEFAULT_CSS = """
     TrajectoryDiff {
@@ -50,6 +54,12 @@ class TrajectoryDiff(Static):
         padding: 0 1;
     }
     """
+
+    def __init__(
+        self, *, title: str = "", id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.section_title = title
 
     def show_calls(
         self,
@@ -86,5 +96,5 @@ class TrajectoryDiff(Static):
             text.append_text(right)
         text.no_wrap = True
         text.overflow = "ellipsis"
-        self.update(text)
+        self.update(titled(self.section_title, text))
         return aligned

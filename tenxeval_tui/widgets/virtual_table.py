@@ -12,9 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -22,6 +25,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 CellsFn = Callable[[Any], Sequence[Text]]
+# Rendered rows kept: a few screens' worth (a layout change re-renders every visible row).
+ROW_CACHE_SIZE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self.columns = list(columns)
         self._cells = cells
         self._items: Sequence[Any] = ()
+        self._rows: LRUCache[tuple[int, int], list[Segment]] = LRUCache(ROW_CACHE_SIZE)
+        self._laid_out_virtual_size = Size(0, 0)
 
     @property
     def items(self) -> Sequence[Any]:
@@ -121,6 +128,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def set_items(self, items: Sequence[Any], keep: Any | None = None) -> None:
         """Show ``items``; the cursor goes to ``keep`` if it is among them, else to the top."""
         self._items = items
+        self._rows.clear()
         target = 0
         if keep is not None:
             try:
@@ -157,20 +165,32 @@ class VirtualTable(ScrollView, can_focus=True):
         return line
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.size.width
         if y == 0:
+            header = self._line([Text(c.title) for c in self.columns])
             style = self.get_component_rich_style("virtual-table--header")
-            text = self._line([Text(c.title) for c in self.columns])
-        else:
-            index = scroll_y + y - 1
-            if not 0 <= index < len(self._items):
-                return Strip.blank(width, self.rich_style)
-            style = self.rich_style
-            if index == self.cursor:
-                style = self.get_component_rich_style("virtual-table--cursor")
-            text = self._line(self._cells(self._items[index]))
-        segments = list(text.render(self.app.console))
+            return self._fit(list(header.render(self.app.console)), style)
+        index = self.scroll_offset.y + y - 1
+        if not 0 <= index < len(self._items):
+            return Strip.blank(self.size.width, self.rich_style)
+        style = self.rich_style
+        if index == self.cursor:
+            style = self.get_component_rich_style("virtual-table--cursor")
+        return self._fit(self._row_segments(index), style)
+
+    def _row_segments(self, index: int) -> list[Segment]:
+        # Items are shown as they were when set: set_items drops what was rendered.
+        key = (index, self.virtual_size.width)
+        segments = self._rows.get(key)
+        if segments is None:
+            line = self._line(self._cells(self._items[index]))
+            segments = list(line.render(self.app.console))
+            self._rows[key] = segments
+        return segments
+
+    def _fit(self, segments: list[Segment], style: Style) -> Strip:
+        """``segments`` scrolled, cut or padded to the width, in ``style``."""
+        scroll_x = self.scroll_offset.x
+        width = self.size.width
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.extend_cell_length(width).apply_style(style)
 
@@ -228,3 +248,17 @@ class VirtualTable(ScrollView, can_focus=True):
             self.action_select()
         else:
             self.cursor = index
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's ScrollView compares the compositor's virtual size (the visible
+        # region) with its own (every row): never equal, so each layout pass updated
+        # and refreshed the scrollbars, and that asked for one more frame (a case
+        # open took three). Compared with the virtual size of the last pass instead,
+        # the scrollbars are updated when the size or the rows changed.
+        unchanged = self.virtual_size == self._laid_out_virtual_size
+        self._laid_out_virtual_size = self.virtual_size
+        return super()._size_updated(
+            size, self.virtual_size if unchanged else virtual_size, container_size, layout
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -113,6 +114,25 @@ def test_reader_gives_the_first_page_then_the_rest(tmp_path: Path) -> None:
     assert doc.case(4).eval_id == "oslo"
     whole = ReportReader(cur).first_page(50)
     assert whole is not None and whole.complete and len(whole.rows) == 5
+
+
+def test_reader_freezes_the_rest_so_collections_skip_it(tmp_path: Path) -> None:
+    from tenxeval_tui.report_document import ReportReader
+
+    _, cur = write_reports(tmp_path)
+    reader = ReportReader(cur)
+    assert reader.first_page(2) is not None
+    gc.unfreeze()
+    was_enabled = gc.isenabled()
+    try:
+        rest = reader.rest()
+        assert [r["eval_id"] for r in rest] == ["tokyo", "berlin", "oslo"]
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        assert frozen >= len(rest) > 0  # each case (a dict holding lists) is frozen
+        assert gc.isenabled() == was_enabled
+    finally:
+        gc.unfreeze()
 
 
 def test_reader_reports_a_broken_later_case_with_its_place(tmp_path: Path) -> None:

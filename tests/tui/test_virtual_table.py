@@ -1,0 +1,66 @@
+"""The virtual table renders each visible row once and shows new items when they are set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
+
+
+class TableApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: list[str] = []
+
+    def cells(self, item: str) -> Sequence[Text]:
+        self.built.append(item)
+        return (Text(item),)
+
+    def compose(self) -> ComposeResult:
+        yield VirtualTable([Column("Item")], self.cells)
+
+
+async def test_rows_are_rendered_once_until_the_items_change() -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_items([f"item {i}" for i in range(100)])
+        await pilot.pause()
+        assert table.render_line(1).text.startswith("item 0")
+        first = list(app.built)
+        assert "item 0" in first and "item 50" not in first  # only the visible rows
+        table.refresh()
+        table.action_cursor_down()  # the cursor row is drawn in another style, same cells
+        await pilot.pause()
+        assert table.render_line(2).text.startswith("item 1")
+        assert app.built == first
+        table.set_items(["other"])
+        await pilot.pause()
+        assert table.render_line(1).text.startswith("other")
+        assert app.built[-1] == "other"
+
+
+async def test_a_layout_pass_that_changes_nothing_leaves_the_scrollbars_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(VirtualTable)
+        items = [f"item {i}" for i in range(100)]
+        table.set_items(items)
+        await pilot.pause()
+        bar = table.vertical_scrollbar
+        assert bar.window_virtual_size == 101  # the header and every row
+        refreshed: list[bool] = []
+        refresh = bar.refresh
+        monkeypatch.setattr(bar, "refresh", lambda *a, **k: refreshed.append(True) or refresh())
+        app.screen.refresh(layout=True)
+        await pilot.pause()
+        assert refreshed == []  # no repaint, so no frame more
+        table.set_items(items[:50])
+        await pilot.pause()
+        assert bar.window_virtual_size == 51 and refreshed
