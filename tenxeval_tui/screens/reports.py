@@ -1,7 +1,13 @@
-"""The report browser's first screen: every JSON report of the output folder."""
+"""The report browser's first screen: every JSON report of the output folder.
+
+The list follows the folder: a report written by a run (here or elsewhere) appears
+without pressing ``r``. Before the folder exists, its parent is watched for it.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -68,6 +74,8 @@ class ReportsScreen(Screen[None]):
             Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan"))
         )
         self.action_refresh()
+        if getattr(self.app, "watch_files", True):
+            self._follow_folder()
 
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
@@ -78,11 +86,37 @@ class ReportsScreen(Screen[None]):
         entries = list_reports(self.folder)
         self.app.call_from_thread(self._show, entries)
 
+    @work(exclusive=True, group="reports-watch")
+    async def _follow_folder(self) -> None:
+        """Reread the list whenever a report file in the folder changes."""
+        from watchfiles import awatch
+
+        folder = self.folder.resolve()
+        while True:
+            watched = folder if folder.is_dir() else folder.parent
+            if not watched.is_dir():
+                return
+            try:
+                async for _ in awatch(
+                    watched,
+                    watch_filter=partial(_is_report_change, folder),
+                    debounce=300,
+                    step=50,
+                    recursive=False,
+                ):
+                    self.action_refresh()
+                    if watched != folder and folder.is_dir():
+                        break  # the folder was created: watch it from now on
+            except OSError:  # the folder went away while watched: look again shortly
+                await asyncio.sleep(1)
+
     def _show(self, entries: list[ReportEntry]) -> None:
         table = self.query_one(ReportList)
         table.show_entries(entries)
+        title = self.query_one("#reports-title", Static)
+        title.update(Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan")))
         if not entries:
-            self.query_one("#reports-title", Static).update(
+            title.update(
                 Text.assemble(
                     ("No reports in ", "bold"),
                     (str(self.folder), "bold cyan"),
@@ -137,6 +171,12 @@ class ReportsScreen(Screen[None]):
         from tenxeval_tui.screens.baseline_picker import pick_baseline_then_compare
 
         pick_baseline_then_compare(self, entry.path, entry.eval_set_id)
+
+
+def _is_report_change(folder: Path, _change: object, changed: str) -> bool:
+    """A JSON file in ``folder`` (a report), or ``folder`` itself (created or removed)."""
+    path = Path(changed)
+    return path == folder or (path.parent == folder and path.suffix == ".json")
 
 
 def open_html_report(screen: Screen[Any], html: Path) -> None:

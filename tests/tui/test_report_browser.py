@@ -238,3 +238,23 @@ async def test_big_report_shows_its_first_cases_then_the_rest(
             "oslo",
         ]
         assert "reading cases" not in plain(screen.query_one("#report-header", Static))
+
+
+async def test_the_list_follows_the_folder_even_before_it_exists(tmp_path: Path) -> None:
+    folder = tmp_path / "eval_reports"  # no run has written a report yet
+    app = BrowserApp(folder)
+    async with app.run_test(size=SIZE) as pilot:
+        title = app.screen.query_one("#reports-title", Static)
+        await until(pilot, lambda: "No reports" in plain(title))
+
+        base, cur = write_reports(folder)  # a run writes its reports
+
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2, tries=100)
+        assert [e.path for e in app.screen.query_one(ReportList).entries] == [cur, base]
+        assert "No reports" not in plain(title)
+
+        (folder / "notes.txt").write_text("not a report", encoding="utf-8")
+        later = folder / "weather-agent_20260521_142301.json"
+        later.write_bytes(cur.read_bytes())
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3, tries=100)
+        assert app.screen.query_one(ReportList).entries[0].path == later
