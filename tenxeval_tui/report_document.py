@@ -10,7 +10,6 @@ file, line and column (through a full :meth:`EvalReport.from_file`).
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,8 +21,7 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import read_text
-from tenxeval_tui.evaluation.reporters.base import paused_gc
+from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.reports_index import decode_items, decode_list, results_array_start, split_report
 
@@ -374,7 +372,6 @@ def decode_frozen(text: str, results_start: int) -> list[Any]:
     the collector paused and frozen at once, they are never scanned; they are
     still freed by reference counting (JSON values hold no cycles).
     """
-    with paused_gc():
+    with gc_paused(freeze=True):
         items = decode_list(text, results_start)
-        gc.freeze()
     return items

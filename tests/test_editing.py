@@ -171,6 +171,19 @@ def test_atomic_save_failure_leaves_the_old_file(
     assert doc.dirty
 
 
+def test_a_new_file_is_readable_by_others_and_a_saved_one_keeps_its_mode(path: Path) -> None:
+    new = EvalSetDocument.new(path.parent / "fresh.evalset.json")
+    new.add_case()
+    assert new.save() == []
+    assert (path.stat().st_mode & 0o777, new.path.stat().st_mode & 0o777) == (0o644, 0o644)
+
+    path.chmod(0o640)
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "one"), "name", "changed")
+    assert doc.save() == []
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
 def test_every_field_round_trips(path: Path) -> None:
     doc = EvalSetDocument.load(path)
     uid = uid_of(doc, "two")

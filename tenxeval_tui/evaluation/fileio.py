@@ -63,26 +63,32 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
                 gc.enable()
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
 
-    The text goes to a temporary file in the same folder, is flushed to disk and
-    then renamed over the target; a failure part way leaves the old file as it was.
+    The data goes to a temporary file in the same folder, is flushed to disk and then
+    renamed over the target; a failure part way leaves the old file as it was. The file
+    keeps the mode of the one it replaces; a new one gets the usual rw-r--r-- (the
+    temporary file is private).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        os.chmod(tmp_name, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def read_text(path: Path) -> str:

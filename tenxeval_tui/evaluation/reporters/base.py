@@ -3,50 +3,10 @@
 from __future__ import annotations
 
 import abc
-import gc
-import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
+from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused
 from tenxeval_tui.evaluation.results import EvalReport
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a large report is rendered.
-
-    Rendering allocates many short-lived objects next to a report that may hold
-    millions; without the pause, full collections rescan that report again and
-    again and can double the time taken. Nothing rendering allocates needs the
-    cycle collector, and it is switched back on (if it was on) afterwards.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        # mkstemp makes the file private; a report gets the usual rw-r--r-- (or keeps
-        # the mode of the file it replaces).
-        os.chmod(tmp_name, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
 
 
 class BaseReporter(abc.ABC):
@@ -82,7 +42,9 @@ class BaseReporter(abc.ABC):
     def save(self, report: EvalReport, path: str | Path) -> Path:
         """Write the report to ``path`` atomically (folders are created) and return the path."""
         target = Path(path)
-        with paused_gc():
+        # Rendering allocates many short-lived objects next to a report that may hold
+        # millions; full collections would rescan that report again and again.
+        with gc_paused():
             data = self.render_bytes(report)
         atomic_write_bytes(target, data)
         return target
