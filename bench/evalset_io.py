@@ -6,6 +6,7 @@ Run: .venv/bin/python bench/evalset_io.py
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -53,7 +54,7 @@ def timed(action: object) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main() -> int:
     eval_set = build_eval_set()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.evalset.json"
@@ -61,11 +62,14 @@ def main() -> None:
         load = [timed(lambda: EvalSet.from_file(path)) for _ in range(REPEATS)]
         size_mb = path.stat().st_size / 1e6
     print(f"eval set: {CASES} cases, {size_mb:.1f} MB on disk; median of {REPEATS} runs")
+    ok = True
     for label, times in (("load", load), ("save", save)):
         median = statistics.median(times)
+        ok = ok and median <= TARGET_SECONDS
         verdict = "ok" if median <= TARGET_SECONDS else "OVER TARGET"
         print(f"  {label}: {median:.3f} s (target <= {TARGET_SECONDS} s) {verdict}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

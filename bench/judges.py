@@ -61,7 +61,7 @@ def served(base_url: str) -> int:
         return int(json.load(response)["requests"])
 
 
-def main() -> None:
+def main() -> int:
     # The judge runs in its own process so that its threads do not share our GIL.
     server = subprocess.Popen(
         [sys.executable, "-m", "tests.evaluation.criteria.judge_server", "--delay", str(LATENCY)],
@@ -106,7 +106,8 @@ def main() -> None:
         f"  cached run: {again[0]:.2f} s, {again[1]} judge calls ({again_served} served), {again[2]} cache hits, {again[3]:.2f} s CPU"
         f"   target: 0 calls -> {'OK' if again[1] == 0 else 'MISSED'}"
     )
+    return 0 if again[1] == 0 else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

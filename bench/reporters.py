@@ -151,7 +151,7 @@ def make_case(index: int, rng: random.Random) -> EvalCaseResult:
     )
 
 
-def main() -> None:
+def main() -> int:
     numbers = [int(a) for a in sys.argv[1:] if a.isdigit()]
     cases = numbers[0] if numbers else 5_000
     rounds = numbers[1] if len(numbers) > 1 else 3
@@ -208,6 +208,7 @@ def main() -> None:
     )
     if "--compare" in sys.argv:
         compare_with_10xgraph(report, sum(min(v) for v in cpu.values()))
+    return 0 if best <= TOTAL_TARGET_S and sizes["HTML"] <= HTML_TARGET_MB else 1
 
 
 def compare_with_10xgraph(report: EvalReport, our_cpu: float) -> None:
@@ -238,4 +239,4 @@ def compare_with_10xgraph(report: EvalReport, our_cpu: float) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -128,7 +128,7 @@ def main() -> int:
     print(f"(after the last key the filter is empty again: {shown} rows shown)")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min): {load:.1f} on {os.cpu_count()} CPUs")
-    return 0
+    return 0 if start_ok and filter_ok else 1
 
 
 if __name__ == "__main__":

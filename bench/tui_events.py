@@ -217,7 +217,8 @@ def main() -> int:
         f"{'OK' if max(delays) <= WATCH_TARGET else 'OVER'}; change detected after "
         f"{statistics.median(detected):.3f} s (median)"
     )
-    return 0 if ok_count else 1
+    ok = ok_count and worst <= LATENCY_TARGET and max(delays) <= WATCH_TARGET
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -152,7 +153,7 @@ def verdict(value: float, target: float) -> str:
     return "ok" if value <= target else "OVER TARGET"
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=30)
@@ -170,6 +171,7 @@ def main() -> None:
         f"report: {args.cases} cases, {size_mb:.1f} MB; load average {load:.1f} on {os.cpu_count()} cores"
     )
     print(f"list the folder: {listing * 1000:.1f} ms")
+    ok = interactive[0] <= INTERACTIVE_TARGET
     print(
         f"seconds to interactive: {interactive[0]:.3f} s wall, {interactive[1]:.3f} s CPU "
         f"(pilot idle after {interactive[2]:.3f} s)   "
@@ -186,12 +188,14 @@ def main() -> None:
         wall = statistics.median(t[0] for t in laps)
         cpu = statistics.median(t[1] for t in laps)
         idle = statistics.median(t[2] for t in laps)
+        ok = ok and wall <= CASE_TARGET
         print(
             f"{label} (median of {len(laps)}): painted in {wall * 1000:.1f} ms wall, "
             f"{cpu * 1000:.1f} ms CPU (pilot idle after {idle * 1000:.1f} ms)   "
             f"target <= {CASE_TARGET * 1000:.0f} ms   {verdict(wall, CASE_TARGET)}"
         )
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
