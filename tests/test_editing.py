@@ -278,3 +278,34 @@ def test_a_freezing_gc_pause_leaves_what_it_built_out_of_collections() -> None:
             assert gc.get_freeze_count() == 0  # the previous freeze is undone first
     finally:
         gc.unfreeze()
+
+
+def in_oldest_generation(obj: object) -> bool:
+    return any(candidate is obj for candidate in gc.get_objects(generation=2))
+
+
+def test_a_loaded_file_goes_to_the_oldest_generation_unscanned_and_unfrozen(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "x.evalset.json"
+    EvalSetBuilder("x").add_case("q", "a").add_case("q2", "a2").build().to_file(path)
+    gc.unfreeze()  # as at start-up: nothing frozen by anybody
+
+    loaded = EvalSet.from_file(path)
+
+    assert in_oldest_generation(loaded.eval_cases[1])
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_objects_frozen_by_someone_else_stay_frozen_when_a_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "x.evalset.json"
+    EvalSetBuilder("x").add_case("q", "a").build().to_file(path)
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        loaded = EvalSet.from_file(path)
+        assert gc.get_freeze_count() == frozen
+        assert not in_oldest_generation(loaded.eval_cases[0])  # left to the young collections
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
