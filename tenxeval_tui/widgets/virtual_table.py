@@ -144,7 +144,11 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _line_width(self) -> int:
         fixed = sum(c.width for c in self.columns) + len(self.columns) - 1
-        return max(fixed + 20, self.size.width)
+        width = self.size.width
+        if len(self._items) + 1 > self.size.height:  # the vertical scrollbar takes its share
+            width -= self.styles.scrollbar_size_vertical
+        # Not wider than what shows, or a horizontal scrollbar appears for nothing.
+        return max(fixed + 20, width)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self._line_width(), len(self._items) + 1)

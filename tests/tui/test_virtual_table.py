@@ -64,3 +64,14 @@ async def test_a_layout_pass_that_changes_nothing_leaves_the_scrollbars_alone(
         table.set_items(items[:50])
         await pilot.pause()
         assert bar.window_virtual_size == 51 and refreshed
+
+
+async def test_rows_fit_beside_the_vertical_scrollbar_without_a_horizontal_one() -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_items([f"item {i}" for i in range(100)])  # more rows than fit: a vertical bar
+        await pilot.pause()
+        assert table.show_vertical_scrollbar
+        assert table.virtual_size.width == table.scrollable_content_region.width
+        assert not table.show_horizontal_scrollbar
