@@ -89,6 +89,11 @@ class ObserverGroup:
         self._call("on_run_end", report)
 
 
+# One encoder for every line: json.dumps(..., default=str) builds a new encoder per
+# call, which cost more than encoding an event itself.
+_ENCODER = json.JSONEncoder(default=str)
+
+
 class JsonLinesObserver(RunObserver):
     """Writes every observer call as one JSON line through ``write`` (e.g. ``sys.stdout.write``).
 
@@ -111,7 +116,7 @@ class JsonLinesObserver(RunObserver):
         self._full_report = full_report
 
     def _emit(self, data: dict[str, Any]) -> None:
-        self._write(json.dumps(data, default=str) + "\n")
+        self._write(_ENCODER.encode(data) + "\n")
         if self._flush is not None:
             self._flush()
 
