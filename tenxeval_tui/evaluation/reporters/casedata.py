@@ -11,7 +11,7 @@ each thing once (a detail already shown in its own section is not repeated).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
@@ -48,16 +48,6 @@ _SHOWN_ELSEWHERE = frozenset(
 )
 
 
-class IncludeSwitches(TypedDict):
-    """The ``include_*`` keyword arguments the file reporters take."""
-
-    include_details: bool
-    include_trajectory: bool
-    include_node_responses: bool
-    include_actual_response: bool
-    include_tool_call_details: bool
-
-
 @dataclass(frozen=True)
 class ViewOptions:
     """Which parts of a case a report shows (the ``ReporterConfig.include_*`` switches)."""
@@ -73,9 +63,9 @@ class ViewOptions:
         """The switches as ``config`` sets them."""
         return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
 
-    def switches(self) -> IncludeSwitches:
+    def switches(self) -> dict[str, Any]:
         """The switches as keyword arguments (``include_details=...``, ...)."""
-        return cast(IncludeSwitches, asdict(self))
+        return asdict(self)
 
 
 def to_text(value: Any) -> str:
