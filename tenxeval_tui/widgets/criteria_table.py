@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tenxeval_tui.evaluation.results import CriterionResult
-from tenxeval_tui.widgets.section_title import titled
+from tenxeval_tui.widgets.section_title import TitledStatic
 from tenxeval_tui.widgets.status_text import delta_text, score_text
 
 
@@ -17,7 +16,7 @@ def _right(text: Text, width: int) -> Text:
     return cell
 
 
-class CriteriaTable(Static):
+class CriteriaTable(TitledStatic):
     """One line per criterion, its reasoning (or error) indented on the lines below.
 
     ``title`` is shown above them as a section title.
@@ -30,18 +29,12 @@ class CriteriaTable(Static):
     }
     """
 
-    def __init__(
-        self, *, title: str = "", id: str | None = None, classes: str | None = None
-    ) -> None:
-        super().__init__(id=id, classes=classes)
-        self.section_title = title
-
     def show_results(
         self, results: list[CriterionResult], baseline: list[CriterionResult] | None = None
     ) -> None:
         """Show ``results``; ``baseline`` adds the baseline score and the change."""
         if not results:
-            self.update(titled(self.section_title, Text("No criteria were scored.", style="dim")))
+            self.show_body(Text("No criteria were scored.", style="dim"))
             return
         name_width = max(len("criterion"), *(len(cr.criterion) for cr in results))
         columns = ["score", "threshold", "", "tokens"]
@@ -78,4 +71,4 @@ class CriteriaTable(Static):
             elif cr.reason:
                 text.append("\n    ")
                 text.append(cr.reason, style="italic")
-        self.update(titled(self.section_title, text))
+        self.show_body(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.content import Content
+from textual.widgets import Static
 
 # As the title of a section stands alone (a Static with colour $accent).
 TITLE_STYLE = "bold underline $accent"
@@ -19,3 +20,17 @@ def titled(title: str, body: Text) -> Content:
     if not title:
         return content
     return Content.assemble(Content.styled(title, TITLE_STYLE), "\n", content)
+
+
+class TitledStatic(Static):
+    """A section whose body is one ``Static``: ``title`` is shown above what it shows."""
+
+    def __init__(
+        self, *, title: str = "", id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.section_title = title
+
+    def show_body(self, body: Text) -> None:
+        """Show ``body`` under the section title."""
+        self.update(titled(self.section_title, body))

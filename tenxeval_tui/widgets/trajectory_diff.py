@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tenxeval_tui.case_diff import AlignedStep, StepMatch, align_trajectory
 from tenxeval_tui.evaluation.dataset import ToolCall
-from tenxeval_tui.widgets.section_title import titled
+from tenxeval_tui.widgets.section_title import TitledStatic
 
 _MARKS = {
     StepMatch.MATCH: ("✓ match", "green"),
@@ -42,7 +41,7 @@ def _cell(text: Text, width: int) -> Text:
     return cell
 
 
-class TrajectoryDiff(Static):
+class TrajectoryDiff(TitledStatic):
     """One line per aligned step: how it matches, the expected call, the actual call.
 
     ``title`` is shown above them as a section title.
@@ -54,12 +53,6 @@ class TrajectoryDiff(Static):
         padding: 0 1;
     }
     """
-
-    def __init__(
-        self, *, title: str = "", id: str | None = None, classes: str | None = None
-    ) -> None:
-        super().__init__(id=id, classes=classes)
-        self.section_title = title
 
     def show_calls(
         self,
@@ -96,5 +89,5 @@ class TrajectoryDiff(Static):
             text.append_text(right)
         text.no_wrap = True
         text.overflow = "ellipsis"
-        self.update(titled(self.section_title, text))
+        self.show_body(text)
         return aligned
