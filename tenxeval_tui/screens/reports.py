@@ -70,9 +70,7 @@ class ReportsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._folder = self.folder  # fixed now: the listing runs in a thread
-        self.query_one("#reports-title", Static).update(
-            Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan"))
-        )
+        self._show_title(any_reports=True)
         self.action_refresh()
         if getattr(self.app, "watch_files", True):
             self._follow_folder()
@@ -113,17 +111,19 @@ class ReportsScreen(Screen[None]):
     def _show(self, entries: list[ReportEntry]) -> None:
         table = self.query_one(ReportList)
         table.show_entries(entries)
-        title = self.query_one("#reports-title", Static)
-        title.update(Text.assemble(("Reports in ", "bold"), (str(self.folder), "bold cyan")))
-        if not entries:
-            title.update(
-                Text.assemble(
-                    ("No reports in ", "bold"),
-                    (str(self.folder), "bold cyan"),
-                    (" yet: run an eval set to write one.", ""),
-                )
-            )
+        self._show_title(any_reports=bool(entries))
         table.focus()
+
+    def _show_title(self, *, any_reports: bool) -> None:
+        folder = (str(self.folder), "bold cyan")
+        title = (
+            Text.assemble(("Reports in ", "bold"), folder)
+            if any_reports
+            else Text.assemble(
+                ("No reports in ", "bold"), folder, (" yet: run an eval set to write one.", "")
+            )
+        )
+        self.query_one("#reports-title", Static).update(title)
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:
