@@ -124,6 +124,13 @@ async def overhead_ms(raw: RawRun, runs: dict[str, HarnessRun]) -> tuple[float, 
     return statistics.median(raw_ms), {n: statistics.median(v) for n, v in extra.items()}
 
 
+async def ask_weather(app: Any, messages: list[str]) -> None:
+    """Ask a 10xGraph app about each message's city, one new thread each."""
+    for message in messages:
+        data = turn_input(app, f"What is the weather in {message}?")
+        await app.ainvoke(data, {"thread_id": f"raw-{time.monotonic_ns()}"})
+
+
 async def main() -> int:
     logging.disable(logging.WARNING)
 
@@ -135,19 +142,14 @@ async def main() -> int:
     container = InjectQ()
     with container.context():
         raw_graph = build_graph().compile()
+    eval_app, _ = create_eval_app(build_graph())
 
     async def raw_tenxgraph(messages: list[str]) -> None:
         with container.context():
-            for message in messages:
-                data = turn_input(raw_graph, f"What is the weather in {message}?")
-                await raw_graph.ainvoke(data, {"thread_id": f"raw-{time.monotonic_ns()}"})
-
-    eval_app, _ = create_eval_app(build_graph())
+            await ask_weather(raw_graph, messages)
 
     async def raw_eval_app(messages: list[str]) -> None:
-        for message in messages:
-            data = turn_input(eval_app, f"What is the weather in {message}?")
-            await eval_app.ainvoke(data, {"thread_id": f"app-{time.monotonic_ns()}"})
+        await ask_weather(eval_app, messages)
 
     targets: list[tuple[str, RawRun, Callable[[], Any]]] = [
         ("plain", raw_plain, lambda: plain_agent),
