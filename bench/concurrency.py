@@ -12,7 +12,10 @@ calls, set the wall time. Side by side: the same 10xGraph runs with no harness
 at all (the graph compiled by 10xGraph itself, ``ainvoke`` under a semaphore),
 which bounds what any harness can reach on this machine, and a plain agent of
 the same shape (two 50 ms sleeps around the tool), which shows the harness's
-own concurrency.
+own concurrency. Last, two floors for the 50-case target: 7 runs of 10xGraph one
+after another with nothing else running (what the busiest of 8 slots must do, in
+any process layout), and 25 runs at concurrency 4 (the share of one worker if the
+cases were spread over two processes, one per core).
 
 Run: .venv/bin/python bench/concurrency.py
 """
@@ -42,6 +45,13 @@ from tenxeval_tui.evaluation import (
 
 MODEL_SECONDS = 0.05
 TARGET_SECONDS = 0.8
+# 50 cases in 8 slots means 7 runs one after another in the busiest slot, so no
+# scheduler in any number of processes beats 7 uncontended runs; with one worker
+# process per core, each would run 25 cases at concurrency 4.
+FLOORS = (
+    (7, 1, "the busiest slot alone, nothing else running"),
+    (25, 4, "one of two worker processes, one per core"),
+)
 
 
 def city(index: int) -> str:
@@ -139,6 +149,12 @@ async def main() -> int:
         seconds, cpu = await measure_bare_graph(count, concurrency)
         print(
             f"{'10xGraph alone, no harness':<11} {count} cases, concurrency {concurrency}: "
+            f"{seconds:.3f} s wall ({cpu:.3f} s CPU)"
+        )
+    for count, concurrency, meaning in FLOORS:
+        seconds, cpu = await measure_bare_graph(count, concurrency)
+        print(
+            f"floor: 10xGraph alone, {count} cases, concurrency {concurrency} ({meaning}): "
             f"{seconds:.3f} s wall ({cpu:.3f} s CPU)"
         )
     return 0 if ok else 1
