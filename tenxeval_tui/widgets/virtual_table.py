@@ -22,6 +22,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 CellsFn = Callable[[Any], Sequence[Text]]
@@ -35,6 +36,22 @@ class Column:
 
     title: str
     width: int = 0
+
+
+class _LeafScrollBar(ScrollBar):
+    """A scrollbar whose new size asks for no further layout pass.
+
+    Textual's scrollbar treats a change of its size like any widget's, as a reason
+    to lay the screen out again; but a scrollbar has no children, and the pass that
+    resized it has placed everything already. Each time the table was resized
+    (opening a case in the report browser halves it) that cost one more frame,
+    about 20 ms later.
+    """
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -253,6 +270,18 @@ class VirtualTable(ScrollView, can_focus=True):
         else:
             self.cursor = index
 
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The vertical scrollbar, made as Textual's own property makes it, but a leaf."""
+        if self._vertical_scrollbar is None:
+            bar = _LeafScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
+
     def _size_updated(
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
@@ -263,6 +292,14 @@ class VirtualTable(ScrollView, can_focus=True):
         # the scrollbars are updated when the size or the rows changed.
         unchanged = self.virtual_size == self._laid_out_virtual_size
         self._laid_out_virtual_size = self.virtual_size
-        return super()._size_updated(
+        resized = self._size != size
+        updated = super()._size_updated(
             size, self.virtual_size if unchanged else virtual_size, container_size, layout
         )
+        bar = self._vertical_scrollbar
+        if resized and bar is not None:
+            # The table's new size moved or resized its scrollbar, so the frame of this
+            # layout pass paints the bar anew, with the window sizes just set. The
+            # repaint they asked for would only paint the same bar again, a frame later.
+            bar._repaint_required = False
+        return updated

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from rich.text import Text
@@ -22,6 +24,37 @@ class TableApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield VirtualTable([Column("Item")], self.cells)
+
+
+class FrameCountingApp(TableApp):
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = 0
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        super()._display(screen, renderable)
+        if renderable is not None:
+            self.frames += 1
+
+
+async def test_resizing_the_table_paints_one_frame_with_its_scrollbar_up_to_date() -> None:
+    app = FrameCountingApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_items([f"item {i}" for i in range(100)])
+        await pilot.pause()
+        bar = table.vertical_scrollbar
+        assert bar.size.height == 20
+        frames = app.frames
+        table.styles.height = 8  # as the report browser's table is when a case opens
+        await pilot.pause()
+        await asyncio.sleep(0.1)  # a frame more would come on the next refresh tick
+        await pilot.pause()
+        # Before, the scrollbar's new size asked for a second layout pass and its new
+        # window sizes for a repaint: a second frame that painted the same bar again.
+        assert app.frames == frames + 1
+        assert bar.size.height == 8 and bar.window_size == 8
+        assert bar.window_virtual_size == 101
 
 
 async def test_rows_are_rendered_once_until_the_items_change() -> None:
