@@ -88,10 +88,18 @@ class AlignedStep:
     differing_args: tuple[str, ...] = ()
 
 
+_ABSENT = object()
+
+
 def _differing_args(expected: ToolCall, actual: ToolCall) -> tuple[str, ...]:
-    # Only arguments the case names are checked: an expectation without args matches any.
+    # As the trajectory criterion compares them (ToolCall.matches): an expectation
+    # without args accepts any; one with args wants exactly those, so an argument
+    # only one side has differs too.
+    if not expected.args:
+        return ()
+    keys = expected.args.keys() | actual.args.keys()
     return tuple(
-        sorted(k for k, v in expected.args.items() if k not in actual.args or actual.args[k] != v)
+        sorted(k for k in keys if expected.args.get(k, _ABSENT) != actual.args.get(k, _ABSENT))
     )
 
 

@@ -59,9 +59,18 @@ def test_alignment_flags_missing_extra_and_wrong_args() -> None:
         (StepMatch.WRONG_ARGS, "lookup", "lookup"),
         (StepMatch.MISSING, "forecast", None),
         (StepMatch.EXTRA, None, "search"),
-        (StepMatch.MATCH, "convert", "convert"),
+        (StepMatch.WRONG_ARGS, "convert", "convert"),
     ]
-    assert rows[0].differing_args == ("city",)
+    # as the trajectory criterion with check_args sees them: exactly the expected args
+    assert rows[0].differing_args == ("city", "lang")
+    assert rows[3].differing_args == ("x",)
+
+
+def test_an_expected_call_without_args_accepts_any() -> None:
+    rows = align_trajectory(
+        [ToolCall(name="lookup")], [ToolCall(name="lookup", args={"city": "Lyon"})]
+    )
+    assert [(r.match, r.differing_args) for r in rows] == [(StepMatch.MATCH, ())]
 
 
 names = st.lists(st.sampled_from(["a", "b", "c"]), max_size=6)

@@ -114,7 +114,8 @@ class TrajectoryMatchCriterion(SyncCriterion):
     ``ExecutionResult.tool_calls`` accumulated over the conversation. The score
     is :func:`match_score` under ``config.match_type`` (default ``exact``); two
     calls match on the tool name, and also on equal ``args`` when
-    ``config.check_args`` is on (off by default).
+    ``config.check_args`` is on (off by default); an expected call given by name
+    only accepts any arguments even then (:meth:`ToolCall.matches`).
 
     Nothing expected: an empty expected trajectory means "no tool should be
     called" under ``exact`` (1.0 when none was, else 0.0) and is trivially met

@@ -81,6 +81,17 @@ async def test_args_ignored_by_default_and_checked_when_asked() -> None:
     assert await trajectory(right, case, check_args=True) == (1.0, True)
 
 
+async def test_a_tool_expected_by_name_only_accepts_any_args_even_when_checking() -> None:
+    # "Name only (args not checked)": EvalPresets.tool_usage() turns check_args on,
+    # and cases built from tool names alone must still pass with it.
+    case = case_expecting(ToolCall(name="get_weather"), ToolCall(name="convert", args={"u": "C"}))
+    actual = run_tools(
+        ToolCall(name="get_weather", args={"city": "Rome"}),
+        ToolCall(name="convert", args={"u": "F"}),
+    )
+    assert await trajectory(actual, case, check_args=True) == (0.5, False)
+
+
 async def test_expected_tools_of_every_turn_are_concatenated() -> None:
     case = EvalCase(
         eval_id="multi",
