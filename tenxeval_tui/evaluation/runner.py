@@ -68,7 +68,9 @@ class EvaluationRunner:
             for app, collector, es in evaluations
         ]
         self._cancelled = False
-        reports: dict[str, EvalReport] = {}
+        # Every report is written, also when two evaluations share an eval_set_id
+        # (two agents on one file); only the returned dict and results keep the last.
+        reports: list[EvalReport] = []
         for app, collector, eval_set in loaded:
             if self._cancelled:
                 break
@@ -82,11 +84,11 @@ class EvaluationRunner:
                 raise
             finally:
                 self._current = None
-            reports[report.eval_set_id] = report
+            reports.append(report)
             self.results[report.eval_set_id] = report
-        for report in reports.values():
+        for report in reports:
             write_reports(report, config)
-        return reports
+        return {report.eval_set_id: report for report in reports}
 
     def cancel(self) -> None:
         """Stop the running :meth:`run` promptly; finished cases are kept."""

@@ -103,6 +103,26 @@ async def test_runs_every_evaluation_and_reports_each_report_once(
     }
 
 
+async def test_two_evaluations_of_one_eval_set_both_get_their_reports(
+    reporters: FakeReporters,
+) -> None:
+    # two agents on one eval set: results keep the last report, but both are written
+    first_app, first_collector = create_eval_app(support_agent)
+    second_app, second_collector = create_eval_app(support_agent)
+    runner = EvaluationRunner()
+    reports = await runner.run(
+        [
+            (first_app, first_collector, one_case_set("support", ["Hello"])),
+            (second_app, second_collector, one_case_set("support", ["Where is order A1?"])),
+        ],
+        config=reporting_config(),
+    )
+    assert [c[0] for c in reporters.calls] == ["support", "support"]
+    assert reports["support"].results[0].eval_id == "support-0"
+    assert runner.results["support"] is reports["support"]
+    assert "A1" in reports["support"].results[0].messages[0]["content"]
+
+
 async def test_reporter_failures_are_logged_not_raised(
     reporters: FakeReporters, caplog: pytest.LogCaptureFixture
 ) -> None:
