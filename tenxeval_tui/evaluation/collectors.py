@@ -356,8 +356,11 @@ def make_trajectory_callback(
     """Wire ``collector`` into a new 10xGraph ``CallbackManager``: ``(collector, manager)``.
 
     Pass the manager to ``StateGraph.compile(callback_manager=...)``. Needs the
-    ``10xgraph`` extra; prefer :func:`~tenxeval_tui.evaluation.testing.create_eval_app`,
-    which also isolates the graph from other graphs of the process.
+    ``10xgraph`` extra. A graph compiled that way records events only if it is the
+    first graph compiled in the process: 10xGraph's shared dependency container keeps
+    the first callback manager it is given (10xgraph 0.10.3). Prefer
+    :func:`~tenxeval_tui.evaluation.testing.create_eval_app`, which gives each graph a
+    container of its own.
     """
     from tenxeval_tui.evaluation.targets.graph import build_callback_manager
 
