@@ -7,6 +7,7 @@ Textual, 10xgraph nor any agent.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -115,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
         "or one eval set file (default: the current folder); with --watch it opens on the "
         "run view with watch mode on.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog: the subcommands' usage lines would repeat the two-line usage above
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="tenxeval-tui")
     validate = sub.add_parser(
         "validate", help="check eval set files and print every problem (file:line:column)"
     )
@@ -163,7 +165,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:
+        # stdout closed early (``| head``): stop quietly, as command-line tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return code
 
 

@@ -13,6 +13,7 @@ stays fast; the engine, rich and the agent are imported when a run starts.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,23 +55,18 @@ def _split_tags(raw: Sequence[str] | None) -> list[str]:
 def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     from tenxeval_tui.workspace import EVAL_SET_SUFFIX
 
-    if not paths:
-        files = [workspace.resolve(p) for p in workspace.settings.eval_sets]
-        if not files:
-            raise UsageError(
-                "no eval sets: name files or folders, or set eval_sets in [tool.tenxeval]"
-            )
-    else:
-        files = []
-        for raw in paths:
-            path = Path(raw)
-            if path.is_dir():
-                found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
-                if not found:
-                    raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
-                files.extend(found)
-            else:
-                files.append(path)
+    named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
+    if not named:
+        raise UsageError("no eval sets: name files or folders, or set eval_sets in [tool.tenxeval]")
+    files: list[Path] = []
+    for path in named:
+        if path.is_dir():
+            found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            if not found:
+                raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
+            files.extend(found)
+        else:
+            files.append(path)
     for file in files:
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
@@ -98,6 +94,35 @@ def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalCo
         raise UsageError(f"{file}: config file not found") from None
     except EvalFileError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _check_criteria(config: EvalConfig, config_file: Path | None, preset: str | None) -> None:
+    """Every criterion is known and set up (judges included), before any agent is loaded."""
+    from tenxeval_tui.evaluation.criteria import CriterionConfigError, build_criteria
+
+    source = str(config_file) if config_file else f"--preset {preset}" if preset else "criteria"
+    try:
+        criteria = build_criteria(config)
+    except CriterionConfigError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    if not criteria:  # e.g. a misspelt "criteria" key, which configs ignore like any unknown
+        print(
+            f"tenxeval-tui run: warning: {source}: no criteria enabled, so every case that "
+            "runs without an error passes",
+            file=sys.stderr,
+        )
+
+
+def _check_output_dir(folder: Path) -> None:
+    """Reports can be written to ``folder`` (made if missing), before anything runs."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{folder}: cannot write reports here: {exc.strerror or exc}") from None
 
 
 def build_plan(args: argparse.Namespace) -> RunPlan:
@@ -132,8 +157,8 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     elif "concurrency" in settings.model_fields_set:
         config.max_concurrency = settings.concurrency
     if args.timeout is not None:
-        if args.timeout <= 0:
-            raise UsageError("--timeout: must be more than 0 seconds")
+        if not (args.timeout > 0 and math.isfinite(args.timeout)):
+            raise UsageError("--timeout: must be a number of seconds more than 0")
         config.timeout = args.timeout
     reporter = config.reporter
     if args.output_dir:
@@ -142,6 +167,11 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         reporter.output_dir = str(workspace.resolve(settings.output_dir))
     reporter.junit_xml = reporter.junit_xml or args.junit
     reporter.html = reporter.html and not args.no_html
+    tags = _split_tags(args.tags)
+    if args.tags and not tags:
+        raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    _check_criteria(config, config_file, args.preset)
+    _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
         agent_explicit=bool(args.agent),
@@ -150,38 +180,40 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         config=config,
         config_file=config_file,
         threshold=args.threshold,
-        tags=_split_tags(args.tags),
+        tags=tags,
         cases=list(args.cases or []),
     )
 
 
-def load_eval_sets(plan: RunPlan) -> list[EvalSet]:
-    """Load and filter the plan's eval sets (by tags, then by case ids)."""
+def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
+    """Load and filter the plan's eval sets (by tags, then by case ids), with their files."""
     from tenxeval_tui.evaluation.dataset import EvalSet
     from tenxeval_tui.evaluation.errors import EvalFileError
 
-    loaded: list[EvalSet] = []
+    loaded: list[tuple[Path, EvalSet]] = []
     for file in plan.files:
         try:
-            loaded.append(EvalSet.from_file(file))
+            loaded.append((file, EvalSet.from_file(file)))
         except EvalFileError as exc:
             raise UsageError(str(exc)) from None
         except FileNotFoundError:
             raise UsageError(f"{file}: file not found") from None
-    unknown = set(plan.cases) - {c.eval_id for s in loaded for c in s.eval_cases}
+    unknown = set(plan.cases) - {c.eval_id for _, s in loaded for c in s.eval_cases}
     if unknown:
         raise UsageError(
             f"--case: no case {', '.join(map(repr, sorted(unknown)))} in the eval sets"
         )
-    selected: list[EvalSet] = []
-    for eval_set in loaded:
+    selected: list[tuple[Path, EvalSet]] = []
+    for file, eval_set in loaded:
         cases = eval_set.filter_by_tags(plan.tags) if plan.tags else list(eval_set.eval_cases)
         if plan.cases:
             cases = [c for c in cases if c.eval_id in plan.cases]
         if cases:
-            selected.append(eval_set.model_copy(update={"eval_cases": cases}))
+            selected.append((file, eval_set.model_copy(update={"eval_cases": cases})))
     if not selected:
-        raise UsageError("no case matches --tags/--case in the eval sets")
+        if plan.tags or plan.cases:
+            raise UsageError("no case matches --tags/--case in the eval sets")
+        raise UsageError(f"{', '.join(map(str, plan.files))}: no cases to run")
     return selected
 
 
@@ -196,6 +228,13 @@ def _quiet_logging(verbose: bool) -> None:
         logging.getLogger().setLevel(logging.CRITICAL)
 
 
+def _names_own_agent(eval_set: EvalSet) -> bool:
+    """Whether ``eval_set`` names its own agent (``metadata.agent``)."""
+    from tenxeval_tui.evaluation.targets.loader import EVAL_SET_AGENT_KEY
+
+    return EVAL_SET_AGENT_KEY in eval_set.metadata
+
+
 def execute(plan: RunPlan, args: argparse.Namespace) -> int:
     """Run the plan: evaluate, combine, write reports, print the summary; returns the exit code."""
     import asyncio
@@ -205,18 +244,20 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, load_agent
     from tenxeval_tui.progress import make_progress
 
-    eval_sets = load_eval_sets(plan)
+    files_and_sets = load_eval_sets(plan)
+    eval_sets = [eval_set for _, eval_set in files_and_sets]
     _quiet_logging(args.verbose)
     pairs: dict[str, tuple[Any, Any]] = {}  # one load per agent, shared by its eval sets
     evaluations = []
-    try:
-        for eval_set in eval_sets:
+    for file, eval_set in files_and_sets:
+        try:
             spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
             if spec not in pairs:
                 pairs[spec] = load_agent(spec, cwd=plan.agent_folder)
-            evaluations.append((*pairs[spec], eval_set))
-    except AgentLoadError as exc:
-        raise UsageError(str(exc)) from None
+        except AgentLoadError as exc:
+            own = not plan.agent_explicit and _names_own_agent(eval_set)
+            raise UsageError(f"{file}: metadata.agent: {exc}" if own else str(exc)) from None
+        evaluations.append((*pairs[spec], eval_set))
     run_config = plan.config.model_copy(deep=True)
     run_config.reporter.enabled = False  # one report (combined when several) written below
     progress = make_progress(sum(len(s.eval_cases) for s in eval_sets), quiet=args.quiet)
@@ -240,8 +281,10 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
     if not finished or not any(r.results for r in finished):
         return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
     report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
-    _write_reports(report, plan, args)
-    return EXIT_INTERRUPTED if interrupted else exit_code(report, plan.threshold)
+    written = _write_reports(report, plan, args)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return exit_code(report, plan.threshold) if written else EXIT_FAILED
 
 
 def exit_code(report: EvalReport, threshold: float) -> int:
@@ -251,16 +294,18 @@ def exit_code(report: EvalReport, threshold: float) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) -> None:
+def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) -> bool:
+    """Write the report files, then print; ``False`` when a report file was not written."""
     from tenxeval_tui.evaluation.reporters import ReporterManager, print_report
 
     reporter = plan.config.reporter.model_copy()
     reporter.console = False
-    if not args.quiet:
-        print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
+    # Files first: a closed stdout (``| head``) must not cost the reports.
     output = ReporterManager(reporter).run_all(report)
     for name, message in output.errors:
         print(f"report {name} failed: {message}", file=sys.stderr)
+    if not args.quiet:
+        print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
     if not args.quiet:
         for path in output.generated_files:
             print(f"wrote {path}")
@@ -270,10 +315,13 @@ def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) 
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
         f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {plan.threshold:.1%})"
     )
+    if output.errors:
+        print("FAILED: some report files were not written (see above)", file=sys.stderr)
     if args.open and output.html_path:
         import webbrowser
 
         webbrowser.open(Path(output.html_path).resolve().as_uri())
+    return not output.errors
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -195,6 +195,11 @@ def criterion_field(name: str) -> str | None:
     return _FIELD_ALIASES.get(name)
 
 
+def _criterion_key(node: dict[str, Any], field: str) -> str | None:
+    """The key of ``node`` that configures criterion field ``field`` (its name or an alias)."""
+    return next((key for key in node if criterion_field(key) == field), None)
+
+
 class CriteriaConfig(BaseModel):
     """Which criteria run; a ``None`` field is a criterion that does not run.
 
@@ -323,7 +328,7 @@ class EvalConfig(BaseModel):
     @classmethod
     def from_file(cls, path: str | Path) -> EvalConfig:
         """Load a JSON config file (errors name file, line, column and field)."""
-        return read_json_model(cls, Path(path))
+        return read_json_model(cls, Path(path), key_for=_criterion_key)
 
     def to_file(self, path: str | Path) -> None:
         """Write the config as JSON (atomically)."""

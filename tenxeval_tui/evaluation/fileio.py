@@ -18,6 +18,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
+KeyFor = Callable[[dict[str, Any], str], str | None]
 Prepare = Callable[[Any], bool]
 
 
@@ -142,11 +143,17 @@ def json_syntax_problem(path: Path, text: str) -> Problem | None:
     return None
 
 
-def _resolve_loc(data: Any, loc: tuple[Any, ...]) -> list[PathPart]:
-    """Keep the parts of a pydantic error location that are real keys or indexes in ``data``."""
+def _resolve_loc(data: Any, loc: tuple[Any, ...], key_for: KeyFor | None = None) -> list[PathPart]:
+    """Keep the parts of a pydantic error location that are real keys or indexes in ``data``.
+
+    ``key_for(node, part)`` names the key of ``node`` that a model read as field
+    ``part`` (a key a validator renamed), so that the path says what the file says.
+    """
     path: list[PathPart] = []
     node = data
     for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and key_for:
+            part = key_for(node, part) or part
         if isinstance(node, dict) and isinstance(part, str) and part in node:  # noqa: SIM114
             node = node[part]
             path.append(part)
@@ -181,11 +188,13 @@ def read_json_model[M: BaseModel](
     *,
     prepare: Prepare | None = None,
     extra_checks: ExtraChecks | None = None,
+    key_for: KeyFor | None = None,
 ) -> M:
     """Load ``path`` as ``model``: fast when the file is good, every problem named when not.
 
     ``prepare`` may rewrite the parsed JSON in place (returning whether it did)
-    before validation; it only runs when the fast path fails.
+    before validation; it only runs when the fast path fails. ``key_for`` maps a
+    field name in an error back to the file's key (see :func:`_resolve_loc`).
     """
     text = read_text(path)
     try:
@@ -226,7 +235,7 @@ def read_json_model[M: BaseModel](
         for error in exc.errors():
             if custom and error.get("type") == "duplicate_eval_id":
                 continue  # reported below with the exact place
-            add(_resolve_loc(data, tuple(error.get("loc", ()))), _message(error))
+            add(_resolve_loc(data, tuple(error.get("loc", ())), key_for), _message(error))
     for json_path, message in custom:
         add(json_path, message)
     if not problems:  # pragma: no cover - the fast path failed, so pydantic found something

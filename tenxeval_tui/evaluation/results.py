@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tenxeval_tui.evaluation.dataset import ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.execution import TokenUsage
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
@@ -326,8 +327,28 @@ class EvalReport(BaseModel):
 
     @classmethod
     def from_file(cls, path: str | Path) -> EvalReport:
-        """Load a JSON report (ours or 10xGraph's); errors name file, line, column and field."""
-        return read_json_model(cls, Path(path))
+        """Load a JSON report (ours or 10xGraph's); errors name file, line, column and field.
+
+        A JSON object without ``results`` (an eval set, a config) is no report.
+        """
+        report = read_json_model(cls, Path(path))
+        if "results" not in report.model_fields_set:
+            kind = (
+                " (an eval set: it has eval_cases)"
+                if "eval_cases" in (report.model_extra or {})
+                else ""
+            )
+            raise EvalFileError(
+                [
+                    Problem(
+                        path=str(path),
+                        line=1,
+                        column=1,
+                        message=f"not a report: no 'results'{kind}",
+                    )
+                ]
+            )
+        return report
 
     def format_summary(self) -> str:
         """A plain-text overview: counts, pass rate, duration, tokens, criteria, failures."""

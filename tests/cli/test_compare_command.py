@@ -75,3 +75,12 @@ def test_help_lists_compare_without_importing_textual() -> None:
     )
     assert "BASELINE.json" in done.stdout
     assert done.stdout.strip().endswith("False")
+
+
+def test_an_eval_set_is_no_report(tmp_path: Path) -> None:
+    base, _ = write_reports(tmp_path)
+    eval_set = tmp_path / "weather.evalset.json"
+    eval_set.write_text('{"eval_set_id": "weather", "eval_cases": []}')
+    done = run("compare", base, eval_set)
+    assert done.returncode == 2
+    assert f"{eval_set}:1:1: not a report: no 'results' (an eval set" in done.stderr

@@ -34,14 +34,16 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def cli(cwd: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def cli(
+    cwd: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(SCRIPT), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
     )
 
 
@@ -205,6 +207,22 @@ def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> N
         (["evals"], r"no agent for eval set .*: pass --agent MODULE:ATTR"),
         (["--agent", AGENT, "evals", "--threshold", "2"], r"--threshold: 2.0 is not between"),
         (["--agent", AGENT, "--preset", "strict", "--config", "x"], r"not allowed with argument"),
+        (["--agent", AGENT, "evals", "--timeout", "nan"], r"--timeout: must be a number"),
+        (["--agent", AGENT, "evals", "--tags", " , "], r"--tags: no tag given"),
+        (
+            ["--agent", AGENT, "evals", "--config", "crit.json"],
+            r"crit.json: unknown criterion 'nope'",
+        ),
+        (
+            ["--agent", AGENT, "evals", "--preset", "response_quality"],
+            r"--preset response_quality: final_response_match_v2: no judge model",
+        ),
+        (
+            ["--agent", AGENT, "evals", "--output-dir", "afile/reports"],
+            r"afile/reports: cannot write reports here: Not a directory",
+        ),
+        (["--agent", AGENT, "empty.evalset.json"], r"empty.evalset.json: no cases to run"),
+        (["--agent", AGENT, "evals", "--threshold", "x"], r"^usage: tenxeval-tui run \["),
     ],
 )
 def test_usage_and_configuration_errors_exit_2_without_traceback(
@@ -214,12 +232,72 @@ def test_usage_and_configuration_errors_exit_2_without_traceback(
         '{\n  "eval_set_id": "b",\n  "eval_cases": 3\n}'
     )
     (project / "bad.json").write_text("{not json")
+    (project / "crit.json").write_text('{"criteria": {"nope": {"threshold": 1}}}')
+    (project / "afile").write_text("a file, not a folder")
+    (project / "empty.evalset.json").write_text('{"eval_set_id": "e", "eval_cases": []}')
     if "evals" in args and "broken" not in " ".join(args):
         (project / "evals/broken.evalset.json").unlink()
-    done = cli(project, "run", *args)
+    env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    done = cli(project, "run", *args, env=env)
     assert done.returncode == 2, done.stdout + done.stderr
-    assert re.search(message, done.stderr), done.stderr
+    assert re.search(message, done.stderr, re.MULTILINE), done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_reports_that_cannot_be_written_fail_the_run(project: Path) -> None:
+    # names without a timestamp, and the JSON report's name taken by a folder
+    (project / "cfg.json").write_text('{"reporter": {"timestamp_files": false}}')
+    eval_set_id = json.loads((project / "evals/plain.evalset.json").read_text())["eval_set_id"]
+    (project / "out" / f"{eval_set_id}.json").mkdir(parents=True)
+    args = ["--agent", AGENT, "evals", "--tags", "smoke", "--config", "cfg.json"]
+    done = cli(project, "run", *args, "--output-dir", "out")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "report JSONReporter failed" in done.stderr
+    assert "some report files were not written" in done.stderr
+    assert (project / "out" / f"{eval_set_id}.html").is_file()  # the others are written
+    done = cli(project, "run", *args, "--output-dir", "elsewhere")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_bad_agent_in_eval_set_metadata_names_the_file(project: Path) -> None:
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    eval_set["metadata"]["agent"] = "nomodule_here:agent"
+    path.write_text(json.dumps(eval_set))
+    done = cli(project, "run", "evals")
+    assert done.returncode == 2
+    assert re.search(r"evals/plain.evalset.json: metadata.agent: .*nomodule_here", done.stderr)
+
+
+def test_a_config_without_criteria_is_warned_about(project: Path) -> None:
+    (project / "typo.json").write_text('{"critera": {"exact_match": {}}}')
+    args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out"]
+    done = cli(project, "run", *args, "--config", "typo.json")
+    assert "typo.json: no criteria enabled" in done.stderr
+    assert "no criteria enabled" not in cli(project, "run", *args).stderr
+
+
+def test_settings_may_name_a_folder_of_eval_sets(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        f'[tool.tenxeval]\nagent = "{AGENT}"\neval_sets = ["evals"]\noutput_dir = "out"\n'
+    )
+    done = cli(project, "run", "--tags", "smoke")
+    assert done.returncode == 0, done.stderr
+    assert sorted(case_ids(reports(project / "out")[0])) == ["greeting", "order_a100"]
+
+
+def test_a_closed_stdout_stops_quietly_and_the_reports_are_still_written(project: Path) -> None:
+    command = f"{SCRIPT} run --agent {AGENT} evals --output-dir out | head -c 1"
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=120
+    )
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert len(reports(project / "out")) == 1
+    validate = f"{SCRIPT} validate evals evals evals evals | head -c 1"
+    done = subprocess.run(
+        ["bash", "-c", validate], cwd=project, capture_output=True, text=True, timeout=60
+    )
+    assert "Traceback" not in done.stderr, done.stderr
 
 
 def test_validate_prints_file_line_column_for_every_problem(project: Path) -> None:

@@ -97,6 +97,18 @@ def test_config_file_round_trip_and_errors(tmp_path: Path) -> None:
     assert "greater than or equal to 1" in info.value.first.message
 
 
+def test_a_config_error_names_the_criterion_as_the_file_does(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(
+        '{"criteria": {\n  "tool_trajectory_avg_score": {"threshold": "high"}}}', encoding="utf-8"
+    )
+    with pytest.raises(EvalFileError) as info:
+        EvalConfig.from_file(path)
+    problem = info.value.first
+    assert problem.json_path == "criteria.tool_trajectory_avg_score.threshold"
+    assert (problem.line, problem.column) == (2, 46)  # at "high"
+
+
 def test_reporter_config_defaults_are_the_documented_ones() -> None:
     assert ReporterConfig().model_dump() == {
         "enabled": True,
