@@ -294,8 +294,10 @@ class RunScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#run-cases")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None and event.row_key.value != self._selected:
-            self._follow(str(event.row_key.value))
+        # An empty table highlights no row: Textual then sends a row_key of None.
+        key = getattr(event.row_key, "value", None)
+        if key is not None and key != self._selected:
+            self._follow(str(key))
 
     # --- actions ---------------------------------------------------------------------
 

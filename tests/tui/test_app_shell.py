@@ -86,3 +86,19 @@ async def test_command_palette_lists_commands_with_their_keys(weather_set: Path)
         await pilot.press("enter")
         await pilot.pause()
         assert len(app.screen.query_one(CaseTable).visible_uids) == 3
+
+
+async def test_keys_on_the_empty_run_view_before_any_run_do_nothing(weather_set: Path) -> None:
+    from tenxeval_tui.screens.run import RunScreen
+
+    app = WorkbenchApp(weather_set.parent)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen)
+        # the empty case table has the focus; up and page down crashed the app
+        for key in ("up", "pagedown", "down", "home", "end", "pageup"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert app.is_running and isinstance(app.screen, RunScreen)
