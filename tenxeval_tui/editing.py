@@ -214,6 +214,13 @@ class EvalSetDocument:
         """
         case = self.case(uid)
         drafts = dict(case.drafts)
+        if text == casefields.field_text(case.data, key):
+            # What the field shows already: its first display, or a draft typed back to it.
+            # Storing it would write display defaults ("test_user", {}) the file never had.
+            if drafts.pop(key, None) is None:
+                return False
+            self._replace(replace(case, drafts=drafts), key)
+            return True
         try:
             data = casefields.with_field(case.data, key, text)
         except casefields.FieldValueError as exc:

@@ -103,6 +103,27 @@ def test_bad_json_args_become_a_draft_and_a_problem(path: Path) -> None:
     assert doc.case(uid).data["conversation"][0]["expected_tool_trajectory"][0]["args"] == {"x": 2}
 
 
+def test_a_field_set_to_what_it_shows_changes_nothing(tmp_path: Path) -> None:
+    # The form sets every field once as it shows a case: a case without session_input
+    # or tool args shows defaults ("test_user", {}) that must not be written into it.
+    target = tmp_path / "bare.evalset.json"
+    turn = {"user_content": {"role": "user", "content": "hi"}}
+    turn["expected_tool_trajectory"] = [{"name": "lookup"}]  # type: ignore[list-item]
+    target.write_text(
+        json.dumps({"eval_set_id": "b", "eval_cases": [{"eval_id": "a", "conversation": [turn]}]})
+    )
+    doc = EvalSetDocument.load(target)
+    uid = uid_of(doc, "a")
+    before = json.dumps(doc.case(uid).data)
+    for key in ("session.user_id", "session.state", "turns.0.tools.0.args", "tags", "name"):
+        assert not doc.set_field(uid, key, doc.field_text(uid, key)), key
+    assert json.dumps(doc.case(uid).data) == before and not doc.dirty
+    args = "turns.0.tools.0.args"
+    assert doc.set_field(uid, args, '{"x": ')  # a draft...
+    assert doc.set_field(uid, args, "{}")  # ...typed back to what the field showed
+    assert doc.field_problems(uid) == {} and json.dumps(doc.case(uid).data) == before
+
+
 def test_duplicate_eval_id_marks_both_cases(path: Path) -> None:
     doc = EvalSetDocument.load(path)
     one, two = uid_of(doc, "one"), uid_of(doc, "two")

@@ -171,3 +171,29 @@ async def test_a_duplicate_id_deep_in_a_big_set_is_shown_after_the_check(tmp_pat
         assert "eval_cases[420].eval_id" in error_text(app)
         assert "duplicate eval_id 'c3'" in error_text(app)
         assert not app.screen.query_one(CaseForm).display
+
+
+async def test_looking_at_cases_without_optional_fields_leaves_the_file_clean(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bare.evalset.json"
+    turn = {"user_content": {"role": "user", "content": "hi"}}
+    cases = [
+        {"eval_id": "a", "conversation": [{**turn, "expected_tool_trajectory": [{"name": "t"}]}]},
+        {"eval_id": "b", "conversation": [turn], "tags": ["region:eu,us"]},
+    ]
+    path.write_text(json.dumps({"eval_set_id": "bare", "eval_cases": cases}, indent=2))
+    before = path.read_text()
+    app = WorkbenchApp(path)
+    async with app.run_test() as pilot:
+        await wait_for_form(pilot)
+        await pilot.press("down")
+        await pilot.pause()
+        await pilot.press("up")
+        await pilot.pause()
+        screen = editor(app)
+        assert screen.document is not None and not screen.document.dirty
+        await pilot.press("ctrl+q")  # no unsaved-changes question: it quits
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)
+    assert path.read_text() == before
