@@ -39,6 +39,8 @@ def _json_object(text: str) -> dict[str, Any]:
         raise FieldValueError(
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
+    except RecursionError:
+        raise FieldValueError("invalid JSON: nested too deeply to be read") from None
     if not isinstance(value, dict):
         raise FieldValueError(f"must be a JSON object ({{...}}), not {type(value).__name__}")
     return value

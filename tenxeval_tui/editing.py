@@ -79,7 +79,7 @@ class EvalSetDocument:
         with gc_paused():
             try:
                 data = json.loads(text)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 raise EvalFileError(
                     [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
                 ) from None

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.fileio import gc_paused, json_syntax_problem, read_text
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.reports_index import decode_items, decode_list, results_array_start, split_report
 
@@ -221,16 +221,9 @@ class ReportDocument:
         text = read_text(path)
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError):
             raise EvalFileError(
-                [
-                    Problem(
-                        path=str(path),
-                        line=exc.lineno,
-                        column=exc.colno,
-                        message=f"invalid JSON: {exc.msg}",
-                    )
-                ]
+                [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
             ) from None
         if not isinstance(data, dict):
             EvalReport.from_file(path)  # raises with the exact message

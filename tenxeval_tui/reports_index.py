@@ -230,7 +230,7 @@ def _quick_entry(path: Path) -> ReportEntry | None:
         if not isinstance(set_id, str):
             return None
         name = members.get("eval_set_name", "")
-    except (ValueError, KeyError, TypeError, ValidationError, OSError):
+    except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
     return _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
 

@@ -129,6 +129,9 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
+
+
 def json_syntax_problem(path: Path, text: str) -> Problem | None:
     """The JSON syntax error of ``text`` with its line and column, or ``None``."""
     try:
@@ -140,6 +143,8 @@ def json_syntax_problem(path: Path, text: str) -> Problem | None:
             column=exc.colno,
             message=f"invalid JSON: {exc.msg}",
         )
+    except RecursionError:  # a file of a few kB can nest deeper than the parser goes
+        return Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
     return None
 
 

@@ -22,8 +22,17 @@ def new_eval_set_path(folder: Path, typed: str) -> tuple[Path | None, str]:
         return None, "type a file name"
     if not name.endswith(EVAL_SET_SUFFIX):
         name = name.removesuffix(".json") + EVAL_SET_SUFFIX
+    if "/" in name or "\\" in name:
+        return None, "a file name only, without folders (it goes in the workspace folder)"
+    if any(ord(char) < 32 for char in name):
+        return None, "cannot use this name: it holds a control character"
     path = folder / name
-    if path.exists():
+    try:
+        exists = path.exists()
+    except (OSError, ValueError) as exc:  # too long for the file system, a NUL byte...
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return None, f"cannot use this name: {reason}"
+    if exists:
         return None, f"{name} already exists"
     return path, f"will be written to {name} on the first save (ctrl+s)"
 

@@ -67,3 +67,16 @@ async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Pat
     )
     written = (tmp_path / "weather.evalset.json").read_text(encoding="utf-8")
     assert UUID.sub("<uuid>", written) == UUID.sub("<uuid>", expected.to_json() + "\n")
+
+
+def test_a_new_eval_set_name_that_cannot_be_a_file_is_refused_with_why(tmp_path: Path) -> None:
+    from tenxeval_tui.screens.new_eval_set import new_eval_set_path
+
+    path, hint = new_eval_set_path(tmp_path, "smoke")
+    assert path == tmp_path / "smoke.evalset.json" and "on the first save" in hint
+    path, hint = new_eval_set_path(tmp_path, "x" * 300)  # raised ENAMETOOLONG: the app crashed
+    assert path is None and hint == "cannot use this name: File name too long"
+    path, hint = new_eval_set_path(tmp_path, "../elsewhere")
+    assert path is None and "without folders" in hint
+    path, hint = new_eval_set_path(tmp_path, "nul\0byte")
+    assert path is None and hint.startswith("cannot use this name")
