@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 JSON_OBJECT_FIELDS = ("metadata", "session.state", "session.config")
@@ -179,6 +180,23 @@ def turn_keys(case: dict[str, Any], turn: int) -> list[str]:
         keys += [f"turns.{turn}.tools.{call}.name", f"turns.{turn}.tools.{call}.args"]
     keys.append(f"turns.{turn}.nodes")
     return keys
+
+
+# Where a structural edit moves turn ``t`` / its tool call ``c`` (``c`` is ``None`` for a
+# turn's own fields): the new ``(t, c)``, or ``None`` when that turn or call is gone.
+Renumber = Callable[[int, int | None], tuple[int, int | None] | None]
+
+
+def moved_field_key(key: str, renumber: Renumber) -> str | None:
+    """``key`` after turns or tool calls were added, removed or moved (``None``: gone)."""
+    match key.split("."):
+        case ["turns", t, "tools", c, what]:
+            moved = renumber(int(t), int(c))
+            return None if moved is None else f"turns.{moved[0]}.tools.{moved[1]}.{what}"
+        case ["turns", t, what]:
+            moved = renumber(int(t), None)
+            return None if moved is None else f"turns.{moved[0]}.{what}"
+    return key
 
 
 def field_label(key: str) -> str:

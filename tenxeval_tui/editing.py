@@ -310,13 +310,18 @@ class EvalSetDocument:
         self._push(MoveCase(source, target, uid))
         return True
 
-    def _edit_turns(self, uid: int, edit: Any) -> None:
+    def _edit_turns(self, uid: int, edit: Any, renumber: casefields.Renumber) -> None:
         case = self.case(uid)
         data = copy.deepcopy(case.data)
         turns = data.setdefault("conversation", [])
         edit(turns)
-        # Drafts name turns and tool calls by position, which this edit may have shifted.
-        drafts = {k: v for k, v in case.drafts.items() if not k.startswith("turns.")}
+        # Drafts name turns and tool calls by position: they follow their turn or call
+        # to its new place, and go with it when it is removed.
+        drafts = {}
+        for key, draft in case.drafts.items():
+            moved = casefields.moved_field_key(key, renumber)
+            if moved is not None:
+                drafts[moved] = draft
         self._replace(replace(case, data=data, drafts=drafts))
 
     def add_turn(self, uid: int, after: int | None = None) -> int:
@@ -327,12 +332,20 @@ class EvalSetDocument:
         from tenxeval_tui.evaluation.dataset import Invocation, MessageContent
 
         turn = Invocation(user_content=MessageContent.user("")).model_dump(mode="json")
-        self._edit_turns(uid, lambda turns: turns.insert(position, turn))
+        self._edit_turns(
+            uid,
+            lambda turns: turns.insert(position, turn),
+            lambda t, c: (t + 1 if t >= position else t, c),
+        )
         return position
 
     def remove_turn(self, uid: int, turn: int) -> None:
         """Remove turn ``turn`` of case ``uid``."""
-        self._edit_turns(uid, lambda turns: turns.pop(turn))
+        self._edit_turns(
+            uid,
+            lambda turns: turns.pop(turn),
+            lambda t, c: None if t == turn else (t - 1 if t > turn else t, c),
+        )
 
     def add_tool_call(self, uid: int, turn: int) -> int:
         """Add a blank expected tool call at the end of a turn; its index."""
@@ -345,12 +358,21 @@ class EvalSetDocument:
                 .setdefault("expected_tool_trajectory", [])
                 .append(casefields.new_tool_call())
             ),
+            lambda t, c: (t, c),  # appended: nothing moves
         )
         return position
 
     def remove_tool_call(self, uid: int, turn: int, call: int) -> None:
         """Remove an expected tool call."""
-        self._edit_turns(uid, lambda turns: turns[turn]["expected_tool_trajectory"].pop(call))
+
+        def renumber(t: int, c: int | None) -> tuple[int, int | None] | None:
+            if t != turn or c is None or c < call:
+                return t, c
+            return None if c == call else (t, c - 1)
+
+        self._edit_turns(
+            uid, lambda turns: turns[turn]["expected_tool_trajectory"].pop(call), renumber
+        )
 
     def move_tool_call(self, uid: int, turn: int, call: int, delta: int) -> bool:
         """Move an expected tool call within its turn; ``False`` at either end."""
@@ -363,7 +385,18 @@ class EvalSetDocument:
             trajectory = turns[turn]["expected_tool_trajectory"]
             trajectory.insert(target, trajectory.pop(call))
 
-        self._edit_turns(uid, move)
+        def renumber(t: int, c: int | None) -> tuple[int, int | None] | None:
+            if t != turn or c is None:
+                return t, c
+            if c == call:
+                return t, target
+            if call < c <= target:
+                return t, c - 1
+            if target <= c < call:
+                return t, c + 1
+            return t, c
+
+        self._edit_turns(uid, move, renumber)
         return True
 
     # --- undo / redo ---------------------------------------------------------------

@@ -124,6 +124,29 @@ def test_a_field_set_to_what_it_shows_changes_nothing(tmp_path: Path) -> None:
     assert doc.field_problems(uid) == {} and json.dumps(doc.case(uid).data) == before
 
 
+def test_a_draft_follows_its_tool_call_through_structural_edits(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    typed = '{"x": 1, "y": '  # half typed: a draft, kept until it parses
+
+    def drafts() -> dict[str, str]:
+        return {key: text for key, (text, _problem) in doc.case(uid).drafts.items()}
+
+    doc.set_field(uid, "turns.0.tools.0.args", typed)
+    doc.add_tool_call(uid, 0)
+    assert drafts() == {"turns.0.tools.0.args": typed}
+    doc.move_tool_call(uid, 0, 0, 1)
+    assert drafts() == {"turns.0.tools.1.args": typed}
+    doc.add_turn(uid, after=-1)  # a new first turn
+    assert drafts() == {"turns.1.tools.1.args": typed}
+    doc.remove_turn(uid, 0)
+    assert drafts() == {"turns.0.tools.1.args": typed}
+    doc.remove_tool_call(uid, 0, 0)
+    assert drafts() == {"turns.0.tools.0.args": typed}
+    doc.remove_tool_call(uid, 0, 0)  # its call is gone: so is the draft
+    assert drafts() == {}
+
+
 def test_duplicate_eval_id_marks_both_cases(path: Path) -> None:
     doc = EvalSetDocument.load(path)
     one, two = uid_of(doc, "one"), uid_of(doc, "two")
