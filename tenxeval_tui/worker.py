@@ -45,6 +45,9 @@ class RunRequest(BaseModel):
     """What to run: the agent, the eval sets and cases, and how."""
 
     agent: str = Field(description="The agent, as module:attribute.")
+    agent_explicit: bool = Field(
+        default=False, description="The agent wins over the eval sets' own (metadata.agent)."
+    )
     eval_sets: list[Path]
     only: dict[str, list[str]] = Field(
         default_factory=dict,
@@ -176,7 +179,10 @@ async def run(request: RunRequest, out: _Lines) -> int:
         # The run's agent is the default; an eval set naming its own runs with that one.
         evaluations = [
             (
-                *load_agent(agent_spec_for(eval_set, request.agent), cwd=request.search_path),
+                *load_agent(
+                    agent_spec_for(eval_set, request.agent, explicit=request.agent_explicit),
+                    cwd=request.search_path,
+                ),
                 eval_set,
             )
             for eval_set in eval_sets

@@ -85,9 +85,10 @@ class RunScreen(Screen[None]):
 
     @property
     def search_path(self) -> Path:
-        """Where the agent's module is looked up: the folder of the settings, or the root."""
+        """Where the agent's module is looked up: the folder of the settings, else the
+        current folder (as ``tenxeval-tui run`` does)."""
         ws = self.workspace
-        return (ws.settings_file.parent if ws.settings_file else ws.root).resolve()
+        return (ws.settings_file.parent if ws.settings_file else Path.cwd()).resolve()
 
     def compose(self) -> ComposeResult:
         ws = self.workspace
@@ -170,7 +171,9 @@ class RunScreen(Screen[None]):
         stopped first (its worker is killed).
         """
         choice = self.options_choice()
-        problem = agent_problem(choice.agent, self.search_path)
+        agent = choice.agent.strip()
+        # No agent typed: eval sets naming their own still run (the worker says which cannot).
+        problem = agent_problem(agent, self.search_path) if agent else None
         if not paths:
             problem = f"No eval sets to run in {self.workspace.root}."
         if problem:
@@ -179,7 +182,9 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         output_dir = ws.resolve(ws.settings.output_dir).resolve()
         self.request = RunRequest(
-            agent=choice.agent,
+            agent=agent,
+            # typed over the settings' agent: it wins over the eval sets' own, as --agent does
+            agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
             eval_sets=[p.resolve() for p in paths],
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
             tags=list(tags or []),

@@ -204,7 +204,7 @@ def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> N
         (["--agent", AGENT, "evals", "--config", "bad.json"], r"bad.json:1:\d+: "),
         (["--agent", AGENT, "evals", "--case", "nope"], r"--case: no case 'nope'"),
         (["--agent", AGENT, "evals", "--tags", "nope"], r"no case matches --tags/--case"),
-        (["evals"], r"no agent for eval set .*: pass --agent MODULE:ATTR"),
+        (["evals"], r"no agent for eval set .*: name one as MODULE:ATTR \(--agent"),
         (["--agent", AGENT, "evals", "--threshold", "2"], r"--threshold: 2.0 is not between"),
         (["--agent", AGENT, "--preset", "strict", "--config", "x"], r"not allowed with argument"),
         (["--agent", AGENT, "evals", "--timeout", "nan"], r"--timeout: must be a number"),

@@ -283,6 +283,7 @@ def agent_spec_for(eval_set: EvalSet, default: str | None, *, explicit: bool = F
         return default
     raise AgentLoadError(
         None,
-        f"no agent for eval set {eval_set.eval_set_id!r}: pass --agent MODULE:ATTR, set agent "
-        f'in [tool.tenxeval], or name one in the eval set\'s metadata ("agent": "module:attr")',
+        f"no agent for eval set {eval_set.eval_set_id!r}: name one as MODULE:ATTR (--agent, "
+        "or the run view's agent box), set agent in [tool.tenxeval], or name one in the eval "
+        'set\'s metadata ("agent": "module:attr")',
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -132,6 +133,23 @@ async def test_all_sample_eval_sets_run_each_with_their_own_agent(tmp_path: Path
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["passed"], counts["failed"], counts["error"]) == expected
+
+
+async def test_without_settings_eval_sets_run_their_own_agents_from_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `tenxeval-tui sample_evals` in a folder with no pyproject.toml: before, the run view
+    # wanted an agent typed, and looked for it under sample_evals/ instead of here.
+    repo = Path(__file__).resolve().parents[3]
+    project = tmp_path / "project"
+    shutil.copytree(repo / "sample_evals", project / "sample_evals")
+    monkeypatch.chdir(project)
+    app = WorkbenchApp("sample_evals")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None, message(screen)
+        counts = screen.live.counts()
+        assert (counts["passed"], counts["failed"], counts["error"]) == (14, 2, 2)
 
 
 async def test_the_selected_case_streams_its_events_in_order(workspace: Path) -> None:
@@ -290,7 +308,6 @@ async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
 @pytest.mark.parametrize(
     ("typed", "expected"),
     [
-        ("", "no agent"),
         ("weather bot", "expected MODULE:ATTR"),
         ("no_such_agent_module:agent", "no module 'no_such_agent_module'"),
     ],
@@ -307,3 +324,15 @@ async def test_a_typed_agent_is_validated_before_running(
         await pilot.pause()
         assert expected in message(screen)
         assert screen.runs_started == 0
+
+
+async def test_no_agent_anywhere_is_said_for_the_eval_set_that_needs_one(workspace: Path) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#agent", Input).value = ""  # the settings' agent cleared
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen), pilot)
+        assert "no agent for eval set 'cities'" in message(screen)
+        assert "agent box" in message(screen)
