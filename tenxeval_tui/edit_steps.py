@@ -34,6 +34,8 @@ class JsonFormat:
     compact: bool = False
     ensure_ascii: bool = False
     trailing_newline: bool = True
+    newline: str = "\n"
+    """``"\r\n"`` for a file written on Windows: a save keeps its line endings."""
 
     @classmethod
     def detect(cls, text: str) -> JsonFormat:
@@ -47,7 +49,9 @@ class JsonFormat:
                 break
         compact = indent is None and '": ' not in text and '":' in text
         ascii_escaped = text.isascii() and "\\u" in text
-        return cls(indent, compact, ascii_escaped, text.endswith("\n"))
+        first_break = text.find("\n", 0, 4096)
+        newline = "\r\n" if first_break > 0 and text[first_break - 1] == "\r" else "\n"
+        return cls(indent, compact, ascii_escaped, text.endswith("\n"), newline)
 
     def dumps(self, data: Any) -> str:
         """``data`` as JSON text in this format."""
@@ -55,7 +59,10 @@ class JsonFormat:
         text = json.dumps(
             data, indent=self.indent, ensure_ascii=self.ensure_ascii, separators=separators
         )
-        return text + "\n" if self.trailing_newline else text
+        if self.trailing_newline:
+            text += "\n"
+        # JSON escapes line breaks inside strings: every "\n" left is layout.
+        return text.replace("\n", self.newline) if self.newline != "\n" else text
 
 
 # --- undo steps ----------------------------------------------------------------------

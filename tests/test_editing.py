@@ -197,6 +197,20 @@ def test_save_keeps_key_order_indentation_and_unknown_fields(tmp_path: Path) -> 
     assert EvalSet.from_file(target).eval_cases[0].get_user_queries() == ["hello"]
 
 
+def test_save_keeps_windows_line_endings(path: Path) -> None:
+    crlf = path.read_text().replace("\n", "\r\n")
+    path.write_bytes(crlf.encode())
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "one"), "name", "multi\nline")  # a break inside a string
+    assert doc.save() == []
+    saved = path.read_bytes().decode()
+    changed = [
+        (a, b) for a, b in zip(crlf.split("\r\n"), saved.split("\r\n"), strict=False) if a != b
+    ]
+    assert saved.count("\r\n") == saved.count("\n")  # every line ends in CRLF
+    assert len(changed) == 1 and '"name": "multi\\nline"' in changed[0][1]
+
+
 def test_atomic_save_failure_leaves_the_old_file(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

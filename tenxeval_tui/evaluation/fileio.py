@@ -122,7 +122,7 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise EvalFileError([Problem(path=str(path), message="is a folder, not a JSON file")])
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # line endings as they are (CRLF kept)
     except UnicodeDecodeError as exc:
         raise EvalFileError(
             [Problem(path=str(path), message=f"not UTF-8 text (byte {exc.start})")]
