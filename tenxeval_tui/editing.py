@@ -15,7 +15,7 @@ import copy
 import itertools
 import json
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,16 @@ from tenxeval_tui.evaluation.fileio import (
     json_syntax_problem,
     read_text,
 )
+from tenxeval_tui.json_splice import splice_changed_cases
+
+
+@dataclass(frozen=True, slots=True)
+class _SavedText:
+    """A text of the file and the cases and top-level fields it holds."""
+
+    text: str
+    cases: list[CaseState]
+    header: str
 
 
 class EvalSetDocument:
@@ -60,6 +70,8 @@ class EvalSetDocument:
         self._coalesce = True
         self.disk_text: str | None = None
         """The file's text as last loaded or saved (to tell our own writes from others')."""
+        self._base: _SavedText | None = None
+        """The text last loaded or saved and what it held: a save rewrites only what changed."""
 
     # --- opening -------------------------------------------------------------------
 
@@ -91,6 +103,7 @@ class EvalSetDocument:
                 raise EvalFileError([Problem(path=str(path), line=1, column=1, message=message)])
             document = cls(data, path, JsonFormat.detect(text))
         document.disk_text = text
+        document._base = document._saved_text(text)
         return document
 
     @classmethod
@@ -450,8 +463,36 @@ class EvalSetDocument:
         return {k: (cases if k == "eval_cases" else v) for k, v in self._header.items()}
 
     def to_text(self) -> str:
-        """The eval set as the file's text would be after a save."""
-        return self.format.dumps(self.to_data())
+        """The eval set as the file's text would be after a save.
+
+        Cases left alone keep their text as it is in the file (its layout included);
+        only changed ones are written anew, unless cases were added, removed or moved
+        or a top-level field changed: then the whole file is written in its format.
+        """
+        spliced = self._spliced_text()
+        return spliced if spliced is not None else self.format.dumps(self.to_data())
+
+    def _header_text(self) -> str:
+        # Compared as JSON text: 1, 1.0 and true are equal in Python, not in the file.
+        fields = [(k, v) for k, v in self._header.items() if k != "eval_cases"]
+        return json.dumps(fields, ensure_ascii=False)
+
+    def _saved_text(self, text: str) -> _SavedText:
+        return _SavedText(text, list(self.cases), self._header_text())
+
+    def _spliced_text(self) -> str | None:
+        base = self._base
+        if base is None or [c.uid for c in self.cases] != [c.uid for c in base.cases]:
+            return None
+        if self._header_text() != base.header:
+            return None
+        # Cases are replaced, never changed in place: the same object is the same case.
+        unchanged = [case is before for case, before in zip(self.cases, base.cases, strict=True)]
+        if all(unchanged):
+            return base.text
+        return splice_changed_cases(
+            base.text, [case.data for case in self.cases], unchanged, self.format
+        )
 
     def save(self, path: Path | None = None) -> list[str]:
         """Write the file atomically; with problems, write nothing and return them."""
@@ -465,6 +506,7 @@ class EvalSetDocument:
         atomic_write_text(target, text)
         self.path = target
         self.disk_text = text
+        self._base = self._saved_text(text)
         self._saved_top = self._undo[-1] if self._undo else None
         self._coalesce = False
         return []

@@ -186,7 +186,7 @@ def test_save_keeps_key_order_indentation_and_unknown_fields(tmp_path: Path) -> 
     target.write_text(text, encoding="utf-8")
     doc = EvalSetDocument.load(target)
     assert doc.format == JsonFormat(indent="    ", trailing_newline=False)
-    assert doc.to_text() == json.dumps(json.loads(text), indent=4, ensure_ascii=False)
+    assert doc.to_text() == text  # nothing changed: the file as it is
     doc.set_field(doc.cases[0].uid, "turns.0.user", "hello")
     assert doc.save() == []
     saved = json.loads(target.read_text())
@@ -209,6 +209,59 @@ def test_save_keeps_windows_line_endings(path: Path) -> None:
     ]
     assert saved.count("\r\n") == saved.count("\n")  # every line ends in CRLF
     assert len(changed) == 1 and '"name": "multi\\nline"' in changed[0][1]
+
+
+HAND_WRITTEN = """{
+  "eval_set_id": "hand",
+  "name": "Hand written",
+  "eval_cases": [
+    {"eval_id": "a", "tags": ["x", "y"],
+     "conversation": [{"user_content": {"role": "user", "content": "one"}}]},
+    {
+      "eval_id": "b",
+      "tags": ["x"],
+      "conversation": [{"user_content": {"role": "user", "content": "two"}}]
+    },
+    {"eval_id": "c", "conversation": [{"user_content": {"role": "user", "content": "3"}}]}
+  ]
+}
+"""
+
+
+def test_a_save_rewrites_only_the_cases_that_changed(tmp_path: Path) -> None:
+    path = tmp_path / "hand.evalset.json"
+    path.write_text(HAND_WRITTEN)
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "b"), "name", "Bee")
+    assert doc.save() == []
+    saved = path.read_text()
+    kept = HAND_WRITTEN.split("\n")
+    # a and c keep their own layout; b is written in the file's format, at its place
+    assert saved.split("\n")[:6] == kept[:6] and saved.split("\n")[-5:] == kept[-5:]
+    assert json.loads(saved) == doc.to_data()
+    assert '      "name": "Bee"' in saved.split("\n")
+    doc.set_field(uid_of(doc, "c"), "tags", "new")
+    assert doc.save() == []
+    again = path.read_text()
+    before_c = saved.split("\n")[:-4]  # all but c's line and the two closing ones
+    assert again.split("\n")[: len(before_c)] == before_c  # b's new text kept as saved
+    assert json.loads(again)["eval_cases"][2]["tags"] == ["new"]
+    doc.set_header("name", "Renamed")  # a top-level field: the whole file is written
+    doc.delete_case(uid_of(doc, "a"))
+    assert doc.save() == []
+    assert path.read_text() == json.dumps(doc.to_data(), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_a_case_changed_to_equal_values_of_another_type_is_rewritten(tmp_path: Path) -> None:
+    # 1 == True in Python: unchanged cases are told by identity, not by equality
+    path = tmp_path / "types.evalset.json"
+    turn = {"user_content": {"role": "user", "content": "q"}}
+    case = {"eval_id": "a", "conversation": [turn], "metadata": {"n": 1}}
+    path.write_text(json.dumps({"eval_set_id": "t", "eval_cases": [case]}, indent=2))
+    doc = EvalSetDocument.load(path)
+    doc.set_field(uid_of(doc, "a"), "metadata", '{"n": true}')
+    assert doc.save() == []
+    assert json.loads(path.read_text())["eval_cases"][0]["metadata"] == {"n": True}
 
 
 def test_atomic_save_failure_leaves_the_old_file(
