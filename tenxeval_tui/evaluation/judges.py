@@ -36,6 +36,7 @@ import asyncio
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import tempfile
 from collections.abc import AsyncGenerator, Callable, Mapping
@@ -48,6 +49,8 @@ from tenxeval_tui.evaluation.execution import TokenUsage
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
+
+logger = logging.getLogger(__name__)
 
 ENV_JUDGE_MODEL = "TENXEVAL_JUDGE_MODEL"
 ENV_BASE_URL = "OPENAI_BASE_URL"
@@ -215,11 +218,25 @@ class OpenAIJudge:
             ) from None
         except openai.APIConnectionError as exc:
             raise JudgeError(f"could not reach judge {self.model} at {where}: {exc}") from None
-        completion = raw.parse()
-        text = completion.choices[0].message.content if completion.choices else None
+        try:
+            completion = raw.parse()
+            usage = _usage(getattr(completion, "usage", None))
+            choices = completion.choices
+        except Exception as exc:  # an HTML page, a cut-off body: no chat completion at all
+            raise JudgeError(
+                f"judge {self.model} at {where} sent no chat completion "
+                f"({type(exc).__name__}: {str(exc)[:200]})"
+            ) from None
+        if not choices:
+            # Some gateways answer HTTP 200 with {"error": {...}}: say what they said.
+            error = (getattr(completion, "model_extra", None) or {}).get("error")
+            said = (error.get("message") if isinstance(error, dict) else error) or "no choices"
+            raise JudgeError(f"judge {self.model} at {where} answered: {str(said)[:200]}")
+        message = getattr(choices[0], "message", None)
+        text = getattr(message, "content", None)
         return JudgeReply(
-            text=text or "",
-            token_usage=_usage(completion.usage),
+            text=text if isinstance(text, str) else "",
+            token_usage=usage,
             retries=raw.retries_taken,
         )
 
@@ -253,12 +270,23 @@ class JudgeCache:
         self.directory = Path(directory)
 
     @staticmethod
-    def key(model: str, prompt: str, sample: int, temperature: float = 0.0) -> str:
-        """The cache key (a SHA-256 hex digest)."""
-        blob = json.dumps(
-            {"model": model, "prompt": prompt, "sample": sample, "temperature": temperature},
-            sort_keys=True,
-        )
+    def key(
+        model: str,
+        prompt: str,
+        sample: int,
+        temperature: float = 0.0,
+        base_url: str | None = None,
+    ) -> str:
+        """The cache key (a SHA-256 hex digest); ``base_url`` keeps servers apart."""
+        fields: dict[str, Any] = {
+            "model": model,
+            "prompt": prompt,
+            "sample": sample,
+            "temperature": temperature,
+        }
+        if base_url:  # the OpenAI API itself keeps the keys it always had
+            fields["base_url"] = base_url.rstrip("/")
+        blob = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def _path(self, key: str) -> Path:
@@ -268,9 +296,16 @@ class JudgeCache:
         """The stored reply, or ``None`` (also for an unreadable entry, which is ignored)."""
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            return JudgeReply(text=str(data["text"]), token_usage=TokenUsage(), cached=True)
+            text = data["text"]
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        if not isinstance(text, str):
+            return None
+        return JudgeReply(text=text, token_usage=TokenUsage(), cached=True)
+
+    def forget(self, key: str) -> None:
+        """Remove an entry (one that no longer parses is asked again)."""
+        self._path(key).unlink(missing_ok=True)
 
     def put(self, key: str, model: str, reply: JudgeReply) -> None:
         """Store ``reply`` (atomically: readers never see half a file)."""
@@ -352,11 +387,21 @@ class JudgePool:
             self._semaphore_loop = loop
         return self._semaphore
 
-    async def ask(self, settings: JudgeSettings, prompt: str, sample: int) -> JudgeReply:
-        """Sample ``sample`` of ``prompt``: from the cache when allowed and present, else asked."""
-        if settings.cache:
-            key = JudgeCache.key(settings.model, prompt, sample, settings.temperature)
-            hit = self.cache.get(key)
+    @staticmethod
+    def _cache_key(settings: JudgeSettings, prompt: str, sample: int) -> str:
+        return JudgeCache.key(
+            settings.model, prompt, sample, settings.temperature, settings.base_url
+        )
+
+    async def ask(
+        self, settings: JudgeSettings, prompt: str, sample: int, *, fresh: bool = False
+    ) -> JudgeReply:
+        """Sample ``sample`` of ``prompt``: from the cache when allowed and present, else asked.
+
+        ``fresh`` asks the judge even when the cache has a reply.
+        """
+        if settings.cache and not fresh:
+            hit = self.cache.get(self._cache_key(settings, prompt, sample))
             if hit is not None:
                 return hit
         async with self._limit():
@@ -373,7 +418,18 @@ class JudgePool:
     def remember(
         self, settings: JudgeSettings, prompt: str, sample: int, reply: JudgeReply
     ) -> None:
-        """Store a reply that parsed (no-op when caching is off or it came from the cache)."""
+        """Store a reply that parsed (no-op when caching is off or it came from the cache).
+
+        A cache that cannot be written costs the next run its calls, never this
+        run its score: the failure is logged.
+        """
         if settings.cache and not reply.cached:
-            key = JudgeCache.key(settings.model, prompt, sample, settings.temperature)
-            self.cache.put(key, settings.model, reply)
+            try:
+                self.cache.put(self._cache_key(settings, prompt, sample), settings.model, reply)
+            except OSError as exc:
+                logger.warning("judge cache %s not written: %s", self.cache.directory, exc)
+
+    def forget(self, settings: JudgeSettings, prompt: str, sample: int) -> None:
+        """Drop the cached reply of ``sample`` of ``prompt`` (it no longer parses)."""
+        if settings.cache:
+            self.cache.forget(self._cache_key(settings, prompt, sample))

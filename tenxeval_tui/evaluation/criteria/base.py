@@ -115,7 +115,44 @@ class SyncCriterion(BaseCriterion):
         return self.evaluate_sync(actual, expected)
 
 
-class CompositeCriterion(BaseCriterion):
+class _InnerCriteria(BaseCriterion):
+    """A criterion made of others: their settings are checked, the judge pool and
+    tokens shared, and an inner criterion that failed to score fails this one."""
+
+    @property
+    def inner(self) -> list[BaseCriterion]:
+        """The criteria this one combines."""
+        raise NotImplementedError
+
+    def validate_config(self) -> list[str]:
+        return super().validate_config() + [p for c in self.inner for p in c.validate_config()]
+
+    def bind_judge_pool(self, pool: JudgePool) -> None:
+        for criterion in self.inner:
+            criterion.bind_judge_pool(pool)
+
+    async def _evaluate_inner(
+        self, actual: ExecutionResult, expected: EvalCase
+    ) -> tuple[list[CriterionResult], CriterionResult | None]:
+        """The inner results, and this criterion's failure when one of them errored."""
+        results = list(await asyncio.gather(*(c.evaluate(actual, expected) for c in self.inner)))
+        errors = [f"{r.criterion}: {r.error}" for r in results if r.error]
+        if not errors:
+            return results, None
+        failed = self.failure("; ".join(errors), details=self._details(results))
+        failed.token_usage = self._tokens(results)
+        return results, failed
+
+    @staticmethod
+    def _tokens(results: list[CriterionResult]) -> TokenUsage:
+        return sum((r.token_usage for r in results), TokenUsage())
+
+    @staticmethod
+    def _details(results: list[CriterionResult]) -> dict[str, Any]:
+        return {"criteria": [r.model_dump(mode="json") for r in results]}
+
+
+class CompositeCriterion(_InnerCriteria):
     """Passes when every inner criterion passes; the score is the mean of theirs."""
 
     name = "composite_criterion"
@@ -126,17 +163,21 @@ class CompositeCriterion(BaseCriterion):
         super().__init__(config)
         self.criteria = list(criteria)
 
+    @property
+    def inner(self) -> list[BaseCriterion]:
+        return self.criteria
+
     async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
-        inner = await asyncio.gather(*(c.evaluate(actual, expected) for c in self.criteria))
+        inner, failed = await self._evaluate_inner(actual, expected)
+        if failed is not None:
+            return failed
         score = sum(r.score for r in inner) / len(inner) if inner else 0.0
-        result = self.result(
-            score, details={"criteria": [r.model_dump(mode="json") for r in inner]}
-        )
+        result = self.result(score, details=self._details(inner), token_usage=self._tokens(inner))
         result.passed = all(r.passed for r in inner) and score >= self.threshold
         return result
 
 
-class WeightedCriterion(BaseCriterion):
+class WeightedCriterion(_InnerCriteria):
     """The weighted mean of inner criteria's scores, against this criterion's threshold."""
 
     name = "weighted_criterion"
@@ -151,13 +192,20 @@ class WeightedCriterion(BaseCriterion):
             raise ValueError("WeightedCriterion needs at least one positive weight")
         self.weighted = list(weighted)
 
+    @property
+    def inner(self) -> list[BaseCriterion]:
+        return [criterion for criterion, _ in self.weighted]
+
     async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
-        inner = await asyncio.gather(*(c.evaluate(actual, expected) for c, _ in self.weighted))
+        inner, failed = await self._evaluate_inner(actual, expected)
+        if failed is not None:
+            return failed
         total_weight = sum(w for _, w in self.weighted)
         score = sum(r.score * w for r, (_, w) in zip(inner, self.weighted, strict=True))
         return self.result(
-            score / total_weight,
+            round(score / total_weight, 12),  # 0.7 + 0.2 is 0.8999999999999999 in floats
             details={"criteria": {r.criterion: r.score for r in inner}},
+            token_usage=self._tokens(inner),
         )
 
 
@@ -173,6 +221,10 @@ def register_criterion[C: type[BaseCriterion]](
         key = name or klass.name
         if not key:
             raise ValueError(f"{klass.__name__} has no name to register under")
+        if not klass.name:
+            klass.name = key  # results and messages carry the name it is registered under
+        if _loading_builtins and key in _REGISTRY:
+            return klass  # a user's criterion registered first under this name stays
         _REGISTRY[key] = klass
         return klass
 
@@ -229,6 +281,7 @@ def build_criteria(
 
 
 _builtins_loaded = False
+_loading_builtins = False
 _BUILTIN_MODULES: list[str] = []
 
 
@@ -239,15 +292,21 @@ def add_builtin_module(module: str) -> None:
 
 
 def _load_builtins() -> None:
-    global _builtins_loaded
+    # Built-ins register on first lookup; a name a user registered before that keeps
+    # the user's class (registering after it replaces the built-in as well).
+    global _builtins_loaded, _loading_builtins
     if _builtins_loaded:
         return
     import importlib
     import importlib.util
 
-    for module in _BUILTIN_MODULES:
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    _loading_builtins = True
+    try:
+        for module in _BUILTIN_MODULES:
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+    finally:
+        _loading_builtins = False
     _builtins_loaded = True
 
 

@@ -20,7 +20,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from tenxeval_tui.evaluation.criteria.base import register_criterion
-from tenxeval_tui.evaluation.criteria.judging import JudgedCriterion, Sample, collect
+from tenxeval_tui.evaluation.criteria.judging import (
+    JudgedCriterion,
+    JudgeReplyError,
+    Sample,
+    collect,
+)
 from tenxeval_tui.evaluation.criteria.response import NO_EXPECTATION
 from tenxeval_tui.evaluation.dataset import EvalCase
 from tenxeval_tui.evaluation.execution import ExecutionResult
@@ -30,10 +35,23 @@ def _lower(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
+def _none_as(empty: Any) -> Any:
+    """A validator reading JSON ``null`` in an optional field as ``empty``."""
+    return BeforeValidator(lambda value: empty if value is None else value)
+
+
+def _id_text(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _same_id(text: str) -> str:
+    return text.strip().casefold()
+
+
 class _Reply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    reasoning: str = ""
+    reasoning: Annotated[str, _none_as("")] = ""
 
 
 class _MatchReply(_Reply):
@@ -42,12 +60,12 @@ class _MatchReply(_Reply):
 
 class _GroundingReply(_Reply):
     verdict: Annotated[Literal["grounded", "hallucinated"], BeforeValidator(_lower)]
-    unsupported_claims: list[str] = Field(default_factory=list)
+    unsupported_claims: Annotated[list[str], _none_as([])] = Field(default_factory=list)
 
 
 class _SafetyReply(_Reply):
     verdict: Annotated[Literal["safe", "unsafe"], BeforeValidator(_lower)]
-    issues: list[str] = Field(default_factory=list)
+    issues: Annotated[list[str], _none_as([])] = Field(default_factory=list)
 
 
 class _FactVerdict(BaseModel):
@@ -60,7 +78,7 @@ class _FactsReply(_Reply):
 
 
 class _RubricVerdict(BaseModel):
-    rubric_id: str
+    rubric_id: Annotated[str, BeforeValidator(_id_text)]
     verdict: Annotated[Literal["yes", "no"], BeforeValidator(_lower)]
 
 
@@ -84,7 +102,7 @@ class LLMJudgeCriterion(JudgedCriterion):
     case's expected reply (Google ADK's criterion of the same name). Score 1.0
     when the majority of samples say valid, else 0.0. No expected reply: 1.0,
     noted. An empty (all-whitespace) reply against an expected one: 0.0
-    without a judge call.
+    without a judge call (1.0 when the expected reply is empty too).
     """
 
     name = "final_response_match_v2"
@@ -92,9 +110,12 @@ class LLMJudgeCriterion(JudgedCriterion):
     template = "final_response_match_v2.j2"
 
     def skip(self, actual: ExecutionResult, expected: EvalCase) -> tuple[float, str] | None:
-        if expected.get_final_expected_response() is None:
+        wanted = expected.get_final_expected_response()
+        if wanted is None:
             return 1.0, NO_EXPECTATION
         if not actual.actual_response.strip():
+            if not wanted.strip():
+                return 1.0, "empty reply, and an empty reply was expected"
             return 0.0, "empty reply where a response was expected"
         return None
 
@@ -211,6 +232,10 @@ class FactualAccuracyCriterion(JudgedCriterion):
 
     def read_sample(self, data: dict[str, Any], expected: EvalCase) -> Sample:
         reply = _FactsReply.model_validate(data)
+        count = len(reference_facts(expected))
+        strays = [f.fact for f in reply.facts if not 1 <= f.fact <= count]
+        if strays:  # numbered from 0, or facts the prompt never gave: verdicts would shift
+            raise JudgeReplyError(f"facts {strays} are not among the facts 1 to {count}")
         verdicts = {str(f.fact): f.verdict == "correct" for f in reply.facts}
         wrong = [f.fact for f in reply.facts if f.verdict == "incorrect"]
         return Sample(verdicts, reply.reasoning, {"contradicted": wrong})
@@ -296,7 +321,14 @@ class RubricBasedCriterion(JudgedCriterion):
 
     def read_sample(self, data: dict[str, Any], expected: EvalCase) -> Sample:
         reply = _RubricsReply.model_validate(data)
-        return Sample({r.rubric_id: r.verdict == "yes" for r in reply.rubrics}, reply.reasoning)
+        # Judges restyle ids ("concise" for "Concise"); an id matching none is an error,
+        # not a silent "no".
+        ids = {_same_id(r.rubric_id): r.rubric_id for r in self.config.rubrics}
+        unknown = [r.rubric_id for r in reply.rubrics if _same_id(r.rubric_id) not in ids]
+        if unknown:
+            raise JudgeReplyError(f"rubric ids {unknown} are none of {list(ids.values())}")
+        verdicts = {ids[_same_id(r.rubric_id)]: r.verdict == "yes" for r in reply.rubrics}
+        return Sample(verdicts, reply.reasoning)
 
     def extra_details(
         self, samples: list[Sample], decided: dict[str, bool], expected: EvalCase

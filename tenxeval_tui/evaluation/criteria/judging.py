@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
     import jinja2
 
 _QUOTE = 160  # characters of a bad reply quoted in the error
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
 class JudgeReplyError(ValueError):
@@ -58,24 +56,37 @@ def render_prompt(template: str, **values: Any) -> str:
     return _templates().get_template(template).render(**values)
 
 
+_DECODER = json.JSONDecoder()
+
+
 def parse_json_reply(text: str) -> dict[str, Any]:
-    """The JSON object in a judge reply: bare, in a code fence, or amid prose."""
+    """The JSON object in a judge reply: bare, in a code fence, or amid prose.
+
+    Models think aloud before answering (``<think>`` blocks, code they quote,
+    braces in prose), so the answer is the **last** JSON object the reply holds.
+    """
     body = text.strip()
-    if fence := _FENCE.search(body):
-        body = fence.group(1).strip()
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError:
-        start, end = body.find("{"), body.rfind("}")
-        if start == -1 or end <= start:
-            raise JudgeReplyError("no JSON object in the reply") from None
+    found: dict[str, Any] | None = None
+    first_problem: str | None = None
+    start = body.find("{")
+    while start != -1:
         try:
-            data = json.loads(body[start : end + 1])
+            value, end = _DECODER.raw_decode(body, start)
         except json.JSONDecodeError as exc:
-            raise JudgeReplyError(f"invalid JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise JudgeReplyError("the reply is JSON but not an object")
-    return data
+            first_problem = first_problem or exc.msg
+            start = body.find("{", start + 1)
+            continue
+        found = value  # an object: it starts with "{"
+        start = body.find("{", end)  # objects inside it are its own fields
+    if found is not None:
+        return found
+    try:
+        json.loads(body)
+    except json.JSONDecodeError:
+        if first_problem is None:
+            raise JudgeReplyError("no JSON object in the reply") from None
+        raise JudgeReplyError(f"invalid JSON ({first_problem})") from None
+    raise JudgeReplyError("the reply is JSON but not an object")
 
 
 @dataclass
@@ -176,15 +187,26 @@ class JudgedCriterion(BaseCriterion):
     ) -> tuple[JudgeReply, Sample]:
         reply = await self.judge_pool.ask(settings, prompt, index)
         try:
-            sample = self.read_sample(parse_json_reply(reply.text), expected)
+            sample = self._read(reply, expected)
+        except _Unparseable:
+            if not reply.cached:
+                raise
+            # A cached reply that no longer reads (an older format, a hand edit): ask anew.
+            self.judge_pool.forget(settings, prompt, index)
+            reply = await self.judge_pool.ask(settings, prompt, index, fresh=True)
+            sample = self._read(reply, expected)
+        self.judge_pool.remember(settings, prompt, index, reply)
+        return reply, sample
+
+    def _read(self, reply: JudgeReply, expected: EvalCase) -> Sample:
+        try:
+            return self.read_sample(parse_json_reply(reply.text), expected)
         except JudgeReplyError as exc:
             raise _Unparseable(reply, str(exc)) from None
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "reply"
             raise _Unparseable(reply, f"{where}: {first['msg']}") from None
-        self.judge_pool.remember(settings, prompt, index, reply)
-        return reply, sample
 
     async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
         skipped = self.skip(actual, expected)
@@ -211,7 +233,9 @@ class JudgedCriterion(BaseCriterion):
                 errors.append(f"unparseable judge reply ({outcome.problem}): {quoted!r}{more}")
             elif isinstance(outcome, JudgeError):
                 errors.append(str(outcome))
-            elif isinstance(outcome, BaseException):
+            elif isinstance(outcome, Exception):  # a judge of the caller's own making
+                errors.append(f"judge failed: {type(outcome).__name__}: {outcome}")
+            elif isinstance(outcome, BaseException):  # cancelled: the run is stopping
                 raise outcome
             else:
                 replies.append(outcome[0])
@@ -241,6 +265,8 @@ class JudgedCriterion(BaseCriterion):
         decided, yes = majority(samples, [item for item, _ in weighted])
         total = sum(weight for _, weight in weighted)
         score = sum(w for item, w in weighted if decided[item]) / total if total else 0.0
+        # Weights 0.7 + 0.2 make 0.8999999999999999, which fails a 0.9 threshold.
+        score = round(score, 12)
         # The reasoning shown is that of the first sample that agrees with the outcome.
         agreeing = [
             s for s in samples if all(s.verdicts.get(i, False) == d for i, d in decided.items())

@@ -23,6 +23,9 @@ class Scripted:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     cached_tokens: int = 0
+    raw_body: str | None = None
+    """Sent as it is instead of a chat completion (a broken gateway)."""
+    content_type: str = "application/json"
 
 
 def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
@@ -118,6 +121,9 @@ class JudgeServer:
                 reply = server._next(body)
                 try:
                     time.sleep(reply.delay)
+                    if reply.raw_body is not None:
+                        self._send_raw(reply.status, reply.raw_body, reply.content_type)
+                        return
                     if reply.status != 200:
                         payload: dict[str, Any] = {
                             "error": {"message": reply.content or "error", "type": "scripted"}
@@ -148,6 +154,14 @@ class JudgeServer:
                 finally:
                     with server._lock:
                         server.in_flight -= 1
+
+            def _send_raw(self, status: int, body: str, content_type: str) -> None:
+                data = body.encode("utf-8")
+                self.send_response(status)
+                self.send_header("content-type", content_type)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def _send(
                 self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None

@@ -248,7 +248,7 @@ async def test_timeout_fails_the_criterion(judge_env: JudgeServer) -> None:
     [
         ("I think the reply is fine.", "no JSON object"),
         ('{"reasoning": "ok", "verdict": "maybe"}', "verdict"),
-        ('{"reasoning": "ok", "verdict": "valid"', "no JSON object"),
+        ('{"reasoning": "ok", "verdict": "valid"', "invalid JSON (Expecting ',' delimiter)"),
         ("[1, 2]", "not an object"),
     ],
 )
