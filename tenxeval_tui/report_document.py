@@ -19,10 +19,21 @@ from typing import Any, overload
 
 from pydantic import ValidationError
 
-from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome, criterion_figures
+from tenxeval_tui.evaluation.compare import (
+    CaseOutcome,
+    RunOutcome,
+    criterion_figures,
+    numbered_keys,
+)
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, json_syntax_problem, read_text
-from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY, EvalCaseResult, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.results import (
+    EVAL_SET_ID_KEY,
+    PARTIAL_KEY,
+    EvalCaseResult,
+    EvalReport,
+    EvalSummary,
+)
 from tenxeval_tui.reports_index import decode_items, decode_list, results_array_start, split_report
 
 # Cases read before the report is shown; the rest follow in the background.
@@ -192,7 +203,9 @@ class ReportDocument:
         self.timestamp = 0.0
         self.summary = EvalSummary()
         self.rows: CaseRows = CaseRows([])
-        self._keys: dict[tuple[str, str], int] | None = None
+        self._keys: dict[tuple[str, str, int], int] | None = None
+        self.partial = False
+        """The run was cancelled before every case finished."""
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -209,6 +222,8 @@ class ReportDocument:
         self.eval_set_id = str(data["eval_set_id"])
         self.eval_set_name = str(data.get("eval_set_name") or "")
         self.timestamp = float(data.get("timestamp") or 0.0)
+        metadata = data.get("metadata")
+        self.partial = isinstance(metadata, dict) and bool(metadata.get(PARTIAL_KEY))
         self.summary = EvalSummary.model_validate(data.get("summary") or {})
         self.rows = CaseRows(self._raw_results)
         if self._raw_results:
@@ -275,7 +290,7 @@ class ReportDocument:
     def outcome(self) -> RunOutcome:
         """What a comparison needs of this run, from the light rows and the summary."""
         cases = [
-            CaseOutcome(r.eval_set_id or "", r.eval_id, r.name, r.status, r.score)
+            CaseOutcome(r.eval_set_id or self.eval_set_id, r.eval_id, r.name, r.status, r.score)
             for r in self.rows
         ]
         figures = criterion_figures(self.summary.criterion_stats)
@@ -287,13 +302,16 @@ class ReportDocument:
             pass_rate=passed / len(cases) if cases else self.summary.pass_rate,
             cases=cases,
             criteria=figures,
+            partial=self.partial,
         )
 
-    def index_of(self, eval_set_id: str, eval_id: str) -> int | None:
-        """Where the case ``(eval_set_id, eval_id)`` is in the results."""
+    def index_of(self, eval_set_id: str, eval_id: str, occurrence: int = 0) -> int | None:
+        """Where the case ``(eval_set_id, eval_id)`` is in the results (``occurrence``:
+        which of several with that key; see :class:`CaseComparison`)."""
         if self._keys is None:
-            self._keys = {(r.eval_set_id, r.eval_id): r.index for r in self.rows}
-        return self._keys.get((eval_set_id, eval_id))
+            keys = numbered_keys((r.eval_set_id or self.eval_set_id, r.eval_id) for r in self.rows)
+            self._keys = {key: row.index for key, row in zip(keys, self.rows, strict=True)}
+        return self._keys.get((eval_set_id or self.eval_set_id, eval_id, occurrence))
 
     def all_tags(self) -> list[str]:
         """Every tag used by a case, sorted."""

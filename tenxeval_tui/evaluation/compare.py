@@ -9,7 +9,7 @@ prints as text, for the TUI and the headless ``compare`` command alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -52,6 +52,9 @@ class CaseComparison(BaseModel):
     current_status: str | None = None
     baseline_score: float | None = None
     current_score: float | None = None
+    occurrence: int = 0
+    """Which of the cases sharing this eval set and eval id (two files with one
+    ``eval_set_id`` combined in a run): 0 for the first, 1 for the next..."""
 
     @property
     def label(self) -> str:
@@ -111,6 +114,9 @@ class ReportComparison(BaseModel):
     current_id: str
     baseline_pass_rate: float = 0.0
     current_pass_rate: float = 0.0
+    baseline_partial: bool = False
+    current_partial: bool = False
+    """A run cancelled before every case finished: its missing cases show as removed/new."""
     cases: list[CaseComparison] = Field(default_factory=list)
     criteria: list[CriterionDelta] = Field(default_factory=list)
 
@@ -175,6 +181,14 @@ class ReportComparison(BaseModel):
             "  Cases: "
             + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in CHANGE_ORDER),
         ]
+        for side, partial in (
+            ("baseline", self.baseline_partial),
+            ("current", self.current_partial),
+        ):
+            if partial:
+                lines.append(
+                    f"  Note: the {side} run is partial (cancelled before every case finished)"
+                )
         if self.criteria:
             lines.append("  Criteria (avg score, pass rate):")
             for delta in self.criteria:
@@ -256,12 +270,19 @@ class RunOutcome:
     pass_rate: float
     cases: list[CaseOutcome]
     criteria: dict[str, tuple[float, float]]  # criterion -> (avg score, pass rate)
+    partial: bool = False
 
     @classmethod
     def of_report(cls, report: EvalReport) -> RunOutcome:
-        """The outcome of a loaded report."""
+        """The outcome of a loaded report.
+
+        A case that does not name its eval set (10xGraph's reports do not) belongs
+        to the report's: ours and 10xGraph's runs of one eval set compare case by case.
+        """
         cases = [
-            CaseOutcome(r.eval_set_id, r.eval_id, r.name, r.status, mean_score(r))
+            CaseOutcome(
+                r.eval_set_id or report.eval_set_id, r.eval_id, r.name, r.status, mean_score(r)
+            )
             for r in report.results
         ]
         return cls(
@@ -269,6 +290,7 @@ class RunOutcome:
             pass_rate=_pass_rate(cases, report.summary.pass_rate),
             cases=cases,
             criteria=_criterion_figures(report),
+            partial=report.is_partial,
         )
 
 
@@ -318,10 +340,22 @@ def _pass_rate(cases: list[CaseOutcome], fallback: float) -> float:
     return fallback
 
 
+def numbered_keys(keys: Iterable[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    """Each ``(eval set id, eval_id)`` with how many times it came before: unique keys
+    even when a run combined two files sharing an ``eval_set_id``."""
+    seen: dict[tuple[str, str], int] = {}
+    numbered: list[tuple[str, str, int]] = []
+    for key in keys:
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        numbered.append((*key, count))
+    return numbered
+
+
 def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
     """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
-    before = {c.key: c for c in baseline.cases}
-    after = {c.key: c for c in current.cases}
+    before = dict(zip(numbered_keys(c.key for c in baseline.cases), baseline.cases, strict=True))
+    after = dict(zip(numbered_keys(c.key for c in current.cases), current.cases, strict=True))
     keys = list(before) + [k for k in after if k not in before]
     cases: list[CaseComparison] = []
     for key in keys:
@@ -338,6 +372,7 @@ def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
                 current_status=new.status if new else None,
                 baseline_score=old.score if old else None,
                 current_score=new.score if new else None,
+                occurrence=key[2],
             )
         )
     cases.sort(key=CASE_SORT_KEYS["change"])
@@ -358,6 +393,8 @@ def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
         current_id=current.title,
         baseline_pass_rate=baseline.pass_rate,
         current_pass_rate=current.pass_rate,
+        baseline_partial=baseline.partial,
+        current_partial=current.partial,
         cases=cases,
         criteria=criteria,
     )

@@ -25,7 +25,7 @@ from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.report_document import ReportDocument
 from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
 from tenxeval_tui.widgets.report_list import format_time
-from tenxeval_tui.widgets.status_text import delta_text, score_text
+from tenxeval_tui.widgets.status_text import PARTIAL_MARK, delta_text, score_text
 
 SORT_ORDER = list(CASE_SORT_KEYS)
 
@@ -39,9 +39,11 @@ def comparison_header(
         ("Baseline ", "bold"),
         (baseline.title, ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
+        (PARTIAL_MARK if comparison.baseline_partial else "", "bold yellow"),
         ("\nCurrent  ", "bold"),
         (current.title, ""),
         (f"  {format_time(current.timestamp)}", "dim"),
+        (PARTIAL_MARK if comparison.current_partial else "", "bold yellow"),
         ("\nPass rate ", "bold"),
         f"{comparison.baseline_pass_rate:.1%} → {comparison.current_pass_rate:.1%} ",
     )
@@ -208,5 +210,5 @@ class CompareScreen(Screen[None]):
 
 
 def _find(document: ReportDocument, case: CaseComparison) -> EvalCaseResult | None:
-    index = document.index_of(case.eval_set_id, case.eval_id)
+    index = document.index_of(case.eval_set_id, case.eval_id, case.occurrence)
     return document.case(index) if index is not None else None

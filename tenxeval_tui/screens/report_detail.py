@@ -27,6 +27,7 @@ from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.report_list import format_time
 from tenxeval_tui.widgets.score_bars import ScoreBars
+from tenxeval_tui.widgets.status_text import PARTIAL_MARK
 
 _NEXT_FILTER = {
     StatusFilter.ALL: StatusFilter.FAILED,
@@ -55,6 +56,8 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if doc.partial:
+        text.append(PARTIAL_MARK, style="bold yellow")
     if not doc.complete:
         text.append(f"   reading cases… {len(doc.rows)} of {s.total_cases} so far", style="yellow")
     return text

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
+# Shown after a report's title when its run was cancelled before every case finished.
+PARTIAL_MARK = "   partial: the run was cancelled before every case finished"
+
 STATUS_STYLES = {
     "invalid": "bold red reverse",
     "passed": "green",

@@ -163,3 +163,39 @@ def test_a_run_compared_with_itself_changes_nothing(status_list: list[str]) -> N
     assert not comparison.has_regressions
     assert {c.change for c in comparison.cases} <= {CaseChange.UNCHANGED, CaseChange.STILL_FAILING}
     assert all(d.avg_score_delta == 0 for d in comparison.criteria)
+
+
+def _in_set(result: EvalCaseResult, eval_set_id: str) -> EvalCaseResult:
+    return result.model_copy(update={"metadata": {"eval_set_id": eval_set_id}})
+
+
+def test_a_report_whose_cases_name_no_eval_set_compares_by_the_reports_id() -> None:
+    # 10xGraph's reports carry no eval_set_id per case; ours always do
+    ours = EvalReport.create("weather", [_in_set(_result("paris", "passed"), "weather")])
+    theirs = EvalReport.create("weather", [_result("paris", "failed")])
+    comparison = compare_reports(ours, theirs)
+    assert [(c.eval_id, c.change) for c in comparison.cases] == [("paris", CaseChange.REGRESSED)]
+    assert comparison.has_regressions
+
+
+def test_cases_sharing_a_key_are_compared_one_by_one() -> None:
+    # two files with one eval_set_id, combined in one run: both cases count
+    both = [
+        _in_set(_result("greeting", "passed"), "s"),
+        _in_set(_result("greeting", "passed"), "s"),
+    ]
+    later = [both[0], _in_set(_result("greeting", "failed"), "s")]
+    comparison = compare_reports(EvalReport.create("s", both), EvalReport.create("s", later))
+    assert [(c.occurrence, c.change) for c in comparison.cases] == [
+        (1, CaseChange.REGRESSED),
+        (0, CaseChange.UNCHANGED),
+    ]
+
+
+def test_a_partial_run_is_said_to_be_partial() -> None:
+    full = EvalReport.create("s", [_result("a", "passed"), _result("b", "failed")])
+    cancelled = EvalReport.create("s", [_result("a", "passed")])
+    cancelled.metadata["partial"] = True
+    comparison = compare_reports(full, cancelled)
+    assert (comparison.baseline_partial, comparison.current_partial) == (False, True)
+    assert "the current run is partial" in comparison.format_summary()

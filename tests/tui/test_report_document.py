@@ -177,3 +177,23 @@ def test_comparing_light_rows_matches_comparing_full_reports(tmp_path: Path) -> 
     index = doc.index_of("", "tokyo")
     assert index is not None and doc.case(index).eval_id == "tokyo"
     assert doc.index_of("", "nope") is None
+
+
+def test_cases_are_found_by_set_id_eval_id_and_occurrence(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import EvalCaseResult, EvalReport
+
+    def case(eval_id: str, set_id: str | None, name: str) -> EvalCaseResult:
+        metadata = {"eval_set_id": set_id} if set_id else {}
+        return EvalCaseResult(eval_id=eval_id, name=name, passed=True, metadata=metadata)
+
+    report = EvalReport.create(
+        "s", [case("a", "s", "first a"), case("a", "s", "second a"), case("b", None, "b")]
+    )
+    report.metadata["partial"] = True
+    path = tmp_path / "s.json"
+    report.to_file(path)
+    document = ReportDocument.open(path)
+    assert document.partial
+    assert document.index_of("s", "a", 1) == 1 and document.index_of("s", "a") == 0
+    assert document.index_of("s", "b") == 2  # a case naming no eval set is the report's
+    assert [c.key for c in document.outcome().cases] == [("s", "a"), ("s", "a"), ("s", "b")]
