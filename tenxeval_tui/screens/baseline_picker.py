@@ -17,11 +17,13 @@ from tenxeval_tui.reports_index import ReportEntry, list_reports
 from tenxeval_tui.widgets.report_list import ReportList
 
 
-def default_baseline(entries: list[ReportEntry], current: Path, eval_set_id: str) -> int:
-    """Index of the best guess: the newest earlier run of the same eval set, else the first."""
-    now = next((e.timestamp for e in entries if e.path == current), float("inf"))
+def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_id: str) -> int:
+    """Index of the best guess: the newest earlier run of the same eval set, else the first.
+
+    ``entries`` are the other reports, newest first; ``current`` is the one compared.
+    """
     for i, entry in enumerate(entries):
-        if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < now:
+        if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < current.timestamp:
             return i
     return 0
 
@@ -53,14 +55,17 @@ class BaselinePicker(ModalScreen[Path | None]):
 
     @work(thread=True, exclusive=True, group="baseline-list")
     def _load(self) -> None:
-        entries = [e for e in list_reports(self.current.parent) if e.path != self.current]
-        self.app.call_from_thread(self._show, entries)
+        listed = list_reports(self.current.parent)
+        current = next((e for e in listed if e.path == self.current), None)
+        entries = [e for e in listed if e.path != self.current]
+        self.app.call_from_thread(self._show, entries, current)
 
-    def _show(self, entries: list[ReportEntry]) -> None:
+    def _show(self, entries: list[ReportEntry], current: ReportEntry | None) -> None:
         table = self.query_one(ReportList)
         table.show_entries(entries)
         if entries:
-            table.move_cursor(row=default_baseline(entries, self.current, self.eval_set_id))
+            guess = default_baseline(entries, current, self.eval_set_id) if current else 0
+            table.move_cursor(row=guess)
         else:
             self.query_one("#baseline-title", Static).update(
                 Text("No other report in this folder to compare with.", style="yellow")

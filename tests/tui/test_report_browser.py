@@ -258,3 +258,16 @@ async def test_the_list_follows_the_folder_even_before_it_exists(tmp_path: Path)
         later.write_bytes(cur.read_bytes())
         await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3, tries=100)
         assert app.screen.query_one(ReportList).entries[0].path == later
+
+
+def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> None:
+    from tenxeval_tui.reports_index import ReportEntry
+    from tenxeval_tui.screens.baseline_picker import default_baseline
+
+    def entry(day: int, set_id: str = "weather") -> ReportEntry:
+        return ReportEntry(path=Path(f"{set_id}_{day}.json"), eval_set_id=set_id, timestamp=day)
+
+    tuesday = entry(2)
+    others = [entry(3), entry(2, "other"), entry(1), entry(0)]  # newest first, Tuesday left out
+    assert default_baseline(others, tuesday, "weather") == 2  # Monday, not Wednesday
+    assert default_baseline(others, entry(0), "weather") == 0  # nothing earlier: the first
