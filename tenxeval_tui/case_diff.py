@@ -103,8 +103,14 @@ def _differing_args(expected: ToolCall, actual: ToolCall) -> tuple[str, ...]:
     )
 
 
-def align_trajectory(expected: list[ToolCall], actual: list[ToolCall]) -> list[AlignedStep]:
-    """Line up expected and actual tool calls by name, in order (a diff over names)."""
+def align_trajectory(
+    expected: list[ToolCall], actual: list[ToolCall], *, check_args: bool = True
+) -> list[AlignedStep]:
+    """Line up expected and actual tool calls by name, in order (a diff over names).
+
+    With ``check_args`` off (as the trajectory criterion runs by default) calls of the
+    same tool match whatever their arguments; the differing ones are still named.
+    """
     rows: list[AlignedStep] = []
     matcher = difflib.SequenceMatcher(
         a=[c.name for c in expected], b=[c.name for c in actual], autojunk=False
@@ -113,7 +119,7 @@ def align_trajectory(expected: list[ToolCall], actual: list[ToolCall]) -> list[A
         if tag == "equal":
             for exp, act in zip(expected[i1:i2], actual[j1:j2], strict=True):
                 differing = _differing_args(exp, act)
-                match = StepMatch.WRONG_ARGS if differing else StepMatch.MATCH
+                match = StepMatch.WRONG_ARGS if differing and check_args else StepMatch.MATCH
                 rows.append(AlignedStep(match, exp, act, differing))
             continue
         rows.extend(AlignedStep(StepMatch.MISSING, exp, None) for exp in expected[i1:i2])
@@ -129,6 +135,8 @@ class Expectations:
     tool_calls: list[ToolCall] | None = None
     node_order: list[str] | None = None
     turns: list[str] = field(default_factory=list)
+    check_args: bool = True
+    """Whether the trajectory criterion compared arguments (its ``check_args``)."""
 
 
 def _tool_calls(value: Any) -> list[ToolCall] | None:
@@ -145,14 +153,21 @@ def _tool_calls(value: Any) -> list[ToolCall] | None:
 
 def expectations_for(result: EvalCaseResult, case: EvalCase | None = None) -> Expectations:
     """The expectations of ``result``'s case: from ``case`` if given, else from criterion details."""
+    checked = [
+        cr.details["check_args"]
+        for cr in result.criterion_results
+        if isinstance(cr.details.get("check_args"), bool)
+    ]
+    check_args = checked[0] if checked else True
     if case is not None:
         return Expectations(
             response=case.get_final_expected_response(),
             tool_calls=case.get_expected_tool_trajectory(),
             node_order=case.get_expected_node_order(),
             turns=[inv.user_content.get_text() for inv in case.conversation],
+            check_args=check_args,
         )
-    found = Expectations()
+    found = Expectations(check_args=check_args)
     for cr in result.criterion_results:
         details = cr.details
         response = details.get("expected_response")

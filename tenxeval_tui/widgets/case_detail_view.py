@@ -150,7 +150,7 @@ class CaseDetailView(VerticalScroll):
             "Expected", expected.response, "Actual", result.actual_response
         )
         self.query_one("#trajectory-diff", TrajectoryDiff).show_calls(
-            expected.tool_calls, result.actual_tool_calls
+            expected.tool_calls, result.actual_tool_calls, check_args=expected.check_args
         )
         self.query_one("#node-order", Static).update(
             titled("Node order", node_order_text(expected.node_order, result.node_visits))

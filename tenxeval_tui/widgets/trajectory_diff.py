@@ -59,13 +59,18 @@ class TrajectoryDiff(TitledStatic):
         expected: list[ToolCall] | None,
         actual: list[ToolCall],
         titles: tuple[str, str] = ("Expected", "Actual"),
+        *,
+        check_args: bool = True,
     ) -> list[AlignedStep]:
-        """Show the alignment (``expected=None``: not known) and return its rows."""
+        """Show the alignment (``expected=None``: not known) and return its rows.
+
+        ``check_args`` off: differing arguments are highlighted, not marked wrong.
+        """
         if expected is None:
             rows = [(Text("?", style="dim"), Text("-", style="dim"), call_text(c)) for c in actual]
             aligned: list[AlignedStep] = []
         else:
-            aligned = align_trajectory(expected, actual)
+            aligned = align_trajectory(expected, actual, check_args=check_args)
             rows = [
                 (
                     Text(*_MARKS[step.match]),

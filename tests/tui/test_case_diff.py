@@ -117,3 +117,26 @@ def test_node_order_marks_a_difference_only_against_an_expectation() -> None:
     assert "differs" not in node_order_text([], ["a"]).plain
     assert "(no expectation)" in node_order_text([], ["a"]).plain
     assert "(not recorded)" in node_order_text(None, ["a"]).plain
+
+
+def test_without_check_args_other_args_are_named_but_match() -> None:
+    rows = align_trajectory(
+        [ToolCall(name="lookup", args={"city": "Paris"})],
+        [ToolCall(name="lookup", args={"city": "Lyon"})],
+        check_args=False,
+    )
+    assert [(r.match, r.differing_args) for r in rows] == [(StepMatch.MATCH, ("city",))]
+
+
+def test_expectations_say_whether_the_trajectory_criterion_checked_args() -> None:
+    from tenxeval_tui.case_diff import expectations_for
+    from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult
+
+    def result(check_args: bool | None) -> EvalCaseResult:
+        details = {} if check_args is None else {"check_args": check_args}
+        criterion = CriterionResult.success("tool_trajectory_avg_score", 1.0, 1.0, details=details)
+        return EvalCaseResult(eval_id="a", passed=True, criterion_results=[criterion])
+
+    assert expectations_for(result(False)).check_args is False
+    assert expectations_for(result(True)).check_args is True
+    assert expectations_for(result(None)).check_args is True  # not known: the strict view
