@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -110,9 +111,31 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings replaced by U+FFFD.
+
+    Agents can return such text (bytes decoded with ``surrogateescape``, JSON with
+    ``"\\ud83d"``), which UTF-8 cannot encode; writers fall back to this.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_surrogates(v) for v in value]
+    return value
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """:func:`atomic_write_bytes` for UTF-8 text."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    """:func:`atomic_write_bytes` for UTF-8 text (lone surrogates become U+FFFD)."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = without_surrogates(text).encode("utf-8")
+    atomic_write_bytes(path, data)
 
 
 def read_text(path: Path) -> str:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 
@@ -28,7 +29,7 @@ Line = list[tuple[str, str]]  # one output line as (text, rich style) segments
 
 
 def _clean(text: str) -> str:
-    return _CONTROL.sub("", text)
+    return without_surrogates(_CONTROL.sub("", text))
 
 
 def _preview(text: str, limit: int = PREVIEW_CHARS) -> str:

@@ -27,6 +27,7 @@ import jinja2
 import pydantic_core
 
 from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
 from tenxeval_tui.evaluation.results import EvalReport
@@ -52,7 +53,10 @@ def _asset(name: str) -> str:
 
 def script_json(data: Any) -> str:
     """``data`` as JSON that is safe inside a ``<script>`` element of an HTML page."""
-    text = pydantic_core.to_json(data).decode("utf-8")
+    try:
+        text = pydantic_core.to_json(data).decode("utf-8")
+    except pydantic_core.PydanticSerializationError:  # a lone surrogate from the agent
+        text = pydantic_core.to_json(without_surrogates(data)).decode("utf-8")
     # str.replace is many times quicker than str.translate on megabytes of text
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 

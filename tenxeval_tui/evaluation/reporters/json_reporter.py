@@ -7,6 +7,7 @@ from typing import Any
 import pydantic_core
 
 from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.results import EvalReport
@@ -112,10 +113,15 @@ class JSONReporter(BaseReporter):
     def render_bytes(self, report: EvalReport) -> bytes:
         """The report as UTF-8 JSON, serialised straight to bytes."""
         indent = self.indent_for(report)
-        if self._exclude():
-            data: Any = self.to_dict(report)
-            return pydantic_core.to_json(data, indent=indent) + b"\n"
-        return report.__pydantic_serializer__.to_json(report, indent=indent) + b"\n"
+        try:
+            if self._exclude():
+                data: Any = self.to_dict(report)
+                return pydantic_core.to_json(data, indent=indent) + b"\n"
+            return report.__pydantic_serializer__.to_json(report, indent=indent) + b"\n"
+        except pydantic_core.PydanticSerializationError:
+            # text UTF-8 cannot hold (a lone surrogate from the agent): written as U+FFFD
+            cleaned = without_surrogates(self.to_dict(report))
+            return pydantic_core.to_json(cleaned, indent=indent) + b"\n"
 
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""
