@@ -216,14 +216,25 @@ class AgentEvaluator:
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
-        execution = trace.to_execution_result(duration)
-        if replies and replies[-1]:
-            # What the app returned is the reply; the events' idea of it is the fallback.
-            execution.actual_response = replies[-1]
-        criterion_results = [] if error else await self._score(execution, case)
-        result = _case_result(
-            case, execution, criterion_results, replies, thread_id, eval_set_id, error, error_info
-        )
+        try:
+            execution = trace.to_execution_result(duration)
+            if replies and replies[-1]:
+                # What the app returned is the reply; the events' idea of it is the fallback.
+                execution.actual_response = replies[-1]
+            criterion_results = [] if error else await self._score(execution, case)
+            result = _case_result(
+                case,
+                execution,
+                criterion_results,
+                replies,
+                thread_id,
+                eval_set_id,
+                error,
+                error_info,
+            )
+        except Exception as exc:  # what the agent left cannot make a result: this case errs
+            logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
+            result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
         self.collector.absorb(trace)
         notify.case_end(result)
         return result
@@ -244,10 +255,15 @@ class AgentEvaluator:
         if session.app_name:
             config["app_name"] = session.app_name
         index = 0
-        deadline = asyncio.timeout(self.config.timeout)
+        loop = asyncio.get_running_loop()
+        ends_at = loop.time() + self.config.timeout
+        deadline = asyncio.timeout_at(ends_at)
         try:
             async with deadline:
                 for index, invocation in enumerate(turns):
+                    if loop.time() >= ends_at:  # the last turn blocked the loop past it
+                        index -= 1  # the turn that ran out of time
+                        break
                     text = invocation.user_content.get_text()
                     state = session.state if index == 0 else None
                     reply = response_text(
@@ -270,12 +286,18 @@ class AgentEvaluator:
         except TimeoutError as exc:
             if not deadline.expired():
                 return _describe(exc, index, len(turns))
-            return (
-                f"timed out after {self.config.timeout:g}s (turn {index + 1} of {len(turns)})",
-                {"error_type": "Timeout", "turn_index": index},
-            )
+            return _timed_out(self.config.timeout, index, len(turns))
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the run is being cancelled
+            return _describe(exc, index, len(turns))  # the agent raised it itself
         except Exception as exc:
             return _describe(exc, index, len(turns))
+        # An agent that swallowed the timeout's cancel, or blocked the event loop with
+        # sync code so that it never came, still ran out of time.
+        if deadline.expired() or loop.time() >= ends_at:
+            return _timed_out(self.config.timeout, index, len(turns))
         return None, {}
 
     def _publish(
@@ -316,7 +338,10 @@ async def _score_one(
     criterion: BaseCriterion, execution: ExecutionResult, case: EvalCase
 ) -> CriterionResult:
     try:
-        return await criterion.evaluate(execution, case)
+        result = await criterion.evaluate(execution, case)
+        if not isinstance(result, CriterionResult):
+            raise TypeError(f"evaluate() returned {type(result).__name__}, not a CriterionResult")
+        return result
     except Exception as exc:
         logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
         return CriterionResult.failure(
@@ -326,9 +351,36 @@ async def _score_one(
         )
 
 
+def _timed_out(seconds: float, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"timed out after {seconds:g}s (turn {turn + 1} of {turns})",
+        {"error_type": "Timeout", "turn_index": turn},
+    )
+
+
+def _unbuildable_result(
+    case: EvalCase, exc: Exception, duration: float, thread_id: str, eval_set_id: str
+) -> EvalCaseResult:
+    return EvalCaseResult(
+        eval_id=case.eval_id,
+        name=case.name,
+        passed=False,
+        duration_seconds=duration,
+        error=f"the case's result could not be built: {type(exc).__name__}: {exc}",
+        metadata={
+            EVAL_SET_ID_KEY: eval_set_id,
+            "thread_id": thread_id,
+            "error_info": {"error_type": type(exc).__name__},
+            **({"tags": list(case.tags)} if case.tags else {}),
+        },
+    )
+
+
 def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
-    # Frameworks wrap the agent's own error (10xGraph: NodeError); report the original.
-    cause = exc.__cause__ if exc.__cause__ is not None else exc
+    # 10xGraph wraps the agent's own error (NodeError): report the original. Anything
+    # else is the agent's own exception, whatever it was raised from.
+    wrapped = type(exc).__module__.startswith("tenxgraph") and exc.__cause__ is not None
+    cause = exc.__cause__ if wrapped and exc.__cause__ is not None else exc
     message = f"{type(cause).__name__}: {cause} (turn {turn + 1} of {turns})"
     info: dict[str, Any] = {"error_type": type(cause).__name__, "turn_index": turn}
     if cause is not exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 
@@ -327,3 +328,106 @@ async def test_session_input_reaches_a_10xgraph_graph() -> None:
     assert result.error is None
     assert result.actual_response == "Hello Ada (ada, en-GB)"
     assert result.node_visits == ["GREET"]
+
+
+async def test_a_timeout_holds_for_agents_that_block_or_swallow_the_cancel() -> None:
+    async def blocking(message: str, trace: Trace) -> str:
+        time.sleep(0.3)  # sync code on the event loop: the timeout cannot interrupt it
+        return "ok"
+
+    async def swallowing(message: str, trace: Trace) -> str:
+        with contextlib.suppress(asyncio.CancelledError):  # the timeout's cancel, eaten
+            await asyncio.sleep(30)
+        return "ok"
+
+    two_turns = EvalCase.multi_turn("two", [("one", "ok"), ("two", "ok")])
+    for agent in (blocking, swallowing):
+        app, collector = create_eval_app(agent)
+        evaluator = AgentEvaluator(app, collector, config_with(timeout=0.1))
+        started = time.monotonic()
+        (result,) = (
+            await evaluator.evaluate(EvalSet(eval_set_id="t", eval_cases=[two_turns]))
+        ).results
+        assert result.error == "timed out after 0.1s (turn 1 of 2)", agent.__name__
+        assert time.monotonic() - started < 1.0  # the second turn did not run
+        assert result.metadata["error_info"]["error_type"] == "Timeout"
+
+
+async def test_an_agent_raising_cancelled_error_errs_its_case_only() -> None:
+    async def agent(message: str, trace: Trace) -> str:
+        if message == "q0":
+            raise asyncio.CancelledError  # e.g. a client library's own cancellation
+        return "ok"
+
+    app, collector = create_eval_app(agent)
+    cases = [EvalCase.single_turn(f"q{i}", f"q{i}") for i in range(4)]
+    evaluator = AgentEvaluator(app, collector, config_with(max_concurrency=1))
+    report = await evaluator.evaluate(EvalSet(eval_set_id="t", eval_cases=cases))
+    assert [r.eval_id for r in report.results] == ["q0", "q1", "q2", "q3"]
+    assert not report.is_partial and report.summary.error_cases == 1
+    assert report.results[0].error is not None and "CancelledError" in report.results[0].error
+
+
+@register_criterion
+class ForgetsToReturn(BaseCriterion):
+    name = "test_forgets_to_return"
+
+    async def evaluate(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        return None  # type: ignore[return-value]
+
+
+async def test_what_cannot_make_a_result_errs_that_case_not_the_run() -> None:
+    class Opaque:
+        pass
+
+    async def agent(message: str, trace: Trace) -> str:
+        if message == "odd":
+            trace.node("MAIN", input_messages=[{"role": "user", "content": Opaque()}])
+        return "ok"
+
+    app, collector = create_eval_app(agent)
+    cases = [EvalCase.single_turn("odd", "odd"), EvalCase.single_turn("fine", "fine")]
+    config = config_with({"test_forgets_to_return": {"threshold": 0.5}})
+    report = await AgentEvaluator(app, collector, config).evaluate(
+        EvalSet(eval_set_id="t", eval_cases=cases)
+    )
+    odd, fine = report.results
+    assert odd.error is not None and odd.error.startswith("the case's result could not be built")
+    (criterion,) = fine.criterion_results
+    assert criterion.error == "TypeError: evaluate() returned NoneType, not a CriterionResult"
+
+
+async def test_tool_results_json_has_no_form_for_are_kept_as_text() -> None:
+    class Forecast:
+        def __str__(self) -> str:
+            return "Forecast(sunny)"
+
+    async def agent(message: str, trace: Trace) -> str:
+        trace.record_tool("forecast", {"when": Forecast()}, {"today": Forecast()})
+        return "sunny"
+
+    app, collector = create_eval_app(agent)
+    report = await AgentEvaluator(app, collector, config_with()).evaluate(
+        EvalSet(eval_set_id="t", eval_cases=[EvalCase.single_turn("a", "weather?")])
+    )
+    (call,) = report.results[0].actual_tool_calls
+    assert (call.args, call.result) == ({"when": "Forecast(sunny)"}, {"today": "Forecast(sunny)"})
+    assert EvalReport.model_validate_json(report.model_dump_json()) == report
+
+
+async def test_an_agents_own_exception_is_reported_not_its_cause() -> None:
+    class ServiceUnavailable(Exception):
+        pass
+
+    async def agent(message: str, trace: Trace) -> str:
+        try:
+            {}["endpoint"]
+        except KeyError as exc:
+            raise ServiceUnavailable("order service is down") from exc
+        return "never"
+
+    app, collector = create_eval_app(agent)
+    report = await AgentEvaluator(app, collector, config_with()).evaluate(
+        EvalSet(eval_set_id="t", eval_cases=[EvalCase.single_turn("a", "hi")])
+    )
+    assert report.results[0].error == "ServiceUnavailable: order service is down (turn 1 of 1)"

@@ -26,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
+
 from tenxeval_tui.evaluation.collectors import TrajectoryCollector
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution import TokenUsage
@@ -144,16 +146,24 @@ class Trace:
         error: str | None = None,
         call_id: str | None = None,
     ) -> None:
-        """Record a tool call the agent made itself (name, arguments, result or error)."""
+        """Record a tool call the agent made itself (name, arguments, result or error).
+
+        Arguments and result are kept as JSON data (objects JSON has no form for become
+        their ``str``), as reports, journals and the live view carry them as JSON.
+        """
         data: dict[str, Any] = {
             "function_name": name,
-            "args": dict(args or {}),
-            "result": result,
+            "args": _json_data(dict(args or {})),
+            "result": _json_data(result),
             "tool_call_id": call_id or "",
         }
         if error is not None:
             data["error"] = error
         self._emit(Event.TOOL_EXECUTION, name, data)
+
+
+def _json_data(value: Any) -> Any:
+    return pydantic_core.to_jsonable_python(value, fallback=str)
 
 
 @dataclass
