@@ -32,8 +32,12 @@ class RunJournal(RunObserver):
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def _append(self, data: dict[str, Any]) -> None:
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(data, default=str) + "\n")
+        line = json.dumps(data, default=str) + "\n"
+        with self.path.open("a+b") as handle:
+            # A run killed mid-write left half a line: end it, or this line would join it.
+            if handle.tell() and (handle.seek(-1, 2), handle.read(1))[1] != b"\n":
+                line = "\n" + line
+            handle.write(line.encode("utf-8"))
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self._append(
@@ -65,12 +69,15 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
     """The reports recorded in a journal, keyed by ``eval_set_id``, in the order they started.
 
     A set whose ``run_end`` line is missing (the run was killed) or says it was
-    cancelled gives a partial report of the cases that finished. A torn last
-    line is ignored; any other unreadable line is an :class:`EvalFileError`
-    naming the file and line. A set that was started again starts over.
+    cancelled gives a partial report of the cases that finished, in the order the
+    run listed them (not the order they finished). A torn line (the write in
+    progress when a run was killed) is ignored; any other unreadable line is an
+    :class:`EvalFileError` naming the file and line. A set that was started again
+    starts over.
     """
     path = Path(path)
     names: dict[str, str] = {}
+    order: dict[str, list[str]] = {}
     results: dict[str, list[EvalCaseResult]] = {}
     complete: dict[str, bool] = {}
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -83,6 +90,7 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
             set_id = str(data.get("eval_set_id", ""))
             if kind == "run_start":
                 names[set_id] = str(data.get("eval_set_name", ""))
+                order[set_id] = [str(i) for i in data.get("eval_ids") or []]
                 results[set_id] = []
                 complete[set_id] = False
             elif kind == "case":
@@ -91,11 +99,14 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
             elif kind == "run_end":
                 complete[set_id] = not data.get("partial", False)
         except (ValueError, KeyError, TypeError) as exc:
-            if number == len(lines):  # the write in progress when the run was killed
-                break
+            if number == len(lines) or _cut_short(line, exc):
+                continue  # the write in progress when a run was killed
             raise EvalFileError(
                 [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
             ) from None
+    for set_id, set_results in results.items():
+        position = {eval_id: i for i, eval_id in enumerate(order.get(set_id, []))}
+        set_results.sort(key=lambda r: position.get(r.eval_id, len(position)))
     return {
         set_id: EvalReport.create(
             eval_set_id=set_id,
@@ -105,6 +116,15 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
         )
         for set_id, set_results in results.items()
     }
+
+
+def _cut_short(line: str, problem: Exception) -> bool:
+    """Whether ``line`` is the start of a JSON object that ends too early (a torn write)."""
+    return (
+        isinstance(problem, json.JSONDecodeError)
+        and line.lstrip().startswith("{")
+        and problem.pos >= len(line.rstrip())
+    )
 
 
 def report_from_journal(path: str | Path) -> EvalReport:

@@ -311,3 +311,26 @@ async def test_real_reporters_write_each_report_once(
     written = sorted(p.name.split("_2")[0] + p.suffix for p in (tmp_path / "out").iterdir())
     assert written == ["a.html", "a.json", "a.xml", "b.html", "b.json", "b.xml"]
     assert capsys.readouterr().out.count("Evaluation") >= 2  # the console report, once each
+
+
+async def test_a_journal_appended_to_after_a_killed_run_reads_in_case_order(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "j.jsonl"
+    app, collector = create_eval_app(support_agent)
+    await EvaluationRunner(config_with(), observers=[RunJournal(journal)]).run(
+        [(app, collector, one_case_set("a", ["Hello", "Hi"]))]
+    )
+    text = journal.read_text(encoding="utf-8")
+    journal.write_text(text + text.splitlines()[1][:30], encoding="utf-8")  # killed mid-write
+    await EvaluationRunner(config_with(), observers=[RunJournal(journal)]).run(
+        [(app, collector, one_case_set("b", ["Hello"]))]
+    )
+    reports = read_journal(journal)  # the next run's first line did not join the torn one
+    assert list(reports) == ["a", "b"] and not reports["b"].is_partial
+
+    # cases are listed as the run listed them, whatever order they finished in
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    swapped = tmp_path / "swapped.jsonl"
+    swapped.write_text("\n".join([lines[0], lines[2], lines[1], lines[3]]) + "\n")
+    assert [r.eval_id for r in read_journal(swapped)["a"].results] == ["a-0", "a-1"]
