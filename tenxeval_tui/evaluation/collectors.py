@@ -115,9 +115,19 @@ class EventCollector:
 
 
 # (collector the events were sent to, collector that receives them) for the running case.
-_ACTIVE_CAPTURE: contextvars.ContextVar[tuple[TrajectoryCollector, TrajectoryCollector] | None] = (
-    contextvars.ContextVar("tenxeval_active_capture", default=None)
+Capture = tuple["TrajectoryCollector", "TrajectoryCollector"]
+_ACTIVE_CAPTURE: contextvars.ContextVar[Capture | None] = contextvars.ContextVar(
+    "tenxeval_active_capture", default=None
 )
+
+
+def current_capture() -> Capture | None:
+    """Where events sent from the current context go (``None``: nowhere special).
+
+    A sender that will emit from elsewhere (a worker thread: executors do not copy
+    the context) takes it now and passes it to :meth:`TrajectoryCollector.deliver`.
+    """
+    return _ACTIVE_CAPTURE.get()
 
 
 class TrajectoryCollector(EventCollector):
@@ -148,7 +158,12 @@ class TrajectoryCollector(EventCollector):
         self.on_event_sync(event)
 
     def on_event_sync(self, event: EventModel) -> None:
-        active = _ACTIVE_CAPTURE.get()
+        self.deliver(event, _ACTIVE_CAPTURE.get())
+
+    def deliver(self, event: EventModel, capture: Capture | None) -> None:
+        """Record ``event`` as :meth:`on_event_sync` does in the context of ``capture``
+        (see :func:`current_capture`): for senders running outside that context."""
+        active = capture
         if active is not None and active[0] is self:
             active[1]._record(event)
             self._broadcast(event)

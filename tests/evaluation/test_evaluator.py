@@ -431,3 +431,41 @@ async def test_an_agents_own_exception_is_reported_not_its_cause() -> None:
         EvalSet(eval_set_id="t", eval_cases=[EvalCase.single_turn("a", "hi")])
     )
     assert report.results[0].error == "ServiceUnavailable: order service is down (turn 1 of 1)"
+
+
+async def test_tools_recorded_from_a_worker_thread_count_for_their_case() -> None:
+    def lookup(city: str) -> str:
+        return f"sunny in {city}"
+
+    async def agent(message: str, trace: Trace) -> str:
+        def blocking_tool() -> str:  # executors do not carry the case's context
+            result = lookup(message)
+            trace.record_tool("lookup", {"city": message}, result)
+            return result
+
+        return await asyncio.get_running_loop().run_in_executor(None, blocking_tool)
+
+    app, collector = create_eval_app(agent)
+    cases = [EvalCase.single_turn(city, city) for city in ("Oslo", "Rome", "Lima")]
+    report = await AgentEvaluator(app, collector, config_with(max_concurrency=3)).evaluate(
+        EvalSet(eval_set_id="t", eval_cases=cases)
+    )
+    assert [[(c.name, c.args) for c in r.actual_tool_calls] for r in report.results] == [
+        [("lookup", {"city": city})] for city in ("Oslo", "Rome", "Lima")
+    ]
+
+
+async def test_a_streaming_agent_replies_with_its_chunks() -> None:
+    async def streaming(message: str, trace: Trace):  # type: ignore[no-untyped-def]
+        for chunk in ("Hello", " ", "there", None):
+            yield chunk
+
+    def generating(message: str, trace: Trace):  # type: ignore[no-untyped-def]
+        yield from ("Hi", "!")
+
+    for agent, reply in ((streaming, "Hello there"), (generating, "Hi!")):
+        app, collector = create_eval_app(agent)
+        report = await AgentEvaluator(app, collector, config_with()).evaluate(
+            EvalSet(eval_set_id="t", eval_cases=[EvalCase.single_turn("a", "hi")])
+        )
+        assert report.results[0].actual_response == reply

@@ -28,7 +28,7 @@ from typing import Any
 
 import pydantic_core
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.collectors import TrajectoryCollector, current_capture
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution import TokenUsage
 
@@ -60,6 +60,8 @@ class Trace:
         turn: int,
     ) -> None:
         self._collector = collector
+        # The case this trace belongs to, for tools that record from a worker thread.
+        self._capture = current_capture()
         self.thread_id = thread_id
         self.run_id = run_id
         self.user_id = user_id
@@ -69,7 +71,7 @@ class Trace:
         self.turn = turn
 
     def _emit(self, event: Event, node_name: str, data: dict[str, Any]) -> None:
-        self._collector.on_event_sync(
+        self._collector.deliver(
             EventModel(
                 event=event,
                 event_type=EventType.END,
@@ -77,7 +79,8 @@ class Trace:
                 data=data,
                 thread_id=self.thread_id,
                 run_id=self.run_id,
-            )
+            ),
+            current_capture() or self._capture,
         )
 
     def node(
@@ -209,6 +212,10 @@ class AgentApp:
         reply = self._call(text, trace)
         if inspect.isawaitable(reply):
             reply = await reply
+        if inspect.isasyncgen(reply):  # a streaming agent: its chunks make the reply
+            reply = "".join([str(chunk) async for chunk in reply if chunk is not None])
+        elif inspect.isgenerator(reply):
+            reply = "".join(str(chunk) for chunk in reply if chunk is not None)
         response = "" if reply is None else str(reply)
         thread.history.append({"role": "user", "content": text})
         if response:
