@@ -15,6 +15,7 @@ test returns), :func:`parametrize_eval_cases` (one test per case),
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 from collections.abc import Callable
@@ -177,12 +178,18 @@ def eval_test(
 
 def _mark_asyncio(test: Callable[..., Any]) -> Callable[..., Any]:
     """Mark ``test`` for pytest-asyncio when it is installed, so that an ``eval_test`` runs
-    in its strict mode too (in auto mode the mark changes nothing)."""
+    in its strict mode too (in auto mode the mark changes nothing). Without it, the test
+    runs its own event loop: pytest alone cannot run an ``async def`` test."""
     try:
         import pytest
         import pytest_asyncio  # noqa: F401
     except ImportError:
-        return test
+
+        @functools.wraps(test)
+        def run_in_own_loop(*args: Any, **kwargs: Any) -> None:
+            asyncio.run(test(*args, **kwargs))
+
+        return run_in_own_loop
     marked: Callable[..., Any] = pytest.mark.asyncio(test)
     return marked
 

@@ -385,3 +385,21 @@ def test_eval_test_case_is_metadata_only() -> None:
     case = EvalTestCase("weather_paris")
     assert (case.eval_id, case.name, case.description) == ("weather_paris", "", "")
     assert not hasattr(case, "conversation")
+
+
+def test_eval_test_runs_without_pytest_asyncio(suite: pytest.Pytester) -> None:
+    # A project without pytest-asyncio: the plugin is off and its module cannot be imported.
+    suite.makeini("[pytest]\n")
+    suite.makeconftest(
+        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nsys.modules['pytest_asyncio'] = None\n"
+    )
+    make_tests(
+        suite,
+        """
+        @eval_test("eval/plain_agent.evalset.json", threshold=0.5)
+        async def test_plain():
+            return create_eval_app(support_agent)
+        """,
+    )
+    result = suite.runpytest_subprocess("-p", "no:asyncio", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
