@@ -8,11 +8,12 @@ the other's reports.
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tenxeval_tui.evaluation.dataset import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
@@ -42,6 +43,14 @@ class CriterionResult(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
+
+    @field_validator("score")
+    @classmethod
+    def _finite(cls, score: float) -> float:
+        # JSON has no NaN: a report holding one would be written as null and not load back.
+        if not math.isfinite(score):
+            raise ValueError(f"a score must be a finite number, not {score}")
+        return score
 
     @property
     def reason(self) -> str | None:
@@ -171,6 +180,24 @@ class EvalCaseResult(BaseModel):
         return [cr for cr in self.criterion_results if cr.passed]
 
 
+def _per_case_tokens(results: list[EvalCaseResult]) -> dict[str, TokenUsage]:
+    """Tokens by ``eval_id`` (10xGraph's keys); ids found twice (a combined report of eval
+    sets sharing case ids) are keyed ``eval_set_id/eval_id``, then numbered."""
+    seen: dict[str, int] = {}
+    for result in results:
+        seen[result.eval_id] = seen.get(result.eval_id, 0) + 1
+    per_case: dict[str, TokenUsage] = {}
+    for result in results:
+        key = result.eval_id
+        if seen[key] > 1:
+            key = f"{result.eval_set_id}/{result.eval_id}" if result.eval_set_id else key
+            base, n = key, 2
+            while key in per_case:
+                key, n = f"{base}#{n}", n + 1
+        per_case[key] = result.token_usage
+    return per_case
+
+
 class EvalSummary(BaseModel):
     """Aggregate figures of a run.
 
@@ -211,7 +238,7 @@ class EvalSummary(BaseModel):
         for name, entry in stats.items():
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
-        per_case = {r.eval_id: r.token_usage for r in results}
+        per_case = _per_case_tokens(results)
         total_tokens = sum((r.token_usage for r in results), TokenUsage())
         total_duration = sum(r.duration_seconds for r in results)
         return cls(

@@ -164,3 +164,33 @@ def test_format_summary_names_failures() -> None:
     assert "Pass rate: 33.3%" in text
     assert "bad: crit_0=0.25<0.50" in text
     assert "err: ERROR ValueError: nope" in text
+
+
+def test_a_score_that_is_no_number_is_refused() -> None:
+    import math
+
+    import pytest
+    from pydantic import ValidationError
+
+    for score in (math.nan, math.inf):
+        with pytest.raises(ValidationError, match="a score must be a finite number"):
+            CriterionResult.success("custom", score, 0.5)
+
+
+def test_tokens_per_case_keep_cases_of_two_sets_sharing_an_id() -> None:
+    from tenxeval_tui.evaluation import EvalCaseResult, EvalReport, TokenUsage
+
+    def case(set_id: str, eval_id: str, tokens: int) -> EvalCaseResult:
+        usage = TokenUsage(input_tokens=tokens)
+        return EvalCaseResult(
+            eval_id=eval_id, passed=True, token_usage=usage, metadata={"eval_set_id": set_id}
+        )
+
+    a = EvalReport.create("a", [case("a", "greeting", 10), case("a", "only_a", 1)])
+    b = EvalReport.create("b", [case("b", "greeting", 20)])
+    per_case = EvalReport.combine([a, b]).summary.per_case_token_usage
+    assert {k: v.input_tokens for k, v in per_case.items()} == {
+        "a/greeting": 10,
+        "only_a": 1,
+        "b/greeting": 20,
+    }

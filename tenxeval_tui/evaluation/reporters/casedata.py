@@ -159,15 +159,17 @@ def _tool(call: Any, with_details: bool) -> dict[str, str]:
 
 
 def _turns(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]:
-    """Each turn's user input, and the agent's reply when it is not the final response."""
+    """Each turn's user input, and the agent's reply (the last turn's only when it is not
+    the final response, which is shown on its own)."""
     turns: list[dict[str, Any]] = []
     final = result.actual_response
-    for turn in result.turn_results:
+    last = len(result.turn_results) - 1
+    for index, turn in enumerate(result.turn_results):
         # 10xGraph writes user_input/agent_response; our evaluator user_content/response.
         user = turn.get("user_input", turn.get("user_content"))
         entry: dict[str, Any] = {"user": clip(_text_of(user))}
         agent = _text_of(turn.get("agent_response", turn.get("response")))
-        if opts.include_actual_response and agent and agent != final:
+        if opts.include_actual_response and agent and (index != last or agent != final):
             entry["agent"] = clip(agent)
         if opts.include_trajectory and turn.get("tool_calls"):
             entry["tools"] = [_tool(c, False)["name"] for c in turn["tool_calls"]]

@@ -149,3 +149,15 @@ def test_manager_html_follows_config(tmp_path):
     out = ReporterManager(config).run_all(mixed_report(), output_dir=tmp_path)
     html = Path(out.html_path or "").read_text(encoding="utf-8")
     assert "Osaka" not in html
+
+
+def test_every_turns_reply_shows_the_last_one_aside_when_it_is_the_final_response() -> None:
+    from tenxeval_tui.evaluation import EvalCaseResult
+
+    turns = [
+        {"turn_index": 0, "user_content": "Can you help?", "response": "Sure."},
+        {"turn_index": 1, "user_content": "Really?", "response": "Sure."},
+    ]
+    case = EvalCaseResult(eval_id="t", passed=True, actual_response="Sure.", turn_results=turns)
+    (shown,) = embedded_cases(HTMLReporter().render(EvalReport.create("s", [case])))
+    assert [turn.get("agent") for turn in shown["turns"]] == ["Sure.", None]
