@@ -98,6 +98,7 @@ class JSONReporter(BaseReporter):
                         if isinstance(call, dict):
                             call.pop("args", None)
                             call.pop("result", None)
+                _drop_tool_data(result)
         return data
 
     def render(self, report: EvalReport) -> str:
@@ -148,3 +149,34 @@ def _is_assistant_message(message: Any) -> bool:
         return False
     role = message.get("role") or message.get("type")
     return role in {"assistant", "ai"}
+
+
+def _drop_tool_data(result: dict[str, Any]) -> None:
+    """Tool arguments and results wherever else a case holds them: trajectory steps,
+    tool messages and the calls in assistant messages (the conversation and each node's
+    input)."""
+    for step in result.get("actual_trajectory") or []:
+        if isinstance(step, dict) and step.get("step_type") == "tool":
+            step["args"] = {}
+            if isinstance(step.get("metadata"), dict):
+                step["metadata"].pop("result", None)
+    conversations = [result.get("messages") or []]
+    for key in ("node_responses", "node_details"):
+        for node in result.get(key) or []:
+            if isinstance(node, dict):
+                conversations.append(node.get("input_messages") or [])
+    for messages in conversations:
+        for message in messages:
+            if isinstance(message, dict):
+                _drop_message_tool_data(message)
+
+
+def _drop_message_tool_data(message: dict[str, Any]) -> None:
+    if message.get("role") == "tool":
+        message.pop("content", None)
+    for call in message.get("tool_calls") or []:
+        if isinstance(call, dict):
+            call.pop("args", None)
+            function = call.get("function")
+            if isinstance(function, dict):
+                function.pop("arguments", None)

@@ -155,6 +155,32 @@ def test_include_tool_call_details_off_keeps_names_but_not_args_or_results():
     assert details["actual_trajectory"] == [{"name": "get_weather"}]
 
 
+def test_include_tool_call_details_off_leaves_no_tool_data_anywhere():
+    from tenxeval_tui.evaluation import EvalCaseResult, TrajectoryStep
+    from tenxeval_tui.evaluation.results import NodeDetail
+
+    call = {"id": "c1", "function": {"name": "lookup", "arguments": '{"city": "SECRET-ARG"}'}}
+    conversation = [
+        {"role": "user", "content": "Where?"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "content": "SECRET-RESULT", "tool_call_id": "c1"},
+    ]
+    step = TrajectoryStep(
+        step_type="tool", name="lookup", args={"city": "SECRET-ARG"}, metadata={"result": 1}
+    )
+    case = EvalCaseResult(
+        eval_id="a",
+        passed=True,
+        actual_trajectory=[step],
+        messages=conversation,
+        node_responses=[{"node_name": "MAIN", "input_messages": conversation}],
+        node_details=[NodeDetail(node_name="MAIN", input_messages=conversation)],
+    )
+    text = json.dumps(dump(EvalReport.create("s", [case]), include_tool_call_details=False))
+    assert "SECRET-ARG" not in text and "SECRET-RESULT" not in text
+    assert '"lookup"' in text  # the names stay
+
+
 def test_compact_indent_and_generate_without_folder_returns_text(tmp_path):
     text = JSONReporter(indent=None).render(mixed_report())
     assert "\n" not in text.strip()
