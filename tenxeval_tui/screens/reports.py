@@ -91,20 +91,28 @@ class ReportsScreen(Screen[None]):
 
         folder = self.folder.resolve()
         while True:
-            watched = folder if folder.is_dir() else folder.parent
-            if not watched.is_dir():
-                return
+            # The folder itself, or (until it is made) its nearest folder that exists.
+            watched = next((p for p in (folder, *folder.parents) if p.is_dir()), None)
+            if watched is None:
+                await asyncio.sleep(1)
+                continue
             try:
-                async for _ in awatch(
+                # Every second without changes the loop wakes up to see whether the
+                # folder was made, removed or made again: then it watches anew.
+                async for changes in awatch(
                     watched,
                     watch_filter=partial(_is_report_change, folder),
                     debounce=300,
                     step=50,
                     recursive=False,
+                    rust_timeout=1000,
+                    yield_on_timeout=True,
                 ):
-                    self.action_refresh()
-                    if watched != folder and folder.is_dir():
-                        break  # the folder was created: watch it from now on
+                    if changes:
+                        self.action_refresh()
+                    if not watched.is_dir() or (watched != folder and folder.is_dir()):
+                        self.action_refresh()
+                        break
             except OSError:  # the folder went away while watched: look again shortly
                 await asyncio.sleep(1)
 

@@ -260,6 +260,24 @@ async def test_the_list_follows_the_folder_even_before_it_exists(tmp_path: Path)
         assert app.screen.query_one(ReportList).entries[0].path == later
 
 
+async def test_the_list_follows_a_folder_made_twice_below_missing_parents(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "out" / "eval_reports"  # its parent does not exist either
+    app = BrowserApp(folder)
+    async with app.run_test(size=SIZE) as pilot:
+
+        def listed() -> int:
+            return len(app.screen.query_one(ReportList).entries)
+
+        write_reports(folder)
+        await until(pilot, lambda: listed() == 2, tries=150)
+        shutil.rmtree(folder)  # cleaned up by hand...
+        await until(pilot, lambda: listed() == 0, tries=150)
+        write_reports(folder)  # ...and written again by the next run
+        await until(pilot, lambda: listed() == 2, tries=150)
+
+
 def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> None:
     from tenxeval_tui.reports_index import ReportEntry
     from tenxeval_tui.screens.baseline_picker import default_baseline
