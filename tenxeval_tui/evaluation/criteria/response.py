@@ -14,6 +14,7 @@ agent said anything, which fails cases that never asked for a reply.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
@@ -135,12 +136,19 @@ class ExactMatchCriterion(_ExpectedReplyCriterion):
         return self.result(1.0 if is_match else 0.0, details=details)
 
 
+def _folded(text: str) -> str:
+    """``text`` for keyword matching: one Unicode form (NFKC: "é" typed either way), case
+    folded ("Straße" matches "STRASSE"), the outer blanks trimmed."""
+    return unicodedata.normalize("NFKC", text).casefold().strip()
+
+
 @register_criterion
 class ContainsKeywordsCriterion(SyncCriterion):
     """``contains_keywords``: the share of ``config.keywords`` found in the reply.
 
     Score: keywords found divided by keywords configured; a keyword is found
-    when it occurs as a substring of the reply, ignoring case (``casefold``).
+    when it occurs as a substring of the reply, ignoring case (``casefold``), the
+    Unicode form (NFKC) and blanks around the keyword.
     Duplicate keywords count once. An empty reply scores 0.0. The case's
     expected reply plays no part. Configuring no keyword (or an empty one) is
     an error at configuration time, not a silent 1.0.
@@ -161,19 +169,19 @@ class ContainsKeywordsCriterion(SyncCriterion):
 
     @property
     def keywords(self) -> list[str]:
-        """The configured keywords, without duplicates (first spelling kept)."""
+        """The configured keywords, trimmed, without duplicates (first spelling kept)."""
         seen: dict[str, str] = {}
         for keyword in self.config.keywords:
-            seen.setdefault(keyword.casefold(), keyword)
+            seen.setdefault(_folded(keyword), keyword.strip())
         return list(seen.values())
 
     def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
         keywords = self.keywords
         if not keywords:
             return self.failure("no keywords configured")
-        reply = actual.actual_response.casefold()
-        found = [k for k in keywords if k.casefold() in reply]
-        missing = [k for k in keywords if k.casefold() not in reply]
+        reply = _folded(actual.actual_response)
+        found = [k for k in keywords if _folded(k) in reply]
+        missing = [k for k in keywords if _folded(k) not in reply]
         return self.result(
             len(found) / len(keywords),
             details={

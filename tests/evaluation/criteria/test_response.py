@@ -123,6 +123,15 @@ async def test_contains_keywords_share_found_ignoring_case() -> None:
     assert (empty.score, empty.passed) == (0.0, False)
 
 
+async def test_contains_keywords_ignores_the_unicode_form_and_blanks_around_keywords() -> None:
+    composed, decomposed = "caf\u00e9", "cafe\u0301"  # "café" typed two ways
+    criterion = ContainsKeywordsCriterion(
+        CriterionConfig.contains_keywords([decomposed, " Paris "], threshold=1.0)
+    )
+    result = await criterion.evaluate(reply(f"A {composed} in Paris."), expecting(None))
+    assert (result.score, result.details["missing"]) == (1.0, [])
+
+
 @pytest.mark.parametrize("keywords", [[], ["ok", "  "]])
 def test_contains_keywords_without_keywords_fails_at_configuration(keywords: list[str]) -> None:
     config = EvalConfig()
