@@ -166,6 +166,7 @@ def _protocol_stream() -> TextIO:
 
 async def run(request: RunRequest, out: _Lines) -> int:
     """Run ``request``, writing protocol lines through ``out``; returns the exit status."""
+    from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
@@ -173,6 +174,7 @@ async def run(request: RunRequest, out: _Lines) -> int:
 
     try:
         config = build_config(request)
+        build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         eval_sets = [
             select_cases(EvalSet.from_file(path), path, request) for path in request.eval_sets
         ]

@@ -227,8 +227,11 @@ class RunScreen(Screen[None]):
         except OSError as exc:
             run.worker_error = f"cannot start the worker: {exc}"
             run.finish(None)
-        if process.cancelled and not run.report_files and request.journal is not None:
-            await asyncio.to_thread(_write_partial_reports, run, request)
+        stopped = process.cancelled or run.crashed  # cancelled, or the agent killed it
+        if stopped and not run.report_files and request.journal is not None:
+            await asyncio.to_thread(
+                _write_partial_reports, run, request, cancelled=process.cancelled
+            )
         for result in run.results():
             self.last_results[f"{result.eval_set_id}::{result.eval_id}"] = result
         self.repaint()
@@ -257,6 +260,8 @@ class RunScreen(Screen[None]):
     def _show_outcome(self, run: LiveRun) -> None:
         if run.crashed:
             what = run.worker_error or f"the worker exited with status {run.exit_code}"
+            if run.report_files:
+                what += "; the cases that finished are in a partial report (b: report browser)"
             tail = "\n".join(run.stderr_tail)
             self._say(f"Run errored: {what}\n{tail}".rstrip(), "red")
             return
@@ -444,8 +449,9 @@ def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
     return found
 
 
-def _write_partial_reports(run: LiveRun, request: RunRequest) -> None:
-    """Rebuild the finished cases from the journal of a killed worker; write them as partial."""
+def _write_partial_reports(run: LiveRun, request: RunRequest, *, cancelled: bool) -> None:
+    """Rebuild the finished cases from the journal of a stopped worker (cancelled, or
+    killed by its agent); write them as partial."""
     from tenxeval_tui.evaluation.journal import read_journal
     from tenxeval_tui.evaluation.results import PARTIAL_KEY
     from tenxeval_tui.worker import build_config, write_run_reports
@@ -453,12 +459,22 @@ def _write_partial_reports(run: LiveRun, request: RunRequest) -> None:
     assert request.journal is not None
     if not request.journal.is_file():
         return
+    try:
+        recorded = read_journal(request.journal).values()
+        config = build_config(request)
+    except (EvalFileError, OSError):
+        return  # nothing readable was left: the run's message says what happened
     reports = [
         r.model_copy(update={"metadata": {**r.metadata, PARTIAL_KEY: True}})
-        for r in read_journal(request.journal).values()
+        for r in recorded
+        if r.results
     ]
-    files, html = write_run_reports(reports, build_config(request).reporter, console=False)
-    run.report_files, run.html_reports, run.partial = files, html, True
+    if not reports:
+        return
+    files, html = write_run_reports(reports, config.reporter, console=False)
+    run.report_files, run.html_reports = files, html
+    if cancelled:
+        run.partial = True
 
 
 __all__ = ["RunScreen"]

@@ -99,7 +99,7 @@ class EventStream(Log):
         self._source = source
         self._shown = 0
         self.clear()
-        if source is None and placeholder:
+        if placeholder and (source is None or not source.events):
             self.write_line(placeholder)
         self.flush()
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
@@ -183,6 +183,9 @@ async def test_rerun_failed_runs_only_those_and_carries_the_rest(workspace: Path
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["carried"], counts["failed"], counts["error"]) == (3, 1, 1)
+        screen._follow("cities::paris")  # a carried case: its events were in the last run
+        stream = screen.query_one(EventStream)
+        assert list(stream.lines) == ["(carried over from the last run)"]
 
 
 async def test_rerun_the_selected_case(workspace: Path) -> None:
@@ -336,3 +339,48 @@ async def test_no_agent_anywhere_is_said_for_the_eval_set_that_needs_one(workspa
         await wait_until(lambda: finished(screen), pilot)
         assert "no agent for eval set 'cities'" in message(screen)
         assert "agent box" in message(screen)
+
+
+KILLS_ITSELF_AFTER_PARIS = """
+import asyncio
+import os
+
+from tenxeval_tui.evaluation import Trace
+
+
+async def agent(message: str, trace: Trace) -> str:
+    city = message.rstrip("?").split()[-1]
+    if city != "Paris":
+        await asyncio.sleep(0.5)  # Paris finishes (and is journalled) first
+        os._exit(139)
+    return f"It is sunny in {city}."
+"""
+
+
+async def test_a_worker_killed_by_its_agent_leaves_a_partial_report(tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project", agent_code=KILLS_ITSELF_AFTER_PARIS)
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None and screen.live.crashed
+        assert "the cases that finished are in a partial report" in message(screen)
+        (report,) = (root / "reports").glob("*.json")
+        data = json.loads(report.read_text(encoding="utf-8"))
+        assert [r["eval_id"] for r in data["results"]] == ["paris"]
+        assert data["metadata"]["partial"] is True
+
+
+async def test_a_judge_preset_without_a_judge_says_what_to_set(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OPENAI_API_KEY", "TENXEVAL_JUDGE_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#preset", Select).value = "safety_check"
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen), pilot)
+        assert "CriterionConfigError: hallucinations_v1: no judge model" in message(screen)
+        assert "Traceback" not in message(screen)
