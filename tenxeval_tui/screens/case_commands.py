@@ -112,16 +112,24 @@ class CaseCommandsScreen(Screen[None]):
     async def action_delete_case(self) -> None:
         """Delete the selected case, after asking."""
         uid = self.query_one(CaseForm).uid
-        if self.document is None or uid is None or not self.checked:
+        document = self.document
+        if document is None or uid is None or not self.checked:
             return
+        eval_id = document.case(uid).eval_id
         answer = await self.app.push_screen_wait(
             ChoiceScreen(
-                f"Delete case {self.document.case(uid).eval_id!r}? (ctrl+z undoes it)",
+                f"Delete case {eval_id!r}? (ctrl+z undoes it)",
                 {"delete": "Delete", "cancel": "Cancel"},
                 title="Delete case",
             )
         )
         if answer != "delete":
+            return
+        if self.document is not document:  # the file was reloaded while the dialog was up
+            self.notify(
+                f"The file was reloaded meanwhile: {eval_id!r} was not deleted. Look again.",
+                severity="warning",
+            )
             return
         visible = self.query_one(CaseTable).visible_uids
         position = visible.index(uid) if uid in visible else 0

@@ -61,6 +61,8 @@ class EditorScreen(CaseCommandsScreen):
         self._workspace: Workspace | None = None
         self._open_path: Path | None = None
         """The file shown (loaded, or in the error view); watched for changes."""
+        self._refocus: str | None = None
+        """The field to focus when the form is shown next (the one a reload removed)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="≡")
@@ -199,10 +201,11 @@ class EditorScreen(CaseCommandsScreen):
         """Edit ``document`` (replacing the open one without asking); a reload of the same
         file keeps the highlighted case."""
         keep_id: str | None = None
-        form_uid = self.query_one(CaseForm).uid
-        if self.document is not None and self.document.path == document.path and form_uid:
-            keep_id = self.document.case(form_uid).eval_id
-        self.query_one(CaseForm).uid = None
+        form = self.query_one(CaseForm)
+        if self.document is not None and self.document.path == document.path and form.uid:
+            keep_id = self.document.case(form.uid).eval_id
+            self._refocus = form.focused_key()  # typing goes on where it was
+        form.uid = None
         if document.path is not None:
             self._follow(document.path)
         self.document = document
@@ -214,23 +217,26 @@ class EditorScreen(CaseCommandsScreen):
             if case.eval_id == keep_id:
                 table.select_uid(case.uid)
                 break
-        if keep_id is None:
-            table.focus()
         if checked:
             await self._show_form()
         else:
             self._show_message(f"Checking {self.workspace.display_path(document.path or Path())}…")
             # After the first frame; the data as loaded, since edits wait for the check.
             self.call_after_refresh(self._check, document, document.to_data())
+        if keep_id is None or self.focused is None:  # a reload removed the focused field
+            table.focus()
         self._update_title()
 
     async def _show_form(self) -> None:
         assert self.document is not None
         self._refresh_marks()
         self.query_one(ContentSwitcher).current = "form"
+        refocus, self._refocus = self._refocus, None
         await self.query_one(CaseForm).show(
-            self.document, self.query_one(CaseTable).highlighted_uid
+            self.document, self.query_one(CaseTable).highlighted_uid, refocus
         )
+        if self.focused is None:  # the focused field went with the old form
+            self.query_one(CaseTable).focus()
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
@@ -346,6 +352,13 @@ class EditorScreen(CaseCommandsScreen):
         )
         if edited is None:
             return
+        if self.document is not document:
+            # Reloaded while the dialog was up: the edit goes to the file as it is now.
+            if self.document is None or self.document.path != document.path:
+                self.notify("The eval set changed meanwhile: the edit was not applied.")
+                return
+            document = self.document
+            current = EvalSetDetails(document.header("name"), document.header("description"))
         for key, before, after in (
             ("name", current.name, edited.name),
             ("description", current.description, edited.description),
@@ -415,7 +428,8 @@ class EditorScreen(CaseCommandsScreen):
         else:
             self._ask_about_disk_change(document, text)
 
-    @work(exclusive=True, group="dialog")
+    # A group of its own: asking must not cancel a dialog already open (f2, delete).
+    @work(exclusive=True, group="disk-change")
     async def _ask_about_disk_change(self, document: EvalSetDocument, disk: str) -> None:
         document.disk_text = disk  # ask once per version on disk
         name = self.workspace.display_path(document.path) if document.path else "the file"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import Input
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -197,3 +199,70 @@ async def test_looking_at_cases_without_optional_fields_leaves_the_file_clean(
         await pilot.pause()
         assert not isinstance(app.screen, ChoiceScreen)
     assert path.read_text() == before
+
+
+def add_case_in_front(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    new = {**data["eval_cases"][0], "eval_id": "outside", "name": "added outside"}
+    data["eval_cases"].insert(0, new)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+async def test_a_reload_during_the_delete_question_deletes_nothing(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("down")  # paris
+        await pilot.pause()
+        await pilot.press("delete")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        add_case_in_front(weather_set)  # reloads: no unsaved edits
+        await wait_for(
+            pilot,
+            lambda: screen.document is not None and screen.document.cases[0].eval_id == "outside",
+        )
+        await pilot.press("d")  # the answer to the question asked before the reload
+        await pilot.pause()
+        assert screen.document is not None
+        # before, the case at paris's old place (london) was deleted
+        assert [c.eval_id for c in screen.document.cases] == ["outside", "london", "paris"]
+
+
+async def test_the_set_name_edited_during_a_reload_is_applied(weather_set: Path) -> None:
+    from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
+
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        app.screen.query_one("#set-name", Input).value = "Renamed"
+        add_case_in_front(weather_set)
+        await wait_for(
+            pilot,
+            lambda: screen.document is not None and screen.document.cases[0].eval_id == "outside",
+        )
+        await pilot.press("enter")  # apply
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
+        assert screen.document is not None and screen.document.header("name") == "Renamed"
+
+
+async def test_a_reload_keeps_the_field_being_typed_in(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("enter", "tab")  # the name field of london
+        assert app.focused is not None and app.focused.id == "f-name"
+        rename_case(weather_set, 1, "renamed outside")  # no unsaved edits: reloads
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.document is not None
+                and screen.document.cases[1].data["name"] == "renamed outside"
+            ),
+        )
+        await pilot.pause(0.3)
+        assert app.focused is not None and app.focused.id == "f-name"  # was None
