@@ -158,6 +158,9 @@ class CaseTable(ScrollView, can_focus=True):
         self._marked: set[int] = set()
         self._filter = CaseFilter()
         self._last_uid: int | None = None
+        self._pinned: int | None = None
+        """A case an edit took out of the filter: listed until the filter changes, so the
+        list and the form keep showing the same case."""
 
     # --- data ----------------------------------------------------------------------
 
@@ -167,6 +170,8 @@ class CaseTable(ScrollView, can_focus=True):
         self._cases = {case.uid: case for case in cases}
         self._rows = {}
         self._order = list(self._cases)
+        if self._pinned not in self._cases:
+            self._pinned = None
         self._marked = set(marked)
         self._refilter()
         self.call_after_refresh(self._warm_up, 0)
@@ -194,7 +199,11 @@ class CaseTable(ScrollView, can_focus=True):
         self._rows.pop(case.uid, None)
         row = self._row(case.uid)
         visible = case.uid in set(self._visible)
-        if visible != self._filter.matches(row):
+        matches = self._filter.matches(row)
+        if visible and not matches and case.uid == self.highlighted_uid:
+            self._pinned = case.uid  # being edited: it stays until the filter changes
+            self.refresh()
+        elif visible != matches:
             self._refilter()
         else:
             self.refresh()
@@ -209,8 +218,9 @@ class CaseTable(ScrollView, can_focus=True):
         """Filter the rows by ``text`` (see :class:`CaseFilter`)."""
         new = CaseFilter.parse(text)
         if new != self._filter:
-            narrower = new.narrows(self._filter)
+            narrower = new.narrows(self._filter) and self._pinned is None
             self._filter = new
+            self._pinned = None
             self._refilter(only_visible=narrower)
 
     def _refilter(self, *, only_visible: bool = False) -> None:
@@ -218,14 +228,14 @@ class CaseTable(ScrollView, can_focus=True):
         if self._filter.words or self._filter.tags:
             matches = self._filter.matches
             row = self._row
+            pinned = self._pinned
             candidates = self._visible if only_visible else self._order
-            self._visible = [uid for uid in candidates if matches(row(uid))]
+            self._visible = [uid for uid in candidates if uid == pinned or matches(row(uid))]
         else:
             self._visible = list(self._order)
         self.virtual_size = Size(self.size.width, len(self._visible))
-        if current is not None and current in self._cases:
-            self.select_uid(current)
-        else:
+        if current is None or current not in self._cases or not self.select_uid(current):
+            # the highlighted case is gone: highlight (and tell about) the one now there
             self.cursor = min(self.cursor, max(len(self._visible) - 1, 0))
         self.refresh()
 

@@ -266,3 +266,29 @@ async def test_a_reload_keeps_the_field_being_typed_in(weather_set: Path) -> Non
         )
         await pilot.pause(0.3)
         assert app.focused is not None and app.focused.id == "f-name"  # was None
+
+
+async def test_a_case_edited_out_of_the_filter_stays_listed_until_the_filter_changes(
+    weather_set: Path,
+) -> None:
+    from tenxeval_tui.widgets.case_table import CaseTable
+
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        table = screen.query_one(CaseTable)
+        table.set_filter("#smoke")  # london only
+        await pilot.pause()
+        assert screen.document is not None
+        london = screen.document.cases[0].uid
+        assert table.visible_uids == [london]
+        screen.query_one("#f-tags", Input).value = "other"  # london leaves the filter
+        await pilot.pause()
+        # the list and the form still show the same case (they split before)
+        assert table.visible_uids == [london] and table.highlighted_uid == london
+        assert screen.query_one(CaseForm).uid == london
+        table.set_filter("")  # another filter: now it goes
+        table.set_filter("#smoke")
+        await pilot.pause()
+        assert table.visible_uids == []
