@@ -153,7 +153,9 @@ class ChangeWatcher:
         for raw in eval_paths:
             path = Path(raw).resolve()
             (self.eval_folders if path.is_dir() else self.eval_files).add(path)
-        self.agent_folder = Path(agent_folder).resolve() if agent_folder is not None else None
+        self.agent_folders: list[Path] = []
+        if agent_folder is not None:
+            self.add_agent_folder(agent_folder)
         self.extra_files = {Path(p).resolve() for p in extra_files}
         self.debounce_ms = debounce_ms
         self.force_polling = force_polling
@@ -167,6 +169,24 @@ class ChangeWatcher:
                     self._known[path] = eval_set
 
     # -- what is watched -------------------------------------------------
+
+    @property
+    def agent_folder(self) -> Path | None:
+        """The first folder of agent code watched (``None``: none)."""
+        return self.agent_folders[0] if self.agent_folders else None
+
+    def add_agent_folder(self, folder: str | Path) -> None:
+        """Watch the ``*.py`` files under ``folder`` too (another agent's code)."""
+        path = Path(folder).resolve()
+        if path not in self.agent_folders:
+            self.agent_folders.append(path)
+
+    def named_agents(self) -> set[str]:
+        """The agents (``MODULE:ATTR``) the watched eval sets name in ``metadata.agent``."""
+        from tenxeval_tui.evaluation.targets.loader import EVAL_SET_AGENT_KEY
+
+        named = (s.metadata.get(EVAL_SET_AGENT_KEY) for s in self._known.values())
+        return {spec.strip() for spec in named if isinstance(spec, str) and spec.strip()}
 
     def _current_eval_files(self) -> list[Path]:
         found = {p for p in self.eval_files if p.is_file()}
@@ -183,8 +203,7 @@ class ChangeWatcher:
         so that a save by rename is still seen)."""
         wanted = {*self.eval_folders, *(p.parent for p in self.eval_files)}
         wanted.update(p.parent for p in self.extra_files)
-        if self.agent_folder is not None:
-            wanted.add(self.agent_folder)
+        wanted.update(self.agent_folders)
         existing = sorted(p for p in wanted if p.is_dir())
         # Drop folders inside another watched folder (watching is recursive).
         return [p for p in existing if not any(o != p and _is_within(p, o) for o in existing)]
@@ -202,13 +221,11 @@ class ChangeWatcher:
         )
 
     def is_agent_code(self, path: Path) -> bool:
-        """Whether ``path`` is a Python file of the agent."""
-        folder = self.agent_folder
-        return (
-            folder is not None
-            and path.suffix == ".py"
-            and _is_within(path, folder)
+        """Whether ``path`` is a Python file of an agent."""
+        return path.suffix == ".py" and any(
+            _is_within(path, folder)
             and not _IGNORED_DIRS.intersection(path.relative_to(folder).parts)
+            for folder in self.agent_folders
         )
 
     def _relevant(self, path: Path) -> bool:

@@ -100,14 +100,18 @@ def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
     from tenxeval_tui.watch import ChangeWatcher
 
     argv = child_argv(args)
-    agent_folder = agent_source_folder(plan.agent, cwd=plan.agent_folder)
     watcher = ChangeWatcher(
         [Path(p) for p in args.paths] or plan.files,
-        agent_folder,
         extra_files=[plan.config_file] if plan.config_file else [],
     )
-    if agent_folder is None:
-        _say(f"the code of {plan.agent} is not under {plan.agent_folder}: not watched")
+    # --agent, and the agents eval sets name themselves (unless --agent overrides them)
+    specs = {plan.agent} if plan.agent_explicit else {plan.agent, *watcher.named_agents()}
+    for spec in sorted(specs - {""}):
+        folder = agent_source_folder(spec, cwd=plan.agent_folder)
+        if folder is None:
+            _say(f"the code of {spec} is not under {plan.agent_folder}: not watched")
+        else:
+            watcher.add_agent_folder(folder)
     try:
         code = _run_child(argv + (["--open"] if args.open else []), plan.files)
         _say(f"run 1 finished (exit {code}); watching for changes, Ctrl-C to stop")

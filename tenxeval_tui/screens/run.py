@@ -271,6 +271,20 @@ class RunScreen(Screen[None]):
         keys = "  o: HTML report · b: report browser" if run.html_reports else ""
         self._say(f"{state}: {len(run.report_files)} report files in {where}.{keys}")
 
+    def drop_cases(self, keys: set[str]) -> None:
+        """Take cases that no longer exist (removed from their file) out of the view."""
+        table = self.query_one(RunCaseTable)
+        for key in keys:
+            self.last_results.pop(key, None)
+            table.forget(key)
+            if self.live is not None:
+                self.live.cases.pop(key, None)
+                self.live.dirty.discard(key)
+        if self._selected in keys:
+            self._selected = None
+        if self.live is not None:
+            self.query_one(RunProgress).show(self.live)
+
     # --- repainting ------------------------------------------------------------------
 
     def repaint(self) -> None:

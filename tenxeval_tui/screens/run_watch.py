@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.evaluation.dataset import EvalCase
 from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
 from tenxeval_tui.runstate import case_key
@@ -24,6 +25,7 @@ from tenxeval_tui.watch import ChangeBatch, ChangeWatcher
 
 if TYPE_CHECKING:
     from tenxeval_tui.screens.run import RunScreen
+    from tenxeval_tui.widgets.run_options import RunChoice
 
 # Watch mode reacts within this long after the last write of a save.
 DEBOUNCE_MS = 150
@@ -53,17 +55,18 @@ class WatchController:
         choice = screen.options_choice()
         paths = screen.chosen_paths(choice)
         extra = [screen.config_file] if screen.config_file else []
-        self.watcher = ChangeWatcher(
-            paths,
-            agent_source_folder(choice.agent, cwd=screen.search_path) if choice.agent else None,
-            extra_files=extra,
-            debounce_ms=DEBOUNCE_MS,
-        )
+        self.watcher = ChangeWatcher(paths, extra_files=extra, debounce_ms=DEBOUNCE_MS)
+        # The agent typed in, and every agent the eval sets name themselves: editing the
+        # code of any of them reruns everything.
+        for spec in {choice.agent.strip(), *self.watcher.named_agents()} - {""}:
+            folder = agent_source_folder(spec, cwd=screen.search_path)
+            if folder is not None:
+                self.watcher.add_agent_folder(folder)
         self._stop = asyncio.Event()
         screen.run_worker(self._watch(self.watcher, self._stop), group="watch", exclusive=True)
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
         if screen.live is None:
-            screen.launch(paths)  # a first run to compare changes with
+            screen.action_start()  # a first run to compare changes with
 
     def stop(self) -> None:
         """Turn watch mode off."""
@@ -86,8 +89,9 @@ class WatchController:
             return
         running = screen.process is not None and screen.process.running
         if batch.rerun_all or running:
-            screen.launch(screen.chosen_paths(screen.options_choice()))
+            screen.action_start()  # what the options select, filter included
             return
+        choice = screen.options_choice()
         only: dict[str, list[str]] = {}
         rerun: set[str] = set()
         changed_sets: set[str] = set()
@@ -103,27 +107,51 @@ class WatchController:
                 for c in eval_set.eval_cases
                 if case_key(set_id, c.eval_id) not in screen.last_results
             }
-            wanted = [c.eval_id for c in eval_set.eval_cases if c.eval_id in changed | never_run]
+            wanted = [
+                c.eval_id
+                for c in eval_set.eval_cases
+                if c.eval_id in changed | never_run and _selected(c, choice)
+            ]
             if wanted:
                 only[str(change.path)] = wanted
                 rerun.update(case_key(set_id, eval_id) for eval_id in wanted)
-        if not only:
-            return
         current = {
             case_key(change.eval_set.eval_set_id, c.eval_id)
             for change in batch.eval_sets
             if change.eval_set is not None
             for c in change.eval_set.eval_cases
+            if _selected(c, choice)
         }
-        scope = {p.resolve() for p in screen.chosen_paths(screen.options_choice())}
+        changed_files = {change.path.resolve() for change in batch.eval_sets}
+        # Cases no longer in their file (removed, or their set renamed) leave the view.
+        gone = {
+            key
+            for key, result in screen.last_results.items()
+            if screen.set_paths.get(result.eval_set_id, Path()).resolve() in changed_files
+            and key not in current
+        }
+        if not only:
+            if gone:
+                screen.drop_cases(gone)
+            return
+        scope = {p.resolve() for p in screen.chosen_paths(choice)}
         carry: list[EvalCaseResult] = [
             result
             for key, result in screen.last_results.items()
             if key not in rerun
+            and key not in gone
             and screen.set_paths.get(result.eval_set_id, Path()).resolve() in scope
-            and (result.eval_set_id not in changed_sets or key in current)
         ]
-        screen.launch([Path(p) for p in only], only=only, carry=carry)
+        for key in gone:
+            screen.last_results.pop(key, None)
+        screen.launch([Path(p) for p in only], only=only, tags=choice.tags, carry=carry)
+
+
+def _selected(case: EvalCase, choice: RunChoice) -> bool:
+    """Whether the options bar's filter (eval ids, ``#tags``) lets ``case`` run."""
+    if choice.eval_ids and case.eval_id not in choice.eval_ids:
+        return False
+    return not choice.tags or any(tag in case.tags for tag in choice.tags)
 
 
 __all__ = ["DEBOUNCE_MS", "WatchController"]

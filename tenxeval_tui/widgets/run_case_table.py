@@ -95,6 +95,12 @@ class RunCaseTable(DataTable[Text | str]):
             return ""
         return f"{state.duration:.2f}s"
 
+    def forget(self, key: str) -> None:
+        """Remove the row of case ``key`` (if shown)."""
+        if key in self.rows:
+            self.remove_row(key)
+        self._shown.pop(key, None)
+
     def reset(self) -> None:
         """Remove every row (the columns stay)."""
         self.clear()

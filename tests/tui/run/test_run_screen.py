@@ -384,3 +384,52 @@ async def test_a_judge_preset_without_a_judge_says_what_to_set(
         await wait_until(lambda: finished(screen), pilot)
         assert "CriterionConfigError: hallucinations_v1: no judge model" in message(screen)
         assert "Traceback" not in message(screen)
+
+
+async def test_watch_mode_keeps_the_filter_drops_removed_cases_and_watches_named_agents(
+    tmp_path: Path,
+) -> None:
+    # No agent in the settings: both eval sets name weather_bot in their metadata.
+    root = write_workspace(tmp_path / "project", agent="")
+    for path in (root / "evals").glob("*.evalset.json"):
+        eval_set = EvalSet.from_file(path)
+        eval_set.metadata["agent"] = "weather_bot:agent"
+        eval_set.to_file(path)
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = run_screen(app)
+        screen.query_one("#case-filter", Input).value = "#smoke"  # paris only
+        await pilot.press("w")  # watch mode: a first run, with the filter
+        await wait_until(lambda: finished(screen), pilot)
+        assert screen.live is not None and list(screen.live.cases) == ["cities::paris"]
+
+        cities = root / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        eval_set.eval_cases = [c for c in eval_set.eval_cases if c.eval_id != "oslo"]
+        eval_set.eval_cases[1].name = "Rome, edited"  # untagged: the filter keeps it out
+        eval_set.to_file(cities)
+        await wait_until(lambda: screen.watcher.batches >= 1, pilot)
+        await pilot.pause(0.3)
+        assert screen.runs_started == 1  # nothing the filter selects changed
+
+        code = (root / "weather_bot.py").read_text(encoding="utf-8")
+        (root / "weather_bot.py").write_text(code + "\n# touched\n", encoding="utf-8")
+        await wait_until(lambda: finished(screen, runs=2), pilot)  # the named agent's code
+        assert list(screen.live.cases) == ["cities::paris"]
+
+
+async def test_watch_mode_takes_a_removed_case_out_of_the_view(workspace: Path) -> None:
+    app = WorkbenchApp(workspace, watch_runs=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        screen = run_screen(app)
+        await wait_until(lambda: finished(screen), pilot)
+        cities = workspace / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        eval_set.eval_cases = [c for c in eval_set.eval_cases if c.eval_id != "oslo"]
+        eval_set.to_file(cities)
+        await wait_until(lambda: "cities::oslo" not in screen.live.cases, pilot)  # type: ignore[union-attr]
+        assert screen.runs_started == 1  # nothing to rerun
+        assert "cities::oslo" not in screen.last_results
+        assert screen.live is not None and screen.live.total == 4
