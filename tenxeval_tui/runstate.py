@@ -155,14 +155,36 @@ class LiveRun(RunObserver):
             self.html_reports = [str(f) for f in data.get("html", [])]
             self.partial = self.partial or bool(data.get("partial"))
 
-    def carry(self, results: Iterable[EvalCaseResult]) -> None:
-        """Show ``results`` of an earlier run as carried over (not rerun this time)."""
+    def carry(
+        self,
+        results: Iterable[EvalCaseResult],
+        *,
+        order: Sequence[CaseState] = (),
+        rerun: Iterable[str] = (),
+    ) -> None:
+        """Show ``results`` of an earlier run as carried over (not rerun this time).
+
+        ``order`` is the earlier run's cases as they were listed: carried ones and those
+        about to ``rerun`` (keys) keep their places, so a rerun does not reshuffle the view.
+        """
+        carried: dict[str, CaseState] = {}
         for result in results:
             state = CaseState(result.eval_set_id, result.eval_id, result.name)
             state.finish(result)
             state.status = CaseStatus.CARRIED
-            self.cases[state.key] = state
-            self.dirty.add(state.key)
+            carried[state.key] = state
+        again = set(rerun)
+        for earlier in order:
+            if earlier.key in carried:
+                self._add(carried.pop(earlier.key))
+            elif earlier.key in again:
+                self._add(CaseState(earlier.eval_set_id, earlier.eval_id, earlier.name))
+        for state in carried.values():
+            self._add(state)
+
+    def _add(self, state: CaseState) -> None:
+        self.cases[state.key] = state
+        self.dirty.add(state.key)
 
     def finish(self, exit_code: int | None, *, cancelled: bool = False) -> None:
         """The worker exited; cases that never finished are cancelled (or errored)."""

@@ -24,7 +24,7 @@ from tenxeval_tui.evaluation.dataset import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.runprocess import WorkerProcess
-from tenxeval_tui.runstate import CaseStatus, LiveRun
+from tenxeval_tui.runstate import CaseStatus, LiveRun, case_key
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.run_watch import WatchController
 from tenxeval_tui.widgets.event_stream import EventStream
@@ -70,6 +70,8 @@ class RunScreen(Screen[None]):
         self.runs_finished = 0
         """Runs whose outcome is on screen (the worker exited and reports were written)."""
         self._selected: str | None = None
+        self._reselect: str | None = None
+        """The case to select again once a new run lists it."""
         self._watch_on_mount = watch
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
@@ -202,10 +204,12 @@ class RunScreen(Screen[None]):
     @work(exclusive=True, group="run")
     async def _run_worker(self, request: RunRequest, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
+        earlier = list(self.live.cases.values()) if self.live is not None else []
         run = LiveRun()
         run.eval_set_names.update(self.set_names)
-        run.carry(carry)
+        run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
         self.live = run
+        self._reselect = self._selected  # the case looked at stays selected
         self._selected = None
         self.query_one(RunCaseTable).reset()
         self.query_one(EventStream).follow(None)
@@ -269,7 +273,24 @@ class RunScreen(Screen[None]):
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"
         keys = "  o: HTML report · b: report browser" if run.html_reports else ""
-        self._say(f"{state}: {len(run.report_files)} report files in {where}.{keys}")
+        carried = run.counts()["carried"]
+        covers = (
+            f" They hold the {run.total - carried} cases run now; the {carried} carried over"
+            " are in the reports of the runs that ran them."
+            if carried
+            else ""
+        )
+        self._say(f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}")
+
+    def _rerun_keys(self, request: RunRequest) -> set[str]:
+        """The keys of the cases ``request`` reruns by id (its ``only`` lists)."""
+        set_of = {str(path.resolve()): set_id for set_id, path in self.set_paths.items()}
+        return {
+            case_key(set_of[path], eval_id)
+            for path, ids in request.only.items()
+            if path in set_of
+            for eval_id in ids
+        }
 
     def drop_cases(self, keys: set[str]) -> None:
         """Take cases that no longer exist (removed from their file) out of the view."""
@@ -299,6 +320,9 @@ class RunScreen(Screen[None]):
             table.show(state, run.eval_set_names.get(state.eval_set_id, ""))
         if dirty or not run.done:
             self.query_one(RunProgress).show(run)
+        if self._reselect is not None and self._reselect in table.rows:
+            table.move_cursor(row=table.get_row_index(self._reselect))
+            self._reselect = None
         if self._selected is None and table.row_count:
             self._follow(table.selected_key)
         self.query_one(EventStream).flush()

@@ -183,6 +183,14 @@ async def test_rerun_failed_runs_only_those_and_carries_the_rest(workspace: Path
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["carried"], counts["failed"], counts["error"]) == (3, 1, 1)
+        assert [key.split("::")[1] for key in screen.live.cases] == [
+            "paris",
+            "rome",
+            "oslo",
+            "lima",
+            "kyiv",
+        ]  # the rerun cases keep their places
+        assert "hold the 2 cases run now; the 3 carried over" in message(screen)
         screen._follow("cities::paris")  # a carried case: its events were in the last run
         stream = screen.query_one(EventStream)
         assert list(stream.lines) == ["(carried over from the last run)"]
