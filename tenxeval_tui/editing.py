@@ -180,15 +180,34 @@ class EvalSetDocument:
                 label = casefields.field_label(key)
                 lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
         if not lines:
-            try:
-                from tenxeval_tui.evaluation.dataset import EvalSet
-
-                EvalSet.from_data(self.to_data())
-            except ValidationError as exc:
-                for error in exc.errors():
-                    where = ".".join(str(part) for part in error["loc"]) or "eval set"
-                    lines.append(f"{where}: {error['msg']}")
+            lines = self._model_problems()
         return lines
+
+    def _model_problems(self) -> list[str]:
+        """What the eval-set model says of the top-level fields and the changed cases.
+
+        Cases that are the same objects as at the last load or save passed this check
+        then (a file is edited only once it checked clean), so only the others are
+        validated: a save of one edited case of a big set does not validate them all.
+        """
+        from tenxeval_tui.evaluation.dataset import EvalSet
+
+        base = self._base
+        known = {id(case) for case in base.cases} if base is not None else set()
+        positions = [i for i, case in enumerate(self.cases) if id(case) not in known]
+        header = {k: v for k, v in self._header.items() if k != "eval_cases"}
+        try:
+            EvalSet.from_data({**header, "eval_cases": [self.cases[i].data for i in positions]})
+        except ValidationError as exc:
+            lines = []
+            for error in exc.errors():
+                loc = list(error["loc"])
+                if len(loc) > 1 and loc[0] == "eval_cases" and isinstance(loc[1], int):
+                    loc[1] = positions[loc[1]]  # the case's place in the whole set
+                where = ".".join(str(part) for part in loc) or "eval set"
+                lines.append(f"{where}: {error['msg']}")
+            return lines
+        return []
 
     # --- editing -------------------------------------------------------------------
 

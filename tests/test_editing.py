@@ -147,6 +147,18 @@ def test_a_draft_follows_its_tool_call_through_structural_edits(path: Path) -> N
     assert drafts() == {}
 
 
+def test_model_problems_of_a_changed_case_name_its_place_in_the_set(path: Path) -> None:
+    from dataclasses import replace
+
+    doc = EvalSetDocument.load(path)
+    assert doc.problems() == []
+    two = doc.cases[1]
+    broken = {**two.data, "conversation": [{"user_content": 5}]}  # no form check catches it
+    doc.cases[1] = replace(two, data=broken)
+    problems = doc.problems()
+    assert problems and all(p.startswith("eval_cases.1.conversation.0") for p in problems)
+
+
 def test_duplicate_eval_id_marks_both_cases(path: Path) -> None:
     doc = EvalSetDocument.load(path)
     one, two = uid_of(doc, "one"), uid_of(doc, "two")
