@@ -38,7 +38,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import (
     atomic_write_text,
     gc_paused,
-    json_syntax_problem,
+    parse_json,
     read_text,
 )
 from tenxeval_tui.json_splice import splice_changed_cases
@@ -89,12 +89,7 @@ class EvalSetDocument:
 
             EvalSet.from_file(path)  # every problem, with line and column, before we touch it
         with gc_paused():
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                raise EvalFileError(
-                    [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
-                ) from None
+            data = parse_json(path, text)
             cases = data.get("eval_cases", []) if isinstance(data, dict) else None
             if not isinstance(cases, list) or not all(isinstance(case, dict) for case in cases):
                 message = (

@@ -10,7 +10,6 @@ file, line and column (through a full :meth:`EvalReport.from_file`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -26,7 +25,7 @@ from tenxeval_tui.evaluation.compare import (
     numbered_keys,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import gc_paused, json_syntax_problem, read_text
+from tenxeval_tui.evaluation.fileio import gc_paused, parse_json, read_text
 from tenxeval_tui.evaluation.results import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
@@ -233,13 +232,7 @@ class ReportDocument:
     def open(cls, path: str | Path) -> ReportDocument:
         """Parse ``path``; bad files raise :class:`EvalFileError` (file, line, column)."""
         path = Path(path)
-        text = read_text(path)
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            raise EvalFileError(
-                [json_syntax_problem(path, text) or Problem(str(path), "invalid JSON")]
-            ) from None
+        data = parse_json(path, read_text(path))
         if not isinstance(data, dict):
             EvalReport.from_file(path)  # raises with the exact message
         return cls(path, data)

@@ -155,20 +155,21 @@ def read_text(path: Path) -> str:
 JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
 
 
-def json_syntax_problem(path: Path, text: str) -> Problem | None:
-    """The JSON syntax error of ``text`` with its line and column, or ``None``."""
+def parse_json(path: Path, text: str) -> Any:
+    """``text`` parsed; bad JSON is an :class:`EvalFileError` naming ``path``, line and column.
+
+    JSON nested deeper than the parser goes (a few kB of ``[``) raises
+    ``RecursionError``, no ``ValueError``: it is a problem of the file like any other.
+    """
     try:
-        json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        return Problem(
-            path=str(path),
-            line=exc.lineno,
-            column=exc.colno,
-            message=f"invalid JSON: {exc.msg}",
+        problem = Problem(
+            path=str(path), line=exc.lineno, column=exc.colno, message=f"invalid JSON: {exc.msg}"
         )
-    except RecursionError:  # a file of a few kB can nest deeper than the parser goes
-        return Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
-    return None
+    except RecursionError:
+        problem = Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
+    raise EvalFileError([problem]) from None
 
 
 def _resolve_loc(data: Any, loc: tuple[Any, ...], key_for: KeyFor | None = None) -> list[PathPart]:
@@ -230,10 +231,7 @@ def read_json_model[M: BaseModel](
             return model.model_validate_json(text)
     except ValidationError:
         pass
-    syntax = json_syntax_problem(path, text)
-    if syntax is not None:
-        raise EvalFileError([syntax]) from None
-    data = json.loads(text)
+    data = parse_json(path, text)
     if prepare is not None and prepare(data):
         try:
             return model.model_validate(data)
