@@ -187,9 +187,7 @@ class EvalSetDocument:
         """
         from tenxeval_tui.evaluation.dataset import EvalSet
 
-        base = self._base
-        known = {id(case) for case in base.cases} if base is not None else set()
-        positions = [i for i, case in enumerate(self.cases) if id(case) not in known]
+        positions = [i for i, saved in enumerate(self._saved_flags()) if not saved]
         header = {k: v for k, v in self._header.items() if k != "eval_cases"}
         try:
             EvalSet.from_data({**header, "eval_cases": [self.cases[i].data for i in positions]})
@@ -491,6 +489,12 @@ class EvalSetDocument:
         fields = [(k, v) for k, v in self._header.items() if k != "eval_cases"]
         return json.dumps(fields, ensure_ascii=False)
 
+    def _saved_flags(self) -> list[bool]:
+        """Per case, whether it is as it was at the last load or save. Cases are replaced,
+        never changed in place: the same object is the same case."""
+        saved = {id(case) for case in self._base.cases} if self._base is not None else set()
+        return [id(case) in saved for case in self.cases]
+
     def _saved_text(self, text: str) -> _SavedText:
         return _SavedText(text, list(self.cases), self._header_text())
 
@@ -500,8 +504,7 @@ class EvalSetDocument:
             return None
         if self._header_text() != base.header:
             return None
-        # Cases are replaced, never changed in place: the same object is the same case.
-        unchanged = [case is before for case, before in zip(self.cases, base.cases, strict=True)]
+        unchanged = self._saved_flags()
         if all(unchanged):
             return base.text
         return splice_changed_cases(
