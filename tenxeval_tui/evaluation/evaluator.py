@@ -367,13 +367,20 @@ def _unbuildable_result(
         passed=False,
         duration_seconds=duration,
         error=f"the case's result could not be built: {type(exc).__name__}: {exc}",
-        metadata={
-            EVAL_SET_ID_KEY: eval_set_id,
-            "thread_id": thread_id,
-            "error_info": {"error_type": type(exc).__name__},
-            **({"tags": list(case.tags)} if case.tags else {}),
-        },
+        metadata=_case_metadata(case, eval_set_id, thread_id, {"error_type": type(exc).__name__}),
     )
+
+
+def _case_metadata(
+    case: EvalCase, eval_set_id: str, thread_id: str, error_info: dict[str, Any]
+) -> dict[str, Any]:
+    """A case result's metadata: its eval set, thread, tags and what went wrong."""
+    metadata: dict[str, Any] = {EVAL_SET_ID_KEY: eval_set_id, "thread_id": thread_id}
+    if case.tags:
+        metadata["tags"] = list(case.tags)
+    if error_info:
+        metadata["error_info"] = error_info
+    return metadata
 
 
 def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
@@ -413,11 +420,7 @@ def _case_result(
         }
         for index, (invocation, reply) in enumerate(zip(case.conversation, replies, strict=False))
     ]
-    metadata: dict[str, Any] = {EVAL_SET_ID_KEY: eval_set_id, "thread_id": thread_id}
-    if case.tags:
-        metadata["tags"] = list(case.tags)
-    if error_info:
-        metadata["error_info"] = error_info
+    metadata = _case_metadata(case, eval_set_id, thread_id, error_info)
     return EvalCaseResult(
         eval_id=case.eval_id,
         name=case.name,
