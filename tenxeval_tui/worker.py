@@ -27,14 +27,14 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config import EvalConfig, ReporterConfig
-from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalCaseResult, EvalReport
 
@@ -83,16 +83,20 @@ def build_config(request: RunRequest) -> EvalConfig:
     return config
 
 
+def is_selected(case: EvalCase, eval_ids: Collection[str] | None, tags: Collection[str]) -> bool:
+    """Whether ``case`` is one of ``eval_ids`` (``None``: any) and carries one of ``tags``
+    (none given: any)."""
+    if eval_ids is not None and case.eval_id not in eval_ids:
+        return False
+    return not tags or any(tag in tags for tag in case.tags)
+
+
 def select_cases(eval_set: EvalSet, path: Path, request: RunRequest) -> EvalSet:
     """``eval_set`` holding only the cases ``request`` selects (by id, then by tag)."""
-    cases = list(eval_set.eval_cases)
     wanted = request.only.get(str(path))
-    if wanted is not None:
-        ids = set(wanted)
-        cases = [case for case in cases if case.eval_id in ids]
-    if request.tags:
-        tags = set(request.tags)
-        cases = [case for case in cases if tags.intersection(case.tags)]
+    ids = set(wanted) if wanted is not None else None
+    tags = set(request.tags)
+    cases = [case for case in eval_set.eval_cases if is_selected(case, ids, tags)]
     return eval_set.model_copy(update={"eval_cases": cases})
 
 

@@ -17,15 +17,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tenxeval_tui.evaluation.dataset import EvalCase
 from tenxeval_tui.evaluation.results import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
 from tenxeval_tui.runstate import case_key
 from tenxeval_tui.watch import ChangeBatch, ChangeWatcher
+from tenxeval_tui.worker import is_selected
 
 if TYPE_CHECKING:
     from tenxeval_tui.screens.run import RunScreen
-    from tenxeval_tui.widgets.run_options import RunChoice
 
 # Watch mode reacts within this long after the last write of a save.
 DEBOUNCE_MS = 150
@@ -92,6 +91,7 @@ class WatchController:
             screen.action_start()  # what the options select, filter included
             return
         choice = screen.options_choice()
+        ids, tags = choice.eval_ids or None, choice.tags  # the options bar's filter
         only: dict[str, list[str]] = {}
         rerun: set[str] = set()
         changed_sets: set[str] = set()
@@ -110,7 +110,7 @@ class WatchController:
             wanted = [
                 c.eval_id
                 for c in eval_set.eval_cases
-                if c.eval_id in changed | never_run and _selected(c, choice)
+                if c.eval_id in changed | never_run and is_selected(c, ids, tags)
             ]
             if wanted:
                 only[str(change.path)] = wanted
@@ -120,7 +120,7 @@ class WatchController:
             for change in batch.eval_sets
             if change.eval_set is not None
             for c in change.eval_set.eval_cases
-            if _selected(c, choice)
+            if is_selected(c, ids, tags)
         }
         changed_files = {change.path.resolve() for change in batch.eval_sets}
         # Cases no longer in their file (removed, or their set renamed) leave the view.
@@ -145,13 +145,6 @@ class WatchController:
         for key in gone:
             screen.last_results.pop(key, None)
         screen.launch([Path(p) for p in only], only=only, tags=choice.tags, carry=carry)
-
-
-def _selected(case: EvalCase, choice: RunChoice) -> bool:
-    """Whether the options bar's filter (eval ids, ``#tags``) lets ``case`` run."""
-    if choice.eval_ids and case.eval_id not in choice.eval_ids:
-        return False
-    return not choice.tags or any(tag in case.tags for tag in choice.tags)
 
 
 __all__ = ["DEBOUNCE_MS", "WatchController"]
