@@ -131,7 +131,8 @@ class ChangeWatcher:
 
     ``eval_paths`` are eval set files (any name) or folders (searched for
     ``*.evalset.json``, recursively). ``agent_folder`` is where the agent's
-    ``*.py`` files live (``None``: agent code is not watched). ``extra_files``
+    ``*.py`` files live (``None``: none yet; :meth:`add_agent_folder` adds more, one
+    per agent). ``extra_files``
     are other files whose change means "rerun everything". ``previous`` seeds
     the eval sets to diff against; eval sets not in it are loaded when the
     watcher is made (call :meth:`remember` after a run to move the baseline).
@@ -169,11 +170,6 @@ class ChangeWatcher:
                     self._known[path] = eval_set
 
     # -- what is watched -------------------------------------------------
-
-    @property
-    def agent_folder(self) -> Path | None:
-        """The first folder of agent code watched (``None``: none)."""
-        return self.agent_folders[0] if self.agent_folders else None
 
     def add_agent_folder(self, folder: str | Path) -> None:
         """Watch the ``*.py`` files under ``folder`` too (another agent's code)."""
