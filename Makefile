@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test test-stress lint typecheck pytest bench clean
 
 # (Re)install whenever pyproject.toml changes; the stamp keeps later runs instant.
 $(STAMP): pyproject.toml
@@ -23,10 +23,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# --durations lists the ten slowest tests, so a test that waits too long shows up.
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=10
 
 test: lint typecheck pytest
+
+# The TUI, worker, watch, CLI and evaluator tests with two busy processes loading the CPU
+# (started and stopped here): the suite must hold on a busy machine. ROUNDS=3 repeats it.
+ROUNDS ?= 1
+test-stress: $(STAMP)
+	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS)
 
 # Every benchmark runs, even after one misses its target; the misses are listed at the end.
 bench: $(STAMP)

@@ -31,6 +31,7 @@ from tenxeval_tui.evaluation import (
     run_eval,
 )
 from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY
+from tests.waiting import wait_async
 
 from .conftest import config_with
 
@@ -212,9 +213,7 @@ async def test_a_case_past_its_timeout_is_an_error_case() -> None:
     app, collector = create_eval_app(slow_agent)
     cases = [EvalCase.single_turn("slow", "slow"), EvalCase.single_turn("quick", "quick")]
     evaluator = AgentEvaluator(app, collector, config_with(timeout=0.2))
-    started = time.monotonic()
     report = await evaluator.evaluate(EvalSet(eval_set_id="t", eval_cases=cases))
-    assert time.monotonic() - started < 5
     slow, quick = report.results
     assert slow.error == "timed out after 0.2s (turn 1 of 1)"
     assert quick.passed and quick.actual_response == "ok"
@@ -260,9 +259,9 @@ async def test_cancel_keeps_finished_cases_and_counts_no_others() -> None:
 
     recorder = CancelAfterThree()
     evaluator = AgentEvaluator(app, collector, config_with(max_concurrency=1), observers=[recorder])
-    started = time.monotonic()
     report = await evaluator.evaluate(eval_set)
-    assert time.monotonic() - started < 1.0
+    started = [name for kind, name in recorder.calls if kind == "case_start"]
+    assert len(started) <= 4  # the cancel stopped the run: no case after the next one started
     assert report.is_partial
     assert [r.eval_id for r in report.results] == ["c0", "c1", "c2"]
     assert report.summary.total_cases == 3
@@ -274,7 +273,10 @@ async def test_cancelling_the_task_stops_promptly_and_keeps_a_partial_report() -
     recorder = Recorder()
     evaluator = AgentEvaluator(app, collector, config_with(max_concurrency=4), observers=[recorder])
     task = asyncio.create_task(evaluator.evaluate(eval_set))
-    await asyncio.sleep(0.13)
+    await wait_async(
+        lambda: sum(1 for kind, _ in recorder.calls if kind == "case_end") >= 4,
+        lambda: asyncio.sleep(0.01),
+    )
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -331,11 +333,15 @@ async def test_session_input_reaches_a_10xgraph_graph() -> None:
 
 
 async def test_a_timeout_holds_for_agents_that_block_or_swallow_the_cancel() -> None:
+    turns_run: list[str] = []
+
     async def blocking(message: str, trace: Trace) -> str:
+        turns_run.append(message)
         time.sleep(0.3)  # sync code on the event loop: the timeout cannot interrupt it
         return "ok"
 
     async def swallowing(message: str, trace: Trace) -> str:
+        turns_run.append(message)
         with contextlib.suppress(asyncio.CancelledError):  # the timeout's cancel, eaten
             await asyncio.sleep(30)
         return "ok"
@@ -344,12 +350,12 @@ async def test_a_timeout_holds_for_agents_that_block_or_swallow_the_cancel() -> 
     for agent in (blocking, swallowing):
         app, collector = create_eval_app(agent)
         evaluator = AgentEvaluator(app, collector, config_with(timeout=0.1))
-        started = time.monotonic()
+        turns_run.clear()
         (result,) = (
             await evaluator.evaluate(EvalSet(eval_set_id="t", eval_cases=[two_turns]))
         ).results
         assert result.error == "timed out after 0.1s (turn 1 of 2)", agent.__name__
-        assert time.monotonic() - started < 1.0  # the second turn did not run
+        assert turns_run == ["one"]  # the second turn did not run
         assert result.metadata["error_info"]["error_type"] == "Timeout"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -12,6 +13,7 @@ from textual.widgets import Static
 from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.screens.reports import ReportsScreen
 from tenxeval_tui.widgets.report_list import ReportList
+from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
 
 
 class BrowserApp(App[None]):
@@ -53,12 +55,11 @@ def plain(widget: Static) -> str:
     return console.export_text()
 
 
-async def until(pilot: Pilot[None], condition: object, tries: int = 50) -> None:
-    for _ in range(tries):
-        if callable(condition) and condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition never became true")
+async def until(
+    pilot: Pilot[None], condition: Callable[[], object], timeout: float = DEFAULT_TIMEOUT
+) -> None:
+    """Let the app run until ``condition()`` holds (fails after ``timeout`` s)."""
+    await wait_async(condition, lambda: pilot.pause(POLL), timeout)
 
 
 async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScreen:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
+from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
 
 
 @pytest.fixture
@@ -32,15 +32,40 @@ def weather_set(tmp_path: Path) -> Path:
     return path
 
 
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 8.0) -> None:
-    """Let the app run until ``predicate()`` holds (file watching is asynchronous)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.05)
+async def wait_for(
+    pilot: Pilot[Any],
+    predicate: Callable[[], object],
+    timeout: float = DEFAULT_TIMEOUT,
+    what: str | None = None,
+) -> None:
+    """Let the app run until ``predicate()`` holds; fails naming ``what`` after ``timeout`` s."""
+    await wait_async(predicate, lambda: pilot.pause(POLL), timeout, what)
 
 
 async def wait_for_form(pilot: Pilot[Any]) -> None:
     """Wait until the case form shows a case (the file has been checked and drawn)."""
     await wait_for(pilot, lambda: bool(pilot.app.screen.query("#f-eval_id")))
+
+
+def highlighted_command(app: Any) -> str:
+    """The prompt of the command the palette would run on enter ('' while it searches)."""
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    if not lists:
+        return ""
+    options = lists.first()
+    if options.highlighted is None or options.option_count == 0:
+        return ""
+    return str(options.get_option_at_index(options.highlighted).prompt)
+
+
+async def search_palette(pilot: Pilot[Any], query: str, expected: str) -> None:
+    """Open the command palette, type ``query`` and wait until ``expected`` is highlighted."""
+    await pilot.press("ctrl+p")
+    await pilot.press(*query)
+    await wait_for(
+        pilot,
+        lambda: expected in highlighted_command(pilot.app),
+        what=f"palette search {query!r} highlighting {expected!r}",
+    )

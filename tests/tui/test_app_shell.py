@@ -11,6 +11,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen
 from tenxeval_tui.widgets.case_table import CaseTable
+from tests.tui.conftest import highlighted_command, search_palette, wait_for
 
 
 def message_text(app: WorkbenchApp) -> str:
@@ -75,17 +76,10 @@ async def test_command_palette_lists_commands_with_their_keys(weather_set: Path)
     app = WorkbenchApp(weather_set)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+p")
-        await pilot.press(*"new case")
-        await pilot.pause(0.5)
-        from textual.command import CommandList
-
-        options = app.screen.query_one(CommandList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert any("New case" in p and "ctrl+n" in p for p in prompts)
+        await search_palette(pilot, "new case", "New case")
+        assert "ctrl+n" in highlighted_command(app)
         await pilot.press("enter")
-        await pilot.pause()
-        assert len(app.screen.query_one(CaseTable).visible_uids) == 3
+        await wait_for(pilot, lambda: len(app.screen.query_one(CaseTable).visible_uids) == 3)
 
 
 async def test_keys_on_the_empty_run_view_before_any_run_do_nothing(weather_set: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widgets import ContentSwitcher, Input, TextArea
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, SessionInput, ToolCall
@@ -66,6 +66,19 @@ def no_blink(pilot: Pilot[Any]) -> None:
         widget.cursor_blink = False
 
 
+async def showing_the_error(pilot: Pilot[Any]) -> None:
+    """Wait until the editor shows why its open file does not load."""
+    await wait_for(
+        pilot,
+        lambda: (
+            bool(pilot.app.screen.query(ContentSwitcher))
+            and pilot.app.screen.query_one(ContentSwitcher).current == "error"
+        ),
+        what="the editor showing the file's problems",
+    )
+    await pilot.pause()
+
+
 async def opened(pilot: Pilot[Any]) -> None:
     await wait_for_form(pilot)
     await pilot.pause()
@@ -74,7 +87,7 @@ async def opened(pilot: Pilot[Any]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_editor_with_a_case(snap_compare: Any, workspace: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
-        await pilot.pause(0.3)
+        await showing_the_error(pilot)  # the first file opened: the broken one
         await pilot.press("ctrl+g", "down", "enter")  # the weather set (broken sorts first)
         await opened(pilot)
 
@@ -114,7 +127,7 @@ def test_editor_filtered_by_tag(snap_compare: Any, workspace: Path, size: tuple[
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_file_that_does_not_load(snap_compare: Any, workspace: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
-        await pilot.pause(0.2)
+        await showing_the_error(pilot)
 
     app = WorkbenchApp("broken.evalset.json", watch_files=False)
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -212,7 +212,16 @@ async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) ->
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(ReportScreen(bad))
-        await pilot.pause(0.3)
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ReportScreen)
+                and any(
+                    "Cannot open" in plain(h)
+                    for h in app.screen.query(Static).filter("#report-header")
+                )
+            ),
+        )
         header = plain(app.screen.query_one("#report-header", Static))
         assert "Cannot open this report" in header
         assert f"{bad}:3:27" in header.replace("\n", "")
@@ -249,14 +258,14 @@ async def test_the_list_follows_the_folder_even_before_it_exists(tmp_path: Path)
 
         base, cur = write_reports(folder)  # a run writes its reports
 
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2, tries=100)
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         assert [e.path for e in app.screen.query_one(ReportList).entries] == [cur, base]
         assert "No reports" not in plain(title)
 
         (folder / "notes.txt").write_text("not a report", encoding="utf-8")
         later = folder / "weather-agent_20260521_142301.json"
         later.write_bytes(cur.read_bytes())
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3, tries=100)
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
         assert app.screen.query_one(ReportList).entries[0].path == later
 
 
@@ -271,11 +280,11 @@ async def test_the_list_follows_a_folder_made_twice_below_missing_parents(tmp_pa
             return len(app.screen.query_one(ReportList).entries)
 
         write_reports(folder)
-        await until(pilot, lambda: listed() == 2, tries=150)
+        await until(pilot, lambda: listed() == 2)
         shutil.rmtree(folder)  # cleaned up by hand...
-        await until(pilot, lambda: listed() == 0, tries=150)
+        await until(pilot, lambda: listed() == 0)
         write_reports(folder)  # ...and written again by the next run
-        await until(pilot, lambda: listed() == 2, tries=150)
+        await until(pilot, lambda: listed() == 2)
 
 
 def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> None:

@@ -15,6 +15,7 @@ from tenxeval_tui.widgets.case_table import CaseTable
 from tenxeval_tui.widgets.report_list import ReportList
 from tests.report_samples import case
 from tests.tui.browser_app import until
+from tests.tui.conftest import search_palette
 
 
 def write_report(workspace: Path, eval_set_file: Path) -> Path:
@@ -78,8 +79,6 @@ async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> No
         assert ("report list", "c") in rows
         assert ("comparison", "s") in rows
         await pilot.press("escape")
-        await pilot.press("ctrl+p")
-        await pilot.press(*"reports")
-        await pilot.pause(0.3)
+        await search_palette(pilot, "reports", "Reports")
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ReportsScreen))

@@ -236,9 +236,7 @@ async def test_client_errors_are_not_retried(judge_env: JudgeServer) -> None:
 async def test_timeout_fails_the_criterion(judge_env: JudgeServer) -> None:
     judge_env.script(Scripted(content="late", delay=2.0))
     criterion = LLMJudgeCriterion(config(judge_timeout=0.3, judge_max_retries=0))
-    start = time.perf_counter()
-    result = await judge(criterion)
-    assert time.perf_counter() - start < 1.5
+    result = await judge(criterion)  # the reply would come (and parse as no verdict) at 2 s
     assert (result.passed, result.score) == (False, 0.0)
     assert result.error is not None and "timed out after 0.3 s" in result.error
 

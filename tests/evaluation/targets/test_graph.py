@@ -20,6 +20,7 @@ from tenxeval_tui.evaluation import (
     create_eval_app,
     make_trajectory_callback,
 )
+from tests.waiting import wait_async
 
 
 def ask(text: str) -> dict[str, Any]:
@@ -190,7 +191,8 @@ async def test_user_services_are_kept_but_not_another_graphs_publisher() -> None
         graph = build_graph()
         app, collector = create_eval_app(graph)
     await app.ainvoke(ask("What is the weather in Oslo?"), {"thread_id": "t"})
-    await asyncio.sleep(0.05)  # 10xGraph publishes in background tasks
+    # 10xGraph publishes in background tasks: wait for the tool call to be collected.
+    await wait_async(lambda: collector.get_tool_names(), lambda: asyncio.sleep(0.01))
     assert collector.get_tool_names() == ["get_weather"]
     assert sink.events == []
     assert isinstance(graph._container.get(Greeting), Greeting)

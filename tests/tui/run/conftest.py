@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
+from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
 
 AGENT = '''
 """A deterministic plain agent: weather by city; "slow" waits, "boom" raises."""
@@ -86,11 +88,12 @@ def workspace(tmp_path: Path) -> Path:
     return write_workspace(tmp_path / "project")
 
 
-async def wait_until(condition: Callable[[], bool], pilot: object, timeout: float = 30.0) -> None:
-    """Let the app run until ``condition()`` holds (fails the test after ``timeout`` s)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the run screen")
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
+async def wait_until(
+    condition: Callable[[], object],
+    pilot: Pilot[Any],
+    timeout: float = DEFAULT_TIMEOUT,
+    what: str | None = None,
+) -> None:
+    """Let the app run until ``condition()`` holds (fails naming ``what`` after ``timeout`` s)."""
+    await wait_async(condition, lambda: pilot.pause(POLL), timeout, what)
     await asyncio.sleep(0)

@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.run import RunScreen
+from tenxeval_tui.widgets.run_case_table import RunCaseTable
 
 from .conftest import wait_until, write_workspace
 
@@ -46,6 +47,12 @@ def screen_of(pilot: Pilot[Any]) -> RunScreen:
     return screen
 
 
+async def repainted(pilot: Pilot[Any], screen: RunScreen) -> None:
+    """Show what the live state holds now (the screen's timer would, a frame later)."""
+    screen.repaint()
+    await pilot.pause()
+
+
 async def _start(pilot: Pilot[Any], concurrency: str = "1") -> RunScreen:
     await pilot.press("r")
     screen = screen_of(pilot)
@@ -71,7 +78,7 @@ def test_run_screen_mid_run(snap_compare: Any, tmp_path: Path) -> None:
             )
 
         await wait_until(rome_started, pilot)
-        await pilot.pause(0.3)
+        await repainted(pilot, screen)
 
     assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=mid_run)
 
@@ -83,6 +90,8 @@ def test_run_screen_finished(snap_compare: Any, tmp_path: Path) -> None:
         screen = await _start(pilot, concurrency="2")
         await wait_until(lambda: screen.runs_finished == 1, pilot)
         await pilot.press("down", "down")  # Oslo: the failed case
-        await pilot.pause(0.3)
+        table = screen.query_one(RunCaseTable)
+        await wait_until(lambda: table.selected_key == "cities::oslo", pilot)
+        await repainted(pilot, screen)
 
     assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=finished)

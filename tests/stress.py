@@ -1,0 +1,79 @@
+"""Run the timing-sensitive tests with the CPU loaded: ``make test-stress``.
+
+The suite must hold on a busy, shared machine (CI may run while it is loaded). This starts
+``--busy`` processes that spin on a core each, runs pytest on the TUI, worker, watch, CLI
+and evaluator tests while they spin, stops them whatever happens, and exits with pytest's
+status. ``--rounds N`` repeats the run and stops at the first failure.
+
+    python -m tests.stress                 # two busy processes, the default selection
+    python -m tests.stress --busy 4 --rounds 3 -- tests/tui -x
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+
+DEFAULT_SELECTION = (
+    "tests/tui",
+    "tests/cli",
+    "tests/test_watch.py",
+    "tests/evaluation/test_evaluator.py",
+    "tests/evaluation/test_runner.py",
+    "tests/evaluation/targets",
+)
+
+
+def spin() -> None:
+    """Keep one core busy until killed."""
+    while True:
+        pass
+
+
+def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
+    parser = argparse.ArgumentParser(prog="python -m tests.stress", description=__doc__)
+    parser.add_argument("--busy", type=int, default=2, help="busy processes (default 2)")
+    parser.add_argument("--rounds", type=int, default=1, help="runs in a row (default 1)")
+    args, rest = parser.parse_known_args(argv)
+    pytest_args = [a for a in rest if a != "--"] or list(DEFAULT_SELECTION)
+    return args, pytest_args
+
+
+def run_round(pytest_args: list[str], busy: int) -> int:
+    """One pytest run with ``busy`` spinning processes; returns pytest's exit status."""
+    spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(busy)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        started = time.monotonic()
+        print(f"stress: {busy} busy processes, load average {os.getloadavg()[0]:.1f}", flush=True)
+        status = subprocess.call([sys.executable, "-m", "pytest", "-q", *pytest_args])
+        print(
+            f"stress: pytest exited {status} after {time.monotonic() - started:.0f} s, "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        return status
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.join()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, pytest_args = parse(sys.argv[1:] if argv is None else argv)
+    for number in range(1, args.rounds + 1):
+        print(f"stress: round {number} of {args.rounds}", flush=True)
+        status = run_round(pytest_args, args.busy)
+        if status != 0:
+            return status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
