@@ -25,14 +25,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
-from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
-from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
-from tenxeval_tui.evaluation.results import (
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
     CriterionResult,
@@ -40,6 +37,9 @@ from tenxeval_tui.evaluation.results import (
     EvalReport,
     NodeDetail,
 )
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 
 logger = logging.getLogger("tenxeval_tui.evaluation")

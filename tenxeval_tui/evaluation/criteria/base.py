@@ -27,10 +27,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tenxeval_tui.evaluation.config import CriterionConfig, EvalConfig
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, TokenUsage
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.judges import JudgePool

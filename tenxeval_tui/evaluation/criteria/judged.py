@@ -27,8 +27,8 @@ from tenxeval_tui.evaluation.criteria.judging import (
     collect,
 )
 from tenxeval_tui.evaluation.criteria.response import NO_EXPECTATION
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
 
 
 def _lower(value: Any) -> Any:

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 
-from tenxeval_tui.evaluation.config import CriterionConfig
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import BaseCriterion
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, TokenUsage
 from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeReply, JudgeSettings
-from tenxeval_tui.evaluation.results import CriterionResult
 
 if TYPE_CHECKING:
     import jinja2

@@ -16,7 +16,7 @@ _EXPORTS: dict[str, str] = {
     "ReporterOutput": "manager",
     "ConsoleReporter": "console",
     "print_report": "console",
-    "JSONReporter": "json_reporter",
+    "JSONReporter": "json",
     "HTMLReporter": "html",
     "JUnitXMLReporter": "junit",
 }

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "yellow"}
 _STATUS_LABEL = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset import (
+from tenxeval_tui.evaluation.dataset.eval_set import (
     EvalCase,
     EvalSet,
     ExpectedTools,

@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.dataset import StepType, ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution import ExecutionResult, NodeResponseData, TokenUsage
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData, TokenUsage
 from tenxeval_tui.evaluation.subscription import Subscription
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from tenxeval_tui.evaluation.dataset import StepType, ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
 
 
 class TokenUsage(BaseModel):

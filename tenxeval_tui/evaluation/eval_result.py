@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tenxeval_tui.evaluation.dataset import ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.execution.result import TokenUsage
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).

@@ -1,0 +1,18 @@
+"""Run configuration: what to score (criteria), how to report it, and ready-made presets."""
+
+from __future__ import annotations
+
+from tenxeval_tui.evaluation._lazy import lazy_exports
+
+_EXPORTS: dict[str, str] = {
+    "CriteriaConfig": "eval_config",
+    "CriterionConfig": "eval_config",
+    "EvalConfig": "eval_config",
+    "MatchType": "eval_config",
+    "ReporterConfig": "eval_config",
+    "Rubric": "eval_config",
+    "EvalPresets": "presets",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
