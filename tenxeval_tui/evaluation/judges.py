@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
-from tenxeval_tui.evaluation.execution.result import TokenUsage
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI

@@ -5,8 +5,9 @@ from __future__ import annotations
 from tenxeval_tui.evaluation._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
-    "EventCollector": "trajectory_collector",
-    "PublisherCallback": "trajectory_collector",
+    "EventCollector": "event_collector",
+    "PublisherCallback": "publisher_callback",
+    "NodeResponse": "trajectory_collector",
     "Subscription": "trajectory_collector",
     "TrajectoryCollector": "trajectory_collector",
     "make_trajectory_callback": "trajectory_collector",

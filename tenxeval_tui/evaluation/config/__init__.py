@@ -6,11 +6,11 @@ from tenxeval_tui.evaluation._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "CriteriaConfig": "eval_config",
-    "CriterionConfig": "eval_config",
+    "CriterionConfig": "criterion_config",
     "EvalConfig": "eval_config",
-    "MatchType": "eval_config",
-    "ReporterConfig": "eval_config",
-    "Rubric": "eval_config",
+    "MatchType": "types",
+    "ReporterConfig": "reporter_config",
+    "Rubric": "criterion_config",
     "EvalPresets": "presets",
 }
 

@@ -14,7 +14,15 @@ from tenxeval_tui.evaluation.criteria.base import (
 )
 
 # Modules whose classes register themselves; imported lazily on the first lookup.
-for _module in ("trajectory", "response", "judged"):
+for _module in (
+    "trajectory",
+    "response",
+    "llm_judge",
+    "hallucination",
+    "factual_accuracy",
+    "safety",
+    "rubric",
+):
     add_builtin_module(f"tenxeval_tui.evaluation.criteria.{_module}")
 
 __all__ = [

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
-from tenxeval_tui.evaluation.execution.result import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.judges import JudgePool

@@ -7,7 +7,6 @@ from tenxeval_tui.evaluation._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "ExecutionResult": "result",
     "NodeResponseData": "result",
-    "TokenUsage": "result",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -12,6 +12,7 @@ from typing import Any
 
 _EXPORTS: dict[str, str] = {
     "BaseReporter": "base",
+    "Colors": "console",
     "ReporterManager": "manager",
     "ReporterOutput": "manager",
     "ConsoleReporter": "console",

@@ -33,7 +33,7 @@ from tenxeval_tui.evaluation.collectors.trajectory_collector import (
     current_capture,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution.result import TokenUsage
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 AgentFunction = Callable[[str, "Trace"], Awaitable[Any] | Any]
 
