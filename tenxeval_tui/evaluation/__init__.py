@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "ReporterConfig": "config.eval_config",
     "Rubric": "config.eval_config",
     "EvalPresets": "config.presets",
+    "UserSimulatorConfig": "config.reporter_config",
     # execution and results
     "ExecutionResult": "execution.result",
     "NodeResponseData": "execution.result",
@@ -64,6 +65,7 @@ _EXPORTS: dict[str, str] = {
     "SafetyCriterion": "criteria.safety",
     "RubricBasedCriterion": "criteria.rubric",
     "JudgedCriterion": "criteria.llm_base",
+    "LLMCallerMixin": "criteria.llm_utils",
     "JudgeModel": "judges",
     "JudgeReply": "judges",
     "JudgeSettings": "judges",
@@ -95,6 +97,7 @@ _EXPORTS: dict[str, str] = {
     "read_journal": "journal",
     "report_from_journal": "journal",
     # --- reporting (reporters/) ---
+    "Colors": "reporters.console",
     "ReporterManager": "reporters",
     "ReporterOutput": "reporters",
     "print_report": "reporters",
@@ -104,6 +107,7 @@ _EXPORTS: dict[str, str] = {
     "HTMLReporter": "reporters",
     "JUnitXMLReporter": "reporters",
     # --- pytest helpers (testing.py) ---
+    "QuickEval": "quick_eval",
     "create_eval_app": "testing",
     "run_eval": "testing",
     "create_simple_eval_set": "dataset.builder",

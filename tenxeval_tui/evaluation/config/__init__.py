@@ -12,6 +12,8 @@ _EXPORTS: dict[str, str] = {
     "ReporterConfig": "reporter_config",
     "Rubric": "criterion_config",
     "EvalPresets": "presets",
+    "DEFAULT_JUDGE_MODEL": "types",
+    "UserSimulatorConfig": "reporter_config",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -15,17 +15,19 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rubric
-from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig
-from tenxeval_tui.evaluation.config.types import MatchType
+from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
+from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
 __all__ = [
+    "DEFAULT_JUDGE_MODEL",
     "CriteriaConfig",
     "CriterionConfig",
     "EvalConfig",
     "MatchType",
     "ReporterConfig",
     "Rubric",
+    "UserSimulatorConfig",
 ]
 
 
@@ -130,6 +132,7 @@ class EvalConfig(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     criteria: CriteriaConfig = Field(default_factory=CriteriaConfig)
+    user_simulator_config: UserSimulatorConfig | None = None
     parallel: bool = True
     max_concurrency: int = Field(default=4, ge=1)
     timeout: float = Field(default=300.0, gt=0)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+# 10xGraph 0.10.3's default judge model name. Ours has no default model: a judged
+# criterion without ``judge_model`` takes ``TENXEVAL_JUDGE_MODEL`` and fails when that
+# is unset too, rather than calling a model nobody chose.
+DEFAULT_JUDGE_MODEL = "gemini-2.5-flash"
+
 
 class MatchType(StrEnum):
     """How an actual sequence (of tools or nodes) is compared with the expected one.

@@ -289,3 +289,9 @@ def collect(samples: list[Sample], key: str) -> list[str]:
         for value in sample.extra.get(key, []):
             seen.setdefault(str(value), None)
     return list(seen)
+
+
+# 10xGraph's name for the base of its templated judge criteria. Ours has other hooks
+# (``template``/``prompt_values``/``items``/``read_sample`` instead of ``_build_prompt``);
+# subclass it, or mix LLMCallerMixin into a BaseCriterion, for a judge criterion of your own.
+TemplatedLLMCriterion = JudgedCriterion
