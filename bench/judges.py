@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation import (
     EvalSet,
     create_eval_app,
 )
-from tenxeval_tui.evaluation.criteria.judging import JudgedCriterion
+from tenxeval_tui.evaluation.criteria.llm_base import JudgedCriterion
 from tenxeval_tui.evaluation.targets import Trace
 
 ROOT = Path(__file__).resolve().parent.parent

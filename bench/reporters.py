@@ -27,7 +27,7 @@ from tenxeval_tui.evaluation import (
     ToolCall,
     TrajectoryStep,
 )
-from tenxeval_tui.evaluation.dataset import StepType
+from tenxeval_tui.evaluation.dataset.eval_set import StepType
 
 TOTAL_TARGET_S = 1.5
 HTML_TARGET_MB = 15.0

@@ -28,7 +28,7 @@ from typing import Any
 from textual.app import App
 
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
-from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.reports_index import list_reports
 from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.widgets.report_cases import ReportCaseTable

@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tenxeval_tui.evaluation.dataset import EvalCase, ToolCall
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, ToolCall
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 

@@ -78,7 +78,7 @@ def _set_message(current: Any, text: str, role: str) -> Any:
         updated = dict(current)
         updated["content"] = text
         return updated
-    from tenxeval_tui.evaluation.dataset import MessageContent
+    from tenxeval_tui.evaluation.dataset.eval_set import MessageContent
 
     return MessageContent(role=role, content=text).model_dump(mode="json")
 
@@ -140,7 +140,7 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
         case ["session", name] if name in ("user_id", "state", "config"):
             session = updated.get("session_input")
             if not isinstance(session, dict):
-                from tenxeval_tui.evaluation.dataset import SessionInput
+                from tenxeval_tui.evaluation.dataset.eval_set import SessionInput
 
                 session = SessionInput().model_dump(mode="json")
                 updated["session_input"] = session
@@ -167,7 +167,7 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
 
 def new_tool_call() -> dict[str, Any]:
     """A blank expected tool call, shaped as the models write one."""
-    from tenxeval_tui.evaluation.dataset import ToolCall
+    from tenxeval_tui.evaluation.dataset.eval_set import ToolCall
 
     return ToolCall(name="").model_dump(mode="json")
 

@@ -26,7 +26,7 @@ def _eval_set_files(paths: Sequence[str]) -> list[Path]:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print every problem of every eval set file; exit 1 when there is any."""
-    from tenxeval_tui.evaluation.dataset import validate_eval_set_file
+    from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
 
     files = _eval_set_files(args.paths)
     if not files:
@@ -77,7 +77,7 @@ def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 def _load_report_or_none(path: str) -> object | None:
     """The report at ``path``, or ``None`` after printing why it cannot be read."""
     from tenxeval_tui.evaluation.errors import EvalFileError
-    from tenxeval_tui.evaluation.results import EvalReport
+    from tenxeval_tui.evaluation.eval_result import EvalReport
 
     try:
         return EvalReport.from_file(path)
@@ -92,7 +92,7 @@ def _load_report_or_none(path: str) -> object | None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file."""
     from tenxeval_tui.evaluation.compare import compare_reports
-    from tenxeval_tui.evaluation.results import EvalReport
+    from tenxeval_tui.evaluation.eval_result import EvalReport
 
     baseline = _load_report_or_none(args.baseline)
     current = _load_report_or_none(args.current)

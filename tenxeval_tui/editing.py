@@ -85,7 +85,7 @@ class EvalSetDocument:
         """
         text = read_text(path)
         if validate:
-            from tenxeval_tui.evaluation.dataset import EvalSet
+            from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
             EvalSet.from_file(path)  # every problem, with line and column, before we touch it
         with gc_paused():
@@ -104,7 +104,7 @@ class EvalSetDocument:
     @classmethod
     def new(cls, path: Path, name: str = "") -> EvalSetDocument:
         """A new, empty eval set that will be written to ``path`` (nothing is written yet)."""
-        from tenxeval_tui.evaluation.dataset import EvalSet
+        from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
         eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name or _stem(path))
         document = cls(eval_set.model_dump(mode="json"), path)
@@ -185,7 +185,7 @@ class EvalSetDocument:
         then (a file is edited only once it checked clean), so only the others are
         validated: a save of one edited case of a big set does not validate them all.
         """
-        from tenxeval_tui.evaluation.dataset import EvalSet
+        from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
         positions = [i for i, saved in enumerate(self._saved_flags()) if not saved]
         header = {k: v for k, v in self._header.items() if k != "eval_cases"}
@@ -300,7 +300,7 @@ class EvalSetDocument:
 
     def add_case(self, after: int | None = None) -> int:
         """Add a blank one-turn case after case ``after`` (at the end when ``None``); its uid."""
-        from tenxeval_tui.evaluation.dataset import EvalCase, Invocation, MessageContent
+        from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, Invocation, MessageContent
 
         case = EvalCase(
             eval_id=self._new_eval_id(),
@@ -354,7 +354,7 @@ class EvalSetDocument:
         position = (
             len(self.case(uid).data.get("conversation") or []) if after is None else after + 1
         )
-        from tenxeval_tui.evaluation.dataset import Invocation, MessageContent
+        from tenxeval_tui.evaluation.dataset.eval_set import Invocation, MessageContent
 
         turn = Invocation(user_content=MessageContent.user("")).model_dump(mode="json")
         self._edit_turns(

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.config import EvalConfig
-    from tenxeval_tui.evaluation.dataset import EvalSet
-    from tenxeval_tui.evaluation.results import EvalReport
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -74,9 +74,9 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
 
 
 def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
-    from tenxeval_tui.evaluation.config import EvalConfig
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.config.presets import preset_by_name
     from tenxeval_tui.evaluation.errors import EvalFileError
-    from tenxeval_tui.evaluation.presets import preset_by_name
 
     if args.preset:
         try:
@@ -187,7 +187,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
 
 def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     """Load and filter the plan's eval sets (by tags, then by case ids), with their files."""
-    from tenxeval_tui.evaluation.dataset import EvalSet
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
     from tenxeval_tui.evaluation.errors import EvalFileError
 
     loaded: list[tuple[Path, EvalSet]] = []
@@ -239,7 +239,7 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
     """Run the plan: evaluate, combine, write reports, print the summary; returns the exit code."""
     import asyncio
 
-    from tenxeval_tui.evaluation.results import EvalReport
+    from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, load_agent
     from tenxeval_tui.progress import make_progress

@@ -10,8 +10,8 @@ import sys
 from types import TracebackType
 from typing import Any, TextIO
 
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results import EvalCaseResult
 
 
 class _Counts:

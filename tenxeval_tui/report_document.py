@@ -25,14 +25,14 @@ from tenxeval_tui.evaluation.compare import (
     numbered_keys,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import gc_paused, parse_json, read_text
-from tenxeval_tui.evaluation.results import (
+from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
     EvalCaseResult,
     EvalReport,
     EvalSummary,
 )
+from tenxeval_tui.evaluation.fileio import gc_paused, parse_json, read_text
 from tenxeval_tui.reports_index import decode_items, decode_list, results_array_start, split_report
 
 # Cases read before the report is shown; the rest follow in the background.

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.results import EvalReport, EvalSummary
+from tenxeval_tui.evaluation.eval_result import EvalReport, EvalSummary
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()

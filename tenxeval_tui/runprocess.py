@@ -18,10 +18,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 from tenxeval_tui.runstate import LiveRun
 from tenxeval_tui.worker import RunRequest
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from tenxeval_tui.evaluation.collectors import EventCollector
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 
 STDERR_TAIL_LINES = 40
 

@@ -33,10 +33,10 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, Field
 
-from tenxeval_tui.evaluation.config import EvalConfig, ReporterConfig
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig, ReporterConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
-from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalCaseResult, EvalReport
 
 ERROR_EXIT = 3
 
@@ -68,7 +68,7 @@ class RunRequest(BaseModel):
 
 def build_config(request: RunRequest) -> EvalConfig:
     """The config file (or the default), with the preset's criteria, concurrency and output dir."""
-    from tenxeval_tui.evaluation.presets import preset_by_name
+    from tenxeval_tui.evaluation.config.presets import preset_by_name
 
     config = EvalConfig.from_file(request.config_file) if request.config_file else EvalConfig()
     if request.preset:

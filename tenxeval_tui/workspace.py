@@ -110,7 +110,7 @@ class Workspace:
 
 def describe_eval_set(path: Path) -> EvalSetEntry:
     """Load ``path`` and report its case count, or every problem that stops it loading."""
-    from tenxeval_tui.evaluation.dataset import EvalSet
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
     from tenxeval_tui.evaluation.errors import EvalFileError
 
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
-from tenxeval_tui.evaluation.dataset import StepType, TrajectoryStep
-from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.dataset.eval_set import StepType, TrajectoryStep
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # 2026-05-19 14:23:01 UTC and a day later
 BASELINE_TIME = 1779200581.0

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 
 
 class CaseChange(StrEnum):

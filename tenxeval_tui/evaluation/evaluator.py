@@ -23,16 +23,13 @@ import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
-from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
-from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
-from tenxeval_tui.evaluation.results import (
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
     CriterionResult,
@@ -40,7 +37,14 @@ from tenxeval_tui.evaluation.results import (
     EvalReport,
     NodeDetail,
 )
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.targets import response_text, turn_input
+from tenxeval_tui.evaluation.token_usage import TokenUsage
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.runner import EvaluationRunner
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
 
@@ -473,4 +477,13 @@ def write_reports(report: EvalReport, config: EvalConfig, output_dir: str | None
     return output
 
 
-__all__ = ["AgentEvaluator", "write_reports"]
+def __getattr__(name: str) -> Any:
+    # 10xGraph defines EvaluationRunner here; ours lives in .runner, which imports this module.
+    if name == "EvaluationRunner":
+        from tenxeval_tui.evaluation.runner import EvaluationRunner
+
+        return EvaluationRunner
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["AgentEvaluator", "EvaluationRunner", "write_reports"]

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results import PARTIAL_KEY, EvalCaseResult, EvalReport
 
 
 class RunJournal(RunObserver):

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tenxeval_tui.evaluation.config import CriterionConfig
-from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI

@@ -26,9 +26,9 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 
 logger = logging.getLogger("tenxeval_tui.evaluation.observers")
 

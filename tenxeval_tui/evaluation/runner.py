@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
-from tenxeval_tui.evaluation.config import EvalConfig
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.criteria import build_criteria
-from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator, write_reports
 from tenxeval_tui.evaluation.journal import RunJournal, read_journal, report_from_journal
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.results import EvalReport
 
 logger = logging.getLogger("tenxeval_tui.evaluation.runner")
 

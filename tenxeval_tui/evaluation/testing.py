@@ -23,10 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from tenxeval_tui.evaluation.config import EvalConfig
-from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+
+# 10xGraph defines create_simple_eval_set in this module; ours builds it with the builder.
+from tenxeval_tui.evaluation.dataset.builder import create_simple_eval_set as create_simple_eval_set
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.results import EvalReport
+from tenxeval_tui.evaluation.eval_result import EvalReport
 
 
 def create_eval_app(graph: Any, *, capture_all_events: bool = True) -> tuple[Any, Any]:

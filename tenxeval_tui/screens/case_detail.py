@@ -9,8 +9,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,

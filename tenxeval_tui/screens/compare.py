@@ -21,7 +21,7 @@ from tenxeval_tui.evaluation.compare import (
     compare_runs,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.report_document import ReportDocument
 from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
 from tenxeval_tui.widgets.report_list import format_time

@@ -242,7 +242,7 @@ class EditorScreen(CaseCommandsScreen):
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
         """The full check of a file as loaded (``data``), off the UI thread (slow for big
         files)."""
-        from tenxeval_tui.evaluation.dataset import check_parsed_eval_set
+        from tenxeval_tui.evaluation.dataset.eval_set import check_parsed_eval_set
 
         assert document.path is not None
         problems = check_parsed_eval_set(document.path, data)

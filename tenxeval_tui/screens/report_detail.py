@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.report_document import CaseRow, ReportDocument, ReportReader, StatusFilter
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,

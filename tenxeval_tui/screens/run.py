@@ -20,9 +20,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, Switch
 
-from tenxeval_tui.evaluation.dataset import EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.runprocess import WorkerProcess
 from tenxeval_tui.runstate import CaseStatus, LiveRun, case_key
 from tenxeval_tui.screens.choice import ChoiceScreen
@@ -490,8 +490,8 @@ def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
 def _write_partial_reports(run: LiveRun, request: RunRequest, *, cancelled: bool) -> None:
     """Rebuild the finished cases from the journal of a stopped worker (cancelled, or
     killed by its agent); write them as partial."""
+    from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY
     from tenxeval_tui.evaluation.journal import read_journal
-    from tenxeval_tui.evaluation.results import PARTIAL_KEY
     from tenxeval_tui.worker import build_config, write_run_reports
 
     assert request.journal is not None

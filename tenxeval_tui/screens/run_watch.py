@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
 from tenxeval_tui.runstate import case_key
 from tenxeval_tui.watch import ChangeBatch, ChangeWatcher

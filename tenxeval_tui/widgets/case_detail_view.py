@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.case_diff import expectations_for, user_turns
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import TokenUsage
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.widgets.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.response_diff import ResponseDiff
 from tenxeval_tui.widgets.section_title import titled

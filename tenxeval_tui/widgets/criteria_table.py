@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.widgets.section_title import TitledStatic
 from tenxeval_tui.widgets.status_text import delta_text, score_text
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.widgets import Log
 
-from tenxeval_tui.evaluation.collectors import EventCollector
+from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 
 # Longest text of one field on an event line (the reports keep everything).

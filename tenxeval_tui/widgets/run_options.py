@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Switch
 
-from tenxeval_tui.evaluation.presets import PRESETS
+from tenxeval_tui.evaluation.config.presets import PRESETS
 
 ALL_SETS = "*all*"
 

@@ -7,7 +7,7 @@ import json
 from rich.text import Text
 
 from tenxeval_tui.case_diff import AlignedStep, StepMatch, align_trajectory
-from tenxeval_tui.evaluation.dataset import ToolCall
+from tenxeval_tui.evaluation.dataset.eval_set import ToolCall
 from tenxeval_tui.widgets.section_title import TitledStatic
 
 _MARKS = {

@@ -16,7 +16,7 @@ from tenxeval_tui.evaluation import (
     ReporterConfig,
     Rubric,
 )
-from tenxeval_tui.evaluation.presets import PRESETS, preset_by_name
+from tenxeval_tui.evaluation.config.presets import PRESETS, preset_by_name
 
 
 def enabled_names(config: EvalConfig) -> list[str]:

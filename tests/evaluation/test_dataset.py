@@ -185,6 +185,39 @@ def test_quick_and_from_conversations() -> None:
     assert [c.get_user_queries()[0] for c in convs] == ["Hello", "Bye"]
 
 
+def test_quick_and_from_conversations_use_10xgraphs_ids_and_names() -> None:
+    quick = EvalSetBuilder.quick(("Hello", "Hi!"), ("Bye", "Goodbye!"))
+    assert [c.eval_id for c in quick] == ["test_1", "test_2"]
+    assert quick.name == "quick_tests"
+    convs = EvalSetBuilder.from_conversations([{"user": "Hello", "assistant": "Hi!"}] * 2)
+    assert [c.eval_id for c in convs] == ["conv_1", "conv_2"]
+    assert convs.name == "conversation_tests"
+
+
+def test_builder_exposes_name_and_its_cases() -> None:
+    builder = EvalSetBuilder("weather").add_case(query="q", expected="a", case_id="one")
+    assert builder.name == "weather"
+    assert [c.eval_id for c in builder.cases] == ["one"]
+    builder.name = "renamed"
+    builder.cases.append(builder.cases[0].model_copy(update={"eval_id": "two"}))
+    built = builder.build()
+    assert built.name == "renamed"
+    assert [c.eval_id for c in built] == ["one", "two"]
+
+
+def test_invocation_simple_leaves_no_expected_reply_as_none() -> None:
+    turn = Invocation.simple("Weather?", expected_tools=[ToolCall(name="get_weather")])
+    assert turn.user_content.get_text() == "Weather?"
+    assert turn.expected_final_response is None
+    assert [t.name for t in turn.expected_tool_trajectory] == ["get_weather"]
+    assert turn.expected_node_order == []
+    full = Invocation.simple("Hi", "Hello!", expected_node_order=["MAIN"])
+    assert full.expected_final_response is not None
+    assert full.expected_final_response.role == "assistant"
+    assert full.expected_final_response.get_text() == "Hello!"
+    assert full.expected_node_order == ["MAIN"]
+
+
 def test_save_returns_the_set_and_from_file_continues_it(tmp_path: Path) -> None:
     path = tmp_path / "evals" / "weather.json"
     saved = EvalSetBuilder("weather-tests").add_case(query="q", expected="a").save(path)

@@ -19,7 +19,7 @@ from tenxeval_tui.evaluation import (
     ToolCall,
     validate_eval_set_file,
 )
-from tenxeval_tui.evaluation.dataset import check_parsed_eval_set
+from tenxeval_tui.evaluation.dataset.eval_set import check_parsed_eval_set
 
 
 def write(path: Path, data: object) -> Path:

@@ -30,7 +30,7 @@ from tenxeval_tui.evaluation import (
     register_criterion,
     run_eval,
 )
-from tenxeval_tui.evaluation.results import EVAL_SET_ID_KEY
+from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY
 from tests.waiting import wait_async
 
 from .conftest import config_with

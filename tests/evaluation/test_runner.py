@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation import (
     replay_json_lines,
     report_from_journal,
 )
-from tenxeval_tui.evaluation.dataset import EvalCase as _EvalCase
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase as _EvalCase
 
 from .conftest import config_with
 

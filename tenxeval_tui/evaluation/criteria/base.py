@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tenxeval_tui.evaluation.config import CriterionConfig, EvalConfig
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.judges import JudgePool
@@ -235,6 +236,36 @@ def registered_criteria() -> dict[str, type[BaseCriterion]]:
     """Every registered criterion class by name (built-ins are registered on first use)."""
     _load_builtins()
     return dict(_REGISTRY)
+
+
+class CriteriaRegistry(MutableMapping[str, type[BaseCriterion]]):
+    """The criterion registry as a mapping (10xGraph's ``CRITERIA_REGISTRY``).
+
+    Reading it loads the built-ins first; ``registry[name] = cls`` registers
+    ``cls`` under ``name`` as :func:`register_criterion` does.
+    """
+
+    def __getitem__(self, name: str) -> type[BaseCriterion]:
+        _load_builtins()
+        return _REGISTRY[name]
+
+    def __setitem__(self, name: str, klass: type[BaseCriterion]) -> None:
+        register_criterion(klass, name=name)
+
+    def __delitem__(self, name: str) -> None:
+        _load_builtins()
+        del _REGISTRY[name]
+
+    def __iter__(self) -> Iterator[str]:
+        _load_builtins()
+        return iter(dict(_REGISTRY))
+
+    def __len__(self) -> int:
+        _load_builtins()
+        return len(_REGISTRY)
+
+
+CRITERIA_REGISTRY = CriteriaRegistry()
 
 
 def get_criterion_class(name: str) -> type[BaseCriterion]:

@@ -18,9 +18,9 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
 
 if TYPE_CHECKING:
     from rouge_score.rouge_scorer import RougeScorer

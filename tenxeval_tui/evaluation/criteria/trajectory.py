@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tenxeval_tui.evaluation.config import MatchType
+from tenxeval_tui.evaluation.config.eval_config import MatchType
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
-from tenxeval_tui.evaluation.dataset import EvalCase, ToolCall
-from tenxeval_tui.evaluation.execution import ExecutionResult
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, ToolCall
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
 
 
 def _eq(a: Any, b: Any) -> bool:

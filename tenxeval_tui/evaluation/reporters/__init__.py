@@ -12,11 +12,12 @@ from typing import Any
 
 _EXPORTS: dict[str, str] = {
     "BaseReporter": "base",
+    "Colors": "console",
     "ReporterManager": "manager",
     "ReporterOutput": "manager",
     "ConsoleReporter": "console",
     "print_report": "console",
-    "JSONReporter": "json_reporter",
+    "JSONReporter": "json",
     "HTMLReporter": "html",
     "JUnitXMLReporter": "junit",
 }

@@ -5,8 +5,8 @@ from __future__ import annotations
 import abc
 from pathlib import Path
 
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused
-from tenxeval_tui.evaluation.results import EvalReport
 
 
 class BaseReporter(abc.ABC):

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.config import ReporterConfig
+    from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 
 # Longer strings are cut in the HTML (the JSON report keeps everything).
 MAX_TEXT = 8_000

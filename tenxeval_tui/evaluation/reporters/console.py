@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "yellow"}
 _STATUS_LABEL = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
@@ -35,6 +35,55 @@ def _clean(text: str) -> str:
 def _preview(text: str, limit: int = PREVIEW_CHARS) -> str:
     flat = " ".join(_clean(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+_ANSI: dict[str, str] = {
+    "RESET": "\033[0m",
+    "BOLD": "\033[1m",
+    "DIM": "\033[2m",
+    "RED": "\033[91m",
+    "GREEN": "\033[92m",
+    "YELLOW": "\033[93m",
+    "BLUE": "\033[94m",
+    "MAGENTA": "\033[95m",
+    "CYAN": "\033[96m",
+    "WHITE": "\033[97m",
+    "BG_RED": "\033[41m",
+    "BG_GREEN": "\033[42m",
+}
+
+
+class Colors:
+    """10xGraph's ANSI colour codes, for users who colour their own output.
+
+    :meth:`disable` blanks every code and turns colour off in every
+    :class:`ConsoleReporter` from then on (process-wide, as in 10xGraph;
+    ``ConsoleReporter(use_color=False)`` is the per-reporter switch).
+    """
+
+    RESET = _ANSI["RESET"]
+    BOLD = _ANSI["BOLD"]
+    DIM = _ANSI["DIM"]
+    RED = _ANSI["RED"]
+    GREEN = _ANSI["GREEN"]
+    YELLOW = _ANSI["YELLOW"]
+    BLUE = _ANSI["BLUE"]
+    MAGENTA = _ANSI["MAGENTA"]
+    CYAN = _ANSI["CYAN"]
+    WHITE = _ANSI["WHITE"]
+    BG_RED = _ANSI["BG_RED"]
+    BG_GREEN = _ANSI["BG_GREEN"]
+
+    @classmethod
+    def disable(cls) -> None:
+        """Blank every code and turn colour off in all console reports."""
+        for name in _ANSI:
+            setattr(cls, name, "")
+
+    @classmethod
+    def enabled(cls) -> bool:
+        """Whether :meth:`disable` has not been called."""
+        return bool(cls.RESET)
 
 
 class ConsoleReporter(BaseReporter):
@@ -67,10 +116,11 @@ class ConsoleReporter(BaseReporter):
 
     def _console(self, file: TextIO) -> Console:
         # no_color=None lets rich honour NO_COLOR; a non-terminal file gets no styling.
+        color = self.use_color and Colors.enabled()
         return Console(
             file=file,
-            no_color=None if self.use_color else True,
-            color_system="auto" if self.use_color else None,
+            no_color=None if color else True,
+            color_system="auto" if color else None,
             highlight=False,
             emoji=False,
             width=self.width,

@@ -26,11 +26,11 @@ from typing import Any
 import jinja2
 import pydantic_core
 
-from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
-from tenxeval_tui.evaluation.results import EvalReport
 
 _BAR_WIDTH = 360
 

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 from typing import Any
 
-from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import to_text
-from tenxeval_tui.evaluation.results import EvalCaseResult, EvalReport, EvalSummary
 
 # Characters XML 1.0 forbids (even escaped): C0 controls but tab/newline/CR, lone
 # surrogates, U+FFFE and U+FFFF.

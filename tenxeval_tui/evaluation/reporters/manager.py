@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.naming import report_stem, reserve_paths
-from tenxeval_tui.evaluation.results import EvalReport
 
 logger = logging.getLogger("tenxeval_tui.evaluation.reporters")
 
@@ -115,7 +115,7 @@ class ReporterManager:
 
     def json_reporter(self) -> BaseReporter:
         """The JSON reporter for this config."""
-        from tenxeval_tui.evaluation.reporters.json_reporter import JSONReporter
+        from tenxeval_tui.evaluation.reporters.json import JSONReporter
 
         return JSONReporter.from_config(self.config)
 

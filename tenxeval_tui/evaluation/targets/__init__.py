@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.targets.agent import AgentApp, Trace, wrap_agent
 
 

@@ -28,9 +28,12 @@ from typing import Any
 
 import pydantic_core
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector, current_capture
+from tenxeval_tui.evaluation.collectors.trajectory_collector import (
+    TrajectoryCollector,
+    current_capture,
+)
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution import TokenUsage
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 AgentFunction = Callable[[str, "Trace"], Awaitable[Any] | Any]
 

@@ -28,10 +28,10 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.dataset import EvalSet
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
 _SPEC = re.compile(
     r"^(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<attr>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$"

@@ -27,7 +27,7 @@ from tenxeval_tui.evaluation import (
     SafetyCriterion,
     WeightedCriterion,
 )
-from tenxeval_tui.evaluation.criteria.judging import parse_json_reply
+from tenxeval_tui.evaluation.criteria.llm_base import parse_json_reply
 from tenxeval_tui.evaluation.criteria.response import RougeMatchCriterion
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 from tests.evaluation.criteria.test_judged import CASE, REPLY, config, judge

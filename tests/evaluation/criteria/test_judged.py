@@ -37,7 +37,7 @@ from tenxeval_tui.evaluation import (
     build_criteria,
     create_eval_app,
 )
-from tenxeval_tui.evaluation.criteria.judging import JudgedCriterion
+from tenxeval_tui.evaluation.criteria.llm_base import JudgedCriterion
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 
 CASE = EvalCase.single_turn(

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tenxeval_tui.evaluation import JudgeCache, JudgeReply, TokenUsage
-from tenxeval_tui.evaluation.criteria.judging import (
+from tenxeval_tui.evaluation.criteria.llm_base import (
     JudgeReplyError,
     Sample,
     majority,

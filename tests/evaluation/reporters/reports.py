@@ -12,7 +12,7 @@ from tenxeval_tui.evaluation import (
     ToolCall,
     TrajectoryStep,
 )
-from tenxeval_tui.evaluation.dataset import StepType
+from tenxeval_tui.evaluation.dataset.eval_set import StepType
 
 XSS_RESPONSE = (
     "Sunny. <script>window.__pwned = (window.__pwned || 0) + 1</script>"

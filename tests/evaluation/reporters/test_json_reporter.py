@@ -157,7 +157,7 @@ def test_include_tool_call_details_off_keeps_names_but_not_args_or_results():
 
 def test_include_tool_call_details_off_leaves_no_tool_data_anywhere():
     from tenxeval_tui.evaluation import EvalCaseResult, TrajectoryStep
-    from tenxeval_tui.evaluation.results import NodeDetail
+    from tenxeval_tui.evaluation.eval_result import NodeDetail
 
     call = {"id": "c1", "function": {"name": "lookup", "arguments": '{"city": "SECRET-ARG"}'}}
     conversation = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalReport, ReporterConfig, ReporterManager, ReporterOutput
-from tenxeval_tui.evaluation.reporters.json_reporter import JSONReporter
+from tenxeval_tui.evaluation.reporters.json import JSONReporter
 from tenxeval_tui.evaluation.reporters.naming import sanitise_id
 
 from .reports import mixed_report

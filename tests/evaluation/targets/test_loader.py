@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
-from tenxeval_tui.evaluation.collectors import TrajectoryCollector
+from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.targets.loader import (

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 
-from tenxeval_tui.evaluation.config import CriterionConfig
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import BaseCriterion
-from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.execution import ExecutionResult, TokenUsage
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeReply, JudgeSettings
-from tenxeval_tui.evaluation.results import CriterionResult
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     import jinja2
@@ -288,3 +289,9 @@ def collect(samples: list[Sample], key: str) -> list[str]:
         for value in sample.extra.get(key, []):
             seen.setdefault(str(value), None)
     return list(seen)
+
+
+# 10xGraph's name for the base of its templated judge criteria. Ours has other hooks
+# (``template``/``prompt_values``/``items``/``read_sample`` instead of ``_build_prompt``);
+# subclass it, or mix LLMCallerMixin into a BaseCriterion, for a judge criterion of your own.
+TemplatedLLMCriterion = JudgedCriterion

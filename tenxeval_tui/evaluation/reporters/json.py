@@ -6,11 +6,12 @@ from typing import Any
 
 import pydantic_core
 
-from tenxeval_tui.evaluation.config import ReporterConfig
+from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
-from tenxeval_tui.evaluation.results import EvalReport
+from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
 
 
 class JSONReporter(BaseReporter):
@@ -180,3 +181,7 @@ def _drop_message_tool_data(message: dict[str, Any]) -> None:
             function = call.get("function")
             if isinstance(function, dict):
                 function.pop("arguments", None)
+
+
+# 10xGraph defines its JUnit reporter in this module; ours has a module of its own.
+__all__ = ["JSONReporter", "JUnitXMLReporter"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset import (
+from tenxeval_tui.evaluation.dataset.eval_set import (
     EvalCase,
     EvalSet,
     ExpectedTools,
@@ -26,6 +26,20 @@ class EvalSetBuilder:
 
     def __init__(self, name: str = "", description: str = "") -> None:
         self._eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name, description=description)
+
+    @property
+    def name(self) -> str:
+        """The eval set's name (settable)."""
+        return self._eval_set.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._eval_set.name = value
+
+    @property
+    def cases(self) -> list[EvalCase]:
+        """The cases added so far, in order (the builder's own list, as in 10xGraph)."""
+        return self._eval_set.eval_cases
 
     @property
     def eval_set_id(self) -> str:
@@ -131,23 +145,27 @@ class EvalSetBuilder:
         return eval_set
 
     @classmethod
-    def quick(cls, *pairs: tuple[str, str], name: str = "quick") -> EvalSet:
-        """An eval set from ``(query, expected reply)`` pairs."""
+    def quick(cls, *pairs: tuple[str, str], name: str = "quick_tests") -> EvalSet:
+        """An eval set from ``(query, expected reply)`` pairs; case ids ``test_1``, ``test_2``..."""
         builder = cls(name)
-        for query, expected in pairs:
-            builder.add_case(query=query, expected=expected)
+        for number, (query, expected) in enumerate(pairs, start=1):
+            builder.add_case(query=query, expected=expected, case_id=f"test_{number}")
         return builder.build()
 
     @classmethod
     def from_conversations(
-        cls, conversations: Sequence[dict[str, str]], name: str = "conversations"
+        cls, conversations: Sequence[dict[str, str]], name: str = "conversation_tests"
     ) -> EvalSet:
-        """An eval set from ``{"user": ..., "assistant": ...}`` dicts, one case each."""
+        """An eval set from ``{"user": ..., "assistant": ...}`` dicts, one case each,
+        with ids ``conv_1``, ``conv_2``... A dict without ``"user"`` is an error naming it
+        (10xGraph sends an empty message instead)."""
         builder = cls(name)
         for index, conv in enumerate(conversations):
             if "user" not in conv:
                 raise ValueError(f"conversations[{index}] has no 'user' key")
-            builder.add_case(query=conv["user"], expected=conv.get("assistant"))
+            builder.add_case(
+                query=conv["user"], expected=conv.get("assistant"), case_id=f"conv_{index + 1}"
+            )
         return builder.build()
 
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tenxeval_tui.evaluation.config import (
+from tenxeval_tui.evaluation.config.eval_config import (
     CRITERION_NAMES,
     CriteriaConfig,
     CriterionConfig,

@@ -18,100 +18,22 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.dataset import StepType, ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.collectors.event_collector import EventCollector, EventListener
+from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution import ExecutionResult, NodeResponseData, TokenUsage
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.subscription import Subscription
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.targets.graph import PublisherCallback
 
-EventListener = Callable[[EventModel], None]
-
 # Tool arguments that frameworks inject and that are not the model's arguments.
 _INJECTED_ARGS = frozenset({"tool_call_id", "state", "config"})
-
-
-class EventCollector:
-    """Stores every raw :class:`EventModel` of a run; for debugging and live views.
-
-    Register :meth:`on_event` (or :meth:`on_event_sync`) wherever events are
-    produced; read :attr:`events` or follow them live with :meth:`subscribe`.
-    """
-
-    def __init__(self) -> None:
-        self.events: list[EventModel] = []
-        self._subscriptions: list[Subscription] = []
-        self._listeners: list[EventListener] = []
-
-    async def on_event(self, event: EventModel) -> None:
-        """Append an event."""
-        self._record(event)
-
-    def on_event_sync(self, event: EventModel) -> None:
-        """Append an event (from synchronous code)."""
-        self._record(event)
-
-    async def publish(self, event: EventModel) -> None:
-        """Append an event (the publisher interface :class:`PublisherCallback` calls)."""
-        await self.on_event(event)
-
-    def _record(self, event: EventModel) -> None:
-        self.events.append(event)
-        self._broadcast(event)
-
-    def _broadcast(self, event: EventModel) -> None:
-        for subscription in self._subscriptions:
-            subscription.push(event)
-        for listener in self._listeners:
-            listener(event)
-
-    def add_listener(self, listener: EventListener) -> None:
-        """Call ``listener(event)`` synchronously for every event from now on."""
-        self._listeners.append(listener)
-
-    def subscribe(self, *, replay: bool = True) -> Subscription:
-        """A live async iterator over events, in arrival order, none lost.
-
-        With ``replay`` the events already collected come first. The stream
-        ends when :meth:`close` is called on the collector or the subscription.
-        """
-        subscription = Subscription(self, list(self.events) if replay else [])
-        self._subscriptions.append(subscription)
-        return subscription
-
-    def unsubscribe(self, subscription: Subscription) -> None:
-        """Stop delivering events to ``subscription``."""
-        if subscription in self._subscriptions:
-            self._subscriptions.remove(subscription)
-
-    def close(self) -> None:
-        """End every live subscription (after the events they have not read yet)."""
-        for subscription in list(self._subscriptions):
-            subscription.close()
-
-    def reset(self) -> None:
-        """Clear the buffer (live subscriptions stay open)."""
-        self.events.clear()
-
-    def filter_by_event(self, event: Event | str) -> list[EventModel]:
-        """Events from the given source (``Event.NODE_EXECUTION``...)."""
-        return [e for e in self.events if e.event == event]
-
-    def filter_by_event_type(self, event_type: EventType | str) -> list[EventModel]:
-        """Events of the given phase (``EventType.END``...)."""
-        return [e for e in self.events if e.event_type == event_type]
-
-    def filter_by_node(self, node_name: str) -> list[EventModel]:
-        """Events of one node (tool events carry the tool's name)."""
-        return [e for e in self.events if e.node_name == node_name]
-
-    def __len__(self) -> int:
-        return len(self.events)
 
 
 # (collector the events were sent to, collector that receives them) for the running case.
@@ -382,6 +304,10 @@ def make_trajectory_callback(
     return collector, build_callback_manager(collector, config)
 
 
+# 10xGraph's name for one model call's snapshot (ours is NodeResponseData, a pydantic model).
+NodeResponse = NodeResponseData
+
+
 def __getattr__(name: str) -> Any:
     if name == "PublisherCallback":
         from tenxeval_tui.evaluation.targets.graph import PublisherCallback
@@ -393,6 +319,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "EventCollector",
     "EventListener",
+    "NodeResponse",
     "PublisherCallback",
     "Subscription",
     "TrajectoryCollector",

@@ -118,6 +118,25 @@ class Invocation(BaseModel):
     expected_intermediate_responses: list[MessageContent] = Field(default_factory=list)
     expected_final_response: MessageContent | None = None
 
+    @classmethod
+    def simple(
+        cls,
+        user_query: str,
+        expected_response: str | None = None,
+        expected_tools: list[ToolCall] | None = None,
+        expected_node_order: list[str] | None = None,
+    ) -> Invocation:
+        """One turn from plain values; no (or an empty) expected reply leaves
+        ``expected_final_response`` ``None``."""
+        return cls(
+            user_content=MessageContent.user(user_query),
+            expected_final_response=(
+                MessageContent.assistant(expected_response) if expected_response else None
+            ),
+            expected_tool_trajectory=list(expected_tools or []),
+            expected_node_order=list(expected_node_order or []),
+        )
+
 
 class SessionInput(BaseModel):
     """Initial session of a case: who the user is and the state the agent starts from."""

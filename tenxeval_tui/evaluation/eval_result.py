@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tenxeval_tui.evaluation.dataset import ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.execution import TokenUsage
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
 EVAL_SET_ID_KEY = "eval_set_id"
@@ -147,6 +147,58 @@ class EvalCaseResult(BaseModel):
         if self.error is not None and self.passed:
             self.passed = False
         return self
+
+    @classmethod
+    def success(
+        cls,
+        eval_id: str,
+        criterion_results: list[CriterionResult],
+        actual_trajectory: list[TrajectoryStep] | None = None,
+        actual_tool_calls: list[ToolCall] | None = None,
+        actual_response: str = "",
+        messages: list[dict[str, Any]] | None = None,
+        node_responses: list[dict[str, Any]] | None = None,
+        node_visits: list[str] | None = None,
+        duration_seconds: float = 0.0,
+        name: str = "",
+        metadata: dict[str, Any] | None = None,
+        turn_results: list[dict[str, Any]] | None = None,
+        token_usage: TokenUsage | None = None,
+        agent_token_usage: TokenUsage | None = None,
+        node_details: list[NodeDetail] | None = None,
+    ) -> EvalCaseResult:
+        """The result of a case that ran; it passed when every criterion passed."""
+        return cls(
+            eval_id=eval_id,
+            name=name,
+            passed=all(cr.passed for cr in criterion_results),
+            criterion_results=criterion_results,
+            actual_trajectory=actual_trajectory or [],
+            actual_tool_calls=actual_tool_calls or [],
+            actual_response=actual_response,
+            messages=messages or [],
+            node_responses=node_responses or [],
+            node_visits=node_visits or [],
+            duration_seconds=duration_seconds,
+            metadata=metadata or {},
+            turn_results=turn_results or [],
+            token_usage=token_usage or TokenUsage(),
+            agent_token_usage=agent_token_usage or TokenUsage(),
+            node_details=node_details or [],
+        )
+
+    @classmethod
+    def failure(
+        cls, eval_id: str, error: str, name: str = "", duration_seconds: float = 0.0
+    ) -> EvalCaseResult:
+        """The result of a case that could not run (it errored): never passes."""
+        return cls(
+            eval_id=eval_id,
+            name=name,
+            passed=False,
+            error=error,
+            duration_seconds=duration_seconds,
+        )
 
     @property
     def is_error(self) -> bool:

@@ -1,0 +1,131 @@
+"""Settings of one criterion (:class:`CriterionConfig`) and the rubrics a judge scores against."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tenxeval_tui.evaluation.config.types import MatchType
+
+
+class Rubric(BaseModel):
+    """One property a good answer has, judged by ``rubric_based_final_response_quality_v1``."""
+
+    rubric_id: str
+    content: str
+    weight: float = 1.0
+
+    @classmethod
+    def create(cls, rubric_id: str, content: str, weight: float = 1.0) -> Rubric:
+        """Shorthand constructor."""
+        return cls(rubric_id=rubric_id, content=content, weight=weight)
+
+
+class CriterionConfig(BaseModel):
+    """Settings of one criterion.
+
+    ``judge_model`` ``None`` means: take the model from ``TENXEVAL_JUDGE_MODEL``.
+    ``judge_base_url`` ``None`` means ``OPENAI_BASE_URL`` (or the client's default);
+    the API key is read from the environment variable named by ``judge_api_key_env``.
+    """
+
+    threshold: float = 0.8
+    match_type: MatchType = MatchType.EXACT
+    judge_model: str | None = None
+    num_samples: int = Field(default=3, ge=1)
+    rubrics: list[Rubric] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    check_args: bool = False
+    enabled: bool = True
+    api_style: str = "chat"
+    judge_base_url: str | None = None
+    judge_api_key_env: str = "OPENAI_API_KEY"
+    judge_temperature: float = 0.0
+    judge_timeout: float = Field(default=60.0, gt=0)
+    judge_max_retries: int = Field(default=4, ge=0)
+    judge_cache: bool = True
+
+    @classmethod
+    def tool_name_match(cls, threshold: float = 1.0) -> CriterionConfig:
+        """``tool_name_match_score``: expected tool names were called."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def trajectory(
+        cls,
+        threshold: float = 1.0,
+        match_type: MatchType = MatchType.EXACT,
+        check_args: bool = False,
+    ) -> CriterionConfig:
+        """``tool_trajectory_avg_score`` with the given match type."""
+        return cls(threshold=threshold, match_type=match_type, check_args=check_args)
+
+    @classmethod
+    def node_order(
+        cls, threshold: float = 1.0, match_type: MatchType = MatchType.EXACT
+    ) -> CriterionConfig:
+        """``node_order_score`` with the given match type."""
+        return cls(threshold=threshold, match_type=match_type)
+
+    @classmethod
+    def response_match(cls, threshold: float = 0.8) -> CriterionConfig:
+        """``response_match_score`` (ROUGE-1 F1 against the expected reply)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def rouge_match(cls, threshold: float = 0.5) -> CriterionConfig:
+        """``rouge_match`` (ROUGE-1 F1)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def exact_match(cls, threshold: float = 1.0) -> CriterionConfig:
+        """``exact_match`` (normalised equality)."""
+        return cls(threshold=threshold)
+
+    @classmethod
+    def contains_keywords(cls, keywords: list[str], threshold: float = 1.0) -> CriterionConfig:
+        """``contains_keywords`` (share of keywords present in the reply)."""
+        return cls(threshold=threshold, keywords=list(keywords))
+
+    @classmethod
+    def llm_judge(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``final_response_match_v2``: a judge model compares reply and expected reply."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def rubric_based(
+        cls,
+        rubrics: list[Rubric],
+        threshold: float = 0.8,
+        judge_model: str | None = None,
+        num_samples: int = 3,
+    ) -> CriterionConfig:
+        """``rubric_based_final_response_quality_v1`` over ``rubrics``."""
+        return cls(
+            threshold=threshold,
+            judge_model=judge_model,
+            num_samples=num_samples,
+            rubrics=list(rubrics),
+        )
+
+    @classmethod
+    def factual_accuracy(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``factual_accuracy_v1`` against ``case.metadata["reference_facts"]``."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def hallucination(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``hallucinations_v1``: the reply is grounded in ``case.metadata["context"]``."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def safety(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``safety_v1``: the reply is safe."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)

@@ -1,0 +1,49 @@
+"""Token counts of model calls (the agent's and the judge's)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+
+class TokenUsage(BaseModel):
+    """Token counts of model calls; ``a + b`` adds field by field and ``sum()`` works."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        if not isinstance(other, TokenUsage):
+            return NotImplemented
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
+            cache_creation_tokens=self.cache_creation_tokens + other.cache_creation_tokens,
+        )
+
+    def __radd__(self, other: object) -> TokenUsage:
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def __bool__(self) -> bool:
+        return bool(
+            self.input_tokens
+            or self.output_tokens
+            or self.cache_read_tokens
+            or self.cache_creation_tokens
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        """The counts as a plain dict (with ``total_tokens``)."""
+        return self.model_dump()
