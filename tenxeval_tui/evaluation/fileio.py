@@ -17,6 +17,12 @@ from pydantic import BaseModel, ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
+from tenxeval_tui.evaluation.jsonreasons import (
+    big_int_problem,
+    is_digit_limit_error,
+    parser_refusals,
+)
+from tenxeval_tui.evaluation.textfiles import read_text_file
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
 KeyFor = Callable[[dict[str, Any], str], str | None]
@@ -139,17 +145,12 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def read_text(path: Path) -> str:
-    """The file's text; ``FileNotFoundError`` names the path, bad UTF-8 is an :class:`EvalFileError`."""
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise EvalFileError([Problem(path=str(path), message="is a folder, not a JSON file")])
-    try:
-        return path.read_bytes().decode("utf-8")  # line endings as they are (CRLF kept)
-    except UnicodeDecodeError as exc:
-        raise EvalFileError(
-            [Problem(path=str(path), message=f"not UTF-8 text (byte {exc.start})")]
-        ) from None
+    """The file's text (see :func:`~tenxeval_tui.evaluation.textfiles.read_text_file`).
+
+    ``FileNotFoundError`` names the path; a folder, FIFO or device, a file over the
+    size cap and bad UTF-8 (at its line and column) are an :class:`EvalFileError`.
+    """
+    return read_text_file(Path(path))
 
 
 JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
@@ -159,7 +160,9 @@ def parse_json(path: Path, text: str) -> Any:
     """``text`` parsed; bad JSON is an :class:`EvalFileError` naming ``path``, line and column.
 
     JSON nested deeper than the parser goes (a few kB of ``[``) raises
-    ``RecursionError``, no ``ValueError``: it is a problem of the file like any other.
+    ``RecursionError``, no ``ValueError``, and an integer literal of more digits than
+    Python converts a ``ValueError`` with no place: each is a problem of the file like
+    any other, the number's at its line and column.
     """
     try:
         return json.loads(text)
@@ -169,6 +172,10 @@ def parse_json(path: Path, text: str) -> Any:
         )
     except RecursionError:
         problem = Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
+    except ValueError as exc:
+        if not is_digit_limit_error(exc):
+            raise
+        problem = big_int_problem(str(path), text)
     raise EvalFileError([problem]) from None
 
 
@@ -229,8 +236,8 @@ def read_json_model[M: BaseModel](
     try:
         with built_long_lived():
             return model.model_validate_json(text)
-    except ValidationError:
-        pass
+    except ValidationError as exc:
+        refused = parser_refusals(str(path), exc.errors())
     data = parse_json(path, text)
     if prepare is not None and prepare(data):
         try:
@@ -264,6 +271,8 @@ def read_json_model[M: BaseModel](
             add(_resolve_loc(data, tuple(error.get("loc", ())), key_for), _message(error))
     for json_path, message in custom:
         add(json_path, message)
+    # Valid JSON pydantic's parser refuses (too deep, a lone surrogate): say why and where.
+    problems.extend(refused)
     if not problems:  # pragma: no cover - the fast path failed, so pydantic found something
         add([], "could not be loaded")
     raise EvalFileError(problems)
