@@ -58,16 +58,26 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
         raise UsageError("no eval sets: name files or folders, or set eval_sets in [tool.tenxeval]")
+    from tenxeval_tui.evaluation.textfiles import not_regular_reason
+
     files: list[Path] = []
     for path in named:
         if path.is_dir():
             found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            for odd in [f for f in found if not_regular_reason(f)]:
+                # a FIFO or device found by the scan is never opened (it would block)
+                print(
+                    f"tenxeval-tui run: skipped {odd}: {not_regular_reason(odd)}", file=sys.stderr
+                )
+                found.remove(odd)
             if not found:
                 raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
             files.extend(found)
         else:
             files.append(path)
     for file in files:
+        if reason := not_regular_reason(file):
+            raise UsageError(f"{file}: {reason}")
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
     return list(dict.fromkeys(files))

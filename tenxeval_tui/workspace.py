@@ -160,15 +160,38 @@ def load_settings(pyproject: Path) -> tuple[WorkspaceSettings, list[Problem]]:
     try:
         return WorkspaceSettings.model_validate(table), []
     except ValidationError as exc:
+        text = pyproject.read_text(encoding="utf-8")
         problems = [
             Problem(
                 path=str(pyproject),
+                line=settings_key_line(text, str(error["loc"][0])) if error["loc"] else None,
                 json_path="tool.tenxeval." + ".".join(str(p) for p in error["loc"]),
                 message=error["msg"],
             )
             for error in exc.errors()
         ]
+        problems.sort(key=lambda p: p.line if p.line is not None else len(text))
         return WorkspaceSettings(), problems
+
+
+_TABLE_HEADER = re.compile(r"^\s*\[")
+
+
+def settings_key_line(text: str, key: str) -> int | None:
+    """The line (1-based) where ``key`` is set in the ``[tool.tenxeval]`` table of ``text``.
+
+    ``None`` when it is not found there (set in some other way TOML allows).
+    """
+    key_line = re.compile(
+        rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*="""
+    )
+    in_table = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _TABLE_HEADER.match(line):
+            in_table = re.match(r"^\s*\[\s*tool\s*\.\s*tenxeval\s*\]", line) is not None
+        elif in_table and key_line.match(line):
+            return number
+    return None
 
 
 def open_workspace(path: str | Path) -> Workspace:
@@ -205,4 +228,5 @@ __all__ = [
     "find_settings_file",
     "load_settings",
     "open_workspace",
+    "settings_key_line",
 ]

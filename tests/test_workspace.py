@@ -87,3 +87,16 @@ def test_broken_toml_gives_line_and_column(tmp_path: Path) -> None:
     problem = open_workspace(tmp_path).problems[0]
     assert problem.message.startswith("invalid TOML")
     assert problem.line == 1
+
+
+def test_settings_type_errors_give_the_line_of_the_key(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nconcurrency = 1\n\n[tool.tenxeval]\nagent = "a:b"\n'
+        'concurrency = "many"\n"output_dir" = 3\n\n[tool.other]\nconfig = 1\n',
+        encoding="utf-8",
+    )
+    lines = {p.json_path: p.line for p in open_workspace(tmp_path).problems}
+    assert lines == {"tool.tenxeval.concurrency": 6, "tool.tenxeval.output_dir": 7}
+    assert str(open_workspace(tmp_path).problems[0]).startswith(
+        f"{tmp_path / 'pyproject.toml'}:6: tool.tenxeval.concurrency:"
+    )

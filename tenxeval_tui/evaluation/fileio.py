@@ -16,7 +16,13 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate
+from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.jsonreasons import (
+    big_int_problem,
+    is_digit_limit_error,
+    parser_refusals,
+)
+from tenxeval_tui.evaluation.textfiles import read_text_file
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
 KeyFor = Callable[[dict[str, Any], str], str | None]
@@ -139,17 +145,12 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def read_text(path: Path) -> str:
-    """The file's text; ``FileNotFoundError`` names the path, bad UTF-8 is an :class:`EvalFileError`."""
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise EvalFileError([Problem(path=str(path), message="is a folder, not a JSON file")])
-    try:
-        return path.read_bytes().decode("utf-8")  # line endings as they are (CRLF kept)
-    except UnicodeDecodeError as exc:
-        raise EvalFileError(
-            [Problem(path=str(path), message=f"not UTF-8 text (byte {exc.start})")]
-        ) from None
+    """The file's text (see :func:`~tenxeval_tui.evaluation.textfiles.read_text_file`).
+
+    ``FileNotFoundError`` names the path; a folder, FIFO or device, a file over the
+    size cap and bad UTF-8 (at its line and column) are an :class:`EvalFileError`.
+    """
+    return read_text_file(Path(path))
 
 
 JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
@@ -159,7 +160,9 @@ def parse_json(path: Path, text: str) -> Any:
     """``text`` parsed; bad JSON is an :class:`EvalFileError` naming ``path``, line and column.
 
     JSON nested deeper than the parser goes (a few kB of ``[``) raises
-    ``RecursionError``, no ``ValueError``: it is a problem of the file like any other.
+    ``RecursionError``, no ``ValueError``, and an integer literal of more digits than
+    Python converts a ``ValueError`` with no place: each is a problem of the file like
+    any other, the number's at its line and column.
     """
     try:
         return json.loads(text)
@@ -169,6 +172,10 @@ def parse_json(path: Path, text: str) -> Any:
         )
     except RecursionError:
         problem = Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
+    except ValueError as exc:
+        if not is_digit_limit_error(exc):
+            raise
+        problem = big_int_problem(str(path), text)
     raise EvalFileError([problem]) from None
 
 
@@ -229,41 +236,79 @@ def read_json_model[M: BaseModel](
     try:
         with built_long_lived():
             return model.model_validate_json(text)
-    except ValidationError:
-        pass
-    data = parse_json(path, text)
+    except ValidationError as exc:
+        fast_errors = exc.errors()
+        refused = parser_refusals(str(path), fast_errors)
+    # The slow path builds as many objects as the fast one: the collector waits here too
+    # (a 60 MB file took 30 s more with it scanning the tree again and again).
+    with gc_paused():
+        data = parse_json(path, text)
+    # What the fast path found holds for the data as parsed, unless pydantic's parser
+    # refused the text (then it validated nothing) or ``prepare`` changed the data.
+    known = None if refused else fast_errors
     if prepare is not None and prepare(data):
+        known = None
         try:
-            return model.model_validate(data)
+            with built_long_lived():
+                return model.model_validate(data)
         except ValidationError:
             pass
-    problems: list[Problem] = []
-
-    def add(json_path: list[PathPart], message: str) -> None:
-        line, column = locate(text, json_path)
-        problems.append(
-            Problem(
-                path=str(path),
-                line=line,
-                column=column,
-                json_path=format_path(json_path),
-                message=message,
-            )
-        )
-
+    found: list[tuple[list[PathPart], str]] = []
     if not isinstance(data, dict):
-        add([], f"expected a JSON object for {model.__name__}, got {type(data).__name__}")
-        raise EvalFileError(problems)
-    custom = extra_checks(data) if extra_checks else []
-    try:
-        model.model_validate(data)
-    except ValidationError as exc:
-        for error in exc.errors():
-            if custom and error.get("type") == "duplicate_eval_id":
-                continue  # reported below with the exact place
-            add(_resolve_loc(data, tuple(error.get("loc", ())), key_for), _message(error))
-    for json_path, message in custom:
-        add(json_path, message)
+        found.append(
+            ([], f"expected a JSON object for {model.__name__}, got {type(data).__name__}")
+        )
+    else:
+        with gc_paused():
+            found.extend(_schema_problems(model, data, known, extra_checks, key_for))
+    problems = placed_problems(path, text, found)
+    # Valid JSON pydantic's parser refuses (too deep, a lone surrogate): say why and where.
+    problems.extend(refused if isinstance(data, dict) else [])
     if not problems:  # pragma: no cover - the fast path failed, so pydantic found something
-        add([], "could not be loaded")
+        problems = placed_problems(path, text, [([], "could not be loaded")])
     raise EvalFileError(problems)
+
+
+def _schema_problems(
+    model: type[BaseModel],
+    data: dict[str, Any],
+    known: list[Any] | None,
+    extra_checks: ExtraChecks | None,
+    key_for: KeyFor | None,
+) -> list[tuple[list[PathPart], str]]:
+    """Every (JSON path, message) pydantic and ``extra_checks`` find in ``data``.
+
+    ``known``: pydantic's errors for ``data`` when they are known already (validating
+    a big file again costs seconds).
+    """
+    found: list[tuple[list[PathPart], str]] = []
+    custom = extra_checks(data) if extra_checks else []
+    errors = known
+    if errors is None:
+        try:
+            model.model_validate(data)
+            errors = []
+        except ValidationError as exc:
+            errors = exc.errors()
+    for error in errors:
+        if custom and error.get("type") == "duplicate_eval_id":
+            continue  # reported below with the exact place
+        found.append((_resolve_loc(data, tuple(error.get("loc", ())), key_for), _message(error)))
+    return found + custom
+
+
+def placed_problems(
+    path: Path, text: str, found: list[tuple[list[PathPart], str]]
+) -> list[Problem]:
+    """A :class:`Problem` for each (JSON path, message), placed in ``text`` in one scan."""
+    places = locate_many(text, [json_path for json_path, _ in found])
+    return [
+        Problem(
+            path=str(path),
+            line=line,
+            column=column,
+            json_path=format_path(json_path),
+            message=message,
+        )
+        for (json_path, message), (line, column) in zip(found, places, strict=True)
+    ]

@@ -142,7 +142,7 @@ def test_other_bad_inputs_name_the_file(tmp_path: Path) -> None:
     assert "expected a JSON object" in messages["list.evalset.json"][0]
     assert "is a folder" in messages["dir.evalset.json"][0]
     assert messages["type.evalset.json"] == [
-        f'{bad_type}:6:15: eval_cases[0].tags: Input should be a valid list (got "smoke")'
+        f'{bad_type}:6:15: eval_cases[0].tags: Input should be a valid array (got "smoke")'
     ]
     assert validate_eval_set_file(tmp_path / "missing.json")[0].message == "file not found"
 

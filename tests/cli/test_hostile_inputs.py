@@ -1,0 +1,76 @@
+"""`validate` and `run` on files that would hang or crash a loader: an error, the right exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
+AGENT = "support_agent:support_agent"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """The sample plain agent as ./support_agent.py and its eval set in ./evals."""
+    shutil.copy(ROOT / "sample_evals/plain_agent.py", tmp_path / "support_agent.py")
+    (tmp_path / "evals").mkdir()
+    eval_set = json.loads((ROOT / "sample_evals/plain_agent.evalset.json").read_text())
+    del eval_set["metadata"]["agent"]
+    (tmp_path / "evals/plain.evalset.json").write_text(json.dumps(eval_set, indent=2))
+    return tmp_path
+
+
+def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a FIFO that blocked the reader would end here, failing the test
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def test_run_on_a_huge_integer_is_a_usage_error_at_its_place(project: Path) -> None:
+    path = project / "evals/plain.evalset.json"
+    data = json.loads(path.read_text())
+    data["metadata"]["big"] = 0
+    text = json.dumps(data).replace('"big": 0', '"big": ' + "9" * 5000)
+    path.write_text(text)
+    done = cli(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
+    assert done.returncode == 2, done.stderr
+    column = text.index("9999") + 1
+    assert f"{path.relative_to(project)}:1:{column}: a number of 5000 digits" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (project / "out").exists() or not list((project / "out").glob("*.json"))
+
+
+def test_validate_reports_a_fifo_in_a_folder_scan(project: Path) -> None:
+    os.mkfifo(project / "evals/pipe.evalset.json")
+    done = cli(project, "validate", "evals")
+    assert done.returncode == 1
+    assert "pipe.evalset.json: is a FIFO (named pipe): only regular files are read" in done.stdout
+    assert "plain.evalset.json: ok" in done.stdout
+
+
+def test_run_skips_a_fifo_and_a_device_link_found_by_a_folder_scan(project: Path) -> None:
+    os.mkfifo(project / "evals/pipe.evalset.json")
+    (project / "evals/zero.evalset.json").symlink_to("/dev/zero")
+    done = cli(project, "run", "--agent", AGENT, "evals", "-q", "--no-html", "--output-dir", "out")
+    assert "skipped evals/pipe.evalset.json: is a FIFO" in done.stderr
+    assert "skipped evals/zero.evalset.json: is a character device" in done.stderr
+    assert "passed" in done.stdout  # the regular eval set ran
+
+
+def test_run_on_a_named_fifo_is_a_usage_error(project: Path) -> None:
+    os.mkfifo(project / "pipe.evalset.json")
+    done = cli(project, "run", "--agent", AGENT, "pipe.evalset.json")
+    assert done.returncode == 2
+    assert "pipe.evalset.json: is a FIFO (named pipe): only regular files are read" in done.stderr
