@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tenxeval_tui import casefields
-from tenxeval_tui.case_problems import case_problems, cases_with_problems
+from tenxeval_tui.case_problems import ProblemIndex, case_problems
 from tenxeval_tui.edit_steps import (
     CaseState,
     Change,
@@ -64,6 +64,7 @@ class EvalSetDocument:
         self._header = {k: (None if k == "eval_cases" else v) for k, v in data.items()}
         self._header.setdefault("eval_cases", None)
         self.cases: list[CaseState] = [CaseState(next(self._uids), case) for case in cases]
+        self._problems = ProblemIndex(self.cases)
         self._undo: list[Change] = []
         self._redo: list[Change] = []
         self._saved_top: Change | None = None
@@ -160,11 +161,29 @@ class EvalSetDocument:
 
     def field_problems(self, uid: int) -> dict[str, str]:
         """Field key -> message for every problem of case ``uid``."""
-        return case_problems(self.cases, self.case(uid))
+        case = self.case(uid)
+        same = self._problems.same_id(case.eval_id)
+        return case_problems(case, [self.index_of(u) for u in same] if len(same) > 1 else ())
 
     def problem_uids(self) -> set[int]:
         """The cases that have at least one problem (the case list marks them)."""
-        return cases_with_problems(self.cases)
+        return self._problems.uids()
+
+    def _set_case(self, index: int, case: CaseState) -> None:
+        """Put ``case`` at ``index`` in place of the case there (every replacement goes
+        through here or the two below, which keep the problem index up to date)."""
+        self._problems.remove(self.cases[index])
+        self.cases[index] = case
+        self._problems.add(case)
+
+    def _insert_case(self, index: int, case: CaseState) -> None:
+        self.cases.insert(index, case)
+        self._problems.add(case)
+
+    def _pop_case(self, index: int) -> CaseState:
+        case = self.cases.pop(index)
+        self._problems.remove(case)
+        return case
 
     def problems(self) -> list[str]:
         """Every problem of the document, one readable line each (empty when it can be saved)."""
@@ -228,7 +247,7 @@ class EvalSetDocument:
     def _replace(self, new: CaseState, key: str | None = None) -> Change:
         index = self.index_of(new.uid)
         change = ReplaceCase(self.cases[index], new, key)
-        self.cases[index] = new
+        self._set_case(index, new)
         self._push(change, coalesce_key=key)
         return change
 
@@ -294,7 +313,7 @@ class EvalSetDocument:
 
     def _insert(self, index: int, data: dict[str, Any]) -> int:
         case = CaseState(next(self._uids), data)
-        self.cases.insert(index, case)
+        self._insert_case(index, case)
         self._push(InsertCase(index, case))
         return case.uid
 
@@ -322,7 +341,7 @@ class EvalSetDocument:
     def delete_case(self, uid: int) -> None:
         """Remove case ``uid``."""
         index = self.index_of(uid)
-        case = self.cases.pop(index)
+        case = self._pop_case(index)
         self._push(DeleteCase(index, case))
 
     def move_case(self, uid: int, delta: int) -> bool:
@@ -430,13 +449,13 @@ class EvalSetDocument:
         match change:
             case ReplaceCase(before=before, after=after):
                 new = before if reverse else after
-                self.cases[self.index_of(new.uid)] = new
+                self._set_case(self.index_of(new.uid), new)
             case InsertCase(index=index, case=case) | DeleteCase(index=index, case=case):
                 inserting = isinstance(change, InsertCase) != reverse
                 if inserting:
-                    self.cases.insert(index, case)
+                    self._insert_case(index, case)
                 else:
-                    self.cases.pop(index)
+                    self._pop_case(index)
             case MoveCase(source=source, target=target):
                 a, b = (target, source) if reverse else (source, target)
                 self.cases.insert(b, self.cases.pop(a))

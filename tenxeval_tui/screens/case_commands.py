@@ -4,6 +4,12 @@
 it owns the open document and turns keys and form messages into document edits, then
 redraws the case list and the form. Opening, saving and watching files live in the
 editor screen itself.
+
+Every key that moves the focus or changes the form's shape is a priority binding: the
+app runs it when the key arrives, before it hands the next key to the focused field, so
+a key typed right after ``tab`` or ``ctrl+t`` lands in the field that key focused. A
+command that rebuilds the form first lets the fields handle the keys already sent to
+them and stores what they hold (:meth:`CaseCommandsScreen._settle`).
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from textual.widgets import Input
 
 from tenxeval_tui.editing import DeleteCase, EvalSetDocument, InsertCase, MoveCase, change_uid
 from tenxeval_tui.screens.choice import ChoiceScreen
+from tenxeval_tui.widgets.case_field import CaseField
 from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.case_table import CaseTable
-from tenxeval_tui.widgets.messages import FieldEdited, FormCommand
+from tenxeval_tui.widgets.messages import FieldEdited
 
 _NEEDS_CASE = {"duplicate_case", "delete_case", "move_case", "add_turn", "add_call"}
 _NEEDS_DOCUMENT = {"save", "undo", "redo", "new_case"} | _NEEDS_CASE
@@ -32,10 +39,13 @@ class CaseCommandsScreen(Screen[None]):
         Binding("ctrl+y", "redo", "Redo", priority=True),
         Binding("ctrl+n", "new_case", "New case", priority=True),
         Binding("ctrl+d", "duplicate_case", "Duplicate", priority=True),
-        Binding("alt+up", "move_case(-1)", "Case up"),
-        Binding("alt+down", "move_case(1)", "Case down"),
-        Binding("ctrl+t", "add_turn", "Add turn"),
-        Binding("ctrl+o", "add_call", "Add tool call"),
+        Binding("alt+up", "move_case(-1)", "Case up", priority=True),
+        Binding("alt+down", "move_case(1)", "Case down", priority=True),
+        Binding("ctrl+t", "add_turn", "Add turn", priority=True),
+        Binding("ctrl+o", "add_call", "Add tool call", priority=True),
+        # Textual's own focus keys, run when they arrive (see the module's docstring).
+        Binding("tab", "focus_field(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "focus_field(-1)", "Previous field", show=False, priority=True),
     ]
 
     document: EvalSetDocument | None = None
@@ -88,22 +98,57 @@ class CaseCommandsScreen(Screen[None]):
         document = self.document
         if document is None or form.uid is None or not event.field.is_attached:
             return
-        if not document.set_field(form.uid, event.key, event.text):
-            return
-        self.query_one(CaseTable).update_case(document.case(form.uid))
-        form.show_problems(document.field_problems(form.uid))
+        # The text the field holds now: a message posted several keys ago changes nothing.
+        text = event.field.value if isinstance(event.field, CaseField) else event.text
+        if document.set_field(form.uid, event.key, text):
+            self._edited(form.uid)
+
+    def _edited(self, uid: int) -> None:
+        """Show an edit of case ``uid`` in the list and its problems in the form."""
+        assert self.document is not None
+        self.query_one(CaseTable).update_case(self.document.case(uid))
+        self.query_one(CaseForm).show_problems(self.document.field_problems(uid))
         self._refresh_marks()
+
+    async def _settle(self) -> None:
+        """Let the form's fields handle the keys sent to them and store what they hold:
+        called before anything rebuilds the form, saves or leaves, so that no key typed
+        before it is lost or applied after it."""
+        form = self.query_one(CaseForm)
+        uid = form.uid
+        texts = await form.settle()
+        document = self.document
+        if document is None or uid is None or form.uid != uid or not self.checked:
+            return
+        changed = False
+        for key, text in texts.items():
+            try:
+                changed = document.set_field(uid, key, text) or changed
+            except KeyError:  # the case or the field went meanwhile
+                return
+        if changed:
+            self._edited(uid)
+
+    def action_focus_field(self, direction: int) -> None:
+        """Focus the next (1) or previous (-1) field of the form, or widget of the screen."""
+        if not self.query_one(CaseForm).focus_next_field(direction):
+            if direction > 0:
+                self.focus_next()
+            else:
+                self.focus_previous()
 
     # --- cases ---------------------------------------------------------------------
 
     async def action_new_case(self) -> None:
         """Add a blank case after the selected one and start typing its id."""
+        await self._settle()
         if self.document is not None:
             uid = self.document.add_case(after=self.query_one(CaseForm).uid)
             await self._reshow(uid, "eval_id")
 
     async def action_duplicate_case(self) -> None:
         """Copy the selected case (with a new id) right after it."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         if self.document is not None and uid is not None:
             await self._reshow(self.document.duplicate_case(uid))
@@ -111,6 +156,7 @@ class CaseCommandsScreen(Screen[None]):
     @work(exclusive=True, group="dialog")
     async def action_delete_case(self) -> None:
         """Delete the selected case, after asking."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         document = self.document
         if document is None or uid is None or not self.checked:
@@ -140,6 +186,7 @@ class CaseCommandsScreen(Screen[None]):
 
     async def action_move_case(self, delta: int) -> None:
         """Move the selected case up or down."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         if self.document is not None and uid is not None and self.document.move_case(uid, delta):
             await self._reshow(uid, self.query_one(CaseForm).focused_key())
@@ -148,6 +195,7 @@ class CaseCommandsScreen(Screen[None]):
 
     async def action_add_turn(self) -> None:
         """Add a turn after the one holding the focus (or at the end)."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         if self.document is None or uid is None:
             return
@@ -157,6 +205,7 @@ class CaseCommandsScreen(Screen[None]):
 
     async def action_add_call(self) -> None:
         """Add an expected tool call to the turn holding the focus (or the last turn)."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         if self.document is None or uid is None:
             return
@@ -167,24 +216,24 @@ class CaseCommandsScreen(Screen[None]):
         call = self.document.add_tool_call(uid, turn)
         await self._reshow(uid, f"turns.{turn}.tools.{call}.name")
 
-    @on(FormCommand)
-    async def _form_command(self, event: FormCommand) -> None:
+    async def action_form_command(self, name: str, turn: int, call: int, delta: int) -> None:
+        """A structural edit asked from the form (see ``tool_call_row.form_command``)."""
+        await self._settle()
         uid = self.query_one(CaseForm).uid
         document = self.document
         if document is None or uid is None:
             return
-        turn, call = event.turn, event.call
         focus: str
-        if event.name == "add_call":
+        if name == "add_call":
             focus = f"turns.{turn}.tools.{document.add_tool_call(uid, turn)}.name"
-        elif event.name == "remove_call":
+        elif name == "remove_call":
             document.remove_tool_call(uid, turn, call)
             focus = f"turns.{turn}.nodes"
-        elif event.name == "move_call":
-            if not document.move_tool_call(uid, turn, call, event.delta):
+        elif name == "move_call":
+            if not document.move_tool_call(uid, turn, call, delta):
                 return
-            focus = f"turns.{turn}.tools.{call + event.delta}.args"
-        elif event.name == "remove_turn":
+            focus = f"turns.{turn}.tools.{call + delta}.args"
+        elif name == "remove_turn":
             document.remove_turn(uid, turn)
             focus = f"turns.{max(turn - 1, 0)}.user"
         else:
@@ -194,6 +243,7 @@ class CaseCommandsScreen(Screen[None]):
     # --- undo / redo ---------------------------------------------------------------
 
     async def _undo_or_redo(self, redo: bool) -> None:
+        await self._settle()
         document = self.document
         if document is None:
             return

@@ -37,10 +37,11 @@ class EditorScreen(CaseCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
     BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
-        Binding("ctrl+f", "focus_filter", "Filter"),
-        Binding("ctrl+l", "focus_cases", "Cases"),
-        Binding("ctrl+g", "focus_files", "Files"),
-        Binding("escape", "focus_cases", "Back to the case list", show=False),
+        # Priority: the focus moves when the key arrives (see screens/case_commands.py).
+        Binding("ctrl+f", "focus_filter", "Filter", priority=True),
+        Binding("ctrl+l", "focus_cases", "Cases", priority=True),
+        Binding("ctrl+g", "focus_files", "Files", priority=True),
+        Binding("escape", "focus_cases", "Back to the case list", show=False, priority=True),
         Binding("f2", "edit_eval_set", "Eval set name and description", show=False),
     ]
 
@@ -259,6 +260,7 @@ class EditorScreen(CaseCommandsScreen):
 
     async def confirm_leave(self) -> bool:
         """``True`` when the open file may be closed: it is saved, or the user says so."""
+        await self._settle()  # the keys typed just before count
         document = self.document
         if document is None or not document.dirty:
             return True
@@ -288,11 +290,14 @@ class EditorScreen(CaseCommandsScreen):
         self.query_one("#case-header", Static).update(Text(event.header))
 
     @on(CaseTable.Highlighted)
-    async def _highlighted(self, event: CaseTable.Highlighted) -> None:
+    async def _highlighted(self) -> None:
         form = self.query_one(CaseForm)
-        if self.document is not None and self.checked and event.uid != form.uid:
+        # The case highlighted now: the message may be older than a command that moved on.
+        uid = self.query_one(CaseTable).highlighted_uid
+        if self.document is not None and self.checked and uid != form.uid:
+            await self._settle()
             self.document.seal()
-            await form.show(self.document, event.uid)
+            await form.show(self.document, uid, unless_shown=True)
 
     @on(CaseTable.Chosen)
     def _chosen(self) -> None:
@@ -325,9 +330,13 @@ class EditorScreen(CaseCommandsScreen):
         self._update_title()
         return True
 
-    @work(exclusive=True, group="dialog")
     async def action_save(self) -> None:
         """Save the file (atomically); with problems, list them and write nothing."""
+        await self._settle()  # with every key typed before ctrl+s
+        self._save_in_dialog_group()
+
+    @work(exclusive=True, group="dialog")
+    async def _save_in_dialog_group(self) -> None:
         await self._save()
 
     @work(exclusive=True, group="dialog")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
@@ -12,7 +14,8 @@ from tenxeval_tui.widgets.turn_editor import TurnEditor, turn_texts
 
 
 class CaseForm(VerticalScroll):
-    """Shows one case of a document; edits go up as ``FieldEdited``/``FormCommand`` messages.
+    """Shows one case of a document; edits go up as ``FieldEdited`` messages and
+    ``screen.form_command`` actions.
 
     The form is rebuilt when another case is shown or the case's shape changes (turns or
     tool calls added, removed, moved; undo); typing only updates problem messages.
@@ -23,11 +26,27 @@ class CaseForm(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.uid: int | None = None
+        self._showing = asyncio.Lock()
+        """Held while the form is rebuilt: a key's command and a list highlight can ask at
+        once, from two tasks, and must not both mount a form."""
 
     async def show(
-        self, document: EvalSetDocument, uid: int | None, focus_key: str | None = None
+        self,
+        document: EvalSetDocument,
+        uid: int | None,
+        focus_key: str | None = None,
+        *,
+        unless_shown: bool = False,
     ) -> None:
-        """Show case ``uid`` (or a hint when ``None``) and focus ``focus_key`` if given."""
+        """Show case ``uid`` (or a hint when ``None``) and focus ``focus_key`` if given;
+        with ``unless_shown``, leave the form as it is when it shows ``uid`` already."""
+        async with self._showing:
+            if not (unless_shown and uid == self.uid):
+                await self._build(document, uid)
+        if focus_key is not None:
+            self.focus_field(focus_key)
+
+    async def _build(self, document: EvalSetDocument, uid: int | None) -> None:
         with self.app.batch_update():
             # Edits still queued from the old fields apply to the old case until it is gone.
             await self.remove_children()
@@ -75,8 +94,27 @@ class CaseForm(VerticalScroll):
             ]
             await self.mount_all(widgets)
             self.show_problems(document.field_problems(uid))
-        if focus_key is not None:
-            self.focus_field(focus_key)
+
+    async def settle(self) -> dict[str, str]:
+        """Wait until every field has handled the keys already sent to it; then the text
+        of each field edited since it was shown (field key -> text).
+
+        Keys go to a field's own queue and its edits reach the screen messages later: a
+        command that rebuilds the form (add a turn, a tool call, a case...) first takes
+        what the fields hold, or the keys typed just before it were lost.
+        """
+        fields = list(self.query(CaseField))
+        loop = asyncio.get_running_loop()
+        handled: list[asyncio.Future[None]] = []
+        for field in fields:
+            editor = field.editor
+            done: asyncio.Future[None] = loop.create_future()
+            # Queued behind the keys the field was sent: run once it has handled them.
+            if editor is not None and editor.call_later(done.set_result, None):
+                handled.append(done)
+        if handled:
+            await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
+        return {field.key: field.value for field in fields if field.edited}
 
     def show_problems(self, problems: dict[str, str]) -> None:
         """Put each problem's message under its field; clear the others."""
@@ -91,6 +129,25 @@ class CaseForm(VerticalScroll):
         widget = found.first()
         self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
         self.call_after_refresh(widget.scroll_visible, animate=False)
+        return True
+
+    def focus_next_field(self, direction: int = 1) -> bool:
+        """Focus the field after (``direction`` 1) or before (-1) the focused one, in the
+        form's order; ``False`` when the focus is not in the form or would leave it.
+
+        Textual orders the focus by where widgets are on screen, which a rebuilt form does
+        not know until its next layout: a ``tab`` typed right after ``ctrl+t`` skipped the
+        new turn. The fields' order in the form is known at once.
+        """
+        key = self.focused_key()
+        editors = [field.editor for field in self.query(CaseField)]
+        keys = [field.key for field in self.query(CaseField)]
+        if key is None or key not in keys:
+            return False
+        index = keys.index(key) + direction
+        if not 0 <= index < len(editors) or editors[index] is None:
+            return False
+        self.focus_field(keys[index])
         return True
 
     def focused_key(self) -> str | None:

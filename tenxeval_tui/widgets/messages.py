@@ -18,15 +18,3 @@ class FieldEdited(Message):
         self.key = key
         self.text = text
         self.field = field
-
-
-class FormCommand(Message):
-    """A structural edit asked from the form: ``add_call``, ``remove_call``, ``move_call``,
-    ``remove_turn`` (with the turn, the call and the direction it is about)."""
-
-    def __init__(self, name: str, turn: int, call: int = -1, delta: int = 0) -> None:
-        super().__init__()
-        self.name = name
-        self.turn = turn
-        self.call = call
-        self.delta = delta

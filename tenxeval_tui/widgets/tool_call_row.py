@@ -6,19 +6,31 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button
 
 from tenxeval_tui.widgets.case_field import CaseField
-from tenxeval_tui.widgets.messages import FormCommand
+
+
+async def form_command(
+    widget: Widget, name: str, turn: int, call: int = -1, delta: int = 0
+) -> None:
+    """Ask the screen for a structural edit of the form: ``add_call``, ``remove_call``,
+    ``move_call``, ``remove_turn`` (with the turn, the call and the direction).
+
+    An action of the screen, not a message: run from a key's priority binding, it is done
+    (and the focus moved) before the app hands the next key to the focused field.
+    """
+    await widget.run_action(f"screen.form_command({name!r}, {turn}, {call}, {delta})")
 
 
 class ToolCallRow(Vertical):
     """Name and args of expected tool call ``call`` of turn ``turn``; keys act on this call."""
 
-    BINDINGS = [
-        Binding("ctrl+up", "move(-1)", "Call up"),
-        Binding("ctrl+down", "move(1)", "Call down"),
-        Binding("ctrl+r", "remove", "Remove call"),
+    BINDINGS = [  # priority: see form_command
+        Binding("ctrl+up", "move(-1)", "Call up", priority=True),
+        Binding("ctrl+down", "move(1)", "Call down", priority=True),
+        Binding("ctrl+r", "remove", "Remove call", priority=True),
     ]
 
     def __init__(self, turn: int, call: int, name: str, args: str) -> None:
@@ -46,18 +58,18 @@ class ToolCallRow(Vertical):
         for button in self.query(Button):
             button.can_focus = False
 
-    def action_move(self, delta: int) -> None:
+    async def action_move(self, delta: int) -> None:
         """Move this call up or down within its turn."""
-        self.post_message(FormCommand("move_call", self.turn, self.call, delta))
+        await form_command(self, "move_call", self.turn, self.call, delta)
 
-    def action_remove(self) -> None:
+    async def action_remove(self) -> None:
         """Remove this call."""
-        self.post_message(FormCommand("remove_call", self.turn, self.call))
+        await form_command(self, "remove_call", self.turn, self.call)
 
     @on(Button.Pressed)
-    def _button(self, event: Button.Pressed) -> None:
+    async def _button(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "remove":
-            self.action_remove()
+            await self.action_remove()
         else:
-            self.action_move(-1 if event.button.id == "up" else 1)
+            await self.action_move(-1 if event.button.id == "up" else 1)

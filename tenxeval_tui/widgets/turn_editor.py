@@ -12,14 +12,15 @@ from textual.widgets import Button, Label
 
 from tenxeval_tui import casefields
 from tenxeval_tui.widgets.case_field import CaseField
-from tenxeval_tui.widgets.messages import FormCommand
-from tenxeval_tui.widgets.tool_call_row import ToolCallRow
+from tenxeval_tui.widgets.tool_call_row import ToolCallRow, form_command
 
 
 class TurnEditor(Vertical):
     """The fields of turn ``turn``; ``texts`` maps each field key to the text to show."""
 
-    BINDINGS = [Binding("ctrl+r", "remove_turn", "Remove turn")]
+    # A priority binding runs when the key arrives, before the next key goes to the focus
+    # (see tenxeval_tui.screens.case_commands); a tool call row's ctrl+r comes first.
+    BINDINGS = [Binding("ctrl+r", "remove_turn", "Remove turn", priority=True)]
 
     def __init__(self, turn: int, case: dict[str, Any], texts: dict[str, str]) -> None:
         super().__init__(classes="turn")
@@ -64,19 +65,28 @@ class TurnEditor(Vertical):
         for button in self.query(".turn-buttons Button"):
             button.can_focus = False
 
-    def action_remove_turn(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "remove_turn":
+            focused = self.screen.focused
+            # Priority bindings are tried from the screen down: leave ctrl+r to the call.
+            return focused is None or not any(
+                isinstance(node, ToolCallRow) for node in focused.ancestors_with_self
+            )
+        return True
+
+    async def action_remove_turn(self) -> None:
         """Remove this turn."""
-        self.post_message(FormCommand("remove_turn", self.turn))
+        await form_command(self, "remove_turn", self.turn)
 
     @on(Button.Pressed, "#add-call")
-    def _add_call(self, event: Button.Pressed) -> None:
+    async def _add_call(self, event: Button.Pressed) -> None:
         event.stop()
-        self.post_message(FormCommand("add_call", self.turn))
+        await form_command(self, "add_call", self.turn)
 
     @on(Button.Pressed, "#remove-turn")
-    def _remove_turn(self, event: Button.Pressed) -> None:
+    async def _remove_turn(self, event: Button.Pressed) -> None:
         event.stop()
-        self.action_remove_turn()
+        await self.action_remove_turn()
 
 
 def turn_texts(field_text: Any, case: dict[str, Any], turn: int) -> dict[str, str]:
