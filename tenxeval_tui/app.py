@@ -1,30 +1,35 @@
 """The Textual app: the workbench's screens (as modes), global keys and command palette.
 
 A screen joins the workbench with one entry in ``MODES`` and one single-key binding in
-``BINDINGS`` (``Binding("r", "switch_mode('run')", "Run")``); the footer, the help
+``BINDINGS`` (``Binding("r", "go('run')", "Run view")``); the footer, the help
 screen (``?``) and the command palette pick it up from there. A screen that may hold
 unsaved work registers an async check with :meth:`WorkbenchApp.register_leave_guard`;
 quitting asks every check first.
+
+One navigation model: a screen's key shows that screen itself (its mode's first
+screen, not a report or case opened from it), from every screen but a dialog that
+waits for an answer; ``esc`` goes back one step (closes what was opened on top, and
+at a mode's first screen returns to the mode it was reached from).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App, ScreenStackError
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.help import HelpScreen
+from tenxeval_tui.screens.help import HelpScreen, format_keys
 from tenxeval_tui.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
@@ -42,13 +47,13 @@ class WorkbenchCommands(Provider):
             binding = active.binding
             if not binding.description or not active.enabled or binding.system:
                 continue
-            title = f"{binding.description}  ({key})"
+            title = f"{binding.description}  ({format_keys(key)})"
             found.setdefault(
                 binding.description, (title, binding.tooltip, binding.action, active.node)
             )
         for item in self.app.BINDINGS:
             if isinstance(item, Binding) and item.description:
-                title = f"{item.description}  ({item.key})"
+                title = f"{item.description}  ({format_keys(item.key)})"
                 found.setdefault(item.description, (title, item.tooltip, item.action, self.app))
         return sorted(found.values(), key=lambda command: command[0])
 
@@ -107,9 +112,9 @@ class WorkbenchApp(App[None]):
     }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "switch_mode('editor')", "Editor", tooltip="Author and fix eval sets"),
-        Binding("r", "switch_mode('run')", "Run view", tooltip="Run eval sets and watch them live"),
-        Binding("b", "switch_mode('reports')", "Reports", tooltip="Browse and compare run reports"),
+        Binding("e", "go('editor')", "Editor", tooltip="Author and fix eval sets"),
+        Binding("r", "go('run')", "Run view", tooltip="Run eval sets and watch them live"),
+        Binding("b", "go('reports')", "Reports", tooltip="Every report: browse and compare runs"),
         Binding("question_mark", "help", "Help", tooltip="Every key binding"),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
         Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
@@ -124,6 +129,8 @@ class WorkbenchApp(App[None]):
         self.watch_runs = watch_runs
         """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
+        self._mode_history: list[str] = []
+        """The modes reached before the current one (``esc`` at a mode's first screen)."""
 
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.
@@ -143,23 +150,67 @@ class WorkbenchApp(App[None]):
         # `tenxeval-tui --watch` opens on the run screen with watch mode on.
         self.switch_mode("run" if self.watch_runs else "editor")
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's system commands but its Quit: the workbench's own (``ctrl+q``, which
+        asks about unsaved work) is the one Quit of the palette."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
+
+    @property
+    def can_go_back(self) -> bool:
+        """Whether ``esc`` at a mode's first screen has a mode to return to."""
+        return bool(self._mode_history)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A dialog that asks is answered (or cancelled) before going anywhere.
+        return not (action == "go" and _waits_for_answer(self.screen))
+
+    async def action_go(self, mode: str) -> None:
+        """Show ``mode``'s own first screen (from any screen, any mode)."""
+        await self.goto_mode(mode, first_screen=True)
+
+    async def goto_mode(self, mode: str, *, first_screen: bool = False) -> None:
+        """Switch to ``mode`` (remembered for ``esc``); ``first_screen`` closes what was
+        opened on top of its first screen."""
+        if isinstance(self.screen, HelpScreen):
+            await self.pop_screen()
+        if mode != self.current_mode:
+            if mode in self._mode_history:
+                self._mode_history.remove(mode)
+            self._mode_history.append(self.current_mode)
+            await self.switch_mode(mode)
+        if first_screen:
+            root = self.screen_stack[0]
+            while self.screen is not root:
+                await self.pop_screen()
+
+    async def go_back(self) -> None:
+        """Return to the mode this one was reached from, as it was left."""
+        if self._mode_history:
+            await self.switch_mode(self._mode_history.pop())
+
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""
         self._leave_guards.append(guard)
 
-    def help_sections(self) -> list[tuple[str, list[Any]]]:
-        """Every binding, grouped by where it applies (for the help screen)."""
-        sections: list[tuple[str, list[Any]]] = [("everywhere", list(self.BINDINGS))]
+    def help_sections(self, current: Screen[Any] | None = None) -> list[tuple[str, list[Any]]]:
+        """Every binding, grouped by where it applies (for the help screen); the sections of
+        ``current`` (the screen help is asked on) first, then the keys of every screen."""
+        sections: list[tuple[str, list[Any]]] = []
         for screen in self.MODES.values():
             provider = getattr(screen, "help_sections", None)
             if callable(provider):
                 sections += provider()
-        return sections
+        own = getattr(current, "HELP_WHERE", None)
+        first = [section for section in sections if own is not None and section[0] == own]
+        rest = [section for section in sections if section not in first]
+        return [*first, ("everywhere", list(self.BINDINGS)), *rest]
 
     def action_help(self) -> None:
-        """Show every key binding."""
+        """Show every key binding, the current screen's first."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.help_sections()))
+            self.push_screen(HelpScreen(self.help_sections(self.screen)))
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
@@ -172,7 +223,7 @@ class WorkbenchApp(App[None]):
                 f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
             )
             return
-        await self.switch_mode("editor")
+        await self.goto_mode("editor")
         editor = self.screen
         if not isinstance(editor, EditorScreen):
             return
@@ -199,7 +250,7 @@ class WorkbenchApp(App[None]):
                 f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
             )
             return
-        await self.switch_mode("run")
+        await self.goto_mode("run")
         run = next((s for s in self.screen_stack if isinstance(s, RunScreen)), None)
         if run is None:
             return
@@ -217,3 +268,8 @@ class WorkbenchApp(App[None]):
             if not await guard():
                 return
         self.exit()
+
+
+def _waits_for_answer(screen: Screen[Any]) -> bool:
+    """A dialog waiting for an answer (not the help, which is only read)."""
+    return isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen)

@@ -106,6 +106,8 @@ class LiveRun(RunObserver):
         self.exit_code: int | None = None
         self.events_received = 0
         self.dirty: set[str] = set()
+        self.planned = False
+        """The worker said every case it will run (``worker_plan``): :attr:`total` is final."""
         self.started = time.monotonic()
         self.ended: float | None = None
 
@@ -114,9 +116,15 @@ class LiveRun(RunObserver):
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self.eval_set_names[eval_set.eval_set_id] = eval_set.name
         for case in cases:
-            state = CaseState(eval_set.eval_set_id, case.eval_id, case.name)
-            self.cases[state.key] = state
-            self.dirty.add(state.key)
+            self._queue(eval_set.eval_set_id, case.eval_id, case.name)
+
+    def _queue(self, eval_set_id: str, eval_id: str, name: str) -> None:
+        """List a case about to run (queued, or as it is if already listed by the plan)."""
+        key = case_key(eval_set_id, eval_id)
+        known = self.cases.get(key)
+        if known is None or known.status == CaseStatus.CARRIED:
+            self.cases[key] = CaseState(eval_set_id, eval_id, name)
+        self.dirty.add(key)
 
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
         state = self._case(eval_set_id, case.eval_id)
@@ -148,12 +156,22 @@ class LiveRun(RunObserver):
 
     def on_worker_line(self, data: dict[str, Any]) -> None:
         """A ``worker_error`` or ``worker_reports`` line."""
-        if data.get("type") == "worker_error":
+        if data.get("type") == "worker_plan":
+            self._plan(data.get("eval_sets") or [])
+        elif data.get("type") == "worker_error":
             self.worker_error = str(data.get("message", "the worker failed"))
         elif data.get("type") == "worker_reports":
             self.report_files = [str(f) for f in data.get("files", [])]
             self.html_reports = [str(f) for f in data.get("html", [])]
             self.partial = self.partial or bool(data.get("partial"))
+
+    def _plan(self, eval_sets: list[Any]) -> None:
+        for entry in eval_sets:
+            set_id = str(entry.get("eval_set_id", ""))
+            self.eval_set_names.setdefault(set_id, str(entry.get("name") or ""))
+            for eval_id, name in entry.get("cases") or []:
+                self._queue(set_id, str(eval_id), str(name or ""))
+        self.planned = True
 
     def carry(
         self,

@@ -9,6 +9,9 @@ the selected eval sets and cases, and writes:
   ``case_start``, ``event``, ``case_end``, ``run_end``), except that ``case_end``
   results leave out their trajectories, messages and node details (every event is
   streamed already, and the reports and the journal keep the full results);
+- ``worker_plan`` (``eval_sets``: each ``eval_set_id``, ``name`` and ``cases``, the
+  ``[eval_id, name]`` pairs that will run) first, so the total is known when the run
+  starts, not as each eval set begins;
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
@@ -100,6 +103,21 @@ def select_cases(eval_set: EvalSet, path: Path, request: RunRequest) -> EvalSet:
     return eval_set.model_copy(update={"eval_cases": cases})
 
 
+def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
+    """The ``worker_plan`` line: every case the run will evaluate, before the first starts."""
+    return {
+        "type": "worker_plan",
+        "eval_sets": [
+            {
+                "eval_set_id": eval_set.eval_set_id,
+                "name": eval_set.name,
+                "cases": [[case.eval_id, case.name] for case in eval_set.eval_cases],
+            }
+            for eval_set in eval_sets
+        ],
+    }
+
+
 def write_run_reports(
     reports: Sequence[EvalReport], reporter: ReporterConfig, *, console: bool = True
 ) -> tuple[list[str], list[str]]:
@@ -182,6 +200,7 @@ async def run(request: RunRequest, out: _Lines) -> int:
         eval_sets = [
             select_cases(EvalSet.from_file(path), path, request) for path in request.eval_sets
         ]
+        out.emit(plan_line(eval_sets))
         # The run's agent is the default; an eval set naming its own runs with that one.
         evaluations = [
             (

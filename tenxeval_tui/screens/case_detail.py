@@ -11,6 +11,7 @@ from textual.widgets import Footer
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -25,10 +26,12 @@ class CaseScreen(Screen[None]):
 
     CSS_PATH = "../styles/reports.tcss"
 
+    HELP_WHERE = "one case"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
-        Binding("e", "edit_case", "Edit case"),
-        Binding("r", "rerun_case", "Rerun case"),
+        Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
+        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
     ]
 
     def __init__(
@@ -61,13 +64,15 @@ class CaseScreen(Screen[None]):
         )
         view.focus()
 
-    def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+    async def action_back(self) -> None:
+        """Close this screen, or at its mode's first screen, return to the mode before."""
+        await go_back_one_step(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
+        if action == "back":
+            return can_go_back(self)
         return True
 
     async def action_edit_case(self) -> None:

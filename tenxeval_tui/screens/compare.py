@@ -23,6 +23,7 @@ from tenxeval_tui.evaluation.compare import (
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.report_document import ReportDocument
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
 from tenxeval_tui.widgets.report_list import format_time
 from tenxeval_tui.widgets.status_text import PARTIAL_MARK, delta_text, score_text
@@ -87,6 +88,8 @@ class CompareScreen(Screen[None]):
     """The current report compared with a baseline; enter shows a case from both runs."""
 
     CSS_PATH = "../styles/reports.tcss"
+
+    HELP_WHERE = "comparison"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
@@ -204,9 +207,12 @@ class CompareScreen(Screen[None]):
             )
         )
 
-    def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return can_go_back(self) if action == "back" else True
+
+    async def action_back(self) -> None:
+        """Close this screen, or at its mode's first screen, return to the mode before."""
+        await go_back_one_step(self)
 
 
 def _find(document: ReportDocument, case: CaseComparison) -> EvalCaseResult | None:

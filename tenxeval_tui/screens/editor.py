@@ -19,6 +19,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.screens.back import go_back_one_step
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -36,12 +37,20 @@ from tenxeval_tui.workspace import EvalSetEntry, Workspace, describe_eval_set, o
 class EditorScreen(CaseCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
+    HELP_WHERE = "editor"
+
     BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
         # Priority: the focus moves when the key arrives (see screens/case_commands.py).
         Binding("ctrl+f", "focus_filter", "Filter", priority=True),
         Binding("ctrl+l", "focus_cases", "Cases", priority=True),
         Binding("ctrl+g", "focus_files", "Files", priority=True),
-        Binding("escape", "focus_cases", "Back to the case list", show=False, priority=True),
+        Binding(
+            "escape",
+            "back",
+            "Back: to the case list, then the screen before",
+            show=False,
+            priority=True,
+        ),
         Binding("f2", "edit_eval_set", "Eval set name and description", show=False),
     ]
 
@@ -49,7 +58,7 @@ class EditorScreen(CaseCommandsScreen):
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            ("editor", [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
+            (cls.HELP_WHERE, [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
@@ -391,6 +400,14 @@ class EditorScreen(CaseCommandsScreen):
     def action_focus_files(self) -> None:
         """Focus the file list."""
         self.query_one(EvalSetList).focus()
+
+    async def action_back(self) -> None:
+        """One step back: to the case list, and from there to the screen before."""
+        cases = self.query_one(CaseTable)
+        if self.focused is not cases and cases.display:
+            cases.focus()
+        else:
+            await go_back_one_step(self)
 
     # --- changes on disk -----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The help screen (``?``): every key binding of the app, screen by screen."""
+"""The help screen (``?``): every key binding of the app, the current screen's first."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
+
+from tenxeval_tui.widgets.row_table import RowTable
 
 BindingSection = tuple[str, Sequence[BindingType]]
 
@@ -22,7 +24,7 @@ def _normalise(bindings: Iterable[BindingType]) -> Iterable[Binding]:
             yield Binding(key, action, rest[0] if rest else "")
 
 
-_KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc"}
+_KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "number_sign": "#"}
 
 
 def format_keys(key: str) -> str:
@@ -41,7 +43,8 @@ def binding_rows(sections: Sequence[BindingSection]) -> list[tuple[str, str, str
 
 
 class HelpScreen(ModalScreen[None]):
-    """A table of every binding; escape, ``q`` or ``?`` closes it."""
+    """A table of every binding, the first section's (the current screen's) on top;
+    escape, ``q`` or ``?`` closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
 
@@ -51,15 +54,18 @@ class HelpScreen(ModalScreen[None]):
         self.rows = binding_rows(sections)
 
     def compose(self) -> ComposeResult:
+        first = self.sections[0][0] if self.sections else ""
         with Vertical(id="help-dialog") as dialog:
             dialog.border_title = "Keys"
-            yield Static("Every key of the workbench (ctrl+p: command palette).", id="help-intro")
-            table: DataTable[str] = DataTable(
-                id="help-table", cursor_type="row", zebra_stripes=True
+            yield Static(
+                f"This screen ({first}) first, then every key of the workbench."
+                "  j/k, home/end move; ctrl+p: command palette; esc closes.",
+                id="help-intro",
             )
+            table: RowTable[str] = RowTable(id="help-table")
             table.add_columns("where", "keys", "does")
             table.add_rows(self.rows)
             yield table
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one(RowTable).focus()

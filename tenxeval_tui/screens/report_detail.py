@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Static
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.report_document import CaseRow, ReportDocument, ReportReader, StatusFilter
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -68,14 +69,16 @@ class ReportScreen(Screen[None]):
 
     CSS_PATH = "../styles/reports.tcss"
 
+    HELP_WHERE = "one report"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("f", "cycle_status", "Status filter"),
         Binding("slash", "focus_filter", "Filter"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
-        Binding("e", "edit_case", "Edit case"),
-        Binding("r", "rerun_case", "Rerun case"),
+        Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
+        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -229,11 +232,12 @@ class ReportScreen(Screen[None]):
         if self.showing_case is not None:
             await self.open_case(event.item)
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:
+        """Close the case, else this report."""
         if self.showing_case is not None:
             self._set_case_open(False)
-        elif len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+        else:
+            await go_back_one_step(self)
 
     def action_open_html(self) -> None:
         from tenxeval_tui.screens.reports import open_html_report
@@ -250,6 +254,8 @@ class ReportScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
+        if action == "back":
+            return self.showing_case is not None or can_go_back(self)
         return True
 
     async def _case_action(self, action: str) -> None:

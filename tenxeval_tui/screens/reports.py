@@ -1,7 +1,7 @@
 """The report browser's first screen: every JSON report of the output folder.
 
 The list follows the folder: a report written by a run (here or elsewhere) appears
-without pressing ``r``. Before the folder exists, its parent is watched for it.
+without pressing ``f5``. Before the folder exists, its parent is watched for it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.reports_index import ReportEntry, list_reports
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.widgets.report_list import ReportList, problem_text
 
 
@@ -27,9 +28,11 @@ class ReportsScreen(Screen[None]):
 
     CSS_PATH = "../styles/reports.tcss"
 
+    HELP_WHERE = "report list"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("f5", "refresh", "Refresh"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
     ]
@@ -41,15 +44,17 @@ class ReportsScreen(Screen[None]):
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the report browser's screens, for the help screen."""
+        from tenxeval_tui.screens.case_detail import CaseScreen
         from tenxeval_tui.screens.compare import CompareScreen
         from tenxeval_tui.screens.report_detail import ReportScreen
         from tenxeval_tui.widgets.virtual_table import VirtualTable
 
         return [
-            ("report list", list(cls.BINDINGS)),
-            ("one report (with a case open too)", list(ReportScreen.BINDINGS)),
+            (cls.HELP_WHERE, list(cls.BINDINGS)),
+            (ReportScreen.HELP_WHERE, list(ReportScreen.BINDINGS)),
             ("case and comparison tables", list(VirtualTable.BINDINGS)),
-            ("comparison", list(CompareScreen.BINDINGS)),
+            (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
+            (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
         ]
 
     @property
@@ -133,9 +138,12 @@ class ReportsScreen(Screen[None]):
         )
         self.query_one("#reports-title", Static).update(title)
 
-    def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return can_go_back(self) if action == "back" else True
+
+    async def action_back(self) -> None:
+        """Close this screen, or at its mode's first screen, return to the mode before."""
+        await go_back_one_step(self)
 
     @property
     def _entry(self) -> ReportEntry | None:

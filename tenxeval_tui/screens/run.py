@@ -25,6 +25,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.runprocess import WorkerProcess
 from tenxeval_tui.runstate import CaseStatus, LiveRun, case_key
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.run_watch import WatchController
 from tenxeval_tui.widgets.event_stream import EventStream
@@ -40,13 +41,18 @@ REPAINT_SECONDS = 1 / 15
 class RunScreen(Screen[None]):
     """Run eval sets in a worker process and follow them live."""
 
+    HELP_WHERE = "run view"
+
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", tooltip="Back to the screen before"),
         Binding("ctrl+r", "start", "Run", priority=True, tooltip="Run what the options select"),
         Binding("ctrl+k", "cancel_run", "Cancel run", priority=True),
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
-        Binding("b", "browse_report", "Browse report", tooltip="This report in the report browser"),
+        Binding(
+            "v", "browse_report", "View report", tooltip="This run's report in the report browser"
+        ),
         Binding("w", "toggle_watch", "Watch", tooltip="Rerun on eval set or agent changes"),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_events", "Events"),
@@ -55,7 +61,12 @@ class RunScreen(Screen[None]):
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the run screen, for the help screen."""
-        return [("run", list(cls.BINDINGS))]
+        from tenxeval_tui.widgets.run_case_table import RunCaseTable
+
+        return [
+            (cls.HELP_WHERE, list(cls.BINDINGS)),
+            ("run view's case table", RunCaseTable.BINDINGS),
+        ]
 
     def __init__(self, *, timings: bool = True, watch: bool = False) -> None:
         super().__init__(id="run")
@@ -64,6 +75,8 @@ class RunScreen(Screen[None]):
         self.process: WorkerProcess | None = None
         self.request: RunRequest | None = None
         self.last_results: dict[str, EvalCaseResult] = {}
+        self.case_reports: dict[str, list[Path]] = {}
+        """Case key -> the JSON reports of the run that ran it (its full result is there)."""
         self.set_paths: dict[str, Path] = {}
         self.set_names: dict[str, str] = {}
         self.runs_started = 0
@@ -238,6 +251,10 @@ class RunScreen(Screen[None]):
             )
         for result in run.results():
             self.last_results[f"{result.eval_set_id}::{result.eval_id}"] = result
+        reports = [Path(f) for f in run.report_files if f.endswith(".json")]
+        for key, state in run.cases.items():
+            if state.result is not None and state.status != CaseStatus.CARRIED:
+                self.case_reports[key] = reports
         self.repaint()
         self._show_outcome(run)
         self.runs_finished += 1
@@ -265,14 +282,14 @@ class RunScreen(Screen[None]):
         if run.crashed:
             what = run.worker_error or f"the worker exited with status {run.exit_code}"
             if run.report_files:
-                what += "; the cases that finished are in a partial report (b: report browser)"
+                what += "; the cases that finished are in a partial report (v: view it)"
             tail = "\n".join(run.stderr_tail)
             self._say(f"Run errored: {what}\n{tail}".rstrip(), "red")
             return
         ws = self.workspace
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"
-        keys = "  o: HTML report · b: report browser" if run.html_reports else ""
+        keys = "  o: HTML report · v: view the report" if run.html_reports else ""
         carried = run.counts()["carried"]
         covers = (
             f" They hold the {run.total - carried} cases run now; the {carried} carried over"
@@ -347,6 +364,34 @@ class RunScreen(Screen[None]):
         if key is not None and key != self._selected:
             self._follow(str(key))
 
+    @on(DataTable.RowSelected, "#run-cases")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        key = getattr(event.row_key, "value", None)
+        if key is not None:
+            self._open_case(str(key))
+
+    @work(exclusive=True, group="case-detail")
+    async def _open_case(self, key: str) -> None:
+        """The case's detail on a screen of its own (its full result from its report)."""
+        run = self.live
+        state = run.cases.get(key) if run is not None else None
+        if state is None or state.result is None:
+            self.notify("This case has no result yet: its events are in the events pane.")
+            return
+        lean = state.result
+        found = await asyncio.to_thread(_result_in_reports, self.case_reports.get(key, []), lean)
+        result, title = found or (
+            lean,
+            run.eval_set_names.get(state.eval_set_id, "") if run else "",
+        )
+        from tenxeval_tui.screens.case_detail import CaseScreen
+
+        await self.app.push_screen(
+            CaseScreen(
+                result, report_title=title or state.eval_set_id, eval_set_id=state.eval_set_id
+            )
+        )
+
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -360,6 +405,8 @@ class RunScreen(Screen[None]):
             return bool(run and run.done and self._selected)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
+        if action == "back":
+            return can_go_back(self)
         return True
 
     @staticmethod
@@ -465,6 +512,10 @@ class RunScreen(Screen[None]):
         else:
             self.watcher.stop()
 
+    async def action_back(self) -> None:
+        """Close what is open on top, or return to the screen before the run view."""
+        await go_back_one_step(self)
+
     def action_focus_cases(self) -> None:
         """Focus the case table."""
         self.query_one(RunCaseTable).focus()
@@ -476,6 +527,24 @@ class RunScreen(Screen[None]):
     async def on_unmount(self) -> None:
         self.watcher.stop()
         await self._stop_process()
+
+
+def _result_in_reports(
+    reports: list[Path], lean: EvalCaseResult
+) -> tuple[EvalCaseResult, str] | None:
+    """``lean``'s full result (trajectory, messages...) and report title, from the first of
+    ``reports`` that holds it; ``None`` when none does (or none can be read)."""
+    from tenxeval_tui.report_document import ReportDocument
+
+    for path in reports:
+        try:
+            document = ReportDocument.open(path)
+            index = document.index_of(lean.eval_set_id, lean.eval_id)
+            if index is not None:
+                return document.case(index), document.title
+        except (EvalFileError, OSError):
+            continue
+    return None
 
 
 def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:

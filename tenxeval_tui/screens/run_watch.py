@@ -48,7 +48,8 @@ class WatchController:
         return self._stop is not None and not self._stop.is_set()
 
     def start(self) -> None:
-        """Turn watch mode on: watch the selected eval sets and the agent's folder."""
+        """Turn watch mode on: run what the options select once, then watch the selected
+        eval sets and the agent's folder."""
         self.stop()
         screen = self.screen
         choice = screen.options_choice()
@@ -64,8 +65,8 @@ class WatchController:
         self._stop = asyncio.Event()
         screen.run_worker(self._watch(self.watcher, self._stop), group="watch", exclusive=True)
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
-        if screen.live is None:
-            screen.action_start()  # a first run to compare changes with
+        if not (screen.process is not None and screen.process.running):
+            screen.action_start()  # runs once now (the run later changes are compared with)
 
     def stop(self) -> None:
         """Turn watch mode off."""

@@ -30,7 +30,11 @@ def entry_label(entry: EvalSetEntry, shown_path: str, *, current: bool = False) 
 class EvalSetList(OptionList):
     """Pick the eval set file to edit (enter); ``n`` makes a new one."""
 
-    BINDINGS = [Binding("n", "screen.new_eval_set", "New eval set")]
+    BINDINGS = [
+        Binding("n", "screen.new_eval_set", "New eval set"),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from rich.text import Text
-from textual.widgets import DataTable
 
 from tenxeval_tui.reports_index import ReportEntry
+from tenxeval_tui.widgets.row_table import RowTable
 
 
 def format_time(timestamp: float) -> str:
@@ -29,11 +29,11 @@ def problem_text(entry: ReportEntry) -> Text:
     return Text(f"{where}: {detail}{problem.message}", style="red")
 
 
-class ReportList(DataTable[Text]):
+class ReportList(RowTable[Text]):
     """Report files; the row key of each row is its file path."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.entries: list[ReportEntry] = []
 
     def on_mount(self) -> None:

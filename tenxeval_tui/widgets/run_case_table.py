@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.binding import Binding, BindingType
 
 from tenxeval_tui.runstate import CaseState, CaseStatus
+from tenxeval_tui.widgets.row_table import ROW_KEYS, RowTable
 
 STATUS_STYLE = {
     CaseStatus.QUEUED: ("· queued", "dim"),
@@ -50,8 +53,13 @@ def _fingerprint(value: Text | str) -> str:
     return value.markup if isinstance(value, Text) else value
 
 
-class RunCaseTable(DataTable[Text | str]):
-    """Rows keyed by case key; :meth:`show` adds or updates one row."""
+class RunCaseTable(RowTable[Text | str]):
+    """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *ROW_KEYS,
+        Binding("enter", "select_cursor", "Case detail", tooltip="The selected case's detail"),
+    ]
 
     DEFAULT_CSS = """
     RunCaseTable {
@@ -60,7 +68,7 @@ class RunCaseTable(DataTable[Text | str]):
     """
 
     def __init__(self, *, timings: bool = True, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.timings = timings
         self._shown: dict[str, dict[str, str]] = {}
 

@@ -22,9 +22,14 @@ COUNT_STYLES = (
 
 
 def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
-    """``queued 0  running 1  passed 3 ...  pass rate 75%  12.3s  tokens 420``."""
+    """``3/5 done  queued 0  running 1  passed 3 ...  pass rate 75%  elapsed 12s  tokens 420``."""
     counts = run.counts()
     text = Text()
+    if run.planned or run.done:
+        text.append(f"{run.completed}/{run.total}", style="bold")
+        text.append(" done  ", style="dim")
+    else:
+        text.append("starting…  ", style="dim")
     for name, style in COUNT_STYLES:
         if name in ("carried", "cancelled") and not counts[name]:
             continue
@@ -65,7 +70,11 @@ class RunFigures(Widget):
 
 
 class RunProgress(Horizontal):
-    """The progress bar and the figures next to it; :meth:`show` refreshes both."""
+    """The progress bar and the figures next to it; :meth:`show` refreshes both.
+
+    The bar's total is the run's whole plan from the start (the worker's ``worker_plan``
+    line), so its share never goes back as later eval sets begin.
+    """
 
     DEFAULT_CSS = """
     RunProgress {
@@ -95,7 +104,10 @@ class RunProgress(Horizontal):
             bar.update(total=1, progress=0)
             figures.show(Text("no run yet", style="dim"))
             return
-        bar.update(total=max(run.total, 1), progress=run.completed)
+        if run.planned or run.done:
+            bar.update(total=max(run.total, 1), progress=run.completed)
+        else:  # the worker has not said yet how many cases run: no share to show
+            bar.update(total=None, progress=0)
         figures.show(summary_text(run, timings=self.timings))
 
 

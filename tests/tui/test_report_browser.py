@@ -138,8 +138,8 @@ async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
     app = BrowserAppWithCaseActions(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot)
-        await pilot.press("down", "e", "r")
-        await pilot.press("enter", "e")
+        await pilot.press("down", "ctrl+e", "s")
+        await pilot.press("enter", "ctrl+e")
         assert app.case_actions == [
             ("edit", "weather-agent", "paris"),
             ("rerun", "weather-agent", "paris"),

@@ -29,7 +29,7 @@ def write_report(workspace: Path, eval_set_file: Path) -> Path:
     return path
 
 
-async def test_b_lists_the_workspace_reports_and_e_opens_the_case_in_the_editor(
+async def test_b_lists_the_workspace_reports_and_ctrl_e_opens_the_case_in_the_editor(
     weather_set: Path,
 ) -> None:
     write_report(weather_set.parent, weather_set)
@@ -46,15 +46,19 @@ async def test_b_lists_the_workspace_reports_and_e_opens_the_case_in_the_editor(
         report_screen = app.screen
         assert isinstance(report_screen, ReportScreen)
         assert report_screen.check_action("rerun_case", ()) is True  # the run view reruns it
-        await pilot.press("down", "enter", "e")
+        await pilot.press("down", "enter", "ctrl+e")
         await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
         editor = app.screen
         assert isinstance(editor, EditorScreen) and editor.document is not None
         uid = editor.query_one(CaseTable).highlighted_uid
         chosen = next(c for c in editor.document.cases if c.uid == uid)
         assert chosen.eval_id == "paris"
-        await pilot.press("b")  # back to the reports, where we left them
-        assert app.screen is report_screen and report_screen.showing_case is not None
+        editor.query_one(CaseTable).focus()
+        await pilot.press("escape")  # one step back: the report, as it was left
+        await until(pilot, lambda: app.screen is report_screen)
+        assert report_screen.showing_case is not None
+        await pilot.press("b")  # the reports key shows the list itself
+        await until(pilot, lambda: app.screen is reports)
 
 
 async def test_unknown_eval_set_says_so(weather_set: Path) -> None:

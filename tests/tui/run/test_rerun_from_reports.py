@@ -18,7 +18,7 @@ async def test_rerun_a_case_of_a_report_in_the_run_view(workspace: Path) -> None
         run = app.screen
         assert isinstance(run, RunScreen)
         await wait_until(lambda: run.runs_finished == 1, pilot)
-        await pilot.press("b")  # the run view's key for its report
+        await pilot.press("v")  # the run view's key for its report
         await wait_until(
             lambda: isinstance(app.screen, ReportScreen) and app.screen.document, pilot
         )
@@ -36,7 +36,7 @@ async def test_rerun_a_case_of_a_report_in_the_run_view(workspace: Path) -> None
         await pilot.press("f")  # failed only: oslo (a wrong expectation)
         assert [r.eval_id for r in report.visible_rows] == ["oslo"]
         assert report.check_action("rerun_case", ()) is True
-        await pilot.press("r")
+        await pilot.press("s")  # rerun the case
         await wait_until(lambda: app.screen is run and run.runs_finished == 2, pilot)
         assert run.request is not None
         assert list(run.request.only.values()) == [["oslo"]]

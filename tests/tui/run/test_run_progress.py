@@ -1,0 +1,121 @@
+"""The run view's figures: progress never goes back, elapsed time follows each run, and
+watch mode runs once when turned on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import ProgressBar
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.evaluation import EvalSet
+from tenxeval_tui.screens.run import RunScreen
+from tenxeval_tui.widgets.run_progress import RunFigures
+
+from .conftest import AGENT, wait_until, write_workspace
+
+# The Rome case naps long enough for the elapsed time to tick while it runs.
+NAPPING_AGENT = AGENT.replace(
+    '    if "slow" in message:',
+    '    if "Rome" in message:\n        await asyncio.sleep(1.6)\n    if "slow" in message:',
+)
+
+
+# Every case takes a moment, so the bar is painted between cases.
+STEADY_AGENT = AGENT.replace(
+    '    if "slow" in message:', '    await asyncio.sleep(0.3)\n    if "slow" in message:'
+)
+
+
+def elapsed_of(text: str) -> str:
+    """The ``elapsed 3s`` figure of the run view's figures line."""
+    return text.split("elapsed ", 1)[1].split()[0]
+
+
+def figures(screen: RunScreen) -> str:
+    return screen.query_one(RunFigures).text.plain
+
+
+async def test_progress_never_goes_back_and_the_total_is_known_from_the_start(
+    tmp_path: Path,
+) -> None:
+    app = WorkbenchApp(write_workspace(tmp_path / "project", agent_code=STEADY_AGENT))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
+        bar = screen.query_one(ProgressBar)
+        posted: list[tuple[float | None, float]] = []
+        update = bar.update
+
+        def recording(*args: Any, **kwargs: Any) -> None:
+            update(*args, **kwargs)
+            if screen.live is not None:  # a run's, not the empty bar's before it
+                posted.append((bar.total, bar.progress))
+
+        bar.update = recording  # type: ignore[method-assign]
+        screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")  # two eval sets: cities (3 cases), then more (2)
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+    # Until the worker says what it runs the bar shows no share (total None), then 5 always.
+    known = [(total, progress) for total, progress in posted if total is not None]
+    assert known, "the bar never showed a share"
+    assert all(total is None for total, _ in posted[: len(posted) - len(known)])
+    totals = {total for total, _ in known}
+    assert totals == {5}, f"the total changed during the run: {known}"
+    shares = [progress / total for total, progress in known]
+    assert shares == sorted(shares), f"progress went back: {shares}"
+    assert shares[-1] == 1.0
+    assert len(set(shares)) > 2  # it moved case by case, not only at the end
+
+
+async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("r", "ctrl+r")
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await pilot.press("w")  # after a run too: the README says it runs once
+        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        assert screen.runs_started == 2 and screen.watcher.active
+        cities = workspace / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        eval_set.eval_cases[0].name = "renamed"
+        eval_set.to_file(cities)
+        await wait_until(lambda: screen.runs_finished == 3, pilot)  # then it watches
+        assert screen.request is not None
+        assert screen.request.only == {str(cities.resolve()): [eval_set.eval_cases[0].eval_id]}
+
+
+async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project", agent_code=NAPPING_AGENT)
+    (root / "evals" / "more.evalset.json").unlink()
+    app = WorkbenchApp(root, watch_runs=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        first = screen.live
+        assert first is not None and f"elapsed {first.elapsed():.0f}s" in figures(screen)
+        cities = root / "evals" / "cities.evalset.json"
+        eval_set = EvalSet.from_file(cities)
+        rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
+        rome.name = "Rome again"
+        eval_set.to_file(cities)
+        await wait_until(lambda: screen.live is not first, pilot)
+        second = screen.live
+        assert second is not None
+        seen: set[str] = set()
+
+        def ticked() -> bool:  # the figure shows the rerun's time, second by second
+            if not second.done:
+                seen.add(elapsed_of(figures(screen)))
+            return len(seen) >= 2 or second.done
+
+        await wait_until(ticked, pilot)
+        assert len(seen) >= 2, f"the elapsed time stood still during the rerun: {seen}"
+        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        assert f"elapsed {second.elapsed():.0f}s" in figures(screen)
