@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -17,6 +18,7 @@ from tenxeval_tui.screens.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.copy_menu import copy_from_case
 from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 
 
@@ -29,6 +31,9 @@ class CaseScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("e", "edit_case", "Edit case"),
         Binding("r", "rerun_case", "Rerun case"),
+        Binding(
+            "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
+        ),
     ]
 
     def __init__(
@@ -39,8 +44,10 @@ class CaseScreen(Screen[None]):
         eval_set_id: str = "",
         baseline: EvalCaseResult | None = None,
         eval_case: EvalCase | None = None,
+        report_path: Path | None = None,
     ) -> None:
         super().__init__()
+        self.report_path = report_path
         self.result = result
         self.report_title = report_title
         self.eval_set_id = eval_set_id or result.eval_set_id
@@ -69,6 +76,16 @@ class CaseScreen(Screen[None]):
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
         return True
+
+    def action_copy(self) -> None:
+        """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""
+        copy_from_case(
+            self,
+            self.result,
+            baseline=self.baseline,
+            eval_case=self.eval_case,
+            path=self.report_path,
+        )
 
     async def action_edit_case(self) -> None:
         await request_case_action(self.app, EDIT_ACTION, self.eval_set_id, self.result.eval_id)

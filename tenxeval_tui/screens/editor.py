@@ -20,6 +20,7 @@ from tenxeval_tui.disk_merge import merge_disk_version
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.first_steps import dismiss_hint, hint_dismissed
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -29,9 +30,13 @@ from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.case_table import CaseTable
 from tenxeval_tui.widgets.error_view import ErrorView
 from tenxeval_tui.widgets.eval_set_list import EvalSetList
+from tenxeval_tui.widgets.first_steps_hint import FirstStepsHint, hint_text, key_name
 from tenxeval_tui.widgets.tool_call_row import ToolCallRow
 from tenxeval_tui.widgets.turn_editor import TurnEditor
 from tenxeval_tui.workspace import EvalSetEntry, Workspace, describe_eval_set, open_workspace
+
+RUN_KEY = "ctrl+r"
+"""The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
 class EditorScreen(CaseCommandsScreen):
@@ -43,6 +48,7 @@ class EditorScreen(CaseCommandsScreen):
         Binding("ctrl+g", "focus_files", "Files"),
         Binding("escape", "focus_cases", "Back to the case list", show=False),
         Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
+        Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
     @classmethod
@@ -77,6 +83,7 @@ class EditorScreen(CaseCommandsScreen):
                 yield Static("", id="message")
                 yield CaseForm(id="form")
                 yield ErrorView(id="error")
+        yield FirstStepsHint(id="first-steps")
         yield Footer()
 
     @property
@@ -92,6 +99,7 @@ class EditorScreen(CaseCommandsScreen):
         if register is not None:
             register(self.confirm_leave)
         self.query_one(EvalSetList).border_title = "eval sets"
+        self._show_hint()
         workspace = self.workspace
         files = workspace.eval_set_files()
         self.entries = [EvalSetEntry(path) for path in files]
@@ -108,6 +116,39 @@ class EditorScreen(CaseCommandsScreen):
             if workspace.single_file is None:
                 self.describe_files()
         self._update_title()
+
+    # --- the newcomer's tip --------------------------------------------------------
+
+    def _show_hint(self) -> None:
+        hint = self.query_one(FirstStepsHint)
+        hint.display = not hint_dismissed()
+        if not hint.display:
+            return
+        keys = {b.action: key_name(b) for b in self.app.BINDINGS if isinstance(b, Binding)}
+        hint.update(
+            hint_text(
+                keys.get("switch_mode('run')", "r"),
+                RUN_KEY,
+                keys.get("help", "?"),
+                keys.get("command_palette", "ctrl+p"),
+                "x",
+            )
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_hint":
+            return self.query_one(FirstStepsHint).display
+        return super().check_action(action, parameters)
+
+    def action_hide_hint(self) -> None:
+        """Hide the newcomer's tip, for good (remembered in the user's state folder)."""
+        self.query_one(FirstStepsHint).display = False
+        dismiss_hint()
+        self.refresh_bindings()
+
+    @on(FirstStepsHint.Dismissed)
+    def _hint_clicked(self) -> None:
+        self.action_hide_hint()
 
     # --- the file list -------------------------------------------------------------
 
