@@ -34,6 +34,7 @@ from tenxeval_tui.edit_steps import (
     SetHeader,
     change_uid,
 )
+from tenxeval_tui.eval_set_header import file_stem, slug_for
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import (
     atomic_write_text,
@@ -41,6 +42,7 @@ from tenxeval_tui.evaluation.fileio import (
     parse_json,
     read_text,
 )
+from tenxeval_tui.evaluation.targets.loader import EVAL_SET_AGENT_KEY
 from tenxeval_tui.json_splice import splice_changed_cases
 
 
@@ -89,6 +91,12 @@ class EvalSetDocument:
             from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
             EvalSet.from_file(path)  # every problem, with line and column, before we touch it
+        return cls.from_text(path, text)
+
+    @classmethod
+    def from_text(cls, path: Path, text: str) -> EvalSetDocument:
+        """The eval set ``text`` read from ``path``, as :meth:`load` with ``validate=False``
+        opens it; raises ``EvalFileError`` when it is no eval set's JSON."""
         with gc_paused():
             data = parse_json(path, text)
             cases = data.get("eval_cases", []) if isinstance(data, dict) else None
@@ -103,11 +111,23 @@ class EvalSetDocument:
         return document
 
     @classmethod
-    def new(cls, path: Path, name: str = "") -> EvalSetDocument:
-        """A new, empty eval set that will be written to ``path`` (nothing is written yet)."""
+    def new(
+        cls, path: Path, name: str = "", *, eval_set_id: str = "", agent: str = ""
+    ) -> EvalSetDocument:
+        """A new, empty eval set that will be written to ``path`` (nothing is written yet).
+
+        Its ``eval_set_id`` is ``eval_set_id``, or by default a slug of the file name
+        (``smoke.evalset.json`` -> ``smoke``): the id names every report file of the set,
+        so a readable one beats the random UUID :class:`EvalSet` gives. A non-empty
+        ``agent`` (``module:attribute``) goes into ``metadata.agent``.
+        """
         from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
-        eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name or _stem(path))
+        eval_set = EvalSet(
+            eval_set_id=eval_set_id or slug_for(path),
+            name=name or file_stem(path),
+            metadata={EVAL_SET_AGENT_KEY: agent} if agent else {},
+        )
         document = cls(eval_set.model_dump(mode="json"), path)
         document._saved_top = InsertCase(-1, CaseState(0, {}))  # never matches: unsaved
         return document
@@ -122,6 +142,13 @@ class EvalSetDocument:
     def header(self, key: str) -> str:
         """A top-level text field of the eval set."""
         return str(self._header.get(key) or "")
+
+    @property
+    def agent(self) -> str:
+        """The agent the eval set names in ``metadata.agent`` (empty when none)."""
+        metadata = self._header.get("metadata")
+        agent = metadata.get(EVAL_SET_AGENT_KEY) if isinstance(metadata, dict) else None
+        return agent if isinstance(agent, str) else ""
 
     def index_of(self, uid: int) -> int:
         """Position of the case ``uid``; ``KeyError`` when it is not in the document."""
@@ -298,6 +325,65 @@ class EvalSetDocument:
             self._push(SetHeader(key, before, text))
         return True
 
+    def set_agent(self, agent: str) -> bool:
+        """Name the agent in ``metadata.agent`` (empty: name none); one undo step.
+
+        The other metadata keys are kept; a file that had no metadata gets none for
+        an empty agent.
+        """
+        before = self._header.get("metadata")
+        metadata = dict(before) if isinstance(before, dict) else {}
+        if agent:
+            metadata[EVAL_SET_AGENT_KEY] = agent
+        else:
+            metadata.pop(EVAL_SET_AGENT_KEY, None)
+        after: dict[str, Any] | None = metadata if metadata or before is not None else None
+        return self.set_header_value("metadata", after)
+
+    def set_header_value(self, key: str, value: Any) -> bool:
+        """Set top-level field ``key`` to any JSON ``value`` (``None``: remove it); one step."""
+        before = self._header.get(key)
+        if key == "eval_cases" or _json_text(before) == _json_text(value):
+            return False
+        if value is None:
+            self._header.pop(key, None)
+        else:
+            self._header[key] = value
+        self._push(SetHeader(key, before, value))
+        return True
+
+    def put_case(
+        self, uid: int, data: dict[str, Any], drafts: dict[str, tuple[str, str]] | None = None
+    ) -> None:
+        """Replace case ``uid`` whole with ``data`` (and its ``drafts``): one undo step."""
+        self._replace(CaseState(uid, data, dict(drafts or {})))
+
+    def insert_case(
+        self, index: int, data: dict[str, Any], drafts: dict[str, tuple[str, str]] | None = None
+    ) -> int:
+        """Insert a case at ``index`` as given (one undo step); its uid."""
+        case = CaseState(next(self._uids), data, dict(drafts or {}))
+        self._insert_case(index, case)
+        self._push(InsertCase(index, case))
+        return case.uid
+
+    @property
+    def base_cases(self) -> list[CaseState] | None:
+        """The cases as last loaded or saved (``None`` for a file never written)."""
+        return list(self._base.cases) if self._base is not None else None
+
+    @property
+    def base_header(self) -> dict[str, Any] | None:
+        """The top-level fields (not ``eval_cases``) as last loaded or saved."""
+        if self._base is None:
+            return None
+        return dict(json.loads(self._base.header))
+
+    @property
+    def header_fields(self) -> dict[str, Any]:
+        """The top-level fields (not ``eval_cases``) as they are now."""
+        return {k: v for k, v in self._header.items() if k != "eval_cases"}
+
     def _new_eval_id(self, base: str = "") -> str:
         """``case_N`` for a new case; ``{base}_copy``, ``{base}_copy2``... for a copy."""
         taken = {case.eval_id for case in self.cases}
@@ -312,10 +398,7 @@ class EvalSetDocument:
         return candidate
 
     def _insert(self, index: int, data: dict[str, Any]) -> int:
-        case = CaseState(next(self._uids), data)
-        self._insert_case(index, case)
-        self._push(InsertCase(index, case))
-        return case.uid
+        return self.insert_case(index, data)
 
     def add_case(self, after: int | None = None) -> int:
         """Add a blank one-turn case after case ``after`` (at the end when ``None``); its uid."""
@@ -548,9 +631,9 @@ class EvalSetDocument:
         return []
 
 
-def _stem(path: Path) -> str:
-    name = path.name
-    return name.split(".", 1)[0] if "." in name else name
+def _json_text(value: Any) -> str:
+    # Compared as JSON text: 1, 1.0 and true are equal in Python, not in the file.
+    return json.dumps(value, ensure_ascii=False)
 
 
 __all__ = [

@@ -432,3 +432,40 @@ def test_objects_frozen_by_someone_else_stay_frozen_when_a_file_loads(tmp_path: 
         assert gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+def test_a_new_eval_set_id_is_a_slug_of_its_file_name(tmp_path: Path) -> None:
+    doc = EvalSetDocument.new(tmp_path / "Weather Smoke (EU).evalset.json")
+    assert doc.header("eval_set_id") == "weather-smoke-eu"
+    assert doc.header("name") == "Weather Smoke (EU)"
+    assert doc.agent == ""
+    assert EvalSetDocument.new(tmp_path / "!!!.evalset.json").header("eval_set_id") == "eval-set"
+    chosen = EvalSetDocument.new(
+        tmp_path / "x.evalset.json", eval_set_id="weather-v2", agent="pkg.mod:build"
+    )
+    assert chosen.save() == []
+    saved = EvalSet.from_file(tmp_path / "x.evalset.json")
+    assert (saved.eval_set_id, saved.metadata) == ("weather-v2", {"agent": "pkg.mod:build"})
+
+
+def test_the_agent_is_set_in_the_metadata_and_undone(path: Path) -> None:
+    before = path.read_text()
+    doc = EvalSetDocument.load(path)
+    assert doc.set_agent("pkg.mod:build")
+    assert not doc.set_agent("pkg.mod:build")  # the same agent: no step
+    assert doc.agent == "pkg.mod:build"
+    assert doc.set_agent("")
+    assert doc.to_data()["metadata"] == {}  # the file had an empty metadata object: kept
+    doc.undo()
+    assert doc.agent == "pkg.mod:build"
+    doc.undo()
+    assert doc.to_text() == before  # back to the text as loaded
+
+    data = json.loads(before)
+    del data["metadata"]
+    path.write_text(json.dumps(data, indent=2))
+    doc = EvalSetDocument.load(path)
+    assert not doc.set_agent("")  # no metadata and no agent: nothing to write
+    doc.set_agent("a:b")
+    doc.undo()
+    assert "metadata" not in doc.to_data()

@@ -28,6 +28,16 @@ def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_
     return 0
 
 
+def other_set_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
+    """A warning when ``entry`` is a report of another eval set than ``eval_set_id``."""
+    if not entry.ok or entry.eval_set_id == eval_set_id:
+        return None
+    return (
+        f"⚠ This is a report of another eval set ({entry.eval_set_id!r}, not "
+        f"{eval_set_id!r}): cases are matched by id, so most will show as new or removed."
+    )
+
+
 class BaselinePicker(ModalScreen[Path | None]):
     """The other reports of the folder; enter picks one as the baseline, escape cancels."""
 
@@ -49,6 +59,7 @@ class BaselinePicker(ModalScreen[Path | None]):
                 id="baseline-title",
             )
             yield ReportList(id="baseline-list")
+            yield Static("", id="baseline-warning")
 
     def on_mount(self) -> None:
         self._load()
@@ -72,6 +83,12 @@ class BaselinePicker(ModalScreen[Path | None]):
             )
         table.focus()
 
+    @on(DataTable.RowHighlighted, "#baseline-list")
+    def _highlighted(self) -> None:
+        entry = self.query_one(ReportList).current_entry
+        warning = other_set_warning(entry, self.eval_set_id) if entry is not None else None
+        self.query_one("#baseline-warning", Static).update(Text(warning or "", style="bold yellow"))
+
     @on(DataTable.RowSelected, "#baseline-list")
     def _picked(self, event: DataTable.RowSelected) -> None:
         entry = self.query_one(ReportList).current_entry
@@ -80,6 +97,9 @@ class BaselinePicker(ModalScreen[Path | None]):
         if not entry.ok:
             self.notify(str(entry.problem), severity="error", markup=False)
             return
+        warning = other_set_warning(entry, self.eval_set_id)
+        if warning is not None:
+            self.notify(warning, severity="warning", markup=False)
         self.dismiss(entry.path)
 
     def action_cancel(self) -> None:

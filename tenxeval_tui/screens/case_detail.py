@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -18,6 +19,7 @@ from tenxeval_tui.screens.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.copy_menu import copy_from_case
 from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 
 
@@ -32,6 +34,9 @@ class CaseScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding(
+            "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
+        ),
     ]
 
     def __init__(
@@ -42,8 +47,10 @@ class CaseScreen(Screen[None]):
         eval_set_id: str = "",
         baseline: EvalCaseResult | None = None,
         eval_case: EvalCase | None = None,
+        report_path: Path | None = None,
     ) -> None:
         super().__init__()
+        self.report_path = report_path
         self.result = result
         self.report_title = report_title
         self.eval_set_id = eval_set_id or result.eval_set_id
@@ -74,6 +81,16 @@ class CaseScreen(Screen[None]):
         if action == "back":
             return can_go_back(self)
         return True
+
+    def action_copy(self) -> None:
+        """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""
+        copy_from_case(
+            self,
+            self.result,
+            baseline=self.baseline,
+            eval_case=self.eval_case,
+            path=self.report_path,
+        )
 
     async def action_edit_case(self) -> None:
         await request_case_action(self.app, EDIT_ACTION, self.eval_set_id, self.result.eval_id)

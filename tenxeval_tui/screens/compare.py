@@ -204,6 +204,7 @@ class CompareScreen(Screen[None]):
                 report_title=current.title,
                 eval_set_id=case.eval_set_id or current.eval_set_id,
                 baseline=before if after is not None else None,
+                report_path=self.current_path if after is not None else self.baseline_path,
             )
         )
 

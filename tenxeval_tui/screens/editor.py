@@ -16,9 +16,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
 
+from tenxeval_tui.disk_merge import merge_disk_version
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.first_steps import dismiss_hint, hint_dismissed
 from tenxeval_tui.screens.back import go_back_one_step
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
@@ -29,9 +31,13 @@ from tenxeval_tui.widgets.case_form import CaseForm
 from tenxeval_tui.widgets.case_table import CaseTable
 from tenxeval_tui.widgets.error_view import ErrorView
 from tenxeval_tui.widgets.eval_set_list import EvalSetList
+from tenxeval_tui.widgets.first_steps_hint import FirstStepsHint, hint_text, key_name
 from tenxeval_tui.widgets.tool_call_row import ToolCallRow
 from tenxeval_tui.widgets.turn_editor import TurnEditor
 from tenxeval_tui.workspace import EvalSetEntry, Workspace, describe_eval_set, open_workspace
+
+RUN_KEY = "ctrl+r"
+"""The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
 class EditorScreen(CaseCommandsScreen):
@@ -51,7 +57,8 @@ class EditorScreen(CaseCommandsScreen):
             show=False,
             priority=True,
         ),
-        Binding("f2", "edit_eval_set", "Eval set name and description", show=False),
+        Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
+        Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
     @classmethod
@@ -86,6 +93,7 @@ class EditorScreen(CaseCommandsScreen):
                 yield Static("", id="message")
                 yield CaseForm(id="form")
                 yield ErrorView(id="error")
+        yield FirstStepsHint(id="first-steps")
         yield Footer()
 
     @property
@@ -101,6 +109,7 @@ class EditorScreen(CaseCommandsScreen):
         if register is not None:
             register(self.confirm_leave)
         self.query_one(EvalSetList).border_title = "eval sets"
+        self._show_hint()
         workspace = self.workspace
         files = workspace.eval_set_files()
         self.entries = [EvalSetEntry(path) for path in files]
@@ -117,6 +126,39 @@ class EditorScreen(CaseCommandsScreen):
             if workspace.single_file is None:
                 self.describe_files()
         self._update_title()
+
+    # --- the newcomer's tip --------------------------------------------------------
+
+    def _show_hint(self) -> None:
+        hint = self.query_one(FirstStepsHint)
+        hint.display = not hint_dismissed()
+        if not hint.display:
+            return
+        keys = {b.action: key_name(b) for b in self.app.BINDINGS if isinstance(b, Binding)}
+        hint.update(
+            hint_text(
+                keys.get("switch_mode('run')", "r"),
+                RUN_KEY,
+                keys.get("help", "?"),
+                keys.get("command_palette", "ctrl+p"),
+                "x",
+            )
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_hint":
+            return self.query_one(FirstStepsHint).display
+        return super().check_action(action, parameters)
+
+    def action_hide_hint(self) -> None:
+        """Hide the newcomer's tip, for good (remembered in the user's state folder)."""
+        self.query_one(FirstStepsHint).display = False
+        dismiss_hint()
+        self.refresh_bindings()
+
+    @on(FirstStepsHint.Dismissed)
+    def _hint_clicked(self) -> None:
+        self.action_hide_hint()
 
     # --- the file list -------------------------------------------------------------
 
@@ -353,21 +395,19 @@ class EditorScreen(CaseCommandsScreen):
         """Create a new eval set file (asks for its name; written on first save)."""
         if not await self.confirm_leave():
             return
-        path = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root))
-        if path is not None:
-            await self.set_document(EvalSetDocument.new(path))
+        new = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root))
+        if new is not None:
+            document = EvalSetDocument.new(new.path, eval_set_id=new.eval_set_id, agent=new.agent)
+            await self.set_document(document)
 
     @work(exclusive=True, group="dialog")
     async def action_edit_eval_set(self) -> None:
-        """Edit the eval set's name and description (undoable like any edit)."""
+        """Edit the eval set's name, description, id and agent (undoable like any edit)."""
         document = self.document
         if document is None or not self.checked:
             self.notify("Open an eval set that loads first.")
             return
-        current = EvalSetDetails(document.header("name"), document.header("description"))
-        edited = await self.app.push_screen_wait(
-            EvalSetDetailsScreen(document.header("eval_set_id"), current)
-        )
+        edited = await self.app.push_screen_wait(EvalSetDetailsScreen(_details(document)))
         if edited is None:
             return
         if self.document is not document:
@@ -376,14 +416,14 @@ class EditorScreen(CaseCommandsScreen):
                 self.notify("The eval set changed meanwhile: the edit was not applied.")
                 return
             document = self.document
-            current = EvalSetDetails(document.header("name"), document.header("description"))
-        for key, before, after in (
-            ("name", current.name, edited.name),
-            ("description", current.description, edited.description),
-        ):
-            if after != before:  # each field changed is one undo step
+        current = _details(document)
+        for key in ("name", "description", "eval_set_id"):
+            after = getattr(edited, key)
+            if after != getattr(current, key):  # each field changed is one undo step
                 document.seal()
                 document.set_header(key, after)
+        if edited.agent != current.agent:
+            document.set_agent(edited.agent)
         document.seal()
         self._update_title()
 
@@ -459,16 +499,43 @@ class EditorScreen(CaseCommandsScreen):
     async def _ask_about_disk_change(self, document: EvalSetDocument, disk: str) -> None:
         document.disk_text = disk  # ask once per version on disk
         name = self.workspace.display_path(document.path) if document.path else "the file"
+        merge = merge_disk_version(document, disk)
+        choices = {"reload": "Reload from disk", "keep": "Keep mine"}
+        if merge.document is not None:
+            choices["merge"] = "Merge: keep both"
+            details = "Keep both: the version on disk, with your edits on top:\n" + "\n".join(
+                f"  {line}" for line in merge.applied
+            )
+        else:
+            details = "Cannot keep both:\n" + "\n".join(f"  {line}" for line in merge.conflicts)
+        choices["both"] = "Show both"
         answer = await self.app.push_screen_wait(
             ChoiceScreen(
                 f"{name} changed on disk, and you have unsaved changes.",
-                {"reload": "Reload from disk", "keep": "Keep mine", "both": "Show both"},
+                choices,
+                details=details,
                 title="Changed on disk",
             )
         )
         if answer == "both":
             answer = await self.app.push_screen_wait(
-                CompareVersionsScreen(document.to_text(), disk, name)
+                CompareVersionsScreen(
+                    document.to_text(), disk, name, can_merge=merge.document is not None
+                )
             )
-        if answer == "reload" and document.path is not None:
+        if self.document is not document:
+            return  # another file was opened meanwhile
+        if answer == "merge" and merge.document is not None:
+            await self.set_document(merge.document)
+            self.notify(f"Kept both: {name} as on disk, with your edits (unsaved).", markup=False)
+        elif answer == "reload" and document.path is not None:
             self.open_file(document.path, ask=False)
+
+
+def _details(document: EvalSetDocument) -> EvalSetDetails:
+    return EvalSetDetails(
+        name=document.header("name"),
+        description=document.header("description"),
+        eval_set_id=document.header("eval_set_id"),
+        agent=document.agent,
+    )

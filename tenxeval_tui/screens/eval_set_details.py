@@ -1,15 +1,18 @@
-"""Edit the eval set's own name and description (the fields above its cases)."""
+"""Edit the eval set's own fields (above its cases): name, description, id and agent."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from tenxeval_tui.eval_set_header import agent_problem, eval_set_id_problem
 
 
 @dataclass(frozen=True)
@@ -18,44 +21,60 @@ class EvalSetDetails:
 
     name: str
     description: str
+    eval_set_id: str
+    agent: str = ""
+    """``metadata.agent``: the agent the eval set runs with (empty: none named)."""
 
 
 class EvalSetDetailsScreen(ModalScreen[EvalSetDetails | None]):
-    """Name and description boxes; enter in the name (or ctrl+s) applies, escape cancels."""
+    """Name, description, id and agent boxes; enter in a one-line box (or ctrl+s) applies,
+    escape cancels. An empty id or a malformed agent is named and nothing is applied."""
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel"),
         Binding("ctrl+s", "apply", "Apply", priority=True),
     ]
 
-    def __init__(self, eval_set_id: str, details: EvalSetDetails) -> None:
+    def __init__(self, details: EvalSetDetails) -> None:
         super().__init__()
-        self.eval_set_id = eval_set_id
         self.details = details
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as dialog:
-            dialog.border_title = f"Eval set {self.eval_set_id}"
+            dialog.border_title = "Eval set"
             yield Label("name")
             yield Input(self.details.name, placeholder="(none)", id="set-name")
             yield Label("description")
             yield TextArea(self.details.description, id="set-description", soft_wrap=True)
-            yield Label("enter (in the name) or ctrl+s applies, esc cancels", classes="form-hint")
+            yield Label("eval_set_id (names the report files)")
+            yield Input(self.details.eval_set_id, id="set-id")
+            yield Label("agent, module:attribute (metadata.agent; empty: none)")
+            yield Input(self.details.agent, placeholder="(none)", id="set-agent")
+            yield Label("enter (in a line) or ctrl+s applies, esc cancels", classes="form-hint")
+            yield Static("", id="set-problem")
             with Horizontal(id="choices"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
 
     def action_apply(self) -> None:
-        """Close with what the boxes hold."""
+        """Close with what the boxes hold, unless the id or the agent cannot be used."""
+        eval_set_id = self.query_one("#set-id", Input).value
+        agent = self.query_one("#set-agent", Input).value.strip()
+        problem = eval_set_id_problem(eval_set_id) or agent_problem(agent)
+        if problem is not None:
+            self.query_one("#set-problem", Static).update(Text(problem, style="red"))
+            return
         self.dismiss(
             EvalSetDetails(
                 name=self.query_one("#set-name", Input).value,
                 description=self.query_one("#set-description", TextArea).text,
+                eval_set_id=eval_set_id,
+                agent=agent,
             )
         )
 
-    @on(Input.Submitted, "#set-name")
-    def _name_submitted(self) -> None:
+    @on(Input.Submitted)
+    def _line_submitted(self) -> None:
         self.action_apply()
 
     @on(Button.Pressed, "#apply")

@@ -24,6 +24,7 @@ from tenxeval_tui.screens.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.copy_menu import copy_from_case, copy_text, report_path
 from tenxeval_tui.widgets.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.report_list import format_time
@@ -79,6 +80,13 @@ class ReportScreen(Screen[None]):
         Binding("c", "compare", "Compare with…"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding(
+            "y",
+            "copy",
+            "Copy…",
+            show=False,
+            tooltip="The case's reply, tool calls or diff; the report's path",
+        ),
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -266,6 +274,14 @@ class ReportScreen(Screen[None]):
         await request_case_action(
             self.app, action, row.eval_set_id or self.document.eval_set_id, row.eval_id
         )
+
+    def action_copy(self) -> None:
+        """With a case open: ask what to copy of it (or the report's path); else the path."""
+        result = self.showing_case
+        if result is None:
+            copy_text(self, report_path(self.path))
+        else:
+            copy_from_case(self, result, path=self.path)
 
     async def action_edit_case(self) -> None:
         await self._case_action(EDIT_ACTION)

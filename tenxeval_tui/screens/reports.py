@@ -35,6 +35,7 @@ class ReportsScreen(Screen[None]):
         Binding("f5", "refresh", "Refresh"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
+        Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
     def __init__(self, folder: str | Path | None = None) -> None:
@@ -179,6 +180,14 @@ class ReportsScreen(Screen[None]):
         entry = self._entry
         if entry is not None:
             open_html_report(self, entry.html_path)
+
+    def action_copy_path(self) -> None:
+        """Copy the highlighted report's path to the clipboard."""
+        entry = self._entry
+        if entry is not None:
+            from tenxeval_tui.screens.copy_menu import copy_text, report_path
+
+            copy_text(self, report_path(entry.path))
 
     def action_compare(self) -> None:
         entry = self._entry

@@ -65,6 +65,7 @@ async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Pat
         )
         .build()
     )
+    expected.eval_set_id = "weather"  # a new file's id is its name's slug, not a UUID
     written = (tmp_path / "weather.evalset.json").read_text(encoding="utf-8")
     assert UUID.sub("<uuid>", written) == UUID.sub("<uuid>", expected.to_json() + "\n")
 

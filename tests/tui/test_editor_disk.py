@@ -296,3 +296,57 @@ async def test_a_case_edited_out_of_the_filter_stays_listed_until_the_filter_cha
         table.set_filter("#smoke")
         await pilot.pause()
         assert table.visible_uids == []
+
+
+async def test_edits_and_a_disk_change_of_other_cases_are_merged(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("enter", "tab", *"mine")  # the name of london
+        assert screen.document is not None and screen.document.dirty
+
+        rename_case(weather_set, 1, "theirs")  # paris, outside
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        choice = app.screen
+        assert isinstance(choice, ChoiceScreen)
+        assert "merge" in choice.choices
+        assert "case 'london' edited" in choice.details
+        await pilot.press("m")
+        await wait_for(
+            pilot, lambda: screen.document is not None and _names(screen) == ["mine", "theirs"]
+        )
+        assert screen.document is not None and screen.document.dirty
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.document is not None and not screen.document.dirty)
+        saved = json.loads(weather_set.read_text())
+        assert [case["name"] for case in saved["eval_cases"]] == ["mine", "theirs"]
+
+
+async def test_a_case_changed_on_both_sides_is_named_and_not_merged(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("enter", "tab", *"mine")
+        rename_case(weather_set, 0, "theirs")  # the same case, outside
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        choice = app.screen
+        assert isinstance(choice, ChoiceScreen)
+        assert "merge" not in choice.choices
+        assert "case 'london': changed here and on disk" in choice.details
+        await pilot.press("s")  # show both: no merge there either
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareVersionsScreen))
+        compare = app.screen
+        assert isinstance(compare, CompareVersionsScreen) and not compare.query("#merge")
+        await pilot.press("y")  # the diff goes to the clipboard as the files' text
+        await wait_for(pilot, lambda: app.clipboard.startswith("---"))
+        assert '+      "name": "mine",' in app.clipboard.splitlines()
+        await pilot.press("k")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.document is not None and _names(screen)[0] == "mine"
+
+
+def _names(screen: EditorScreen) -> list[str]:
+    assert screen.document is not None
+    return [str(case.data.get("name")) for case in screen.document.cases]

@@ -14,7 +14,7 @@ from tenxeval_tui.screens.report_detail import ReportScreen
 from tenxeval_tui.screens.reports import ReportsScreen
 from tenxeval_tui.widgets.report_list import ReportList
 from tenxeval_tui.widgets.response_diff import ResponseDiff
-from tests.report_samples import write_reports
+from tests.report_samples import current_report, write_reports
 from tests.tui.browser_app import (
     SIZE,
     BrowserApp,
@@ -298,3 +298,32 @@ def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> Non
     others = [entry(3), entry(2, "other"), entry(1), entry(0)]  # newest first, Tuesday left out
     assert default_baseline(others, tuesday, "weather") == 2  # Monday, not Wednesday
     assert default_baseline(others, entry(0), "weather") == 0  # nothing earlier: the first
+
+
+async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path: Path) -> None:
+    _, current = write_reports(tmp_path)
+    other = tmp_path / "support_20260518_000000.json"
+    report = current_report()
+    report.eval_set_id = "support-agent"
+    report.timestamp -= 10 * 86400  # older than both: listed last
+    report.to_file(other)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot, count=3)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        picker = app.screen
+        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 2)
+        warning = picker.query_one("#baseline-warning", Static)
+        await until(pilot, lambda: picker.query_one(ReportList).cursor_row == 0)
+        assert plain(warning).strip() == ""  # the guess: the same eval set's earlier run
+        await pilot.press("down")  # the support agent's report
+        await until(pilot, lambda: "another eval set" in plain(warning))
+        assert "'support-agent', not 'weather-agent'" in plain(warning)
+        await pilot.press("up")
+        await until(pilot, lambda: plain(warning).strip() == "")
+        await pilot.press("down", "enter")  # it may still be picked
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        compare = app.screen
+        assert isinstance(compare, CompareScreen) and compare.baseline_path == other
+        assert compare.current_path == current

@@ -1,0 +1,85 @@
+"""An eval set's id and agent: set when it is created and with f2, saved, undone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Input, Static
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.editor import EditorScreen
+from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
+from tenxeval_tui.screens.new_eval_set import NewEvalSetScreen
+from tests.tui.conftest import wait_for, wait_for_form
+
+
+def editor(app: WorkbenchApp) -> EditorScreen:
+    screen = next(s for s in app.screen_stack if isinstance(s, EditorScreen))
+    return screen
+
+
+async def test_a_new_eval_set_gets_its_file_name_as_id_or_the_typed_one(tmp_path: Path) -> None:
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # the file list has the focus in an empty folder
+        await wait_for(pilot, lambda: isinstance(app.screen, NewEvalSetScreen))
+        await pilot.press(*"Smoke Tests")
+        id_box = app.screen.query_one("#new-id", Input)
+        await wait_for(pilot, lambda: id_box.placeholder == "smoke-tests")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: editor(app).document is not None)
+        document = editor(app).document
+        assert document is not None and document.header("eval_set_id") == "smoke-tests"
+        await pilot.press("ctrl+n", "ctrl+s")
+        target = tmp_path / "Smoke Tests.evalset.json"
+        await wait_for(pilot, lambda: target.exists())
+        saved = json.loads(target.read_text())
+        assert saved["eval_set_id"] == "smoke-tests"
+        assert saved["metadata"] == {}
+
+        await pilot.press("ctrl+g", "n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewEvalSetScreen))
+        dialog = app.screen
+        await pilot.press(*"second", "tab", *"weather-v2", "tab", *"not a spec", "enter")
+        hint = dialog.query_one("#new-hint", Static)
+        await wait_for(pilot, lambda: "expected MODULE:ATTR" in str(hint.render()))
+        assert app.screen is dialog  # a malformed agent is refused, with why
+        await pilot.press(*("backspace",) * len("not a spec"), *"pkg.agent:build", "enter")
+        await wait_for(pilot, lambda: app.screen is editor(app))
+        await wait_for(pilot, lambda: editor(app).document is not document)
+        document = editor(app).document
+        assert document is not None
+        assert (document.header("eval_set_id"), document.agent) == ("weather-v2", "pkg.agent:build")
+
+
+async def test_f2_sets_the_id_and_the_agent_undoably_and_keeps_the_cases(weather_set: Path) -> None:
+    before = weather_set.read_text()
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        dialog = app.screen
+        id_box = dialog.query_one("#set-id", Input)
+        assert id_box.value == json.loads(before)["eval_set_id"]  # the builder's UUID
+        id_box.focus()
+        await pilot.press("ctrl+a", "ctrl+k", "enter")  # an empty id is refused
+        problem = dialog.query_one("#set-problem", Static)
+        await wait_for(pilot, lambda: "cannot be empty" in str(problem.render()))
+        assert app.screen is dialog
+        await pilot.press(*"weather", "tab", *"sample_evals.weather_graph:build_graph", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.sub_title.endswith("● unsaved")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: weather_set.read_text() != before)
+        saved = json.loads(weather_set.read_text())
+        assert saved["eval_set_id"] == "weather"
+        assert saved["metadata"] == {"agent": "sample_evals.weather_graph:build_graph"}
+        assert saved["eval_cases"] == json.loads(before)["eval_cases"]
+
+        await pilot.press("ctrl+z")  # the agent
+        assert screen.document is not None and screen.document.agent == ""
+        await pilot.press("ctrl+z")  # the id
+        assert screen.document.to_text() == before
