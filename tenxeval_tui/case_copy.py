@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tenxeval_tui.case_diff import Expectations
 from tenxeval_tui.evaluation.dataset import ToolCall
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
 
 @dataclass(frozen=True, slots=True)

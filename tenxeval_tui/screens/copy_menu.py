@@ -16,7 +16,7 @@ from textual.screen import Screen
 from tenxeval_tui import case_copy
 from tenxeval_tui.case_diff import expectations_for
 from tenxeval_tui.evaluation.dataset import EvalCase
-from tenxeval_tui.evaluation.results import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.choice import ChoiceScreen
 
 
