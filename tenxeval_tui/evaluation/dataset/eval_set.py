@@ -51,8 +51,11 @@ class ToolCall(BaseModel):
     call_id: str | None = None
     result: Any | None = None
 
-    def matches(self, other: ToolCall, *, check_args: bool = False) -> bool:
-        """Same tool name, and (when ``check_args``) equal arguments.
+    def matches(
+        self, other: ToolCall, check_args: bool = True, check_call_id: bool = False
+    ) -> bool:
+        """Same tool name, (when ``check_args``) equal arguments, and (when
+        ``check_call_id``) the same ``call_id``; 10xGraph's signature and defaults.
 
         ``other`` is the expected call. One named without arguments
         (``ToolCall(name="get_weather")``) accepts any arguments: "name only, args
@@ -60,7 +63,9 @@ class ToolCall(BaseModel):
         """
         if self.name != other.name:
             return False
-        return not check_args or not other.args or self.args == other.args
+        if check_args and other.args and self.args != other.args:
+            return False
+        return not check_call_id or self.call_id == other.call_id
 
 
 class TrajectoryStep(BaseModel):
@@ -73,6 +78,28 @@ class TrajectoryStep(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
     timestamp: float | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def node(cls, name: str, timestamp: float | None = None, **metadata: Any) -> TrajectoryStep:
+        """A node visit; keyword arguments become its ``metadata``."""
+        return cls(step_type=StepType.NODE, name=name, timestamp=timestamp, metadata=metadata)
+
+    @classmethod
+    def tool(
+        cls,
+        name: str,
+        args: dict[str, Any] | None = None,
+        timestamp: float | None = None,
+        **metadata: Any,
+    ) -> TrajectoryStep:
+        """A tool call; keyword arguments become its ``metadata``."""
+        return cls(
+            step_type=StepType.TOOL,
+            name=name,
+            args=dict(args or {}),
+            timestamp=timestamp,
+            metadata=metadata,
+        )
 
 
 class MessageContent(BaseModel):
