@@ -141,7 +141,16 @@ class TrajectoryCollector(EventCollector):
 
     def _node_event(self, event: EventModel) -> None:
         name = event.node_name or str(event.data.get("node_name", ""))
-        if not name or event.event_type == EventType.START:
+        if not name:
+            return
+        if event.event_type == EventType.START:
+            # 10xGraph's own publisher announces nodes (its graph's "__start__" first);
+            # 0.10.3's collector records each as a visit, and so do we. No model call
+            # has happened yet, so it makes no node response.
+            self.node_visits.append(name)
+            self.trajectory.append(
+                TrajectoryStep.node(name, timestamp=event.timestamp, event_type="start")
+            )
             return
         data = event.data
         self.node_visits.append(name)

@@ -82,9 +82,12 @@ class CriterionConfig(BaseModel):
         return cls(threshold=threshold, match_type=match_type, partial_credit=partial_credit)
 
     @classmethod
-    def response_match(cls, threshold: float = 0.8) -> CriterionConfig:
-        """``response_match_score`` (ROUGE-1 F1 against the expected reply)."""
-        return cls(threshold=threshold)
+    def response_match(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``response_match_score`` (ROUGE-1 F1 against the expected reply; ``judge_model``
+        and ``num_samples`` are kept for 10xGraph's signature, no judge is asked)."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
 
     @classmethod
     def rouge_match(cls, threshold: float = 0.5) -> CriterionConfig:

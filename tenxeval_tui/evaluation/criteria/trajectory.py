@@ -260,7 +260,7 @@ class NodeOrderMatchCriterion(SyncCriterion):
         details["compared_with"] = "node_visits"
         if START_NODE in wanted and score < 1.0:
             model_nodes = {r.node_name for r in actual.node_responses}
-            their_view = [n for n in visited if n in model_nodes]
+            their_view = [n for n in visited if n in model_nodes and n != START_NODE]
             their_wanted = [n for n in wanted if n != START_NODE]
             alternative = match_score(match_type, their_view, their_wanted, partial_credit=partial)
             if alternative > score:

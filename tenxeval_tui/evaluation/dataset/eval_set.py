@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tenxeval_tui.evaluation.dataset.adk import content_from_parts, invocation_from_adk
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
@@ -111,6 +112,11 @@ class MessageContent(BaseModel):
     content: str | list[dict[str, Any]]
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_genai_content(cls, data: Any) -> Any:
+        return content_from_parts(data)  # Google ADK's messages
+
     @classmethod
     def user(cls, text: str) -> MessageContent:
         """A ``role="user"`` message."""
@@ -144,6 +150,11 @@ class Invocation(BaseModel):
     expected_node_order: list[str] = Field(default_factory=list)
     expected_intermediate_responses: list[MessageContent] = Field(default_factory=list)
     expected_final_response: MessageContent | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_adk(cls, data: Any) -> Any:
+        return invocation_from_adk(data)  # Google ADK's expectations
 
     @classmethod
     def simple(
