@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.event_collector import EventCollector, EventListener
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType, as_event_model
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.subscription import Subscription
 from tenxeval_tui.evaluation.token_usage import TokenUsage
@@ -85,6 +85,7 @@ class TrajectoryCollector(EventCollector):
     def deliver(self, event: EventModel, capture: Capture | None) -> None:
         """Record ``event`` as :meth:`on_event_sync` does in the context of ``capture``
         (see :func:`current_capture`): for senders running outside that context."""
+        event = as_event_model(event)  # 10xGraph's own events too
         active = capture
         if active is not None and active[0] is self:
             active[1]._record(event)
