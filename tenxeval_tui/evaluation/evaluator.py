@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -215,8 +215,16 @@ class AgentEvaluator:
         error: str | None = None
         error_info: dict[str, Any] = {}
         started = time.perf_counter()
+        # Where each turn ended in the trace: (tool calls, node visits, trajectory steps).
+        turn_ends: list[tuple[int, int, int]] = []
         with self.collector.capture(listener) as trace:
-            error, error_info = await self._run_turns(case, thread_id, replies)
+
+            def turn_ended() -> None:
+                turn_ends.append(
+                    (len(trace.tool_calls), len(trace.node_visits), len(trace.trajectory))
+                )
+
+            error, error_info = await self._run_turns(case, thread_id, replies, turn_ended)
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
@@ -231,6 +239,7 @@ class AgentEvaluator:
                 execution,
                 criterion_results,
                 replies,
+                turn_ends,
                 thread_id,
                 eval_set_id,
                 error,
@@ -244,7 +253,11 @@ class AgentEvaluator:
         return result
 
     async def _run_turns(
-        self, case: EvalCase, thread_id: str, replies: list[str]
+        self,
+        case: EvalCase,
+        thread_id: str,
+        replies: list[str],
+        turn_ended: Callable[[], None] = lambda: None,
     ) -> tuple[str | None, dict[str, Any]]:
         turns = case.conversation
         if not turns:
@@ -274,6 +287,7 @@ class AgentEvaluator:
                         await self.app.ainvoke(turn_input(self.app, text, state), config)
                     )
                     replies.append(reply)
+                    turn_ended()
                     self._publish(
                         Event.GRAPH_EXECUTION,
                         EventType.END,
@@ -399,11 +413,46 @@ def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str,
     return message, info
 
 
+def _turn_results(
+    case: EvalCase,
+    execution: ExecutionResult,
+    replies: list[str],
+    turn_ends: list[tuple[int, int, int]],
+) -> list[dict[str, Any]]:
+    """One entry per turn that ran: our keys (``user_content``, ``response``,
+    ``expected_response``) and 10xGraph's (``user_input``, ``agent_response``, and the
+    turn's own ``tool_calls``, ``node_visits`` and number of ``trajectory_steps``)."""
+    turns: list[dict[str, Any]] = []
+    start = (0, 0, 0)
+    for index, (invocation, reply) in enumerate(zip(case.conversation, replies, strict=False)):
+        end = turn_ends[index] if index < len(turn_ends) else start
+        text = invocation.user_content.get_text()
+        expected = invocation.expected_final_response
+        turns.append(
+            {
+                "turn_index": index,
+                "user_content": text,
+                "response": reply,
+                "expected_response": expected.get_text() if expected is not None else None,
+                "user_input": text,
+                "agent_response": reply,
+                "tool_calls": [
+                    call.model_dump(mode="json") for call in execution.tool_calls[start[0] : end[0]]
+                ],
+                "node_visits": list(execution.node_visits[start[1] : end[1]]),
+                "trajectory_steps": end[2] - start[2],
+            }
+        )
+        start = end
+    return turns
+
+
 def _case_result(
     case: EvalCase,
     execution: ExecutionResult,
     criterion_results: list[CriterionResult],
     replies: list[str],
+    turn_ends: list[tuple[int, int, int]],
     thread_id: str,
     eval_set_id: str,
     error: str | None,
@@ -411,19 +460,7 @@ def _case_result(
 ) -> EvalCaseResult:
     agent_tokens = execution.token_usage
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
-    turn_results = [
-        {
-            "turn_index": index,
-            "user_content": invocation.user_content.get_text(),
-            "response": reply,
-            "expected_response": (
-                invocation.expected_final_response.get_text()
-                if invocation.expected_final_response is not None
-                else None
-            ),
-        }
-        for index, (invocation, reply) in enumerate(zip(case.conversation, replies, strict=False))
-    ]
+    turn_results = _turn_results(case, execution, replies, turn_ends)
     metadata = _case_metadata(case, eval_set_id, thread_id, error_info)
     return EvalCaseResult(
         eval_id=case.eval_id,

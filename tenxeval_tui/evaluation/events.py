@@ -91,4 +91,16 @@ class EventModel(BaseModel):
         return cls.model_validate(data)
 
 
-__all__ = ["Event", "EventModel", "EventType"]
+def as_event_model(event: Any) -> EventModel:
+    """``event`` as our :class:`EventModel`: ours as is, another pydantic event (10xGraph's
+    own ``EventModel``) by its fields, its extra ones (``content_type``...) kept."""
+    if isinstance(event, EventModel):
+        return event
+    if isinstance(event, BaseModel):
+        return EventModel.model_validate(
+            event.model_dump(mode="json", fallback=str, exclude_none=True)
+        )
+    return EventModel.model_validate(event)
+
+
+__all__ = ["Event", "EventModel", "EventType", "as_event_model"]

@@ -191,3 +191,28 @@ async def test_subscription_loses_nothing_from_busy_threads() -> None:
         thread.join()
     for tag in "ab":
         assert [n for n in seen if n.startswith(tag)] == [f"{tag}{i}" for i in range(2000)]
+
+
+async def test_node_start_events_are_visits_as_10xgraph_records_them() -> None:
+    from tenxeval_tui.evaluation import CriterionConfig, EvalCase, NodeOrderMatchCriterion
+
+    collector = TrajectoryCollector()
+    sequence = [
+        (EventType.START, "__start__", {}),
+        (EventType.END, "MAIN", {"has_tool_calls": True, "tool_call_names": ["get_weather"]}),
+        (EventType.END, "TOOL", {"visit_only": True}),
+        (EventType.END, "MAIN", {"response_text": "Sunny.", "is_final": True}),
+    ]
+    for event_type, node, data in sequence:
+        await collector.on_event(
+            EventModel(event=Event.NODE_EXECUTION, event_type=event_type, node_name=node, data=data)
+        )
+    assert collector.node_visits == ["__start__", "MAIN", "TOOL", "MAIN"]
+    assert collector.trajectory[0].metadata == {"event_type": "start"}
+    assert [r.node_name for r in collector.node_responses] == ["MAIN", "MAIN"]
+    execution = collector.to_execution_result(0.1)
+    criterion = NodeOrderMatchCriterion(CriterionConfig.node_order())
+    theirs = EvalCase.single_turn("c", "q", expected_node_order=["__start__", "MAIN", "MAIN"])
+    assert (await criterion.evaluate(execution, theirs)).score == 1.0
+    wrong = EvalCase.single_turn("c", "q", expected_node_order=["__start__", "MAIN"])
+    assert (await criterion.evaluate(execution, wrong)).score == 0.0

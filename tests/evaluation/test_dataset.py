@@ -292,3 +292,25 @@ def test_from_data_accepts_bare_string_messages_without_touching_the_data() -> N
     assert data["eval_cases"][0]["conversation"][0]["user_content"] == "hi"  # type: ignore[index]
     with pytest.raises(ValueError, match="eval_cases"):
         EvalSet.from_data({"eval_set_id": "d", "eval_cases": "nope"})
+
+
+def test_trajectory_step_factories_and_call_id_matching() -> None:
+    node = TrajectoryStep.node("MAIN", timestamp=1.0, event_type="end")
+    assert (node.step_type, node.name, node.metadata) == (
+        StepType.NODE,
+        "MAIN",
+        {"event_type": "end"},
+    )
+    tool = TrajectoryStep.tool("get_weather", {"city": "Rome"}, tool_call_id="c1")
+    assert (tool.step_type, tool.args, tool.metadata) == (
+        StepType.TOOL,
+        {"city": "Rome"},
+        {"tool_call_id": "c1"},
+    )
+    made = ToolCall(name="get_weather", args={"city": "Rome"}, call_id="c1")
+    assert made.matches(ToolCall(name="get_weather", args={"city": "Rome"}))  # args checked
+    assert not made.matches(ToolCall(name="get_weather", args={"city": "Oslo"}))
+    assert made.matches(ToolCall(name="get_weather", args={"city": "Oslo"}), check_args=False)
+    assert made.matches(ToolCall(name="get_weather", call_id="c2"))  # ids ignored by default
+    assert not made.matches(ToolCall(name="get_weather", call_id="c2"), check_call_id=True)
+    assert made.matches(ToolCall(name="get_weather", call_id="c1"), check_call_id=True)

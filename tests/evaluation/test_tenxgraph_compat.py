@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import tenxgraph.qa.evaluation as tx
 
-from tenxeval_tui.evaluation import EvalConfig, EvalReport, EvalSet, EvalSetBuilder, ToolCall
+from tenxeval_tui.evaluation import (
+    CriterionConfig,
+    CriterionConfigError,
+    EvalConfig,
+    EvalFileError,
+    EvalPresets,
+    EvalReport,
+    EvalSet,
+    EvalSetBuilder,
+    ToolCall,
+    build_criteria,
+)
+from tenxeval_tui.evaluation.config.eval_config import CRITERION_NAMES
 
 
 def test_an_eval_set_written_by_10xgraph_loads_unchanged(tmp_path: Path) -> None:
@@ -82,3 +96,64 @@ def test_a_10xgraph_report_loads(tmp_path: Path) -> None:
     assert ours.summary.failed_cases == 1
     assert ours.results[0].criterion_results[0].score == 0.4
     assert ours.results[0].actual_tool_calls[0].args == {"city": "Oslo"}
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        EvalPresets.tool_usage,
+        EvalPresets.quick_check,
+        EvalPresets.conversation_flow,
+        EvalConfig.default,
+        EvalConfig.strict,
+        EvalConfig.relaxed,
+        lambda: EvalPresets.response_quality(judge_model="gpt-4o-mini"),
+        lambda: EvalPresets.comprehensive(judge_model="gpt-4o-mini"),
+    ],
+)
+def test_our_config_file_loads_in_10xgraph(tmp_path: Path, make: Callable[[], EvalConfig]) -> None:
+    ours = make()
+    path = tmp_path / "config.json"
+    ours.to_file(path)
+    theirs = tx.EvalConfig.from_file(str(path))
+    for field, name in CRITERION_NAMES.items():
+        mine = getattr(ours.criteria, field)
+        if field == "exact_match" or mine is None:
+            assert mine is None or field not in type(theirs.criteria).model_fields
+            continue
+        other = getattr(theirs.criteria, field)
+        assert other is not None, name
+        assert (other.threshold, other.match_type.value, other.check_args) == (
+            mine.threshold,
+            mine.match_type.value,
+            mine.check_args,
+        )
+        if mine.judge_model is not None:
+            assert other.judge_model == mine.judge_model
+    # and it loads back here unchanged
+    assert EvalConfig.from_file(path) == ours
+
+
+def test_strict_and_conversation_flow_take_10xgraphs_judge_settings() -> None:
+    strict = EvalConfig.strict().criteria.llm_judge
+    assert strict is not None and (strict.threshold, strict.num_samples) == (0.9, 5)
+    flow = EvalPresets.conversation_flow(threshold=0.7, judge_model="gpt-4o-mini")
+    assert flow.criteria.response_match is not None
+    assert flow.criteria.response_match.judge_model == "gpt-4o-mini"
+
+
+def test_unknown_criterion_names_are_errors(tmp_path: Path) -> None:
+    config = EvalConfig.default()
+    with pytest.raises(ValueError, match="unknown criterion 'tool_trajectory_score'"):
+        config.enable_criterion("tool_trajectory_score")
+    path = tmp_path / "config.json"
+    path.write_text('{"criteria": {"rouge_match": {"threshold": 0.5}, "no_such": null}}')
+    with pytest.raises(EvalFileError, match="no_such"):
+        EvalConfig.from_file(path)
+    # 10xGraph's unset simulation_goals slot loads; enabled, it is refused when the run is built.
+    path.write_text('{"criteria": {"simulation_goals": null}}')
+    assert EvalConfig.from_file(path).criteria.simulation_goals is None
+    enabled = EvalConfig()
+    enabled.enable_criterion("simulation_goals", CriterionConfig())
+    with pytest.raises(CriterionConfigError, match="unknown criterion 'simulation_goals'"):
+        build_criteria(enabled)

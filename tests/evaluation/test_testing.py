@@ -313,7 +313,7 @@ def test_eval_fixtures_and_the_registered_plugin(suite: pytest.Pytester) -> None
 
         @pytest.fixture
         def make_evaluator():
-            return EvalFixtures(default_config=EvalConfig.strict()).evaluator_factory()
+            return EvalFixtures(default_config=EvalConfig.default()).evaluator_factory()
         """
     )
     make_tests(
@@ -323,9 +323,9 @@ def test_eval_fixtures_and_the_registered_plugin(suite: pytest.Pytester) -> None
 
         def test_factory(make_evaluator):
             app, collector = create_eval_app(build_graph())
-            strict = make_evaluator(app, collector)
-            assert isinstance(strict, AgentEvaluator)
-            assert strict.config == EvalConfig.strict()
+            made = make_evaluator(app, collector)
+            assert isinstance(made, AgentEvaluator)
+            assert made.config == EvalConfig.default()  # strict() needs a judge now
             default = make_evaluator(app, collector, EvalConfig.relaxed())
             assert default.config == EvalConfig.relaxed()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType, as_event_model
 from tenxeval_tui.evaluation.subscription import Subscription
 
 EventListener = Callable[[EventModel], None]
@@ -23,12 +23,12 @@ class EventCollector:
         self._listeners: list[EventListener] = []
 
     async def on_event(self, event: EventModel) -> None:
-        """Append an event."""
-        self._record(event)
+        """Append an event (ours, or 10xGraph's own ``EventModel``, converted)."""
+        self._record(as_event_model(event))
 
     def on_event_sync(self, event: EventModel) -> None:
         """Append an event (from synchronous code)."""
-        self._record(event)
+        self._record(as_event_model(event))
 
     async def publish(self, event: EventModel) -> None:
         """Append an event (the publisher interface :class:`PublisherCallback` calls)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.event_collector import EventCollector, EventListener
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType, as_event_model
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.subscription import Subscription
 from tenxeval_tui.evaluation.token_usage import TokenUsage
@@ -85,6 +85,7 @@ class TrajectoryCollector(EventCollector):
     def deliver(self, event: EventModel, capture: Capture | None) -> None:
         """Record ``event`` as :meth:`on_event_sync` does in the context of ``capture``
         (see :func:`current_capture`): for senders running outside that context."""
+        event = as_event_model(event)  # 10xGraph's own events too
         active = capture
         if active is not None and active[0] is self:
             active[1]._record(event)
@@ -141,7 +142,16 @@ class TrajectoryCollector(EventCollector):
 
     def _node_event(self, event: EventModel) -> None:
         name = event.node_name or str(event.data.get("node_name", ""))
-        if not name or event.event_type == EventType.START:
+        if not name:
+            return
+        if event.event_type == EventType.START:
+            # 10xGraph's own publisher announces nodes (its graph's "__start__" first);
+            # 0.10.3's collector records each as a visit, and so do we. No model call
+            # has happened yet, so it makes no node response.
+            self.node_visits.append(name)
+            self.trajectory.append(
+                TrajectoryStep.node(name, timestamp=event.timestamp, event_type="start")
+            )
             return
         data = event.data
         self.node_visits.append(name)

@@ -26,6 +26,9 @@ class CriterionConfig(BaseModel):
     ``judge_model`` ``None`` means: take the model from ``TENXEVAL_JUDGE_MODEL``.
     ``judge_base_url`` ``None`` means ``OPENAI_BASE_URL`` (or the client's default);
     the API key is read from the environment variable named by ``judge_api_key_env``.
+    ``partial_credit`` (ours) gives ``EXACT`` trajectory and node-order matches
+    positional partial credit instead of all or nothing (see
+    :mod:`tenxeval_tui.evaluation.criteria.trajectory`).
     """
 
     threshold: float = 0.8
@@ -35,6 +38,7 @@ class CriterionConfig(BaseModel):
     rubrics: list[Rubric] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
     check_args: bool = False
+    partial_credit: bool = False
     enabled: bool = True
     api_style: str = "chat"
     judge_base_url: str | None = None
@@ -55,21 +59,35 @@ class CriterionConfig(BaseModel):
         threshold: float = 1.0,
         match_type: MatchType = MatchType.EXACT,
         check_args: bool = False,
+        *,
+        partial_credit: bool = False,
     ) -> CriterionConfig:
         """``tool_trajectory_avg_score`` with the given match type."""
-        return cls(threshold=threshold, match_type=match_type, check_args=check_args)
+        return cls(
+            threshold=threshold,
+            match_type=match_type,
+            check_args=check_args,
+            partial_credit=partial_credit,
+        )
 
     @classmethod
     def node_order(
-        cls, threshold: float = 1.0, match_type: MatchType = MatchType.EXACT
+        cls,
+        threshold: float = 1.0,
+        match_type: MatchType = MatchType.EXACT,
+        *,
+        partial_credit: bool = False,
     ) -> CriterionConfig:
         """``node_order_score`` with the given match type."""
-        return cls(threshold=threshold, match_type=match_type)
+        return cls(threshold=threshold, match_type=match_type, partial_credit=partial_credit)
 
     @classmethod
-    def response_match(cls, threshold: float = 0.8) -> CriterionConfig:
-        """``response_match_score`` (ROUGE-1 F1 against the expected reply)."""
-        return cls(threshold=threshold)
+    def response_match(
+        cls, threshold: float = 0.8, judge_model: str | None = None, num_samples: int = 3
+    ) -> CriterionConfig:
+        """``response_match_score`` (ROUGE-1 F1 against the expected reply; ``judge_model``
+        and ``num_samples`` are kept for 10xGraph's signature, no judge is asked)."""
+        return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
 
     @classmethod
     def rouge_match(cls, threshold: float = 0.5) -> CriterionConfig:

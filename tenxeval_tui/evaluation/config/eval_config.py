@@ -9,6 +9,7 @@ names such as ``"tool_trajectory_avg_score"``.
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ CRITERION_NAMES: dict[str, str] = {
     "factual_accuracy": "factual_accuracy_v1",
     "hallucination": "hallucinations_v1",
     "safety": "safety_v1",
+    "simulation_goals": "simulation_goals",
 }
 # Other spellings accepted in configs (10xGraph's registry keys and legacy names).
 _FIELD_ALIASES: dict[str, str] = {
@@ -68,6 +70,12 @@ def _criterion_key(node: dict[str, Any], field: str) -> str | None:
     return next((key for key in node if criterion_field(key) == field), None)
 
 
+def _without_unset_judge(criterion: dict[str, Any]) -> dict[str, Any]:
+    if criterion.get("judge_model", "") is None:
+        return {k: v for k, v in criterion.items() if k != "judge_model"}
+    return criterion
+
+
 class CriteriaConfig(BaseModel):
     """Which criteria run; a ``None`` field is a criterion that does not run.
 
@@ -88,6 +96,9 @@ class CriteriaConfig(BaseModel):
     factual_accuracy: CriterionConfig | None = None
     hallucination: CriterionConfig | None = None
     safety: CriterionConfig | None = None
+    # 10xGraph's slot for judging simulated conversations; no such criterion runs here
+    # yet, so enabling it is an "unknown criterion" error when the run is built.
+    simulation_goals: CriterionConfig | None = None
     custom: dict[str, CriterionConfig] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -102,7 +113,9 @@ class CriteriaConfig(BaseModel):
                 continue
             field = criterion_field(key)
             if field is None:
-                if value is not None:  # e.g. 10xGraph's unset "simulation_goals": null
+                if value is None:  # not a criterion we know: refused (extra="forbid")
+                    out[key] = value
+                else:  # a user's criterion, checked against the registry when the run is built
                     custom[key] = value
             else:
                 out[field] = value
@@ -156,13 +169,16 @@ class EvalConfig(BaseModel):
 
     @classmethod
     def strict(cls) -> EvalConfig:
-        """Exact trajectory with arguments checked, response match at 0.9."""
+        """Exact trajectory with arguments checked, response match at 0.9, and the
+        judged ``final_response_match_v2`` at 0.9 over 5 samples (as 10xGraph's):
+        it needs a judge model set up (``TENXEVAL_JUDGE_MODEL`` or ``judge_model``)."""
         return cls(
             criteria=CriteriaConfig(
                 trajectory=CriterionConfig.trajectory(
                     threshold=1.0, match_type=MatchType.EXACT, check_args=True
                 ),
                 response_match=CriterionConfig.response_match(threshold=0.9),
+                llm_judge=CriterionConfig.llm_judge(threshold=0.9, num_samples=5),
             )
         )
 
@@ -182,8 +198,23 @@ class EvalConfig(BaseModel):
         return read_json_model(cls, Path(path), key_for=_criterion_key)
 
     def to_file(self, path: str | Path) -> None:
-        """Write the config as JSON (atomically)."""
-        atomic_write_text(Path(path), self.model_dump_json(indent=2) + "\n")
+        """Write the config as JSON (atomically), in a shape 10xGraph also loads.
+
+        Left out, as they are unset: criteria that do not run (``null``), ``custom``
+        when empty, and a ``judge_model`` left to the environment. A config using
+        only criteria 10xgraph 0.10.3 knows then loads there unchanged (it ignores
+        our extra per-criterion settings such as ``judge_base_url``).
+        """
+        data = self.model_dump(mode="json")
+        criteria = {
+            key: _without_unset_judge(value)
+            for key, value in data["criteria"].items()
+            if value is not None and not (key == "custom" and not value)
+        }
+        if "custom" in criteria:
+            criteria["custom"] = {k: _without_unset_judge(v) for k, v in criteria["custom"].items()}
+        data["criteria"] = criteria
+        atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def get_criterion_config(self, name: str) -> CriterionConfig | None:
         """Settings of a criterion by field name or criterion name."""
@@ -194,9 +225,19 @@ class EvalConfig(BaseModel):
         return value
 
     def enable_criterion(self, name: str, config: CriterionConfig | None = None) -> None:
-        """Turn a criterion on (built-in by field or criterion name; anything else is custom)."""
+        """Turn a criterion on: a built-in by field or criterion name, or a registered one.
+
+        A name that is neither raises ``ValueError`` naming it and the known names
+        (register your criterion before enabling it).
+        """
         field = criterion_field(name)
         if field is None:
+            from tenxeval_tui.evaluation.criteria.base import registered_criteria
+
+            known = registered_criteria()
+            if name not in known:
+                names = ", ".join(sorted(set(known) | set(CRITERION_NAMES.values())))
+                raise ValueError(f"unknown criterion {name!r}; known criteria: {names}")
             self.criteria.custom[name] = config or CriterionConfig()
         else:
             setattr(self.criteria, field, config or CriterionConfig())

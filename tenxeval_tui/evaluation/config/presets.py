@@ -54,11 +54,16 @@ class EvalPresets:
         )
 
     @classmethod
-    def conversation_flow(cls, threshold: float = 0.8) -> EvalConfig:
-        """Multi-turn conversations: response match and in-order trajectory."""
+    def conversation_flow(
+        cls, threshold: float = 0.8, judge_model: str | None = None
+    ) -> EvalConfig:
+        """Multi-turn conversations: response match and in-order trajectory
+        (``judge_model`` is stored on the response match, as 10xGraph does)."""
         return EvalConfig(
             criteria=CriteriaConfig(
-                response_match=CriterionConfig.response_match(threshold=threshold),
+                response_match=CriterionConfig.response_match(
+                    threshold=threshold, judge_model=judge_model
+                ),
                 trajectory=CriterionConfig.trajectory(
                     threshold=threshold, match_type=MatchType.IN_ORDER
                 ),

@@ -154,15 +154,25 @@ class _InnerCriteria(BaseCriterion):
 
 
 class CompositeCriterion(_InnerCriteria):
-    """Passes when every inner criterion passes; the score is the mean of theirs."""
+    """Inner criteria combined with AND (``require_all``, the default) or OR.
+
+    AND: the score is the lowest inner score, and the criterion passes when every
+    inner criterion passes. OR: the score is the highest, and it passes when any
+    inner criterion passes. Either way the score must also reach this criterion's
+    own threshold. (10xGraph's signature and scores.)
+    """
 
     name = "composite_criterion"
 
     def __init__(
-        self, criteria: Sequence[BaseCriterion], config: CriterionConfig | None = None
+        self,
+        criteria: Sequence[BaseCriterion],
+        require_all: bool = True,
+        config: CriterionConfig | None = None,
     ) -> None:
         super().__init__(config)
         self.criteria = list(criteria)
+        self.require_all = require_all
 
     @property
     def inner(self) -> list[BaseCriterion]:
@@ -172,9 +182,12 @@ class CompositeCriterion(_InnerCriteria):
         inner, failed = await self._evaluate_inner(actual, expected)
         if failed is not None:
             return failed
-        score = sum(r.score for r in inner) / len(inner) if inner else 0.0
-        result = self.result(score, details=self._details(inner), token_usage=self._tokens(inner))
-        result.passed = all(r.passed for r in inner) and score >= self.threshold
+        scores = [r.score for r in inner]
+        combine, decide = (min, all) if self.require_all else (max, any)
+        score = combine(scores) if scores else 0.0
+        details = self._details(inner) | {"require_all": self.require_all}
+        result = self.result(score, details=details, token_usage=self._tokens(inner))
+        result.passed = bool(inner) and decide(r.passed for r in inner) and score >= self.threshold
         return result
 
 
@@ -185,13 +198,18 @@ class WeightedCriterion(_InnerCriteria):
 
     def __init__(
         self,
-        weighted: Sequence[tuple[BaseCriterion, float]],
+        criteria_weights: Sequence[tuple[BaseCriterion, float]],
         config: CriterionConfig | None = None,
     ) -> None:
         super().__init__(config)
-        if not weighted or sum(w for _, w in weighted) <= 0:
+        if not criteria_weights or sum(w for _, w in criteria_weights) <= 0:
             raise ValueError("WeightedCriterion needs at least one positive weight")
-        self.weighted = list(weighted)
+        self.weighted = list(criteria_weights)
+
+    @property
+    def criteria_weights(self) -> list[tuple[BaseCriterion, float]]:
+        """``(criterion, weight)`` pairs (10xGraph's name for :attr:`weighted`)."""
+        return self.weighted
 
     @property
     def inner(self) -> list[BaseCriterion]:

@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tenxeval_tui.evaluation.dataset.adk import content_from_parts, invocation_from_adk
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
@@ -51,8 +52,11 @@ class ToolCall(BaseModel):
     call_id: str | None = None
     result: Any | None = None
 
-    def matches(self, other: ToolCall, *, check_args: bool = False) -> bool:
-        """Same tool name, and (when ``check_args``) equal arguments.
+    def matches(
+        self, other: ToolCall, check_args: bool = True, check_call_id: bool = False
+    ) -> bool:
+        """Same tool name, (when ``check_args``) equal arguments, and (when
+        ``check_call_id``) the same ``call_id``; 10xGraph's signature and defaults.
 
         ``other`` is the expected call. One named without arguments
         (``ToolCall(name="get_weather")``) accepts any arguments: "name only, args
@@ -60,7 +64,9 @@ class ToolCall(BaseModel):
         """
         if self.name != other.name:
             return False
-        return not check_args or not other.args or self.args == other.args
+        if check_args and other.args and self.args != other.args:
+            return False
+        return not check_call_id or self.call_id == other.call_id
 
 
 class TrajectoryStep(BaseModel):
@@ -74,6 +80,28 @@ class TrajectoryStep(BaseModel):
     timestamp: float | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    @classmethod
+    def node(cls, name: str, timestamp: float | None = None, **metadata: Any) -> TrajectoryStep:
+        """A node visit; keyword arguments become its ``metadata``."""
+        return cls(step_type=StepType.NODE, name=name, timestamp=timestamp, metadata=metadata)
+
+    @classmethod
+    def tool(
+        cls,
+        name: str,
+        args: dict[str, Any] | None = None,
+        timestamp: float | None = None,
+        **metadata: Any,
+    ) -> TrajectoryStep:
+        """A tool call; keyword arguments become its ``metadata``."""
+        return cls(
+            step_type=StepType.TOOL,
+            name=name,
+            args=dict(args or {}),
+            timestamp=timestamp,
+            metadata=metadata,
+        )
+
 
 class MessageContent(BaseModel):
     """A simplified chat message: the user turn or the expected reply of an invocation."""
@@ -83,6 +111,11 @@ class MessageContent(BaseModel):
     role: str
     content: str | list[dict[str, Any]]
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_genai_content(cls, data: Any) -> Any:
+        return content_from_parts(data)  # Google ADK's messages
 
     @classmethod
     def user(cls, text: str) -> MessageContent:
@@ -117,6 +150,11 @@ class Invocation(BaseModel):
     expected_node_order: list[str] = Field(default_factory=list)
     expected_intermediate_responses: list[MessageContent] = Field(default_factory=list)
     expected_final_response: MessageContent | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_adk(cls, data: Any) -> Any:
+        return invocation_from_adk(data)  # Google ADK's expectations
 
     @classmethod
     def simple(

@@ -35,6 +35,10 @@ from injectq import InjectQ
 from tenxgraph.core.graph.compiled_graph import CompiledGraph
 from tenxgraph.core.graph.state_graph import StateGraph
 from tenxgraph.core.state.message import Message
+from tenxgraph.runtime.publisher.events import ContentType
+from tenxgraph.runtime.publisher.events import Event as TxEvent
+from tenxgraph.runtime.publisher.events import EventModel as TxEventModel
+from tenxgraph.runtime.publisher.events import EventType as TxEventType
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
 from tenxgraph.utils.callbacks import (
     AfterInvokeCallback,
@@ -84,6 +88,28 @@ class _Stamp:
         }
 
 
+def tenxgraph_event(event: EventModel) -> TxEventModel:
+    """Our event as 10xGraph's own ``EventModel``, with its ``content_type``: what any
+    10xGraph publisher takes (our collectors take it back, see ``as_event_model``)."""
+    if event.event == Event.TOOL_EXECUTION:
+        content_type = [ContentType.TOOL_RESULT]
+    elif event.data.get("has_tool_calls"):
+        content_type = [ContentType.TOOL_CALL]
+    else:
+        content_type = [ContentType.TEXT]
+    return TxEventModel(
+        event=TxEvent(event.event.value),
+        event_type=TxEventType(event.event_type.value),
+        node_name=event.node_name,
+        data=event.data,
+        content_type=content_type,
+        thread_id=event.thread_id,
+        run_id=event.run_id,
+        timestamp=event.timestamp,
+        metadata=event.metadata,
+    )
+
+
 class PublisherCallback(AfterInvokeCallback[Any, Any]):
     """Turns 10xGraph invocations into events for any publisher (``await publisher.publish(event)``).
 
@@ -93,6 +119,8 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
     types emit nothing. ``thread_id`` and ``run_id`` come from ``config`` when
     it has them, else from the run's own config. The graph's internal
     ``__start__``/``__end__`` nodes are not user nodes and emit nothing.
+    The events are 10xGraph's own ``EventModel`` (with ``content_type``), so any
+    10xGraph publisher takes them; our collectors convert them back.
     """
 
     def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
@@ -106,7 +134,7 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
         elif context.invocation_type in (InvocationType.TOOL, InvocationType.MCP):
             event = self._tool_event(context, input_data, output_data)
         if event is not None:
-            await self._publisher.publish(event)
+            await self._publisher.publish(tenxgraph_event(event))
         return output_data
 
     async def _node_event(

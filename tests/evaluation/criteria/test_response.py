@@ -167,3 +167,31 @@ def test_importing_the_core_does_not_import_rouge() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+async def test_composite_and_weighted_take_10xgraphs_arguments() -> None:
+    from tenxeval_tui.evaluation import (
+        CompositeCriterion,
+        EvalCase,
+        ExactMatchCriterion,
+        ExecutionResult,
+        RougeMatchCriterion,
+        WeightedCriterion,
+    )
+
+    case = EvalCase.single_turn("c", "q", expected_response="the cat sat")
+    reply = ExecutionResult(actual_response="the cat sat down")
+    exact = ExactMatchCriterion(CriterionConfig(threshold=1.0))  # 0.0, fails
+    rouge = RougeMatchCriterion(CriterionConfig(threshold=0.5))  # 6/7, passes
+    low = CriterionConfig(threshold=0.0)
+    both = await CompositeCriterion([exact, rouge], require_all=True, config=low).evaluate(
+        reply, case
+    )
+    assert (both.score, both.passed, both.details["require_all"]) == (0.0, False, True)
+    either = await CompositeCriterion([exact, rouge], require_all=False, config=low).evaluate(
+        reply, case
+    )
+    assert (either.score, either.passed) == (pytest.approx(6 / 7), True)
+    weighted = WeightedCriterion(criteria_weights=[(exact, 1.0), (rouge, 3.0)], config=low)
+    assert weighted.criteria_weights == [(exact, 1.0), (rouge, 3.0)]
+    assert (await weighted.evaluate(reply, case)).score == pytest.approx(3 / 4 * 6 / 7)

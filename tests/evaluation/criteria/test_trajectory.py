@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation.criteria.trajectory import (
     any_order_score,
     exact_score,
     in_order_score,
+    positional_score,
 )
 
 
@@ -41,33 +42,48 @@ async def trajectory(
     match_type: MatchType = MatchType.EXACT,
     check_args: bool = False,
     threshold: float = 1.0,
+    partial_credit: bool = False,
 ) -> tuple[float, bool]:
-    cfg = CriterionConfig.trajectory(threshold, match_type, check_args)
+    cfg = CriterionConfig.trajectory(
+        threshold, match_type, check_args, partial_credit=partial_credit
+    )
     result = await TrajectoryMatchCriterion(cfg).evaluate(actual, case)
     assert result.criterion == "tool_trajectory_avg_score"
     return result.score, result.passed
 
 
 @pytest.mark.parametrize(
-    ("actual", "expected", "exact", "in_order", "any_order"),
+    ("actual", "expected", "exact", "partial", "in_order", "any_order"),
     [
-        (["a", "b"], ["a", "b"], 1.0, 1.0, 1.0),
-        (["b", "a"], ["a", "b"], 0.0, 0.5, 1.0),
-        (["a", "x", "b"], ["a", "b"], 1 / 3, 1.0, 1.0),
-        (["a", "b", "c"], ["a", "b"], 2 / 3, 1.0, 1.0),  # trailing extra costs under exact
-        (["a"], ["a", "b"], 0.5, 0.5, 0.5),
-        ([], ["a", "b"], 0.0, 0.0, 0.0),
-        (["c", "b"], ["a", "b"], 0.5, 0.5, 0.5),
-        (["a", "a"], ["a", "a", "a"], 2 / 3, 2 / 3, 2 / 3),  # multiplicity counts
-        ([], [], 1.0, 1.0, 1.0),
-        (["a"], [], 0.0, 1.0, 1.0),  # nothing expected: exact means "no tool"
+        (["a", "b"], ["a", "b"], 1.0, 1.0, 1.0, 1.0),
+        (["b", "a"], ["a", "b"], 0.0, 0.0, 0.5, 1.0),
+        # The docs' table: an extra tool in the middle scores 0.0 under EXACT.
+        (["a", "x", "b"], ["a", "b"], 0.0, 1 / 3, 1.0, 1.0),
+        # A trailing extra fails EXACT too (10xGraph 0.10.3 scores it 1.0).
+        (["a", "b", "c"], ["a", "b"], 0.0, 2 / 3, 1.0, 1.0),
+        (["a"], ["a", "b"], 0.0, 0.5, 0.5, 0.5),
+        ([], ["a", "b"], 0.0, 0.0, 0.0, 0.0),
+        (["c", "b"], ["a", "b"], 0.0, 0.5, 0.5, 0.5),
+        (["a", "a"], ["a", "a", "a"], 0.0, 2 / 3, 2 / 3, 2 / 3),  # multiplicity counts
+        ([], [], 1.0, 1.0, 1.0, 1.0),
+        (["a"], [], 0.0, 0.0, 1.0, 1.0),  # nothing expected: exact means "no tool"
     ],
 )
 async def test_match_type_scores(
-    actual: list[str], expected: list[str], exact: float, in_order: float, any_order: float
+    actual: list[str],
+    expected: list[str],
+    exact: float,
+    partial: float,
+    in_order: float,
+    any_order: float,
 ) -> None:
     result, case = run_tools(*actual), case_expecting(*expected)
     assert (await trajectory(result, case, MatchType.EXACT))[0] == pytest.approx(exact)
+    with_partial = await trajectory(result, case, MatchType.EXACT, partial_credit=True)
+    assert with_partial[0] == pytest.approx(partial)
+    # partial_credit changes EXACT only
+    ordered = await trajectory(result, case, MatchType.IN_ORDER, partial_credit=True)
+    assert ordered[0] == pytest.approx(in_order)
     assert (await trajectory(result, case, MatchType.IN_ORDER))[0] == pytest.approx(in_order)
     assert (await trajectory(result, case, MatchType.ANY_ORDER))[0] == pytest.approx(any_order)
 
@@ -89,7 +105,8 @@ async def test_a_tool_expected_by_name_only_accepts_any_args_even_when_checking(
         ToolCall(name="get_weather", args={"city": "Rome"}),
         ToolCall(name="convert", args={"u": "F"}),
     )
-    assert await trajectory(actual, case, check_args=True) == (0.5, False)
+    assert await trajectory(actual, case, check_args=True) == (0.0, False)
+    assert await trajectory(actual, case, check_args=True, partial_credit=True) == (0.5, False)
 
 
 async def test_expected_tools_of_every_turn_are_concatenated() -> None:
@@ -107,13 +124,16 @@ async def test_expected_tools_of_every_turn_are_concatenated() -> None:
         ],
     )
     assert await trajectory(run_tools("a", "b"), case) == (1.0, True)
-    assert (await trajectory(run_tools("a"), case))[0] == 0.5
+    assert (await trajectory(run_tools("a"), case))[0] == 0.0
+    assert (await trajectory(run_tools("a"), case, partial_credit=True))[0] == 0.5
 
 
 async def test_threshold_decides_pass() -> None:
     case = case_expecting("a", "b")
-    assert await trajectory(run_tools("a"), case, threshold=0.5) == (0.5, True)
-    assert await trajectory(run_tools("a"), case, threshold=0.6) == (0.5, False)
+    partial = {"partial_credit": True}
+    assert await trajectory(run_tools("a"), case, threshold=0.5, **partial) == (0.5, True)
+    assert await trajectory(run_tools("a"), case, threshold=0.6, **partial) == (0.5, False)
+    assert await trajectory(run_tools("a"), case, threshold=0.5) == (0.0, False)
 
 
 async def test_details_show_both_trajectories() -> None:
@@ -132,9 +152,11 @@ names = st.lists(st.sampled_from("abcd"), max_size=7)
 @given(actual=names, expected=names)
 def test_exact_le_in_order_le_any_order(actual: list[str], expected: list[str]) -> None:
     exact = exact_score(actual, expected)
+    positional = positional_score(actual, expected)
     in_order = in_order_score(actual, expected)
     any_order = any_order_score(actual, expected)
-    assert 0.0 <= exact <= in_order <= any_order <= 1.0
+    assert 0.0 <= exact <= positional <= in_order <= any_order <= 1.0
+    assert exact in (0.0, 1.0)
 
 
 @given(actual=names, expected=names)
@@ -142,6 +164,7 @@ def test_perfect_scores_mean_what_the_match_types_say(
     actual: list[str], expected: list[str]
 ) -> None:
     assert (exact_score(actual, expected) == 1.0) == (actual == expected)
+    assert (positional_score(actual, expected) == 1.0) == (actual == expected)
     remaining = iter(actual)
     is_subsequence = all(any(a == e for a in remaining) for e in expected)
     assert (in_order_score(actual, expected) == 1.0) == is_subsequence
@@ -170,7 +193,7 @@ async def test_tool_name_match_with_nothing_expected() -> None:
     case = case_expecting()
     assert (await criterion.evaluate(run_tools(), case)).score == 1.0
     called = await criterion.evaluate(run_tools("a"), case)
-    assert (called.score, called.passed) == (0.0, False)
+    assert (called.score, called.passed) == (0.5, False)  # 10xGraph's docs and 0.10.3
     assert "no tools expected" in called.details["reason"]
 
 
@@ -182,8 +205,8 @@ def nodes_case(*nodes: str) -> EvalCase:
     ("match_type", "visits", "score"),
     [
         (MatchType.EXACT, ["MAIN", "TOOL", "MAIN"], 1.0),
-        (MatchType.EXACT, ["MAIN", "TOOL", "MAIN", "TOOL"], 0.75),
-        (MatchType.EXACT, ["MAIN"], 1 / 3),
+        (MatchType.EXACT, ["MAIN", "TOOL", "MAIN", "TOOL"], 0.0),
+        (MatchType.EXACT, ["MAIN"], 0.0),
         (MatchType.IN_ORDER, ["START", "MAIN", "X", "TOOL", "MAIN"], 1.0),
         (MatchType.IN_ORDER, ["TOOL", "MAIN"], 2 / 3),
         (MatchType.ANY_ORDER, ["TOOL", "MAIN", "MAIN"], 1.0),
@@ -205,3 +228,12 @@ async def test_node_order_without_expectation_passes_and_says_so() -> None:
     result = await criterion.evaluate(ExecutionResult(node_visits=["MAIN"]), nodes_case())
     assert (result.score, result.passed) == (1.0, True)
     assert "no expectation" in result.details["note"]
+
+
+async def test_node_order_partial_credit_is_positional() -> None:
+    cfg = CriterionConfig.node_order(match_type=MatchType.EXACT, partial_credit=True)
+    result = await NodeOrderMatchCriterion(cfg).evaluate(
+        ExecutionResult(node_visits=["MAIN", "TOOL", "MAIN", "TOOL"]),
+        nodes_case("MAIN", "TOOL", "MAIN"),
+    )
+    assert (result.score, result.passed) == (0.75, False)

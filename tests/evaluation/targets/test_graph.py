@@ -196,3 +196,41 @@ async def test_user_services_are_kept_but_not_another_graphs_publisher() -> None
     assert collector.get_tool_names() == ["get_weather"]
     assert sink.events == []
     assert isinstance(graph._container.get(Greeting), Greeting)
+
+
+async def test_publisher_callback_publishes_10xgraphs_own_event_model() -> None:
+    from tenxgraph.runtime.publisher.events import ContentType
+    from tenxgraph.runtime.publisher.events import EventModel as TxEventModel
+
+    class RawPublisher:  # any 10xGraph-style publisher: keeps what it is given
+        def __init__(self) -> None:
+            self.published: list[Any] = []
+
+        async def publish(self, event: Any) -> None:
+            self.published.append(event)
+
+    raw = RawPublisher()
+    callback = PublisherCallback(raw, config={"thread_id": "t", "run_id": "r"})
+    manager = CallbackManager()
+    manager.register_after_invoke(InvocationType.AI, callback)
+    manager.register_after_invoke(InvocationType.TOOL, callback)
+    with InjectQ().context():
+        app = build_graph().compile(callback_manager=manager)
+        await app.ainvoke(ask("What is the weather in Rome?"), {"thread_id": "other"})
+
+    assert all(isinstance(e, TxEventModel) for e in raw.published)
+    assert [e.content_type for e in raw.published] == [
+        [ContentType.TOOL_CALL],
+        [ContentType.TOOL_RESULT],
+        [ContentType.TEXT],
+    ]
+    # Our collector takes 10xGraph's events back as its own, content_type kept.
+    collector = TrajectoryCollector()
+    for event in raw.published:
+        await collector.publish(event)
+    assert collector.node_visits == ["MAIN", "MAIN"]
+    assert [c.name for c in collector.tool_calls] == ["get_weather"]
+    kept = EventCollector()
+    await kept.publish(raw.published[1])
+    assert kept.events[0].event == Event.TOOL_EXECUTION
+    assert kept.events[0].model_dump()["content_type"] == ["tool_result"]
