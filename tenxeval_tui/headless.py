@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
@@ -157,7 +157,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     agent_folder = Path.cwd() if args.agent else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
-    files = _eval_files(args.paths, workspace)
+    files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
     config, config_file = _base_config(args, workspace)
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
@@ -227,74 +227,55 @@ def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     return selected
 
 
-def _quiet_logging(verbose: bool) -> None:
-    import logging
-
-    if verbose:
-        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    else:
-        # Agents' frameworks log errors with tracebacks; the report already says what failed.
-        logging.getLogger().addHandler(logging.NullHandler())
-        logging.getLogger().setLevel(logging.CRITICAL)
-
-
-def _names_own_agent(eval_set: EvalSet) -> bool:
-    """Whether ``eval_set`` names its own agent (``metadata.agent``)."""
-    from tenxeval_tui.evaluation.targets.loader import EVAL_SET_AGENT_KEY
-
-    return EVAL_SET_AGENT_KEY in eval_set.metadata
-
-
 def execute(plan: RunPlan, args: argparse.Namespace) -> int:
-    """Run the plan: evaluate, combine, write reports, print the summary; returns the exit code."""
-    import asyncio
+    """Run the plan in a child process (:mod:`tenxeval_tui.runchild`), then write the
+    reports and print the summary; returns the exit code.
 
+    Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
+    running), the reports of the finished cases are written and the exit code is not 0
+    unless every case ran and the threshold is met.
+    """
     from tenxeval_tui.evaluation.eval_result import EvalReport
-    from tenxeval_tui.evaluation.runner import EvaluationRunner
-    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, load_agent
     from tenxeval_tui.progress import make_progress
+    from tenxeval_tui.runchild import child_reports, run_in_child
+    from tenxeval_tui.worker import set_up_logging
 
     files_and_sets = load_eval_sets(plan)
-    eval_sets = [eval_set for _, eval_set in files_and_sets]
-    _quiet_logging(args.verbose)
-    pairs: dict[str, tuple[Any, Any]] = {}  # one load per agent, shared by its eval sets
-    evaluations = []
-    for file, eval_set in files_and_sets:
-        try:
-            spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
-            if spec not in pairs:
-                pairs[spec] = load_agent(spec, cwd=plan.agent_folder)
-        except AgentLoadError as exc:
-            own = not plan.agent_explicit and _names_own_agent(eval_set)
-            raise UsageError(f"{file}: metadata.agent: {exc}" if own else str(exc)) from None
-        evaluations.append((*pairs[spec], eval_set))
-    run_config = plan.config.model_copy(deep=True)
-    run_config.reporter.enabled = False  # one report (combined when several) written below
-    progress = make_progress(sum(len(s.eval_cases) for s in eval_sets), quiet=args.quiet)
-    runner = EvaluationRunner(run_config, observers=[progress])
-    finished: list[EvalReport] = []
-
-    async def evaluate() -> None:
-        # One eval set at a time, so that two files sharing an eval_set_id both count.
-        for evaluation in evaluations:
-            finished.extend((await runner.run([evaluation])).values())
-
-    interrupted = False
-    try:
-        with progress:
-            asyncio.run(evaluate())
-    except KeyboardInterrupt:
-        interrupted = True
-        # The interrupted eval set's finished cases are kept as a partial report.
-        finished.extend(r for r in runner.results.values() if r.is_partial and r not in finished)
+    set_up_logging(args.verbose)
+    progress = make_progress(sum(len(s.eval_cases) for _, s in files_and_sets), quiet=args.quiet)
+    with progress:
+        outcome = run_in_child(plan, files_and_sets, [progress], verbose=args.verbose)
+    if outcome.worker_error is not None:
+        raise UsageError(outcome.worker_error)
+    if outcome.interrupted:
         print("interrupted: writing the report of the finished cases", file=sys.stderr)
+    elif outcome.died:
+        print(
+            f"tenxeval-tui run: the agent's process {outcome.how_it_ended()} before the run "
+            "finished (os._exit, a crash or a kill): writing the report of the finished cases",
+            file=sys.stderr,
+        )
+    finished = child_reports(outcome, plan.config.model_dump(mode="json"))
     if not finished or not any(r.results for r in finished):
-        return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
+        _drop_journal(outcome.journal)
+        return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
     report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
     written = _write_reports(report, plan, args)
-    if interrupted:
+    if written:
+        _drop_journal(outcome.journal)
+    elif outcome.journal is not None:
+        print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
+    if outcome.interrupted:
         return EXIT_INTERRUPTED
+    if outcome.died:
+        return EXIT_FAILED
     return exit_code(report, plan.threshold) if written else EXIT_FAILED
+
+
+def _drop_journal(journal: Path | None) -> None:
+    """The journal of a run whose reports are written holds nothing more: remove it."""
+    if journal is not None:
+        journal.unlink(missing_ok=True)
 
 
 def exit_code(report: EvalReport, threshold: float) -> int:
@@ -334,10 +315,39 @@ def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) 
     return not output.errors
 
 
+def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
+    """``run --from-journal``: write the reports of the cases a journal recorded.
+
+    Exit code as a run's, and 1 when the journal's run did not finish (partial).
+    """
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.journal import read_journal_runs
+    from tenxeval_tui.evaluation.results import EvalReport
+
+    journal = Path(args.from_journal)
+    try:
+        runs = read_journal_runs(journal)
+    except FileNotFoundError:
+        raise UsageError(f"{journal}: journal not found") from None
+    except (EvalFileError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{journal}: {exc}") from None
+    runs = [r for r in runs if r.results]
+    if not runs:
+        raise UsageError(f"{journal}: no finished case in this journal")
+    report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
+    if any(r.is_partial for r in runs) and not report.is_partial:
+        report = report.model_copy(update={"metadata": {**report.metadata, "partial": True}})
+    if not _write_reports(report, plan, args):
+        return EXIT_FAILED
+    return EXIT_FAILED if report.is_partial else exit_code(report, plan.threshold)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
     try:
         plan = build_plan(args)
+        if getattr(args, "from_journal", None):
+            return report_journal(plan, args)
         if args.watch:
             from tenxeval_tui.watchrun import watch_loop
 

@@ -64,6 +64,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "-v", "--verbose", action="store_true", help="print every case's criteria and logs"
     )
     parser.add_argument(
+        "--from-journal",
+        metavar="JOURNAL",
+        help="run nothing: write the reports of the cases a killed run's journal "
+        "(OUTPUT_DIR/run-*.journal.jsonl) recorded",
+    )
+    parser.add_argument(
         "--watch",
         action="store_true",
         help="rerun when an eval set or the agent's code changes (Ctrl-C to stop)",

@@ -26,11 +26,13 @@ killed outright still leaves what finished.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import sys
-from collections.abc import Collection, Sequence
+import traceback
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -63,6 +65,16 @@ class RunRequest(BaseModel):
     output_dir: Path | None = None
     journal: Path | None = None
     search_path: Path | None = Field(default=None, description="Put on sys.path first.")
+    config: EvalConfig | None = Field(
+        default=None,
+        description="The config, resolved (the CLI's): wins over config_file, preset, "
+        "concurrency and output_dir.",
+    )
+    verbose: bool | None = Field(
+        default=None,
+        description="Logging: None leaves it as it is, False keeps only critical records, "
+        "True shows INFO records on stderr.",
+    )
 
     def command(self) -> list[str]:
         """The command line that runs this request in a child process."""
@@ -70,9 +82,12 @@ class RunRequest(BaseModel):
 
 
 def build_config(request: RunRequest) -> EvalConfig:
-    """The config file (or the default), with the preset's criteria, concurrency and output dir."""
+    """The request's resolved config; or the config file (or the default), with the preset's
+    criteria, concurrency and output dir."""
     from tenxeval_tui.evaluation.config.presets import preset_by_name
 
+    if request.config is not None:
+        return request.config.model_copy(deep=True)
     config = EvalConfig.from_file(request.config_file) if request.config_file else EvalConfig()
     if request.preset:
         config.criteria = preset_by_name(request.preset).criteria
@@ -164,14 +179,28 @@ class LeanJsonLinesObserver(JsonLinesObserver):
 
 
 class _Lines:
-    """Writes protocol lines to the stream that was stdout, one flushed line at a time."""
+    """Writes protocol lines to the stream that was stdout, one flushed line at a time.
+
+    When the reader is gone (the UI or ``run`` was killed: a broken pipe), lines are
+    dropped and ``on_broken`` is called once, to stop a run no one follows any more
+    (the journal keeps what finished).
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self.broken = False
+        self.on_broken: Callable[[], None] | None = None
 
     def write(self, text: str) -> None:
-        self.stream.write(text)
-        self.stream.flush()
+        if self.broken:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: written after a failed close
+            self.broken = True
+            if self.on_broken is not None:
+                self.on_broken()
 
     def emit(self, data: dict[str, Any]) -> None:
         self.write(json.dumps(data, default=str) + "\n")
@@ -186,32 +215,68 @@ def _protocol_stream() -> TextIO:
     return os.fdopen(private, "w", encoding="utf-8", buffering=1 << 16)
 
 
+def load_agents(
+    request: RunRequest, files_and_sets: Sequence[tuple[Path, EvalSet]]
+) -> list[tuple[Any, Any, EvalSet]]:
+    """``(app, collector, eval_set)`` for each eval set, each agent loaded once.
+
+    The run's agent is the default; an eval set naming its own (``metadata.agent``) runs
+    with that one. An :class:`AgentLoadError` of an eval set's own agent names its file.
+    """
+    from tenxeval_tui.evaluation.targets.loader import (
+        EVAL_SET_AGENT_KEY,
+        AgentLoadError,
+        agent_spec_for,
+        load_agent,
+    )
+
+    pairs: dict[str, tuple[Any, Any]] = {}
+    evaluations: list[tuple[Any, Any, EvalSet]] = []
+    for path, eval_set in files_and_sets:
+        try:
+            spec = agent_spec_for(eval_set, request.agent, explicit=request.agent_explicit)
+            if spec not in pairs:
+                pairs[spec] = load_agent(spec, cwd=request.search_path)
+        except AgentLoadError as exc:
+            if request.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
+                raise
+            raise AgentLoadError(None, f"{path}: metadata.agent: {exc}") from None
+        evaluations.append((*pairs[spec], eval_set))
+    return evaluations
+
+
+def set_up_logging(verbose: bool | None) -> None:
+    """``verbose``: INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
+    import logging
+
+    if verbose:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    elif verbose is False:
+        # Agents' frameworks log errors with tracebacks; the report already says what failed.
+        logging.getLogger().addHandler(logging.NullHandler())
+        logging.getLogger().setLevel(logging.CRITICAL)
+
+
 async def run(request: RunRequest, out: _Lines) -> int:
     """Run ``request``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
-    from tenxeval_tui.evaluation.targets.loader import agent_spec_for, load_agent
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError
 
     try:
         config = build_config(request)
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
-        eval_sets = [
-            select_cases(EvalSet.from_file(path), path, request) for path in request.eval_sets
+        files_and_sets = [
+            (path, select_cases(EvalSet.from_file(path), path, request))
+            for path in request.eval_sets
         ]
-        out.emit(plan_line(eval_sets))
-        # The run's agent is the default; an eval set naming its own runs with that one.
-        evaluations = [
-            (
-                *load_agent(
-                    agent_spec_for(eval_set, request.agent, explicit=request.agent_explicit),
-                    cwd=request.search_path,
-                ),
-                eval_set,
-            )
-            for eval_set in eval_sets
-        ]
+        out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        evaluations = load_agents(request, files_and_sets)
+    except AgentLoadError as exc:
+        out.emit({"type": "worker_error", "message": str(exc), "usage": True})
+        return ERROR_EXIT
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
@@ -228,6 +293,12 @@ async def run(request: RunRequest, out: _Lines) -> int:
         runner.cancel()
 
     loop.add_signal_handler(signal.SIGTERM, cancel)
+
+    def cancel_soon() -> None:  # a write may fail off the loop (a tool's thread)
+        loop.call_soon_threadsafe(cancel)
+
+    out.on_broken = cancel_soon
+    loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
     reports = list((await runner.run(evaluations, config)).values())
@@ -258,12 +329,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": "usage: tenxeval_tui.worker REQUEST_JSON"})
         return ERROR_EXIT
     try:
-        request = RunRequest.model_validate_json(args[0])
-    except ValueError as exc:
+        # "@FILE": the request is in FILE (one argument is limited to 128 kB on Linux).
+        raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
+        request = RunRequest.model_validate_json(raw)
+    except (OSError, ValueError) as exc:
         out.emit({"type": "worker_error", "message": f"bad run request: {exc}"})
         return ERROR_EXIT
+    set_up_logging(request.verbose)
     return asyncio.run(run(request, out))
 
 
+def exit_now(code: int) -> None:
+    """End the process with ``code`` now: stdio flushed, no wait for the threads an agent
+    left running (a non-daemon thread would keep the worker alive for ever)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+def _main_then_exit() -> None:
+    try:
+        code = main()
+    except SystemExit as exc:  # escaped the run (raised where no case could catch it)
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    exit_now(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _main_then_exit()

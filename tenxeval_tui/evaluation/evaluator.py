@@ -310,7 +310,9 @@ class AgentEvaluator:
             if task is not None and task.cancelling():
                 raise  # the run is being cancelled
             return _describe(exc, index, len(turns))  # the agent raised it itself
-        except Exception as exc:
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            # sys.exit() or a KeyboardInterrupt raised by the agent ends its case, not the
+            # run (a Ctrl-C of the run cancels it instead: asyncio turns it into a cancel).
             return _describe(exc, index, len(turns))
         # An agent that swallowed the timeout's cancel, or blocked the event loop with
         # sync code so that it never came, still ran out of time.
@@ -406,7 +408,11 @@ def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str,
     # else is the agent's own exception, whatever it was raised from.
     wrapped = type(exc).__module__.startswith("tenxgraph") and exc.__cause__ is not None
     cause = exc.__cause__ if wrapped and exc.__cause__ is not None else exc
-    message = f"{type(cause).__name__}: {cause} (turn {turn + 1} of {turns})"
+    what: object = cause
+    if isinstance(cause, SystemExit):
+        what = f"the agent tried to end the process (sys.exit({cause.code!r}))"
+    said = f": {what}" if str(what) else ""  # KeyboardInterrupt() says nothing
+    message = f"{type(cause).__name__}{said} (turn {turn + 1} of {turns})"
     info: dict[str, Any] = {"error_type": type(cause).__name__, "turn_index": turn}
     if cause is not exc:
         info["wrapped_by"] = f"{type(exc).__name__}: {exc}"

@@ -75,11 +75,42 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
     :class:`EvalFileError` naming the file and line. A set that was started again
     starts over.
     """
+    reports: dict[str, EvalReport] = {}
+    for report in read_journal_runs(path):
+        reports[report.eval_set_id] = report
+    return reports
+
+
+class _Run:
+    """One ``run_start`` of a journal and what followed it."""
+
+    def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
+        self.set_id = set_id
+        self.name = name
+        self.order = list(order)
+        self.results: list[EvalCaseResult] = []
+        self.complete = False
+
+    def report(self) -> EvalReport:
+        position = {eval_id: i for i, eval_id in enumerate(self.order)}
+        self.results.sort(key=lambda r: position.get(r.eval_id, len(position)))
+        return EvalReport.create(
+            eval_set_id=self.set_id,
+            results=self.results,
+            eval_set_name=self.name,
+            metadata={} if self.complete else {PARTIAL_KEY: True},
+        )
+
+
+def read_journal_runs(path: str | Path) -> list[EvalReport]:
+    """Every run a journal recorded, in order: one report per ``run_start``, also when two
+    runs share an ``eval_set_id`` (two files, or two agents on one file).
+
+    Each case belongs to the latest run of its eval set; otherwise as :func:`read_journal`.
+    """
     path = Path(path)
-    names: dict[str, str] = {}
-    order: dict[str, list[str]] = {}
-    results: dict[str, list[EvalCaseResult]] = {}
-    complete: dict[str, bool] = {}
+    runs: list[_Run] = []
+    latest: dict[str, _Run] = {}
     lines = path.read_text(encoding="utf-8").splitlines()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -89,33 +120,25 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
             kind = data["type"]
             set_id = str(data.get("eval_set_id", ""))
             if kind == "run_start":
-                names[set_id] = str(data.get("eval_set_name", ""))
-                order[set_id] = [str(i) for i in data.get("eval_ids") or []]
-                results[set_id] = []
-                complete[set_id] = False
+                run = _Run(set_id, str(data.get("eval_set_name", "")), data.get("eval_ids") or [])
+                run.order = [str(i) for i in run.order]
+                runs.append(run)
+                latest[set_id] = run
             elif kind == "case":
-                results.setdefault(set_id, []).append(EvalCaseResult.model_validate(data["result"]))
-                complete.setdefault(set_id, False)
-            elif kind == "run_end":
-                complete[set_id] = not data.get("partial", False)
+                result = EvalCaseResult.model_validate(data["result"])
+                if set_id not in latest:
+                    latest[set_id] = _Run(set_id)
+                    runs.append(latest[set_id])
+                latest[set_id].results.append(result)
+            elif kind == "run_end" and set_id in latest:
+                latest[set_id].complete = not data.get("partial", False)
         except (ValueError, KeyError, TypeError) as exc:
             if number == len(lines) or _cut_short(line, exc):
                 continue  # the write in progress when a run was killed
             raise EvalFileError(
                 [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
             ) from None
-    for set_id, set_results in results.items():
-        position = {eval_id: i for i, eval_id in enumerate(order.get(set_id, []))}
-        set_results.sort(key=lambda r: position.get(r.eval_id, len(position)))
-    return {
-        set_id: EvalReport.create(
-            eval_set_id=set_id,
-            results=set_results,
-            eval_set_name=names.get(set_id, ""),
-            metadata={} if complete.get(set_id) else {PARTIAL_KEY: True},
-        )
-        for set_id, set_results in results.items()
-    }
+    return [run.report() for run in runs]
 
 
 def _cut_short(line: str, problem: Exception) -> bool:
@@ -135,4 +158,4 @@ def report_from_journal(path: str | Path) -> EvalReport:
     return EvalReport.combine(reports)
 
 
-__all__ = ["RunJournal", "read_journal", "report_from_journal"]
+__all__ = ["RunJournal", "read_journal", "read_journal_runs", "report_from_journal"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections.abc import Sequence
 
@@ -202,6 +203,29 @@ async def test_an_agent_that_raises_makes_an_error_case() -> None:
     assert boom.criterion_results == [] and not boom.passed
     assert fine.passed
     assert (report.summary.error_cases, report.summary.failed_cases) == (1, 0)
+
+
+async def test_an_agent_exiting_or_raising_keyboardinterrupt_makes_an_error_case() -> None:
+    def agent(message: str, trace: Trace) -> str:  # sync: raised in the loop's own thread
+        trace.node("MAIN", response=message)
+        if message == "exit":
+            sys.exit(3)
+        if message == "interrupt":
+            raise KeyboardInterrupt
+        return message
+
+    app, collector = create_eval_app(agent)
+    cases = [EvalCase.single_turn(m, m, m) for m in ("exit", "interrupt", "fine")]
+    report = await AgentEvaluator(app, collector, config_with({"exact_match": {}})).evaluate(
+        EvalSet(eval_set_id="x", eval_cases=cases)
+    )
+    exited, interrupted, fine = report.results
+    assert exited.error == (
+        "SystemExit: the agent tried to end the process (sys.exit(3)) (turn 1 of 1)"
+    )
+    assert exited.metadata["error_info"]["error_type"] == "SystemExit"
+    assert interrupted.error == "KeyboardInterrupt (turn 1 of 1)"
+    assert fine.passed
 
 
 async def test_a_case_past_its_timeout_is_an_error_case() -> None:
