@@ -19,6 +19,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -144,7 +145,7 @@ class EditorScreen(CaseCommandsScreen):
             self.open_file(path)
 
     def _show_message(self, message: str) -> None:
-        self.query_one("#message", Static).update(Text(message))
+        self.query_one("#message", Static).update(Text(inert(message, multiline=True)))
         self.query_one(ContentSwitcher).current = "message"
 
     def _update_title(self) -> None:

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.workspace import EVAL_SET_SUFFIX
 
 
@@ -56,12 +57,12 @@ class NewEvalSetScreen(ModalScreen[Path | None]):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         _, hint = new_eval_set_path(self.folder, event.value)
-        self.query_one("#new-hint", Static).update(Text(hint))
+        self.query_one("#new-hint", Static).update(Text(inert(hint)))
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         path, hint = new_eval_set_path(self.folder, event.value)
         if path is None:
-            self.query_one("#new-hint", Static).update(Text(hint))
+            self.query_one("#new-hint", Static).update(Text(inert(hint)))
             return
         self.dismiss(path)

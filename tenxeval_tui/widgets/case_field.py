@@ -8,7 +8,26 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static, TextArea
 
+from tenxeval_tui.shown_value import ShownValue, shows_controls
 from tenxeval_tui.widgets.messages import FieldEdited
+
+CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ \\x9b …)"
+
+
+def follow_edit(shown: ShownValue, box: Input | TextArea) -> str:
+    """The value ``box`` stands for after an edit; a pasted control is shown as a glyph."""
+    text = box.value if isinstance(box, Input) else box.text
+    value = shown.edited(text)
+    if shown.shown != text:  # the paste is kept in the value; the box shows it inertly
+        if isinstance(box, Input):
+            cursor = box.cursor_position + len(shown.shown) - len(text)
+            box.value = shown.shown
+            box.cursor_position = cursor
+        else:
+            location = box.cursor_location
+            box.load_text(shown.shown)
+            box.cursor_location = location
+    return value
 
 
 def field_id(key: str) -> str:
@@ -17,7 +36,12 @@ def field_id(key: str) -> str:
 
 
 class CaseField(Vertical):
-    """A label, an input (one line) or a text area (several lines), and a problem line."""
+    """A label, an input (one line) or a text area (several lines), and a problem line.
+
+    The box shows ``text`` inertly (see :mod:`tenxeval_tui.shown_value`): control
+    characters appear as glyphs and the label says the value holds some. Edits go up
+    as the value they stand for, so a field nobody edits saves back byte for byte.
+    """
 
     def __init__(
         self, key: str, label: str, text: str, *, multiline: bool = False, placeholder: str = ""
@@ -29,12 +53,14 @@ class CaseField(Vertical):
         self.multiline = multiline
         self.placeholder = placeholder
         self._problem: str | None = None
+        self._shown = ShownValue(text, multiline=multiline)
 
     def compose(self) -> ComposeResult:
-        yield Label(self.label, classes="field-label")
+        note = CONTROLS_NOTE if shows_controls(self.text, multiline=self.multiline) else ""
+        yield Label(Text(self.label + note), classes="field-label")
         if self.multiline:
             area = TextArea(
-                self.text,
+                self._shown.shown,
                 id=field_id(self.key),
                 soft_wrap=True,
                 tab_behavior="focus",
@@ -45,7 +71,10 @@ class CaseField(Vertical):
             yield area
         else:
             yield Input(
-                self.text, id=field_id(self.key), placeholder=self.placeholder, compact=True
+                self._shown.shown,
+                id=field_id(self.key),
+                placeholder=self.placeholder,
+                compact=True,
             )
         yield Static(Text(self._problem or ""), classes="field-error")
 
@@ -59,9 +88,9 @@ class CaseField(Vertical):
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.value, self))
+        self.post_message(FieldEdited(self.key, follow_edit(self._shown, event.input), self))
 
     @on(TextArea.Changed)
     def _area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
-        self.post_message(FieldEdited(self.key, event.text_area.text, self))
+        self.post_message(FieldEdited(self.key, follow_edit(self._shown, event.text_area), self))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runstate import CaseState, CaseStatus
 
 STATUS_STYLE = {
@@ -37,12 +38,12 @@ def status_text(status: CaseStatus) -> Text:
 def scores_text(state: CaseState) -> Text:
     """``criterion score`` pairs, failed ones in red; the error when the case errored."""
     if state.result is not None and state.result.error:
-        return Text(state.result.error[:80], style="magenta")
+        return Text(inert(state.result.error[:80]), style="magenta")
     text = Text()
     for index, (criterion, score, passed) in enumerate(state.scores):
         if index:
             text.append("  ")
-        text.append(f"{criterion} {score:.2f}", style="green" if passed else "red")
+        text.append(f"{inert(criterion)} {score:.2f}", style="green" if passed else "red")
     return text
 
 
@@ -72,8 +73,8 @@ class RunCaseTable(DataTable[Text | str]):
         """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
         cells: dict[str, Text | str] = {
             "status": status_text(state.status),
-            "eval set": Text(eval_set_label or state.eval_set_id),
-            "case": Text(state.name or state.eval_id),
+            "eval set": Text(inert(eval_set_label or state.eval_set_id)),
+            "case": Text(inert(state.name or state.eval_id)),
             "time": self._duration(state),
             "tokens": str(state.tokens) if state.tokens else "",
             "scores": scores_text(state),
