@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, is_inert
 from tenxeval_tui.workspace import EVAL_SET_SUFFIX
 
 
@@ -25,7 +25,7 @@ def new_eval_set_path(folder: Path, typed: str) -> tuple[Path | None, str]:
         name = name.removesuffix(".json") + EVAL_SET_SUFFIX
     if "/" in name or "\\" in name:
         return None, "a file name only, without folders (it goes in the workspace folder)"
-    if any(ord(char) < 32 for char in name):
+    if not is_inert(name):
         return None, "cannot use this name: it holds a control character"
     path = folder / name
     try:

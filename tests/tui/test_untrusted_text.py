@@ -214,3 +214,14 @@ async def test_control_characters_save_byte_for_byte_unless_their_field_is_edite
     assert {k: v for k, v in after.items() if k != "eval_cases"} == {
         k: v for k, v in before.items() if k != "eval_cases"
     }
+
+
+@pytest.mark.parametrize("typed", ["a\x1b]0;x\x07b", "tab\there", "c1\x9b", "gnp\u202eexe"])
+def test_a_new_eval_set_name_with_a_control_or_bidi_character_is_refused(
+    tmp_path: Path, typed: str
+):
+    from tenxeval_tui.screens.new_eval_set import new_eval_set_path
+
+    path, hint = new_eval_set_path(tmp_path, typed)
+    assert path is None
+    assert "control character" in hint
