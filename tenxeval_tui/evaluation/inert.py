@@ -10,8 +10,9 @@ Every front end passes such a string through :func:`inert` before it is shown:
   BEL -> ``␇``, CR -> ``␍``), and DEL becomes ``␡``; newline and tab are kept when
   the place shows several lines (``multiline=True``), shown as ``␊`` and ``␉`` when not;
 - C1 controls (U+0080-U+009F) become ``\\x9b``-style escapes;
-- bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and lone
-  surrogates (which UTF-8 cannot write) become ``\\u202e``-style escapes.
+- bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) become
+  ``\\u202e``-style escapes;
+- lone surrogates (which UTF-8 cannot write) become U+FFFD, as in the report files.
 
 Everything else is left as it is (Rich markup too: callers show the result as plain
 text, never as markup). One character class, :data:`UNSAFE`, defines what is replaced;
@@ -30,7 +31,7 @@ _JSON_WHITESPACE = frozenset("\n\r\t")
 
 
 def shown_char(char: str) -> str:
-    """How one unsafe character is shown (Control Picture, ``\\x..`` or ``\\u....``)."""
+    """How one unsafe character is shown (Control Picture, ``\\x..``, ``\\u....``, U+FFFD)."""
     code = ord(char)
     if code < 0x20:
         return chr(0x2400 + code)
@@ -38,6 +39,8 @@ def shown_char(char: str) -> str:
         return "\u2421"
     if code <= 0x9F:
         return f"\\x{code:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"
     return f"\\u{code:04x}"
 
 
