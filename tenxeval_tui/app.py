@@ -25,9 +25,12 @@ from textual import work
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.editor import EditorScreen
 from tenxeval_tui.screens.help import HelpScreen, format_keys
 from tenxeval_tui.workspace import Workspace, open_workspace
@@ -143,6 +146,29 @@ class WorkbenchApp(App[None]):
         """
         with suppress(ScreenStackError):
             super().clear_selection()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast in plain text: messages name files and cases, so never markup, and
+        their control characters are shown, never written (``markup`` is ignored)."""
+        super().notify(
+            inert(message, multiline=True),
+            title=inert(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title and sub-title (file names) with control characters shown."""
+        return super().format_title(inert(title), inert(sub_title))
 
     def on_mount(self) -> None:
         # Not DEFAULT_MODE: with it, Textual 8 mounts the mode's Input widgets before the

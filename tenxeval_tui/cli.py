@@ -27,6 +27,7 @@ def _eval_set_files(paths: Sequence[str]) -> list[Path]:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print every problem of every eval set file; exit 1 when there is any."""
     from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
+    from tenxeval_tui.evaluation.inert import inert
 
     files = _eval_set_files(args.paths)
     if not files:
@@ -36,11 +37,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for file in files:
         problems = validate_eval_set_file(file)
         for problem in problems:
-            print(problem)
+            print(inert(str(problem), multiline=True))
         if problems:
             failed += 1
         elif not args.quiet:
-            print(f"{file}: ok")
+            print(inert(f"{file}: ok"))
     return 1 if failed else 0
 
 
@@ -78,14 +79,15 @@ def _load_report_or_none(path: str) -> object | None:
     """The report at ``path``, or ``None`` after printing why it cannot be read."""
     from tenxeval_tui.evaluation.errors import EvalFileError
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.inert import inert
 
     try:
         return EvalReport.from_file(path)
     except EvalFileError as exc:
-        print(f"cannot read report: {exc}", file=sys.stderr)
+        print(inert(f"cannot read report: {exc}", multiline=True), file=sys.stderr)
     except OSError as exc:
         reason = f"{path}: {exc.strerror}" if exc.strerror else str(exc)
-        print(f"cannot read report: {reason}", file=sys.stderr)
+        print(inert(f"cannot read report: {reason}", multiline=True), file=sys.stderr)
     return None
 
 
@@ -93,6 +95,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file."""
     from tenxeval_tui.evaluation.compare import compare_reports
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.inert import inert, inert_json
 
     baseline = _load_report_or_none(args.baseline)
     current = _load_report_or_none(args.current)
@@ -100,9 +103,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 2
     comparison = compare_reports(baseline, current)
     if args.json:
-        print(comparison.model_dump_json(indent=2))
+        print(inert_json(comparison.model_dump_json(indent=2)))
     else:
-        print(comparison.format_summary())
+        print(inert(comparison.format_summary(), multiline=True))
     return 1 if comparison.has_regressions else 0
 
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.evaluation.inert import inert
+
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
@@ -117,8 +119,8 @@ def _check_criteria(config: EvalConfig, config_file: Path | None, preset: str | 
         raise UsageError(f"{source}: {exc}") from None
     if not criteria:  # e.g. a misspelt "criteria" key, which configs ignore like any unknown
         print(
-            f"tenxeval-tui run: warning: {source}: no criteria enabled, so every case that "
-            "runs without an error passes",
+            inert(f"tenxeval-tui run: warning: {source}: no criteria enabled, so every case that ")
+            + "runs without an error passes",
             file=sys.stderr,
         )
 
@@ -294,12 +296,12 @@ def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) 
     # Files first: a closed stdout (``| head``) must not cost the reports.
     output = ReporterManager(reporter).run_all(report)
     for name, message in output.errors:
-        print(f"report {name} failed: {message}", file=sys.stderr)
+        print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
         print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
     if not args.quiet:
         for path in output.generated_files:
-            print(f"wrote {path}")
+            print(inert(f"wrote {path}"))
     s = report.summary
     verdict = "PASSED" if exit_code(report, plan.threshold) == EXIT_OK else "FAILED"
     print(
@@ -322,7 +324,7 @@ def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
     """
     from tenxeval_tui.evaluation.errors import EvalFileError
     from tenxeval_tui.evaluation.journal import read_journal_runs
-    from tenxeval_tui.evaluation.results import EvalReport
+    from tenxeval_tui.evaluation.eval_result import EvalReport
 
     journal = Path(args.from_journal)
     try:
@@ -354,7 +356,7 @@ def run_command(args: argparse.Namespace) -> int:
             return watch_loop(plan, args)
         return execute(plan, args)
     except UsageError as exc:
-        print(f"tenxeval-tui run: {exc}", file=sys.stderr)
+        print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

@@ -1,5 +1,8 @@
 """Progress of a headless run: a rich progress bar on a terminal, plain lines otherwise (CI logs).
 
+Eval set ids, case ids and errors are untrusted: they are shown through
+:func:`~tenxeval_tui.evaluation.inert.inert` and never read as Rich markup.
+
 Both are run observers (:class:`~tenxeval_tui.evaluation.observers.RunObserver`)
 and context managers (the bar is shown while the run is inside the ``with``).
 """
@@ -11,6 +14,7 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.observers import RunObserver
 
 
@@ -59,7 +63,7 @@ class LineProgress(RunObserver):
             line += ": " + ", ".join(
                 f"{c.criterion} {c.score:.2f} < {c.threshold:.2f}" for c in result.failed_criteria
             )
-        print(line, file=self.stream, flush=True)
+        print(inert(line), file=self.stream, flush=True)
 
 
 class BarProgress(RunObserver):
@@ -70,7 +74,7 @@ class BarProgress(RunObserver):
 
         self.counts = _Counts()
         self.progress = Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn(
@@ -95,7 +99,7 @@ class BarProgress(RunObserver):
         self.progress.stop()
 
     def on_case_start(self, eval_set_id: str, case: Any) -> None:
-        self.progress.update(self.task, description=f"{eval_set_id}/{case.eval_id}")
+        self.progress.update(self.task, description=inert(f"{eval_set_id}/{case.eval_id}"))
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.counts.add(result)

@@ -47,7 +47,9 @@ def child_argv(args: argparse.Namespace) -> list[str]:
 
 
 def _say(text: str) -> None:
-    print(f"[watch] {text}", flush=True)
+    from tenxeval_tui.evaluation.inert import inert
+
+    print(inert(f"[watch] {text}", multiline=True), flush=True)
 
 
 def _run_child(argv: Sequence[str], files: Sequence[Path]) -> int:

@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.reports_index import ReportEntry, list_reports
 from tenxeval_tui.widgets.report_list import ReportList
 
@@ -54,7 +55,7 @@ class BaselinePicker(ModalScreen[Path | None]):
         with Vertical(id="baseline-dialog"):
             yield Static(
                 Text.assemble(
-                    ("Compare ", "bold"), (self.current.name, "cyan"), (" with…", "bold")
+                    ("Compare ", "bold"), (inert(self.current.name), "cyan"), (" with…", "bold")
                 ),
                 id="baseline-title",
             )

@@ -10,13 +10,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tenxeval_tui.evaluation.inert import inert
+
 
 class ChoiceScreen(ModalScreen[str]):
     """Ask ``question``; dismisses with the chosen answer's key, or ``cancel`` on escape.
 
     ``choices`` maps an answer key to its button label; the first letter of each label is
-    its keyboard shortcut (``Reload`` -> ``r``). ``details`` (shown as plain text, never
-    markup) lists what the question is about.
+    its keyboard shortcut (``Reload`` -> ``r``). ``details`` lists what the question is
+    about. Question, details and title are plain text, never markup, and their control
+    characters are shown, never written (they name files and cases).
     """
 
     BINDINGS = [Binding("escape", "dismiss('cancel')", "Cancel")]
@@ -38,11 +41,11 @@ class ChoiceScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as dialog:
-            dialog.border_title = self.dialog_title
-            yield Static(Text(self.question), id="question")
+            dialog.border_title = Text(inert(self.dialog_title))
+            yield Static(Text(inert(self.question, multiline=True)), id="question")
             if self.details:
                 with VerticalScroll(id="details"):
-                    yield Static(Text(self.details))
+                    yield Static(Text(inert(self.details, multiline=True)))
             with Horizontal(id="choices"):
                 for key, label in self.choices.items():
                     yield Button(f"{label} ({label[0].lower()})", id=f"choice-{key}")

@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation.compare import (
 )
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.report_document import ReportDocument
 from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.widgets.comparison_table import CHANGE_STYLES, ComparisonTable
@@ -38,11 +39,11 @@ def comparison_header(
     counts = comparison.counts()
     text = Text.assemble(
         ("Baseline ", "bold"),
-        (baseline.title, ""),
+        (inert(baseline.title), ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
         (PARTIAL_MARK if comparison.baseline_partial else "", "bold yellow"),
         ("\nCurrent  ", "bold"),
-        (current.title, ""),
+        (inert(current.title), ""),
         (f"  {format_time(current.timestamp)}", "dim"),
         (PARTIAL_MARK if comparison.current_partial else "", "bold yellow"),
         ("\nPass rate ", "bold"),
@@ -75,7 +76,7 @@ def criteria_deltas(comparison: ReportComparison) -> Table | Text:
             "-" if d.current_pass_rate is None else f"{d.current_pass_rate:.0%}",
         )
         table.add_row(
-            Text(d.criterion),
+            Text(inert(d.criterion)),
             Text.assemble(score_text(d.baseline_avg_score), " → ", score_text(d.current_avg_score)),
             delta_text(d.avg_score_delta),
             rates,
@@ -131,7 +132,7 @@ class CompareScreen(Screen[None]):
 
     def _show_error(self, message: str) -> None:
         self.query_one("#compare-header", Static).update(
-            Text.assemble(("Cannot compare\n", "bold red"), (message, "red"))
+            Text.assemble(("Cannot compare\n", "bold red"), (inert(message, multiline=True), "red"))
         )
 
     def _show(

@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tenxeval_tui.evaluation.inert import inert
+
 
 def _diff_lines(mine: str, disk: str, name: str) -> list[str]:
     return list(
@@ -38,7 +40,7 @@ def diff_text(mine: str, disk: str, name: str) -> Text:
             style = "red"
         elif line.startswith("@@"):
             style = "cyan"
-        text.append(line + "\n", style)
+        text.append(inert(line) + "\n", style)
     if not text:
         text.append("The two versions are the same.")
     return text
@@ -65,7 +67,7 @@ class CompareVersionsScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="compare-dialog") as dialog:
-            dialog.border_title = f"{self.file_name}: disk (-) vs mine (+)"
+            dialog.border_title = Text(inert(f"{self.file_name}: disk (-) vs mine (+)"))
             with VerticalScroll(id="compare-diff"):
                 yield Static(diff_text(self.mine, self.disk, self.file_name))
             with Horizontal(id="choices"):

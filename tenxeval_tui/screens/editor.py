@@ -20,6 +20,7 @@ from tenxeval_tui.disk_merge import merge_disk_version
 from tenxeval_tui.editing import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.first_steps import dismiss_hint, hint_dismissed
 from tenxeval_tui.screens.back import go_back_one_step
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
@@ -196,7 +197,7 @@ class EditorScreen(CaseCommandsScreen):
             self.open_file(path)
 
     def _show_message(self, message: str) -> None:
-        self.query_one("#message", Static).update(Text(message))
+        self.query_one("#message", Static).update(Text(inert(message, multiline=True)))
         self.query_one(ContentSwitcher).current = "message"
 
     def _update_title(self) -> None:

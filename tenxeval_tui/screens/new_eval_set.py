@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tenxeval_tui.eval_set_header import FALLBACK_ID, agent_problem, eval_set_id_problem, slug_for
+from tenxeval_tui.evaluation.inert import inert, is_inert
 from tenxeval_tui.workspace import EVAL_SET_SUFFIX
 
 
@@ -26,7 +27,7 @@ def new_eval_set_path(folder: Path, typed: str) -> tuple[Path | None, str]:
         name = name.removesuffix(".json") + EVAL_SET_SUFFIX
     if "/" in name or "\\" in name:
         return None, "a file name only, without folders (it goes in the workspace folder)"
-    if any(ord(char) < 32 for char in name):
+    if not is_inert(name):
         return None, "cannot use this name: it holds a control character"
     path = folder / name
     try:
@@ -86,14 +87,16 @@ class NewEvalSetScreen(ModalScreen[NewEvalSet | None]):
     def _changed(self, event: Input.Changed) -> None:
         if event.input.id == "new-name":
             path, _ = new_eval_set_path(self.folder, event.value)
-            self.query_one("#new-id", Input).placeholder = slug_for(path) if path else FALLBACK_ID
+            self.query_one("#new-id", Input).placeholder = (
+                inert(slug_for(path)) if path else FALLBACK_ID
+            )
         _, hint = self._checked()
-        self.query_one("#new-hint", Static).update(Text(hint))
+        self.query_one("#new-hint", Static).update(Text(inert(hint)))
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
         new, hint = self._checked()
         if new is None:
-            self.query_one("#new-hint", Static).update(Text(hint))
+            self.query_one("#new-hint", Static).update(Text(inert(hint)))
             return
         self.dismiss(new)

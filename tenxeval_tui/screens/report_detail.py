@@ -16,6 +16,7 @@ from textual.widgets import Footer, Input, Static
 
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.report_document import CaseRow, ReportDocument, ReportReader, StatusFilter
 from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.case_actions import (
@@ -42,7 +43,7 @@ def summary_text(doc: ReportDocument) -> Text:
     """The report's header: eval set, time, counts, pass rate, duration, tokens."""
     s = doc.summary
     text = Text.assemble(
-        (doc.title, "bold"),
+        (inert(doc.title), "bold"),
         ("  " + format_time(doc.timestamp) + " UTC", "dim"),
         "\n",
         (f"{s.pass_rate:.1%}", "bold green" if s.pass_rate >= 1 else "bold yellow"),
@@ -99,7 +100,7 @@ class ReportScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
-            yield Static(Text(f"Loading {self.path.name}…", style="dim"), id="report-header")
+            yield Static(Text(inert(f"Loading {self.path.name}…"), "dim"), id="report-header")
             yield ScoreBars(id="report-bars")
             with Horizontal(id="case-filters"):
                 yield Static(id="status-filter")
@@ -144,7 +145,9 @@ class ReportScreen(Screen[None]):
 
     def _show_error(self, message: str) -> None:
         self.query_one("#report-header", Static).update(
-            Text.assemble(("Cannot open this report\n", "bold red"), (message, "red"))
+            Text.assemble(
+                ("Cannot open this report\n", "bold red"), (inert(message, multiline=True), "red")
+            )
         )
 
     def _show(self, document: ReportDocument) -> None:

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.reports_index import ReportEntry, list_reports
 from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.widgets.report_list import ReportList, problem_text
@@ -129,7 +130,7 @@ class ReportsScreen(Screen[None]):
         table.focus()
 
     def _show_title(self, *, any_reports: bool) -> None:
-        folder = (str(self.folder), "bold cyan")
+        folder = (inert(str(self.folder)), "bold cyan")
         title = (
             Text.assemble(("Reports in ", "bold"), folder)
             if any_reports
@@ -158,7 +159,7 @@ class ReportsScreen(Screen[None]):
             detail.update("")
         elif entry.ok:
             html = "  (+ HTML report)" if entry.html_path.is_file() else ""
-            detail.update(Text(f"{entry.path.name}{html}", style="dim"))
+            detail.update(Text(inert(f"{entry.path.name}{html}"), style="dim"))
         else:
             detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
 

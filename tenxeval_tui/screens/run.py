@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Footer, Header, Static, Switch
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runprocess import WorkerProcess
 from tenxeval_tui.runstate import CaseStatus, LiveRun, case_key
 from tenxeval_tui.screens.back import can_go_back, go_back_one_step
@@ -138,7 +139,7 @@ class RunScreen(Screen[None]):
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
-        box.update(Text(message, style=style))
+        box.update(Text(inert(message, multiline=True), style=style))
         self.query_one("#run-message-box").display = bool(message)
 
     # --- choosing and starting a run -------------------------------------------------
@@ -350,7 +351,9 @@ class RunScreen(Screen[None]):
             return
         self._selected = key
         state = run.cases[key]
-        title = Text.assemble((state.name or state.eval_id, "bold"), f"  {state.eval_set_id}")
+        title = Text.assemble(
+            (inert(state.name or state.eval_id), "bold"), f"  {inert(state.eval_set_id)}"
+        )
         self.query_one("#run-case-title", Static).update(title)
         placeholder = (
             "(carried over from the last run)" if state.status == CaseStatus.CARRIED else ""

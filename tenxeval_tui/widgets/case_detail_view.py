@@ -15,6 +15,7 @@ from textual.widgets import Static
 from tenxeval_tui.case_diff import expectations_for, user_turns
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.widgets.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.response_diff import ResponseDiff
@@ -36,10 +37,10 @@ def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
     elif not expected:
         text.append("(no expectation)", style="dim")
     else:
-        text.append(arrow.join(expected))
+        text.append(inert(arrow.join(expected)))
     text.append("\nactual    ", style="bold")
     same = not expected or expected == actual
-    text.append(arrow.join(actual) or "(none)", style="" if same else "yellow")
+    text.append(inert(arrow.join(actual)) or "(none)", style="" if same else "yellow")
     if not same:
         text.append("   differs", style="bold yellow")
     return text
@@ -75,7 +76,7 @@ def turns_text(turns: list[str]) -> Text:
         if i > 1:
             text.append("\n")
         text.append(f"{i}. ", style="bold")
-        text.append(turn)
+        text.append(inert(turn, multiline=True))
     return text
 
 
@@ -141,7 +142,7 @@ class CaseDetailView(VerticalScroll):
         self.query_one("#case-title", Static).update(self._title(result, report_title, baseline))
         error = self.query_one("#case-error", Static)
         error.display = bool(result.error)
-        error.update(titled("Error", Text(result.error or "", style="magenta")))
+        error.update(titled("Error", Text(inert(result.error or "", multiline=True), "magenta")))
         self.query_one("#case-turns", Static).update(
             titled("Turns", turns_text(expected.turns or user_turns(result)))
         )
@@ -182,16 +183,21 @@ class CaseDetailView(VerticalScroll):
         self.query_one("#baseline-trajectory-diff", TrajectoryDiff).show_calls(
             baseline.actual_tool_calls, result.actual_tool_calls, ("Baseline", "This run")
         )
-        error.update(Text.assemble(("Baseline error: ", "bold"), (baseline.error or "", "magenta")))
+        error.update(
+            Text.assemble(
+                ("Baseline error: ", "bold"),
+                (inert(baseline.error or "", multiline=True), "magenta"),
+            )
+        )
 
     @staticmethod
     def _title(result: EvalCaseResult, report_title: str, baseline: EvalCaseResult | None) -> Text:
-        title = Text.assemble(status_text(result.status), " ", (result.eval_id, "bold"))
+        title = Text.assemble(status_text(result.status), " ", (inert(result.eval_id), "bold"))
         if result.name and result.name != result.eval_id:
-            title.append(f"  {result.name}")
+            title.append(f"  {inert(result.name)}")
         title.append(f"\n{result.duration_seconds:.2f}s", style="cyan")
         if report_title:
-            title.append(f"   in {report_title}", style="dim")
+            title.append(f"   in {inert(report_title)}", style="dim")
         if baseline is not None:
             title.append("   baseline: ", style="dim")
             title.append_text(status_text(baseline.status))

@@ -13,7 +13,26 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
+from tenxeval_tui.shown_value import ShownValue, shows_controls
 from tenxeval_tui.widgets.messages import FieldEdited
+
+CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ \\x9b …)"
+
+
+def follow_edit(shown: ShownValue, box: Input | TextArea) -> str:
+    """The value ``box`` stands for after an edit; a pasted control is shown as a glyph."""
+    text = box.value if isinstance(box, Input) else box.text
+    value = shown.edited(text)
+    if shown.shown != text:  # the paste is kept in the value; the box shows it inertly
+        if isinstance(box, Input):
+            cursor = box.cursor_position + len(shown.shown) - len(text)
+            box.value = shown.shown
+            box.cursor_position = cursor
+        else:
+            location = box.cursor_location
+            box.load_text(shown.shown)
+            box.cursor_location = location
+    return value
 
 
 def field_id(key: str) -> str:
@@ -74,7 +93,12 @@ class FieldArea(TextArea):
 
 
 class CaseField(Vertical):
-    """A label, an input (one line) or a text area (several lines), and a problem line."""
+    """A label, an input (one line) or a text area (several lines), and a problem line.
+
+    The box shows ``text`` inertly (see :mod:`tenxeval_tui.shown_value`): control
+    characters appear as glyphs and the label says the value holds some. Edits go up
+    as the value they stand for, so a field nobody edits saves back byte for byte.
+    """
 
     def __init__(
         self, key: str, label: str, text: str, *, multiline: bool = False, placeholder: str = ""
@@ -86,12 +110,14 @@ class CaseField(Vertical):
         self.multiline = multiline
         self.placeholder = placeholder
         self._problem: str | None = None
+        self._shown = ShownValue(text, multiline=multiline)
 
     def compose(self) -> ComposeResult:
-        yield Label(self.label, classes="field-label")
+        note = CONTROLS_NOTE if shows_controls(self.text, multiline=self.multiline) else ""
+        yield Label(Text(self.label + note), classes="field-label")
         if self.multiline:
             area = FieldArea(
-                self.text,
+                self._shown.shown,
                 id=field_id(self.key),
                 soft_wrap=True,
                 tab_behavior="focus",
@@ -102,7 +128,10 @@ class CaseField(Vertical):
             yield area
         else:
             yield FieldInput(
-                self.text, id=field_id(self.key), placeholder=self.placeholder, compact=True
+                self._shown.shown,
+                id=field_id(self.key),
+                placeholder=self.placeholder,
+                compact=True,
             )
         yield Static(Text(self._problem or ""), classes="field-error")
 
@@ -116,11 +145,10 @@ class CaseField(Vertical):
 
     @property
     def value(self) -> str:
-        """The text the field holds now (what the user typed so far)."""
+        """The value the field stands for now: what the user typed so far, every control
+        character it was shown with (as a glyph) kept as it was (see :func:`follow_edit`)."""
         editor = self.editor
-        if editor is None:
-            return self.text
-        return editor.text if isinstance(editor, TextArea) else editor.value
+        return self.text if editor is None else follow_edit(self._shown, editor)
 
     @property
     def edited(self) -> bool:

@@ -24,13 +24,15 @@ from textual.strip import Strip
 
 from tenxeval_tui import casefields
 from tenxeval_tui.editing import CaseState
+from tenxeval_tui.evaluation.inert import inert
 
 _FLATTEN = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 
 
 @dataclass(frozen=True, slots=True)
 class CaseRow:
-    """What the list shows of one case, and what the filter matches against."""
+    """What the list shows of one case (inert: controls shown as glyphs), and what the
+    filter matches against."""
 
     uid: int
     eval_id: str
@@ -52,11 +54,11 @@ class CaseRow:
             turns, tools, tags, search = -1, -1, ("?",), case.eval_id.casefold()
         return cls(
             uid=case.uid,
-            eval_id=case.eval_id.translate(_FLATTEN),
-            name=str(case.data.get("name", "")).translate(_FLATTEN),
+            eval_id=inert(case.eval_id.translate(_FLATTEN)),
+            name=inert(str(case.data.get("name", "")).translate(_FLATTEN)),
             turns=turns,
             tools=tools,
-            tags=tags,
+            tags=tuple(inert(tag) for tag in tags),
             search=search,
             folded_tags=frozenset(tag.casefold() for tag in tags),
         )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from tenxeval_tui.evaluation.compare import CaseChange, CaseComparison
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.status_text import delta_text, score_text, status_text
 from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
 
@@ -35,12 +36,12 @@ def comparison_cells(case: CaseComparison) -> Sequence[Text]:
     scores = Text.assemble(score_text(case.baseline_score), " → ", score_text(case.current_score))
     return (
         Text(case.change.value.replace("_", " "), style=CHANGE_STYLES[case.change]),
-        Text(case.eval_id),
+        Text(inert(case.eval_id)),
         status_text(case.baseline_status),
         status_text(case.current_status),
         scores,
         delta_text(case.score_delta),
-        Text(case.name),
+        Text(inert(case.name)),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.section_title import TitledStatic
 from tenxeval_tui.widgets.status_text import delta_text, score_text
 
@@ -62,13 +63,13 @@ class CriteriaTable(TitledStatic):
                 Text(str(tokens)) if tokens else Text("-", "dim"),
             ]
             text.append("\n")
-            text.append(f"{cr.criterion:<{name_width}}")
+            text.append(inert(f"{cr.criterion:<{name_width}}"))
             for cell, width in zip(cells, widths, strict=True):
                 text.append_text(_right(cell, width))
             if cr.error:
                 text.append("\n    error: ", style="magenta")
-                text.append(cr.error, style="magenta")
+                text.append(inert(cr.error, multiline=True), style="magenta")
             elif cr.reason:
                 text.append("\n    ")
-                text.append(cr.reason, style="italic")
+                text.append(inert(cr.reason, multiline=True), style="italic")
         self.show_body(text)

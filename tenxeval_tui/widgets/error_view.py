@@ -9,16 +9,18 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.evaluation.inert import inert
 
 
 def problems_text(title: str, problems: Sequence[Problem], hint: str = "") -> Text:
-    """The problems as plain text (eval set content is never read as markup)."""
-    text = Text(title + "\n\n", style="bold")
+    """The problems as plain text (eval set content is never read as markup, and its
+    control characters are shown, never written)."""
+    text = Text(inert(title) + "\n\n", style="bold")
     for problem in problems:
-        text.append(problem.location(), "bold red")
+        text.append(inert(problem.location()), "bold red")
         if problem.json_path:
-            text.append(f"  {problem.json_path}", "yellow")
-        text.append(f"\n    {problem.message}\n")
+            text.append(f"  {inert(problem.json_path)}", "yellow")
+        text.append(f"\n    {inert(problem.message, multiline=True)}\n")
     if hint:
         text.append("\n" + hint, "dim")
     return text

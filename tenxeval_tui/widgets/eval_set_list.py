@@ -9,13 +9,14 @@ from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.workspace import EvalSetEntry
 
 
 def entry_label(entry: EvalSetEntry, shown_path: str, *, current: bool = False) -> Text:
     """``smoke  12 cases`` or ``broken  ✗ 3:5 invalid JSON`` (plain text, never markup)."""
     label = Text("● " if current else "  ")
-    label.append(shown_path)
+    label.append(inert(shown_path))
     if entry.ok and entry.case_count is not None:
         label.append(f"  {entry.case_count} case{'s' if entry.case_count != 1 else ''}", "dim")
     elif entry.ok:
@@ -23,7 +24,7 @@ def entry_label(entry: EvalSetEntry, shown_path: str, *, current: bool = False) 
     else:
         first = entry.problems[0]
         where = f"{first.line}:{first.column} " if first.line is not None else ""
-        label.append(f"  ✗ {where}{first.message}", "red")
+        label.append(inert(f"  ✗ {where}{first.message}"), "red")
     return label
 
 

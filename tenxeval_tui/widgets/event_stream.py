@@ -9,6 +9,7 @@ from textual.widgets import Log
 
 from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.inert import inert
 
 # Longest text of one field on an event line (the reports keep everything).
 FIELD_LIMIT = 240
@@ -100,7 +101,7 @@ class EventStream(Log):
         self._shown = 0
         self.clear()
         if placeholder and (source is None or not source.events):
-            self.write_line(placeholder)
+            self.write_line(inert(placeholder))
         self.flush()
 
     def flush(self) -> int:
@@ -112,8 +113,9 @@ class EventStream(Log):
         new = events[self._shown :]
         if not new:
             return 0
-        # One line per event, whatever line breaks the agent's text holds.
-        self.write_lines([" ".join(describe_event(event).splitlines()) for event in new])
+        # One line per event, whatever line breaks the agent's text holds; its control
+        # characters are shown, never written (Log only drops some of them).
+        self.write_lines([inert(" ".join(describe_event(event).splitlines())) for event in new])
         self._shown += len(new)
         return len(new)
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.report_document import CaseRow
 from tenxeval_tui.widgets.status_text import score_text, status_text
 from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
@@ -22,11 +23,15 @@ CASE_COLUMNS = (
 
 def case_cells(row: CaseRow) -> Sequence[Text]:
     """The cells of one case row."""
-    why = Text(row.error, style="magenta") if row.error else Text(", ".join(row.failed_criteria))
+    why = (
+        Text(inert(row.error), style="magenta")
+        if row.error
+        else Text(inert(", ".join(row.failed_criteria)))
+    )
     return (
         status_text(row.status),
-        Text(row.eval_id),
-        Text(row.name),
+        Text(inert(row.eval_id)),
+        Text(inert(row.name)),
         score_text(row.score),
         Text(f"{row.duration:.2f}s"),
         why,

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from rich.text import Text
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.reports_index import ReportEntry
 from tenxeval_tui.widgets.row_table import RowTable
 
@@ -22,11 +23,11 @@ def problem_text(entry: ReportEntry) -> Text:
     problem = entry.problem
     if problem is None:
         return Text("")
-    where = entry.path.name
+    where = inert(entry.path.name)
     if problem.line is not None:
         where += f":{problem.line}" + (f":{problem.column}" if problem.column else "")
     detail = f"{problem.json_path}: " if problem.json_path else ""
-    return Text(f"{where}: {detail}{problem.message}", style="red")
+    return Text(inert(f"{where}: {detail}{problem.message}"), style="red")
 
 
 class ReportList(RowTable[Text]):
@@ -57,14 +58,14 @@ class ReportList(RowTable[Text]):
         for entry in self.entries:
             if entry.ok:
                 cells = [
-                    Text(entry.title),
+                    Text(inert(entry.title)),
                     Text(format_time(entry.timestamp)),
                     Text(f"{entry.pass_rate:.1%}", style="green" if entry.pass_rate >= 1 else ""),
                     Text(str(entry.passed), style="green"),
                     Text(str(entry.failed), style="red" if entry.failed else ""),
                     Text(str(entry.errored), style="magenta" if entry.errored else ""),
                     Text(str(entry.total)),
-                    Text(entry.path.name, style="dim"),
+                    Text(inert(entry.path.name), style="dim"),
                 ]
             else:
                 cells = [

@@ -8,6 +8,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from tenxeval_tui.case_diff import DiffOp, word_diff
+from tenxeval_tui.evaluation.inert import inert
 
 _STYLES = {
     DiffOp.EQUAL: "",
@@ -21,8 +22,8 @@ def diff_texts(left: str, right: str) -> tuple[Text, Text]:
     """``left`` and ``right`` as Rich texts, words only in one of them highlighted."""
     diff = word_diff(left, right)
     return (
-        Text.assemble(*((t, _STYLES[op]) for op, t in diff.expected)),
-        Text.assemble(*((t, _STYLES[op]) for op, t in diff.actual)),
+        Text.assemble(*((inert(t, multiline=True), _STYLES[op]) for op, t in diff.expected)),
+        Text.assemble(*((inert(t, multiline=True), _STYLES[op]) for op, t in diff.actual)),
     )
 
 
@@ -48,8 +49,12 @@ class ResponseDiff(Horizontal):
     ) -> None:
         """Show the two texts under their titles; ``None`` means the text is not known."""
         if left is None or right is None:
-            left_text = Text(left) if left is not None else Text(_UNKNOWN, "dim")
-            right_text = Text(right) if right is not None else Text(_UNKNOWN, "dim")
+            left_text = (
+                Text(inert(left, multiline=True)) if left is not None else Text(_UNKNOWN, "dim")
+            )
+            right_text = (
+                Text(inert(right, multiline=True)) if right is not None else Text(_UNKNOWN, "dim")
+            )
         else:
             left_text, right_text = diff_texts(left, right)
         self.query_one(".diff-left", Static).update(

@@ -7,6 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runstate import CaseState, CaseStatus
 from tenxeval_tui.widgets.row_table import ROW_KEYS, RowTable
 
@@ -40,12 +41,12 @@ def status_text(status: CaseStatus) -> Text:
 def scores_text(state: CaseState) -> Text:
     """``criterion score`` pairs, failed ones in red; the error when the case errored."""
     if state.result is not None and state.result.error:
-        return Text(state.result.error[:80], style="magenta")
+        return Text(inert(state.result.error[:80]), style="magenta")
     text = Text()
     for index, (criterion, score, passed) in enumerate(state.scores):
         if index:
             text.append("  ")
-        text.append(f"{criterion} {score:.2f}", style="green" if passed else "red")
+        text.append(f"{inert(criterion)} {score:.2f}", style="green" if passed else "red")
     return text
 
 
@@ -80,8 +81,8 @@ class RunCaseTable(RowTable[Text | str]):
         """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
         cells: dict[str, Text | str] = {
             "status": status_text(state.status),
-            "eval set": Text(eval_set_label or state.eval_set_id),
-            "case": Text(state.name or state.eval_id),
+            "eval set": Text(inert(eval_set_label or state.eval_set_id)),
+            "case": Text(inert(state.name or state.eval_id)),
             "time": self._duration(state),
             "tokens": str(state.tokens) if state.tokens else "",
             "scores": scores_text(state),

@@ -6,11 +6,13 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Switch
 
 from tenxeval_tui.evaluation.config.presets import PRESETS
+from tenxeval_tui.evaluation.inert import inert
 
 ALL_SETS = "*all*"
 
@@ -99,10 +101,13 @@ class RunOptions(Horizontal):
         self._concurrency = concurrency
 
     def compose(self) -> ComposeResult:
-        scopes = [("all eval sets", ALL_SETS)] + [(label, str(p)) for label, p in self._eval_sets]
+        scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
+        scopes += [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
         yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
         yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
-        yield Input(self._agent, placeholder="agent module:attribute", id="agent", compact=True)
+        yield Input(
+            inert(self._agent), placeholder="agent module:attribute", id="agent", compact=True
+        )
         yield Label("jobs")
         yield Input(
             str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.status_text import bar
 
 
@@ -45,7 +46,7 @@ class ScoreBars(Static):
                 continue
             counts = f"{stats.get('passed', '?')}/{stats.get('total', '?')}"
             table.add_row(
-                Text(name),
+                Text(inert(name)),
                 bar(avg),
                 Text(f"{avg:.2f}"),
                 bar(rate),

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from tenxeval_tui.case_diff import AlignedStep, StepMatch, align_trajectory
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.section_title import TitledStatic
 
 _MARKS = {
@@ -24,13 +25,13 @@ def call_text(call: ToolCall | None, highlight: tuple[str, ...] = ()) -> Text:
     """``name(arg=value, ...)`` with the arguments in ``highlight`` in yellow."""
     if call is None:
         return Text("")
-    text = Text(call.name, style="bold")
+    text = Text(inert(call.name), style="bold")
     text.append("(")
     for i, (key, value) in enumerate(call.args.items()):
         if i:
             text.append(", ")
         shown = json.dumps(value, ensure_ascii=False, default=str)
-        text.append(f"{key}={shown}", style="yellow" if key in highlight else "")
+        text.append(inert(f"{key}={shown}"), style="yellow" if key in highlight else "")
     text.append(")")
     return text
 

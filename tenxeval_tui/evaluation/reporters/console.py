@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -13,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.fileio import without_surrogates
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "yellow"}
@@ -21,19 +20,16 @@ _STATUS_LABEL = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
 PREVIEW_CHARS = 300
 _BLOCK_LINES = 200
 
-
-# Control characters (ESC first of all) in agent text must not reach a terminal or log.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
 Line = list[tuple[str, str]]  # one output line as (text, rich style) segments
 
 
 def _clean(text: str) -> str:
-    return without_surrogates(_CONTROL.sub("", text))
+    # Agent and eval-set text must not drive the terminal or a log viewer: controls show.
+    return inert(text)
 
 
 def _preview(text: str, limit: int = PREVIEW_CHARS) -> str:
-    flat = " ".join(_clean(text).split())
+    flat = _clean(" ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

@@ -123,5 +123,7 @@ def test_control_characters_in_agent_text_never_reach_the_terminal():
     ConsoleReporter(file=out, verbose=True).print(report)
     text = out.getvalue()
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
-    assert "response: ok[2J]0;owned done" in text
-    assert "name[31m" in text
+    # shown, not dropped: the reader sees that the agent sent escape sequences
+    assert "response: ok␛[2J␛]0;owned␇ done" in text
+    assert "name␛[31m" in text
+    assert "reason: why␛[1A" in text
