@@ -43,7 +43,7 @@ class EditorScreen(CaseCommandsScreen):
         Binding("ctrl+f", "focus_filter", "Filter"),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_files", "Files"),
-        Binding("escape", "back", "Back: to the case list, then the screen before", show=False),
+        Binding("escape", "back", "Back (case list, then the screen before)", show=False),
         Binding("f2", "edit_eval_set", "Eval set name and description", show=False),
     ]
 
