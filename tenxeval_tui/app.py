@@ -236,7 +236,8 @@ class WorkbenchApp(App[None]):
     def action_help(self) -> None:
         """Show every key binding, the current screen's first."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.help_sections(self.screen)))
+            go = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action.startswith("go(")]
+            self.push_screen(HelpScreen(self.help_sections(self.screen), passthrough=go))
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""

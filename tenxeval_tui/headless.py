@@ -323,8 +323,8 @@ def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
     Exit code as a run's, and 1 when the journal's run did not finish (partial).
     """
     from tenxeval_tui.evaluation.errors import EvalFileError
-    from tenxeval_tui.evaluation.journal import read_journal_runs
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.journal import read_journal_runs
 
     journal = Path(args.from_journal)
     try:

@@ -29,14 +29,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
-from tenxeval_tui.evaluation.journal import read_journal_runs
-from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
     EvalCaseResult,
     EvalReport,
 )
+from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.worker import RunRequest
 
 STOP_GRACE = 5.0

@@ -54,7 +54,7 @@ class EditorScreen(CaseCommandsScreen):
         Binding(
             "escape",
             "back",
-            "Back: to the case list, then the screen before",
+            "Back (case list, then the screen before)",
             show=False,
             priority=True,
         ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -44,14 +45,29 @@ def binding_rows(sections: Sequence[BindingSection]) -> list[tuple[str, str, str
 
 class HelpScreen(ModalScreen[None]):
     """A table of every binding, the first section's (the current screen's) on top;
-    escape, ``q`` or ``?`` closes it."""
+    escape, ``q`` or ``?`` closes it.
+
+    A modal screen keeps the app's keys from the keyboard; ``passthrough`` are those that
+    still work over the help (the keys that go to a screen: the help is read, not answered).
+    """
 
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
 
-    def __init__(self, sections: Sequence[BindingSection]) -> None:
+    def __init__(
+        self, sections: Sequence[BindingSection], passthrough: Sequence[Binding] = ()
+    ) -> None:
         super().__init__()
         self.sections = sections
         self.rows = binding_rows(sections)
+        self._passthrough = {
+            key.strip(): binding.action for binding in passthrough for key in binding.key.split(",")
+        }
+
+    async def on_key(self, event: events.Key) -> None:
+        action = self._passthrough.get(event.key)
+        if action is not None:
+            event.stop()
+            await self.app.run_action(action)
 
     def compose(self) -> ComposeResult:
         first = self.sections[0][0] if self.sections else ""

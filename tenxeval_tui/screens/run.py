@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, Switch
+from textual.widgets import Checkbox, DataTable, Footer, Header, Static
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
@@ -505,11 +505,11 @@ class RunScreen(Screen[None]):
 
     def action_toggle_watch(self) -> None:
         """Turn watch mode on or off."""
-        switch = self.query_one("#watch", Switch)
+        switch = self.query_one("#watch", Checkbox)
         switch.value = not switch.value
 
-    @on(Switch.Changed, "#watch")
-    def _watch_changed(self, event: Switch.Changed) -> None:
+    @on(Checkbox.Changed, "#watch")
+    def _watch_changed(self, event: Checkbox.Changed) -> None:
         if event.value:
             self.watcher.start()
         else:

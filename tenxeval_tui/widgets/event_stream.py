@@ -1,10 +1,14 @@
-"""The live events of one case, one line per event, following the tail unless scrolled up."""
+"""The live events of one case, one event a line (wrapped to the pane's width, continuation
+lines indented), following the tail unless scrolled up."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
 from textual.widgets import Log
 
 from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
@@ -76,12 +80,43 @@ def describe_event(event: EventModel) -> str:
     return label + _tokens(data)
 
 
+CONTINUATION = "  "
+"""The indent of an event's wrapped lines."""
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """``line`` in lines of at most ``width`` cells, broken between words where it can;
+    the lines after the first indented by :data:`CONTINUATION`."""
+    if width <= len(CONTINUATION) + 1 or cell_len(line) <= width:
+        return [line]
+    first, *rest = Text(line).wrap(_MEASURE, width)
+    lines = [first.plain.rstrip()]
+    body = " ".join(part.plain.strip() for part in rest)
+    for part in Text(body).wrap(_MEASURE, width - len(CONTINUATION)) if body else []:
+        lines.append(CONTINUATION + part.plain.strip())
+    return lines
+
+
+def _measure_console() -> Any:
+    from rich.console import Console
+
+    return Console(width=10_000, color_system=None, legacy_windows=False)
+
+
+_MEASURE = _measure_console()
+
+
 class EventStream(Log):
-    """Shows the events of the case it follows; :meth:`flush` appends what arrived since."""
+    """Shows the events of the case it follows; :meth:`flush` appends what arrived since.
+
+    Each event is one line of text; the pane wraps it to its width and wraps everything
+    again when its width changes.
+    """
 
     DEFAULT_CSS = """
     EventStream {
         height: 1fr;
+        overflow-x: hidden;
     }
     """
 
@@ -89,6 +124,9 @@ class EventStream(Log):
         super().__init__(id=id, auto_scroll=True)
         self._source: EventCollector | None = None
         self._shown = 0
+        self._texts: list[str] = []
+        """Every event line shown, unwrapped (to wrap again on a resize)."""
+        self._wrap_width = 0
 
     @property
     def shown(self) -> int:
@@ -99,10 +137,28 @@ class EventStream(Log):
         """Show ``source``'s events from the start (``placeholder`` when there is none)."""
         self._source = source
         self._shown = 0
+        self._texts = []
         self.clear()
         if placeholder and (source is None or not source.events):
-            self.write_line(inert(placeholder))
+            self._write([inert(placeholder)])
         self.flush()
+
+    @property
+    def _pane_width(self) -> int:
+        # The vertical scrollbar is counted in always: lines never outgrow the pane once
+        # it appears.
+        return max(self.content_region.width - self.styles.scrollbar_size_vertical, 0)
+
+    def _write(self, texts: list[str]) -> None:
+        self._texts += texts
+        width = self._wrap_width = self._pane_width
+        self.write_lines([part for text in texts for part in wrap_line(text, width)])
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._pane_width != self._wrap_width and self._texts:
+            texts, self._texts = self._texts, []
+            self.clear()
+            self._write(texts)
 
     def flush(self) -> int:
         """Append the events that arrived since the last flush; returns how many."""
@@ -115,7 +171,7 @@ class EventStream(Log):
             return 0
         # One line per event, whatever line breaks the agent's text holds; its control
         # characters are shown, never written (Log only drops some of them).
-        self.write_lines([inert(" ".join(describe_event(event).splitlines())) for event in new])
+        self._write([inert(" ".join(describe_event(event).splitlines())) for event in new])
         self._shown += len(new)
         return len(new)
 

@@ -1,15 +1,22 @@
-"""The cases of a run, one row each, updated in place as their state changes."""
+"""The cases of a run, one row each, updated in place as their state changes.
+
+The columns share the table's width by priority (:mod:`~tenxeval_tui.widgets.run_columns`):
+each case's score numbers stay on screen down to 80 columns; when the width (or the widest
+scores) calls for other columns, the table is rebuilt from the cases it shows.
+"""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runstate import CaseState, CaseStatus
 from tenxeval_tui.widgets.row_table import ROW_KEYS, RowTable
+from tenxeval_tui.widgets.run_columns import ColumnPlan, plan_columns, score_label, scores_width
 
 STATUS_STYLE = {
     CaseStatus.QUEUED: ("· queued", "dim"),
@@ -20,33 +27,25 @@ STATUS_STYLE = {
     CaseStatus.CARRIED: ("↺ carried", "cyan"),
     CaseStatus.CANCELLED: ("- cancelled", "dim"),
 }
-# Column widths (None: sized to the content when the row is added); fixed ones never
-# depend on when a row first appeared (a case added as "running" is wider than "passed").
-COLUMNS: dict[str, int | None] = {
-    "status": 11,
-    "eval set": 12,
-    "case": 24,
-    "time": 7,
-    "tokens": 6,
-    "scores": None,
-}
 
 
-def status_text(status: CaseStatus) -> Text:
-    """The status cell: a sign and a word, coloured."""
+def status_text(status: CaseStatus, *, short: bool = False) -> Text:
+    """The status cell: a sign and a word (only the sign when ``short``), coloured."""
     label, style = STATUS_STYLE[status]
-    return Text(label, style=style)
+    return Text(label.split()[0] if short else label, style=style)
 
 
-def scores_text(state: CaseState) -> Text:
-    """``criterion score`` pairs, failed ones in red; the error when the case errored."""
+def scores_text(state: CaseState, form: str = "full") -> Text:
+    """``criterion score`` pairs written in ``form`` (see
+    :data:`~tenxeval_tui.widgets.run_columns.SCORE_FORMS`), failed ones in red; the error
+    when the case errored."""
     if state.result is not None and state.result.error:
         return Text(inert(state.result.error[:80]), style="magenta")
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")
     for index, (criterion, score, passed) in enumerate(state.scores):
         if index:
             text.append("  ")
-        text.append(f"{inert(criterion)} {score:.2f}", style="green" if passed else "red")
+        text.append(score_label(inert(criterion), score, form), style="green" if passed else "red")
     return text
 
 
@@ -72,21 +71,68 @@ class RunCaseTable(RowTable[Text | str]):
         super().__init__(id=id)
         self.timings = timings
         self._shown: dict[str, dict[str, str]] = {}
+        self._states: dict[str, tuple[CaseState, str]] = {}
+        """Every row's case and eval set label, in row order (to rebuild the rows from)."""
+        self._widest: list[tuple[str, float]] = []
+        """The scores of the case with the longest scores, which the column should fit."""
+        self.plan: ColumnPlan = plan_columns(80, [])
 
     def on_mount(self) -> None:
-        for column, width in COLUMNS.items():
-            self.add_column(column, width=width, key=column)
+        self._add_columns()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._replan()
+
+    @property
+    def _width(self) -> int:
+        # A vertical scrollbar is counted in always, so rows arriving never change the plan.
+        return max(self.size.width - self.styles.scrollbar_size_vertical, 0)
+
+    def _add_columns(self) -> None:
+        for column, width in self.plan.widths.items():
+            label = "" if column == "status" and self.plan.status_short else column
+            self.add_column(label, width=width, key=column)
+
+    def _replan(self) -> None:
+        """Rebuild the table if the width or the widest scores call for other columns."""
+        if not self._width:
+            return
+        plan = plan_columns(self._width, self._widest)
+        if plan == self.plan:
+            return
+        self.plan = plan
+        cursor = self.selected_key
+        self.clear(columns=True)
+        self._shown.clear()
+        self._add_columns()
+        for state, label in self._states.values():
+            self._show_row(state, label)
+        if cursor is not None and cursor in self.rows:
+            self.move_cursor(row=self.get_row_index(cursor))
 
     def show(self, state: CaseState, eval_set_label: str = "") -> None:
         """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
+        self._states[state.key] = (state, eval_set_label)
+        scores = [(criterion, score) for criterion, score, _ in state.scores]
+        if scores_width(scores, "full") > scores_width(self._widest, "full"):
+            self._widest = scores
+            self._replan()
+        self._show_row(state, eval_set_label)
+
+    def _cells(self, state: CaseState, eval_set_label: str) -> dict[str, Text | str]:
+        plan = self.plan
         cells: dict[str, Text | str] = {
-            "status": status_text(state.status),
+            "status": status_text(state.status, short=plan.status_short),
             "eval set": Text(inert(eval_set_label or state.eval_set_id)),
             "case": Text(inert(state.name or state.eval_id)),
             "time": self._duration(state),
             "tokens": str(state.tokens) if state.tokens else "",
-            "scores": scores_text(state),
+            "scores": scores_text(state, plan.score_form),
         }
+        return {column: cells[column] for column in plan.widths}
+
+    def _show_row(self, state: CaseState, eval_set_label: str) -> None:
+        cells = self._cells(state, eval_set_label)
         # Cells are compared as markup so that a repaint only touches what changed.
         seen = {column: _fingerprint(value) for column, value in cells.items()}
         if state.key not in self.rows:
@@ -109,11 +155,13 @@ class RunCaseTable(RowTable[Text | str]):
         if key in self.rows:
             self.remove_row(key)
         self._shown.pop(key, None)
+        self._states.pop(key, None)
 
     def reset(self) -> None:
         """Remove every row (the columns stay)."""
         self.clear()
         self._shown.clear()
+        self._states.clear()
 
     @property
     def selected_key(self) -> str | None:

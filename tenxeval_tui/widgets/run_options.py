@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Input, Label, Select, Switch
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Checkbox, Input, Label, Select
 
 from tenxeval_tui.evaluation.config.presets import PRESETS
 from tenxeval_tui.evaluation.inert import inert
@@ -70,12 +71,27 @@ class RunChoice:
                 self.eval_ids.append(word)
 
 
-class RunOptions(Horizontal):
-    """The options bar of the run screen."""
+NARROW = 120
+"""Below this many columns the options take two lines (what to run; how)."""
+
+
+class RunOptions(Vertical):
+    """The options bar of the run screen: one line when wide, two when narrow."""
 
     DEFAULT_CSS = """
     RunOptions {
         height: auto;
+        layout: horizontal;
+    }
+    RunOptions.-narrow {
+        layout: vertical;
+    }
+    RunOptions Horizontal {
+        height: 1;
+        width: auto;
+    }
+    RunOptions #run-what {
+        width: 1fr;
     }
     RunOptions Label {
         padding: 0 1;
@@ -85,6 +101,10 @@ class RunOptions(Horizontal):
     RunOptions #agent { width: 1fr; }
     RunOptions #concurrency { width: 6; }
     RunOptions #preset { width: 22; }
+    RunOptions.-narrow #scope { width: 1fr; max-width: 30; }
+    RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
+    RunOptions.-narrow #agent { width: 2fr; }
+    RunOptions #watch { margin-left: 2; }
     """
 
     def __init__(
@@ -103,19 +123,23 @@ class RunOptions(Horizontal):
     def compose(self) -> ComposeResult:
         scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
         scopes += [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
-        yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
-        yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
-        yield Input(
-            inert(self._agent), placeholder="agent module:attribute", id="agent", compact=True
-        )
-        yield Label("jobs")
-        yield Input(
-            str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3
-        )
-        presets = [(name, name) for name in PRESETS]
-        yield Select(presets, value="default", allow_blank=False, id="preset", compact=True)
-        yield Label("watch")
-        yield Switch(False, id="watch", animate=False)
+        with Horizontal(id="run-what"):
+            yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
+            yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
+            yield Input(
+                inert(self._agent), placeholder="agent module:attribute", id="agent", compact=True
+            )
+        with Horizontal(id="run-how"):
+            yield Label("jobs")
+            yield Input(
+                str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3
+            )
+            presets = [(name, name) for name in PRESETS]
+            yield Select(presets, value="default", allow_blank=False, id="preset", compact=True)
+            yield Checkbox("watch", False, id="watch", compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def choice(self) -> RunChoice:
         """What is chosen now."""
@@ -128,12 +152,12 @@ class RunOptions(Horizontal):
             agent=self.query_one("#agent", Input).value.strip(),
             concurrency=max(1, int(concurrency)) if concurrency.isdigit() else None,
             preset=str(preset) if isinstance(preset, str) else None,
-            watch=self.query_one("#watch", Switch).value,
+            watch=self.query_one("#watch", Checkbox).value,
         )
 
     def set_watch(self, on: bool) -> None:
-        """Turn the watch switch on or off."""
-        self.query_one("#watch", Switch).value = on
+        """Turn the watch box on or off."""
+        self.query_one("#watch", Checkbox).value = on
 
 
 __all__ = ["ALL_SETS", "RunChoice", "RunOptions", "agent_problem"]

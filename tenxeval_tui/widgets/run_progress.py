@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from tenxeval_tui.runstate import LiveRun
+
+NARROW = 130
+"""Below this many columns the figures go under the bar."""
 
 COUNT_STYLES = (
     ("queued", "dim"),
@@ -31,8 +35,8 @@ def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
     else:
         text.append("starting…  ", style="dim")
     for name, style in COUNT_STYLES:
-        if name in ("carried", "cancelled") and not counts[name]:
-            continue
+        if not counts[name] and name not in ("passed", "failed"):
+            continue  # what is not there takes no room (the line must fit 80 columns)
         text.append(f"{name} ", style="dim")
         text.append(f"{counts[name]}  ", style=style)
     rate = run.pass_rate
@@ -78,7 +82,11 @@ class RunProgress(Horizontal):
 
     DEFAULT_CSS = """
     RunProgress {
-        height: 1;
+        height: auto;
+        layout: horizontal;
+    }
+    RunProgress.-narrow {
+        layout: vertical;
     }
     RunProgress ProgressBar {
         width: 40;
@@ -95,6 +103,10 @@ class RunProgress(Horizontal):
     def compose(self) -> ComposeResult:
         yield ProgressBar(total=1, show_eta=False, id="run-bar")
         yield RunFigures(id="run-figures")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Narrow, the figures take a line of their own under the bar.
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def show(self, run: LiveRun | None) -> None:
         """Show ``run`` (or nothing yet)."""
