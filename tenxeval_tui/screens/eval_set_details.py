@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
@@ -40,21 +40,25 @@ class EvalSetDetailsScreen(ModalScreen[EvalSetDetails | None]):
         self.details = details
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog") as dialog:
+        # Scrolls: at 80x24 the boxes and buttons are taller than the screen allows.
+        with VerticalScroll(id="dialog", can_focus=False) as dialog:
             dialog.border_title = "Eval set"
             yield Label("name")
             yield Input(self.details.name, placeholder="(none)", id="set-name")
             yield Label("description")
             yield TextArea(self.details.description, id="set-description", soft_wrap=True)
             yield Label("eval_set_id (names the report files)")
-            yield Input(self.details.eval_set_id, id="set-id")
+            yield Input(self.details.eval_set_id, id="set-id", compact=True)
             yield Label("agent, module:attribute (metadata.agent; empty: none)")
-            yield Input(self.details.agent, placeholder="(none)", id="set-agent")
+            yield Input(self.details.agent, placeholder="(none)", id="set-agent", compact=True)
             yield Label("enter (in a line) or ctrl+s applies, esc cancels", classes="form-hint")
             yield Static("", id="set-problem")
             with Horizontal(id="choices"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#set-name", Input).focus()  # not the scrolling dialog itself
 
     def action_apply(self) -> None:
         """Close with what the boxes hold, unless the id or the agent cannot be used."""
