@@ -112,10 +112,11 @@ class _Merge:
         self.base_order = [case.eval_id for case in base]
         self.disk_data = {case.eval_id: case.data for case in disk.cases}
         current = {case.uid: case for case in mine.cases}
+        # Cases are replaced, never changed in place: another object is an edit.
         self.my_changes = {
-            self.base_id[uid]: current[uid]
-            for uid, old in ((case.uid, case) for case in base)
-            if uid in current and current[uid] is not old
+            old.eval_id: current[old.uid]
+            for old in base
+            if old.uid in current and current[old.uid] is not old
         }
         self.my_deletions = [case.eval_id for case in base if case.uid not in current]
         self.my_additions = [case for case in mine.cases if case.uid not in self.base_id]

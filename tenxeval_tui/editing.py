@@ -43,7 +43,7 @@ from tenxeval_tui.evaluation.fileio import (
     read_text,
 )
 from tenxeval_tui.evaluation.targets.loader import EVAL_SET_AGENT_KEY
-from tenxeval_tui.json_splice import splice_changed_cases
+from tenxeval_tui.json_splice import splice_changed_cases, splice_top_level
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,9 +579,10 @@ class EvalSetDocument:
     def to_text(self) -> str:
         """The eval set as the file's text would be after a save.
 
-        Cases left alone keep their text as it is in the file (its layout included);
-        only changed ones are written anew, unless cases were added, removed or moved
-        or a top-level field changed: then the whole file is written in its format.
+        Cases and top-level fields left alone keep their text as it is in the file (its
+        layout included); only changed ones are written anew, unless cases were added,
+        removed or moved or a top-level field removed: then the whole file is written
+        in its format.
         """
         spliced = self._spliced_text()
         return spliced if spliced is not None else self.format.dumps(self.to_data())
@@ -604,14 +605,26 @@ class EvalSetDocument:
         base = self._base
         if base is None or [c.uid for c in self.cases] != [c.uid for c in base.cases]:
             return None
-        if self._header_text() != base.header:
-            return None
         unchanged = self._saved_flags()
-        if all(unchanged):
-            return base.text
-        return splice_changed_cases(
-            base.text, [case.data for case in self.cases], unchanged, self.format
-        )
+        text: str | None = base.text
+        if not all(unchanged):
+            text = splice_changed_cases(
+                base.text, [case.data for case in self.cases], unchanged, self.format
+            )
+        if text is not None and self._header_text() != base.header:
+            changes = self._header_changes(dict(json.loads(base.header)))
+            text = None if changes is None else splice_top_level(text, changes, self.format)
+        return text
+
+    def _header_changes(self, saved: dict[str, Any]) -> dict[str, Any] | None:
+        """The top-level fields set since ``saved``; ``None`` when one was removed or the
+        fields were reordered (then the whole file is written)."""
+        now = self.header_fields
+        if [k for k in now if k in saved] != list(saved):
+            return None
+        return {
+            k: v for k, v in now.items() if k not in saved or _json_text(v) != _json_text(saved[k])
+        }
 
     def save(self, path: Path | None = None) -> list[str]:
         """Write the file atomically; with problems, write nothing and return them."""

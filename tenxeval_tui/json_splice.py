@@ -5,8 +5,9 @@ the layout) would otherwise come back from a save as ``json.dumps`` writes it, e
 line different in the diff. Here the text last loaded or saved is walked once with
 the JSON decoder, which tells where each case's text starts and ends; a case the
 user did not touch keeps its text byte for byte, a changed one is written in the
-file's format at its indentation. When more changed (a top-level field; cases
-added, removed or moved) the caller writes the whole file instead.
+file's format at its indentation. Top-level fields (name, id, metadata...) are
+rewritten in place the same way (:func:`splice_top_level`). When more changed (cases
+added, removed or moved, a top-level field removed) the caller writes the whole file.
 """
 
 from __future__ import annotations
@@ -124,4 +125,74 @@ def splice_changed_cases(
         pieces += [base_text[kept_to:start], _case_text(case, fmt, indentation)]
         kept_to = end
     pieces.append(base_text[kept_to:])
+    return "".join(pieces)
+
+
+def _members(text: str) -> dict[str, tuple[int, int, int]]:
+    """Each top-level member: ``key -> (key start, value start, value end)``. A key
+    given twice is a mismatch (which one would count?)."""
+    members: dict[str, tuple[int, int, int]] = {}
+    pos = _expect(text, 0, "{")
+    if text.startswith("}", _skip(text, pos)):
+        return members
+    while True:
+        key_start = _skip(text, pos)
+        key, pos = _DECODER.raw_decode(text, key_start)
+        pos = _expect(text, pos, ":")
+        start = _skip(text, pos)
+        _, end = _DECODER.raw_decode(text, start)
+        if not isinstance(key, str) or key in members:
+            raise _Mismatch
+        members[key] = (key_start, start, end)
+        pos = _skip(text, end)
+        if text.startswith("}", pos):
+            return members
+        pos = _expect(text, pos, ",")
+
+
+def splice_top_level(text: str, changes: dict[str, Any], fmt: JsonFormat) -> str | None:
+    """``text`` with the top-level members in ``changes`` set to their new values.
+
+    A member the text has is rewritten in place (the rest keeps its bytes); a new one is
+    added after the last member, at its indentation. ``None`` when that cannot be done:
+    the text is not one JSON object, repeats a key, or a member shares its line with
+    other text in an indented file. Removing members is not done here (``None``).
+    """
+    try:
+        with gc_paused():
+            members = _members(text)
+    except (_Mismatch, ValueError, RecursionError):
+        return None
+    edits: list[tuple[int, int, str]] = []
+    added: list[str] = []
+    for key, value in changes.items():
+        if key in members:
+            key_start, start, end = members[key]
+            indentation = _indentation_at(text, key_start)
+            if indentation is None and fmt.indent is not None:
+                return None
+            edits.append((start, end, _case_text(value, fmt, indentation or "")))
+            continue
+        if not members:
+            return None  # nothing to take the layout from
+        last_key, _, _ = max(members.values(), key=lambda span: span[2])
+        indentation = _indentation_at(text, last_key)
+        if indentation is None and fmt.indent is not None:
+            return None
+        colon = ":" if fmt.compact else ": "
+        name = json.dumps(key, ensure_ascii=fmt.ensure_ascii)
+        member = f"{name}{colon}{_case_text(value, fmt, indentation or '')}"
+        if fmt.indent is None:
+            added.append(("," if fmt.compact else ", ") + member)
+        else:
+            added.append(f",{fmt.newline}{indentation}{member}")
+    if added:
+        last_end = max(end for _, _, end in members.values())
+        edits.append((last_end, last_end, "".join(added)))
+    pieces: list[str] = []
+    kept_to = 0
+    for start, end, new in sorted(edits):
+        pieces += [text[kept_to:start], new]
+        kept_to = end
+    pieces.append(text[kept_to:])
     return "".join(pieces)

@@ -469,3 +469,39 @@ def test_the_agent_is_set_in_the_metadata_and_undone(path: Path) -> None:
     doc.set_agent("a:b")
     doc.undo()
     assert "metadata" not in doc.to_data()
+
+
+HAND_LAID_OUT = (
+    '{\r\n  "eval_set_id": "w",  "name": "old",\r\n  "eval_cases": [\r\n'
+    '    {"eval_id": "a", "conversation": [{"user_content": {"role": "user", "content": "q"}}]}\r\n'
+    "  ]\r\n}\r\n"
+)
+
+
+def test_eval_set_fields_are_saved_in_place_and_the_cases_keep_their_bytes(tmp_path: Path) -> None:
+    target = tmp_path / "hand.evalset.json"
+    target.write_bytes(HAND_LAID_OUT.encode())
+    doc = EvalSetDocument.load(target)
+    doc.set_header("eval_set_id", "weather")
+    doc.set_agent("pkg.mod:build")  # a field the file did not have: added last
+    assert doc.save() == []
+    saved = target.read_bytes().decode()
+    assert saved == (
+        HAND_LAID_OUT.replace('"w"', '"weather"').replace(
+            "\r\n  ]\r\n}",
+            '\r\n  ],\r\n  "metadata": {\r\n    "agent": "pkg.mod:build"\r\n  }\r\n}',
+        )
+    )
+    doc.set_agent("")
+    assert doc.save() == []
+    assert target.read_bytes().decode() == saved.replace(
+        '{\r\n    "agent": "pkg.mod:build"\r\n  }', "{}"
+    )
+    doc = EvalSetDocument.load(target)
+    doc.set_header_value("metadata", None)  # a field removed: the whole file is written
+    assert doc.save() == []
+    assert json.loads(target.read_text()) == {
+        "eval_set_id": "weather",
+        "name": "old",
+        "eval_cases": json.loads(HAND_LAID_OUT)["eval_cases"],
+    }

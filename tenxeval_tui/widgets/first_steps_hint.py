@@ -22,15 +22,15 @@ def hint_text(run_view: str, run: str, help_key: str, palette: str, hide: str) -
     text = Text("New here? ", style="bold")
     for i, (key, what) in enumerate(
         (
-            (run_view, "run view, where "),
-            (run, "runs the eval sets (the samples run offline)"),
+            (run_view, "run view, then "),
+            (run, "runs the eval sets"),
             (help_key, "every key"),
-            (palette, "every command"),
-            (hide, "hides this tip"),
+            (palette, "commands"),
+            (hide, "hide tip"),
         )
     ):
         if i > 1:
-            text.append("  ·  ")
+            text.append(" · ")
         text.append(key, style="bold reverse")
         text.append(f" {what}")
     return text
