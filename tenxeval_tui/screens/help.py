@@ -67,7 +67,9 @@ class HelpScreen(ModalScreen[None]):
         action = self._passthrough.get(event.key)
         if action is not None:
             event.stop()
-            await self.app.run_action(action)
+            # Run by the app, not in this handler: the action closes this screen, and
+            # closing a screen waits for its handlers to end (awaiting it here deadlocked).
+            self.app.call_later(self.app.run_action, action)
 
     def compose(self) -> ComposeResult:
         first = self.sections[0][0] if self.sections else ""
