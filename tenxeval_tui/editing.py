@@ -67,6 +67,9 @@ class EvalSetDocument:
         self._header.setdefault("eval_cases", None)
         self.cases: list[CaseState] = [CaseState(next(self._uids), case) for case in cases]
         self._problems = ProblemIndex(self.cases)
+        self._positions: dict[int, int] = {}
+        """uid -> place in ``cases``, rebuilt when a lookup finds it out of date (a keystroke
+        looks its case up several times; a scan of a big set each time held the typing up)."""
         self._undo: list[Change] = []
         self._redo: list[Change] = []
         self._saved_top: Change | None = None
@@ -152,10 +155,13 @@ class EvalSetDocument:
 
     def index_of(self, uid: int) -> int:
         """Position of the case ``uid``; ``KeyError`` when it is not in the document."""
-        for index, case in enumerate(self.cases):
-            if case.uid == uid:
-                return index
-        raise KeyError(uid)
+        index = self._positions.get(uid)
+        if index is None or index >= len(self.cases) or self.cases[index].uid != uid:
+            self._positions = {case.uid: i for i, case in enumerate(self.cases)}
+            index = self._positions.get(uid)
+            if index is None:
+                raise KeyError(uid)
+        return index
 
     def case(self, uid: int) -> CaseState:
         """The case ``uid``."""

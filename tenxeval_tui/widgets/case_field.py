@@ -9,7 +9,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
@@ -38,9 +37,6 @@ def follow_edit(shown: ShownValue, box: Input | TextArea) -> str:
 def field_id(key: str) -> str:
     """The widget id of the input for field ``key`` (``turns.0.user`` -> ``f-turns-0-user``)."""
     return "f-" + key.replace(".", "-")
-
-
-_VIRTUAL_WIDTH_STEP = 64
 
 
 def _by_key(bindings: Iterable[BindingType]) -> dict[str, Binding]:
@@ -73,14 +69,6 @@ class FieldInput(Input):
 
     async def _on_key(self, event: events.Key) -> None:
         await _run_own_binding(self, self._OWN, event)
-
-    def validate_virtual_size(self, size: Size) -> Size:
-        """The text's width, rounded up to a step: an Input sets its width anew on every
-        key, and each new width re-laid out the whole screen (most of a keystroke's time
-        in a big form). The input is as wide as its column whatever its text; the width
-        only bounds how far it scrolls."""
-        step = _VIRTUAL_WIDTH_STEP
-        return Size(-(-size.width // step) * step, size.height)
 
 
 class FieldArea(TextArea):
