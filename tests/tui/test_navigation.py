@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.command import CommandList
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import DataTable, OptionList
@@ -282,7 +282,7 @@ async def test_palette_names_keys_as_typed_and_has_one_quit(workspace: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await report_list(pilot)
         await pilot.press("ctrl+p")
-        palette = await shows(pilot, Screen)  # the command palette
+        palette = await shows(pilot, CommandPalette)
         options = palette.query_one(CommandList)
         await wait_for(pilot, lambda: options.option_count > 5)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
