@@ -19,6 +19,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -45,4 +46,4 @@ bench: $(STAMP)
 	if [ -n "$$missed" ]; then echo "missed a target:$$missed"; exit 1; fi
 
 clean:
-	rm -rf $(VENV) eval_reports .mypy_cache .ruff_cache
+	rm -rf $(VENV) eval_reports .mypy_cache .ruff_cache .import_linter_cache
