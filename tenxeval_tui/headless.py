@@ -48,6 +48,7 @@ class RunPlan:
     threshold: float
     tags: list[str]
     cases: list[str]
+    criteria_modules: list[str]
 
 
 def _split_tags(raw: Sequence[str] | None) -> list[str]:
@@ -182,6 +183,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     tags = _split_tags(args.tags)
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
@@ -194,7 +196,25 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         threshold=args.threshold,
         tags=tags,
         cases=list(args.cases or []),
+        criteria_modules=modules,
     )
+
+
+def _import_criteria_modules(
+    args: argparse.Namespace, workspace: Workspace, agent_folder: Path
+) -> list[str]:
+    """Import ``--criteria-module``s (from the current folder), or else the settings'
+    ``criteria_modules`` (from the pyproject's folder); returns them."""
+    from tenxeval_tui.criteriamodules import CriteriaModuleError, import_criteria_modules
+
+    flagged = list(getattr(args, "criteria_modules", None) or [])
+    modules = flagged or list(workspace.settings.criteria_modules)
+    source = "--criteria-module" if flagged else f"{workspace.settings_file}: tool.tenxeval"
+    try:
+        import_criteria_modules(modules, agent_folder)
+    except CriteriaModuleError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    return modules
 
 
 def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:

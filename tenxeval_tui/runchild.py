@@ -107,6 +107,7 @@ def build_request(
         config=config,
         journal=journal,
         search_path=plan.agent_folder,
+        criteria_modules=list(plan.criteria_modules),
         verbose=verbose,
     )
 

@@ -34,6 +34,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "conversation_flow, quick_check, comprehensive, safety_check",
     )
     parser.add_argument(
+        "--criteria-module",
+        action="append",
+        dest="criteria_modules",
+        metavar="MODULE",
+        help="import MODULE before the criteria are checked, to register custom criteria "
+        "(repeatable; default: criteria_modules of [tool.tenxeval])",
+    )
+    parser.add_argument(
         "--threshold",
         type=float,
         default=1.0,

@@ -35,6 +35,8 @@ def child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--tags", tags]
     for case in args.cases or ():
         argv += ["--case", case]
+    for module in getattr(args, "criteria_modules", None) or ():
+        argv += ["--criteria-module", module]
     for flag, on in (
         ("--junit", args.junit),
         ("--no-html", args.no_html),

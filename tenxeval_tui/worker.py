@@ -70,6 +70,10 @@ class RunRequest(BaseModel):
         description="The config, resolved (the CLI's): wins over config_file, preset, "
         "concurrency and output_dir.",
     )
+    criteria_modules: list[str] = Field(
+        default_factory=list,
+        description="Imported (search_path first) before the criteria are built.",
+    )
     verbose: bool | None = Field(
         default=None,
         description="Logging: None leaves it as it is, False keeps only critical records, "
@@ -259,6 +263,7 @@ def set_up_logging(verbose: bool | None) -> None:
 
 async def run(request: RunRequest, out: _Lines) -> int:
     """Run ``request``, writing protocol lines through ``out``; returns the exit status."""
+    from tenxeval_tui.criteriamodules import import_criteria_modules
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import RunObserver
@@ -266,6 +271,7 @@ async def run(request: RunRequest, out: _Lines) -> int:
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
 
     try:
+        import_criteria_modules(request.criteria_modules, request.search_path)
         config = build_config(request)
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = [

@@ -10,6 +10,7 @@ of its parents)::
     output_dir = "eval_reports"
     concurrency = 4
     config = "evals/config.json"
+    criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
 
 Paths in the table are relative to the folder holding ``pyproject.toml``. This module
 has no UI import: the CLI and the Textual app both use it.
@@ -39,6 +40,10 @@ class WorkspaceSettings(BaseModel):
     output_dir: Path = Path("eval_reports")
     concurrency: int = Field(default=4, ge=1)
     config: Path | None = None
+    criteria_modules: list[str] = Field(
+        default_factory=list,
+        description="Modules imported before the criteria are checked (custom criteria).",
+    )
 
 
 @dataclass(frozen=True, slots=True)

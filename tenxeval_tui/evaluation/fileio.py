@@ -6,8 +6,10 @@ import gc
 import json
 import os
 import re
+import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -94,16 +96,54 @@ def built_long_lived() -> Iterator[None]:
                 gc.unfreeze()
 
 
+STALE_TEMPORARY_SECONDS = 60.0
+"""A temporary file of a save older than this was left by a save that was killed."""
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files of saves of ``path`` that were killed before their rename.
+
+    Only files of our own naming (``.NAME.xxxxxxxx.tmp``, as :func:`atomic_write_bytes`
+    makes them) older than :data:`STALE_TEMPORARY_SECONDS` go: a save in progress in
+    another process keeps its own. Returns what was removed; failures are ignored.
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
+    removed: list[Path] = []
+    try:
+        candidates = list(path.parent.glob(f".{glob_escape(path.name)}.*.tmp"))
+    except OSError:
+        return removed
+    now = time.time()
+    for candidate in candidates:
+        if not pattern.fullmatch(candidate.name):
+            continue
+        try:
+            info = candidate.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMPORARY_SECONDS:
+                candidate.unlink()
+                removed.append(candidate)
+        except OSError:
+            continue
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with the glob wildcards ``*?[`` matched literally."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
 
     The data goes to a temporary file in the same folder, is flushed to disk and then
-    renamed over the target; a failure part way leaves the old file as it was. The file
+    renamed over the target; a failure part way leaves the old file as it was. Temporary
+    files a killed save left are removed first (:func:`remove_stale_temporaries`). The file
     keeps the mode of the one it replaces; a new one gets the usual rw-r--r-- (the
     temporary file is private).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(path)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

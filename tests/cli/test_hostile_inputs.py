@@ -74,3 +74,36 @@ def test_run_on_a_named_fifo_is_a_usage_error(project: Path) -> None:
     done = cli(project, "run", "--agent", AGENT, "pipe.evalset.json")
     assert done.returncode == 2
     assert "pipe.evalset.json: is a FIFO (named pipe): only regular files are read" in done.stderr
+
+
+CRITERION = """
+from tenxeval_tui.evaluation import SyncCriterion, register_criterion
+
+
+@register_criterion
+class ShortReply(SyncCriterion):
+    name = "short_reply_for_test"
+
+    def evaluate_sync(self, actual, expected):
+        return self.result(1.0 if len(actual.actual_response.split()) <= 500 else 0.0)
+"""
+
+
+def test_custom_criteria_from_criteria_modules_pass_the_early_check(project: Path) -> None:
+    (project / "my_criteria.py").write_text(CRITERION)
+    (project / "crit.json").write_text('{"criteria": {"short_reply_for_test": {"threshold": 1}}}')
+    args = ["run", "--agent", AGENT, "evals", "--tags", "smoke", "--config", "crit.json"]
+    args += ["--output-dir", "out"]
+    unknown = cli(project, *args)
+    assert unknown.returncode == 2 and "unknown criterion 'short_reply_for_test'" in unknown.stderr
+    flagged = cli(project, *args, "--criteria-module", "my_criteria", "--no-html")
+    assert flagged.returncode == 0, flagged.stderr
+    (report,) = (project / "out").glob("*.json")
+    result = json.loads(report.read_text())["results"][0]
+    assert [c["criterion"] for c in result["criterion_results"]] == ["short_reply_for_test"]
+    (project / "pyproject.toml").write_text('[tool.tenxeval]\ncriteria_modules = ["my_criteria"]\n')
+    assert cli(project, *args, "--no-html").returncode == 0
+    (project / "pyproject.toml").write_text('[tool.tenxeval]\ncriteria_modules = ["nope_mod"]\n')
+    missing = cli(project, *args)
+    assert missing.returncode == 2
+    assert "tool.tenxeval: criteria module 'nope_mod' not found" in missing.stderr
