@@ -22,7 +22,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.first_steps import dismiss_hint, hint_dismissed
-from tenxeval_tui.screens.back import go_back_one_step
+from tenxeval_tui.screens.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
@@ -149,6 +149,9 @@ class EditorScreen(CaseCommandsScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hide_hint":
             return self.query_one(FirstStepsHint).display
+        if action == "back":  # to the case list first; from there, only where there is a step
+            cases = self.query_one(CaseTable)
+            return (self.focused is not cases and bool(cases.display)) or can_go_back(self)
         return super().check_action(action, parameters)
 
     def action_hide_hint(self) -> None:
