@@ -58,7 +58,9 @@ async def run_eval(
 ) -> EvalReport:
     """Evaluate ``graph`` (an app from :func:`create_eval_app`) on one eval set file.
 
-    ``config`` defaults to ``EvalConfig.default()``.
+    ``config`` defaults to ``EvalConfig.default()``. Under pytest (with the plugin on),
+    reports go only where ``--tenxeval-report-dir`` (or its ini key) says, and nowhere by
+    default or with ``--tenxeval-no-reports``.
     """
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 
