@@ -58,12 +58,69 @@ async def run_eval(
 ) -> EvalReport:
     """Evaluate ``graph`` (an app from :func:`create_eval_app`) on one eval set file.
 
-    ``config`` defaults to ``EvalConfig.default()``.
+    ``config`` defaults to ``EvalConfig.default()``. Under pytest (with the plugin on),
+    reports go only where ``--tenxeval-report-dir`` (or its ini key) says, and nowhere by
+    default or with ``--tenxeval-no-reports``.
     """
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 
-    evaluator = AgentEvaluator(graph, collector, config or EvalConfig.default())
+    chosen = config or EvalConfig.default()
+    settings = current_pytest_settings()
+    if settings is not None:
+        chosen = settings.apply(chosen)
+    evaluator = AgentEvaluator(graph, collector, chosen)
     return await evaluator.evaluate(eval_set_path, verbose=verbose)
+
+
+@dataclass(eq=False)
+class PytestSettings:
+    """The plugin's options of one pytest session (``--tenxeval-*`` or their ini keys).
+
+    Under pytest, reports are written only where ``report_dir`` says (never into the
+    current folder by default) and not at all when ``no_reports`` is set.
+    """
+
+    report_dir: Path | None = None
+    threshold: float | None = None
+    no_reports: bool = False
+    item: Any = None
+    """The pytest item running now (set by the plugin around each test call)."""
+
+    def apply(self, config: EvalConfig) -> EvalConfig:
+        """A copy of ``config`` whose reports go where this session says."""
+        reporter = config.reporter.model_copy()
+        if self.no_reports or self.report_dir is None:
+            reporter.enabled = False
+        else:
+            reporter.output_dir = str(self.report_dir)
+        return config.model_copy(update={"reporter": reporter})
+
+
+_PYTEST_SESSIONS: list[PytestSettings] = []
+"""A stack: pytester runs sessions inside sessions."""
+
+
+def current_pytest_settings() -> PytestSettings | None:
+    """The settings of the innermost pytest session running, if the plugin is on."""
+    return _PYTEST_SESSIONS[-1] if _PYTEST_SESSIONS else None
+
+
+def _record_scores(report: EvalReport) -> None:
+    """Put the run's scores in the current pytest item's ``user_properties`` (junitxml)."""
+    settings = current_pytest_settings()
+    if settings is None or settings.item is None:
+        return
+    summary = report.summary
+    props: list[tuple[str, object]] = [
+        ("tenxeval.eval_set", report.eval_set_id),
+        ("tenxeval.pass_rate", round(summary.pass_rate, 4)),
+        ("tenxeval.passed_cases", summary.passed_cases),
+        ("tenxeval.total_cases", summary.total_cases),
+    ]
+    for name, stats in summary.criterion_stats.items():
+        props.append((f"tenxeval.{name}.avg_score", round(stats["avg_score"], 4)))
+        props.append((f"tenxeval.{name}.pass_rate", round(stats["pass_rate"], 4)))
+    settings.item.user_properties.extend(props)
 
 
 # --- pytest helpers -----------------------------------------------------------
@@ -105,13 +162,15 @@ def _failure_lines(report: EvalReport) -> list[str]:
 def eval_test(
     eval_file: str | None = None,
     config: EvalConfig | None = None,
-    threshold: float = 1.0,
+    threshold: float | None = None,
 ) -> Callable[[_F], _F]:
     """Decorator for an **async** test function that returns ``(graph, collector)``.
 
     The decorator runs the eval set on that pair (always verbose) and calls
     ``pytest.fail()`` listing every failed case when ``report.summary.pass_rate``
-    is below ``threshold``. With no ``eval_file``, the ``test_`` prefix is
+    is below ``threshold`` (when ``None``: ``--tenxeval-threshold``, else the
+    ``tenxeval_threshold`` ini key, else 1.0). The test is marked ``eval``, and
+    records the scores in its ``user_properties`` (``--junitxml``). With no ``eval_file``, the ``test_`` prefix is
     stripped from the function's name and ``tests/fixtures/{name}.evalset.json``,
     ``tests/eval/{name}.evalset.json`` and ``eval/{name}.evalset.json`` are
     probed (relative to the current folder); none existing fails with
@@ -160,13 +219,18 @@ def eval_test(
                 report = await run_eval(graph, collector, str(path), config, verbose=True)
             except EvalFileError as exc:
                 pytest.fail(f"Eval file {path} cannot be loaded:\n{exc}", pytrace=False)
+            _record_scores(report)
             summary = report.summary
-            if summary.pass_rate < threshold:
+            settings = current_pytest_settings()
+            wanted = threshold
+            if wanted is None:
+                wanted = settings.threshold if settings and settings.threshold is not None else 1.0
+            if summary.pass_rate < wanted:
                 pytest.fail(
                     "\n".join(
                         [
                             f"Eval pass rate {summary.pass_rate:.1%} is below the threshold "
-                            f"{threshold:.1%} ({summary.passed_cases}/{summary.total_cases} "
+                            f"{wanted:.1%} ({summary.passed_cases}/{summary.total_cases} "
                             f"cases passed, {path}). Failed cases:",
                             *_failure_lines(report),
                         ]
@@ -174,7 +238,9 @@ def eval_test(
                     pytrace=False,
                 )
 
-        return cast(_F, _mark_asyncio(wrapper))
+        import pytest
+
+        return cast(_F, pytest.mark.eval(_mark_asyncio(wrapper)))
 
     return decorator
 
@@ -201,14 +267,19 @@ def parametrize_eval_cases(eval_file: str) -> Any:
     """``pytest.mark.parametrize("eval_case", cases, ids=[eval_id, ...])`` over an eval set.
 
     The file is loaded **at decoration time** (during test collection): a
-    missing file raises ``FileNotFoundError`` then.
+    missing file raises ``FileNotFoundError`` then. The tests are marked ``eval``.
     """
     import pytest
 
     eval_set = EvalSet.from_file(eval_file)
-    return pytest.mark.parametrize(
+    parametrize = pytest.mark.parametrize(
         "eval_case", eval_set.eval_cases, ids=[case.eval_id for case in eval_set.eval_cases]
     )
+
+    def decorator(func: _F) -> _F:
+        return cast(_F, pytest.mark.eval(parametrize(func)))
+
+    return decorator
 
 
 def assert_eval_passed(report: EvalReport, min_pass_rate: float = 1.0) -> None:

@@ -273,9 +273,8 @@ def test_common_errors_of_criteria_graphs_and_reports(suite: pytest.Pytester) ->
             config.reporter.enabled = False
             await run_eval(*create_eval_app(build_graph()), FILE, config)
             assert not os.path.exists("eval_reports")
-            await run_eval(*create_eval_app(build_graph()), FILE)
-            written = sorted(os.path.splitext(name)[1] for name in os.listdir("eval_reports"))
-            assert written == [".html", ".json"]
+            await run_eval(*create_eval_app(build_graph()), FILE)  # under pytest: no folder set
+            assert not os.path.exists("eval_reports")
 
         async def test_one_reporter_failing_does_not_stop_the_others(tmp_path):
             config = EvalConfig.default()
@@ -403,3 +402,145 @@ def test_eval_test_runs_without_pytest_asyncio(suite: pytest.Pytester) -> None:
     )
     result = suite.runpytest_subprocess("-p", "no:asyncio", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+MARKED = """
+import os
+import pytest
+
+@eval_test("tests/fixtures/weather_graph.evalset.json")
+async def test_weather():
+    return create_eval_app(build_graph())
+
+@parametrize_eval_cases("eval/plain_agent.evalset.json")
+async def test_case(eval_case):
+    pass
+
+def test_plain():
+    pass
+
+async def test_run_eval_writes_where_pytest_says(pytestconfig):
+    await run_eval(*create_eval_app(build_graph()), "tests/fixtures/weather_graph.evalset.json")
+"""
+
+
+def _plain_cases() -> int:
+    from tenxeval_tui.evaluation import EvalSet
+
+    return len(EvalSet.from_file(PLAIN).eval_cases)
+
+
+def test_eval_marker_selects_eval_tests(suite: pytest.Pytester) -> None:
+    make_tests(suite, MARKED)
+    selected = run(suite, "-m", "eval", "--collect-only", "-q")
+    names = [line for line in selected.outlines if line.startswith("test_agents.py::")]
+    assert "test_agents.py::test_weather" in names
+    assert sum("test_case[" in n for n in names) == _plain_cases()
+    assert not any("test_plain" in n or "run_eval" in n for n in names)
+    others = run(suite, "-m", "not eval", "--collect-only", "-q")
+    others.stdout.fnmatch_lines(
+        ["test_agents.py::test_plain", "test_agents.py::test_run_eval_writes_where_pytest_says"]
+    )
+    others.stdout.no_fnmatch_line("*test_weather*")
+    others.stdout.no_fnmatch_line("*test_case?*")
+
+
+def _written(folder: Path) -> list[str]:
+    return sorted(Path(name).suffix for name in (p.name for p in folder.iterdir()))
+
+
+def test_no_reports_in_the_current_folder_by_default(suite: pytest.Pytester) -> None:
+    make_tests(suite, MARKED)
+    result = run(suite, "-k", "weather or run_eval", "--tenxeval-threshold", "0.7")
+    result.assert_outcomes(passed=2)
+    assert not (suite.path / "eval_reports").exists()
+    assert sorted(p.name for p in suite.path.iterdir() if p.is_dir()) == ["eval", "tests"]
+
+
+def test_report_dir_from_the_command_line_and_the_ini(suite: pytest.Pytester) -> None:
+    make_tests(suite, MARKED)
+    args = ("-k", "weather or run_eval", "--tenxeval-threshold", "0.7")
+    run(suite, *args, "--tenxeval-report-dir", "out/cli").assert_outcomes(passed=2)
+    assert _written(suite.path / "out/cli") == [".html", ".html", ".json", ".json"]
+    suite.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+        "tenxeval_report_dir = out/ini\n"
+    )
+    run(suite, *args).assert_outcomes(passed=2)
+    assert _written(suite.path / "out/ini") == [".html", ".html", ".json", ".json"]
+    # --tenxeval-no-reports wins over the ini folder; so does the ini key.
+    shutil.rmtree(suite.path / "out")
+    run(suite, *args, "--tenxeval-no-reports").assert_outcomes(passed=2)
+    suite.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+        "tenxeval_report_dir = out/ini\ntenxeval_no_reports = true\n"
+    )
+    run(suite, *args, "-o", "tenxeval_no_reports=true").assert_outcomes(passed=2)
+    run(suite, *args).assert_outcomes(passed=2)
+    assert not (suite.path / "out").exists()
+    assert not (suite.path / "eval_reports").exists()
+
+
+def test_threshold_from_the_command_line_and_the_ini(suite: pytest.Pytester) -> None:
+    make_tests(
+        suite,
+        """
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_default():
+            return create_eval_app(build_graph())
+
+        @eval_test("tests/fixtures/weather_graph.evalset.json", threshold=1.0)
+        async def test_explicit():  # the decorator's own threshold wins
+            return create_eval_app(build_graph())
+        """,
+    )
+    run(suite).assert_outcomes(failed=2)
+    run(suite, "--tenxeval-threshold", "0.7").assert_outcomes(passed=1, failed=1)
+    run(suite, "--tenxeval-threshold", "0.8").assert_outcomes(failed=2)
+    bad = run(suite, "--tenxeval-threshold", "high")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*--tenxeval-threshold: 'high' is not a number from 0 to 1"])
+    suite.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+        "tenxeval_threshold = 0.7\n"
+    )
+    run(suite).assert_outcomes(passed=1, failed=1)
+    run(suite, "--tenxeval-threshold", "0.9").assert_outcomes(failed=2)  # command line wins
+    suite.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+        "tenxeval_threshold = 1.5\n"
+    )
+    bad_ini = run(suite)
+    assert bad_ini.ret == pytest.ExitCode.USAGE_ERROR
+    bad_ini.stderr.fnmatch_lines(
+        ["*tox.ini: tenxeval_threshold: '1.5' is not a number from 0 to 1"]
+    )
+
+
+def test_scores_in_junitxml(suite: pytest.Pytester) -> None:
+    import xml.etree.ElementTree as ET
+
+    make_tests(
+        suite,
+        """
+        @eval_test("tests/fixtures/weather_graph.evalset.json", threshold=0.7)
+        async def test_lenient():
+            return create_eval_app(build_graph())
+
+        @eval_test("tests/fixtures/weather_graph.evalset.json")
+        async def test_strict():
+            return create_eval_app(build_graph())
+        """,
+    )
+    xml = suite.path / "junit.xml"
+    run(suite, f"--junitxml={xml}").assert_outcomes(passed=1, failed=1)
+    cases = {case.get("name"): case for case in ET.parse(xml).getroot().iter("testcase")}
+    assert set(cases) == {"test_lenient", "test_strict"}
+    for case in cases.values():  # a failed test carries its scores too
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        assert props["tenxeval.eval_set"] == "weather_graph"
+        assert props["tenxeval.passed_cases"] == "7"
+        assert props["tenxeval.total_cases"] == "9"
+        assert props["tenxeval.pass_rate"] == "0.7778"
+        assert 0.0 < float(props["tenxeval.response_match_score.avg_score"]) < 1.0
+        assert 0.0 < float(props["tenxeval.tool_trajectory_avg_score.pass_rate"]) <= 1.0
