@@ -342,6 +342,7 @@ def test_help_imports_neither_textual_nor_tenxgraph_nor_the_agent(project: Path)
         assert flag in run_help
 
 
+@pytest.mark.slow
 def test_watch_reruns_the_changed_eval_set_and_exits_130_on_ctrl_c(project: Path) -> None:
     shutil.copy(project / "evals/plain.evalset.json", project / "evals/other.evalset.json")
     other = EvalSet.from_file(project / "evals/other.evalset.json")

@@ -228,6 +228,7 @@ async def test_an_agent_exiting_or_raising_keyboardinterrupt_makes_an_error_case
     assert fine.passed
 
 
+@pytest.mark.slow
 async def test_a_case_past_its_timeout_is_an_error_case() -> None:
     async def slow_agent(message: str, trace: Trace) -> str:
         if message == "slow":
@@ -356,6 +357,7 @@ async def test_session_input_reaches_a_10xgraph_graph() -> None:
     assert result.node_visits == ["GREET"]
 
 
+@pytest.mark.slow
 async def test_a_timeout_holds_for_agents_that_block_or_swallow_the_cancel() -> None:
     turns_run: list[str] = []
 

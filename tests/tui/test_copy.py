@@ -11,6 +11,7 @@ from tenxeval_tui.screens.case_detail import CaseScreen
 from tenxeval_tui.screens.choice import ChoiceScreen
 from tenxeval_tui.screens.compare import CompareScreen
 from tenxeval_tui.screens.report_detail import ReportScreen
+from tenxeval_tui.widgets.report_list import ReportList
 from tests.report_samples import case, write_reports
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, until
 
@@ -56,7 +57,8 @@ async def test_y_copies_paths_replies_tool_calls_and_diffs_as_they_are(tmp_path:
     path = write_hostile_report(tmp_path)
     app = CopyApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: bool(app.screen.query("ReportList")))
+        # The list reads the folder in a worker: wait for the report before asking for its path.
+        await until(pilot, lambda: app.screen.query_one(ReportList).current_entry is not None)
         await pilot.press("y")  # in the list: the highlighted report's path
         await until(pilot, lambda: app.clipboard == str(path.resolve()))
         assert app.notices[-1].startswith("Copied the report's path")

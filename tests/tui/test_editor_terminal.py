@@ -20,7 +20,10 @@ import pytest
 
 from tests.tui.test_editor_typing import expected_case, saved_case
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 
 APP = Path(sys.executable).parent / "tenxeval-tui"
 KEY_INTERVAL_S = 0.03

@@ -15,7 +15,10 @@ import pytest
 
 from .untrusted import write_hostile_eval_set
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 
 
 class Tmux:

@@ -233,6 +233,7 @@ async def test_client_errors_are_not_retried(judge_env: JudgeServer) -> None:
     assert len(judge_env.requests) == 1
 
 
+@pytest.mark.slow
 async def test_timeout_fails_the_criterion(judge_env: JudgeServer) -> None:
     judge_env.script(Scripted(content="late", delay=2.0))
     criterion = LLMJudgeCriterion(config(judge_timeout=0.3, judge_max_retries=0))
