@@ -102,6 +102,7 @@ async def test_y_in_a_compared_case_diffs_it_with_the_baseline_run(tmp_path: Pat
         await open_current_report(pilot)
         await pilot.press("c")
         await until(pilot, lambda: bool(app.screen.query("#baseline-list")))
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
         await pilot.press("enter")  # paris, regressed: both runs

@@ -126,8 +126,7 @@ async def test_quit_with_unsaved_changes_asks(weather_set: Path) -> None:
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("c")  # cancel: still running, still edited
-        await pilot.pause()
-        assert isinstance(app.screen, EditorScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("s")  # save, then quit
@@ -148,7 +147,7 @@ async def test_switching_files_with_unsaved_changes_asks(weather_set: Path) -> N
         await pilot.press("ctrl+g", "down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("c")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not isinstance(app.screen, ChoiceScreen))
         assert screen.document.path == other and screen.document.dirty
         await pilot.press("ctrl+g", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
