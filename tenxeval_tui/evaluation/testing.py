@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -28,6 +28,7 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 # 10xGraph defines create_simple_eval_set in this module; ours builds it with the builder.
 from tenxeval_tui.evaluation.dataset.builder import create_simple_eval_set as create_simple_eval_set
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalReport
 
@@ -263,17 +264,27 @@ def _mark_asyncio(test: Callable[..., Any]) -> Callable[..., Any]:
     return marked
 
 
-def parametrize_eval_cases(eval_file: str) -> Any:
+def parametrize_eval_cases(
+    eval_file: str, *, tags: Sequence[str] = (), cases: Sequence[str] | None = None
+) -> Any:
     """``pytest.mark.parametrize("eval_case", cases, ids=[eval_id, ...])`` over an eval set.
 
-    The file is loaded **at decoration time** (during test collection): a
-    missing file raises ``FileNotFoundError`` then. The tests are marked ``eval``.
+    ``tags`` and ``cases`` select as ``tenxeval-tui run --tags/--case`` does (a
+    :class:`~tenxeval_tui.evaluation.dataset.selection.CaseSelection`): only the cases
+    carrying every one of ``tags`` and, when given, whose eval id is in ``cases`` (an id
+    the file does not hold raises ``ValueError``). The file is loaded **at decoration
+    time** (during test collection): a missing file raises ``FileNotFoundError`` then.
+    The tests are marked ``eval``.
     """
     import pytest
 
     eval_set = EvalSet.from_file(eval_file)
+    selection = CaseSelection(eval_ids=None if cases is None else tuple(cases), tags=tuple(tags))
+    if unknown := selection.unknown_ids(eval_set.eval_cases):
+        raise ValueError(f"{eval_file}: no case {', '.join(map(repr, unknown))} in this eval set")
+    chosen = selection.cases(eval_set.eval_cases)
     parametrize = pytest.mark.parametrize(
-        "eval_case", eval_set.eval_cases, ids=[case.eval_id for case in eval_set.eval_cases]
+        "eval_case", chosen, ids=[case.eval_id for case in chosen]
     )
 
     def decorator(func: _F) -> _F:

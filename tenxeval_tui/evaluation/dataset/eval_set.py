@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tenxeval_tui.evaluation.dataset.adk import content_from_parts, invocation_from_adk
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
@@ -337,7 +338,7 @@ class EvalSet(BaseModel):
 
     def filter_by_tags(self, tags: list[str]) -> list[EvalCase]:
         """Cases that carry every one of ``tags``."""
-        return [case for case in self.eval_cases if all(tag in case.tags for tag in tags)]
+        return CaseSelection(tags=tuple(tags)).cases(self.eval_cases)
 
     @classmethod
     def from_file(cls, path: str | Path) -> EvalSet:
