@@ -55,7 +55,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.headless`)."""
-    from tenxeval_tui.cli.headless import run_command
+    from tenxeval_tui.cli.run_command import run_command
 
     return run_command(args)
 
