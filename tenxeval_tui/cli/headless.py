@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
@@ -318,7 +319,7 @@ def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) 
     for name, message in output.errors:
         print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
-        print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
+        print_report(report, verbose=args.verbose, use_color=colour_wanted(sys.stdout))
     if not args.quiet:
         for path in output.generated_files:
             print(inert(f"wrote {path}"))
