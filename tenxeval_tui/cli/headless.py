@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
@@ -304,7 +305,7 @@ def _write_reports(report: EvalReport, config: EvalConfig, args: argparse.Namesp
     for name, message in written.errors:
         print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
-        print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
+        print_report(report, verbose=args.verbose, use_color=colour_wanted(sys.stdout))
     if not args.quiet:
         for path in written.files:
             print(inert(f"wrote {path}"))

@@ -217,6 +217,8 @@
       if (visible) shown++;
     }
     if (count) count.textContent = shown + " of " + rows.length + " cases";
+    // What the list now shows, for scripts driving the page (our browser tests wait on it).
+    document.documentElement.dataset.filter = (onlyFailed ? "failed:" : "all:") + query;
   }
 
   function buildRows() {
