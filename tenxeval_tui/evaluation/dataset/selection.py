@@ -10,13 +10,23 @@ as the run view's ``#tag`` filter does).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+
+class SelectableCase(Protocol):
+    """What selecting reads of a case (an :class:`EvalCase` has both)."""
+
+    @property
+    def eval_id(self) -> str: ...
+
+    @property
+    def tags(self) -> Sequence[str]: ...
+
+
+CaseT = TypeVar("CaseT", bound=SelectableCase)
 
 
 class CaseSelection(BaseModel):
@@ -32,7 +42,7 @@ class CaseSelection(BaseModel):
         default=True, description="A case needs every tag (True) or one of them (False)."
     )
 
-    def selects(self, case: EvalCase) -> bool:
+    def selects(self, case: SelectableCase) -> bool:
         """Whether ``case`` is selected."""
         if self.eval_ids is not None and case.eval_id not in self.eval_ids:
             return False
@@ -43,7 +53,7 @@ class CaseSelection(BaseModel):
             return all(tag in carried for tag in self.tags)
         return any(tag in carried for tag in self.tags)
 
-    def cases(self, cases: Iterable[EvalCase]) -> list[EvalCase]:
+    def cases(self, cases: Iterable[CaseT]) -> list[CaseT]:
         """The selected ``cases``, in their order."""
         return [case for case in cases if self.selects(case)]
 
@@ -56,7 +66,7 @@ class CaseSelection(BaseModel):
             wanted = tuple(i for i in wanted if i in self.eval_ids)
         return self.model_copy(update={"eval_ids": wanted})
 
-    def unknown_ids(self, cases: Iterable[EvalCase]) -> list[str]:
+    def unknown_ids(self, cases: Iterable[SelectableCase]) -> list[str]:
         """The selection's eval ids that none of ``cases`` has, sorted."""
         if self.eval_ids is None:
             return []
@@ -68,4 +78,4 @@ class CaseSelection(BaseModel):
         return self.eval_ids is not None or bool(self.tags)
 
 
-__all__ = ["CaseSelection"]
+__all__ = ["CaseSelection", "SelectableCase"]
