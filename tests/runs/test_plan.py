@@ -79,5 +79,5 @@ def test_the_config_is_the_resolved_one_or_built_from_file_preset_and_options(
 def test_a_file_that_does_not_load_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "bad.evalset.json"
     bad.write_text('{"eval_set_id": "b", "eval_cases": [{"eval_id": 3}]}')
-    with pytest.raises(EvalFileError, match="bad.evalset.json"):
+    with pytest.raises(EvalFileError, match=r"bad\.evalset\.json"):
         selected_eval_sets(RunPlan(agent="", eval_sets=[bad]))
