@@ -234,18 +234,22 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
 
 
 def run_selected(
-    plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]], args: argparse.Namespace
+    plan: RunPlan,
+    selected: Sequence[tuple[Path, EvalSet]],
+    args: argparse.Namespace,
+    *,
+    keep: list[EvalReport] | None = None,
 ) -> int:
     """Run the ``selected`` eval sets of ``plan`` in a child process (the workbench's worker,
     through :mod:`tenxeval_tui.runs.child_run`), then write the reports and print the
-    summary; returns the exit code.
+    summary; returns the exit code. The reports of the finished cases are added to
+    ``keep`` (watch mode re-scores them when only the criteria change).
 
     Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
     running), the reports of the finished cases are written and the exit code is not 0
     unless every case ran and the threshold is met.
     """
     from tenxeval_tui.cli.progress import make_progress
-    from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
     from tenxeval_tui.runs.worker import set_up_logging
 
@@ -269,9 +273,10 @@ def run_selected(
     if not finished or not any(r.results for r in finished):
         _drop_journal(outcome.journal)
         return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
-    report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
-    written = _write_reports(report, config, args)
-    if written:
+    if keep is not None:
+        keep.extend(finished)
+    code = publish(finished, config, args)
+    if code is not None:
         _drop_journal(outcome.journal)
     elif outcome.journal is not None:
         print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
@@ -279,7 +284,18 @@ def run_selected(
         return EXIT_INTERRUPTED
     if outcome.died:
         return EXIT_FAILED
-    return exit_code(report, args.threshold) if written else EXIT_FAILED
+    return EXIT_FAILED if code is None else code
+
+
+def publish(
+    reports: Sequence[EvalReport], config: EvalConfig, args: argparse.Namespace
+) -> int | None:
+    """Write ``reports`` as one report (combined when several) and print the summary; the
+    exit code, or ``None`` when a report file was not written."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+
+    report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+    return exit_code(report, args.threshold) if _write_reports(report, config, args) else None
 
 
 def _drop_journal(journal: Path | None) -> None:
@@ -361,6 +377,7 @@ __all__ = [
     "build_plan",
     "execute",
     "exit_code",
+    "publish",
     "report_journal",
     "run_selected",
     "select_for_run",

@@ -1,10 +1,11 @@
 """``tenxeval-tui run --watch``: rerun on changes, each rerun in a fresh worker process.
 
 What a change reruns is the workbench's watch policy
-(:func:`~tenxeval_tui.runs.watch.rerun_for`): agent code or the config file changing
-reruns every selected case (the plan is built again from the flags and settings, so the
-config is read anew and a new eval set file in a watched folder joins); an eval set
-changing reruns only its selected cases that are new or modified. Each run goes through
+(:func:`~tenxeval_tui.runs.watch.rerun_for`): the config file changing only in its
+criteria re-scores the last results (no agent runs); agent code or the config otherwise
+changing reruns every selected case (the plan is built again from the flags and
+settings, so the config is read anew and a new eval set file in a watched folder joins);
+an eval set changing reruns only its selected cases that are new or modified. Each run goes through
 the same pipeline as ``run`` (:func:`~tenxeval_tui.cli.headless.run_selected`): a worker
 child per run gives the agent fresh imports every time. Ctrl-C stops the current run and
 the watch, with exit code 130.
@@ -14,20 +15,26 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from tenxeval_tui.cli.headless import (
+    EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     UsageError,
     build_plan,
+    publish,
     run_selected,
     select_for_run,
 )
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.live_run import case_key
 from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, rerun_for
+from tenxeval_tui.runs.rescore import rescored_reports
+from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, Rerun, rerun_for
 
 
 def _say(text: str) -> None:
@@ -38,39 +45,82 @@ def _usage_problem(exc: UsageError) -> None:
     print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
 
 
-def _run(plan: RunPlan, args: argparse.Namespace, ran: dict[str, Path]) -> tuple[int, int]:
-    """Run ``plan`` as ``run`` does; ``(exit code, eval sets run)``. The key of every case
-    run is added to ``ran`` (with its file); a usage error is printed (exit code 2)."""
+class _Runs:
+    """What the watched runs did so far: the file of every case run, its last result."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Path] = {}
+        self.last: dict[str, EvalCaseResult] = {}
+
+    def add(self, selected: Sequence[tuple[Path, EvalSet]], reports: Sequence[EvalReport]) -> None:
+        self.files.update(
+            {case_key(s.eval_set_id, c.eval_id): path for path, s in selected for c in s.eval_cases}
+        )
+        self.last.update(
+            {case_key(r.eval_set_id, r.eval_id): r for p in reports for r in p.results}
+        )
+
+    def forget(self, keys: frozenset[str]) -> None:
+        for key in keys:
+            self.files.pop(key, None)
+            self.last.pop(key, None)
+
+
+def _run(plan: RunPlan, args: argparse.Namespace, runs: _Runs) -> tuple[int, int]:
+    """Run ``plan`` as ``run`` does; ``(exit code, eval sets run)``, remembered in ``runs``;
+    a usage error is printed (exit code 2)."""
+    finished: list[EvalReport] = []
     try:
         selected = select_for_run(plan)
-        code = run_selected(plan, selected, args)
+        code = run_selected(plan, selected, args, keep=finished)
     except UsageError as exc:
         _usage_problem(exc)
         return EXIT_USAGE, 0
-    ran.update(
-        {case_key(s.eval_set_id, c.eval_id): path for path, s in selected for c in s.eval_cases}
-    )
+    runs.add(selected, finished)
     if code == EXIT_INTERRUPTED:
         raise KeyboardInterrupt
     return code, len(selected)
 
 
-def _next_plan(
-    plan: RunPlan, batch: ChangeBatch, args: argparse.Namespace, ran: dict[str, Path]
-) -> RunPlan | None:
-    """The plan of the rerun ``batch`` asks for (:func:`rerun_for`), or ``None``: nothing."""
-    rerun = rerun_for(batch, plan.selection, ran)
-    for key in rerun.gone:
-        ran.pop(key, None)
+def _rescore(plan: RunPlan, args: argparse.Namespace, runs: _Runs) -> tuple[int, int]:
+    """Score the last results again with ``plan``'s criteria (no agent runs); a case with
+    no last result makes it a run."""
+    try:
+        selected = select_for_run(plan)
+    except UsageError as exc:
+        _usage_problem(exc)
+        return EXIT_USAGE, 0
+    config = plan.resolved_config()
+    reports = rescored_reports(selected, runs.last, config)
+    if reports is None:
+        return _run(plan, args, runs)
+    _say(f"only the criteria changed: re-scoring the last results of {len(selected)} eval sets")
+    runs.add(selected, reports)
+    code = publish(reports, config, args)
+    return EXIT_FAILED if code is None else code, len(selected)
+
+
+def _fresh_plan(args: argparse.Namespace) -> RunPlan | None:
+    """The plan built anew from the flags and settings (a usage problem is printed)."""
+    try:
+        return build_plan(args)  # the config read anew, new files in folders found
+    except UsageError as exc:
+        _usage_problem(exc)
+        return None
+
+
+def _act(
+    plan: RunPlan, rerun: Rerun, args: argparse.Namespace, runs: _Runs
+) -> tuple[int, int] | None:
+    """Carry out ``rerun`` with ``plan`` (the plan after the batch); ``None``: nothing ran."""
+    runs.forget(rerun.gone)
+    if rerun.rescore:
+        return _rescore(plan, args, runs)
     if rerun.everything:
-        try:
-            return build_plan(args)  # the config read anew, new files in folders found
-        except UsageError as exc:
-            _usage_problem(exc)
-            return None
+        return _run(plan, args, runs)
     for path, ids in rerun.only.items():
         _say(f"rerunning {path.name}: {', '.join(ids)}")
-    return plan.rerunning(rerun.only) if rerun.only else None
+    return _run(plan.rerunning(rerun.only), args, runs) if rerun.only else None
 
 
 def _describe(batch: ChangeBatch) -> list[str]:
@@ -122,21 +172,26 @@ def _watcher(plan: RunPlan, args: argparse.Namespace) -> ChangeWatcher:
 def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
     """Run once, then rerun on every relevant change until Ctrl-C (returns 130)."""
     watcher = _watcher(plan, args)
-    ran: dict[str, Path] = {}
+    runs = _Runs()
     rerun_args = argparse.Namespace(**{**vars(args), "open": False})
     try:
-        code, _ = _run(plan, args, ran)
+        code, _ = _run(plan, args, runs)
         _say(f"run 1 finished (exit {code}); watching for changes, Ctrl-C to stop")
         for number, batch in enumerate(watcher.watch(), start=2):
             for line in _describe(batch):
                 _say(line)
-            rerun = _next_plan(plan, batch, args, ran)
-            if rerun is None:
+            fresh = _fresh_plan(args) if batch.rerun_all else plan
+            if fresh is None:
+                continue
+            configs = (plan.resolved_config(), fresh.resolved_config())
+            done = _act(
+                fresh, rerun_for(batch, plan.selection, runs.files, configs), rerun_args, runs
+            )
+            plan = fresh
+            if done is None:
                 _say("nothing to rerun; watching for changes")
                 continue
-            if batch.rerun_all:
-                plan = rerun
-            code, sets = _run(rerun, rerun_args, ran)
+            code, sets = done
             _say(
                 f"run {number} finished (exit {code}, {sets} eval set"
                 f"{'s' if sets != 1 else ''}); watching for changes, Ctrl-C to stop"

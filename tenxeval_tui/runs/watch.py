@@ -12,9 +12,11 @@ holding the agent's code and any extra files (an eval config), with
 - whether one of the extra files changed.
 
 :func:`rerun_for` is the one watch policy of both front ends, what a batch reruns:
-nothing while a changed eval set does not load; everything (with fresh imports) when
-agent code or an extra file changed; else, in each changed eval set, only the cases
-that are new or modified, or that never ran, among those the run's selection chooses.
+nothing while a changed eval set does not load; when only the eval config changed and
+only in its criteria (or reporters), no case runs: the last results are re-scored
+(:func:`rescores_only`); everything (with fresh imports) when agent code or an extra
+file changed otherwise; else, in each changed eval set, only the cases that are new or
+modified, or that never ran, among those the run's selection chooses.
 Editors that save through a temporary file and a rename are handled: what counts is
 the state of the files once the batch is over, not the individual events.
 
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
@@ -316,6 +319,8 @@ class Rerun:
     """Why a changed eval set does not load: nothing reruns until it does."""
     everything: bool = False
     """Agent code or an extra file changed: every selected case reruns, imported afresh."""
+    rescore: bool = False
+    """Only the config's criteria changed: the last results are scored again, none runs."""
     only: dict[Path, list[str]] = field(default_factory=dict)
     """Eval set file -> the eval ids to rerun from it, in file order."""
     keys: frozenset[str] = frozenset()
@@ -324,15 +329,32 @@ class Rerun:
     """Keys of earlier cases no longer in their (changed) file, or no longer selected."""
 
 
-def rerun_for(batch: ChangeBatch, selection: CaseSelection, previous: Mapping[str, Path]) -> Rerun:
+def rescores_only(before: EvalConfig, after: EvalConfig) -> bool:
+    """Whether a run with ``after`` would differ from one with ``before`` only in its scores:
+    the configs differ in their criteria (or reporters) alone."""
+    same = {"criteria", "reporter"}
+    return before.model_dump(exclude=same) == after.model_dump(exclude=same)
+
+
+def rerun_for(
+    batch: ChangeBatch,
+    selection: CaseSelection,
+    previous: Mapping[str, Path],
+    configs: tuple[EvalConfig, EvalConfig] | None = None,
+) -> Rerun:
     """What ``batch`` reruns of a watched run choosing cases by ``selection``.
 
     ``previous`` maps the key of every case that has a result to its eval set file: a
     selected case of a changed file reruns when it is new or modified, or not in it.
+    ``configs`` are the run's config before and after the batch, when the front end can
+    re-score: a batch that changed only the config, and only its criteria, asks for that.
     """
     problems = tuple(p for change in batch.eval_sets for p in change.problems)
     if problems:
         return Rerun(problems=problems)
+    only_config = batch.extra_changed and not batch.agent_changed and not batch.eval_sets
+    if only_config and configs is not None and rescores_only(*configs):
+        return Rerun(rescore=True)
     if batch.rerun_all:
         return Rerun(everything=True)
     only: dict[Path, list[str]] = {}
@@ -367,4 +389,5 @@ __all__ = [
     "case_hash",
     "diff_cases",
     "rerun_for",
+    "rescores_only",
 ]

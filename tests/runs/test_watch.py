@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tenxeval_tui.evaluation import EvalCase, EvalConfig, EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.runs.watch import (
     ChangeBatch,
@@ -19,6 +19,7 @@ from tenxeval_tui.runs.watch import (
     case_hash,
     diff_cases,
     rerun_for,
+    rescores_only,
 )
 
 
@@ -234,3 +235,20 @@ async def test_watching_agent_code(project: Path) -> None:
     batch = await first_batch(watcher, lambda: code.write_text("X = 3\n"), [code])
     assert batch.agent_changed
     assert batch.eval_sets == ()
+
+
+def test_a_criteria_only_config_change_asks_for_a_rescore(project: Path) -> None:
+    watcher = watcher_for(project)
+    before = EvalConfig.default()
+    criteria = before.model_copy(deep=True)
+    criteria.criteria = EvalConfig.model_validate({"criteria": {"exact_match": {}}}).criteria
+    criteria.reporter.html = not before.reporter.html
+    slower = before.model_copy(update={"timeout": before.timeout * 2})
+    assert rescores_only(before, criteria) and not rescores_only(before, slower)
+    config = watcher.classify([project / "config.json"])
+    assert rerun_for(config, CaseSelection(), {}, (before, criteria)) == Rerun(rescore=True)
+    assert rerun_for(config, CaseSelection(), {}, (before, slower)).everything
+    assert rerun_for(config, CaseSelection(), {}).everything  # a front end that cannot re-score
+    (project / "agent/graph.py").write_text("X = 3\n")
+    both = watcher.classify([project / "config.json", project / "agent/graph.py"])
+    assert rerun_for(both, CaseSelection(), {}, (before, criteria)).everything
