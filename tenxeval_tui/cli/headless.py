@@ -1,6 +1,9 @@
 """``tenxeval-tui run``: evaluate an agent on eval sets without the UI (shell and CI).
 
-Settings come from ``[tool.tenxeval]`` (see :mod:`tenxeval_tui.settings.workspace`) and
+Flags and settings become a :class:`~tenxeval_tui.runs.plan.RunPlan`
+(:func:`build_plan`), checked and selected as the worker will select it
+(:func:`select_for_run`), run in the workbench's worker child (:func:`run_selected`) and
+written as one report (:func:`publish`). Settings come from ``[tool.tenxeval]`` (see :mod:`tenxeval_tui.settings.workspace`) and
 are overridden by flags. Exit codes: 0 when the pass rate meets the threshold
 and no case errored, 1 otherwise, 2 for usage or configuration errors (each
 printed as one message naming the file, the place and the problem), 130 when
