@@ -68,3 +68,14 @@ def test_junit_reporter_takes_a_suite_name() -> None:
     assert named.get("name") == "agent-evaluation"
     assert JUnitXMLReporter().to_element(report).get("name") == "sig"
     assert ET.tostring(named).startswith(b"<testsuites")
+
+
+def test_eval_case_result_success_takes_10xgraphs_arguments_and_passes_from_criteria() -> None:
+    from tenxeval_tui.evaluation import CriterionResult
+
+    good = CriterionResult.success("rouge_match", 0.9, 0.5)
+    bad = CriterionResult.success("exact_match", 0.0, 1.0)
+    passed = EvalCaseResult.success("c1", [good], None, None, "reply", duration_seconds=1.5)
+    assert (passed.passed, passed.actual_response, passed.duration_seconds) == (True, "reply", 1.5)
+    failed = EvalCaseResult.success("c2", [good, bad], name="two")
+    assert (failed.passed, failed.name, failed.error) == (False, "two", None)
