@@ -7,13 +7,11 @@ hands its criteria the whole conversation as ``actual_response`` (one
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import BaseModel, BeforeValidator
+from typing import Any
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import register_criterion
-from tenxeval_tui.evaluation.criteria.judge_replies import _Reply
+from tenxeval_tui.evaluation.criteria.judge_replies import GoalsReply
 from tenxeval_tui.evaluation.criteria.llm_base import JudgedCriterion, JudgeReplyError, Sample
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
@@ -21,21 +19,6 @@ from tenxeval_tui.evaluation.judges import JudgePool
 
 GOALS_KEY = "goals"
 """``case.metadata`` key holding the goals (a list of strings) the criterion judges."""
-
-
-def _strict_bool(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    return value
-
-
-class GoalVerdict(BaseModel):
-    goal: int
-    achieved: Annotated[bool, BeforeValidator(_strict_bool)]
-
-
-class GoalsReply(_Reply):
-    goals: list[GoalVerdict]
 
 
 def case_goals(case: EvalCase) -> list[str]:

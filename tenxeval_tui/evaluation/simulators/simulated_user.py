@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
+from tenxeval_tui.evaluation.criteria.judge_replies import GoalsReply
 from tenxeval_tui.evaluation.criteria.llm_base import (
     JudgeReplyError,
     parse_json_reply,
     render_prompt,
 )
-from tenxeval_tui.evaluation.criteria.simulation_goals import GoalsReply
 from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeReply, JudgeSettings
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario
 from tenxeval_tui.evaluation.token_usage import TokenUsage
