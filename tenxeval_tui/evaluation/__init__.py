@@ -64,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "FactualAccuracyCriterion": "criteria.factual_accuracy",
     "SafetyCriterion": "criteria.safety",
     "RubricBasedCriterion": "criteria.rubric",
+    "SimulationGoalsCriterion": "criteria.simulation_goals",
     "JudgedCriterion": "criteria.llm_base",
     "LLMCallerMixin": "criteria.llm_utils",
     "JudgeModel": "judges",
@@ -96,6 +97,15 @@ _EXPORTS: dict[str, str] = {
     "RunJournal": "journal",
     "read_journal": "journal",
     "report_from_journal": "journal",
+    # --- user simulation (simulators/) ---
+    "UserSimulator": "simulators.user_simulator",
+    "BatchSimulator": "simulators.user_simulator",
+    "ConversationScenario": "simulators.scenario",
+    "SimulationResult": "simulators.result",
+    "SimulationError": "simulators.simulated_user",
+    "ScenarioSet": "simulators.scenario",
+    "validate_scenario_file": "simulators.scenario",
+    "run_scenarios": "simulators.runner",
     # --- reporting (reporters/) ---
     "Colors": "reporters.console",
     "ReporterManager": "reporters",

@@ -18,17 +18,18 @@ cases (a partial report) and counts the others nowhere.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
@@ -47,6 +48,12 @@ if TYPE_CHECKING:
     from tenxeval_tui.evaluation.runner import EvaluationRunner
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
+
+NextTurn = Callable[[int, Sequence[str]], Awaitable[str | None]]
+"""Writes a conversation as it goes: given the turn's index and the agent's replies so
+far, the next user message, or ``None`` to end the conversation (user simulation)."""
+Scorer = Callable[[ExecutionResult, EvalCase], Awaitable[list[CriterionResult]]]
+"""Scores a finished case instead of the evaluator's own criteria."""
 
 
 class AgentEvaluator:
@@ -147,9 +154,29 @@ class AgentEvaluator:
             write_reports(report, self.config, output_dir)
         return report
 
-    async def evaluate_case(self, case: EvalCase, eval_set_id: str = "") -> EvalCaseResult:
-        """Run and score one case (observers see it as a case of ``eval_set_id``)."""
-        return await self._run_case(case, eval_set_id, ObserverGroup(self.observers))
+    async def evaluate_case(
+        self,
+        case: EvalCase,
+        eval_set_id: str = "",
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+        finish: Callable[[EvalCaseResult], None] | None = None,
+    ) -> EvalCaseResult:
+        """Run and score one case (observers see it as a case of ``eval_set_id``).
+
+        With ``next_turn`` the conversation is written as it runs (user simulation):
+        before each turn it is asked for the user's message, which is appended to
+        ``case.conversation``, until it answers ``None``; ``case`` may start with no
+        turns. ``score`` replaces the evaluator's criteria for this case. The
+        case's timeout covers the whole conversation, ``next_turn`` included, and an
+        exception ``next_turn`` raises makes an error case like the agent's own.
+        ``finish`` may complete the result (its metadata) before observers see it.
+        """
+        notify = ObserverGroup(self.observers)
+        return await self._run_case(
+            case, eval_set_id, notify, next_turn=next_turn, score=score, finish=finish
+        )
 
     def cancel(self) -> None:
         """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
@@ -201,7 +228,14 @@ class AgentEvaluator:
                 task.add_done_callback(self._workers.discard)
 
     async def _run_case(
-        self, case: EvalCase, eval_set_id: str, notify: ObserverGroup
+        self,
+        case: EvalCase,
+        eval_set_id: str,
+        notify: ObserverGroup,
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+        finish: Callable[[EvalCaseResult], None] | None = None,
     ) -> EvalCaseResult:
         notify.case_start(eval_set_id, case)
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
@@ -224,7 +258,9 @@ class AgentEvaluator:
                     (len(trace.tool_calls), len(trace.node_visits), len(trace.trajectory))
                 )
 
-            error, error_info = await self._run_turns(case, thread_id, replies, turn_ended)
+            error, error_info = await self._run_turns(
+                case, thread_id, replies, turn_ended, next_turn
+            )
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
@@ -233,7 +269,8 @@ class AgentEvaluator:
             if replies and replies[-1]:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
-            criterion_results = [] if error else await self._score(execution, case)
+            scorer = score or self._score
+            criterion_results = [] if error else await scorer(execution, case)
             result = _case_result(
                 case,
                 execution,
@@ -249,6 +286,8 @@ class AgentEvaluator:
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
         self.collector.absorb(trace)
+        if finish is not None:
+            finish(result)
         notify.case_end(result)
         return result
 
@@ -258,9 +297,10 @@ class AgentEvaluator:
         thread_id: str,
         replies: list[str],
         turn_ended: Callable[[], None] = lambda: None,
+        next_turn: NextTurn | None = None,
     ) -> tuple[str | None, dict[str, Any]]:
         turns = case.conversation
-        if not turns:
+        if not turns and next_turn is None:
             return "the case has no conversation turns", {"error_type": "EmptyCase"}
         session = case.session_input
         config: dict[str, Any] = {
@@ -277,7 +317,21 @@ class AgentEvaluator:
         deadline = asyncio.timeout_at(ends_at)
         try:
             async with deadline:
-                for index, invocation in enumerate(turns):
+                for index in itertools.count():
+                    invocation = await _next_invocation(case, index, replies, next_turn)
+                    if invocation is None:
+                        break
+                    if next_turn is not None:  # a live view shows the written message at once
+                        self._publish(
+                            Event.GRAPH_EXECUTION,
+                            EventType.PROGRESS,
+                            thread_id,
+                            {
+                                "turn_index": index,
+                                "simulated_user": True,
+                                "user_message": invocation.user_content.get_text(),
+                            },
+                        )
                     if loop.time() >= ends_at:  # the last turn blocked the loop past it
                         index -= 1  # the turn that ran out of time
                         break
@@ -336,11 +390,7 @@ class AgentEvaluator:
         )
 
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
-        if not self.criteria:
-            return []
-        if len(self.criteria) == 1 or not any(c.requires_judge for c in self.criteria):
-            return [await _score_one(c, execution, case) for c in self.criteria]
-        return list(await asyncio.gather(*(_score_one(c, execution, case) for c in self.criteria)))
+        return await score_criteria(self.criteria, execution, case)
 
     def _report(
         self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
@@ -352,6 +402,30 @@ class AgentEvaluator:
             config_used=self.config.model_dump(mode="json"),
             metadata={PARTIAL_KEY: True} if partial else {},
         )
+
+
+async def _next_invocation(
+    case: EvalCase, index: int, replies: Sequence[str], next_turn: NextTurn | None
+) -> Invocation | None:
+    """Turn ``index`` of ``case``: the case's own, or one ``next_turn`` writes and appends."""
+    if next_turn is None:
+        return case.conversation[index] if index < len(case.conversation) else None
+    text = await next_turn(index, list(replies))
+    if text is None:
+        return None
+    invocation = Invocation(user_content=MessageContent.user(text))
+    case.conversation.append(invocation)
+    return invocation
+
+
+async def score_criteria(
+    criteria: Sequence[BaseCriterion], execution: ExecutionResult, case: EvalCase
+) -> list[CriterionResult]:
+    """Every criterion's result on ``case`` (judged ones concurrently); one that raises
+    fails alone, with its error."""
+    if len(criteria) <= 1 or not any(c.requires_judge for c in criteria):
+        return [await _score_one(c, execution, case) for c in criteria]
+    return list(await asyncio.gather(*(_score_one(c, execution, case) for c in criteria)))
 
 
 async def _score_one(
@@ -529,4 +603,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AgentEvaluator", "EvaluationRunner", "write_reports"]
+__all__ = [
+    "AgentEvaluator",
+    "EvaluationRunner",
+    "NextTurn",
+    "Scorer",
+    "score_criteria",
+    "write_reports",
+]

@@ -2,9 +2,12 @@
 
 A judge is anything that satisfies :class:`JudgeModel` (``model`` and an async
 ``complete(prompt, sample=...)``). The one shipped here, :class:`OpenAIJudge`,
-talks to any OpenAI-compatible ``/v1/chat/completions`` endpoint (OpenAI,
-Ollama, vLLM, LM Studio, OpenRouter, Gemini's compatible endpoint) through the
-official ``openai`` client (the ``llm`` extra), imported on first call.
+talks to any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio,
+OpenRouter, Gemini's compatible endpoint) through the official ``openai``
+client (the ``llm`` extra), imported on first call, in one of two API styles
+(``CriterionConfig.api_style``): ``"chat"`` (``/v1/chat/completions``, the one
+every compatible server speaks) or ``"responses"`` (``/v1/responses``, OpenAI's
+Responses API, 10xGraph's default).
 
 Settings come from the criterion's :class:`CriterionConfig`, with environment
 fallbacks (see :meth:`JudgeSettings.from_config`):
@@ -58,7 +61,7 @@ ENV_CACHE_DIR = "TENXEVAL_JUDGE_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path(".tenxeval_cache") / "judge"
 # Local servers (Ollama, vLLM, LM Studio) ignore the key, but the client insists on one.
 _LOCAL_KEY = "not-needed"
-SUPPORTED_API_STYLES = ("chat",)
+SUPPORTED_API_STYLES = ("chat", "responses")
 
 
 class JudgeError(RuntimeError):
@@ -76,6 +79,7 @@ class JudgeSettings:
     timeout: float = 60.0
     max_retries: int = 4
     cache: bool = True
+    api_style: str = "chat"
 
     @staticmethod
     def problems(
@@ -126,6 +130,7 @@ class JudgeSettings:
             timeout=config.judge_timeout,
             max_retries=config.judge_max_retries,
             cache=config.judge_cache,
+            api_style=config.api_style,
         )
 
 
@@ -199,46 +204,92 @@ class OpenAIJudge:
         import openai
 
         client = await self._client_for_this_loop()
-        where = self.settings.base_url or "the OpenAI API"
+        responses = self.settings.api_style == "responses"
         try:
-            raw = await client.chat.completions.with_raw_response.create(
-                model=self.model,
-                messages=[{"role": "user", "content": prompt}],
-                temperature=self.settings.temperature,
-            )
+            if responses:
+                raw: Any = await client.responses.with_raw_response.create(
+                    model=self.model, input=prompt, temperature=self.settings.temperature
+                )
+            else:
+                raw = await client.chat.completions.with_raw_response.create(
+                    model=self.model,
+                    messages=[{"role": "user", "content": prompt}],
+                    temperature=self.settings.temperature,
+                )
         except openai.APITimeoutError:
             raise JudgeError(
-                f"judge {self.model} at {where} timed out after {self.settings.timeout:g} s "
-                f"({self.settings.max_retries} retries)"
+                f"judge {self.model} at {self._where} timed out after "
+                f"{self.settings.timeout:g} s ({self.settings.max_retries} retries)"
             ) from None
         except openai.APIStatusError as exc:
             raise JudgeError(
-                f"judge {self.model} at {where} answered HTTP {exc.status_code}: "
+                f"judge {self.model} at {self._where} answered HTTP {exc.status_code}: "
                 f"{str(exc.message)[:200]}"
             ) from None
         except openai.APIConnectionError as exc:
-            raise JudgeError(f"could not reach judge {self.model} at {where}: {exc}") from None
+            raise JudgeError(
+                f"could not reach judge {self.model} at {self._where}: {exc}"
+            ) from None
+        text, usage = self._read_response(raw) if responses else self._read_completion(raw)
+        return JudgeReply(text=text, token_usage=usage, retries=raw.retries_taken)
+
+    @property
+    def _where(self) -> str:
+        return self.settings.base_url or "the OpenAI API"
+
+    def _read_completion(self, raw: Any) -> tuple[str, TokenUsage]:
         try:
             completion = raw.parse()
             usage = _usage(getattr(completion, "usage", None))
             choices = completion.choices
         except Exception as exc:  # an HTML page, a cut-off body: no chat completion at all
             raise JudgeError(
-                f"judge {self.model} at {where} sent no chat completion "
+                f"judge {self.model} at {self._where} sent no chat completion "
                 f"({type(exc).__name__}: {str(exc)[:200]})"
             ) from None
         if not choices:
             # Some gateways answer HTTP 200 with {"error": {...}}: say what they said.
-            error = (getattr(completion, "model_extra", None) or {}).get("error")
-            said = (error.get("message") if isinstance(error, dict) else error) or "no choices"
-            raise JudgeError(f"judge {self.model} at {where} answered: {str(said)[:200]}")
+            raise JudgeError(
+                f"judge {self.model} at {self._where} answered: {_said(completion, 'no choices')}"
+            )
         message = getattr(choices[0], "message", None)
         text = getattr(message, "content", None)
-        return JudgeReply(
-            text=text if isinstance(text, str) else "",
-            token_usage=usage,
-            retries=raw.retries_taken,
-        )
+        return (text if isinstance(text, str) else ""), usage
+
+    def _read_response(self, raw: Any) -> tuple[str, TokenUsage]:
+        """The text and tokens of a Responses API answer (its ``output_text``)."""
+        try:
+            response = raw.parse()
+            output = response.output
+            usage = _responses_usage(getattr(response, "usage", None))
+        except Exception as exc:
+            raise JudgeError(
+                f"judge {self.model} at {self._where} sent no Responses API response "
+                f"({type(exc).__name__}: {str(exc)[:200]})"
+            ) from None
+        error = getattr(response, "error", None)
+        if error is not None or not output:
+            said = getattr(error, "message", None) or _said(response, "no output")
+            raise JudgeError(f"judge {self.model} at {self._where} answered: {str(said)[:200]}")
+        return response.output_text, usage
+
+
+def _said(body: Any, default: str) -> str:
+    """What an HTTP 200 body holding ``{"error": ...}`` says, or ``default``."""
+    error = (getattr(body, "model_extra", None) or {}).get("error")
+    said = (error.get("message") if isinstance(error, dict) else error) or default
+    return str(said)[:200]
+
+
+def _responses_usage(usage: Any) -> TokenUsage:
+    if usage is None:
+        return TokenUsage()
+    details = getattr(usage, "input_tokens_details", None)
+    return TokenUsage(
+        input_tokens=getattr(usage, "input_tokens", 0) or 0,
+        output_tokens=getattr(usage, "output_tokens", 0) or 0,
+        cache_read_tokens=(getattr(details, "cached_tokens", None) or 0) if details else 0,
+    )
 
 
 async def _lifetime(client: AsyncOpenAI) -> AsyncGenerator[None]:

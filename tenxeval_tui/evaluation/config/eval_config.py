@@ -55,6 +55,8 @@ _FIELD_ALIASES: dict[str, str] = {
     "rubric_based_score": "rubric_based",
     "safety_score": "safety",
     "factual_accuracy_score": "factual_accuracy",
+    "simulation_goals_match": "simulation_goals",
+    "conversation_goals": "simulation_goals",
 }
 
 
@@ -96,8 +98,7 @@ class CriteriaConfig(BaseModel):
     factual_accuracy: CriterionConfig | None = None
     hallucination: CriterionConfig | None = None
     safety: CriterionConfig | None = None
-    # 10xGraph's slot for judging simulated conversations; no such criterion runs here
-    # yet, so enabling it is an "unknown criterion" error when the run is built.
+    # Judges the goals of a simulated conversation (criteria/simulation_goals.py).
     simulation_goals: CriterionConfig | None = None
     custom: dict[str, CriterionConfig] = Field(default_factory=dict)
 

@@ -98,16 +98,19 @@ class ConsoleReporter(BaseReporter):
         self,
         use_color: bool = True,
         verbose: bool = False,
+        output: TextIO | None = None,
         include_trajectory: bool = True,
         include_actual_response: bool = True,
         file: TextIO | None = None,
         width: int | None = None,
     ) -> None:
+        """``output`` (10xGraph's name) and ``file`` both name the stream written to
+        (``file`` wins when both are given; stdout by default)."""
         self.use_color = use_color
         self.verbose = verbose
         self.include_trajectory = include_trajectory
         self.include_actual_response = include_actual_response
-        self.file = file
+        self.file = file if file is not None else output
         self.width = width
 
     def _console(self, file: TextIO) -> Console:
