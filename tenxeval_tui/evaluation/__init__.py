@@ -110,6 +110,7 @@ _EXPORTS: dict[str, str] = {
     "QuickEval": "quick_eval",
     "create_eval_app": "testing",
     "run_eval": "testing",
+    "run_eval_sync": "testing",
     "create_simple_eval_set": "dataset.builder",
     "eval_test": "testing",
     "parametrize_eval_cases": "testing",

@@ -429,6 +429,25 @@ class EvalReport(BaseModel):
             )
         return report
 
+    def _repr_html_(self) -> str:
+        """The HTML report, for Jupyter: the page :class:`HTMLReporter` writes, in an iframe.
+
+        A notebook strips a page's ``<head>`` and runs no script it did not trust, so
+        the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
+        access to the notebook), keeping its styles and case list to itself.
+        """
+        import html
+
+        from tenxeval_tui.evaluation.reporters.html import HTMLReporter
+
+        page = HTMLReporter().render(self)
+        return (
+            '<iframe class="tenxeval-report" sandbox="allow-scripts" '
+            'style="width: 100%; height: 640px; border: 0" '
+            f'title="evaluation report {html.escape(self.eval_set_id)}" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        )
+
     def format_summary(self) -> str:
         """A plain-text overview: counts, pass rate, duration, tokens, criteria, failures."""
         s = self.summary
