@@ -106,6 +106,9 @@ _EXPORTS: dict[str, str] = {
     "JSONReporter": "reporters",
     "HTMLReporter": "reporters",
     "JUnitXMLReporter": "reporters",
+    "CsvReporter": "reporters",
+    "JsonlReporter": "reporters",
+    "write_report": "reporters",
     # --- pytest helpers (testing.py) ---
     "QuickEval": "quick_eval",
     "create_eval_app": "testing",

@@ -26,6 +26,11 @@ EVAL_SET_ID_KEY = "eval_set_id"
 PARTIAL_KEY = "partial"
 
 
+def _unset(value: object) -> bool:
+    """Costs are left out of reports (JSON included) when no price table gave them."""
+    return value is None
+
+
 class CriterionResult(BaseModel):
     """The score of one criterion on one case.
 
@@ -43,6 +48,8 @@ class CriterionResult(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What this criterion's judge calls cost (only with a price table; see :mod:`.cost`)."""
 
     @field_validator("score")
     @classmethod
@@ -141,6 +148,8 @@ class EvalCaseResult(BaseModel):
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
     agent_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     node_details: list[NodeDetail] = Field(default_factory=list)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the case cost, agent and judges (only with a price table; see :mod:`.cost`)."""
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:
@@ -270,6 +279,8 @@ class EvalSummary(BaseModel):
     total_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     per_case_token_usage: dict[str, TokenUsage] = Field(default_factory=dict)
     avg_tokens_per_case: float = 0.0
+    total_cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the run cost (only with a price table; see :mod:`.cost`)."""
 
     @classmethod
     def from_results(cls, results: list[EvalCaseResult]) -> EvalSummary:
@@ -287,12 +298,15 @@ class EvalSummary(BaseModel):
                 entry["total"] += 1
                 entry["passed" if cr.passed else "failed"] += 1
                 score_sums[cr.criterion] = score_sums.get(cr.criterion, 0.0) + cr.score
+                if cr.cost_usd is not None:
+                    entry["cost_usd"] = entry.get("cost_usd", 0.0) + cr.cost_usd
         for name, entry in stats.items():
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
         per_case = _per_case_tokens(results)
         total_tokens = sum((r.token_usage for r in results), TokenUsage())
         total_duration = sum(r.duration_seconds for r in results)
+        costs = [r.cost_usd for r in results if r.cost_usd is not None]
         return cls(
             total_cases=total,
             passed_cases=passed,
@@ -305,6 +319,7 @@ class EvalSummary(BaseModel):
             total_token_usage=total_tokens,
             per_case_token_usage=per_case,
             avg_tokens_per_case=total_tokens.total_tokens / total,
+            total_cost_usd=sum(costs) if costs else None,
         )
 
 
