@@ -19,32 +19,43 @@ API key                ``$<judge_api_key_env>``        (``OPENAI_API_KEY``)
 temperature            ``judge_temperature`` (0.0)
 per-call timeout       ``judge_timeout`` (60 s)
 retries                ``judge_max_retries`` (4)       backoff on 408/409/429/5xx,
-                                                       timeouts, connection errors
+                                                       timeouts, connection errors;
+                                                       0 fails fast
+requests per minute    ``judge_rpm`` (none)
+tokens per minute      ``judge_tpm`` (none)
 cache                  ``judge_cache`` (on)            ``$TENXEVAL_JUDGE_CACHE_DIR``
+cache expiry           ``judge_cache_ttl`` (never)     seconds
+cache size cap         ``judge_cache_max_mb`` (none)   oldest entries go first
 =====================  ==============================  ===========================
 
 Retries are the ``openai`` client's own: exponential backoff from 0.5 s to 8 s
 with jitter, honouring ``Retry-After``. A :class:`JudgePool` is shared by the
 criteria of one run: it bounds judge calls in flight (by the run's
-``max_concurrency``), holds the clients, counts calls and owns the
-:class:`JudgeCache`.
+``max_concurrency``) and by the rate limits (:mod:`.ratelimit`), holds the
+clients, counts calls and owns the :class:`JudgeCache` (:mod:`.judge_cache`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import importlib.util
-import json
 import logging
 import os
-import tempfile
+import time
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
+from tenxeval_tui.evaluation.judge_cache import (
+    DEFAULT_CACHE_DIR,
+    ENV_CACHE_DIR,
+    JudgeCache,
+    default_cache_dir,
+)
+from tenxeval_tui.evaluation.judge_reply import JudgeReply
+from tenxeval_tui.evaluation.ratelimit import Clock, Sleep, SlidingWindowLimiter
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
@@ -54,8 +65,6 @@ logger = logging.getLogger(__name__)
 
 ENV_JUDGE_MODEL = "TENXEVAL_JUDGE_MODEL"
 ENV_BASE_URL = "OPENAI_BASE_URL"
-ENV_CACHE_DIR = "TENXEVAL_JUDGE_CACHE_DIR"
-DEFAULT_CACHE_DIR = Path(".tenxeval_cache") / "judge"
 # Local servers (Ollama, vLLM, LM Studio) ignore the key, but the client insists on one.
 _LOCAL_KEY = "not-needed"
 SUPPORTED_API_STYLES = ("chat",)
@@ -76,6 +85,10 @@ class JudgeSettings:
     timeout: float = 60.0
     max_retries: int = 4
     cache: bool = True
+    rpm: int | None = None
+    tpm: int | None = None
+    cache_ttl: float | None = None
+    cache_max_mb: float | None = None
 
     @staticmethod
     def problems(
@@ -126,7 +139,16 @@ class JudgeSettings:
             timeout=config.judge_timeout,
             max_retries=config.judge_max_retries,
             cache=config.judge_cache,
+            rpm=config.judge_rpm,
+            tpm=config.judge_tpm,
+            cache_ttl=config.judge_cache_ttl,
+            cache_max_mb=config.judge_cache_max_mb,
         )
+
+    @property
+    def endpoint(self) -> tuple[str | None, str]:
+        """``(base_url, model)``: what a provider's rate limits apply to."""
+        return (self.base_url.rstrip("/") if self.base_url else None, self.model)
 
 
 def openai_available() -> bool:
@@ -135,16 +157,6 @@ def openai_available() -> bool:
         return importlib.util.find_spec("openai") is not None
     except (ImportError, ValueError):
         return False
-
-
-@dataclass(frozen=True)
-class JudgeReply:
-    """One judge answer: its text, the tokens it cost now, and whether it came from the cache."""
-
-    text: str
-    token_usage: TokenUsage
-    cached: bool = False
-    retries: int = 0
 
 
 class JudgeModel(Protocol):
@@ -259,79 +271,16 @@ def _usage(usage: Any) -> TokenUsage:
     )
 
 
-class JudgeCache:
-    """Judge replies on disk, one JSON file per (model, temperature, prompt, sample index).
-
-    Only replies that parsed are stored, so a malformed answer is asked again
-    on the next run. A hit costs no tokens. Delete the folder to clear it.
-    """
-
-    def __init__(self, directory: str | Path) -> None:
-        self.directory = Path(directory)
-
-    @staticmethod
-    def key(
-        model: str,
-        prompt: str,
-        sample: int,
-        temperature: float = 0.0,
-        base_url: str | None = None,
-    ) -> str:
-        """The cache key (a SHA-256 hex digest); ``base_url`` keeps servers apart."""
-        fields: dict[str, Any] = {
-            "model": model,
-            "prompt": prompt,
-            "sample": sample,
-            "temperature": temperature,
-        }
-        if base_url:  # the OpenAI API itself keeps the keys it always had
-            fields["base_url"] = base_url.rstrip("/")
-        blob = json.dumps(fields, sort_keys=True)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
-
-    def get(self, key: str) -> JudgeReply | None:
-        """The stored reply, or ``None`` (also for an unreadable entry, which is ignored)."""
-        try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            text = data["text"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        if not isinstance(text, str):
-            return None
-        return JudgeReply(text=text, token_usage=TokenUsage(), cached=True)
-
-    def forget(self, key: str) -> None:
-        """Remove an entry (one that no longer parses is asked again)."""
-        self._path(key).unlink(missing_ok=True)
-
-    def put(self, key: str, model: str, reply: JudgeReply) -> None:
-        """Store ``reply`` (atomically: readers never see half a file)."""
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps(
-            {"model": model, "text": reply.text, "token_usage": reply.token_usage.to_dict()}
-        )
-        fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(payload)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
-
-def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$TENXEVAL_JUDGE_CACHE_DIR``, else ``.tenxeval_cache/judge`` in the working folder."""
-    env = os.environ if environ is None else environ
-    value = env.get(ENV_CACHE_DIR)
-    return Path(value) if value else Path.cwd() / DEFAULT_CACHE_DIR
-
-
 JudgeFactory = Callable[[JudgeSettings], JudgeModel]
+
+
+def estimate_tokens(prompt: str) -> int:
+    """A prompt's input tokens, roughly (four characters a token, at least one).
+
+    What a call reserves against ``judge_tpm`` before it is sent; the reply's real
+    usage (input and output) replaces the estimate once it arrives.
+    """
+    return max(1, len(prompt) // 4)
 
 
 class JudgePool:
@@ -342,6 +291,11 @@ class JudgePool:
     ``EvalConfig.effective_concurrency``). ``factory`` makes the judge for a
     setting (default :class:`OpenAIJudge`); pass your own to use another
     client. ``calls`` counts requests made (cache hits excluded).
+
+    Rate limits (``judge_rpm``, ``judge_tpm``) hold per endpoint and model: every
+    criterion calling the same model at the same ``base_url`` shares them, and when
+    criteria set different limits the strictest holds. ``clock`` and ``sleep`` are
+    what the limits measure and wait with (tests pass their own).
     """
 
     def __init__(
@@ -350,12 +304,18 @@ class JudgePool:
         *,
         cache_dir: str | Path | None = None,
         factory: JudgeFactory | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         self.max_concurrency = max_concurrency
         self.cache = JudgeCache(cache_dir if cache_dir is not None else default_cache_dir())
         self.calls = 0
+        self._clock = clock
+        self._sleep = sleep
+        self._rpm: dict[tuple[str | None, str], SlidingWindowLimiter] = {}
+        self._tpm: dict[tuple[str | None, str], SlidingWindowLimiter] = {}
         self._factory: JudgeFactory = factory or OpenAIJudge
         self._judges: dict[JudgeSettings, JudgeModel] = {}
         self._semaphore: asyncio.Semaphore | None = None
@@ -401,12 +361,38 @@ class JudgePool:
         ``fresh`` asks the judge even when the cache has a reply.
         """
         if settings.cache and not fresh:
-            hit = self.cache.get(self._cache_key(settings, prompt, sample))
+            hit = self.cache.get(self._cache_key(settings, prompt, sample), ttl=settings.cache_ttl)
             if hit is not None:
                 return hit
         async with self._limit():
+            # Inside the concurrency bound, right before the request: a call counts
+            # against the rate limits when it is sent, not while it queues.
+            rpm, tpm = self._rate_limits(settings)
+            if rpm is not None:
+                await rpm.acquire(1)
+            tokens = await tpm.acquire(estimate_tokens(prompt)) if tpm is not None else None
             self.calls += 1
-            return await self.judge(settings).complete(prompt, sample=sample)
+            reply = await self.judge(settings).complete(prompt, sample=sample)
+            if tokens is not None:
+                tokens.settle(reply.token_usage.total_tokens or tokens.amount)
+            return reply
+
+    def _rate_limits(
+        self, settings: JudgeSettings
+    ) -> tuple[SlidingWindowLimiter | None, SlidingWindowLimiter | None]:
+        """The requests- and tokens-per-minute limiters of ``settings``' endpoint, if any."""
+        found = []
+        for limit, limiters in ((settings.rpm, self._rpm), (settings.tpm, self._tpm)):
+            if limit is None:
+                found.append(limiters.get(settings.endpoint))
+                continue
+            limiter = limiters.get(settings.endpoint)
+            if limiter is None:
+                limiter = SlidingWindowLimiter(limit, 60.0, clock=self._clock, sleep=self._sleep)
+                limiters[settings.endpoint] = limiter
+            limiter.tighten(limit)
+            found.append(limiter)
+        return found[0], found[1]
 
     async def aclose(self) -> None:
         """Close every judge's HTTP client now (they also close with their event loop)."""
@@ -424,8 +410,12 @@ class JudgePool:
         run its score: the failure is logged.
         """
         if settings.cache and not reply.cached:
+            cap = None
+            if settings.cache_max_mb is not None:
+                cap = int(settings.cache_max_mb * 1024 * 1024)
             try:
-                self.cache.put(self._cache_key(settings, prompt, sample), settings.model, reply)
+                key = self._cache_key(settings, prompt, sample)
+                self.cache.put(key, settings.model, reply, max_bytes=cap)
             except OSError as exc:
                 logger.warning("judge cache %s not written: %s", self.cache.directory, exc)
 
@@ -433,3 +423,23 @@ class JudgePool:
         """Drop the cached reply of ``sample`` of ``prompt`` (it no longer parses)."""
         if settings.cache:
             self.cache.forget(self._cache_key(settings, prompt, sample))
+
+
+# The reply and the cache live in modules of their own; these names stay importable here.
+__all__ = [
+    "DEFAULT_CACHE_DIR",
+    "ENV_BASE_URL",
+    "ENV_CACHE_DIR",
+    "ENV_JUDGE_MODEL",
+    "JudgeCache",
+    "JudgeError",
+    "JudgeFactory",
+    "JudgeModel",
+    "JudgePool",
+    "JudgeReply",
+    "JudgeSettings",
+    "OpenAIJudge",
+    "default_cache_dir",
+    "estimate_tokens",
+    "openai_available",
+]
