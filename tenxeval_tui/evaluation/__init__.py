@@ -32,6 +32,8 @@ _EXPORTS: dict[str, str] = {
     "ReporterConfig": "config.eval_config",
     "Rubric": "config.eval_config",
     "EvalPresets": "config.presets",
+    "ModelPrice": "config.prices",
+    "CostBudget": "cost",
     "UserSimulatorConfig": "config.reporter_config",
     # execution and results
     "ExecutionResult": "execution.result",

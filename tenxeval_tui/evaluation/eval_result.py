@@ -24,6 +24,10 @@ from tenxeval_tui.evaluation.token_usage import TokenUsage
 EVAL_SET_ID_KEY = "eval_set_id"
 # EvalReport.metadata key set on a report of a run that was cancelled before the end.
 PARTIAL_KEY = "partial"
+# EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of
+# the cases it did not run.
+STOPPED_KEY = "stopped_by"
+NOT_RUN_KEY = "not_run"
 
 
 def _unset(value: object) -> bool:
@@ -476,6 +480,12 @@ class EvalReport(BaseModel):
             f"{s.avg_duration_seconds:.2f}s per case",
             f"  Tokens: {s.total_token_usage.total_tokens}",
         ]
+        if s.total_cost_usd is not None:
+            lines.append(f"  Cost: ${s.total_cost_usd:.4f}")
+        stopped = self.metadata.get(STOPPED_KEY)
+        if stopped:
+            not_run = self.metadata.get(NOT_RUN_KEY) or []
+            lines.append(f"  Stopped by {stopped}: {len(not_run)} case(s) not run")
         if s.criterion_stats:
             lines.append("  Criteria:")
             for name, st in s.criterion_stats.items():

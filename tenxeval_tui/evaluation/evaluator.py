@@ -27,11 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.cost import CostBudget, price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
+    NOT_RUN_KEY,
     PARTIAL_KEY,
+    STOPPED_KEY,
     CriterionResult,
     EvalCaseResult,
     EvalReport,
@@ -126,13 +129,21 @@ class AgentEvaluator:
             )
         notify.run_start(eval_set, cases)
         results: list[EvalCaseResult | None] = [None] * len(cases)
+        budget = CostBudget(self.config.max_cost) if self.config.max_cost is not None else None
         try:
-            await self._run_all(cases, results, eval_set.eval_set_id, concurrency, notify, verbose)
+            await self._run_all(
+                cases, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
+            )
         except asyncio.CancelledError:
             self.partial_report = self._report(eval_set, results, partial=True)
             notify.run_end(self.partial_report)
             raise
-        report = self._report(eval_set, results, partial=any(r is None for r in results))
+        report = self._report(
+            eval_set,
+            results,
+            partial=any(r is None for r in results),
+            stopped=_stop_note(budget, cases, results),
+        )
         if report.is_partial:
             self.partial_report = report
         notify.run_end(report)
@@ -182,6 +193,7 @@ class AgentEvaluator:
         concurrency: int,
         notify: ObserverGroup,
         verbose: bool,
+        budget: CostBudget | None = None,
     ) -> None:
         pending = iter(enumerate(cases))
 
@@ -190,9 +202,15 @@ class AgentEvaluator:
             for index, case in pending:
                 if self._stopping:
                     return
+                if budget is not None and not budget.allows_another():
+                    return  # max_cost would be passed: this case and the rest are not run
                 if verbose:
                     logger.info("Case %d/%d: %s", index + 1, len(cases), case.name or case.eval_id)
-                results[index] = await self._run_case(case, eval_set_id, notify)
+                if budget is not None:
+                    budget.started()
+                results[index] = result = await self._run_case(case, eval_set_id, notify)
+                if budget is not None:
+                    budget.ended(result)
 
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(cases))):
@@ -248,6 +266,7 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        price_case(result, self.config.prices, self.config.agent_model)
         self.collector.absorb(trace)
         notify.case_end(result)
         return result
@@ -343,15 +362,38 @@ class AgentEvaluator:
         return list(await asyncio.gather(*(_score_one(c, execution, case) for c in self.criteria)))
 
     def _report(
-        self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
+        self,
+        eval_set: EvalSet,
+        results: list[EvalCaseResult | None],
+        *,
+        partial: bool,
+        stopped: dict[str, Any] | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
             results=[r for r in results if r is not None],
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
-            metadata={PARTIAL_KEY: True} if partial else {},
+            metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
         )
+
+
+def _stop_note(
+    budget: CostBudget | None, cases: list[EvalCase], results: list[EvalCaseResult | None]
+) -> dict[str, Any] | None:
+    """Why a run stopped early by itself, for the report's metadata (``None`` when it did not)."""
+    if budget is None or not budget.stopped:
+        return None
+    not_run = [case.eval_id for case, result in zip(cases, results, strict=True) if result is None]
+    if not not_run:
+        return None
+    logger.warning(
+        "max_cost %.4f USD reached (%.4f spent): %d case(s) not run",
+        budget.max_cost,
+        budget.spent,
+        len(not_run),
+    )
+    return {STOPPED_KEY: "max_cost", NOT_RUN_KEY: not_run}
 
 
 async def _score_one(
