@@ -94,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "EvaluationRunner": "runner",
     "RunObserver": "observers",
     "JsonLinesObserver": "observers",
+    "OpenTelemetryObserver": "otel",
     "replay_json_lines": "observers",
     "RunJournal": "journal",
     "read_journal": "journal",
