@@ -60,7 +60,10 @@ class AgentEvaluator:
     ``collector`` the :class:`TrajectoryCollector` wired into it. ``config``
     defaults to ``EvalConfig.default()``; its criteria are built here, so a
     misconfigured criterion raises :class:`CriterionConfigError` before anything runs.
-    ``observers`` follow every run (see :mod:`.observers`).
+    ``observers`` follow every run (see :mod:`.observers`). ``budget`` shares one
+    :class:`~.cost.CostBudget` between evaluators (``EvaluationRunner`` does, so that
+    ``max_cost`` holds for the whole run); by default each :meth:`evaluate` makes its own
+    from ``config.max_cost``.
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once).
@@ -73,8 +76,10 @@ class AgentEvaluator:
         config: EvalConfig | None = None,
         *,
         observers: Sequence[RunObserver] = (),
+        budget: CostBudget | None = None,
     ) -> None:
         self.app = app
+        self.budget = budget
         self.collector = collector
         self.config = config or EvalConfig.default()
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
@@ -129,7 +134,9 @@ class AgentEvaluator:
             )
         notify.run_start(eval_set, cases)
         results: list[EvalCaseResult | None] = [None] * len(cases)
-        budget = CostBudget(self.config.max_cost) if self.config.max_cost is not None else None
+        budget = self.budget
+        if budget is None and self.config.max_cost is not None:
+            budget = CostBudget(self.config.max_cost)
         try:
             await self._run_all(
                 cases, results, eval_set.eval_set_id, concurrency, notify, verbose, budget

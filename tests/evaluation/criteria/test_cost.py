@@ -17,6 +17,7 @@ from tenxeval_tui.evaluation import (
     EvalConfig,
     EvalReport,
     EvalSet,
+    EvaluationRunner,
     HTMLReporter,
     JSONReporter,
     ModelPrice,
@@ -151,6 +152,23 @@ async def test_max_cost_stops_the_run_cleanly_with_a_partial_report(
     assert "Stopped by max_cost: 4 case(s) not run" in report.format_summary()
     out = ReporterManager(ReporterConfig(output_dir=str(tmp_path), console=False)).run_all(report)
     assert out.html_path and "stopped by max_cost, 4 not run" in Path(out.html_path).read_text()
+
+
+async def test_max_cost_holds_across_the_eval_sets_of_a_runner(judge_env: JudgeServer) -> None:
+    judge_env.fallback = judge
+    per_case = JUDGE_CALL + AGENT_CALL
+    run = config(prices=PRICES, agent_model="agent-model", max_cost=per_case * 2.5)
+    first, second = eval_set(3), eval_set(2)
+    second.eval_set_id = "costly-2"
+    runner = EvaluationRunner(run)
+    reports = await runner.run(
+        [(*create_eval_app(agent), first), (*create_eval_app(agent), second)], config=run
+    )
+    assert [r.eval_id for r in reports["costly"].results] == ["c0", "c1"]
+    assert reports["costly"].metadata["not_run"] == ["c2"]
+    assert reports["costly-2"].results == [] and reports["costly-2"].is_partial
+    assert reports["costly-2"].metadata["not_run"] == ["c0", "c1"]
+    assert len(judge_env.requests) == 2
 
 
 def test_the_budget_forecasts_from_the_average_case() -> None:
