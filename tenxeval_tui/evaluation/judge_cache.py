@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,7 @@ class JudgeCache:
         self.directory = Path(directory)
         self._clock = clock
         self._size: int | None = None  # bytes on disk, known after the first capped write
+        self._size_lock = threading.Lock()
 
     @staticmethod
     def key(
@@ -124,13 +126,14 @@ class JudgeCache:
         atomic_write_text(path, payload)
         if max_bytes is None:
             return
-        if self._size is None:
-            self._size = sum(entry.size for entry in cache_entries(self.directory))
-        else:
-            self._size += len(payload.encode("utf-8"))
-        if self._size > max_bytes:
-            prune_cache(self.directory, max_bytes=int(max_bytes * PRUNE_TO), keep=path)
-            self._size = None  # counted again at the next capped write
+        with self._size_lock:  # judge pools write from worker threads
+            if self._size is None:
+                self._size = sum(entry.size for entry in cache_entries(self.directory))
+            else:
+                self._size += len(payload.encode("utf-8"))
+            if self._size > max_bytes:
+                prune_cache(self.directory, max_bytes=int(max_bytes * PRUNE_TO), keep=path)
+                self._size = None  # counted again at the next capped write
 
     def _ensure_gitignore(self) -> None:
         marker = self.directory / ".gitignore"

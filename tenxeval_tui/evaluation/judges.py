@@ -419,6 +419,14 @@ class JudgePool:
             except OSError as exc:
                 logger.warning("judge cache %s not written: %s", self.cache.directory, exc)
 
+    async def remember_async(
+        self, settings: JudgeSettings, prompt: str, sample: int, reply: JudgeReply
+    ) -> None:
+        """:meth:`remember` in a worker thread: a cache write is flushed to disk (fsync),
+        which would otherwise hold up every other case and judge call of the run."""
+        if settings.cache and not reply.cached:
+            await asyncio.to_thread(self.remember, settings, prompt, sample, reply)
+
     def forget(self, settings: JudgeSettings, prompt: str, sample: int) -> None:
         """Drop the cached reply of ``sample`` of ``prompt`` (it no longer parses)."""
         if settings.cache:

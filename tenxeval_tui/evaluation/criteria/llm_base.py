@@ -196,7 +196,7 @@ class JudgedCriterion(BaseCriterion):
             self.judge_pool.forget(settings, prompt, index)
             reply = await self.judge_pool.ask(settings, prompt, index, fresh=True)
             sample = self._read(reply, expected)
-        self.judge_pool.remember(settings, prompt, index, reply)
+        await self.judge_pool.remember_async(settings, prompt, index, reply)
         return reply, sample
 
     def _read(self, reply: JudgeReply, expected: EvalCase) -> Sample:
