@@ -25,6 +25,10 @@ What is sent, with the GenAI semantic conventions' names where they have one:
   case's thread id), ``tenxeval.case.id``/``.name``/``.status``, its duration,
   ``gen_ai.usage.input_tokens``/``output_tokens``; status ERROR with
   ``error.type`` when the case errored.
+- ``execute_tool <tool name>`` (a child of its case): each tool call the agent made,
+  from its start event (when the agent reports one) to its end, with
+  ``gen_ai.operation.name`` = ``execute_tool``, ``gen_ai.tool.name`` and
+  ``gen_ai.tool.call.id``; status ERROR when the tool raised.
 - A ``gen_ai.evaluation.result`` event on the case span per criterion:
   ``gen_ai.evaluation.name``, ``gen_ai.evaluation.score.value``,
   ``gen_ai.evaluation.score.label`` (``pass``/``fail``), ``gen_ai.evaluation.explanation``
@@ -42,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.observers import RunObserver
 
 if TYPE_CHECKING:
@@ -75,6 +80,7 @@ class OpenTelemetryObserver(RunObserver):
         self._tracer = trace.get_tracer(TRACER_NAME, tracer_provider=tracer_provider)
         self._runs: dict[str, Span] = {}
         self._cases: dict[tuple[str, str], Span] = {}
+        self._tool_starts: dict[tuple[str, str, str], float] = {}
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         span = self._tracer.start_span(
@@ -103,8 +109,43 @@ class OpenTelemetryObserver(RunObserver):
         )
         self._cases[(eval_set_id, case.eval_id)] = span
 
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        if event.event != Event.TOOL_EXECUTION:
+            return
+        case = self._cases.get((eval_set_id, eval_id))
+        if case is None:
+            return
+        data = event.data
+        name = str(data.get("function_name") or event.node_name or "")
+        call_id = str(data.get("tool_call_id") or "")
+        if not name:
+            return
+        if event.event_type == EventType.START:
+            if call_id:
+                self._tool_starts[(eval_set_id, eval_id, call_id)] = event.timestamp
+            return
+        started = self._tool_starts.pop((eval_set_id, eval_id, call_id), event.timestamp)
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": name,
+        }
+        if call_id:
+            attributes["gen_ai.tool.call.id"] = call_id
+        span = self._tracer.start_span(
+            f"execute_tool {name}",
+            context=self._trace.set_span_in_context(case),
+            attributes=attributes,
+            start_time=_nanoseconds(started),
+        )
+        if data.get("error"):
+            span.set_attribute("error.type", "tool_error")
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, str(data["error"])))
+        span.end(end_time=_nanoseconds(max(event.timestamp, started)))
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         key = (result.eval_set_id, result.eval_id)
+        for start in [k for k in self._tool_starts if k[:2] == key]:
+            del self._tool_starts[start]  # a tool that never ended
         span = self._cases.pop(key, None)
         if span is None:  # a case run alone (evaluate_case) or an unknown eval set
             return
@@ -155,6 +196,10 @@ class OpenTelemetryObserver(RunObserver):
             attributes["tenxeval.cost_usd"] = s.total_cost_usd
         span.set_attributes(attributes)
         span.end()
+
+
+def _nanoseconds(seconds: float) -> int:
+    return int(seconds * 1_000_000_000)
 
 
 def _evaluation(cr: CriterionResult) -> dict[str, Any]:

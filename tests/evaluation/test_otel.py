@@ -55,7 +55,7 @@ async def test_a_run_is_one_span_with_a_child_per_case_and_an_event_per_criterio
     spans = exporter.get_finished_spans()
     (run,) = [s for s in spans if s.name.startswith("tenxeval.run ")]
     cases = [s for s in spans if s.name.startswith("invoke_agent ")]
-    assert len(spans) == 1 + len(cases) and len(cases) == report.summary.total_cases
+    assert len(cases) == report.summary.total_cases
     assert run.name == "tenxeval.run weather_graph"
     attrs = dict(run.attributes or {})
     assert attrs["tenxeval.passed_cases"] == report.summary.passed_cases
@@ -91,6 +91,18 @@ async def test_a_run_is_one_span_with_a_child_per_case_and_an_event_per_criterio
         else:
             assert span.status.status_code is StatusCode.UNSET
     assert any(r.is_error for r in report.results)  # the sample has one error case
+
+    # Each tool call is a child span of its case, named after the tool.
+    tools = [s for s in spans if s.name.startswith("execute_tool ")]
+    calls = sum(len(r.actual_tool_calls) for r in report.results)
+    assert calls > 0 and len(tools) == calls
+    assert len(spans) == 1 + len(cases) + len(tools)  # nothing else
+    case_ids = {s.context.span_id for s in cases if s.context is not None}
+    for tool in tools:
+        tattrs = dict(tool.attributes or {})
+        assert tattrs["gen_ai.operation.name"] == "execute_tool"
+        assert tool.name == f"execute_tool {tattrs['gen_ai.tool.name']}"
+        assert tool.parent is not None and tool.parent.span_id in case_ids
 
 
 async def test_a_cancelled_run_ends_its_open_case_spans(exporter: InMemorySpanExporter) -> None:
