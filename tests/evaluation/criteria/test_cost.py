@@ -186,3 +186,30 @@ def test_the_budget_forecasts_from_the_average_case() -> None:
     # two running now: 0.3 + 0.3 * 3 = 1.2 > 1.0
     assert not budget.allows_another() and budget.stopped
     assert not budget.allows_another()  # refused once, refused for good
+
+
+def test_prices_round_trip_through_a_config_file_that_10xgraph_still_loads(
+    tmp_path: Path,
+) -> None:
+    from tenxgraph.qa.evaluation.config.eval_config import EvalConfig as TheirConfig
+
+    run = EvalConfig.default()
+    run.prices = dict(PRICES)
+    run.agent_model, run.max_cost = "agent-model", 1.5
+    run.to_file(tmp_path / "priced.json")
+    back = EvalConfig.from_file(tmp_path / "priced.json")
+    assert (back.prices, back.agent_model, back.max_cost) == (PRICES, "agent-model", 1.5)
+    TheirConfig.model_validate_json((tmp_path / "priced.json").read_text())
+    EvalConfig.default().to_file(tmp_path / "plain.json")
+    plain = json.loads((tmp_path / "plain.json").read_text())
+    assert not {"prices", "agent_model", "max_cost"} & set(plain)
+
+
+def test_a_bad_price_is_refused_with_its_place(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import EvalFileError
+
+    path = tmp_path / "bad.json"
+    path.write_text('{"prices": {"m": {"input": -1, "output": 2}}}', encoding="utf-8")
+    with pytest.raises(EvalFileError) as caught:
+        EvalConfig.from_file(path)
+    assert "prices.m.input" in str(caught.value)
