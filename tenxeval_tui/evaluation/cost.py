@@ -17,10 +17,18 @@ which are billed at ``cached_input`` (default: the input price).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tenxeval_tui.evaluation.config.prices import ModelPrice, PriceTable
-from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import (
+    NOT_RUN_KEY,
+    STOPPED_KEY,
+    CriterionResult,
+    EvalCaseResult,
+)
 
 logger = logging.getLogger("tenxeval_tui.evaluation.cost")
 
@@ -113,6 +121,24 @@ class CostBudget:
         self.running = max(0, self.running - 1)
         self.finished += 1
         self.spent += result.cost_usd or 0.0
+
+    def stop_note(
+        self, cases: Sequence[EvalCase], results: Sequence[EvalCaseResult | None]
+    ) -> dict[str, Any] | None:
+        """For the report's metadata, when the budget kept cases from running:
+        ``{"stopped_by": "max_cost", "not_run": [eval ids]}`` (else ``None``)."""
+        if not self.stopped:
+            return None
+        not_run = [c.eval_id for c, r in zip(cases, results, strict=True) if r is None]
+        if not not_run:
+            return None
+        logger.warning(
+            "max_cost %.4f USD reached (%.4f spent): %d case(s) not run",
+            self.max_cost,
+            self.spent,
+            len(not_run),
+        )
+        return {STOPPED_KEY: "max_cost", NOT_RUN_KEY: not_run}
 
 
 __all__ = [

@@ -32,9 +32,7 @@ from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
-    NOT_RUN_KEY,
     PARTIAL_KEY,
-    STOPPED_KEY,
     CriterionResult,
     EvalCaseResult,
     EvalReport,
@@ -149,7 +147,7 @@ class AgentEvaluator:
             eval_set,
             results,
             partial=any(r is None for r in results),
-            stopped=_stop_note(budget, cases, results),
+            stopped=budget.stop_note(cases, results) if budget is not None else None,
         )
         if report.is_partial:
             self.partial_report = report
@@ -383,24 +381,6 @@ class AgentEvaluator:
             config_used=self.config.model_dump(mode="json"),
             metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
         )
-
-
-def _stop_note(
-    budget: CostBudget | None, cases: list[EvalCase], results: list[EvalCaseResult | None]
-) -> dict[str, Any] | None:
-    """Why a run stopped early by itself, for the report's metadata (``None`` when it did not)."""
-    if budget is None or not budget.stopped:
-        return None
-    not_run = [case.eval_id for case, result in zip(cases, results, strict=True) if result is None]
-    if not not_run:
-        return None
-    logger.warning(
-        "max_cost %.4f USD reached (%.4f spent): %d case(s) not run",
-        budget.max_cost,
-        budget.spent,
-        len(not_run),
-    )
-    return {STOPPED_KEY: "max_cost", NOT_RUN_KEY: not_run}
 
 
 async def _score_one(
