@@ -73,7 +73,7 @@ _EXPORTS: dict[str, str] = {
     "JudgeSettings": "judges",
     "JudgeError": "judges",
     "JudgeCache": "judges",
-    "JudgePool": "judges",
+    "JudgePool": "judge_pool",
     "OpenAIJudge": "judges",
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     "Event": "events",
