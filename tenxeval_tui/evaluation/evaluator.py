@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.cost import CostBudget, price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import (
@@ -64,7 +65,10 @@ class AgentEvaluator:
     ``collector`` the :class:`TrajectoryCollector` wired into it. ``config``
     defaults to ``EvalConfig.default()``; its criteria are built here, so a
     misconfigured criterion raises :class:`CriterionConfigError` before anything runs.
-    ``observers`` follow every run (see :mod:`.observers`).
+    ``observers`` follow every run (see :mod:`.observers`). ``budget`` shares one
+    :class:`~.cost.CostBudget` between evaluators (``EvaluationRunner`` does, so that
+    ``max_cost`` holds for the whole run); by default each :meth:`evaluate` makes its own
+    from ``config.max_cost``.
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once).
@@ -77,8 +81,10 @@ class AgentEvaluator:
         config: EvalConfig | None = None,
         *,
         observers: Sequence[RunObserver] = (),
+        budget: CostBudget | None = None,
     ) -> None:
         self.app = app
+        self.budget = budget
         self.collector = collector
         self.config = config or EvalConfig.default()
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
@@ -133,13 +139,23 @@ class AgentEvaluator:
             )
         notify.run_start(eval_set, cases)
         results: list[EvalCaseResult | None] = [None] * len(cases)
+        budget = self.budget
+        if budget is None and self.config.max_cost is not None:
+            budget = CostBudget(self.config.max_cost)
         try:
-            await self._run_all(cases, results, eval_set.eval_set_id, concurrency, notify, verbose)
+            await self._run_all(
+                cases, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
+            )
         except asyncio.CancelledError:
             self.partial_report = self._report(eval_set, results, partial=True)
             notify.run_end(self.partial_report)
             raise
-        report = self._report(eval_set, results, partial=any(r is None for r in results))
+        report = self._report(
+            eval_set,
+            results,
+            partial=any(r is None for r in results),
+            stopped=budget.stop_note(cases, results) if budget is not None else None,
+        )
         if report.is_partial:
             self.partial_report = report
         notify.run_end(report)
@@ -209,6 +225,7 @@ class AgentEvaluator:
         concurrency: int,
         notify: ObserverGroup,
         verbose: bool,
+        budget: CostBudget | None = None,
     ) -> None:
         pending = iter(enumerate(cases))
 
@@ -217,9 +234,15 @@ class AgentEvaluator:
             for index, case in pending:
                 if self._stopping:
                     return
+                if budget is not None and not budget.allows_another():
+                    return  # max_cost would be passed: this case and the rest are not run
                 if verbose:
                     logger.info("Case %d/%d: %s", index + 1, len(cases), case.name or case.eval_id)
-                results[index] = await self._run_case(case, eval_set_id, notify)
+                if budget is not None:
+                    budget.started()
+                results[index] = result = await self._run_case(case, eval_set_id, notify)
+                if budget is not None:
+                    budget.ended(result)
 
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(cases))):
@@ -285,6 +308,7 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        price_case(result, self.config.prices, self.config.agent_model)
         self.collector.absorb(trace)
         if finish is not None:
             finish(result)
@@ -393,14 +417,19 @@ class AgentEvaluator:
         return await score_criteria(self.criteria, execution, case)
 
     def _report(
-        self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
+        self,
+        eval_set: EvalSet,
+        results: list[EvalCaseResult | None],
+        *,
+        partial: bool,
+        stopped: dict[str, Any] | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
             results=[r for r in results if r is not None],
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
-            metadata={PARTIAL_KEY: True} if partial else {},
+            metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
         )
 
 

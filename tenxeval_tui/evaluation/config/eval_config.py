@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rubric
+from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
@@ -26,6 +27,7 @@ __all__ = [
     "CriterionConfig",
     "EvalConfig",
     "MatchType",
+    "ModelPrice",
     "ReporterConfig",
     "Rubric",
     "UserSimulatorConfig",
@@ -135,12 +137,22 @@ class CriteriaConfig(BaseModel):
         return items
 
 
+def _empty(value: object) -> bool:
+    return value is None or value == {}
+
+
 class EvalConfig(BaseModel):
     """Everything an evaluation run needs besides the agent and the cases.
 
     ``max_concurrency`` bounds how many cases run at once (1 runs them one by
     one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
     forces one at a time). ``timeout`` is per case, in seconds.
+
+    Cost (ours; left out of the config's JSON while unset): ``prices`` maps model
+    names to :class:`ModelPrice` (USD per million input, output and cached input
+    tokens); ``agent_model`` names the entry that prices the agent's own tokens;
+    ``max_cost`` (USD) stops the run before it would spend more: cases not started
+    are not run, and the report is partial (see :mod:`tenxeval_tui.evaluation.cost`).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -152,6 +164,9 @@ class EvalConfig(BaseModel):
     timeout: float = Field(default=300.0, gt=0)
     verbose: bool = False
     reporter: ReporterConfig = Field(default_factory=ReporterConfig)
+    prices: dict[str, ModelPrice] = Field(default_factory=dict, exclude_if=_empty)
+    agent_model: str | None = Field(default=None, exclude_if=_empty)
+    max_cost: float | None = Field(default=None, gt=0, exclude_if=_empty)
 
     @property
     def effective_concurrency(self) -> int:
