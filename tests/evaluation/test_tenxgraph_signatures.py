@@ -79,3 +79,35 @@ def test_eval_case_result_success_takes_10xgraphs_arguments_and_passes_from_crit
     assert (passed.passed, passed.actual_response, passed.duration_seconds) == (True, "reply", 1.5)
     failed = EvalCaseResult.success("c2", [good, bad], name="two")
     assert (failed.passed, failed.name, failed.error) == (False, "two", None)
+
+
+def test_token_usage_takes_its_counts_by_position_too() -> None:
+    from tenxeval_tui.evaluation import TokenUsage
+
+    usage = TokenUsage(10, 5, 2, 1)
+    assert (usage.input_tokens, usage.output_tokens) == (10, 5)
+    assert (usage.cache_read_tokens, usage.cache_creation_tokens) == (2, 1)
+    assert usage == TokenUsage(
+        input_tokens=10, output_tokens=5, cache_read_tokens=2, cache_creation_tokens=1
+    )
+    assert TokenUsage.model_validate({"input_tokens": 3}).input_tokens == 3
+
+
+def test_filter_by_event_takes_event_type_by_name() -> None:
+    from tenxeval_tui.evaluation import EventCollector
+
+    assert EventCollector().filter_by_event(event_type="node_execution") == []
+
+
+def test_reporters_take_their_switches_in_10xgraphs_positional_order() -> None:
+    from tenxeval_tui.evaluation import HTMLReporter, JSONReporter
+
+    html = HTMLReporter(True, False, True, True, True)  # include_actual_response off
+    assert html.options.include_actual_response is False
+    assert html.options.include_trajectory is True
+    json_reporter = JSONReporter(2, True, False)  # include_trajectory off
+    assert (json_reporter.include_trajectory, json_reporter.include_details) == (False, True)
+
+
+def test_a_builder_without_a_name_is_named_eval_set() -> None:
+    assert EvalSetBuilder().build().name == "eval_set"

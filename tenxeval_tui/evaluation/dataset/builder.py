@@ -20,11 +20,11 @@ class EvalSetBuilder:
     """Builds an :class:`EvalSet` case by case.
 
     The eval set's ``eval_set_id`` is a generated UUID; ``name`` is the label
-    shown in reports. Cases without ``case_id`` get ids ``case_1``, ``case_2``...
+    shown in reports (``"eval_set"`` when not given, as in 10xGraph). Cases without ``case_id`` get ids ``case_1``, ``case_2``...
     (skipping ids already taken).
     """
 
-    def __init__(self, name: str = "", description: str = "") -> None:
+    def __init__(self, name: str = "eval_set", description: str = "") -> None:
         self._eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name, description=description)
 
     @property
