@@ -18,12 +18,21 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.stats import RepeatStats, RunRepeatStats, wilson_interval
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
 EVAL_SET_ID_KEY = "eval_set_id"
 # EvalReport.metadata key set on a report of a run that was cancelled before the end.
 PARTIAL_KEY = "partial"
+# EvalCaseResult.metadata key holding which repeat (0-based) a repeat's result is.
+REPEAT_KEY = "repeat"
+
+
+def _unset(value: Any) -> bool:
+    # Fields that only runs with repeats fill are left out of the JSON when unset, so a
+    # report of a run without repeats keeps exactly the shape it always had.
+    return value is None
 
 
 class CriterionResult(BaseModel):
@@ -120,6 +129,14 @@ class EvalCaseResult(BaseModel):
     is set when the agent raised or timed out; such a case never passes.
     ``token_usage`` counts the agent's and the judges' tokens;
     ``agent_token_usage`` the agent's alone.
+
+    A case run several times (``repeats`` > 1, see :mod:`.repeats`) keeps every
+    run in ``repeat_results`` (each an ``EvalCaseResult`` of its own, its index in
+    ``metadata["repeat"]``) and its figures in ``repeat_stats``; its top level
+    then holds the aggregate: ``passed`` by the pass rule, each criterion's mean
+    score, summed tokens and durations, and the trajectory and reply of one
+    representative repeat. Without repeats both fields are ``None`` and absent
+    from the JSON.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -141,6 +158,8 @@ class EvalCaseResult(BaseModel):
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
     agent_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     node_details: list[NodeDetail] = Field(default_factory=list)
+    repeat_results: list[EvalCaseResult] | None = Field(default=None, exclude_if=_unset)
+    repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:
@@ -217,6 +236,24 @@ class EvalCaseResult(BaseModel):
         """The eval set this case came from ("" when unknown)."""
         return str(self.metadata.get(EVAL_SET_ID_KEY, ""))
 
+    @property
+    def runs(self) -> list[EvalCaseResult]:
+        """Every run of the case: its repeats, or the case itself when it ran once."""
+        return self.repeat_results if self.repeat_results is not None else [self]
+
+    @property
+    def repeat_index(self) -> int:
+        """Which repeat this result is (0-based; 0 for a case that ran once)."""
+        value = self.metadata.get(REPEAT_KEY, 0)
+        return value if isinstance(value, int) else 0
+
+    @property
+    def pass_rate(self) -> float:
+        """Share of the case's runs that passed (1.0 or 0.0 when it ran once)."""
+        if self.repeat_stats is not None:
+            return self.repeat_stats.pass_rate
+        return 1.0 if self.passed else 0.0
+
     def get_criterion_result(self, name: str) -> CriterionResult | None:
         """The result of the criterion called ``name``, or ``None``."""
         return next((cr for cr in self.criterion_results if cr.criterion == name), None)
@@ -270,6 +307,12 @@ class EvalSummary(BaseModel):
     total_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     per_case_token_usage: dict[str, TokenUsage] = Field(default_factory=dict)
     avg_tokens_per_case: float = 0.0
+    repeat_stats: RunRepeatStats | None = Field(default=None, exclude_if=_unset)
+    """Figures over every repeat; set only when some case ran more than once."""
+
+    def pass_rate_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The Wilson interval ``(low, high)`` of :attr:`pass_rate` (cases as the trials)."""
+        return wilson_interval(self.passed_cases, self.total_cases, confidence)
 
     @classmethod
     def from_results(cls, results: list[EvalCaseResult]) -> EvalSummary:
@@ -305,7 +348,46 @@ class EvalSummary(BaseModel):
             total_token_usage=total_tokens,
             per_case_token_usage=per_case,
             avg_tokens_per_case=total_tokens.total_tokens / total,
+            repeat_stats=_run_repeat_stats(results, passed),
         )
+
+
+def _repeat_lines(summary: EvalSummary) -> list[str]:
+    """The summary's lines about repeats (none for a run without repeats)."""
+    rs = summary.repeat_stats
+    if rs is None:
+        return []
+    return [
+        f"  Pass rate 95% interval: {rs.pass_rate_low:.1%} to {rs.pass_rate_high:.1%} (Wilson)",
+        f"  Repeats: {rs.passed_repeats}/{rs.total_repeats} runs passed "
+        f"({rs.repeat_pass_rate:.1%}, 95% interval {rs.repeat_pass_rate_low:.1%} to "
+        f"{rs.repeat_pass_rate_high:.1%}); {rs.flaky_cases} flaky cases, {rs.total_flips} flips",
+    ]
+
+
+def _run_repeat_stats(results: list[EvalCaseResult], passed_cases: int) -> RunRepeatStats | None:
+    """The run's figures over every repeat, or ``None`` when no case ran more than once."""
+    repeated = [r.repeat_stats for r in results if r.repeat_stats is not None]
+    if not repeated:
+        return None
+    total = passed = 0
+    for result in results:
+        stats = result.repeat_stats
+        total += stats.repeats if stats else 1
+        passed += stats.passed_repeats if stats else int(result.passed)
+    low, high = wilson_interval(passed, total)
+    case_low, case_high = wilson_interval(passed_cases, len(results))
+    return RunRepeatStats(
+        total_repeats=total,
+        passed_repeats=passed,
+        repeat_pass_rate=passed / total,
+        repeat_pass_rate_low=low,
+        repeat_pass_rate_high=high,
+        pass_rate_low=case_low,
+        pass_rate_high=case_high,
+        flaky_cases=sum(1 for s in repeated if s.is_flaky),
+        total_flips=sum(s.flips for s in repeated),
+    )
 
 
 class EvalReport(BaseModel):
@@ -438,6 +520,7 @@ class EvalReport(BaseModel):
             f"  Cases: {s.total_cases} total, {s.passed_cases} passed, "
             f"{s.failed_cases} failed, {s.error_cases} errored",
             f"  Pass rate: {s.pass_rate:.1%}",
+            *_repeat_lines(s),
             f"  Duration: {s.total_duration_seconds:.2f}s total, "
             f"{s.avg_duration_seconds:.2f}s per case",
             f"  Tokens: {s.total_token_usage.total_tokens}",
@@ -454,6 +537,9 @@ class EvalReport(BaseModel):
             lines.append("  Failed cases:")
             for r in failed:
                 label = r.name or r.eval_id
+                if r.repeat_stats is not None:
+                    rs = r.repeat_stats
+                    label += f" ({rs.passed_repeats}/{rs.repeats} runs passed)"
                 if r.is_error:
                     lines.append(f"    {label}: ERROR {r.error}")
                 else:
