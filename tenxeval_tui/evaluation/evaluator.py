@@ -46,6 +46,7 @@ from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
+from tenxeval_tui.evaluation.scoring import score_case
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -385,11 +386,7 @@ class AgentEvaluator:
         )
 
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
-        if not self.criteria:
-            return []
-        if len(self.criteria) == 1 or not any(c.requires_judge for c in self.criteria):
-            return [await _score_one(c, execution, case) for c in self.criteria]
-        return list(await asyncio.gather(*(_score_one(c, execution, case) for c in self.criteria)))
+        return await score_case(self.criteria, execution, case)
 
     def _report(
         self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
@@ -400,23 +397,6 @@ class AgentEvaluator:
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
             metadata={PARTIAL_KEY: True} if partial else {},
-        )
-
-
-async def _score_one(
-    criterion: BaseCriterion, execution: ExecutionResult, case: EvalCase
-) -> CriterionResult:
-    try:
-        result = await criterion.evaluate(execution, case)
-        if not isinstance(result, CriterionResult):
-            raise TypeError(f"evaluate() returned {type(result).__name__}, not a CriterionResult")
-        return result
-    except Exception as exc:
-        logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
-        return CriterionResult.failure(
-            criterion.name or type(criterion).__name__,
-            f"{type(exc).__name__}: {exc}",
-            criterion.threshold,
         )
 
 
