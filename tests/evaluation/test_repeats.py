@@ -258,3 +258,42 @@ async def test_evaluate_case_runs_the_case_repeats() -> None:
     evaluator = AgentEvaluator(app, collector, config_with(EXACT, repeats=4))
     result = await evaluator.evaluate_case(coin_set(1).eval_cases[0])
     assert [r.passed for r in result.runs] == agent.expected("question 0", 4)
+
+
+class CancelAfter(RunObserver):
+    """Cancels the run once ``count`` repeats have finished."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.evaluator: AgentEvaluator | None = None
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        self.count -= 1
+        if self.count == 0 and self.evaluator is not None:
+            self.evaluator.cancel()
+
+
+async def test_a_cancelled_run_keeps_only_cases_whose_repeats_all_finished() -> None:
+    agent = CoinAgent(1.0, delay=0.005)
+    stopper = CancelAfter(7)  # case 0's three repeats, case 1's three, one of case 2's
+    app, collector = create_eval_app(agent)
+    evaluator = AgentEvaluator(
+        app, collector, config_with(EXACT, repeats=3, max_concurrency=1), observers=[stopper]
+    )
+    stopper.evaluator = evaluator
+    report = await evaluator.evaluate(coin_set(5))
+    assert report.is_partial
+    assert [r.eval_id for r in report.results] == ["q0", "q1"]
+    assert all(len(r.runs) == 3 for r in report.results)
+
+
+async def test_the_journal_rebuilds_a_report_with_repeats(tmp_path: object) -> None:
+    from tenxeval_tui.evaluation import RunJournal, report_from_journal
+
+    path = f"{tmp_path}/run.jsonl"
+    report = await run(CoinAgent(0.5, seed=8), coin_set(3), [RunJournal(path)], repeats=4)
+    rebuilt = report_from_journal(path)
+    assert [r.runs for r in rebuilt.results] == [r.runs for r in report.results]
+    assert rebuilt.summary.repeat_stats == report.summary.repeat_stats
