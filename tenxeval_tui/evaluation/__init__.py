@@ -103,6 +103,7 @@ _EXPORTS: dict[str, str] = {
     "resolve_repeats": "repeats",
     "aggregate_repeats": "repeats",
     "rescore_report": "rescore",
+    "actual_as_expected": "actual",
     "pick_cases": "subsets",
     "unfinished": "subsets",
     "merge_results": "subsets",
