@@ -104,6 +104,8 @@ _EXPORTS: dict[str, str] = {
     "aggregate_repeats": "repeats",
     "rescore_report": "rescore",
     "actual_as_expected": "actual",
+    "first_divergence": "flakiness",
+    "case_histories": "flakiness",
     "pick_cases": "subsets",
     "unfinished": "subsets",
     "merge_results": "subsets",
