@@ -15,6 +15,9 @@
    trajectory with arguments, node order and ROUGE-1 response match. Target: at
    most 2 s (median of 5; wall and CPU time printed, the machine may be shared).
 
+3. :func:`case_histories` over 50 runs of 1,000 cases (light outcomes, as a report
+   index has them): the computation behind a flakiness view.
+
 Run: .venv/bin/python bench/repeats.py
 """
 
@@ -24,6 +27,7 @@ import asyncio
 import gc
 import logging
 import os
+import random
 import statistics
 import sys
 import time
@@ -43,6 +47,8 @@ from tenxeval_tui.evaluation import (
     Trace,
     create_eval_app,
 )
+from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome
+from tenxeval_tui.evaluation.flakiness import case_histories
 from tenxeval_tui.evaluation.rescore import rescore_report
 
 CASES = 1_000
@@ -153,6 +159,34 @@ async def large_report() -> EvalReport:
     return EvalReport.create("big", results, config_used=report.config_used)
 
 
+HISTORY_RUNS = 50
+HISTORY_CASES = 1_000
+
+
+def history_seconds() -> float:
+    """Median time of :func:`case_histories` over 50 runs of 1,000 cases."""
+    rng = random.Random(1)
+    runs = [
+        RunOutcome(
+            title="big",
+            pass_rate=0.0,
+            cases=[
+                CaseOutcome("big", f"c{i}", "", "passed" if rng.random() < 0.9 else "failed")
+                for i in range(HISTORY_CASES)
+            ],
+            criteria={},
+        )
+        for _ in range(HISTORY_RUNS)
+    ]
+    timings = []
+    for _ in range(3):
+        began = time.perf_counter()
+        histories = case_histories(runs)
+        timings.append(time.perf_counter() - began)
+    assert len(histories) == HISTORY_CASES and histories[0].flips > 0
+    return statistics.median(timings)
+
+
 async def main() -> int:
     logging.disable(logging.WARNING)
     ok = True
@@ -184,6 +218,11 @@ async def main() -> int:
     print(
         f"rescore {RESCORE_CASES} cases x 3 deterministic criteria: {took:.2f} s wall, "
         f"{took_cpu:.2f} s CPU (medians of 5; target <= {RESCORE_TARGET_S} s) {verdict}"
+    )
+    took_history = history_seconds()
+    print(
+        f"case_histories over {HISTORY_RUNS} runs of {HISTORY_CASES} cases: {took_history:.2f} s "
+        "(the flakiness view's computation, from light outcomes; the view's own budget is 1 s)"
     )
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
     return 0 if ok else 1

@@ -3,6 +3,8 @@
 - :func:`first_divergence` compares two runs of one case (two repeats, or the same
   case in two reports): the first trajectory step where they differ (a node or a
   tool, by name and, for tools, arguments) and whether their replies differ.
+- :func:`sample_disagreement` says how often a judged criterion's samples
+  (``num_samples`` > 1) disagreed, from the ``votes`` its details record.
 - :func:`case_histories` takes the outcomes of several runs of an eval set
   (:class:`~tenxeval_tui.evaluation.compare.RunOutcome`, oldest first: from full
   reports or from a report index's light rows) and gives each case's outcome in each
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tenxeval_tui.evaluation.compare import RunOutcome, numbered_keys
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, TrajectoryStep
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 from tenxeval_tui.evaluation.stats import flip_count
 
 
@@ -58,6 +60,27 @@ def first_divergence(left: EvalCaseResult, right: EvalCaseResult) -> Divergence:
         right=b[step] if step is not None and step < len(b) else None,
         replies_differ=left.actual_response != right.actual_response,
     )
+
+
+def sample_disagreement(result: CriterionResult) -> float | None:
+    """Share of the judged items on which a criterion's samples did not all agree.
+
+    Read from ``details["votes"]`` (``{"item": "yes/samples"}``, what judged criteria
+    record); ``None`` when there are no votes or a single sample (nothing to disagree).
+    """
+    votes = result.details.get("votes")
+    if not isinstance(votes, dict) or not votes:
+        return None
+    split = 0
+    for value in votes.values():
+        try:
+            yes, total = (int(part) for part in str(value).split("/"))
+        except ValueError:
+            return None
+        if total < 2:
+            return None
+        split += 0 < yes < total
+    return split / len(votes)
 
 
 @dataclass
@@ -129,4 +152,10 @@ def case_histories(runs: Sequence[RunOutcome], last: int | None = None) -> list[
     )
 
 
-__all__ = ["CaseHistory", "Divergence", "case_histories", "first_divergence"]
+__all__ = [
+    "CaseHistory",
+    "Divergence",
+    "case_histories",
+    "first_divergence",
+    "sample_disagreement",
+]

@@ -69,3 +69,17 @@ async def test_repeats_count_in_the_pass_rate_of_a_history() -> None:
     [history] = [h for h in case_histories([RunOutcome.of_report(report)]) if h.eval_id == "q0"]
     assert (history.passes, history.total) == (sum(agent.expected("question 0", 4)), 4)
     assert history.runs == 1
+
+
+def test_sample_disagreement_reads_the_judges_votes() -> None:
+    from tenxeval_tui.evaluation import CriterionResult
+    from tenxeval_tui.evaluation.flakiness import sample_disagreement
+
+    def judged(votes: object) -> CriterionResult:
+        return CriterionResult.success("rubric", 0.5, 0.5, details={"votes": votes})
+
+    assert sample_disagreement(judged({"clear": "3/5", "polite": "5/5"})) == 0.5
+    assert sample_disagreement(judged({"clear": "0/3", "polite": "3/3"})) == 0.0
+    assert sample_disagreement(judged({"clear": "1/1"})) is None  # one sample
+    assert sample_disagreement(judged("garbled")) is None
+    assert sample_disagreement(CriterionResult.success("exact_match", 1.0, 1.0)) is None
