@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
-from tenxeval_tui.evaluation.stats import RepeatStats, RunRepeatStats, wilson_interval
+from tenxeval_tui.evaluation.stats import (
+    RepeatStats,
+    RunRepeatStats,
+    repeat_summary_lines,
+    run_repeat_stats,
+    wilson_interval,
+)
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
@@ -348,46 +354,8 @@ class EvalSummary(BaseModel):
             total_token_usage=total_tokens,
             per_case_token_usage=per_case,
             avg_tokens_per_case=total_tokens.total_tokens / total,
-            repeat_stats=_run_repeat_stats(results, passed),
+            repeat_stats=run_repeat_stats([(r.repeat_stats, r.passed) for r in results]),
         )
-
-
-def _repeat_lines(summary: EvalSummary) -> list[str]:
-    """The summary's lines about repeats (none for a run without repeats)."""
-    rs = summary.repeat_stats
-    if rs is None:
-        return []
-    return [
-        f"  Pass rate 95% interval: {rs.pass_rate_low:.1%} to {rs.pass_rate_high:.1%} (Wilson)",
-        f"  Repeats: {rs.passed_repeats}/{rs.total_repeats} runs passed "
-        f"({rs.repeat_pass_rate:.1%}, 95% interval {rs.repeat_pass_rate_low:.1%} to "
-        f"{rs.repeat_pass_rate_high:.1%}); {rs.flaky_cases} flaky cases, {rs.total_flips} flips",
-    ]
-
-
-def _run_repeat_stats(results: list[EvalCaseResult], passed_cases: int) -> RunRepeatStats | None:
-    """The run's figures over every repeat, or ``None`` when no case ran more than once."""
-    repeated = [r.repeat_stats for r in results if r.repeat_stats is not None]
-    if not repeated:
-        return None
-    total = passed = 0
-    for result in results:
-        stats = result.repeat_stats
-        total += stats.repeats if stats else 1
-        passed += stats.passed_repeats if stats else int(result.passed)
-    low, high = wilson_interval(passed, total)
-    case_low, case_high = wilson_interval(passed_cases, len(results))
-    return RunRepeatStats(
-        total_repeats=total,
-        passed_repeats=passed,
-        repeat_pass_rate=passed / total,
-        repeat_pass_rate_low=low,
-        repeat_pass_rate_high=high,
-        pass_rate_low=case_low,
-        pass_rate_high=case_high,
-        flaky_cases=sum(1 for s in repeated if s.is_flaky),
-        total_flips=sum(s.flips for s in repeated),
-    )
 
 
 class EvalReport(BaseModel):
@@ -520,7 +488,7 @@ class EvalReport(BaseModel):
             f"  Cases: {s.total_cases} total, {s.passed_cases} passed, "
             f"{s.failed_cases} failed, {s.error_cases} errored",
             f"  Pass rate: {s.pass_rate:.1%}",
-            *_repeat_lines(s),
+            *(repeat_summary_lines(s.repeat_stats) if s.repeat_stats else []),
             f"  Duration: {s.total_duration_seconds:.2f}s total, "
             f"{s.avg_duration_seconds:.2f}s per case",
             f"  Tokens: {s.total_token_usage.total_tokens}",

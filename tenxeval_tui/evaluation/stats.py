@@ -199,6 +199,42 @@ class RunRepeatStats(BaseModel):
     total_flips: int = 0
 
 
+def run_repeat_stats(cases: Sequence[tuple[RepeatStats | None, bool]]) -> RunRepeatStats | None:
+    """A run's :class:`RunRepeatStats` from each case's ``(repeat_stats, passed)``, or
+    ``None`` when no case ran more than once (a case run once counts as one run)."""
+    repeated = [stats for stats, _ in cases if stats is not None]
+    if not repeated:
+        return None
+    total = passed = 0
+    for stats, case_passed in cases:
+        total += stats.repeats if stats else 1
+        passed += stats.passed_repeats if stats else int(case_passed)
+    low, high = wilson_interval(passed, total)
+    passed_cases = sum(1 for _, case_passed in cases if case_passed)
+    case_low, case_high = wilson_interval(passed_cases, len(cases))
+    return RunRepeatStats(
+        total_repeats=total,
+        passed_repeats=passed,
+        repeat_pass_rate=passed / total,
+        repeat_pass_rate_low=low,
+        repeat_pass_rate_high=high,
+        pass_rate_low=case_low,
+        pass_rate_high=case_high,
+        flaky_cases=sum(1 for s in repeated if s.is_flaky),
+        total_flips=sum(s.flips for s in repeated),
+    )
+
+
+def repeat_summary_lines(rs: RunRepeatStats) -> list[str]:
+    """The plain-text summary lines of a run's repeats."""
+    return [
+        f"  Pass rate 95% interval: {rs.pass_rate_low:.1%} to {rs.pass_rate_high:.1%} (Wilson)",
+        f"  Repeats: {rs.passed_repeats}/{rs.total_repeats} runs passed "
+        f"({rs.repeat_pass_rate:.1%}, 95% interval {rs.repeat_pass_rate_low:.1%} to "
+        f"{rs.repeat_pass_rate_high:.1%}); {rs.flaky_cases} flaky cases, {rs.total_flips} flips",
+    ]
+
+
 __all__ = [
     "RepeatStats",
     "RunRepeatStats",
@@ -207,5 +243,7 @@ __all__ = [
     "flip_count",
     "pass_at_k",
     "pass_hat_k",
+    "repeat_summary_lines",
+    "run_repeat_stats",
     "wilson_interval",
 ]

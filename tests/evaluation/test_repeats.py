@@ -73,6 +73,12 @@ async def test_every_repeat_is_kept_and_the_case_passes_only_when_all_do() -> No
     assert summary.repeat_stats is not None
     assert summary.repeat_stats.total_repeats == 60
     assert summary.repeat_stats.flaky_cases == flaky
+    runs_passed = sum(r.repeat_stats.passed_repeats for r in report.results if r.repeat_stats)
+    text = report.format_summary()
+    assert f"Repeats: {runs_passed}/60 runs passed" in text
+    assert f"{flaky} flaky cases" in text
+    low, high = summary.pass_rate_interval()
+    assert f"Pass rate 95% interval: {low:.1%} to {high:.1%} (Wilson)" in text
 
 
 async def test_a_pass_rate_rule_decides_by_the_share_of_passing_repeats() -> None:
