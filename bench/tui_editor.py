@@ -63,7 +63,7 @@ async def measure(path: Path) -> tuple[float, float, list[float], int]:
     started = time.perf_counter()
     cpu_started = time.process_time()
     from tenxeval_tui.app import WorkbenchApp
-    from tenxeval_tui.widgets.case_table import CaseTable
+    from tenxeval_tui.widgets.editor.case_table import CaseTable
 
     app = WorkbenchApp(path, watch_files=False)
     frames: list[float] = []

@@ -28,9 +28,9 @@ from textual.binding import Binding
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.event_stream import EventStream
-from tenxeval_tui.worker import RunRequest
+from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.event_stream import EventStream
 
 LATENCY_TARGET = 0.100
 WATCH_TARGET = 0.5

@@ -38,8 +38,8 @@ async def measure(path: Path) -> tuple[list[float], str]:
     from textual.widgets import Input
 
     from tenxeval_tui.app import WorkbenchApp
-    from tenxeval_tui.widgets.case_form import CaseForm
-    from tenxeval_tui.widgets.case_table import CaseTable
+    from tenxeval_tui.widgets.editor.case_form import CaseForm
+    from tenxeval_tui.widgets.editor.case_table import CaseTable
 
     app = WorkbenchApp(path, watch_files=False)
     frames: list[tuple[float, bool]] = []

@@ -27,11 +27,11 @@ from typing import Any
 
 from textual.app import App
 
+from tenxeval_tui.browsing.reports_index import list_reports
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.reports_index import list_reports
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.widgets.report_cases import ReportCaseTable
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 
 INTERACTIVE_TARGET = 1.0
 CASE_TARGET = 0.050

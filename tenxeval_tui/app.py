@@ -31,9 +31,9 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.help import HelpScreen, format_keys
-from tenxeval_tui.workspace import Workspace, open_workspace
+from tenxeval_tui.screens.common.help import HelpScreen, format_keys
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -110,8 +110,8 @@ class WorkbenchApp(App[None]):
     CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
     MODES: ClassVar[dict[str, Any]] = {
         "editor": EditorScreen,
-        "run": LazyScreen("tenxeval_tui.screens.run:RunScreen"),
-        "reports": LazyScreen("tenxeval_tui.screens.reports:ReportsScreen"),
+        "run": LazyScreen("tenxeval_tui.screens.run.run:RunScreen"),
+        "reports": LazyScreen("tenxeval_tui.screens.reports.reports:ReportsScreen"),
     }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -241,8 +241,8 @@ class WorkbenchApp(App[None]):
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
-        from tenxeval_tui.screens.case_actions import find_eval_set_file
-        from tenxeval_tui.widgets.case_table import CaseTable
+        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.widgets.editor.case_table import CaseTable
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
@@ -268,8 +268,8 @@ class WorkbenchApp(App[None]):
 
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
-        from tenxeval_tui.screens.case_actions import find_eval_set_file
-        from tenxeval_tui.screens.run import RunScreen
+        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.screens.run.run import RunScreen
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 DEFAULT_SELECTION = (
     "tests/tui",
     "tests/cli",
-    "tests/test_watch.py",
+    "tests/runs",
+    "tests/evaluation/reporters/test_html_browser.py",
     "tests/evaluation/test_evaluator.py",
     "tests/evaluation/test_runner.py",
     "tests/evaluation/targets",

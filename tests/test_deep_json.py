@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.casefields import FieldValueError, with_field
-from tenxeval_tui.editing import EvalSetDocument
+from tenxeval_tui.authoring.case_fields import FieldValueError, with_field
+from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.browsing.report_document import ReportDocument
+from tenxeval_tui.browsing.reports_index import read_entry
 from tenxeval_tui.evaluation import EvalConfig, EvalFileError, EvalReport, EvalSet
-from tenxeval_tui.report_document import ReportDocument
-from tenxeval_tui.reports_index import read_entry
 
 DEEP = '{"eval_set_id": "x", "eval_cases": ' + "[" * 100_000 + "]" * 100_000 + "}"
 

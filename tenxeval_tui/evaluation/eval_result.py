@@ -33,11 +33,15 @@ EVAL_SET_ID_KEY = "eval_set_id"
 PARTIAL_KEY = "partial"
 # EvalCaseResult.metadata key holding which repeat (0-based) a repeat's result is.
 REPEAT_KEY = "repeat"
+# EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of
+# the cases it did not run.
+STOPPED_KEY = "stopped_by"
+NOT_RUN_KEY = "not_run"
 
 
-def _unset(value: Any) -> bool:
-    # Fields that only runs with repeats fill are left out of the JSON when unset, so a
-    # report of a run without repeats keeps exactly the shape it always had.
+def _unset(value: object) -> bool:
+    """Fields only some runs fill (costs with a price table, repeats) are left out of
+    reports (JSON included) when unset, so other reports keep the shape they always had."""
     return value is None
 
 
@@ -58,6 +62,8 @@ class CriterionResult(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What this criterion's judge calls cost (only with a price table; see :mod:`.cost`)."""
 
     @field_validator("score")
     @classmethod
@@ -164,6 +170,8 @@ class EvalCaseResult(BaseModel):
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
     agent_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     node_details: list[NodeDetail] = Field(default_factory=list)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the case cost, agent and judges (only with a price table; see :mod:`.cost`)."""
     repeat_results: list[EvalCaseResult] | None = Field(default=None, exclude_if=_unset)
     repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
 
@@ -313,6 +321,8 @@ class EvalSummary(BaseModel):
     total_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     per_case_token_usage: dict[str, TokenUsage] = Field(default_factory=dict)
     avg_tokens_per_case: float = 0.0
+    total_cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the run cost (only with a price table; see :mod:`.cost`)."""
     repeat_stats: RunRepeatStats | None = Field(default=None, exclude_if=_unset)
     """Figures over every repeat; set only when some case ran more than once."""
 
@@ -336,12 +346,15 @@ class EvalSummary(BaseModel):
                 entry["total"] += 1
                 entry["passed" if cr.passed else "failed"] += 1
                 score_sums[cr.criterion] = score_sums.get(cr.criterion, 0.0) + cr.score
+                if cr.cost_usd is not None:
+                    entry["cost_usd"] = entry.get("cost_usd", 0.0) + cr.cost_usd
         for name, entry in stats.items():
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
         per_case = _per_case_tokens(results)
         total_tokens = sum((r.token_usage for r in results), TokenUsage())
         total_duration = sum(r.duration_seconds for r in results)
+        costs = [r.cost_usd for r in results if r.cost_usd is not None]
         return cls(
             total_cases=total,
             passed_cases=passed,
@@ -354,6 +367,7 @@ class EvalSummary(BaseModel):
             total_token_usage=total_tokens,
             per_case_token_usage=per_case,
             avg_tokens_per_case=total_tokens.total_tokens / total,
+            total_cost_usd=sum(costs) if costs else None,
             repeat_stats=run_repeat_stats([(r.repeat_stats, r.passed) for r in results]),
         )
 
@@ -479,6 +493,25 @@ class EvalReport(BaseModel):
             )
         return report
 
+    def _repr_html_(self) -> str:
+        """The HTML report, for Jupyter: the page :class:`HTMLReporter` writes, in an iframe.
+
+        A notebook strips a page's ``<head>`` and runs no script it did not trust, so
+        the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
+        access to the notebook), keeping its styles and case list to itself.
+        """
+        import html
+
+        from tenxeval_tui.evaluation.reporters.html import HTMLReporter
+
+        page = HTMLReporter().render(self)
+        return (
+            '<iframe class="tenxeval-report" sandbox="allow-scripts" '
+            'style="width: 100%; height: 640px; border: 0" '
+            f'title="evaluation report {html.escape(self.eval_set_id)}" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        )
+
     def format_summary(self) -> str:
         """A plain-text overview: counts, pass rate, duration, tokens, criteria, failures."""
         s = self.summary
@@ -493,6 +526,12 @@ class EvalReport(BaseModel):
             f"{s.avg_duration_seconds:.2f}s per case",
             f"  Tokens: {s.total_token_usage.total_tokens}",
         ]
+        if s.total_cost_usd is not None:
+            lines.append(f"  Cost: ${s.total_cost_usd:.4f}")
+        stopped = self.metadata.get(STOPPED_KEY)
+        if stopped:
+            not_run = self.metadata.get(NOT_RUN_KEY) or []
+            lines.append(f"  Stopped by {stopped}: {len(not_run)} case(s) not run")
         if s.criterion_stats:
             lines.append("  Criteria:")
             for name, st in s.criterion_stats.items():

@@ -23,7 +23,7 @@ collector of its own). :func:`aggregate_repeats` makes the case's result:
 - the trajectory, tool calls, reply, messages, turns and node data of the
   *representative* repeat: the first whose outcome is the case's (a failing one
   for a failed case), so a reader of the top level sees why it failed;
-- tokens and durations summed over the repeats;
+- tokens, costs and durations summed over the repeats;
 - every repeat in ``repeat_results`` and the figures in ``repeat_stats``
   (:class:`~tenxeval_tui.evaluation.stats.RepeatStats`: pass rate, pass@k and
   pass^k for k up to the repeats, score spread per criterion, flips).
@@ -33,7 +33,7 @@ A case that runs once is its single run, unchanged (no ``repeat_*`` fields).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule
@@ -105,6 +105,7 @@ def aggregate_repeats(runs: Sequence[EvalCaseResult], rule: PassRule = "all") ->
             "duration_seconds": sum(r.duration_seconds for r in ordered),
             "token_usage": sum((r.token_usage for r in ordered), TokenUsage()),
             "agent_token_usage": sum((r.agent_token_usage for r in ordered), TokenUsage()),
+            "cost_usd": _total_cost(r.cost_usd for r in ordered),
             "metadata": metadata,
             "repeat_results": list(ordered),
             "repeat_stats": RepeatStats.of(
@@ -116,6 +117,12 @@ def aggregate_repeats(runs: Sequence[EvalCaseResult], rule: PassRule = "all") ->
             ),
         }
     )
+
+
+def _total_cost(costs: Iterable[float | None]) -> float | None:
+    """The sum of the costs that are known, or ``None`` when none is (no price table)."""
+    known = [c for c in costs if c is not None]
+    return sum(known) if known else None
 
 
 def _criteria(
@@ -140,6 +147,7 @@ def _criteria(
                 details={**own.details, "repeat_scores": scores},
                 error=errors[0] if len(errors) == len(results) else None,
                 token_usage=sum((cr.token_usage for cr in results), TokenUsage()),
+                cost_usd=_total_cost(cr.cost_usd for cr in results),
             )
         )
     return aggregated, {name: [cr.score for cr in rs] for name, rs in by_name.items()}

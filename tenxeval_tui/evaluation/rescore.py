@@ -32,13 +32,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.cost import price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall as ExpectedCall
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.evaluator import score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
-from tenxeval_tui.evaluation.scoring import score_case
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 RESCORED_KEY = "rescored"
@@ -137,15 +138,17 @@ class _Rescorer:
     async def rescore_run(self, run: EvalCaseResult, case: EvalCase) -> EvalCaseResult:
         if run.is_error:
             return run
-        criteria = await score_case(self.criteria, execution_from_result(run), case)
+        criteria = await score_criteria(self.criteria, execution_from_result(run), case)
         judge_tokens = sum((cr.token_usage for cr in criteria), TokenUsage())
-        return run.model_copy(
+        rescored = run.model_copy(
             update={
                 "criterion_results": criteria,
                 "passed": all(cr.passed for cr in criteria),
                 "token_usage": run.agent_token_usage + judge_tokens,
+                "cost_usd": None,
             }
         )
+        return price_case(rescored, self.config.prices, self.config.agent_model)
 
     async def rescore_case(self, set_id: str, result: EvalCaseResult) -> EvalCaseResult:
         case = self.case_for(set_id, result)

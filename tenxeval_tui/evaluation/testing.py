@@ -1,6 +1,7 @@
 """Helpers for writing agent evaluation tests (pytest or plain asyncio).
 
-``create_eval_app`` and ``run_eval`` are the two entry points most tests need::
+``create_eval_app`` and ``run_eval`` are the two entry points most tests need
+(``run_eval_sync`` from synchronous code and notebooks)::
 
     app, collector = create_eval_app(build_my_graph())
     report = await run_eval(app, collector, "tests/fixtures/my_agent.evalset.json")
@@ -89,6 +90,33 @@ def with_repeats(
     if not changes:
         return config
     return EvalConfig.model_validate({**config.model_dump(), **changes})
+
+
+def run_eval_sync(
+    graph: Any,
+    collector: Any,
+    eval_set_path: str,
+    config: EvalConfig | None = None,
+    verbose: bool = False,
+    *,
+    repeats: int | None = None,
+    pass_rule: PassRule | None = None,
+) -> EvalReport:
+    """:func:`run_eval` from synchronous code: a script, or a notebook cell.
+
+    Jupyter runs its cells inside an event loop, where ``asyncio.run`` raises; there the
+    evaluation runs on an event loop of its own in a helper thread while the cell waits
+    (the same way as ``QuickEval.run_sync``). In a notebook, ``await run_eval(...)`` works
+    too.
+    """
+    from tenxeval_tui.evaluation.syncrun import run_to_end
+
+    return run_to_end(
+        run_eval(
+            graph, collector, eval_set_path, config, verbose, repeats=repeats, pass_rule=pass_rule
+        ),
+        thread_name="run_eval_sync",
+    )
 
 
 @dataclass(eq=False)

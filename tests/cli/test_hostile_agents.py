@@ -11,13 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
+from tests.waiting import wait_sync
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
@@ -139,13 +138,6 @@ def test_a_thread_left_running_does_not_keep_run_alive(tmp_path: Path) -> None:
     assert not list((root / "out").glob("*.journal.jsonl"))
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.05)
-
-
 def test_kill_9_of_run_leaves_a_journal_that_rebuilds_the_report(tmp_path: Path) -> None:
     root = make_project(tmp_path, ["slow"] * 12)
     run_process = subprocess.Popen(
@@ -178,7 +170,7 @@ def test_kill_9_of_run_leaves_a_journal_that_rebuilds_the_report(tmp_path: Path)
             run_process.wait()
     (journal,) = (root / "out").glob("run-*.journal.jsonl")
     # With no one reading it, the worker stops the run; the journal ends with run_end.
-    wait_for(lambda: '"type": "run_end"' in journal.read_text())
+    wait_sync(lambda: '"type": "run_end"' in journal.read_text(), timeout=60)
     rebuilt = report_from_journal(journal)
     assert rebuilt.is_partial
     assert 1 <= len(rebuilt.results) < 12

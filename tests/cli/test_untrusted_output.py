@@ -11,8 +11,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from tenxeval_tui.cli.progress import BarProgress, LineProgress
 from tenxeval_tui.evaluation import EvalCase
-from tenxeval_tui.progress import BarProgress, LineProgress
 from tests.hostile_text import RAW_CONTROL
 from tests.tui.untrusted import (
     AGENT,

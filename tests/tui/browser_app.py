@@ -10,9 +10,9 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
 
 

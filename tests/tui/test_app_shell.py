@@ -8,9 +8,9 @@ import pytest
 from textual.widgets import Static
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.help import HelpScreen
-from tenxeval_tui.widgets.case_table import CaseTable
+from tenxeval_tui.screens.common.help import HelpScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.tui.conftest import highlighted_command, search_palette, wait_for
 
 
@@ -83,7 +83,7 @@ async def test_command_palette_lists_commands_with_their_keys(weather_set: Path)
 
 
 async def test_keys_on_the_empty_run_view_before_any_run_do_nothing(weather_set: Path) -> None:
-    from tenxeval_tui.screens.run import RunScreen
+    from tenxeval_tui.screens.run.run import RunScreen
 
     app = WorkbenchApp(weather_set.parent)
     async with app.run_test() as pilot:

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.evaluation import EvalReport, ToolCall
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.choice import ChoiceScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import case, write_reports
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, until
 

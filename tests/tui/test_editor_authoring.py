@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
-from tenxeval_tui.widgets.case_table import CaseTable
+from tenxeval_tui.widgets.editor.case_table import CaseTable
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -71,7 +71,7 @@ async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Pat
 
 
 def test_a_new_eval_set_name_that_cannot_be_a_file_is_refused_with_why(tmp_path: Path) -> None:
-    from tenxeval_tui.screens.new_eval_set import new_eval_set_path
+    from tenxeval_tui.screens.editor.new_eval_set import new_eval_set_path
 
     path, hint = new_eval_set_path(tmp_path, "smoke")
     assert path == tmp_path / "smoke.evalset.json" and "on the first save" in hint

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.choice import ChoiceScreen
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.widgets.case_form import CaseForm
-from tenxeval_tui.widgets.case_table import CaseTable
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.widgets.editor.case_form import CaseForm
+from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.tui.conftest import wait_for, wait_for_form
 
 
@@ -160,7 +160,7 @@ async def test_the_mouse_selects_cases_and_presses_form_buttons(weather_set: Pat
 
 
 async def test_eval_set_name_and_description_by_keys_saved_and_undone(weather_set: Path) -> None:
-    from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
+    from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetailsScreen
 
     before = json.loads(weather_set.read_text())
     del before["description"]  # a hand-written file may have none

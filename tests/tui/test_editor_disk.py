@@ -8,11 +8,11 @@ from pathlib import Path
 from textual.widgets import Input
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.choice import ChoiceScreen
-from tenxeval_tui.screens.compare_versions import CompareVersionsScreen
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.widgets.case_form import CaseForm
-from tenxeval_tui.widgets.error_view import ErrorView
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.widgets.common.error_view import ErrorView
+from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.conftest import wait_for, wait_for_form
 
 
@@ -229,7 +229,7 @@ async def test_a_reload_during_the_delete_question_deletes_nothing(weather_set: 
 
 
 async def test_the_set_name_edited_during_a_reload_is_applied(weather_set: Path) -> None:
-    from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
+    from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetailsScreen
 
     app = WorkbenchApp(weather_set)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -274,7 +274,7 @@ async def test_a_reload_keeps_the_field_being_typed_in(weather_set: Path) -> Non
 async def test_a_case_edited_out_of_the_filter_stays_listed_until_the_filter_changes(
     weather_set: Path,
 ) -> None:
-    from tenxeval_tui.widgets.case_table import CaseTable
+    from tenxeval_tui.widgets.editor.case_table import CaseTable
 
     app = WorkbenchApp(weather_set)
     async with app.run_test(size=(100, 30)) as pilot:

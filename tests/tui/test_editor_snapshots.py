@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Input, TextArea
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, SessionInput, ToolCall
-from tenxeval_tui.screens.choice import ChoiceScreen
+from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tests.tui.conftest import wait_for, wait_for_form
 
 SIZES = [(100, 30), (160, 45)]

@@ -19,8 +19,8 @@ from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_fro
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.widgets.case_form import CaseForm
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.conftest import wait_for, wait_for_form
 
 

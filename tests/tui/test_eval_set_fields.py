@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
-from tenxeval_tui.screens.new_eval_set import NewEvalSetScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetailsScreen
+from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
 from tests.tui.conftest import wait_for, wait_for_form
 
 

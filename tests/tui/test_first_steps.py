@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.first_steps import state_dir
-from tenxeval_tui.screens.editor import RUN_KEY, EditorScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.first_steps_hint import FirstStepsHint
+from tenxeval_tui.screens.editor.editor import RUN_KEY, EditorScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.settings.first_steps import state_dir
+from tenxeval_tui.widgets.editor.first_steps_hint import FirstStepsHint
 from tests.tui.conftest import wait_for, wait_for_form
 
 

@@ -15,17 +15,17 @@ from textual.screen import Screen
 from textual.widgets import DataTable, OptionList
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.report_document import ReportDocument
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.help import HelpScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.case_table import CaseTable
-from tenxeval_tui.widgets.report_list import ReportList
-from tenxeval_tui.widgets.virtual_table import VirtualTable
+from tenxeval_tui.browsing.report_document import ReportDocument
+from tenxeval_tui.screens.common.help import HelpScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.common.virtual_table import VirtualTable
+from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import write_reports
 from tests.tui.conftest import wait_for
 
@@ -191,7 +191,7 @@ async def test_esc_in_the_editor_form_goes_to_the_case_list_first(workspace: Pat
 
 
 async def test_a_dialog_is_answered_before_going_anywhere(workspace: Path) -> None:
-    from tenxeval_tui.screens.choice import ChoiceScreen
+    from tenxeval_tui.screens.common.choice import ChoiceScreen
 
     app = WorkbenchApp(workspace, watch_files=False)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from sample_evals.weather_graph import build_graph
+from tenxeval_tui.browsing.report_document import ReportDocument, StatusFilter
+from tenxeval_tui.browsing.reports_index import list_reports
 from tenxeval_tui.evaluation import EvalConfig, EvaluationRunner, create_eval_app
 from tenxeval_tui.evaluation.compare import compare_reports
-from tenxeval_tui.report_document import ReportDocument, StatusFilter
-from tenxeval_tui.reports_index import list_reports
-from tenxeval_tui.widgets.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
 
 SAMPLE = Path(__file__).parents[2] / "sample_evals" / "weather_graph.evalset.json"

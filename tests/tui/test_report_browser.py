@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tenxeval_tui.screens.baseline_picker import BaselinePicker
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.widgets.report_list import ReportList
-from tenxeval_tui.widgets.response_diff import ResponseDiff
+from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
+from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
 from tests.report_samples import current_report, write_reports
 from tests.tui.browser_app import (
     SIZE,
@@ -230,7 +230,7 @@ async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) ->
 async def test_big_report_shows_its_first_cases_then_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tenxeval_tui import report_document
+    from tenxeval_tui.browsing import report_document
 
     monkeypatch.setattr(report_document, "FIRST_PAGE", 2)
     write_reports(tmp_path)
@@ -288,8 +288,8 @@ async def test_the_list_follows_a_folder_made_twice_below_missing_parents(tmp_pa
 
 
 def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> None:
-    from tenxeval_tui.reports_index import ReportEntry
-    from tenxeval_tui.screens.baseline_picker import default_baseline
+    from tenxeval_tui.browsing.reports_index import ReportEntry
+    from tenxeval_tui.screens.reports.baseline_picker import default_baseline
 
     def entry(day: int, set_id: str = "weather") -> ReportEntry:
         return ReportEntry(path=Path(f"{set_id}_{day}.json"), eval_set_id=set_id, timestamp=day)

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tenxeval_tui.screens.baseline_picker import BaselinePicker
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import BASELINE_TIME, write_reports
 from tests.tui.browser_app import BrowserApp, until
 

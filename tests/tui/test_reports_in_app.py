@@ -7,12 +7,12 @@ from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalReport
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.help import HelpScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.widgets.case_table import CaseTable
-from tenxeval_tui.widgets.report_list import ReportList
+from tenxeval_tui.screens.common.help import HelpScreen
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import case
 from tests.tui.browser_app import until
 from tests.tui.conftest import search_palette

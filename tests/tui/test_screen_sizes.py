@@ -14,15 +14,15 @@ import pytest
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.report_document import ReportDocument
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.help import HelpScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.event_stream import EventStream
-from tenxeval_tui.widgets.report_list import ReportList
-from tenxeval_tui.widgets.run_case_table import RunCaseTable
+from tenxeval_tui.browsing.report_document import ReportDocument
+from tenxeval_tui.screens.common.help import HelpScreen
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
+from tenxeval_tui.widgets.run.event_stream import EventStream
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.report_samples import write_reports
 from tests.tui.browser_app import BrowserApp
 from tests.tui.conftest import wait_for, wait_for_form

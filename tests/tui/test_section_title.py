@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tenxeval_tui.widgets.section_title import TITLE_STYLE, titled
+from tenxeval_tui.widgets.common.section_title import TITLE_STYLE, titled
 
 
 def test_title_above_the_body_keeps_the_body_styles() -> None:

@@ -16,14 +16,14 @@ from textual.widgets import Input, TextArea
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.choice import ChoiceScreen
-from tenxeval_tui.screens.compare import CompareScreen
-from tenxeval_tui.screens.eval_set_details import EvalSetDetailsScreen
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.case_table import CaseTable
-from tenxeval_tui.widgets.event_stream import EventStream
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetailsScreen
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tenxeval_tui.widgets.run.event_stream import EventStream
 
 from .conftest import wait_for, wait_for_form
 from .untrusted import (
@@ -221,7 +221,7 @@ async def test_control_characters_save_byte_for_byte_unless_their_field_is_edite
 def test_a_new_eval_set_name_with_a_control_or_bidi_character_is_refused(
     tmp_path: Path, typed: str
 ):
-    from tenxeval_tui.screens.new_eval_set import new_eval_set_path
+    from tenxeval_tui.screens.editor.new_eval_set import new_eval_set_path
 
     path, hint = new_eval_set_path(tmp_path, typed)
     assert path is None

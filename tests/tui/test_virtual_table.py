@@ -10,7 +10,7 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tenxeval_tui.widgets.virtual_table import Column, VirtualTable
+from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
 from tests.tui.conftest import wait_for
 
 

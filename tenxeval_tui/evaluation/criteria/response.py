@@ -17,6 +17,7 @@ import functools
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
@@ -182,6 +183,22 @@ class ContainsKeywordsCriterion(SyncCriterion):
 
     name = "contains_keywords"
     description = "Share of the configured keywords present in the reply"
+
+    def __init__(
+        self,
+        keywords: list[str] | CriterionConfig | None = None,
+        config: CriterionConfig | None = None,
+    ) -> None:
+        """10xGraph's signature: ``keywords`` are used when ``config`` sets none.
+
+        A :class:`CriterionConfig` given first is taken as the config (our own
+        earlier signature, the one every other criterion has).
+        """
+        if isinstance(keywords, CriterionConfig):
+            keywords, config = None, keywords
+        if keywords and not (config and config.keywords):
+            config = (config or CriterionConfig()).model_copy(update={"keywords": list(keywords)})
+        super().__init__(config)
 
     def validate_config(self) -> list[str]:
         problems = super().validate_config()

@@ -195,6 +195,8 @@ def _criteria(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]
         }
         if cr.error:
             entry["error"] = clip(cr.error)
+        if cr.cost_usd is not None:
+            entry["cost"] = round(cr.cost_usd, 6)
         if opts.include_details:
             if cr.reason:
                 entry["reason"] = clip(cr.reason)
@@ -222,6 +224,8 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
     }
     if result.eval_set_id:
         view["set"] = result.eval_set_id
+    if result.cost_usd is not None:
+        view["cost"] = round(result.cost_usd, 6)
     if opts.include_actual_response:
         view["response"] = clip(result.actual_response)
     found = _expectations(result)

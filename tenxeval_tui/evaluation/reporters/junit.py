@@ -61,10 +61,14 @@ class JUnitXMLReporter(BaseReporter):
 
     def __init__(
         self,
+        suite_name: str | None = None,
         include_actual_response: bool = True,
         include_tool_call_details: bool = True,
         include_details: bool = True,
     ) -> None:
+        """``suite_name`` (10xGraph's first parameter) names ``<testsuites>``; by
+        default it is the report's eval set name (or id)."""
+        self.suite_name = suite_name
         self.include_actual_response = include_actual_response
         self.include_tool_call_details = include_tool_call_details
         self.include_details = include_details
@@ -90,7 +94,7 @@ class JUnitXMLReporter(BaseReporter):
         s = report.summary
         _set(
             root,
-            name=report.eval_set_name or report.eval_set_id,
+            name=self.suite_name or report.eval_set_name or report.eval_set_id,
             tests=s.total_cases,
             failures=s.failed_cases,
             errors=s.error_cases,

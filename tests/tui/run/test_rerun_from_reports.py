@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.report_detail import ReportScreen
-from tenxeval_tui.screens.run import RunScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.run.run import RunScreen
 
 from .conftest import wait_until
 

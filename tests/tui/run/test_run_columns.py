@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tenxeval_tui.widgets.run_columns import CELL_PADDING, plan_columns, short_name
+from tenxeval_tui.widgets.run.run_columns import CELL_PADDING, plan_columns, short_name
 
 SCORES = [("tool_trajectory_avg_score", 1.0), ("response_match_score", 0.5)]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.case_detail import CaseScreen
-from tenxeval_tui.screens.reports import ReportsScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.run_case_table import RunCaseTable
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
 from .conftest import wait_until
 

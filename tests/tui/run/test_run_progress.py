@@ -10,8 +10,8 @@ from textual.widgets import ProgressBar
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.run_progress import RunFigures
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.run_progress import RunFigures
 
 from .conftest import AGENT, wait_until, write_workspace
 

@@ -13,10 +13,10 @@ from textual.widgets import Input, Select, Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
-from tenxeval_tui.screens.editor import EditorScreen
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.event_stream import EventStream
-from tenxeval_tui.widgets.run_case_table import RunCaseTable
+from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.event_stream import EventStream
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
 from .conftest import wait_until, write_workspace
 

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.run import RunScreen
-from tenxeval_tui.widgets.run_case_table import RunCaseTable
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
 from .conftest import wait_until, write_workspace
 

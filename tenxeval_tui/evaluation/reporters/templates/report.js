@@ -101,6 +101,7 @@
       var name = add(el("td"), el("strong", null, cr.name));
       if (cr.reason !== undefined) add(name, el("div", "reason", cr.reason));
       if (cr.error !== undefined) add(name, el("div", "crit-error", "Error: " + cr.error));
+      if (cr.cost !== undefined) add(name, el("div", "reason", "Judge cost $" + Number(cr.cost).toFixed(4)));
       if (cr.details !== undefined) {
         var more = add(el("details"), el("summary", null, "details"), el("pre", "text", cr.details));
         add(name, more);
@@ -201,6 +202,7 @@
     }
     var foot = "id " + c.id + (c.set ? " \u00b7 eval set " + c.set : "");
     foot += " \u00b7 " + c.duration + "s \u00b7 " + c.tokens + " tokens";
+    if (c.cost !== undefined) foot += " \u00b7 $" + Number(c.cost).toFixed(4);
     add(body, el("p", "foot", foot));
     return body;
   }
@@ -243,6 +245,8 @@
       if (visible) shown++;
     }
     if (count) count.textContent = shown + " of " + rows.length + " cases";
+    // What the list now shows, for scripts driving the page (our browser tests wait on it).
+    document.documentElement.dataset.filter = (onlyFailed ? "failed:" : "all:") + query;
   }
 
   function buildRows() {

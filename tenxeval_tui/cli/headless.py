@@ -1,0 +1,398 @@
+"""``tenxeval-tui run``: evaluate an agent on eval sets without the UI (shell and CI).
+
+Settings come from ``[tool.tenxeval]`` (see :mod:`tenxeval_tui.settings.workspace`) and
+are overridden by flags. Exit codes: 0 when the pass rate meets the threshold
+and no case errored, 1 otherwise, 2 for usage or configuration errors (each
+printed as one message naming the file, the place and the problem), 130 when
+interrupted.
+
+Only the standard library is imported at module level, so that ``--help``
+stays fast; the engine, rich and the agent are imported when a run starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tenxeval_tui.cli.colour import colour_wanted
+from tenxeval_tui.evaluation.inert import inert
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.settings.workspace import Workspace
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """A usage or configuration problem: printed as it is, exit code 2."""
+
+
+@dataclass
+class RunPlan:
+    """Everything a run needs, resolved from flags and ``[tool.tenxeval]``."""
+
+    agent: str
+    agent_explicit: bool
+    agent_folder: Path
+    files: list[Path]
+    config: EvalConfig
+    config_file: Path | None
+    threshold: float
+    tags: list[str]
+    cases: list[str]
+    criteria_modules: list[str]
+
+
+def _split_tags(raw: Sequence[str] | None) -> list[str]:
+    return [tag.strip() for item in raw or () for tag in item.split(",") if tag.strip()]
+
+
+def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
+    from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
+
+    named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
+    if not named:
+        raise UsageError("no eval sets: name files or folders, or set eval_sets in [tool.tenxeval]")
+    from tenxeval_tui.evaluation.textfiles import not_regular_reason
+
+    files: list[Path] = []
+    for path in named:
+        if path.is_dir():
+            found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            for odd in [f for f in found if not_regular_reason(f)]:
+                # a FIFO or device found by the scan is never opened (it would block)
+                print(
+                    f"tenxeval-tui run: skipped {odd}: {not_regular_reason(odd)}", file=sys.stderr
+                )
+                found.remove(odd)
+            if not found:
+                raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
+            files.extend(found)
+        else:
+            files.append(path)
+    for file in files:
+        if reason := not_regular_reason(file):
+            raise UsageError(f"{file}: {reason}")
+        if not file.is_file():
+            raise UsageError(f"{file}: file not found")
+    return list(dict.fromkeys(files))
+
+
+def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.config.presets import preset_by_name
+    from tenxeval_tui.evaluation.errors import EvalFileError
+
+    if args.preset:
+        try:
+            return preset_by_name(args.preset), None
+        except KeyError as exc:
+            raise UsageError(f"--preset: {exc.args[0]}") from None
+    file = Path(args.config) if args.config else None
+    if file is None and workspace.settings.config is not None:
+        file = workspace.resolve(workspace.settings.config)
+    if file is None:
+        return EvalConfig.default(), None
+    try:
+        return EvalConfig.from_file(file), file
+    except FileNotFoundError:
+        raise UsageError(f"{file}: config file not found") from None
+    except EvalFileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _check_criteria(config: EvalConfig, config_file: Path | None, preset: str | None) -> None:
+    """Every criterion is known and set up (judges included), before any agent is loaded."""
+    from tenxeval_tui.evaluation.criteria import CriterionConfigError, build_criteria
+
+    source = str(config_file) if config_file else f"--preset {preset}" if preset else "criteria"
+    try:
+        criteria = build_criteria(config)
+    except CriterionConfigError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    if not criteria:  # e.g. a misspelt "criteria" key, which configs ignore like any unknown
+        print(
+            inert(f"tenxeval-tui run: warning: {source}: no criteria enabled, so every case that ")
+            + "runs without an error passes",
+            file=sys.stderr,
+        )
+
+
+def _check_output_dir(folder: Path) -> None:
+    """Reports can be written to ``folder`` (made if missing), before anything runs."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{folder}: cannot write reports here: {exc.strerror or exc}") from None
+
+
+def build_plan(args: argparse.Namespace) -> RunPlan:
+    """Resolve flags and settings into a :class:`RunPlan`; :class:`UsageError` on any problem."""
+    from tenxeval_tui.settings.workspace import open_workspace
+
+    workspace = open_workspace(Path.cwd())
+    if workspace.problems:
+        raise UsageError("\n".join(str(p) for p in workspace.problems))
+    settings = workspace.settings
+    # No agent here is fine when every eval set names its own (checked once they load).
+    agent = args.agent or settings.agent or ""
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
+
+    try:
+        if agent:
+            parse_spec(agent)
+    except AgentLoadError as exc:
+        raise UsageError(str(exc)) from None
+    # A flag's module is imported from the current folder (as uvicorn does); the
+    # settings' from the folder of the pyproject.toml that names it.
+    agent_folder = Path.cwd() if args.agent else workspace.resolve(Path("."))
+    if not 0.0 <= args.threshold <= 1.0:
+        raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
+    files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    config, config_file = _base_config(args, workspace)
+    config = config.model_copy(deep=True)
+    if args.concurrency is not None:
+        if args.concurrency < 1:
+            raise UsageError("--concurrency: must be at least 1")
+        config.max_concurrency, config.parallel = args.concurrency, True
+    elif "concurrency" in settings.model_fields_set:
+        config.max_concurrency = settings.concurrency
+    if args.timeout is not None:
+        if not (args.timeout > 0 and math.isfinite(args.timeout)):
+            raise UsageError("--timeout: must be a number of seconds more than 0")
+        config.timeout = args.timeout
+    reporter = config.reporter
+    if args.output_dir:
+        reporter.output_dir = args.output_dir
+    elif "output_dir" in settings.model_fields_set:
+        reporter.output_dir = str(workspace.resolve(settings.output_dir))
+    reporter.junit_xml = reporter.junit_xml or args.junit
+    reporter.html = reporter.html and not args.no_html
+    tags = _split_tags(args.tags)
+    if args.tags and not tags:
+        raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    modules = _import_criteria_modules(args, workspace, agent_folder)
+    _check_criteria(config, config_file, args.preset)
+    _check_output_dir(Path(reporter.output_dir))
+    return RunPlan(
+        agent=agent,
+        agent_explicit=bool(args.agent),
+        agent_folder=agent_folder,
+        files=files,
+        config=config,
+        config_file=config_file,
+        threshold=args.threshold,
+        tags=tags,
+        cases=list(args.cases or []),
+        criteria_modules=modules,
+    )
+
+
+def _import_criteria_modules(
+    args: argparse.Namespace, workspace: Workspace, agent_folder: Path
+) -> list[str]:
+    """Import ``--criteria-module``s (from the current folder), or else the settings'
+    ``criteria_modules`` (from the pyproject's folder); returns them."""
+    from tenxeval_tui.runs.criteria_modules import CriteriaModuleError, import_criteria_modules
+
+    flagged = list(getattr(args, "criteria_modules", None) or [])
+    modules = flagged or list(workspace.settings.criteria_modules)
+    source = "--criteria-module" if flagged else f"{workspace.settings_file}: tool.tenxeval"
+    try:
+        import_criteria_modules(modules, agent_folder)
+    except CriteriaModuleError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    return modules
+
+
+def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
+    """Load and filter the plan's eval sets (by tags, then by case ids), with their files."""
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.errors import EvalFileError
+
+    loaded: list[tuple[Path, EvalSet]] = []
+    for file in plan.files:
+        try:
+            loaded.append((file, EvalSet.from_file(file)))
+        except EvalFileError as exc:
+            raise UsageError(str(exc)) from None
+        except FileNotFoundError:
+            raise UsageError(f"{file}: file not found") from None
+    unknown = set(plan.cases) - {c.eval_id for _, s in loaded for c in s.eval_cases}
+    if unknown:
+        raise UsageError(
+            f"--case: no case {', '.join(map(repr, sorted(unknown)))} in the eval sets"
+        )
+    selected: list[tuple[Path, EvalSet]] = []
+    for file, eval_set in loaded:
+        cases = eval_set.filter_by_tags(plan.tags) if plan.tags else list(eval_set.eval_cases)
+        if plan.cases:
+            cases = [c for c in cases if c.eval_id in plan.cases]
+        if cases:
+            selected.append((file, eval_set.model_copy(update={"eval_cases": cases})))
+    if not selected:
+        if plan.tags or plan.cases:
+            raise UsageError("no case matches --tags/--case in the eval sets")
+        raise UsageError(f"{', '.join(map(str, plan.files))}: no cases to run")
+    return selected
+
+
+def execute(plan: RunPlan, args: argparse.Namespace) -> int:
+    """Run the plan in a child process (:mod:`tenxeval_tui.runs.child_run`), then write the
+    reports and print the summary; returns the exit code.
+
+    Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
+    running), the reports of the finished cases are written and the exit code is not 0
+    unless every case ran and the threshold is met.
+    """
+    from tenxeval_tui.cli.progress import make_progress
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.runs.child_run import child_reports, run_in_child
+    from tenxeval_tui.runs.worker import set_up_logging
+
+    files_and_sets = load_eval_sets(plan)
+    set_up_logging(args.verbose)
+    progress = make_progress(sum(len(s.eval_cases) for _, s in files_and_sets), quiet=args.quiet)
+    with progress:
+        outcome = run_in_child(plan, files_and_sets, [progress], verbose=args.verbose)
+    if outcome.worker_error is not None:
+        raise UsageError(outcome.worker_error)
+    if outcome.interrupted:
+        print("interrupted: writing the report of the finished cases", file=sys.stderr)
+    elif outcome.died:
+        print(
+            f"tenxeval-tui run: the agent's process {outcome.how_it_ended()} before the run "
+            "finished (os._exit, a crash or a kill): writing the report of the finished cases",
+            file=sys.stderr,
+        )
+    finished = child_reports(outcome, plan.config.model_dump(mode="json"))
+    if not finished or not any(r.results for r in finished):
+        _drop_journal(outcome.journal)
+        return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
+    report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
+    written = _write_reports(report, plan, args)
+    if written:
+        _drop_journal(outcome.journal)
+    elif outcome.journal is not None:
+        print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
+    if outcome.interrupted:
+        return EXIT_INTERRUPTED
+    if outcome.died:
+        return EXIT_FAILED
+    return exit_code(report, plan.threshold) if written else EXIT_FAILED
+
+
+def _drop_journal(journal: Path | None) -> None:
+    """The journal of a run whose reports are written holds nothing more: remove it."""
+    if journal is not None:
+        journal.unlink(missing_ok=True)
+
+
+def exit_code(report: EvalReport, threshold: float) -> int:
+    """0 when the pass rate meets ``threshold`` and no case errored, else 1."""
+    summary = report.summary
+    ok = summary.total_cases > 0 and summary.pass_rate >= threshold and summary.error_cases == 0
+    return EXIT_OK if ok else EXIT_FAILED
+
+
+def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) -> bool:
+    """Write the report files, then print; ``False`` when a report file was not written."""
+    from tenxeval_tui.evaluation.reporters import ReporterManager, print_report
+
+    reporter = plan.config.reporter.model_copy()
+    reporter.console = False
+    # Files first: a closed stdout (``| head``) must not cost the reports.
+    output = ReporterManager(reporter).run_all(report)
+    for name, message in output.errors:
+        print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
+    if not args.quiet:
+        print_report(report, verbose=args.verbose, use_color=colour_wanted(sys.stdout))
+    if not args.quiet:
+        for path in output.generated_files:
+            print(inert(f"wrote {path}"))
+    s = report.summary
+    verdict = "PASSED" if exit_code(report, plan.threshold) == EXIT_OK else "FAILED"
+    print(
+        f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
+        f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {plan.threshold:.1%})"
+    )
+    if output.errors:
+        print("FAILED: some report files were not written (see above)", file=sys.stderr)
+    if args.open and output.html_path:
+        import webbrowser
+
+        webbrowser.open(Path(output.html_path).resolve().as_uri())
+    return not output.errors
+
+
+def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
+    """``run --from-journal``: write the reports of the cases a journal recorded.
+
+    Exit code as a run's, and 1 when the journal's run did not finish (partial).
+    """
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.journal import read_journal_runs
+
+    journal = Path(args.from_journal)
+    try:
+        runs = read_journal_runs(journal)
+    except FileNotFoundError:
+        raise UsageError(f"{journal}: journal not found") from None
+    except (EvalFileError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{journal}: {exc}") from None
+    runs = [r for r in runs if r.results]
+    if not runs:
+        raise UsageError(f"{journal}: no finished case in this journal")
+    report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
+    if any(r.is_partial for r in runs) and not report.is_partial:
+        report = report.model_copy(update={"metadata": {**report.metadata, "partial": True}})
+    if not _write_reports(report, plan, args):
+        return EXIT_FAILED
+    return EXIT_FAILED if report.is_partial else exit_code(report, plan.threshold)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    try:
+        plan = build_plan(args)
+        if getattr(args, "from_journal", None):
+            return report_journal(plan, args)
+        if args.watch:
+            from tenxeval_tui.cli.watch_run import watch_loop
+
+            return watch_loop(plan, args)
+        return execute(plan, args)
+    except UsageError as exc:
+        print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "RunPlan",
+    "UsageError",
+    "build_plan",
+    "execute",
+    "exit_code",
+    "load_eval_sets",
+    "run_command",
+]

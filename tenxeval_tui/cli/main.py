@@ -1,0 +1,223 @@
+"""The ``tenxeval-tui`` command.
+
+Imports stay inside the command functions so that ``--help`` loads neither
+Textual, 10xgraph nor any agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tenxeval_tui import __version__
+
+
+def _eval_set_files(paths: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.evalset.json")))
+        else:
+            files.append(path)
+    return files
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Print every problem of every eval set file; exit 1 when there is any."""
+    from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
+    from tenxeval_tui.evaluation.inert import inert
+
+    files = _eval_set_files(args.paths)
+    if not files:
+        print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
+        return 2
+    failed = 0
+    for file in files:
+        problems = validate_eval_set_file(file)
+        for problem in problems:
+            print(inert(str(problem), multiline=True))
+        if problems:
+            failed += 1
+        elif not args.quiet:
+            print(inert(f"{file}: ok"))
+    return 1 if failed else 0
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    """Open the workbench on a folder or one eval set file."""
+    from tenxeval_tui.app import WorkbenchApp
+
+    WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.headless`)."""
+    from tenxeval_tui.cli.headless import run_command
+
+    return run_command(args)
+
+
+def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.cli.headless`)."""
+    from tenxeval_tui.cli.run_flags import add_run_arguments
+
+    run = sub.add_parser(
+        "run",
+        help="evaluate an agent on eval sets headless (CI): reports, exit code 0/1/2",
+        description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
+        "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
+        "configuration errors, 130 when interrupted.",
+    )
+    add_run_arguments(run)
+    run.set_defaults(func=cmd_run)
+
+
+def _load_report_or_none(path: str) -> object | None:
+    """The report at ``path``, or ``None`` after printing why it cannot be read."""
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.inert import inert
+
+    try:
+        return EvalReport.from_file(path)
+    except EvalFileError as exc:
+        print(inert(f"cannot read report: {exc}", multiline=True), file=sys.stderr)
+    except OSError as exc:
+        reason = f"{path}: {exc.strerror}" if exc.strerror else str(exc)
+        print(inert(f"cannot read report: {reason}", multiline=True), file=sys.stderr)
+    return None
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file.
+
+    ``latest`` and ``previous`` stand for the newest and the one-before-newest report of an
+    eval set in the output folder (see :mod:`tenxeval_tui.cli.report_names`); with either,
+    every eval set there is compared, or only ``--eval-set ID``.
+    """
+    from tenxeval_tui.cli.report_names import ReportNameError, resolve_pairs
+    from tenxeval_tui.evaluation.compare import compare_reports
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.inert import inert, inert_json
+
+    try:
+        pairs = resolve_pairs(args.baseline, args.current, args.output_dir, args.eval_set)
+    except ReportNameError as exc:
+        print(inert(str(exc), multiline=True), file=sys.stderr)
+        return 2
+    regressed = False
+    for baseline_path, current_path in pairs:
+        baseline = _load_report_or_none(baseline_path)
+        current = _load_report_or_none(current_path)
+        if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
+            return 2
+        comparison = compare_reports(baseline, current)
+        if len(pairs) > 1 and not args.json:
+            print(inert(f"== {baseline_path} -> {current_path}"))
+        if args.json:
+            print(inert_json(comparison.model_dump_json(indent=2)))
+        else:
+            print(inert(comparison.format_summary(), multiline=True))
+        regressed = regressed or comparison.has_regressions
+    return 1 if regressed else 0
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print the shell completion script for ``args.shell`` (generated from the parser)."""
+    import shtab
+
+    print(shtab.complete(build_parser(), shell=args.shell))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``tenxeval-tui``."""
+    parser = argparse.ArgumentParser(
+        prog="tenxeval-tui",
+        usage="%(prog)s [--watch] [PATH]\n       %(prog)s COMMAND ...",
+        description="A terminal workbench for authoring and running AI-agent evaluations.",
+        epilog="With no COMMAND, `tenxeval-tui [PATH]` opens the workbench on PATH, a folder "
+        "or one eval set file (default: the current folder); with --watch it opens on the "
+        "run view with watch mode on.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    # prog: the subcommands' usage lines would repeat the two-line usage above
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="tenxeval-tui")
+    validate = sub.add_parser(
+        "validate", help="check eval set files and print every problem (file:line:column)"
+    )
+    validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
+    validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    validate.set_defaults(func=cmd_validate)
+    add_run_parser(sub)
+
+    compare = sub.add_parser(
+        "compare",
+        help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",
+    )
+    compare.add_argument(
+        "baseline", metavar="BASELINE", help="a JSON report, or `previous` / `latest`"
+    )
+    compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
+    compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="where `latest` and `previous` are looked up (default: output_dir of "
+        "[tool.tenxeval], else eval_reports)",
+    )
+    compare.add_argument(
+        "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"
+    )
+    compare.set_defaults(func=cmd_compare)
+
+    completion = sub.add_parser(
+        "completion",
+        help='print a shell completion script: `eval "$(tenxeval-tui completion bash)"`',
+    )
+    completion.add_argument("shell", choices=["bash", "zsh"])
+    completion.set_defaults(func=cmd_completion)
+    return parser
+
+
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def _open_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tenxeval-tui", add_help=False)
+    parser.add_argument("path", nargs="?", default=".")
+    parser.add_argument("--watch", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
+    # with subcommands, so a first word that is no command is read as PATH.
+    if argv[:1] == ["--watch"] and (len(argv) == 1 or argv[1] not in _command_names(parser)):
+        return cmd_open(_open_parser().parse_args(argv))  # `tenxeval-tui --watch [PATH]`
+    if not argv or (not argv[0].startswith("-") and argv[0] not in _command_names(parser)):
+        return cmd_open(_open_parser().parse_args(argv))
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:
+        # stdout closed early (``| head``): stop quietly, as command-line tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code

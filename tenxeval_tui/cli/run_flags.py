@@ -1,0 +1,87 @@
+"""The flags of ``tenxeval-tui run``.
+
+Kept apart from :mod:`tenxeval_tui.cli.headless` and importing only ``argparse``, so that
+``tenxeval-tui --help`` and ``run --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``tenxeval-tui run``."""
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="EVAL_SET_OR_FOLDER",
+        help="eval set files, or folders searched for *.evalset.json "
+        "(default: eval_sets of [tool.tenxeval])",
+    )
+    parser.add_argument(
+        "--agent",
+        metavar="MODULE:ATTR",
+        help="the agent: a 10xGraph StateGraph, a factory returning one, or a plain agent "
+        "function; the module is imported from the current folder (default: agent of "
+        "[tool.tenxeval])",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--config", metavar="FILE", help="an EvalConfig JSON file")
+    source.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="a preset: default, strict, relaxed, tool_usage, response_quality, "
+        "conversation_flow, quick_check, comprehensive, safety_check",
+    )
+    parser.add_argument(
+        "--criteria-module",
+        action="append",
+        dest="criteria_modules",
+        metavar="MODULE",
+        help="import MODULE before the criteria are checked, to register custom criteria "
+        "(repeatable; default: criteria_modules of [tool.tenxeval])",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=1.0,
+        help="pass rate needed to exit 0 (default: 1.0)",
+    )
+    parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per case")
+    parser.add_argument(
+        "--tags",
+        action="append",
+        metavar="TAG[,TAG]",
+        help="run only cases carrying every one of these tags (repeatable)",
+    )
+    parser.add_argument(
+        "--case",
+        action="append",
+        dest="cases",
+        metavar="ID",
+        help="run only this case (repeatable)",
+    )
+    parser.add_argument("--output-dir", metavar="DIR", help="where report files are written")
+    parser.add_argument("--junit", action="store_true", help="also write a JUnit XML report")
+    parser.add_argument("--no-html", action="store_true", help="do not write the HTML report")
+    parser.add_argument("--open", action="store_true", help="open the HTML report in a browser")
+    noise = parser.add_mutually_exclusive_group()
+    noise.add_argument("-q", "--quiet", action="store_true", help="print only the final summary")
+    noise.add_argument(
+        "-v", "--verbose", action="store_true", help="print every case's criteria and logs"
+    )
+    parser.add_argument(
+        "--from-journal",
+        metavar="JOURNAL",
+        help="run nothing: write the reports of the cases a killed run's journal "
+        "(OUTPUT_DIR/run-*.journal.jsonl) recorded",
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="rerun when an eval set or the agent's code changes (Ctrl-C to stop)",
+    )
+
+
+__all__ = ["add_run_arguments"]

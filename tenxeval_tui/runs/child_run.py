@@ -1,0 +1,299 @@
+"""``tenxeval-tui run``'s evaluation in a child process: the workbench's worker.
+
+The agent runs in ``python -m tenxeval_tui.runs.worker`` (:mod:`tenxeval_tui.runs.worker`), so
+nothing it does can end or hang the run: ``sys.exit``, ``os._exit``, a segfault,
+``kill -9`` or the OOM killer end the child only, and the threads it leaves die with
+it. The child keeps a run journal (:class:`~tenxeval_tui.evaluation.journal.RunJournal`)
+next to the reports; the reports are rebuilt from it here, with every result whole,
+so a child that died still gives the report of the cases that finished. The journal
+is removed once the reports are written; a ``run`` killed itself leaves it behind,
+for ``tenxeval-tui run --from-journal``.
+
+Ctrl-C (SIGINT) reaches the child too when it comes from the terminal; either way the
+child is asked to stop (SIGTERM: finished cases are kept) and killed if it does not
+within :data:`STOP_GRACE` seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import (
+    EVAL_SET_ID_KEY,
+    PARTIAL_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
+from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
+from tenxeval_tui.runs.worker import RunRequest
+
+STOP_GRACE = 5.0
+"""Seconds a child asked to stop may take before it is killed."""
+JOURNAL_GLOB = "run-*.journal.jsonl"
+
+
+class _InFlight(RunObserver):
+    """The cases started and not yet finished, in the order they started."""
+
+    def __init__(self) -> None:
+        self.cases: dict[tuple[str, str], EvalCase] = {}
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self.cases[(eval_set_id, case.eval_id)] = case
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.cases.pop((result.eval_set_id, result.eval_id), None)
+
+
+@dataclass
+class ChildRun:
+    """What a run in the child left: its reports (from the journal) and how it ended."""
+
+    reports: list[EvalReport] = field(default_factory=list)
+    finished: bool = False
+    """The worker wrote its last line and exited 0."""
+    status: int | None = None
+    interrupted: bool = False
+    worker_error: str | None = None
+    in_flight: list[tuple[str, EvalCase]] = field(default_factory=list)
+    journal: Path | None = None
+
+    @property
+    def died(self) -> bool:
+        """The child ended before the run did, unasked (os._exit, a signal, sys.exit...)."""
+        return not self.finished and not self.interrupted and self.worker_error is None
+
+    def how_it_ended(self) -> str:
+        """The child's end in words: ``killed by signal 9 (SIGKILL)``, ``exited with status 7``."""
+        if self.status is not None and self.status < 0:
+            try:
+                name = signal.Signals(-self.status).name
+            except ValueError:
+                name = "unknown signal"
+            return f"killed by signal {-self.status} ({name})"
+        return f"exited with status {self.status}"
+
+
+def journal_path(output_dir: Path) -> Path:
+    """A new journal file in ``output_dir``: ``run-YYYYmmdd-HHMMSS-PID.journal.jsonl``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return output_dir / f"run-{stamp}-{os.getpid()}.journal.jsonl"
+
+
+def build_request(
+    plan: Any, files_and_sets: Sequence[tuple[Path, EvalSet]], journal: Path, verbose: bool
+) -> RunRequest:
+    """The worker's request for ``plan`` (a :class:`~tenxeval_tui.cli.headless.RunPlan`): its
+    selected cases by id, its resolved config with the child's reporters off."""
+    config = plan.config.model_copy(deep=True)
+    config.reporter.enabled = False  # the reports are written here, from the journal
+    return RunRequest(
+        agent=plan.agent,
+        agent_explicit=plan.agent_explicit,
+        eval_sets=[path for path, _ in files_and_sets],
+        only={str(path): [c.eval_id for c in s.eval_cases] for path, s in files_and_sets},
+        config=config,
+        journal=journal,
+        search_path=plan.agent_folder,
+        criteria_modules=list(plan.criteria_modules),
+        verbose=verbose,
+    )
+
+
+def _start(request: RunRequest, request_file: Path) -> subprocess.Popen[bytes]:
+    request_file.write_text(request.model_dump_json(), encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONUNBUFFERED"] = "1"
+    if request.search_path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(request.search_path), env.get("PYTHONPATH", "")) if p
+        )
+    return subprocess.Popen(
+        [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{request_file}"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+
+
+class _Fanout(RunObserver):
+    """One observer calling several (what one raises is logged, never raised)."""
+
+    def __init__(self, observers: Sequence[RunObserver]) -> None:
+        self.group = ObserverGroup(observers)
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self.group.run_start(eval_set, cases)
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self.group.case_start(eval_set_id, case)
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.group.case_end(result)
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self.group.run_end(report)
+
+
+class _Follower:
+    """Reads the child's lines into the observers, and stops the child when asked.
+
+    The agent's events are not decoded: the command line shows cases, not steps.
+    """
+
+    def __init__(self, child: subprocess.Popen[bytes], observers: Sequence[RunObserver]) -> None:
+        self.child = child
+        self.in_flight = _InFlight()
+        self.observer = _Fanout([*observers, self.in_flight])
+        self.reports_written = False
+        self.worker_error: str | None = None
+        self._killer: threading.Timer | None = None
+
+    def pump(self, stream: IO[bytes]) -> None:
+        import json
+
+        for raw in stream:
+            if raw.startswith(b'{"type": "event"'):
+                continue
+            text = raw.decode("utf-8", errors="replace")
+            if replay_json_lines([text], self.observer) or not text.startswith('{"type": "worker_'):
+                continue
+            try:
+                data = json.loads(text)
+            except ValueError:
+                continue
+            if data.get("type") == "worker_error":
+                self.worker_error = str(data.get("message", "the worker failed"))
+            elif data.get("type") == "worker_reports":
+                self.reports_written = True
+
+    def stop(self) -> None:
+        """SIGTERM (a clean cancel), then SIGKILL after :data:`STOP_GRACE` seconds."""
+        if self.child.poll() is not None:
+            return
+        self.child.terminate()
+        self._killer = threading.Timer(STOP_GRACE, self.kill)
+        self._killer.daemon = True
+        self._killer.start()
+
+    def kill(self) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+
+    def done(self) -> None:
+        if self._killer is not None:
+            self._killer.cancel()
+
+
+def run_in_child(
+    plan: Any,
+    files_and_sets: Sequence[tuple[Path, EvalSet]],
+    observers: Sequence[RunObserver],
+    *,
+    verbose: bool = False,
+) -> ChildRun:
+    """Run ``plan``'s selected cases in the worker, feeding ``observers``; never raises
+    ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`)."""
+    output_dir = Path(plan.config.reporter.output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    journal = journal_path(output_dir)
+    request = build_request(plan, files_and_sets, journal, verbose)
+    outcome = ChildRun(journal=journal)
+    with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
+        child = _start(request, Path(tmp) / "request.json")
+        follower = _Follower(child, observers)
+        assert child.stdout is not None
+        while True:
+            try:
+                follower.pump(child.stdout)
+                break
+            except KeyboardInterrupt:
+                if outcome.interrupted:  # a second Ctrl-C: no more waiting
+                    follower.kill()
+                outcome.interrupted = True
+                follower.stop()
+        outcome.status = _wait(child, follower)
+    outcome.finished = follower.reports_written and outcome.status == 0
+    outcome.worker_error = follower.worker_error
+    outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
+    if journal.is_file():
+        outcome.reports = read_journal_runs(journal)
+    return outcome
+
+
+def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:
+    while True:
+        try:
+            status = child.wait()
+            follower.done()
+            return status
+        except KeyboardInterrupt:
+            follower.kill()
+
+
+def died_result(eval_set_id: str, case: EvalCase, how: str) -> EvalCaseResult:
+    """The error result of a case that was running when the agent's process died."""
+    return EvalCaseResult(
+        eval_id=case.eval_id,
+        name=case.name,
+        passed=False,
+        error=f"the agent's process died while this case ran ({how})",
+        metadata={
+            EVAL_SET_ID_KEY: eval_set_id,
+            "error_info": {"error_type": "ProcessDied"},
+            **({"tags": list(case.tags)} if case.tags else {}),
+        },
+    )
+
+
+def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalReport]:
+    """The reports of a child run: its cases in flight when it died added as errors, every
+    report marked partial unless the run finished."""
+    reports = list(outcome.reports)
+    if outcome.died:
+        how = outcome.how_it_ended()
+        for set_id, case in outcome.in_flight:
+            index = next(
+                (i for i in range(len(reports) - 1, -1, -1) if reports[i].eval_set_id == set_id),
+                None,
+            )
+            if index is None:
+                reports.append(EvalReport.create(eval_set_id=set_id, results=[]))
+                index = len(reports) - 1
+            old = reports[index]
+            reports[index] = EvalReport.create(
+                eval_set_id=old.eval_set_id,
+                results=[*old.results, died_result(set_id, case, how)],
+                eval_set_name=old.eval_set_name,
+                metadata=old.metadata,
+            )
+    marked: list[EvalReport] = []
+    for report in reports:
+        metadata = dict(report.metadata)
+        if not outcome.finished:
+            metadata[PARTIAL_KEY] = True
+        marked.append(report.model_copy(update={"metadata": metadata, "config_used": config_used}))
+    return marked
+
+
+__all__ = [
+    "JOURNAL_GLOB",
+    "ChildRun",
+    "build_request",
+    "child_reports",
+    "died_result",
+    "journal_path",
+    "run_in_child",
+]

@@ -1,0 +1,187 @@
+"""The worker as seen from the UI: start it, read its lines into a :class:`LiveRun`, stop it.
+
+Reading happens on the UI's event loop; :meth:`WorkerProcess.pump` gives the
+loop back every few milliseconds, so a flood of events never holds up input. A big
+line (a case result with thousands of steps) is decoded in a thread, for the same reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.runs.live_run import LiveRun
+from tenxeval_tui.runs.worker import RunRequest
+
+# Longest stretch of line handling before the loop gets a turn (keeps input latency low).
+SLICE_SECONDS = 0.008
+# How long a cancelled worker may take to write its partial report before it is killed.
+TERMINATE_GRACE = 3.0
+LINE_LIMIT = 256 * 1024 * 1024
+# Lines longer than this are decoded in a thread.
+BIG_LINE = 64 * 1024
+
+Call = tuple[str, tuple[Any, ...]]
+
+
+@contextlib.contextmanager
+def full_collections_deferred() -> Iterator[None]:
+    """No full (generation 2) garbage collection inside; what survived is frozen after.
+
+    A run keeps tens of thousands of events alive; a full collection scans them all
+    and stops the UI for hundreds of milliseconds, every time the heap grows by a
+    quarter. Young generations are still collected; after the run its objects are
+    frozen (``gc.freeze``) so later full collections skip them. Freed objects are
+    still freed by reference counting.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 1_000_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.freeze()
+
+
+class _Recorder(RunObserver):
+    """Keeps the observer calls one line decodes to, to replay them on the UI's loop."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        self.calls.append(("on_run_start", (eval_set, cases)))
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        self.calls.append(("on_case_start", (eval_set_id, case)))
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        self.calls.append(("on_event", (eval_set_id, eval_id, event)))
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.calls.append(("on_case_end", (result,)))
+
+    def on_run_end(self, report: EvalReport) -> None:
+        self.calls.append(("on_run_end", (report,)))
+
+
+def decode(line: bytes) -> list[Call]:
+    """The :class:`LiveRun` calls one line of the worker stands for (none for noise)."""
+    text = line.decode("utf-8", errors="replace")
+    recorder = _Recorder()
+    if replay_json_lines([text], recorder):
+        return recorder.calls
+    if text.startswith('{"type": "worker_'):
+        with contextlib.suppress(ValueError):
+            return [("on_worker_line", (json.loads(text),))]
+    return []
+
+
+class WorkerProcess:
+    """One worker child process and the :class:`LiveRun` it feeds."""
+
+    def __init__(self, request: RunRequest, run: LiveRun, *, cwd: Path | None = None) -> None:
+        self.request = request
+        self.run = run
+        self.cwd = cwd
+        self.process: asyncio.subprocess.Process | None = None
+        self.cancelled = False
+
+    async def start(self) -> None:
+        """Start the child process (fresh imports of the agent every time)."""
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"
+        if self.request.search_path is not None:
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(self.request.search_path), env.get("PYTHONPATH", "")) if p
+            )
+        command = self.request.command()
+        self.process = await asyncio.create_subprocess_exec(
+            *command,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=self.cwd,
+            env=env,
+            limit=LINE_LIMIT,
+            start_new_session=True,
+        )
+
+    async def pump(self) -> int:
+        """Read every line until the worker exits; returns its exit status."""
+        process = self.process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stderr_task = asyncio.create_task(self._read_stderr(process.stderr))
+        with full_collections_deferred():
+            await self._read_lines(process.stdout)
+        code = await process.wait()
+        await stderr_task
+        self.run.finish(code, cancelled=self.cancelled)
+        return code
+
+    async def _read_lines(self, stdout: asyncio.StreamReader) -> None:
+        deadline = time.perf_counter() + SLICE_SECONDS
+        while True:
+            line = await stdout.readline()
+            if not line:
+                break
+            if len(line) > BIG_LINE:
+                self._apply(await asyncio.to_thread(decode, line))
+            else:
+                self._apply(decode(line))
+            if time.perf_counter() >= deadline:
+                await asyncio.sleep(0)
+                deadline = time.perf_counter() + SLICE_SECONDS
+
+    def _apply(self, calls: list[Call]) -> None:
+        for name, args in calls:
+            getattr(self.run, name)(*args)
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            self.run.stderr_tail.append(line.decode("utf-8", errors="replace").rstrip("\n"))
+
+    async def cancel(self) -> None:
+        """Ask the worker to stop (SIGTERM: it writes a partial report); kill it if it hangs."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        self.cancelled = True
+        self._signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), TERMINATE_GRACE)
+        except TimeoutError:
+            self._signal(signal.SIGKILL)
+
+    def kill(self) -> None:
+        """Kill the worker (and anything it started) at once."""
+        self.cancelled = True
+        self._signal(signal.SIGKILL)
+
+    def _signal(self, sig: signal.Signals) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        # The worker leads its own process group: the agent's children go too.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+
+    @property
+    def running(self) -> bool:
+        """The child process has started and not exited."""
+        return self.process is not None and self.process.returncode is None
+
+
+__all__ = ["WorkerProcess"]

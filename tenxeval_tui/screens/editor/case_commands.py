@@ -1,0 +1,274 @@
+"""The editing commands of the eval set editor: cases, turns, tool calls, undo and redo.
+
+:class:`CaseCommandsScreen` is the base of :class:`~tenxeval_tui.screens.editor.editor.EditorScreen`:
+it owns the open document and turns keys and form messages into document edits, then
+redraws the case list and the form. Opening, saving and watching files live in the
+editor screen itself.
+
+Every key that moves the focus or changes the form's shape is a priority binding: the
+app runs it when the key arrives, before it hands the next key to the focused field, so
+a key typed right after ``tab`` or ``ctrl+t`` lands in the field that key focused. A
+command that rebuilds the form first lets the fields handle the keys already sent to
+them and stores what they hold (:meth:`CaseCommandsScreen._settle`).
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input
+
+from tenxeval_tui.authoring.document import (
+    DeleteCase,
+    EvalSetDocument,
+    InsertCase,
+    MoveCase,
+    change_uid,
+)
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.widgets.editor.case_field import CaseField
+from tenxeval_tui.widgets.editor.case_form import CaseForm
+from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tenxeval_tui.widgets.editor.messages import FieldEdited
+
+_NEEDS_CASE = {"duplicate_case", "delete_case", "move_case", "add_turn", "add_call"}
+_NEEDS_DOCUMENT = {"save", "undo", "redo", "new_case"} | _NEEDS_CASE
+
+
+class CaseCommandsScreen(Screen[None]):
+    """A screen editing one :class:`EvalSetDocument` through a case table and a case form."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),  # action_save: the editor screen
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("ctrl+y", "redo", "Redo", priority=True),
+        Binding("ctrl+n", "new_case", "New case", priority=True),
+        Binding("ctrl+d", "duplicate_case", "Duplicate", priority=True),
+        Binding("alt+up", "move_case(-1)", "Case up", priority=True),
+        Binding("alt+down", "move_case(1)", "Case down", priority=True),
+        Binding("ctrl+t", "add_turn", "Add turn", priority=True),
+        Binding("ctrl+o", "add_call", "Add tool call", priority=True),
+        # Textual's own focus keys, run when they arrive (see the module's docstring).
+        Binding("tab", "focus_field(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "focus_field(-1)", "Previous field", show=False, priority=True),
+    ]
+
+    document: EvalSetDocument | None = None
+    checked: bool = False
+    """Whether the open document passed the full check (editing waits for it)."""
+
+    def _update_title(self) -> None:
+        """Show the file name and the unsaved marker (the editor screen defines it)."""
+
+    # --- redrawing -----------------------------------------------------------------
+
+    def _refresh_marks(self) -> None:
+        if self.document is not None:
+            self.query_one(CaseTable).set_marked(self.document.problem_uids())
+        self._update_title()
+
+    async def _reshow(self, uid: int | None, focus_key: str | None = None) -> None:
+        """Redraw the list and the form after a structural change; show case ``uid``."""
+        assert self.document is not None
+        table = self.query_one(CaseTable)
+        table.set_cases(self.document.cases, self.document.problem_uids())
+        if uid is not None and not table.select_uid(uid):
+            self.query_one("#filter", Input).value = ""
+            table.set_filter("")
+            table.select_uid(uid)
+        await self.query_one(CaseForm).show(self.document, table.highlighted_uid, focus_key)
+        self._update_title()
+
+    def _current_turn(self) -> int:
+        """The turn holding the focus, or the last turn of the case."""
+        form = self.query_one(CaseForm)
+        parts = (form.focused_key() or "").split(".")
+        if len(parts) > 1 and parts[0] == "turns":
+            return int(parts[1])
+        assert self.document is not None and form.uid is not None
+        return len(self.document.case(form.uid).data.get("conversation") or []) - 1
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _NEEDS_DOCUMENT and (self.document is None or not self.checked):
+            return None
+        if action in _NEEDS_CASE and self.query_one(CaseForm).uid is None:
+            return None
+        return True
+
+    # --- typing --------------------------------------------------------------------
+
+    @on(FieldEdited)
+    def _field_edited(self, event: FieldEdited) -> None:
+        form = self.query_one(CaseForm)
+        document = self.document
+        if document is None or form.uid is None or not event.field.is_attached:
+            return
+        # The text the field holds now: a message posted several keys ago changes nothing.
+        text = event.field.value if isinstance(event.field, CaseField) else event.text
+        if document.set_field(form.uid, event.key, text):
+            self._edited(form.uid)
+
+    def _edited(self, uid: int) -> None:
+        """Show an edit of case ``uid`` in the list and its problems in the form."""
+        assert self.document is not None
+        self.query_one(CaseTable).update_case(self.document.case(uid))
+        self.query_one(CaseForm).show_problems(self.document.field_problems(uid))
+        self._refresh_marks()
+
+    async def _settle(self) -> None:
+        """Let the form's fields handle the keys sent to them and store what they hold:
+        called before anything rebuilds the form, saves or leaves, so that no key typed
+        before it is lost or applied after it."""
+        form = self.query_one(CaseForm)
+        uid = form.uid
+        texts = await form.settle()
+        document = self.document
+        if document is None or uid is None or form.uid != uid or not self.checked:
+            return
+        changed = False
+        for key, text in texts.items():
+            try:
+                changed = document.set_field(uid, key, text) or changed
+            except KeyError:  # the case or the field went meanwhile
+                return
+        if changed:
+            self._edited(uid)
+
+    def action_focus_field(self, direction: int) -> None:
+        """Focus the next (1) or previous (-1) field of the form, or widget of the screen."""
+        if not self.query_one(CaseForm).focus_next_field(direction):
+            if direction > 0:
+                self.focus_next()
+            else:
+                self.focus_previous()
+
+    # --- cases ---------------------------------------------------------------------
+
+    async def action_new_case(self) -> None:
+        """Add a blank case after the selected one and start typing its id."""
+        await self._settle()
+        if self.document is not None:
+            uid = self.document.add_case(after=self.query_one(CaseForm).uid)
+            await self._reshow(uid, "eval_id")
+
+    async def action_duplicate_case(self) -> None:
+        """Copy the selected case (with a new id) right after it."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        if self.document is not None and uid is not None:
+            await self._reshow(self.document.duplicate_case(uid))
+
+    @work(exclusive=True, group="dialog")
+    async def action_delete_case(self) -> None:
+        """Delete the selected case, after asking."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        document = self.document
+        if document is None or uid is None or not self.checked:
+            return
+        eval_id = document.case(uid).eval_id
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(
+                f"Delete case {eval_id!r}? (ctrl+z undoes it)",
+                {"delete": "Delete", "cancel": "Cancel"},
+                title="Delete case",
+            )
+        )
+        if answer != "delete":
+            return
+        if self.document is not document:  # the file was reloaded while the dialog was up
+            self.notify(
+                f"The file was reloaded meanwhile: {eval_id!r} was not deleted. Look again.",
+                severity="warning",
+            )
+            return
+        visible = self.query_one(CaseTable).visible_uids
+        position = visible.index(uid) if uid in visible else 0
+        self.document.delete_case(uid)
+        remaining = [u for u in visible if u != uid]
+        await self._reshow(remaining[min(position, len(remaining) - 1)] if remaining else None)
+        self.query_one(CaseTable).focus()
+
+    async def action_move_case(self, delta: int) -> None:
+        """Move the selected case up or down."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        if self.document is not None and uid is not None and self.document.move_case(uid, delta):
+            await self._reshow(uid, self.query_one(CaseForm).focused_key())
+
+    # --- turns and tool calls ------------------------------------------------------
+
+    async def action_add_turn(self) -> None:
+        """Add a turn after the one holding the focus (or at the end)."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        if self.document is None or uid is None:
+            return
+        has_turns = bool(self.document.case(uid).data.get("conversation"))
+        turn = self.document.add_turn(uid, self._current_turn() if has_turns else None)
+        await self._reshow(uid, f"turns.{turn}.user")
+
+    async def action_add_call(self) -> None:
+        """Add an expected tool call to the turn holding the focus (or the last turn)."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        if self.document is None or uid is None:
+            return
+        if not self.document.case(uid).data.get("conversation"):
+            self.notify("Add a turn first (ctrl+t).", severity="warning")
+            return
+        turn = self._current_turn()
+        call = self.document.add_tool_call(uid, turn)
+        await self._reshow(uid, f"turns.{turn}.tools.{call}.name")
+
+    async def action_form_command(self, name: str, turn: int, call: int, delta: int) -> None:
+        """A structural edit asked from the form (see ``tool_call_row.form_command``)."""
+        await self._settle()
+        uid = self.query_one(CaseForm).uid
+        document = self.document
+        if document is None or uid is None:
+            return
+        focus: str
+        if name == "add_call":
+            focus = f"turns.{turn}.tools.{document.add_tool_call(uid, turn)}.name"
+        elif name == "remove_call":
+            document.remove_tool_call(uid, turn, call)
+            focus = f"turns.{turn}.nodes"
+        elif name == "move_call":
+            if not document.move_tool_call(uid, turn, call, delta):
+                return
+            focus = f"turns.{turn}.tools.{call + delta}.args"
+        elif name == "remove_turn":
+            document.remove_turn(uid, turn)
+            focus = f"turns.{max(turn - 1, 0)}.user"
+        else:
+            return
+        await self._reshow(uid, focus)
+
+    # --- undo / redo ---------------------------------------------------------------
+
+    async def _undo_or_redo(self, redo: bool) -> None:
+        await self._settle()
+        document = self.document
+        if document is None:
+            return
+        focus = self.query_one(CaseForm).focused_key()
+        change = document.redo() if redo else document.undo()
+        if change is None:
+            self.notify("Nothing to redo." if redo else "Nothing to undo.")
+            return
+        uid = change_uid(change)
+        if isinstance(change, DeleteCase | InsertCase | MoveCase):
+            present = {case.uid for case in document.cases}
+            await self._reshow(uid if uid in present else None)
+        else:
+            await self._reshow(uid, focus)
+
+    async def action_undo(self) -> None:
+        """Undo the last edit."""
+        await self._undo_or_redo(redo=False)
+
+    async def action_redo(self) -> None:
+        """Redo the last undone edit."""
+        await self._undo_or_redo(redo=True)

@@ -1,0 +1,550 @@
+"""The eval set editor: the workspace's files, the case list and the case form.
+
+Opening, checking, saving and following files on disk live here; the editing commands
+(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, its base.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
+
+from tenxeval_tui.authoring.disk_merge import merge_disk_version
+from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
+from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
+from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
+from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
+from tenxeval_tui.settings.first_steps import dismiss_hint, hint_dismissed
+from tenxeval_tui.settings.workspace import (
+    EvalSetEntry,
+    Workspace,
+    describe_eval_set,
+    open_workspace,
+)
+from tenxeval_tui.widgets.common.error_view import ErrorView
+from tenxeval_tui.widgets.editor.case_form import CaseForm
+from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
+from tenxeval_tui.widgets.editor.first_steps_hint import FirstStepsHint, hint_text, key_name
+from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow
+from tenxeval_tui.widgets.editor.turn_editor import TurnEditor
+
+RUN_KEY = "ctrl+r"
+"""The run view's key that runs what its options select (its screen is imported lazily)."""
+
+
+class EditorScreen(CaseCommandsScreen):
+    """Author eval sets: pick a file, filter its cases, edit the selected one."""
+
+    HELP_WHERE = "editor"
+
+    BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
+        # Priority: the focus moves when the key arrives (see screens/editor/case_commands.py).
+        Binding("ctrl+f", "focus_filter", "Filter", priority=True),
+        Binding("ctrl+l", "focus_cases", "Cases", priority=True),
+        Binding("ctrl+g", "focus_files", "Files", priority=True),
+        Binding(
+            "escape",
+            "back",
+            "Back (case list, then the screen before)",
+            show=False,
+            priority=True,
+        ),
+        Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
+        Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
+    ]
+
+    @classmethod
+    def help_sections(cls) -> list[tuple[str, list[Any]]]:
+        """Bindings of the editor and of its widgets, for the help screen."""
+        return [
+            (cls.HELP_WHERE, [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
+            ("case list", list(CaseTable.BINDINGS)),
+            ("file list", list(EvalSetList.BINDINGS)),
+            ("turn (in the form)", list(TurnEditor.BINDINGS)),
+            ("tool call (in the form)", list(ToolCallRow.BINDINGS)),
+        ]
+
+    def __init__(self) -> None:
+        super().__init__(id="editor")
+        self.entries: list[EvalSetEntry] = []
+        self._workspace: Workspace | None = None
+        self._open_path: Path | None = None
+        """The file shown (loaded, or in the error view); watched for changes."""
+        self._refocus: str | None = None
+        """The field to focus when the form is shown next (the one a reload removed)."""
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="≡")
+        with Horizontal(id="editor-main"):
+            with Vertical(id="sidebar"):
+                yield EvalSetList(id="files")
+                yield Input(placeholder="filter: words, #tag", id="filter", compact=True)
+                yield Static("", id="case-header")
+                yield CaseTable(id="cases")
+            with ContentSwitcher(initial="message", id="detail"):
+                yield Static("", id="message")
+                yield CaseForm(id="form")
+                yield ErrorView(id="error")
+        yield FirstStepsHint(id="first-steps")
+        yield Footer()
+
+    @property
+    def workspace(self) -> Workspace:
+        """The app's workspace (the current folder when the app has none)."""
+        if self._workspace is None:
+            self._workspace = getattr(self.app, "workspace", None) or open_workspace(".")
+        return self._workspace
+
+    def on_mount(self) -> None:
+        self.title = "tenxeval · editor"
+        register = getattr(self.app, "register_leave_guard", None)
+        if register is not None:
+            register(self.confirm_leave)
+        self.query_one(EvalSetList).border_title = "eval sets"
+        self._show_hint()
+        workspace = self.workspace
+        files = workspace.eval_set_files()
+        self.entries = [EvalSetEntry(path) for path in files]
+        self._show_entries()
+        if not files:
+            problems = "".join(f"{p}\n\n" for p in workspace.problems)
+            self._show_message(
+                f"{problems}No eval sets (*.evalset.json) in {workspace.root}.\n\n"
+                "Press n in the file list (focused now) to create one."
+            )
+            self.query_one(EvalSetList).focus()
+        else:
+            self.open_file(files[0])
+            if workspace.single_file is None:
+                self.describe_files()
+        self._update_title()
+
+    # --- the newcomer's tip --------------------------------------------------------
+
+    def _show_hint(self) -> None:
+        hint = self.query_one(FirstStepsHint)
+        hint.display = not hint_dismissed()
+        if not hint.display:
+            return
+        keys = {b.action: key_name(b) for b in self.app.BINDINGS if isinstance(b, Binding)}
+        hint.update(
+            hint_text(
+                keys.get("switch_mode('run')", "r"),
+                RUN_KEY,
+                keys.get("help", "?"),
+                keys.get("command_palette", "ctrl+p"),
+                "x",
+            )
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_hint":
+            return self.query_one(FirstStepsHint).display
+        if action == "back":  # to the case list first; from there, only where there is a step
+            cases = self.query_one(CaseTable)
+            return (self.focused is not cases and bool(cases.display)) or can_go_back(self)
+        return super().check_action(action, parameters)
+
+    def action_hide_hint(self) -> None:
+        """Hide the newcomer's tip, for good (remembered in the user's state folder)."""
+        self.query_one(FirstStepsHint).display = False
+        dismiss_hint()
+        self.refresh_bindings()
+
+    @on(FirstStepsHint.Dismissed)
+    def _hint_clicked(self) -> None:
+        self.action_hide_hint()
+
+    # --- the file list -------------------------------------------------------------
+
+    def _show_entries(self) -> None:
+        current = self.document.path if self.document else self._open_path
+        shown = {entry.path: self.workspace.display_path(entry.path) for entry in self.entries}
+        self.query_one(EvalSetList).show_entries(self.entries, shown, current)
+
+    def _set_entry(self, document: EvalSetDocument) -> None:
+        """List ``document``'s file (new files too) with its case count."""
+        if document.path is None:
+            return
+        entry = EvalSetEntry(document.path, len(document.cases))
+        paths = [e.path for e in self.entries]
+        if document.path in paths:
+            self.entries[paths.index(document.path)] = entry
+        else:
+            self.entries.append(entry)
+        self._show_entries()
+
+    @work(thread=True, exclusive=True, group="describe")
+    def describe_files(self) -> None:
+        """Count the cases of every file (or find its error) off the UI thread."""
+        described = [describe_eval_set(entry.path) for entry in self.entries]
+        self.app.call_from_thread(self._described, described)
+
+    def _described(self, described: list[EvalSetEntry]) -> None:
+        self.entries = described
+        self._show_entries()
+
+    @on(OptionList.OptionSelected, "#files")
+    def _file_chosen(self, event: OptionList.OptionSelected) -> None:
+        path = self.entries[event.option_index].path
+        if self.document is None or self.document.path != path:
+            self.open_file(path)
+
+    def _show_message(self, message: str) -> None:
+        self.query_one("#message", Static).update(Text(inert(message, multiline=True)))
+        self.query_one(ContentSwitcher).current = "message"
+
+    def _update_title(self) -> None:
+        document = self.document
+        if document is None or document.path is None:
+            shown = self._open_path and self.workspace.display_path(self._open_path)
+            self.sub_title = f"{shown} (does not load)" if shown else str(self.workspace.root)
+            return
+        shown = self.workspace.display_path(document.path)
+        self.sub_title = f"{shown} ● unsaved" if document.dirty else shown
+
+    # --- opening and checking ------------------------------------------------------
+
+    @work(exclusive=True, group="open")
+    async def open_file(self, path: Path, *, ask: bool = True) -> None:
+        """Open ``path`` (asking first when there are unsaved changes).
+
+        The cases show as soon as the JSON is read; the full check of the file runs in a
+        thread, and the form (editing) opens once it passes, or the error view if not.
+        """
+        if ask and not await self.confirm_leave():
+            return
+        self._follow(path)
+        try:
+            with gc_paused(freeze=True):  # the document lives long: collections skip it
+                document = EvalSetDocument.load(path, validate=False)
+        except FileNotFoundError:
+            self._show_problems(path, [Problem(path=str(path), message="file not found")])
+        except EvalFileError as exc:
+            self._show_problems(path, exc.problems)
+        except OSError as exc:
+            self._show_problems(path, [Problem(path=str(path), message=str(exc))])
+        else:
+            await self.set_document(document, checked=False)
+
+    def _show_problems(self, path: Path, problems: list[Problem]) -> None:
+        self.document = None
+        self.checked = False
+        self.query_one(CaseForm).uid = None
+        self.query_one(CaseTable).set_cases([], set())
+        self.query_one(ErrorView).show(
+            f"{self.workspace.display_path(path)} does not load:",
+            problems,
+            "Fix the file in your editor; it reloads here when it changes.",
+        )
+        self.query_one(ContentSwitcher).current = "error"
+        paths = [e.path for e in self.entries]
+        if path in paths:
+            self.entries[paths.index(path)] = EvalSetEntry(path, problems=tuple(problems))
+        self._show_entries()
+        self._update_title()
+
+    async def set_document(self, document: EvalSetDocument, *, checked: bool = True) -> None:
+        """Edit ``document`` (replacing the open one without asking); a reload of the same
+        file keeps the highlighted case."""
+        keep_id: str | None = None
+        form = self.query_one(CaseForm)
+        if self.document is not None and self.document.path == document.path and form.uid:
+            keep_id = self.document.case(form.uid).eval_id
+            self._refocus = form.focused_key()  # typing goes on where it was
+        form.uid = None
+        if document.path is not None:
+            self._follow(document.path)
+        self.document = document
+        self.checked = checked
+        self._set_entry(document)
+        table = self.query_one(CaseTable)
+        table.set_cases(document.cases, set())
+        for case in document.cases if keep_id is not None else []:
+            if case.eval_id == keep_id:
+                table.select_uid(case.uid)
+                break
+        if checked:
+            await self._show_form()
+        else:
+            self._show_message(f"Checking {self.workspace.display_path(document.path or Path())}…")
+            # After the first frame; the data as loaded, since edits wait for the check.
+            self.call_after_refresh(self._check, document, document.to_data())
+        if keep_id is None or self.focused is None:  # a reload removed the focused field
+            table.focus()
+        self._update_title()
+
+    async def _show_form(self) -> None:
+        assert self.document is not None
+        self._refresh_marks()
+        self.query_one(ContentSwitcher).current = "form"
+        refocus, self._refocus = self._refocus, None
+        await self.query_one(CaseForm).show(
+            self.document, self.query_one(CaseTable).highlighted_uid, refocus
+        )
+        if self.focused is None:  # the focused field went with the old form
+            self.query_one(CaseTable).focus()
+
+    @work(thread=True, exclusive=True, group="check", description="check the open file")
+    def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
+        """The full check of a file as loaded (``data``), off the UI thread (slow for big
+        files)."""
+        from tenxeval_tui.evaluation.dataset.eval_set import check_parsed_eval_set
+
+        assert document.path is not None
+        problems = check_parsed_eval_set(document.path, data)
+        self.app.call_from_thread(self._checked, document, problems)
+
+    def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
+        if document is not self.document or document.path is None:
+            return  # another file was opened meanwhile
+        if problems:
+            self._show_problems(document.path, problems)
+            return
+        self.checked = True
+        self.call_later(self._show_form)
+
+    async def confirm_leave(self) -> bool:
+        """``True`` when the open file may be closed: it is saved, or the user says so."""
+        await self._settle()  # the keys typed just before count
+        document = self.document
+        if document is None or not document.dirty:
+            return True
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(
+                f"{document.name or 'This eval set'} has unsaved changes.",
+                {"save": "Save", "discard": "Discard changes", "cancel": "Cancel"},
+                title="Unsaved changes",
+            )
+        )
+        if answer == "save":
+            return await self._save()
+        return answer == "discard"
+
+    # --- the case list -------------------------------------------------------------
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_one(CaseTable).set_filter(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.query_one(CaseTable).focus()
+
+    @on(CaseTable.ColumnsChanged)
+    def _columns(self, event: CaseTable.ColumnsChanged) -> None:
+        self.query_one("#case-header", Static).update(Text(event.header))
+
+    @on(CaseTable.Highlighted)
+    async def _highlighted(self) -> None:
+        form = self.query_one(CaseForm)
+        # The case highlighted now: the message may be older than a command that moved on.
+        uid = self.query_one(CaseTable).highlighted_uid
+        if self.document is not None and self.checked and uid != form.uid:
+            await self._settle()
+            self.document.seal()
+            await form.show(self.document, uid, unless_shown=True)
+
+    @on(CaseTable.Chosen)
+    def _chosen(self) -> None:
+        self.query_one(CaseForm).focus_field("eval_id")
+
+    # --- saving --------------------------------------------------------------------
+
+    async def _save(self) -> bool:
+        document = self.document
+        if document is None or not self.checked:
+            return document is None
+        try:
+            problems = document.save()
+        except OSError as exc:
+            self.notify(f"Could not save {document.path}: {exc}", severity="error", timeout=10)
+            return False
+        if problems:
+            await self.app.push_screen_wait(
+                ChoiceScreen(
+                    f"Not saved: {len(problems)} problem(s) to fix first. Nothing was written.",
+                    {"ok": "OK"},
+                    details="\n".join(problems),
+                    title="Cannot save",
+                )
+            )
+            return False
+        self._set_entry(document)
+        if document.path is not None:
+            self.notify(f"Saved {self.workspace.display_path(document.path)}")
+        self._update_title()
+        return True
+
+    async def action_save(self) -> None:
+        """Save the file (atomically); with problems, list them and write nothing."""
+        await self._settle()  # with every key typed before ctrl+s
+        self._save_in_dialog_group()
+
+    @work(exclusive=True, group="dialog")
+    async def _save_in_dialog_group(self) -> None:
+        await self._save()
+
+    @work(exclusive=True, group="dialog")
+    async def action_new_eval_set(self) -> None:
+        """Create a new eval set file (asks for its name; written on first save)."""
+        if not await self.confirm_leave():
+            return
+        new = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root))
+        if new is not None:
+            document = EvalSetDocument.new(new.path, eval_set_id=new.eval_set_id, agent=new.agent)
+            await self.set_document(document)
+
+    @work(exclusive=True, group="dialog")
+    async def action_edit_eval_set(self) -> None:
+        """Edit the eval set's name, description, id and agent (undoable like any edit)."""
+        document = self.document
+        if document is None or not self.checked:
+            self.notify("Open an eval set that loads first.")
+            return
+        edited = await self.app.push_screen_wait(EvalSetDetailsScreen(_details(document)))
+        if edited is None:
+            return
+        if self.document is not document:
+            # Reloaded while the dialog was up: the edit goes to the file as it is now.
+            if self.document is None or self.document.path != document.path:
+                self.notify("The eval set changed meanwhile: the edit was not applied.")
+                return
+            document = self.document
+        current = _details(document)
+        for key in ("name", "description", "eval_set_id"):
+            after = getattr(edited, key)
+            if after != getattr(current, key):  # each field changed is one undo step
+                document.seal()
+                document.set_header(key, after)
+        if edited.agent != current.agent:
+            document.set_agent(edited.agent)
+        document.seal()
+        self._update_title()
+
+    # --- focus ---------------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        """Focus the filter box."""
+        self.query_one("#filter", Input).focus()
+
+    def action_focus_cases(self) -> None:
+        """Focus the case list."""
+        self.query_one(CaseTable).focus()
+
+    def action_focus_files(self) -> None:
+        """Focus the file list."""
+        self.query_one(EvalSetList).focus()
+
+    async def action_back(self) -> None:
+        """One step back: to the case list, and from there to the screen before."""
+        cases = self.query_one(CaseTable)
+        if self.focused is not cases and cases.display:
+            cases.focus()
+        else:
+            await go_back_one_step(self)
+
+    # --- changes on disk -----------------------------------------------------------
+
+    def _follow(self, path: Path) -> None:
+        if path != self._open_path:
+            self._open_path = path
+            self._watch(path)
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self, path: Path) -> None:
+        """Follow changes of ``path`` (its folder is watched: saves replace the file)."""
+        if not getattr(self.app, "watch_files", True) or not path.parent.is_dir():
+            return
+        from watchfiles import awatch
+
+        target = path.resolve()
+
+        def is_target(_change: object, changed: str) -> bool:
+            return Path(changed) == target
+
+        async for _ in awatch(
+            target.parent, watch_filter=is_target, debounce=200, step=50, recursive=False
+        ):
+            await self._changed_on_disk(path)
+
+    async def _changed_on_disk(self, path: Path) -> None:
+        document = self.document
+        if document is None or document.path != path:
+            if self._open_path == path:
+                self.open_file(path, ask=False)  # it did not load: try again
+            return
+        try:
+            text = read_text(path)
+        except (OSError, EvalFileError):
+            shown = self.workspace.display_path(path)
+            self.notify(f"{shown} was removed or cannot be read; ctrl+s writes yours back.")
+            document.disk_text = None
+            return
+        if text == document.disk_text:
+            return  # our own save, or a touch
+        if not document.dirty:
+            self.open_file(path, ask=False)
+            self.notify(f"Reloaded {self.workspace.display_path(path)} (changed on disk)")
+        else:
+            self._ask_about_disk_change(document, text)
+
+    # A group of its own: asking must not cancel a dialog already open (f2, delete).
+    @work(exclusive=True, group="disk-change")
+    async def _ask_about_disk_change(self, document: EvalSetDocument, disk: str) -> None:
+        document.disk_text = disk  # ask once per version on disk
+        name = self.workspace.display_path(document.path) if document.path else "the file"
+        merge = merge_disk_version(document, disk)
+        choices = {"reload": "Reload from disk", "keep": "Keep mine"}
+        if merge.document is not None:
+            choices["merge"] = "Merge: keep both"
+            details = "Keep both: the version on disk, with your edits on top:\n" + "\n".join(
+                f"  {line}" for line in merge.applied
+            )
+        else:
+            details = "Cannot keep both:\n" + "\n".join(f"  {line}" for line in merge.conflicts)
+        choices["both"] = "Show both"
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(
+                f"{name} changed on disk, and you have unsaved changes.",
+                choices,
+                details=details,
+                title="Changed on disk",
+            )
+        )
+        if answer == "both":
+            answer = await self.app.push_screen_wait(
+                CompareVersionsScreen(
+                    document.to_text(), disk, name, can_merge=merge.document is not None
+                )
+            )
+        if self.document is not document:
+            return  # another file was opened meanwhile
+        if answer == "merge" and merge.document is not None:
+            await self.set_document(merge.document)
+            self.notify(f"Kept both: {name} as on disk, with your edits (unsaved).", markup=False)
+        elif answer == "reload" and document.path is not None:
+            self.open_file(document.path, ask=False)
+
+
+def _details(document: EvalSetDocument) -> EvalSetDetails:
+    return EvalSetDetails(
+        name=document.header("name"),
+        description=document.header("description"),
+        eval_set_id=document.header("eval_set_id"),
+        agent=document.agent,
+    )

@@ -1,0 +1,298 @@
+"""One report: summary, per-criterion bars and the filterable table of its cases."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from tenxeval_tui.browsing.report_document import (
+    CaseRow,
+    ReportDocument,
+    ReportReader,
+    StatusFilter,
+)
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
+from tenxeval_tui.screens.editor.case_actions import (
+    EDIT_ACTION,
+    RERUN_ACTION,
+    app_supports,
+    request_case_action,
+)
+from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
+from tenxeval_tui.widgets.reports.report_list import format_time
+from tenxeval_tui.widgets.reports.score_bars import ScoreBars
+from tenxeval_tui.widgets.reports.status_text import PARTIAL_MARK
+
+_NEXT_FILTER = {
+    StatusFilter.ALL: StatusFilter.FAILED,
+    StatusFilter.FAILED: StatusFilter.ERRORED,
+    StatusFilter.ERRORED: StatusFilter.ALL,
+}
+
+
+def summary_text(doc: ReportDocument) -> Text:
+    """The report's header: eval set, time, counts, pass rate, duration, tokens."""
+    s = doc.summary
+    text = Text.assemble(
+        (inert(doc.title), "bold"),
+        ("  " + format_time(doc.timestamp) + " UTC", "dim"),
+        "\n",
+        (f"{s.pass_rate:.1%}", "bold green" if s.pass_rate >= 1 else "bold yellow"),
+        " pass rate   ",
+        (str(s.passed_cases), "green"),
+        " passed  ",
+        (str(s.failed_cases), "red" if s.failed_cases else ""),
+        " failed  ",
+        (str(s.error_cases), "magenta" if s.error_cases else ""),
+        " errored  ",
+        f"of {s.total_cases}   ",
+        (f"{s.total_duration_seconds:.1f}s", "cyan"),
+        "   ",
+        (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
+    )
+    if doc.partial:
+        text.append(PARTIAL_MARK, style="bold yellow")
+    if not doc.complete:
+        text.append(f"   reading cases… {len(doc.rows)} of {s.total_cases} so far", style="yellow")
+    return text
+
+
+class ReportScreen(Screen[None]):
+    """A report; enter opens the case under the cursor."""
+
+    CSS_PATH = "../../styles/reports.tcss"
+
+    HELP_WHERE = "one report"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("f", "cycle_status", "Status filter"),
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("o", "open_html", "HTML report"),
+        Binding("c", "compare", "Compare with…"),
+        Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
+        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding(
+            "y",
+            "copy",
+            "Copy…",
+            show=False,
+            tooltip="The case's reply, tool calls or diff; the report's path",
+        ),
+    ]
+
+    def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.document = document
+        self.status_filter = StatusFilter.ALL
+        self._view = CaseDetailView(id="report-case")
+        self._view_lock = asyncio.Lock()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="report-overview"):
+            yield Static(Text(inert(f"Loading {self.path.name}…"), "dim"), id="report-header")
+            yield ScoreBars(id="report-bars")
+            with Horizontal(id="case-filters"):
+                yield Static(id="status-filter")
+                yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
+        yield ReportCaseTable(id="case-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_filter_label()
+        if self.document is not None:
+            self._show(self.document)
+        else:
+            self._load()
+
+    @work(thread=True, exclusive=True, group="report-load")
+    def _load(self) -> None:
+        # The first cases show at once; a big report's other cases follow.
+        try:
+            reader = ReportReader(self.path)
+            document = reader.first_page() or ReportDocument.open(self.path)
+        except (EvalFileError, OSError) as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        self.app.call_from_thread(self._show, document)
+        if not document.complete:
+            # once the first cases are painted: reading the rest holds the GIL for a while
+            self.app.call_from_thread(self.call_after_refresh, self._load_rest, reader, document)
+
+    @work(thread=True, exclusive=True, group="report-rest")
+    def _load_rest(self, reader: ReportReader, document: ReportDocument) -> None:
+        try:
+            rest = reader.rest()
+        except EvalFileError as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        self.app.call_from_thread(self._add_rest, document, rest)
+
+    def _add_rest(self, document: ReportDocument, rest: list[Any]) -> None:
+        document.add_results(rest)
+        self.query_one("#report-header", Static).update(summary_text(document))
+        self._apply_filter()
+
+    def _show_error(self, message: str) -> None:
+        self.query_one("#report-header", Static).update(
+            Text.assemble(
+                ("Cannot open this report\n", "bold red"), (inert(message, multiline=True), "red")
+            )
+        )
+
+    def _show(self, document: ReportDocument) -> None:
+        self.document = document
+        self.query_one("#report-header", Static).update(summary_text(document))
+        self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
+        self._apply_filter()
+        self.query_one(ReportCaseTable).focus()
+        self.call_after_refresh(self._case_view)  # ready before the first case is opened
+
+    def _update_filter_label(self) -> None:
+        self.query_one("#status-filter", Static).update(
+            Text.assemble(("Status: ", "bold"), (self.status_filter.value, "cyan"))
+        )
+
+    def _apply_filter(self) -> None:
+        if self.document is None:
+            return
+        table = self.query_one(ReportCaseTable)
+        text = self.query_one("#case-filter", Input).value
+        table.set_items(self.document.filter_rows(self.status_filter, text), keep=table.current)
+
+    @property
+    def visible_rows(self) -> list[CaseRow]:
+        """The rows the case table shows now."""
+        return list(self.query_one(ReportCaseTable).items)
+
+    def action_cycle_status(self) -> None:
+        self.status_filter = _NEXT_FILTER[self.status_filter]
+        self._update_filter_label()
+        self._apply_filter()
+
+    def action_focus_filter(self) -> None:
+        if self.showing_case is not None:
+            self._set_case_open(False)  # the filter box is in the overview
+        self.query_one("#case-filter", Input).focus()
+
+    @on(Input.Changed, "#case-filter")
+    def _filter_changed(self) -> None:
+        self._apply_filter()
+
+    @on(Input.Submitted, "#case-filter")
+    def _filter_done(self) -> None:
+        self.query_one(ReportCaseTable).focus()
+
+    @on(ReportCaseTable.Selected, "#case-table")
+    async def _open_case(self, event: ReportCaseTable.Selected) -> None:
+        row: CaseRow = event.item
+        await self.open_case(row)
+
+    @property
+    def showing_case(self) -> EvalCaseResult | None:
+        """The case on screen, or ``None`` while only the overview and table are."""
+        view = self._view
+        return view.result if view.is_mounted and view.display else None
+
+    async def _case_view(self) -> CaseDetailView:
+        """The case view, mounted on first use (not part of the first paint)."""
+        async with self._view_lock:
+            if not self._view.is_mounted:
+                await self.mount(self._view, before=self.query_one(Footer))
+        return self._view
+
+    async def open_case(self, row: CaseRow) -> None:
+        """Show ``row``'s case under the table; the table keeps the keyboard.
+
+        While a case is shown, moving the table's cursor shows the case under
+        it; escape closes the case and brings the overview back.
+        """
+        if self.document is None:
+            return
+        try:
+            result = self.document.case(row.index)
+        except EvalFileError as exc:
+            self.notify(
+                str(exc.first), title="Cannot open this case", severity="error", markup=False
+            )
+            return
+        view = await self._case_view()
+        view.show_case(result, report_title=self.document.title)
+        if not view.display:
+            self._set_case_open(True)
+
+    def _set_case_open(self, case_open: bool) -> None:
+        # display is set on the widgets themselves: toggling a class on the screen
+        # would restyle every widget of it (and cost each case open ~100 ms).
+        self.query_one("#report-overview").display = not case_open
+        self._view.display = case_open
+        # Every key works in both states, so the footer need not be rebuilt.
+
+    @on(ReportCaseTable.Highlighted, "#case-table")
+    async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
+        if self.showing_case is not None:
+            await self.open_case(event.item)
+
+    async def action_back(self) -> None:
+        """Close the case, else this report."""
+        if self.showing_case is not None:
+            self._set_case_open(False)
+        else:
+            await go_back_one_step(self)
+
+    def action_open_html(self) -> None:
+        from tenxeval_tui.screens.reports.reports import open_html_report
+
+        open_html_report(self, self.path.with_suffix(".html"))
+
+    def action_compare(self) -> None:
+        if self.document is None:
+            return
+        from tenxeval_tui.screens.reports.baseline_picker import pick_baseline_then_compare
+
+        pick_baseline_then_compare(self, self.path, self.document.eval_set_id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in (EDIT_ACTION, RERUN_ACTION):
+            return True if app_supports(self.app, action) else None
+        if action == "back":
+            return self.showing_case is not None or can_go_back(self)
+        return True
+
+    async def _case_action(self, action: str) -> None:
+        row: CaseRow | None = self.query_one(ReportCaseTable).current
+        if row is None or self.document is None:
+            return
+        # the case shown is always the one under the table's cursor
+        await request_case_action(
+            self.app, action, row.eval_set_id or self.document.eval_set_id, row.eval_id
+        )
+
+    def action_copy(self) -> None:
+        """With a case open: ask what to copy of it (or the report's path); else the path."""
+        result = self.showing_case
+        if result is None:
+            copy_text(self, report_path(self.path))
+        else:
+            copy_from_case(self, result, path=self.path)
+
+    async def action_edit_case(self) -> None:
+        await self._case_action(EDIT_ACTION)
+
+    async def action_rerun_case(self) -> None:
+        await self._case_action(RERUN_ACTION)

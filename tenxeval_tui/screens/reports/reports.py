@@ -1,0 +1,214 @@
+"""The report browser's first screen: every JSON report of the output folder.
+
+The list follows the folder: a report written by a run (here or elsewhere) appears
+without pressing ``f5``. Before the folder exists, its parent is watched for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
+
+
+class ReportsScreen(Screen[None]):
+    """The reports in ``folder``, newest first; enter opens one."""
+
+    CSS_PATH = "../../styles/reports.tcss"
+
+    HELP_WHERE = "report list"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("f5", "refresh", "Refresh"),
+        Binding("o", "open_html", "HTML report"),
+        Binding("c", "compare", "Compare with…"),
+        Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
+    ]
+
+    def __init__(self, folder: str | Path | None = None) -> None:
+        super().__init__()
+        self._folder = Path(folder) if folder is not None else None
+
+    @classmethod
+    def help_sections(cls) -> list[tuple[str, list[Any]]]:
+        """Bindings of the report browser's screens, for the help screen."""
+        from tenxeval_tui.screens.reports.case_detail import CaseScreen
+        from tenxeval_tui.screens.reports.compare import CompareScreen
+        from tenxeval_tui.screens.reports.report_detail import ReportScreen
+        from tenxeval_tui.widgets.common.virtual_table import VirtualTable
+
+        return [
+            (cls.HELP_WHERE, list(cls.BINDINGS)),
+            (ReportScreen.HELP_WHERE, list(ReportScreen.BINDINGS)),
+            ("case and comparison tables", list(VirtualTable.BINDINGS)),
+            (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
+            (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
+        ]
+
+    @property
+    def folder(self) -> Path:
+        """The folder listed: as given, else the workspace's ``output_dir``, else ``eval_reports``."""
+        if self._folder is not None:
+            return self._folder
+        workspace = getattr(self.app, "workspace", None)
+        if workspace is not None:
+            return Path(workspace.resolve(workspace.settings.output_dir))
+        return Path("eval_reports")
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="reports-title", classes="reports-title")
+        yield ReportList(id="report-list")
+        yield Static(id="report-entry-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._folder = self.folder  # fixed now: the listing runs in a thread
+        self._show_title(any_reports=True)
+        self.action_refresh()
+        if getattr(self.app, "watch_files", True):
+            self._follow_folder()
+
+    def action_refresh(self) -> None:
+        """Reread the folder (in a thread: big reports take a moment)."""
+        self._load()
+
+    @work(thread=True, exclusive=True, group="reports-list")
+    def _load(self) -> None:
+        entries = list_reports(self.folder)
+        self.app.call_from_thread(self._show, entries)
+
+    @work(exclusive=True, group="reports-watch")
+    async def _follow_folder(self) -> None:
+        """Reread the list whenever a report file in the folder changes."""
+        from watchfiles import awatch
+
+        folder = self.folder.resolve()
+        while True:
+            # The folder itself, or (until it is made) its nearest folder that exists.
+            watched = next((p for p in (folder, *folder.parents) if p.is_dir()), None)
+            if watched is None:
+                await asyncio.sleep(1)
+                continue
+            try:
+                # Every second without changes the loop wakes up to see whether the
+                # folder was made, removed or made again: then it watches anew.
+                async for changes in awatch(
+                    watched,
+                    watch_filter=partial(_is_report_change, folder),
+                    debounce=300,
+                    step=50,
+                    recursive=False,
+                    rust_timeout=1000,
+                    yield_on_timeout=True,
+                ):
+                    if changes:
+                        self.action_refresh()
+                    if not watched.is_dir() or (watched != folder and folder.is_dir()):
+                        self.action_refresh()
+                        break
+            except OSError:  # the folder went away while watched: look again shortly
+                await asyncio.sleep(1)
+
+    def _show(self, entries: list[ReportEntry]) -> None:
+        table = self.query_one(ReportList)
+        table.show_entries(entries)
+        self._show_title(any_reports=bool(entries))
+        table.focus()
+
+    def _show_title(self, *, any_reports: bool) -> None:
+        folder = (inert(str(self.folder)), "bold cyan")
+        title = (
+            Text.assemble(("Reports in ", "bold"), folder)
+            if any_reports
+            else Text.assemble(
+                ("No reports in ", "bold"), folder, (" yet: run an eval set to write one.", "")
+            )
+        )
+        self.query_one("#reports-title", Static).update(title)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return can_go_back(self) if action == "back" else True
+
+    async def action_back(self) -> None:
+        """Close this screen, or at its mode's first screen, return to the mode before."""
+        await go_back_one_step(self)
+
+    @property
+    def _entry(self) -> ReportEntry | None:
+        return self.query_one(ReportList).current_entry
+
+    @on(DataTable.RowHighlighted, "#report-list")
+    def _highlighted(self) -> None:
+        entry = self._entry
+        detail = self.query_one("#report-entry-detail", Static)
+        if entry is None:
+            detail.update("")
+        elif entry.ok:
+            html = "  (+ HTML report)" if entry.html_path.is_file() else ""
+            detail.update(Text(inert(f"{entry.path.name}{html}"), style="dim"))
+        else:
+            detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
+
+    @on(DataTable.RowSelected, "#report-list")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        entry = self._entry
+        if entry is None:
+            return
+        if not entry.ok:
+            self.notify(
+                str(entry.problem), title="Cannot open this report", severity="error", markup=False
+            )
+            return
+        from tenxeval_tui.screens.reports.report_detail import ReportScreen
+
+        self.app.push_screen(ReportScreen(entry.path))
+
+    def action_open_html(self) -> None:
+        entry = self._entry
+        if entry is not None:
+            open_html_report(self, entry.html_path)
+
+    def action_copy_path(self) -> None:
+        """Copy the highlighted report's path to the clipboard."""
+        entry = self._entry
+        if entry is not None:
+            from tenxeval_tui.screens.common.copy_menu import copy_text, report_path
+
+            copy_text(self, report_path(entry.path))
+
+    def action_compare(self) -> None:
+        entry = self._entry
+        if entry is None or not entry.ok:
+            return
+        from tenxeval_tui.screens.reports.baseline_picker import pick_baseline_then_compare
+
+        pick_baseline_then_compare(self, entry.path, entry.eval_set_id)
+
+
+def _is_report_change(folder: Path, _change: object, changed: str) -> bool:
+    """A JSON file in ``folder`` (a report), or ``folder`` itself (created or removed)."""
+    path = Path(changed)
+    return path == folder or (path.parent == folder and path.suffix == ".json")
+
+
+def open_html_report(screen: Screen[Any], html: Path) -> None:
+    """Open the HTML report in the browser, or say that there is none."""
+    if not html.is_file():
+        screen.notify(f"No HTML report next to it ({html.name}).", severity="warning", markup=False)
+        return
+    screen.app.open_url(html.resolve().as_uri())
+    screen.notify(f"Opened {html.name} in the browser.", markup=False)

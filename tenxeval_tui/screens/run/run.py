@@ -1,0 +1,590 @@
+"""The run screen: pick what to run, watch every case and event live, act on the outcome.
+
+The screen never evaluates anything: it starts :mod:`tenxeval_tui.runs.worker` in a child
+process (:class:`WorkerProcess`), which feeds a :class:`LiveRun`; a timer repaints
+from it several times a second (only the rows that changed, only the new events).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Checkbox, DataTable, Footer, Header, Static
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
+from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.worker_process import WorkerProcess
+from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.settings.workspace import Workspace, open_workspace
+from tenxeval_tui.widgets.run.event_stream import EventStream
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tenxeval_tui.widgets.run.run_options import ALL_SETS, RunChoice, RunOptions, agent_problem
+from tenxeval_tui.widgets.run.run_progress import RunProgress
+
+REPAINT_SECONDS = 1 / 15
+
+
+class RunScreen(Screen[None]):
+    """Run eval sets in a worker process and follow them live."""
+
+    HELP_WHERE = "run view"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", tooltip="Back to the screen before"),
+        Binding("ctrl+r", "start", "Run", priority=True, tooltip="Run what the options select"),
+        Binding("ctrl+k", "cancel_run", "Cancel run", priority=True),
+        Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
+        Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
+        Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
+        Binding(
+            "v", "browse_report", "View report", tooltip="This run's report in the report browser"
+        ),
+        Binding("w", "toggle_watch", "Watch", tooltip="Rerun on eval set or agent changes"),
+        Binding("ctrl+l", "focus_cases", "Cases"),
+        Binding("ctrl+g", "focus_events", "Events"),
+    ]
+
+    @classmethod
+    def help_sections(cls) -> list[tuple[str, list[Any]]]:
+        """Bindings of the run screen, for the help screen."""
+        from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+
+        return [
+            (cls.HELP_WHERE, list(cls.BINDINGS)),
+            ("run view's case table", RunCaseTable.BINDINGS),
+        ]
+
+    def __init__(self, *, timings: bool = True, watch: bool = False) -> None:
+        super().__init__(id="run")
+        self.timings = timings
+        self.live: LiveRun | None = None
+        self.process: WorkerProcess | None = None
+        self.request: RunRequest | None = None
+        self.last_results: dict[str, EvalCaseResult] = {}
+        self.case_reports: dict[str, list[Path]] = {}
+        """Case key -> the JSON reports of the run that ran it (its full result is there)."""
+        self.set_paths: dict[str, Path] = {}
+        self.set_names: dict[str, str] = {}
+        self.runs_started = 0
+        self.runs_finished = 0
+        """Runs whose outcome is on screen (the worker exited and reports were written)."""
+        self._selected: str | None = None
+        self._reselect: str | None = None
+        """The case to select again once a new run lists it."""
+        self._watch_on_mount = watch
+        self._workspace: Workspace | None = None
+        self.watcher = WatchController(self)
+
+    # --- layout ----------------------------------------------------------------------
+
+    @property
+    def workspace(self) -> Workspace:
+        """The app's workspace (the current folder when the app has none)."""
+        if self._workspace is None:
+            self._workspace = getattr(self.app, "workspace", None) or open_workspace(".")
+        return self._workspace
+
+    @property
+    def search_path(self) -> Path:
+        """Where the agent's module is looked up: the folder of the settings, else the
+        current folder (as ``tenxeval-tui run`` does)."""
+        ws = self.workspace
+        return (ws.settings_file.parent if ws.settings_file else Path.cwd()).resolve()
+
+    def compose(self) -> ComposeResult:
+        ws = self.workspace
+        sets = [(ws.display_path(p), p) for p in ws.eval_set_files()]
+        yield Header(icon="≡")
+        yield RunOptions(
+            sets,
+            agent=ws.settings.agent or "",
+            concurrency=ws.settings.concurrency,
+            id="run-options",
+        )
+        yield RunProgress(timings=self.timings, id="run-progress")
+        with Horizontal(id="run-main"):
+            yield RunCaseTable(timings=self.timings, id="run-cases")
+            with Vertical(id="run-detail"):
+                yield Static("", id="run-case-title")
+                with VerticalScroll(id="run-message-box"):
+                    yield Static("", id="run-message")
+                yield EventStream(id="run-events")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "tenxeval · run"
+        self.query_one(RunProgress).show(None)
+        self.query_one("#run-cases").border_title = "cases"
+        self.query_one("#run-events").border_title = "events"
+        self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
+        self.set_interval(REPAINT_SECONDS, self.repaint)
+        self.query_one(RunCaseTable).focus()
+        if self._watch_on_mount or getattr(self.app, "watch_runs", False):
+            self.query_one(RunOptions).set_watch(True)
+
+    def _say(self, message: str, style: str = "") -> None:
+        box = self.query_one("#run-message", Static)
+        box.update(Text(inert(message, multiline=True), style=style))
+        self.query_one("#run-message-box").display = bool(message)
+
+    # --- choosing and starting a run -------------------------------------------------
+
+    def options_choice(self) -> RunChoice:
+        """What the options bar selects now."""
+        return self.query_one(RunOptions).choice()
+
+    @property
+    def config_file(self) -> Path | None:
+        """The eval config file of the workspace settings, if any."""
+        ws = self.workspace
+        return ws.resolve(ws.settings.config).resolve() if ws.settings.config else None
+
+    def say_problem(self, message: str) -> None:
+        """Show why something could not be done."""
+        self._say(message, "bold red")
+
+    def action_start(self) -> None:
+        """Run what the options select."""
+        choice = self.options_choice()
+        paths = self.chosen_paths(choice)
+        only: dict[str, list[str]] = {}
+        if choice.eval_ids:
+            only = {str(path): list(choice.eval_ids) for path in paths}
+        self.launch(paths, only=only, tags=choice.tags)
+
+    def chosen_paths(self, choice: RunChoice) -> list[Path]:
+        """The eval set files the scope option selects."""
+        if choice.scope != ALL_SETS:
+            return [Path(choice.scope)]
+        return self.workspace.eval_set_files()
+
+    def launch(
+        self,
+        paths: list[Path],
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+        carry: list[EvalCaseResult] | None = None,
+    ) -> bool:
+        """Start a run of ``paths`` (restricted by ``only`` and ``tags``); ``False`` if it cannot.
+
+        ``carry`` are earlier results shown as carried over. A run in progress is
+        stopped first (its worker is killed).
+        """
+        choice = self.options_choice()
+        agent = choice.agent.strip()
+        # No agent typed: eval sets naming their own still run (the worker says which cannot).
+        problem = agent_problem(agent, self.search_path) if agent else None
+        if not paths:
+            problem = f"No eval sets to run in {self.workspace.root}."
+        if problem:
+            self._say(problem, "bold red")
+            return False
+        ws = self.workspace
+        output_dir = ws.resolve(ws.settings.output_dir).resolve()
+        self.request = RunRequest(
+            agent=agent,
+            # typed over the settings' agent: it wins over the eval sets' own, as --agent does
+            agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
+            eval_sets=[p.resolve() for p in paths],
+            only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
+            tags=list(tags or []),
+            concurrency=choice.concurrency,
+            preset=choice.preset,
+            config_file=self.config_file,
+            output_dir=output_dir,
+            journal=output_dir / ".journal" / f"run-{uuid.uuid4().hex[:12]}.jsonl",
+            search_path=self.search_path,
+        )
+        self.runs_started += 1
+        self._run_worker(self.request, list(carry or []))
+        return True
+
+    @work(exclusive=True, group="run")
+    async def _run_worker(self, request: RunRequest, carry: list[EvalCaseResult]) -> None:
+        await self._stop_process()
+        earlier = list(self.live.cases.values()) if self.live is not None else []
+        run = LiveRun()
+        run.eval_set_names.update(self.set_names)
+        run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
+        self.live = run
+        self._reselect = self._selected  # the case looked at stays selected
+        self._selected = None
+        self.query_one(RunCaseTable).reset()
+        self.query_one(EventStream).follow(None)
+        self._say("Starting the worker…")
+        process = WorkerProcess(request, run, cwd=self.search_path)
+        self.process = process
+        try:
+            await process.start()
+            self.refresh_bindings()
+            self._say("")
+            await self._learn_eval_sets(request, run)
+            await process.pump()
+        except asyncio.CancelledError:
+            process.kill()
+            if process.process is not None:
+                await process.process.wait()
+            run.finish(None, cancelled=True)
+            raise
+        except OSError as exc:
+            run.worker_error = f"cannot start the worker: {exc}"
+            run.finish(None)
+        stopped = process.cancelled or run.crashed  # cancelled, or the agent killed it
+        if stopped and not run.report_files and request.journal is not None:
+            await asyncio.to_thread(
+                _write_partial_reports, run, request, cancelled=process.cancelled
+            )
+        for result in run.results():
+            self.last_results[f"{result.eval_set_id}::{result.eval_id}"] = result
+        reports = [Path(f) for f in run.report_files if f.endswith(".json")]
+        for key, state in run.cases.items():
+            if state.result is not None and state.status != CaseStatus.CARRIED:
+                self.case_reports[key] = reports
+        self.repaint()
+        self._show_outcome(run)
+        self.runs_finished += 1
+        self.refresh_bindings()
+
+    async def _learn_eval_sets(self, request: RunRequest, run: LiveRun) -> None:
+        """Which file each eval set id comes from (for reruns), read while the worker starts."""
+        try:
+            found = await asyncio.to_thread(_eval_sets_of, request.eval_sets)
+        except (EvalFileError, OSError):
+            return  # the worker says what is wrong with the file
+        self.set_paths.update({set_id: path for set_id, (path, _) in found.items()})
+        self.set_names.update({set_id: name for set_id, (_, name) in found.items()})
+        for set_id, (_, name) in found.items():
+            run.eval_set_names.setdefault(set_id, name)
+
+    async def _stop_process(self) -> None:
+        process = self.process
+        if process is not None and process.running:
+            process.kill()
+            if process.process is not None:
+                await process.process.wait()
+
+    def _show_outcome(self, run: LiveRun) -> None:
+        if run.crashed:
+            what = run.worker_error or f"the worker exited with status {run.exit_code}"
+            if run.report_files:
+                what += "; the cases that finished are in a partial report (v: view it)"
+            tail = "\n".join(run.stderr_tail)
+            self._say(f"Run errored: {what}\n{tail}".rstrip(), "red")
+            return
+        ws = self.workspace
+        where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
+        state = "Partial run (cancelled)" if run.partial else "Run finished"
+        keys = "  o: HTML report · v: view the report" if run.html_reports else ""
+        carried = run.counts()["carried"]
+        covers = (
+            f" They hold the {run.total - carried} cases run now; the {carried} carried over"
+            " are in the reports of the runs that ran them."
+            if carried
+            else ""
+        )
+        self._say(f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}")
+
+    def _rerun_keys(self, request: RunRequest) -> set[str]:
+        """The keys of the cases ``request`` reruns by id (its ``only`` lists)."""
+        set_of = {str(path.resolve()): set_id for set_id, path in self.set_paths.items()}
+        return {
+            case_key(set_of[path], eval_id)
+            for path, ids in request.only.items()
+            if path in set_of
+            for eval_id in ids
+        }
+
+    def drop_cases(self, keys: set[str]) -> None:
+        """Take cases that no longer exist (removed from their file) out of the view."""
+        table = self.query_one(RunCaseTable)
+        for key in keys:
+            self.last_results.pop(key, None)
+            table.forget(key)
+            if self.live is not None:
+                self.live.cases.pop(key, None)
+                self.live.dirty.discard(key)
+        if self._selected in keys:
+            self._selected = None
+        if self.live is not None:
+            self.query_one(RunProgress).show(self.live)
+
+    # --- repainting ------------------------------------------------------------------
+
+    def repaint(self) -> None:
+        """Show what changed since the last repaint (rows, figures, new events)."""
+        run = self.live
+        if run is None:
+            return
+        table = self.query_one(RunCaseTable)
+        dirty = run.take_dirty()
+        for key in dirty:
+            state = run.cases[key]
+            table.show(state, run.eval_set_names.get(state.eval_set_id, ""))
+        if dirty or not run.done:
+            self.query_one(RunProgress).show(run)
+        if self._reselect is not None and self._reselect in table.rows:
+            table.move_cursor(row=table.get_row_index(self._reselect))
+            self._reselect = None
+        if self._selected is None and table.row_count:
+            self._follow(table.selected_key)
+        self.query_one(EventStream).flush()
+
+    def _follow(self, key: str | None) -> None:
+        run = self.live
+        if run is None or key is None or key not in run.cases:
+            return
+        self._selected = key
+        state = run.cases[key]
+        title = Text.assemble(
+            (inert(state.name or state.eval_id), "bold"), f"  {inert(state.eval_set_id)}"
+        )
+        self.query_one("#run-case-title", Static).update(title)
+        placeholder = (
+            "(carried over from the last run)" if state.status == CaseStatus.CARRIED else ""
+        )
+        self.query_one(EventStream).follow(state.events, placeholder)
+
+    @on(DataTable.RowHighlighted, "#run-cases")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # An empty table highlights no row: Textual then sends a row_key of None.
+        key = getattr(event.row_key, "value", None)
+        if key is not None and key != self._selected:
+            self._follow(str(key))
+
+    @on(DataTable.RowSelected, "#run-cases")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        key = getattr(event.row_key, "value", None)
+        if key is not None:
+            self._open_case(str(key))
+
+    @work(exclusive=True, group="case-detail")
+    async def _open_case(self, key: str) -> None:
+        """The case's detail on a screen of its own (its full result from its report)."""
+        run = self.live
+        state = run.cases.get(key) if run is not None else None
+        if state is None or state.result is None:
+            self.notify("This case has no result yet: its events are in the events pane.")
+            return
+        lean = state.result
+        found = await asyncio.to_thread(_result_in_reports, self.case_reports.get(key, []), lean)
+        result, title = found or (
+            lean,
+            run.eval_set_names.get(state.eval_set_id, "") if run else "",
+        )
+        from tenxeval_tui.screens.reports.case_detail import CaseScreen
+
+        await self.app.push_screen(
+            CaseScreen(
+                result, report_title=title or state.eval_set_id, eval_set_id=state.eval_set_id
+            )
+        )
+
+    # --- actions ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        running = self.process is not None and self.process.running
+        run = self.live
+        if action == "cancel_run":
+            return running
+        if action == "rerun_failed":
+            return bool(run and run.done and self._failed(run))
+        if action == "rerun_selected":
+            return bool(run and run.done and self._selected)
+        if action in ("open_html", "browse_report"):
+            return bool(run and run.done and run.report_files)
+        if action == "back":
+            return can_go_back(self)
+        return True
+
+    @staticmethod
+    def _failed(run: LiveRun) -> list[EvalCaseResult]:
+        return [r for r in run.results() if not r.passed]
+
+    def action_cancel_run(self) -> None:
+        """Ask, then stop the worker: finished cases are kept in a partial report."""
+        self._confirm_cancel()
+
+    @work(exclusive=True, group="cancel")
+    async def _confirm_cancel(self) -> None:
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(
+                "Cancel the run? Finished cases are kept in a partial report.",
+                {"yes": "Yes, cancel", "no": "No, keep running"},
+                title="Cancel run",
+            )
+        )
+        if answer == "yes":
+            await self.cancel_run()
+
+    async def cancel_run(self) -> None:
+        """Stop the worker (cleanly, then by force); the run screen shows a partial run."""
+        if self.process is not None:
+            await self.process.cancel()
+
+    def action_rerun_failed(self) -> None:
+        """Rerun the failed and errored cases; the passed ones are carried over."""
+        run = self.live
+        if run is None:
+            return
+        failed = self._failed(run)
+        keep = [r for r in run.results() if r.passed]
+        self._rerun(failed, keep)
+
+    def action_rerun_selected(self) -> None:
+        """Rerun the case under the cursor; the others are carried over."""
+        run = self.live
+        if run is None or self._selected is None:
+            return
+        state = run.cases[self._selected]
+        target = [state.result] if state.result else []
+        if not target:
+            target = [
+                EvalCaseResult(
+                    eval_id=state.eval_id, passed=False, metadata={"eval_set_id": state.eval_set_id}
+                )
+            ]
+        keep = [r for r in run.results() if f"{r.eval_set_id}::{r.eval_id}" != self._selected]
+        self._rerun(target, keep)
+
+    def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
+        only: dict[str, list[str]] = {}
+        for result in targets:
+            path = self.set_paths.get(result.eval_set_id)
+            if path is not None:
+                only.setdefault(str(path), []).append(result.eval_id)
+        if not only:
+            self._say("Nothing to rerun.", "yellow")
+            return
+        self.launch([Path(p) for p in only], only=only, carry=keep)
+
+    def action_open_html(self) -> None:
+        """Open the HTML report of the run (of the selected case's eval set) in the browser."""
+        run = self.live
+        if run is None or not run.html_reports:
+            self.notify("This run wrote no HTML report.", severity="warning")
+            return
+        path = Path(self._report_for_selected(run.html_reports))
+        self.app.open_url(path.resolve().as_uri())
+        self.notify(f"Opened {path.name} in the browser.", markup=False)
+
+    def _report_for_selected(self, files: list[str]) -> str:
+        run = self.live
+        if run is not None and self._selected in run.cases:
+            set_id = run.cases[self._selected].eval_set_id
+            for file in files:
+                if Path(file).name.startswith(set_id):
+                    return file
+        return files[0]
+
+    def action_browse_report(self) -> None:
+        """Open this run's report in the report browser."""
+        run = self.live
+        reports = [f for f in (run.report_files if run else []) if f.endswith(".json")]
+        if not reports:
+            self.notify("This run wrote no JSON report.", severity="warning")
+            return
+        from tenxeval_tui.screens.reports.report_detail import ReportScreen
+
+        self.app.push_screen(ReportScreen(Path(self._report_for_selected(reports))))
+
+    def action_toggle_watch(self) -> None:
+        """Turn watch mode on or off."""
+        switch = self.query_one("#watch", Checkbox)
+        switch.value = not switch.value
+
+    @on(Checkbox.Changed, "#watch")
+    def _watch_changed(self, event: Checkbox.Changed) -> None:
+        if event.value:
+            self.watcher.start()
+        else:
+            self.watcher.stop()
+
+    async def action_back(self) -> None:
+        """Close what is open on top, or return to the screen before the run view."""
+        await go_back_one_step(self)
+
+    def action_focus_cases(self) -> None:
+        """Focus the case table."""
+        self.query_one(RunCaseTable).focus()
+
+    def action_focus_events(self) -> None:
+        """Focus the event stream."""
+        self.query_one(EventStream).focus()
+
+    async def on_unmount(self) -> None:
+        self.watcher.stop()
+        await self._stop_process()
+
+
+def _result_in_reports(
+    reports: list[Path], lean: EvalCaseResult
+) -> tuple[EvalCaseResult, str] | None:
+    """``lean``'s full result (trajectory, messages...) and report title, from the first of
+    ``reports`` that holds it; ``None`` when none does (or none can be read)."""
+    from tenxeval_tui.browsing.report_document import ReportDocument
+
+    for path in reports:
+        try:
+            document = ReportDocument.open(path)
+            index = document.index_of(lean.eval_set_id, lean.eval_id)
+            if index is not None:
+                return document.case(index), document.title
+        except (EvalFileError, OSError):
+            continue
+    return None
+
+
+def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
+    """``eval_set_id -> (path, name)`` of each file (raises what loading raises)."""
+    found: dict[str, tuple[Path, str]] = {}
+    for path in paths:
+        eval_set = EvalSet.from_file(path)
+        found[eval_set.eval_set_id] = (path, eval_set.name)
+    return found
+
+
+def _write_partial_reports(run: LiveRun, request: RunRequest, *, cancelled: bool) -> None:
+    """Rebuild the finished cases from the journal of a stopped worker (cancelled, or
+    killed by its agent); write them as partial."""
+    from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY
+    from tenxeval_tui.evaluation.journal import read_journal
+    from tenxeval_tui.runs.worker import build_config, write_run_reports
+
+    assert request.journal is not None
+    if not request.journal.is_file():
+        return
+    try:
+        recorded = read_journal(request.journal).values()
+        config = build_config(request)
+    except (EvalFileError, OSError):
+        return  # nothing readable was left: the run's message says what happened
+    reports = [
+        r.model_copy(update={"metadata": {**r.metadata, PARTIAL_KEY: True}})
+        for r in recorded
+        if r.results
+    ]
+    if not reports:
+        return
+    files, html = write_run_reports(reports, config.reporter, console=False)
+    run.report_files, run.html_reports = files, html
+    if cancelled:
+        run.partial = True
+
+
+__all__ = ["RunScreen"]

@@ -1,0 +1,1 @@
+"""The project's settings (``[tool.tenxeval]``) and the user's own state. No UI."""

@@ -1,0 +1,165 @@
+"""One labelled field of the case form, with the message of its problem under it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Input, Label, Static, TextArea
+
+from tenxeval_tui.authoring.shown_value import ShownValue, shows_controls
+from tenxeval_tui.widgets.editor.messages import FieldEdited
+
+CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ \\x9b …)"
+
+
+def follow_edit(shown: ShownValue, box: Input | TextArea) -> str:
+    """The value ``box`` stands for after an edit; a pasted control is shown as a glyph."""
+    text = box.value if isinstance(box, Input) else box.text
+    value = shown.edited(text)
+    if shown.shown != text:  # the paste is kept in the value; the box shows it inertly
+        if isinstance(box, Input):
+            cursor = box.cursor_position + len(shown.shown) - len(text)
+            box.value = shown.shown
+            box.cursor_position = cursor
+        else:
+            location = box.cursor_location
+            box.load_text(shown.shown)
+            box.cursor_location = location
+    return value
+
+
+def field_id(key: str) -> str:
+    """The widget id of the input for field ``key`` (``turns.0.user`` -> ``f-turns-0-user``)."""
+    return "f-" + key.replace(".", "-")
+
+
+def _by_key(bindings: Iterable[BindingType]) -> dict[str, Binding]:
+    found: dict[str, Binding] = {}
+    for binding in Binding.make_bindings(bindings):
+        found.setdefault(binding.key, binding)
+    return found
+
+
+async def _run_own_binding(widget: Widget, own: dict[str, Binding], event: events.Key) -> None:
+    """Run ``widget``'s binding of the key now, in the widget's turn.
+
+    Textual resolves a widget's bindings only once the key has gone up through every
+    parent to the app, against whatever holds the focus *then*: typed fast, a backspace
+    landed after the letters that followed it, or in the next field. Run here, every key
+    acts on this field in the order it was typed.
+    """
+    binding = own.get(event.key)
+    if binding is None or event.is_printable:
+        return
+    event.stop()
+    event.prevent_default()  # nor Input's / TextArea's own handler, nor the app's lookup
+    await widget.run_action(binding.action)
+
+
+class FieldInput(Input):
+    """A one-line input of the case form whose editing keys act where they were typed."""
+
+    _OWN = _by_key(Input.BINDINGS)
+
+    async def _on_key(self, event: events.Key) -> None:
+        await _run_own_binding(self, self._OWN, event)
+
+
+class FieldArea(TextArea):
+    """A text area of the case form whose editing keys act where they were typed."""
+
+    _OWN = _by_key(TextArea.BINDINGS)
+
+    async def _on_key(self, event: events.Key) -> None:
+        await _run_own_binding(self, self._OWN, event)
+
+
+class CaseField(Vertical):
+    """A label, an input (one line) or a text area (several lines), and a problem line.
+
+    The box shows ``text`` inertly (see :mod:`tenxeval_tui.authoring.shown_value`): control
+    characters appear as glyphs and the label says the value holds some. Edits go up
+    as the value they stand for, so a field nobody edits saves back byte for byte.
+    """
+
+    def __init__(
+        self, key: str, label: str, text: str, *, multiline: bool = False, placeholder: str = ""
+    ) -> None:
+        super().__init__(classes="case-field")
+        self.key = key
+        self.label = label
+        self.text = text
+        self.multiline = multiline
+        self.placeholder = placeholder
+        self._problem: str | None = None
+        self._shown = ShownValue(text, multiline=multiline)
+
+    def compose(self) -> ComposeResult:
+        note = CONTROLS_NOTE if shows_controls(self.text, multiline=self.multiline) else ""
+        yield Label(Text(self.label + note), classes="field-label")
+        if self.multiline:
+            area = FieldArea(
+                self._shown.shown,
+                id=field_id(self.key),
+                soft_wrap=True,
+                tab_behavior="focus",
+                show_line_numbers=False,
+                compact=True,
+            )
+            area.placeholder = self.placeholder
+            yield area
+        else:
+            yield FieldInput(
+                self._shown.shown,
+                id=field_id(self.key),
+                placeholder=self.placeholder,
+                compact=True,
+            )
+        yield Static(Text(self._problem or ""), classes="field-error")
+
+    @property
+    def editor(self) -> Input | TextArea | None:
+        """The input or text area of the field (``None`` before it is composed)."""
+        for widget in self.query(f"#{field_id(self.key)}"):
+            if isinstance(widget, Input | TextArea):
+                return widget
+        return None
+
+    @property
+    def value(self) -> str:
+        """The value the field stands for now: what the user typed so far, every control
+        character it was shown with (as a glyph) kept as it was (see :func:`follow_edit`)."""
+        editor = self.editor
+        return self.text if editor is None else follow_edit(self._shown, editor)
+
+    @property
+    def edited(self) -> bool:
+        """Whether the text differs from the one the field was shown with."""
+        return self.value != self.text
+
+    def set_problem(self, message: str | None) -> None:
+        """Show (or clear) the problem of this field (also before it is composed)."""
+        if message == self._problem:
+            return  # called on every keystroke: an unchanged line costs no restyle or layout
+        self._problem = message
+        self.set_class(message is not None, "-invalid")
+        for error in self.query(".field-error").results(Static):
+            error.update(Text(message or ""))
+
+    # The message says which field changed; the screen reads the text it holds then, so a
+    # message that arrives late (after more keys, or after the form synced) changes nothing.
+    @on(Input.Changed)
+    def _input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(FieldEdited(self.key, self.value, self))
+
+    @on(TextArea.Changed)
+    def _area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.post_message(FieldEdited(self.key, self.value, self))

@@ -1,0 +1,160 @@
+"""The form of the selected case: every field, turn by turn."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Label, Static, TextArea
+
+from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
+from tenxeval_tui.widgets.editor.turn_editor import TurnEditor, turn_texts
+
+
+class CaseForm(VerticalScroll):
+    """Shows one case of a document; edits go up as ``FieldEdited`` messages and
+    ``screen.form_command`` actions.
+
+    The form is rebuilt when another case is shown or the case's shape changes (turns or
+    tool calls added, removed, moved; undo); typing only updates problem messages.
+    """
+
+    can_focus = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.uid: int | None = None
+        self._showing = asyncio.Lock()
+        """Held while the form is rebuilt: a key's command and a list highlight can ask at
+        once, from two tasks, and must not both mount a form."""
+
+    async def show(
+        self,
+        document: EvalSetDocument,
+        uid: int | None,
+        focus_key: str | None = None,
+        *,
+        unless_shown: bool = False,
+    ) -> None:
+        """Show case ``uid`` (or a hint when ``None``) and focus ``focus_key`` if given;
+        with ``unless_shown``, leave the form as it is when it shows ``uid`` already."""
+        async with self._showing:
+            if not (unless_shown and uid == self.uid):
+                await self._build(document, uid)
+        if focus_key is not None:
+            self.focus_field(focus_key)
+
+    async def _build(self, document: EvalSetDocument, uid: int | None) -> None:
+        with self.app.batch_update():
+            # Edits still queued from the old fields apply to the old case until it is gone.
+            await self.remove_children()
+            self.uid = uid
+            if uid is None:
+                await self.mount(
+                    Static(
+                        "No case selected. ctrl+n adds a case; the filter may hide the others.",
+                        classes="form-hint",
+                    )
+                )
+                return
+            case = document.case(uid).data
+            text = lambda key: document.field_text(uid, key)  # noqa: E731
+            index = document.index_of(uid)
+            widgets: list[Widget] = [
+                Label(f"Case #{index + 1}", classes="form-title"),
+                CaseField("eval_id", "eval_id", text("eval_id")),
+                CaseField("name", "name", text("name")),
+                CaseField("description", "description", text("description"), multiline=True),
+                CaseField("tags", "tags (comma separated)", text("tags")),
+            ]
+            for turn in range(len(case.get("conversation") or [])):
+                widgets.append(TurnEditor(turn, case, turn_texts(text, case, turn)))
+            widgets += [
+                Label("no turns: ctrl+t adds one", classes="form-hint")
+                if not case.get("conversation")
+                else Label("ctrl+t adds a turn", classes="form-hint"),
+                CaseField("session.user_id", "session user id", text("session.user_id")),
+                CaseField(
+                    "session.state", "session state (JSON)", text("session.state"), multiline=True
+                ),
+                CaseField(
+                    "session.config",
+                    "session config (JSON)",
+                    text("session.config"),
+                    multiline=True,
+                ),
+                CaseField(
+                    "metadata",
+                    "metadata (JSON; context and reference_facts feed the judged criteria)",
+                    text("metadata"),
+                    multiline=True,
+                ),
+            ]
+            await self.mount_all(widgets)
+            self.show_problems(document.field_problems(uid))
+
+    async def settle(self) -> dict[str, str]:
+        """Wait until every field has handled the keys already sent to it; then the text
+        of each field edited since it was shown (field key -> text).
+
+        Keys go to a field's own queue and its edits reach the screen messages later: a
+        command that rebuilds the form (add a turn, a tool call, a case...) first takes
+        what the fields hold, or the keys typed just before it were lost.
+        """
+        fields = list(self.query(CaseField))
+        loop = asyncio.get_running_loop()
+        handled: list[asyncio.Future[None]] = []
+        for field in fields:
+            editor = field.editor
+            done: asyncio.Future[None] = loop.create_future()
+            # Queued behind the keys the field was sent: run once it has handled them.
+            if editor is not None and editor.call_later(done.set_result, None):
+                handled.append(done)
+        if handled:
+            await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
+        return {field.key: field.value for field in fields if field.edited}
+
+    def show_problems(self, problems: dict[str, str]) -> None:
+        """Put each problem's message under its field; clear the others."""
+        for field in self.query(CaseField):
+            field.set_problem(problems.get(field.key))
+
+    def focus_field(self, key: str) -> bool:
+        """Focus the input of field ``key``; ``False`` if the form has no such field."""
+        found = self.query(f"#{field_id(key)}")
+        if not found:
+            return False
+        widget = found.first()
+        self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
+        self.call_after_refresh(widget.scroll_visible, animate=False)
+        return True
+
+    def focus_next_field(self, direction: int = 1) -> bool:
+        """Focus the field after (``direction`` 1) or before (-1) the focused one, in the
+        form's order; ``False`` when the focus is not in the form or would leave it.
+
+        Textual orders the focus by where widgets are on screen, which a rebuilt form does
+        not know until its next layout: a ``tab`` typed right after ``ctrl+t`` skipped the
+        new turn. The fields' order in the form is known at once.
+        """
+        key = self.focused_key()
+        editors = [field.editor for field in self.query(CaseField)]
+        keys = [field.key for field in self.query(CaseField)]
+        if key is None or key not in keys:
+            return False
+        index = keys.index(key) + direction
+        if not 0 <= index < len(editors) or editors[index] is None:
+            return False
+        self.focus_field(keys[index])
+        return True
+
+    def focused_key(self) -> str | None:
+        """The field key of the focused input, if the focus is in this form."""
+        focused = self.screen.focused
+        if isinstance(focused, Input | TextArea):
+            for ancestor in focused.ancestors:
+                if isinstance(ancestor, CaseField):
+                    return ancestor.key
+        return None

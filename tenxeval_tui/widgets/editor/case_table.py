@@ -1,0 +1,362 @@
+"""The case list: every case of an eval set as one row, filtered live.
+
+Eval sets can hold tens of thousands of cases, so this is a Line API widget: it keeps
+the rows as plain data and draws only the lines on screen. Filtering recomputes a list
+of visible rows (a cheap pass over precomputed text) and repaints; no widget is built
+per row. Text from the file is drawn as plain segments, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tenxeval_tui.authoring import case_fields as casefields
+from tenxeval_tui.authoring.document import CaseState
+from tenxeval_tui.evaluation.inert import inert
+
+_FLATTEN = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRow:
+    """What the list shows of one case (inert: controls shown as glyphs), and what the
+    filter matches against."""
+
+    uid: int
+    eval_id: str
+    name: str
+    turns: int
+    tools: int
+    tags: tuple[str, ...]
+    search: str
+    folded_tags: frozenset[str]
+
+    @classmethod
+    def of(cls, case: CaseState) -> CaseRow:
+        """The row of a case (a case of an unexpected shape gets a row of ``?``)."""
+        try:
+            turns, tools = casefields.case_summary(case.data)
+            tags = tuple(str(tag) for tag in case.data.get("tags") or [])
+            search = casefields.case_search_text(case.data)
+        except (TypeError, AttributeError, ValueError):
+            turns, tools, tags, search = -1, -1, ("?",), case.eval_id.casefold()
+        return cls(
+            uid=case.uid,
+            eval_id=inert(case.eval_id.translate(_FLATTEN)),
+            name=inert(str(case.data.get("name", "")).translate(_FLATTEN)),
+            turns=turns,
+            tools=tools,
+            tags=tuple(inert(tag) for tag in tags),
+            search=search,
+            folded_tags=frozenset(tag.casefold() for tag in tags),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFilter:
+    """A filter typed by the user: words match id, name, description and user messages;
+    ``#tag`` words require the tag."""
+
+    words: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> CaseFilter:
+        """Split the filter text into words and ``#tags``."""
+        words: list[str] = []
+        tags: list[str] = []
+        for token in text.casefold().split():
+            if token.startswith("#") and len(token) > 1:
+                tags.append(token[1:])
+            elif token != "#":
+                words.append(token)
+        return cls(tuple(words), tuple(tags))
+
+    def narrows(self, other: CaseFilter) -> bool:
+        """Whether every row this filter lets through also passes ``other`` (so filtering
+        the rows ``other`` kept is enough)."""
+        return all(any(old in new for new in self.words) for old in other.words) and set(
+            other.tags
+        ) <= set(self.tags)
+
+    def matches(self, row: CaseRow) -> bool:
+        """Whether the row passes the filter."""
+        return all(tag in row.folded_tags for tag in self.tags) and all(
+            word in row.search for word in self.words
+        )
+
+
+class CaseTable(ScrollView, can_focus=True):
+    """The cases of the open eval set, one line each; a mark flags cases with problems."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "choose", "Edit case", show=False),
+        Binding("delete", "screen.delete_case", "Delete case"),
+        Binding("slash", "screen.focus_filter", "Filter", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "case-table--header",
+        "case-table--cursor",
+        "case-table--problem",
+        "case-table--dim",
+    }
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+    """Index of the highlighted row among the visible rows."""
+
+    class Highlighted(Message):
+        """The highlighted case changed (``uid`` is ``None`` when no row is visible)."""
+
+        def __init__(self, table: CaseTable, uid: int | None) -> None:
+            super().__init__()
+            self.table = table
+            self.uid = uid
+
+        @property
+        def control(self) -> CaseTable:
+            """The table that sent the message."""
+            return self.table
+
+    class ColumnsChanged(Message):
+        """The width changed: ``header`` is the column titles line for the new width."""
+
+        def __init__(self, header: str) -> None:
+            super().__init__()
+            self.header = header
+
+    class Chosen(Message):
+        """Enter (or a double click) on a row: edit that case."""
+
+        def __init__(self, uid: int) -> None:
+            super().__init__()
+            self.uid = uid
+
+    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self._cases: dict[int, CaseState] = {}
+        self._rows: dict[int, CaseRow] = {}
+        """Rows drawn or filtered so far (built on demand: a big set shows at once)."""
+        self._order: list[int] = []
+        self._visible: list[int] = []
+        self._marked: set[int] = set()
+        self._filter = CaseFilter()
+        self._last_uid: int | None = None
+        self._pinned: int | None = None
+        """A case an edit took out of the filter: listed until the filter changes, so the
+        list and the form keep showing the same case."""
+
+    # --- data ----------------------------------------------------------------------
+
+    def set_cases(self, cases: Iterable[CaseState], marked: set[int]) -> None:
+        """Show these cases (in this order), keeping the filter and, if it is still there,
+        the highlighted case."""
+        self._cases = {case.uid: case for case in cases}
+        self._rows = {}
+        self._order = list(self._cases)
+        if self._pinned not in self._cases:
+            self._pinned = None
+        self._marked = set(marked)
+        self._refilter()
+        self.call_after_refresh(self._warm_up, 0)
+
+    def _row(self, uid: int) -> CaseRow:
+        row = self._rows.get(uid)
+        if row is None:
+            row = self._rows[uid] = CaseRow.of(self._cases[uid])
+        return row
+
+    def _warm_up(self, start: int, chunk: int = 400) -> None:
+        """Build the rows a filter needs in small steps between frames, so that the first
+        filter keystroke on a big set does not pay for all of them."""
+        order = self._order
+        for uid in order[start : start + chunk]:
+            self._row(uid)
+        if start + chunk < len(order):
+            self.set_timer(
+                0.001, lambda: self._warm_up(start + chunk) if order is self._order else None
+            )
+
+    def update_case(self, case: CaseState) -> None:
+        """Redraw one case after an edit (re-checks it against the filter)."""
+        self._cases[case.uid] = case
+        self._rows.pop(case.uid, None)
+        row = self._row(case.uid)
+        visible = case.uid in set(self._visible)
+        matches = self._filter.matches(row)
+        if visible and not matches and case.uid == self.highlighted_uid:
+            self._pinned = case.uid  # being edited: it stays until the filter changes
+            self.refresh()
+        elif visible != matches:
+            self._refilter()
+        else:
+            self.refresh()
+
+    def set_marked(self, marked: set[int]) -> None:
+        """Cases to flag as having problems."""
+        if marked != self._marked:
+            self._marked = set(marked)
+            self.refresh()
+
+    def set_filter(self, text: str) -> None:
+        """Filter the rows by ``text`` (see :class:`CaseFilter`)."""
+        new = CaseFilter.parse(text)
+        if new != self._filter:
+            narrower = new.narrows(self._filter) and self._pinned is None
+            self._filter = new
+            self._pinned = None
+            self._refilter(only_visible=narrower)
+
+    def _refilter(self, *, only_visible: bool = False) -> None:
+        current = self.highlighted_uid
+        if self._filter.words or self._filter.tags:
+            matches = self._filter.matches
+            row = self._row
+            pinned = self._pinned
+            candidates = self._visible if only_visible else self._order
+            self._visible = [uid for uid in candidates if uid == pinned or matches(row(uid))]
+        else:
+            self._visible = list(self._order)
+        self.virtual_size = Size(self.size.width, len(self._visible))
+        if current is None or current not in self._cases or not self.select_uid(current):
+            # the highlighted case is gone: highlight (and tell about) the one now there
+            self.cursor = min(self.cursor, max(len(self._visible) - 1, 0))
+        self.refresh()
+
+    @property
+    def visible_uids(self) -> list[int]:
+        """The uids of the rows the filter lets through, in order."""
+        return list(self._visible)
+
+    @property
+    def highlighted_uid(self) -> int | None:
+        """The uid of the highlighted row."""
+        if 0 <= self.cursor < len(self._visible):
+            return self._visible[self.cursor]
+        return None
+
+    def select_uid(self, uid: int) -> bool:
+        """Highlight case ``uid``; ``False`` when the filter hides it."""
+        try:
+            self.cursor = self._visible.index(uid)
+        except ValueError:
+            return False
+        return True
+
+    # --- cursor --------------------------------------------------------------------
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self._visible) - 1))
+
+    def watch_cursor(self, value: int) -> None:
+        if self._visible:
+            self.scroll_to_region(
+                Region(0, value, max(self.size.width, 1), 1), animate=False, force=True
+            )
+        uid = self.highlighted_uid
+        if uid != self._last_uid:
+            self._last_uid = uid
+            self.post_message(self.Highlighted(self, uid))
+        self.refresh()
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the highlight by ``delta`` rows."""
+        self.cursor += delta
+
+    def action_page(self, direction: int) -> None:
+        """Move the highlight by a screenful."""
+        self.cursor += direction * max(self.scrollable_content_region.height - 1, 1)
+
+    def action_jump(self, where: int) -> None:
+        """Highlight the first (0) or last (-1) row."""
+        self.cursor = 0 if where == 0 else len(self._visible) - 1
+
+    def action_choose(self) -> None:
+        """Edit the highlighted case."""
+        uid = self.highlighted_uid
+        if uid is not None:
+            self.post_message(self.Chosen(uid))
+
+    def on_click(self, event: events.Click) -> None:
+        row = event.y + int(self.scroll_offset.y)
+        if 0 <= row < len(self._visible):
+            self.cursor = row
+            if event.chain >= 2:
+                self.action_choose()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self._visible))
+        self.post_message(
+            self.ColumnsChanged(self.header_text(self.scrollable_content_region.width))
+        )
+
+    # --- drawing -------------------------------------------------------------------
+
+    def _columns(self, width: int) -> tuple[int, int, int]:
+        """Widths of the id, name and tags columns (mark, turns and tools are fixed)."""
+        rest = max(width - 2 - 6 - 6 - 2, 12)
+        id_width = max(rest * 3 // 10, 8)
+        tags_width = max(rest * 25 // 100, 6)
+        return id_width, max(rest - id_width - tags_width, 4), tags_width
+
+    @staticmethod
+    def _cell(text: str, width: int) -> str:
+        """``text`` cut (with an ellipsis) or padded to ``width`` cells, then a gap."""
+        if cell_len(text) > width:
+            text = set_cell_size(text, width - 1) + "…"
+        return set_cell_size(text, width) + " "
+
+    def header_text(self, width: int) -> str:
+        """The column titles, aligned with the rows."""
+        id_w, name_w, tags_w = self._columns(width)
+        return (
+            "  "
+            + self._cell("id", id_w)
+            + self._cell("name", name_w)
+            + "turns "
+            + "tools "
+            + set_cell_size("tags", tags_w)
+        )
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = y + int(self.scroll_offset.y)
+        base = self.rich_style
+        if index >= len(self._visible):
+            return Strip([Segment(" " * width, base)], width)
+        uid = self._visible[index]
+        row = self._row(uid)
+        id_w, name_w, tags_w = self._columns(width)
+        marked = uid in self._marked
+        style: Style = base
+        if marked:
+            style = base + self.get_component_rich_style("case-table--problem")
+        if index == self.cursor:
+            style = style + self.get_component_rich_style("case-table--cursor", partial=True)
+        text = (
+            ("! " if marked else "  ")
+            + self._cell(row.eval_id, id_w)
+            + self._cell(row.name, name_w)
+            + f"{row.turns if row.turns >= 0 else '?':>5} "
+            + f"{row.tools if row.tools >= 0 else '?':>5} "
+            + set_cell_size(", ".join(row.tags), tags_w)
+        )
+        return Strip([Segment(set_cell_size(text, width), style)], width)

@@ -1,0 +1,75 @@
+"""One expected tool call in the case form: its name and its JSON arguments."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Button
+
+from tenxeval_tui.widgets.editor.case_field import CaseField
+
+
+async def form_command(
+    widget: Widget, name: str, turn: int, call: int = -1, delta: int = 0
+) -> None:
+    """Ask the screen for a structural edit of the form: ``add_call``, ``remove_call``,
+    ``move_call``, ``remove_turn`` (with the turn, the call and the direction).
+
+    An action of the screen, not a message: run from a key's priority binding, it is done
+    (and the focus moved) before the app hands the next key to the focused field.
+    """
+    await widget.run_action(f"screen.form_command({name!r}, {turn}, {call}, {delta})")
+
+
+class ToolCallRow(Vertical):
+    """Name and args of expected tool call ``call`` of turn ``turn``; keys act on this call."""
+
+    BINDINGS = [  # priority: see form_command
+        Binding("ctrl+up", "move(-1)", "Call up", priority=True),
+        Binding("ctrl+down", "move(1)", "Call down", priority=True),
+        Binding("ctrl+r", "remove", "Remove call", priority=True),
+    ]
+
+    def __init__(self, turn: int, call: int, name: str, args: str) -> None:
+        super().__init__(classes="tool-call")
+        self.turn = turn
+        self.call = call
+        self.name_text = name
+        self.args_text = args
+
+    def compose(self) -> ComposeResult:
+        prefix = f"turns.{self.turn}.tools.{self.call}"
+        with Horizontal(classes="tool-call-fields"):
+            yield CaseField(
+                f"{prefix}.name", f"tool {self.call + 1}", self.name_text, placeholder="tool name"
+            )
+            yield CaseField(
+                f"{prefix}.args", "args (JSON object)", self.args_text, placeholder="{}"
+            )
+            with Horizontal(classes="row-buttons"):
+                yield Button("↑", id="up", compact=True, tooltip="Move call up (ctrl+up)")
+                yield Button("↓", id="down", compact=True, tooltip="Move call down (ctrl+down)")
+                yield Button("✕", id="remove", compact=True, tooltip="Remove call (ctrl+r)")
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False
+
+    async def action_move(self, delta: int) -> None:
+        """Move this call up or down within its turn."""
+        await form_command(self, "move_call", self.turn, self.call, delta)
+
+    async def action_remove(self) -> None:
+        """Remove this call."""
+        await form_command(self, "remove_call", self.turn, self.call)
+
+    @on(Button.Pressed)
+    async def _button(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "remove":
+            await self.action_remove()
+        else:
+            await self.action_move(-1 if event.button.id == "up" else 1)

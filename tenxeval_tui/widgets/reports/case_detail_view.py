@@ -1,0 +1,204 @@
+"""Everything about one case result, in one scrollable view that is filled, not rebuilt.
+
+Used by the report screen (where it swaps with the case table, so opening a case
+costs an update of a few widgets, not a new screen) and by the case screen of a
+comparison (where a baseline run of the same case is shown next to it).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tenxeval_tui.browsing.case_diff import expectations_for, user_turns
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.widgets.common.section_title import titled
+from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
+from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
+from tenxeval_tui.widgets.reports.status_text import status_text
+from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
+
+
+def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
+    """Expected and actual node order, the actual line marked when it differs.
+
+    An empty expected order is no expectation (as the node-order criterion reads it).
+    """
+    arrow = " → "
+    text = Text()
+    text.append("expected  ", style="bold")
+    if expected is None:
+        text.append("(not recorded)", style="dim")
+    elif not expected:
+        text.append("(no expectation)", style="dim")
+    else:
+        text.append(inert(arrow.join(expected)))
+    text.append("\nactual    ", style="bold")
+    same = not expected or expected == actual
+    text.append(inert(arrow.join(actual)) or "(none)", style="" if same else "yellow")
+    if not same:
+        text.append("   differs", style="bold yellow")
+    return text
+
+
+def tokens_text(result: EvalCaseResult) -> Text:
+    """Agent, judge and total tokens of a case."""
+    total = result.token_usage
+    agent = result.agent_token_usage
+    judges = (
+        max(total.input_tokens - agent.input_tokens, 0),
+        max(total.output_tokens - agent.output_tokens, 0),
+    )
+    text = Text()
+    for label, usage in (("agent", agent), ("judges", judges), ("total", total)):
+        inp, out = (
+            (usage.input_tokens, usage.output_tokens) if isinstance(usage, TokenUsage) else usage
+        )
+        if label != "agent":
+            text.append("\n")
+        text.append(f"{label:<8}", style="bold")
+        text.append(f"{inp} in, {out} out, ")
+        text.append(f"{inp + out} total", style="cyan")
+    return text
+
+
+def turns_text(turns: list[str]) -> Text:
+    """The user turns, numbered."""
+    if not turns:
+        return Text("(not recorded in the report)", style="dim")
+    text = Text()
+    for i, turn in enumerate(turns, 1):
+        if i > 1:
+            text.append("\n")
+        text.append(f"{i}. ", style="bold")
+        text.append(inert(turn, multiline=True))
+    return text
+
+
+def _section(title: str, id: str) -> Static:
+    return Static(Text(title, style="bold underline"), classes="case-section", id=id)
+
+
+class CaseDetailView(VerticalScroll):
+    """Title, error, turns, response and trajectory diffs, node order, criteria, tokens."""
+
+    DEFAULT_CSS = """
+    CaseDetailView {
+        padding: 0 1;
+    }
+    CaseDetailView .case-section {
+        margin: 1 0 0 0;
+        padding: 0 1;
+        color: $accent;
+    }
+    CaseDetailView Static {
+        padding: 0 1;
+    }
+    CaseDetailView .titled {
+        margin: 1 0 0 0;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.result: EvalCaseResult | None = None
+        self.baseline: EvalCaseResult | None = None
+
+    def compose(self) -> ComposeResult:
+        # A section whose body is one widget shows its title in it (see titled).
+        yield Static(id="case-title")
+        yield Static(id="case-error", classes="titled")
+        yield Static(id="case-turns", classes="titled")
+        yield _section("Response: baseline run vs this run", "baseline-response-section")
+        yield ResponseDiff(id="baseline-response-diff")
+        yield _section("Tool calls: baseline run vs this run", "baseline-trajectory-section")
+        yield TrajectoryDiff(id="baseline-trajectory-diff")
+        yield Static(id="baseline-error")
+        yield _section("Response: expected vs actual", "response-section")
+        yield ResponseDiff(id="response-diff")
+        yield TrajectoryDiff(
+            title="Tool trajectory: expected vs actual", id="trajectory-diff", classes="titled"
+        )
+        yield Static(id="node-order", classes="titled")
+        yield CriteriaTable(title="Criteria", id="criteria-table", classes="titled")
+        yield Static(id="case-tokens", classes="titled")
+
+    def show_case(
+        self,
+        result: EvalCaseResult,
+        *,
+        report_title: str = "",
+        baseline: EvalCaseResult | None = None,
+        eval_case: EvalCase | None = None,
+    ) -> None:
+        """Fill the view with ``result`` (and ``baseline``, the same case in another run)."""
+        self.result, self.baseline = result, baseline
+        expected = expectations_for(result, eval_case)
+        self.query_one("#case-title", Static).update(self._title(result, report_title, baseline))
+        error = self.query_one("#case-error", Static)
+        error.display = bool(result.error)
+        error.update(titled("Error", Text(inert(result.error or "", multiline=True), "magenta")))
+        self.query_one("#case-turns", Static).update(
+            titled("Turns", turns_text(expected.turns or user_turns(result)))
+        )
+        self._show_baseline(result, baseline)
+        self.query_one("#response-diff", ResponseDiff).show_texts(
+            "Expected", expected.response, "Actual", result.actual_response
+        )
+        self.query_one("#trajectory-diff", TrajectoryDiff).show_calls(
+            expected.tool_calls, result.actual_tool_calls, check_args=expected.check_args
+        )
+        self.query_one("#node-order", Static).update(
+            titled("Node order", node_order_text(expected.node_order, result.node_visits))
+        )
+        self.query_one("#criteria-table", CriteriaTable).show_results(
+            result.criterion_results, baseline.criterion_results if baseline else None
+        )
+        self.query_one("#case-tokens", Static).update(titled("Tokens", tokens_text(result)))
+        self.scroll_home(animate=False)
+
+    def _show_baseline(self, result: EvalCaseResult, baseline: EvalCaseResult | None) -> None:
+        for widget_id in (
+            "#baseline-response-section",
+            "#baseline-response-diff",
+            "#baseline-trajectory-section",
+            "#baseline-trajectory-diff",
+        ):
+            self.query_one(widget_id).display = baseline is not None
+        error = self.query_one("#baseline-error", Static)
+        error.display = bool(baseline and baseline.error)
+        if baseline is None:
+            return
+        self.query_one("#baseline-response-diff", ResponseDiff).show_texts(
+            f"Baseline ({baseline.status})",
+            baseline.actual_response,
+            f"This run ({result.status})",
+            result.actual_response,
+        )
+        self.query_one("#baseline-trajectory-diff", TrajectoryDiff).show_calls(
+            baseline.actual_tool_calls, result.actual_tool_calls, ("Baseline", "This run")
+        )
+        error.update(
+            Text.assemble(
+                ("Baseline error: ", "bold"),
+                (inert(baseline.error or "", multiline=True), "magenta"),
+            )
+        )
+
+    @staticmethod
+    def _title(result: EvalCaseResult, report_title: str, baseline: EvalCaseResult | None) -> Text:
+        title = Text.assemble(status_text(result.status), " ", (inert(result.eval_id), "bold"))
+        if result.name and result.name != result.eval_id:
+            title.append(f"  {inert(result.name)}")
+        title.append(f"\n{result.duration_seconds:.2f}s", style="cyan")
+        if report_title:
+            title.append(f"   in {inert(report_title)}", style="dim")
+        if baseline is not None:
+            title.append("   baseline: ", style="dim")
+            title.append_text(status_text(baseline.status))
+        return title

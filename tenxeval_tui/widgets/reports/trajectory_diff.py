@@ -1,0 +1,99 @@
+"""Expected and actual tool calls aligned: missing, extra and wrong-argument calls marked."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+
+from tenxeval_tui.browsing.case_diff import AlignedStep, StepMatch, align_trajectory
+from tenxeval_tui.evaluation.dataset.eval_set import ToolCall
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.section_title import TitledStatic
+
+_MARKS = {
+    StepMatch.MATCH: ("✓ match", "green"),
+    StepMatch.WRONG_ARGS: ("≠ wrong args", "yellow"),
+    StepMatch.MISSING: ("- missing", "red"),
+    StepMatch.EXTRA: ("+ extra", "magenta"),
+}
+MARK_WIDTH = 13
+MAX_CALL_WIDTH = 60
+
+
+def call_text(call: ToolCall | None, highlight: tuple[str, ...] = ()) -> Text:
+    """``name(arg=value, ...)`` with the arguments in ``highlight`` in yellow."""
+    if call is None:
+        return Text("")
+    text = Text(inert(call.name), style="bold")
+    text.append("(")
+    for i, (key, value) in enumerate(call.args.items()):
+        if i:
+            text.append(", ")
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        text.append(inert(f"{key}={shown}"), style="yellow" if key in highlight else "")
+    text.append(")")
+    return text
+
+
+def _cell(text: Text, width: int) -> Text:
+    cell = text.copy()
+    cell.truncate(width, overflow="ellipsis", pad=True)
+    return cell
+
+
+class TrajectoryDiff(TitledStatic):
+    """One line per aligned step: how it matches, the expected call, the actual call.
+
+    ``title`` is shown above them as a section title.
+    """
+
+    DEFAULT_CSS = """
+    TrajectoryDiff {
+        height: auto;
+        padding: 0 1;
+    }
+    """
+
+    def show_calls(
+        self,
+        expected: list[ToolCall] | None,
+        actual: list[ToolCall],
+        titles: tuple[str, str] = ("Expected", "Actual"),
+        *,
+        check_args: bool = True,
+    ) -> list[AlignedStep]:
+        """Show the alignment (``expected=None``: not known) and return its rows.
+
+        ``check_args`` off: differing arguments are highlighted, not marked wrong.
+        """
+        if expected is None:
+            rows = [(Text("?", style="dim"), Text("-", style="dim"), call_text(c)) for c in actual]
+            aligned: list[AlignedStep] = []
+        else:
+            aligned = align_trajectory(expected, actual, check_args=check_args)
+            rows = [
+                (
+                    Text(*_MARKS[step.match]),
+                    call_text(step.expected, step.differing_args),
+                    call_text(step.actual, step.differing_args),
+                )
+                for step in aligned
+            ]
+        if not rows:
+            rows = [(Text(""), Text("(none)", "dim"), Text("(none)", "dim"))]
+        width = min(max([len(titles[0])] + [r[1].cell_len for r in rows]), MAX_CALL_WIDTH)
+        text = Text.assemble(
+            " " * (MARK_WIDTH + 1), _cell(Text(titles[0], "bold"), width), " ", (titles[1], "bold")
+        )
+        for mark, left, right in rows:
+            text.append("\n")
+            text.append_text(_cell(mark, MARK_WIDTH))
+            text.append(" ")
+            text.append_text(_cell(left, width))
+            text.append(" ")
+            text.append_text(right)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self.show_body(text)
+        return aligned

@@ -1,0 +1,87 @@
+"""The workbench's worker process with agents that exit, raise KeyboardInterrupt or leave threads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
+from tenxeval_tui.runs.worker import RunRequest
+
+AGENT = """
+import os, sys, threading, time
+
+
+async def agent(message, trace):
+    trace.node("MAIN", response=message)
+    if message == "exit":
+        sys.exit(0)
+    if message == "interrupt":
+        raise KeyboardInterrupt
+    if message == "thread":
+        threading.Thread(target=time.sleep, args=(3600,)).start()  # not a daemon
+    if message == "die":
+        os._exit(7)
+    return message
+"""
+
+
+def run_worker(tmp_path: Path, messages: list[str]) -> tuple[int, list[dict[str, object]]]:
+    (tmp_path / "hostile.py").write_text(AGENT)
+    cases = [EvalCase.single_turn(f"c{i}", text, text) for i, text in enumerate(messages)]
+    EvalSet(eval_set_id="h", eval_cases=cases).to_file(tmp_path / "h.evalset.json")
+    request = RunRequest(
+        agent="hostile:agent",
+        eval_sets=[tmp_path / "h.evalset.json"],
+        concurrency=1,
+        output_dir=tmp_path / "out",
+        journal=tmp_path / "journal.jsonl",
+        search_path=tmp_path,
+    )
+    done = subprocess.run(
+        request.command(), cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def case_errors(lines: list[dict[str, object]]) -> dict[str, object]:
+    return {
+        r["eval_id"]: r["error"]  # type: ignore[index]
+        for r in (line["result"] for line in lines if line["type"] == "case_end")
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("exit", "SystemExit: the agent tried to end the process"),
+        ("interrupt", "KeyboardInterrupt"),
+    ],
+)
+def test_sys_exit_and_keyboardinterrupt_err_their_case_and_the_run_goes_on(
+    tmp_path: Path, message: str, error: str
+) -> None:
+    code, lines = run_worker(tmp_path, [message, "after"])
+    assert code == 0
+    errors = case_errors(lines)
+    assert str(errors["c0"]).startswith(error) and errors["c1"] is None
+    assert lines[-1]["type"] == "worker_reports" and lines[-1]["partial"] is False
+
+
+def test_a_thread_left_running_does_not_keep_the_worker_alive(tmp_path: Path) -> None:
+    code, lines = run_worker(tmp_path, ["thread", "after"])  # a hang fails on the timeout
+    assert code == 0
+    assert case_errors(lines) == {"c0": None, "c1": None}
+
+
+def test_an_agent_killing_the_worker_leaves_the_finished_cases_in_the_journal(
+    tmp_path: Path,
+) -> None:
+    code, lines = run_worker(tmp_path, ["one", "two", "die", "never"])
+    assert code == 7
+    assert "worker_reports" not in [line["type"] for line in lines]
+    report = report_from_journal(tmp_path / "journal.jsonl")
+    assert report.is_partial and [r.eval_id for r in report.results] == ["c0", "c1"]
