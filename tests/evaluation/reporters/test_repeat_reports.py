@@ -89,3 +89,26 @@ async def run_once() -> tuple[EvalReport, CoinAgent]:
     agent = CoinAgent(0.6, seed=13)
     app, collector = create_eval_app(agent)
     return await AgentEvaluator(app, collector, config_with(EXACT)).evaluate(coin_set(3)), agent
+
+
+async def test_csv_and_jsonl_rows_carry_each_case_runs() -> None:
+    import csv
+    import io
+    import json
+
+    from tenxeval_tui.evaluation.reporters.csv import CsvReporter
+    from tenxeval_tui.evaluation.reporters.jsonl import JsonlReporter
+
+    report, agent = await repeated_report()
+    rows = list(csv.DictReader(io.StringIO(CsvReporter().render(report))))
+    lines = [json.loads(line) for line in JsonlReporter().render(report).splitlines()]
+    assert len(rows) == len(lines) == 8  # one criterion per case
+    for index, (row, line) in enumerate(zip(rows, lines, strict=True)):
+        passed = sum(agent.expected(f"question {index}", 5))
+        assert (row["repeats"], row["passed_repeats"]) == ("5", str(passed))
+        assert float(row["case_pass_rate"]) == passed / 5
+        assert (line["repeats"], line["passed_repeats"]) == (5, passed)
+    once, _ = await run_once()
+    header = CsvReporter().render(once).splitlines()[0]
+    assert "repeats" not in header
+    assert "repeats" not in JsonlReporter().render(once)
