@@ -9,6 +9,10 @@ Cases run at most ``config.effective_concurrency`` at a time; results come back
 in input order. Each case's events are routed to that case alone through the
 collector's context-variable capture, so concurrent cases never mix.
 
+A case with repeats (:mod:`.repeats`) runs that many times, each run an
+independent one (thread id, events, trace of its own) counted against the same
+concurrency bound; its result aggregates the runs once the last one finished.
+
 Failures stay inside their case: an agent that raises or runs past
 ``config.timeout`` makes an error case (what, where, which turn); a criterion
 that raises fails that criterion only. Cancelling a run keeps the finished
@@ -34,6 +38,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocati
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
+    REPEAT_KEY,
     CriterionResult,
     EvalCaseResult,
     EvalReport,
@@ -42,6 +47,7 @@ from tenxeval_tui.evaluation.eval_result import (
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
+from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -125,6 +131,7 @@ class AgentEvaluator:
         if not isinstance(eval_set, EvalSet):
             eval_set = EvalSet.from_file(eval_set)
         cases = list(eval_set.eval_cases)
+        repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
         self._bound_judges(concurrency)
         notify = ObserverGroup(self.observers)
@@ -144,7 +151,7 @@ class AgentEvaluator:
             budget = CostBudget(self.config.max_cost)
         try:
             await self._run_all(
-                cases, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
+                cases, repeats, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
             )
         except asyncio.CancelledError:
             self.partial_report = self._report(eval_set, results, partial=True)
@@ -188,6 +195,10 @@ class AgentEvaluator:
         case's timeout covers the whole conversation, ``next_turn`` included, and an
         exception ``next_turn`` raises makes an error case like the agent's own.
         ``finish`` may complete the result (its metadata) before observers see it.
+
+        The case runs as many times as its ``metadata["repeats"]`` or
+        ``config.repeats`` says, one repeat after the other (see :mod:`.repeats`); a
+        simulated conversation (``next_turn``) runs once.
         """
         notify = ObserverGroup(self.observers)
         return await self._run_case(
@@ -220,6 +231,7 @@ class AgentEvaluator:
     async def _run_all(
         self,
         cases: list[EvalCase],
+        repeats: list[int],
         results: list[EvalCaseResult | None],
         eval_set_id: str,
         concurrency: int,
@@ -227,25 +239,42 @@ class AgentEvaluator:
         verbose: bool,
         budget: CostBudget | None = None,
     ) -> None:
-        pending = iter(enumerate(cases))
+        # One unit of work per repeat of each case, in case order: the concurrency bound
+        # (and the cost budget) counts runs, so a case's repeats run side by side.
+        pending = iter([(index, repeat) for index, n in enumerate(repeats) for repeat in range(n)])
+        runs: list[list[EvalCaseResult]] = [[] for _ in cases]
 
         async def worker() -> None:
-            # All workers share one iterator: each case is taken exactly once, in order.
-            for index, case in pending:
+            # All workers share one iterator: each run is taken exactly once, in order, so a
+            # case's first repeat (and its case_start) comes before its other repeats.
+            for index, repeat in pending:
                 if self._stopping:
                     return
                 if budget is not None and not budget.allows_another():
-                    return  # max_cost would be passed: this case and the rest are not run
-                if verbose:
-                    logger.info("Case %d/%d: %s", index + 1, len(cases), case.name or case.eval_id)
+                    return  # max_cost would be passed: this run and the rest are not run
+                case, count = cases[index], repeats[index]
+                if repeat == 0:
+                    if verbose:
+                        logger.info(
+                            "Case %d/%d: %s%s",
+                            index + 1,
+                            len(cases),
+                            case.name or case.eval_id,
+                            f" ({count} repeats)" if count > 1 else "",
+                        )
+                    notify.case_start(eval_set_id, case)
                 if budget is not None:
                     budget.started()
-                results[index] = result = await self._run_case(case, eval_set_id, notify)
+                run = await self._run_once(case, eval_set_id, notify, repeat, count)
                 if budget is not None:
-                    budget.ended(result)
+                    budget.ended(run)
+                runs[index].append(run)
+                if len(runs[index]) == count:
+                    results[index] = result = aggregate_repeats(runs[index], self.config.pass_rule)
+                    notify.case_end(result)
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(cases))):
+            for _ in range(min(concurrency, sum(repeats))):
                 task = group.create_task(worker())
                 self._workers.add(task)
                 task.add_done_callback(self._workers.discard)
@@ -260,13 +289,40 @@ class AgentEvaluator:
         score: Scorer | None = None,
         finish: Callable[[EvalCaseResult], None] | None = None,
     ) -> EvalCaseResult:
+        """Every repeat of ``case``, one after the other, and the case's result."""
+        count = 1 if next_turn is not None else resolve_repeats(self.config, None, case)
         notify.case_start(eval_set_id, case)
+        runs = [
+            await self._run_once(
+                case, eval_set_id, notify, repeat, count, next_turn=next_turn, score=score
+            )
+            for repeat in range(count)
+        ]
+        result = aggregate_repeats(runs, self.config.pass_rule)
+        if finish is not None:
+            finish(result)
+        notify.case_end(result)
+        return result
+
+    async def _run_once(
+        self,
+        case: EvalCase,
+        eval_set_id: str,
+        notify: ObserverGroup,
+        repeat: int,
+        repeats: int,
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+    ) -> EvalCaseResult:
+        """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
+        notify.repeat_start(eval_set_id, case, repeat, repeats)
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
         listener = None
         if notify:
 
             def listener(event: EventModel) -> None:
-                notify.event(eval_set_id, case.eval_id, event)
+                notify.event(eval_set_id, case.eval_id, event, repeat)
 
         replies: list[str] = []
         error: str | None = None
@@ -308,11 +364,11 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        if repeats > 1:
+            result.metadata[REPEAT_KEY] = repeat
         price_case(result, self.config.prices, self.config.agent_model)
         self.collector.absorb(trace)
-        if finish is not None:
-            finish(result)
-        notify.case_end(result)
+        notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
         return result
 
     async def _run_turns(

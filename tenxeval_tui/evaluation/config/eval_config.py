@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -141,12 +141,24 @@ def _empty(value: object) -> bool:
     return value is None or value == {}
 
 
+PassRule = Literal["all"] | Annotated[float, Field(gt=0.0, le=1.0)]
+"""When a case run several times passes: ``"all"`` its repeats pass, or a number in
+(0, 1]: at least that share of them pass (``0.8``: 4 of 5)."""
+
+
 class EvalConfig(BaseModel):
     """Everything an evaluation run needs besides the agent and the cases.
 
     ``max_concurrency`` bounds how many cases run at once (1 runs them one by
     one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
-    forces one at a time). ``timeout`` is per case, in seconds.
+    forces one at a time). ``timeout`` is per case, in seconds (per repeat).
+
+    ``repeats`` runs each case that many times, each an independent run; an eval
+    set's ``metadata["repeats"]`` and a case's ``metadata["repeats"]`` take
+    precedence (the case's first). ``pass_rule`` decides when a repeated case
+    passes (see :data:`PassRule`). Both are left out of the JSON at their
+    defaults (1 and ``"all"``), so configs and reports of runs without repeats
+    keep their shape (see :mod:`tenxeval_tui.evaluation.repeats`).
 
     Cost (ours; left out of the config's JSON while unset): ``prices`` maps model
     names to :class:`ModelPrice` (USD per million input, output and cached input
@@ -167,6 +179,8 @@ class EvalConfig(BaseModel):
     prices: dict[str, ModelPrice] = Field(default_factory=dict, exclude_if=_empty)
     agent_model: str | None = Field(default=None, exclude_if=_empty)
     max_cost: float | None = Field(default=None, gt=0, exclude_if=_empty)
+    repeats: int = Field(default=1, ge=1, le=10_000, exclude_if=lambda v: v == 1)
+    pass_rule: PassRule = Field(default="all", exclude_if=lambda v: v == "all")
 
     @property
     def effective_concurrency(self) -> int:

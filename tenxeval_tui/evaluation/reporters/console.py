@@ -176,6 +176,19 @@ class ConsoleReporter(BaseReporter):
                 f"   {format_cost(s.total_cost_usd)}" if s.total_cost_usd is not None else "",
             )
         )
+        if s.repeat_stats is not None:
+            rs = s.repeat_stats
+            console.print(
+                Text.assemble(
+                    "repeats: ",
+                    (f"{rs.passed_repeats}/{rs.total_repeats} runs passed", "bold"),
+                    f" ({rs.repeat_pass_rate:.1%})",
+                    f"   pass rate 95% interval {rs.pass_rate_low:.1%} to {rs.pass_rate_high:.1%}",
+                    "   ",
+                    (f"{rs.flaky_cases} flaky", "yellow" if rs.flaky_cases else ""),
+                    f" ({rs.total_flips} flips)",
+                )
+            )
         if s.criterion_stats:
             table = Table(title=None, show_edge=False, pad_edge=False, box=None)
             table.add_column("criterion")
@@ -241,6 +254,14 @@ class ConsoleReporter(BaseReporter):
         ]
         if result.name and result.name != result.eval_id:
             head.append((f" [{_clean(result.eval_id)}]", "dim"))
+        if result.repeat_stats is not None:
+            rs = result.repeat_stats
+            head.append(
+                (
+                    f"  {rs.passed_repeats}/{rs.repeats} runs passed",
+                    "yellow" if rs.is_flaky else "",
+                )
+            )
         head.append((f"  {result.duration_seconds:.2f}s", "dim"))
         if result.cost_usd is not None:
             head.append((f"  {format_cost(result.cost_usd)}", "dim"))

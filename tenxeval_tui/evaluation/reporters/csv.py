@@ -21,7 +21,12 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions
-from tenxeval_tui.evaluation.reporters.rows import has_costs, report_rows, row_columns
+from tenxeval_tui.evaluation.reporters.rows import (
+    has_costs,
+    has_repeats,
+    report_rows,
+    row_columns,
+)
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a cell as a formula (OWASP's list)."""
@@ -49,7 +54,8 @@ class CsvReporter(BaseReporter):
     The columns are those of :func:`~.rows.row_columns`: the case (eval set, id, name,
     status, duration, tokens, error), the criterion (name, score, threshold, passed,
     error, judge tokens), the reason when ``include_details``, the agent's reply when
-    ``include_actual_response``, and the costs when the report has them. A case with
+    ``include_actual_response``, the costs when the report has them, and each case's
+    repeats, passed repeats and pass rate when some case ran more than once. A case with
     no criterion result gets one row with the criterion cells empty. Booleans are
     ``true``/``false``; a missing value is an empty cell. Text that would start a
     formula gets a leading apostrophe unless ``escape_formulas`` is false (see the
@@ -81,7 +87,9 @@ class CsvReporter(BaseReporter):
 
     def render(self, report: EvalReport) -> str:
         """The report as CSV text (``\\r\\n`` line ends, as RFC 4180 has them)."""
-        columns = row_columns(self.options, with_cost=has_costs(report))
+        columns = row_columns(
+            self.options, with_cost=has_costs(report), with_repeats=has_repeats(report)
+        )
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(columns)

@@ -35,16 +35,23 @@ CRITERION_COLUMNS = (
 REASON_COLUMN = "reason"
 RESPONSE_COLUMN = "actual_response"
 COST_COLUMNS = ("case_cost_usd", "criterion_cost_usd")
+REPEAT_COLUMNS = ("repeats", "passed_repeats", "case_pass_rate")
 
 
-def row_columns(options: ViewOptions, *, with_cost: bool = False) -> list[str]:
+def row_columns(
+    options: ViewOptions, *, with_cost: bool = False, with_repeats: bool = False
+) -> list[str]:
     """The columns of every row, in order, for the given ``include_*`` switches.
 
     ``reason`` (the judge's or criterion's explanation) only with ``include_details``;
     ``actual_response`` only with ``include_actual_response``; the two cost columns only
-    when the report has costs (a price table was configured).
+    when the report has costs (a price table was configured); the case's ``repeats``,
+    ``passed_repeats`` and ``case_pass_rate`` only when some case ran more than once
+    (a case that ran once then has 1 and its 1 or 0).
     """
     columns = [*CASE_COLUMNS, *CRITERION_COLUMNS]
+    if with_repeats:
+        columns[len(CASE_COLUMNS) : len(CASE_COLUMNS)] = REPEAT_COLUMNS
     if options.include_details:
         columns.append(REASON_COLUMN)
     if options.include_actual_response:
@@ -52,6 +59,11 @@ def row_columns(options: ViewOptions, *, with_cost: bool = False) -> list[str]:
     if with_cost:
         columns.extend(COST_COLUMNS)
     return columns
+
+
+def has_repeats(report: EvalReport) -> bool:
+    """Whether some case of the report ran more than once."""
+    return report.summary.repeat_stats is not None
 
 
 def has_costs(report: EvalReport) -> bool:
@@ -66,8 +78,14 @@ def report_rows(report: EvalReport, options: ViewOptions) -> Iterator[dict[str, 
     its criterion columns empty (``None``), so every case appears.
     """
     with_cost = has_costs(report)
+    with_repeats = has_repeats(report)
     for result in report.results:
         case = _case_fields(result, report, options, with_cost)
+        if with_repeats:
+            stats = result.repeat_stats
+            case["repeats"] = stats.repeats if stats else 1
+            case["passed_repeats"] = stats.passed_repeats if stats else int(result.passed)
+            case["case_pass_rate"] = result.pass_rate
         if not result.criterion_results:
             yield {**case, **_no_criterion(options, with_cost)}
             continue

@@ -213,3 +213,27 @@ def test_a_bad_price_is_refused_with_its_place(tmp_path: Path) -> None:
     with pytest.raises(EvalFileError) as caught:
         EvalConfig.from_file(path)
     assert "prices.m.input" in str(caught.value)
+
+
+async def test_a_repeated_case_costs_its_runs_and_max_cost_counts_runs(
+    judge_env: JudgeServer,
+) -> None:
+    judge_env.fallback = judge
+    per_run = JUDGE_CALL + AGENT_CALL
+    app, collector = create_eval_app(agent)
+    priced = config(prices=PRICES, agent_model="agent-model", repeats=3)
+    report = await AgentEvaluator(app, collector, priced).evaluate(eval_set(2))
+    for result in report.results:
+        assert result.cost_usd == pytest.approx(3 * per_run)
+        assert [r.cost_usd for r in result.runs] == pytest.approx([per_run] * 3)
+        judged = result.get_criterion_result("final_response_match_v2")
+        assert judged is not None and judged.cost_usd == pytest.approx(3 * JUDGE_CALL)
+    assert report.summary.total_cost_usd == pytest.approx(6 * per_run)
+    # a budget of 4.5 runs: the first case's 3 runs and one of the second's run, then it
+    # stops; the second case did not finish all its repeats and is not in the report
+    capped = config(prices=PRICES, agent_model="agent-model", repeats=3, max_cost=per_run * 4.5)
+    app, collector = create_eval_app(agent)
+    stopped = await AgentEvaluator(app, collector, capped).evaluate(eval_set(2))
+    assert [r.eval_id for r in stopped.results] == ["c0"]
+    assert stopped.is_partial and stopped.metadata["not_run"] == ["c1"]
+    assert len(judge_env.requests) == 6 + 4
