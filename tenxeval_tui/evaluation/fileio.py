@@ -258,6 +258,11 @@ def _message(error: Any) -> str:
     return message
 
 
+LOCATED_BY_CHECKS = frozenset({"duplicate_eval_id", "located_by_checks"})
+"""Error types a model raises for problems its file's ``extra_checks`` also find and
+place exactly: when those checks found something, the model's unplaced error is dropped."""
+
+
 def read_json_model[M: BaseModel](
     model: type[M],
     path: Path,
@@ -331,7 +336,7 @@ def _schema_problems(
         except ValidationError as exc:
             errors = exc.errors()
     for error in errors:
-        if custom and error.get("type") == "duplicate_eval_id":
+        if custom and error.get("type") in LOCATED_BY_CHECKS:
             continue  # reported below with the exact place
         found.append((_resolve_loc(data, tuple(error.get("loc", ())), key_for), _message(error)))
     return found + custom

@@ -242,9 +242,9 @@ class EvalCase(BaseModel):
         eval_id: str,
         conversation: Sequence[tuple[str, str | None]],
         expected_tools: ExpectedTools = None,
-        expected_node_order: list[str] | None = None,
         name: str = "",
         description: str = "",
+        expected_node_order: list[str] | None = None,
         session_input: SessionInput | None = None,
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
@@ -252,7 +252,8 @@ class EvalCase(BaseModel):
         """A case of several ``(user, expected reply)`` turns.
 
         ``expected_tools`` and ``expected_node_order`` are attached to the first
-        turn; trajectory criteria concatenate the expectations of every turn.
+        turn; trajectory criteria concatenate the expectations of every turn. The
+        first five parameters are in 10xGraph's order.
         """
         invocations = [
             Invocation(

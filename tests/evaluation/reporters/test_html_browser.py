@@ -246,3 +246,21 @@ def test_ten_thousand_cases_load_filter_and_expand(browser, tmp_path):
         f"document.querySelector('{row(9993)} .body').innerText"
     )
     assert browser.problems() == []
+
+
+async def test_a_repeated_case_shows_its_rate_and_every_run(browser, tmp_path):
+    from .test_repeat_reports import repeated_report
+
+    report, agent = await repeated_report()
+    open_report(browser, report, tmp_path)
+    outcomes = agent.expected("question 0", 5)
+    badge = browser.evaluate(f"document.querySelector('{row(0)} .runs').textContent")
+    assert badge == f"{sum(outcomes)}/5"
+    browser.click(f"{row(0)} > summary")
+    browser.wait_until(f"document.querySelector('{row(0)} .body')", "case 0's detail")
+    text = browser.evaluate(f"document.querySelector('{row(0)} .body').innerText")
+    # headings are upper-cased by the style sheet, which innerText follows
+    assert f"repeats: {sum(outcomes)} of 5 runs passed" in text.lower()
+    for n, passed in enumerate(outcomes, start=1):
+        assert f"#{n} {'passed' if passed else 'failed'}" in text
+    assert browser.problems() == []
