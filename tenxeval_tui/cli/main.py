@@ -116,7 +116,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         current = _load_report_or_none(current_path)
         if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
             return 2
-        comparison = compare_reports(baseline, current)
+        comparison = compare_reports(baseline, current, strict=args.strict)
         if len(pairs) > 1 and not args.json:
             print(inert(f"== {baseline_path} -> {current_path}"))
         if args.json:
@@ -125,6 +125,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
             print(inert(comparison.format_summary(), multiline=True))
         regressed = regressed or comparison.has_regressions
     return 1 if regressed else 0
+
+
+def cmd_rescore(args: argparse.Namespace) -> int:
+    """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
+    from tenxeval_tui.cli.rescore_command import rescore_command
+
+    return rescore_command(args)
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
@@ -166,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
     compare.add_argument(
+        "--strict",
+        action="store_true",
+        help="count every flip as a regression (by default a case run several times "
+        "regresses only when its pass-rate drop is significant)",
+    )
+    compare.add_argument(
         "--output-dir",
         metavar="DIR",
         help="where `latest` and `previous` are looked up (default: output_dir of "
@@ -175,6 +188,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"
     )
     compare.set_defaults(func=cmd_compare)
+
+    from tenxeval_tui.cli.rescore_command import add_rescore_arguments
+
+    rescore = sub.add_parser(
+        "rescore",
+        help="score a report again with another config, without running the agent",
+        description="Recompute every criterion from what REPORT stored (tool calls, "
+        "trajectory, replies): the agent does not run. Judged criteria go through the "
+        "judge cache. Exit codes as `run`.",
+    )
+    add_rescore_arguments(rescore)
+    rescore.set_defaults(func=cmd_rescore)
 
     completion = sub.add_parser(
         "completion",
