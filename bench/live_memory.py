@@ -72,9 +72,7 @@ def scaled(lines: list[str], events: int) -> list[str]:
 
 def rss_mb() -> tuple[float, float]:
     """(current, peak) resident memory of this process in MB, from /proc."""
-    fields = dict(
-        line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines()
-    )
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
