@@ -23,6 +23,7 @@ from tenxeval_tui.evaluation.jsonreasons import (
     big_int_problem,
     is_digit_limit_error,
     parser_refusals,
+    too_deep_problem,
 )
 from tenxeval_tui.evaluation.textfiles import read_text_file
 
@@ -211,16 +212,13 @@ def read_text(path: Path) -> str:
     return read_text_file(Path(path))
 
 
-JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
-
-
 def parse_json(path: Path, text: str) -> Any:
     """``text`` parsed; bad JSON is an :class:`EvalFileError` naming ``path``, line and column.
 
     JSON nested deeper than the parser goes (a few kB of ``[``) raises
     ``RecursionError``, no ``ValueError``, and an integer literal of more digits than
     Python converts a ``ValueError`` with no place: each is a problem of the file like
-    any other, the number's at its line and column.
+    any other, at the line and column of the number or of the bracket that nests too deep.
     """
     try:
         return json.loads(text)
@@ -229,7 +227,7 @@ def parse_json(path: Path, text: str) -> Any:
             path=str(path), line=exc.lineno, column=exc.colno, message=f"invalid JSON: {exc.msg}"
         )
     except RecursionError:
-        problem = Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
+        problem = too_deep_problem(str(path), text)
     except ValueError as exc:
         if not is_digit_limit_error(exc):
             raise

@@ -108,3 +108,19 @@ def test_a_problem_after_a_byte_order_mark_keeps_its_column(tmp_path: Path) -> N
     path = tmp_path / "bom.evalset.json"
     path.write_bytes(b"\xef\xbb\xbf" + b'{"eval_set_id": 5}')
     assert only_problem(path).startswith(f"{path}:1:17: eval_set_id:")
+
+
+@pytest.mark.parametrize("depth", [3000, 100_000])
+def test_nesting_past_pythons_parser_is_named_where_it_goes_too_deep(
+    tmp_path: Path, depth: int
+) -> None:
+    text = eval_set_text(deep="PLACE").replace('"PLACE"', '{"a": ' * depth + "1" + "}" * depth)
+    path = tmp_path / "deep.evalset.json"
+    path.write_text(text)
+    problem = validate_eval_set_file(path)[0]
+    assert problem.message.startswith("nested too deeply: more than 200 levels")
+    deep_line = text.splitlines()[problem.line - 1] if problem.line else ""
+    first = deep_line.index('{"a": ')
+    # The eval set's object and the metadata's are levels 1 and 2, the first {"a" is 3:
+    # the problem is at the bracket of level 201.
+    assert problem.column == first + 1 + len('{"a": ') * (201 - 3)
