@@ -6,9 +6,11 @@ replayed, in a fresh process each, into the real workbench: its run screen reads
 through the real :class:`WorkerProcess` (the worker command is swapped for a ``cat`` of
 the recording), feeds its :class:`LiveRun` and follows the case in its events pane.
 Prints the UI process's peak and final resident memory with no events and with
-``--events``, the cost per event, and whether the pane shows every event.
+``--events``, the cost per event, and whether the pane shows every event. Then the
+worker's own peak for a run of 1 and of ``--worker-events`` events (the evaluation keeps
+each case's trajectory, node responses and result until the case ends).
 
-Run: .venv/bin/python bench/live_memory.py [--events N] [--recorded N]
+Run: .venv/bin/python bench/live_memory.py [--events N] [--recorded N] [--worker-events N]
 """
 
 from __future__ import annotations
@@ -59,6 +61,28 @@ def record(root: Path, events: int) -> list[str]:
     )
     done = subprocess.run(request.command(), cwd=root, capture_output=True, check=True)
     return done.stdout.decode("utf-8").splitlines()
+
+
+def worker_peak_mb(root: Path, events: int) -> float:
+    """Peak resident memory (MB) of the real worker running the flood agent with ``events``."""
+    from tenxeval_tui.runs.worker import RunRequest
+
+    (root / "flood_agent.py").write_text(AGENT.format(events=events), encoding="utf-8")
+    request = RunRequest(
+        agent="flood_agent:agent",
+        eval_sets=[root / "evals" / "flood.evalset.json"],
+        output_dir=root / "reports-worker",
+        search_path=root,
+    )
+    code = (
+        "import resource, subprocess, sys\n"
+        f"subprocess.run({request.command()!r}, stdout=subprocess.DEVNULL, check=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.split()[-1]) / 1024
 
 
 def scaled(lines: list[str], events: int) -> list[str]:
@@ -134,12 +158,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=TARGET_EVENTS)
     parser.add_argument("--recorded", type=int, default=2_000)
+    parser.add_argument("--worker-events", type=int, default=20_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         lines = record(root, args.recorded)
         empty = measure(root, lines, 1)
         full = measure(root, lines, args.events)
+        worker = [worker_peak_mb(root, count) for count in (1, args.worker_events)]
     sent = args.events + 1  # the node events + the evaluator's end-of-turn event
     per_event = (full["peak"] - empty["peak"]) * 1024 * 1024 / args.events
     projected = empty["peak"] + per_event * TARGET_EVENTS / 1024 / 1024
@@ -156,6 +182,13 @@ def main() -> int:
     print(
         f"events received {full['received']:,}, shown in the pane {full['shown']:,} of "
         f"{sent:,} sent  {'OK' if every else 'MISSING'}"
+    )
+    worker_per_event = (worker[1] - worker[0]) * 1024 * 1024 / args.worker_events
+    print(
+        f"worker: peak {worker[0]:.0f} MB with 1 event, {worker[1]:.0f} MB with "
+        f"{args.worker_events:,} ({worker_per_event:,.0f} bytes an event: "
+        f"{worker[0] + worker_per_event * TARGET_EVENTS / 1024 / 1024:.0f} MB at "
+        f"{TARGET_EVENTS:,})"
     )
     return 0 if every and projected <= TARGET_MB else 1
 
