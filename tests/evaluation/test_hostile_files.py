@@ -124,3 +124,26 @@ def test_nesting_past_pythons_parser_is_named_where_it_goes_too_deep(
     # The eval set's object and the metadata's are levels 1 and 2, the first {"a" is 3:
     # the problem is at the bracket of level 201.
     assert problem.column == first + 1 + len('{"a": ') * (201 - 3)
+
+
+def test_a_thousand_duplicate_ids_are_located_in_one_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Locating each problem with a scan of its own took minutes for 1,000 duplicates.
+    from tenxeval_tui.evaluation import fileio
+
+    scans: list[int] = []
+    locate_many = fileio.locate_many
+
+    def counted(text: str, paths: list[list[object]]) -> list[tuple[int, int]]:
+        scans.append(len(paths))
+        return locate_many(text, paths)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fileio, "locate_many", counted)
+    cases = [{**CASE, "eval_id": "same"} for _ in range(1001)]
+    path = tmp_path / "dupes.evalset.json"
+    path.write_text(json.dumps({"eval_set_id": "s", "eval_cases": cases}, indent=1))
+    problems = validate_eval_set_file(path)
+    assert len(problems) == 1000 and scans == [1000]
+    lines = [row for row, text in enumerate(path.read_text().splitlines(), 1) if '"same"' in text]
+    assert [p.line for p in problems] == lines[1:]  # each at its own duplicate
