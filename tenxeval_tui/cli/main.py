@@ -176,6 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.set_defaults(func=cmd_compare)
 
+    from tenxeval_tui.cli.cache_command import add_cache_parser
+    from tenxeval_tui.cli.import_command import add_import_parser
+
+    add_import_parser(sub)
+    add_cache_parser(sub)
+
     completion = sub.add_parser(
         "completion",
         help='print a shell completion script: `eval "$(tenxeval-tui completion bash)"`',
