@@ -404,7 +404,9 @@ def without_adk_duplicates(data: dict[str, Any]) -> dict[str, Any]:
                 message = turn.get(key)
                 if isinstance(message, dict) and _parts_are_text_only(message):
                     del message["parts"]
-            if "final_response" in turn and turn.get("expected_final_response") is not None:
+            if "final_response" in turn and (
+                turn["final_response"] is None or turn.get("expected_final_response") is not None
+            ):
                 del turn["final_response"]
             intermediate = turn.get("intermediate_data")
             if isinstance(intermediate, dict):
