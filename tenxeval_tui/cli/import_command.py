@@ -104,6 +104,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     except UnreadableFileError as exc:
         for problem in exc.problems:
             _error(str(problem))
+        if exc.first.message.startswith("not UTF-8"):
+            _error("save it as UTF-8 (in Excel: CSV UTF-8) and import it again")
         return 2
     except EvalFileError as exc:
         for problem in exc.problems:

@@ -106,7 +106,7 @@ def test_bad_rows_are_each_named_by_line_and_column_and_nothing_is_written(
 ) -> None:
     source = tmp_path / "bad.csv"
     source.write_text(
-        "query,answer,tools,id\n"
+        "query,answer,expected_tools,id\n"
         "ok,fine,,a\n"
         "ragged,row\n"  # line 3: two cells
         ",no query,,\n"  # line 4
@@ -119,8 +119,8 @@ def test_bad_rows_are_each_named_by_line_and_column_and_nothing_is_written(
     err = done.stderr
     assert f"{source}:3: 2 cells, but the header has 4" in err
     assert f"{source}:4: column 'query': empty" in err
-    assert f"{source}:5: column 'tools': tool call 0: name: Field required" in err
-    assert f"{source}:6: column 'tools': invalid JSON: Expecting value" in err
+    assert f"{source}:5: column 'expected_tools': tool call 0: name: Field required" in err
+    assert f"{source}:6: column 'expected_tools': invalid JSON: Expecting value" in err
     assert f"{source}:7: column 'id': duplicate id 'a' (also on line 2)" in err
     assert "5 problem(s); nothing written" in err
     assert "Traceback" not in err
@@ -191,6 +191,17 @@ def test_an_existing_output_is_refused_without_force(tmp_path: Path) -> None:
     assert EvalSet.from_file(out).eval_cases[0].get_user_queries() == ["first"]
 
 
+def test_a_cell_longer_than_the_csv_modules_default_limit(tmp_path: Path) -> None:
+    source = tmp_path / "long.csv"
+    prompt = "word " * 60_000  # 300 kB, over csv's 128 KiB field limit
+    source.write_text(f'query,tools\n"{prompt}",hammer\n')
+    done = run("import", source)
+    assert done.returncode == 0, done.stderr
+    (case,) = EvalSet.from_file(tmp_path / "long.evalset.json").eval_cases
+    assert case.get_user_queries() == [prompt]
+    assert case.metadata == {"tools": "hammer"}  # no tool-call column unless mapped
+
+
 def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
     missing = run("import", tmp_path / "nope.csv")
     assert missing.returncode == 2 and "nope.csv: no such file" in missing.stderr
@@ -199,6 +210,7 @@ def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
     done = run("import", latin)
     assert done.returncode == 2
     assert f"{latin}:2:4: not UTF-8 text (byte 0xe9)" in done.stderr
+    assert "save it as UTF-8 (in Excel: CSV UTF-8)" in done.stderr
     unknown = tmp_path / "data.xlsx"
     unknown.write_text("x")
     done = run("import", unknown)

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, ToolCall
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet, ToolCall
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.textfiles import read_text_file
 
@@ -51,7 +51,7 @@ DEFAULT_COLUMNS: dict[str, tuple[str, ...]] = {
     "id": ("id", "eval_id"),
     "name": ("name",),
     "description": ("description",),
-    "tools": ("expected_tools", "expected_tool_calls", "expected_tool_trajectory", "tools"),
+    "tools": ("expected_tools", "expected_tool_calls", "expected_tool_trajectory"),
 }
 """Each field of a case and the column names it is looked up by when not mapped, in order."""
 
@@ -179,6 +179,8 @@ class _Row:
 
 
 def _csv_rows(path: Path, text: str, delimiter: str) -> tuple[list[str], Iterator[_Row]]:
+    # a cell may be as long as the file (the default limit, 128 KiB, is a long prompt)
+    csv.field_size_limit(max(csv.field_size_limit(), len(text)))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     problems_line = 0
     try:
@@ -278,7 +280,9 @@ def _tags(value: Any, column: str) -> list[str]:
     return [t for t in value if t.strip()]
 
 
-def _tools(value: Any, column: str) -> list[ToolCall]:
+def _tools(value: Any, column: str) -> list[dict[str, Any]]:
+    """The tool calls of a cell, each checked as a :class:`ToolCall` (names become
+    ``{"name": ...}``)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return []
     if isinstance(value, str):
@@ -292,22 +296,23 @@ def _tools(value: Any, column: str) -> list[ToolCall]:
             f"column {column!r}: expected a JSON list of tool calls "
             '(["name", {"name": ..., "args": {...}}])'
         )
-    calls: list[ToolCall] = []
+    calls: list[dict[str, Any]] = []
     for index, item in enumerate(value):
-        if isinstance(item, str):
-            calls.append(ToolCall(name=item))
-            continue
+        call = {"name": item} if isinstance(item, str) else item
         try:
-            calls.append(ToolCall.model_validate(item))
+            ToolCall.model_validate(call)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             detail = f"{where}: {first['msg']}" if where else first["msg"]
             raise ValueError(f"column {column!r}: tool call {index}: {detail}") from None
+        calls.append(call)
     return calls
 
 
-def _case(row: _Row, columns: dict[str, str]) -> EvalCase:
+def _case(row: _Row, columns: dict[str, str]) -> dict[str, Any]:
+    """The row as a case in the file's shape (validated with the whole set, once: a
+    pydantic object per field costs ten times as much)."""
     values = row.values
     used = set(columns.values())
     metadata = {
@@ -318,27 +323,31 @@ def _case(row: _Row, columns: dict[str, str]) -> EvalCase:
         column = columns.get(key)
         return None if column is None else values.get(column)
 
-    query = _text(get("query"), columns["query"], allow_empty=False)
+    turn: dict[str, Any] = {
+        "user_content": {
+            "role": "user",
+            "content": _text(get("query"), columns["query"], allow_empty=False),
+        },
+        "expected_tool_trajectory": _tools(get("tools"), columns.get("tools", "tools")),
+    }
     expected = _text(get("expected"), columns.get("expected", "expected"))
-    case = EvalCase.single_turn(
-        eval_id="",
-        user_query=query,
-        expected_response=expected or None,
-        expected_tools=_tools(get("tools"), columns.get("tools", "tools")),
-        name=_text(get("name"), columns.get("name", "name")),
-        description=_text(get("description"), columns.get("description", "description")),
-        tags=_tags(get("tags"), columns.get("tags", "tags")),
-        metadata=metadata,
-    )
-    case.eval_id = _text(get("id"), columns.get("id", "id")).strip()
-    return case
+    if expected:
+        turn["expected_final_response"] = {"role": "assistant", "content": expected}
+    return {
+        "eval_id": _text(get("id"), columns.get("id", "id")).strip(),
+        "name": _text(get("name"), columns.get("name", "name")),
+        "description": _text(get("description"), columns.get("description", "description")),
+        "conversation": [turn],
+        "tags": _tags(get("tags"), columns.get("tags", "tags")),
+        "metadata": metadata,
+    }
 
 
 def _cases_from_rows(
     path: Path, rows: Iterator[_Row] | list[_Row], columns: dict[str, str]
-) -> list[EvalCase]:
+) -> list[dict[str, Any]]:
     problems: list[Problem] = []
-    cases: list[tuple[int, EvalCase]] = []
+    cases: list[dict[str, Any]] = []
     first_line_of: dict[str, int] = {}
     for row in rows:
         if row.error is not None:
@@ -349,18 +358,19 @@ def _cases_from_rows(
             except ValueError as exc:
                 problems.append(Problem(str(path), str(exc), line=row.line))
             else:
-                if case.eval_id and case.eval_id in first_line_of:
+                eval_id = case["eval_id"]
+                if eval_id and eval_id in first_line_of:
                     problems.append(
                         Problem(
                             str(path),
-                            f"column {columns['id']!r}: duplicate id {case.eval_id!r} "
-                            f"(also on line {first_line_of[case.eval_id]})",
+                            f"column {columns['id']!r}: duplicate id {eval_id!r} "
+                            f"(also on line {first_line_of[eval_id]})",
                             line=row.line,
                         )
                     )
-                elif case.eval_id:
-                    first_line_of[case.eval_id] = row.line
-                cases.append((row.line, case))
+                elif eval_id:
+                    first_line_of[eval_id] = row.line
+                cases.append(case)
         if len(problems) >= MAX_PROBLEMS:
             problems.append(Problem(str(path), f"stopped reading after {MAX_PROBLEMS} bad rows"))
             break
@@ -369,14 +379,14 @@ def _cases_from_rows(
     if not cases:
         raise EvalFileError([Problem(str(path), "no rows to import")])
     number = 0
-    for _, case in cases:  # rows without an id: case-1, case-2, ... (skipping taken ids)
-        if case.eval_id:
+    for case in cases:  # rows without an id: case-1, case-2, ... (skipping taken ids)
+        if case["eval_id"]:
             continue
         number += 1
         while f"case-{number}" in first_line_of:
             number += 1
-        case.eval_id = f"case-{number}"
-    return [case for _, case in cases]
+        case["eval_id"] = f"case-{number}"
+    return cases
 
 
 def _without_null_keys(value: Any) -> Any:
@@ -467,7 +477,7 @@ def import_eval_set(
     columns = resolve_columns(header, mapping, path)
     cases = _cases_from_rows(path, rows, columns)
     set_id = eval_set_id or base_name(path)
-    eval_set = EvalSet(eval_set_id=set_id, name=set_id, eval_cases=cases)
+    eval_set = EvalSet.model_validate({"eval_set_id": set_id, "name": set_id, "eval_cases": cases})
     return ImportResult(eval_set, kind, columns)
 
 
