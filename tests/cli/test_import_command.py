@@ -36,12 +36,12 @@ def files_in(folder: Path) -> set[str]:
 def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(tmp_path: Path) -> None:
     source = tmp_path / "qa.csv"
     source.write_bytes(
-        "\ufeffQuestion,expected_response,tags,expected_tools,owner,id\r\n"
+        "\ufeffQuestion,expected_response,tags,expected_tools,owner,id,\r\n"
         '"What is 2+2?",4,"math, easy","[""calc"", {""name"": ""add"", ""args"": {""a"": 2}}]",'
-        "ann,sum\r\n"
-        '"Two\nlines",,smoke;slow,,bob,\r\n'
+        "ann,sum,\r\n"
+        '"Two\nlines",,smoke;slow,,bob,,note\r\n'
         "\r\n"
-        "Hi,Hello!,,,,\r\n".encode()
+        "Hi,Hello!,,,,,\r\n".encode()
     )
     done = run("import", source)
     assert done.returncode == 0, done.stderr
@@ -65,6 +65,7 @@ def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(tmp_path: P
     assert second.get_user_queries() == ["Two\nlines"]
     assert second.get_final_expected_response() is None
     assert second.tags == ["smoke", "slow"]
+    assert second.metadata == {"owner": "bob", "column_7": "note"}  # an unnamed column
     assert (second.eval_id, third.eval_id) == ("case-1", "case-2")
     assert third.get_final_expected_response() == "Hello!"
 
@@ -224,13 +225,22 @@ def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
 
 def test_jsonl_lines_that_are_no_objects_are_bad_rows(tmp_path: Path) -> None:
     source = tmp_path / "rows.jsonl"
-    source.write_text('{"query": "fine"}\n[1, 2]\n{"query": \n{"query": {"nested": 1}}\n')
+    # a raw U+2028 (valid inside a JSON string) does not end a line
+    source.write_text(
+        '{"query": "fine\u2028still line 1"}\r\n[1, 2]\n{"query": \n{"query": {"nested": 1}}\n'
+    )
     done = run("import", source)
     assert done.returncode == 1
     assert f"{source}:2: not a JSON object" in done.stderr
     assert f"{source}:3: invalid JSON: Expecting value" in done.stderr
     assert f"{source}:4: column 'query': expected text, got dict" in done.stderr
+    assert "5 problem" not in done.stderr and "3 problem(s)" in done.stderr
     assert files_in(tmp_path) == {"rows.jsonl"}
+    source.write_text('{"query": "fine\u2028still line 1"}\r\n\n{"query": "two"}\n')
+    done = run("import", source)
+    assert done.returncode == 0, done.stderr
+    queries = [c.get_user_queries()[0] for c in EvalSet.from_file(tmp_path / "rows.evalset.json")]
+    assert queries == ["fine\u2028still line 1", "two"]
 
 
 PART_NULLS = {"video_metadata": None, "thought": None, "inline_data": None, "file_data": None}

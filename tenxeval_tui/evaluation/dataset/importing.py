@@ -182,17 +182,17 @@ def _csv_rows(path: Path, text: str, delimiter: str) -> tuple[list[str], Iterato
     # a cell may be as long as the file (the default limit, 128 KiB, is a long prompt)
     csv.field_size_limit(max(csv.field_size_limit(), len(text)))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    problems_line = 0
     try:
         header = next(reader, None)
     except csv.Error as exc:
         raise EvalFileError([Problem(str(path), f"bad CSV: {exc}", line=1)]) from None
     if header is None:
         raise EvalFileError([Problem(str(path), "the file is empty (no header row)", line=1)])
-    header = [cell.strip() for cell in header]
+    # an unnamed column still has a name, so that its cells reach the metadata
+    header = [cell.strip() or f"column_{index + 1}" for index, cell in enumerate(header)]
     seen: dict[str, int] = {}
     for index, column in enumerate(header):
-        if column and column in seen:
+        if column in seen:
             raise EvalFileError(
                 [
                     Problem(
@@ -204,18 +204,18 @@ def _csv_rows(path: Path, text: str, delimiter: str) -> tuple[list[str], Iterato
                 ]
             )
         seen[column] = index
-    problems_line = reader.line_num
+    last_line = reader.line_num
 
     def rows() -> Iterator[_Row]:
-        nonlocal problems_line
+        nonlocal last_line
         while True:
-            start = problems_line + 1
+            start = last_line + 1
             try:
                 record = next(reader, None)
             except csv.Error as exc:
                 yield _Row(start, {}, f"bad CSV: {exc}")
                 return
-            problems_line = reader.line_num
+            last_line = reader.line_num
             if record is None:
                 return
             if not record or all(not cell.strip() for cell in record):
@@ -223,7 +223,7 @@ def _csv_rows(path: Path, text: str, delimiter: str) -> tuple[list[str], Iterato
             if len(record) != len(header):
                 yield _Row(start, {}, f"{len(record)} cells, but the header has {len(header)}")
                 continue
-            yield _Row(start, {c: v for c, v in zip(header, record, strict=True) if c})
+            yield _Row(start, dict(zip(header, record, strict=True)))
 
     return header, rows()
 
@@ -232,7 +232,9 @@ def _jsonl_rows(path: Path, text: str) -> tuple[list[str], list[_Row]]:
     rows: list[_Row] = []
     header: list[str] = []
     known: set[str] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
+    # split at newlines only: str.splitlines() also splits at U+2028 and the like,
+    # which JSON allows raw inside strings
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
