@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,8 +30,9 @@ from tenxeval_tui.runs.worker import RunRequest
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
-from tenxeval_tui.settings.workspace import Workspace, open_workspace
+from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import ALL_SETS, RunChoice, RunOptions, agent_problem
@@ -96,7 +98,7 @@ class RunScreen(Screen[None]):
     def workspace(self) -> Workspace:
         """The app's workspace (the current folder when the app has none)."""
         if self._workspace is None:
-            self._workspace = getattr(self.app, "workspace", None) or open_workspace(".")
+            self._workspace = host_of(self.app).workspace
         return self._workspace
 
     @property
@@ -134,7 +136,7 @@ class RunScreen(Screen[None]):
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
         self.query_one(RunCaseTable).focus()
-        if self._watch_on_mount or getattr(self.app, "watch_runs", False):
+        if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
 
     def _say(self, message: str, style: str = "") -> None:
@@ -310,6 +312,16 @@ class RunScreen(Screen[None]):
             for eval_id in ids
         }
 
+    @property
+    def running(self) -> bool:
+        """Whether a run is in progress (its worker process is alive)."""
+        return self.process is not None and self.process.running
+
+    def forget_results(self, keys: Iterable[str]) -> None:
+        """Forget the results of cases that no longer exist (they are not carried over)."""
+        for key in keys:
+            self.last_results.pop(key, None)
+
     def drop_cases(self, keys: set[str]) -> None:
         """Take cases that no longer exist (removed from their file) out of the view."""
         table = self.query_one(RunCaseTable)
@@ -398,10 +410,9 @@ class RunScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        running = self.process is not None and self.process.running
         run = self.live
         if action == "cancel_run":
-            return running
+            return self.running
         if action == "rerun_failed":
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
@@ -511,7 +522,7 @@ class RunScreen(Screen[None]):
     @on(Checkbox.Changed, "#watch")
     def _watch_changed(self, event: Checkbox.Changed) -> None:
         if event.value:
-            self.watcher.start()
+            self.run_worker(self.watcher.start(), group="watch", exclusive=True)
         else:
             self.watcher.stop()
 

@@ -1,7 +1,8 @@
 """Watch mode of the run screen: rerun what a saved file affects.
 
 Change detection is :class:`~tenxeval_tui.runs.watch.ChangeWatcher` (shared with the CLI);
-this class decides what to rerun and asks the screen to do it:
+this class decides what to rerun and asks the run view to do it, through the narrow
+:class:`WatchedView` (the run screen satisfies it; this module does not import it):
 
 - agent code (or the eval config) changed: everything selected reruns, in a new
   worker process (fresh imports);
@@ -14,26 +15,93 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
 from tenxeval_tui.runs.live_run import case_key
 from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher
 from tenxeval_tui.runs.worker import is_selected
-
-if TYPE_CHECKING:
-    from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.run_options import RunChoice
 
 # Watch mode reacts within this long after the last write of a save.
 DEBOUNCE_MS = 150
 
 
-class WatchController:
-    """Watches the run screen's eval sets and agent while watch mode is on."""
+class WatchedView(Protocol):
+    """What watch mode reads of the run view and asks it to do."""
 
-    def __init__(self, screen: RunScreen) -> None:
+    @property
+    def search_path(self) -> Path:
+        """Where the agent's module is looked up."""
+        ...
+
+    @property
+    def config_file(self) -> Path | None:
+        """The eval config file, if any (a change of it reruns everything)."""
+        ...
+
+    @property
+    def running(self) -> bool:
+        """Whether a run is in progress."""
+        ...
+
+    @property
+    def last_results(self) -> Mapping[str, EvalCaseResult]:
+        """Case key -> the latest result of each case run so far."""
+        ...
+
+    @property
+    def set_paths(self) -> Mapping[str, Path]:
+        """Eval set id -> the file it was read from."""
+        ...
+
+    def options_choice(self) -> RunChoice:
+        """What the options bar selects now."""
+        ...
+
+    def chosen_paths(self, choice: RunChoice) -> list[Path]:
+        """The eval set files ``choice`` selects."""
+        ...
+
+    def action_start(self) -> None:
+        """Run what the options select."""
+        ...
+
+    def launch(
+        self,
+        paths: list[Path],
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+        carry: list[EvalCaseResult] | None = None,
+    ) -> bool:
+        """Run ``paths`` (only the ``only`` cases), showing ``carry`` as carried over."""
+        ...
+
+    def drop_cases(self, keys: set[str]) -> None:
+        """Take cases that no longer exist out of the view."""
+        ...
+
+    def forget_results(self, keys: Iterable[str]) -> None:
+        """Forget the results of cases that no longer exist."""
+        ...
+
+    def say_problem(self, message: str) -> None:
+        """Show why something could not be done."""
+        ...
+
+    def notify(self, message: str) -> None:
+        """A passing notice."""
+        ...
+
+
+class WatchController:
+    """Watches the run view's eval sets and agent while watch mode is on."""
+
+    def __init__(self, screen: WatchedView) -> None:
         self.screen = screen
         self.watcher: ChangeWatcher | None = None
         self.batches = 0
@@ -47,9 +115,10 @@ class WatchController:
         """Whether watch mode is on."""
         return self._stop is not None and not self._stop.is_set()
 
-    def start(self) -> None:
+    def start(self) -> Coroutine[Any, Any, None]:
         """Turn watch mode on: run what the options select once, then watch the selected
-        eval sets and the agent's folder."""
+        eval sets and the agent's folder; returns the watch loop, for the view to run as
+        a worker."""
         self.stop()
         screen = self.screen
         choice = screen.options_choice()
@@ -63,10 +132,10 @@ class WatchController:
             if folder is not None:
                 self.watcher.add_agent_folder(folder)
         self._stop = asyncio.Event()
-        screen.run_worker(self._watch(self.watcher, self._stop), group="watch", exclusive=True)
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
-        if not (screen.process is not None and screen.process.running):
+        if not screen.running:
             screen.action_start()  # runs once now (the run later changes are compared with)
+        return self._watch(self.watcher, self._stop)
 
     def stop(self) -> None:
         """Turn watch mode off."""
@@ -87,8 +156,7 @@ class WatchController:
         if broken:
             screen.say_problem("Not rerun: " + "; ".join(str(p) for p in broken))
             return
-        running = screen.process is not None and screen.process.running
-        if batch.rerun_all or running:
+        if batch.rerun_all or screen.running:
             screen.action_start()  # what the options select, filter included
             return
         choice = screen.options_choice()
@@ -143,8 +211,7 @@ class WatchController:
             and key not in gone
             and screen.set_paths.get(result.eval_set_id, Path()).resolve() in scope
         ]
-        for key in gone:
-            screen.last_results.pop(key, None)
+        screen.forget_results(gone)
         screen.launch([Path(p) for p in only], only=only, tags=choice.tags, carry=carry)
 
 
