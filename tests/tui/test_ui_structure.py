@@ -9,6 +9,7 @@ from textual.app import App
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.host import StandaloneHost, WorkbenchHost, host_of
+from tenxeval_tui.screens.editor.case_actions import EDIT_ACTION, RERUN_ACTION, app_supports
 
 UI = ("tenxeval_tui.app", "tenxeval_tui.screens", "tenxeval_tui.widgets")
 
@@ -43,3 +44,10 @@ def test_another_app_gets_one_standalone_host_with_the_defaults() -> None:
     assert host_of(app) is host  # one per app: its workspace is opened once
     assert (host.watch_files, host.watch_runs, host.can_go_back) == (True, False, False)
     assert host.workspace.root.resolve() == Path.cwd().resolve()
+
+
+def test_case_actions_are_offered_by_the_apps_that_have_them(tmp_path: Path) -> None:
+    workbench = WorkbenchApp(tmp_path)
+    assert app_supports(workbench, EDIT_ACTION) and app_supports(workbench, RERUN_ACTION)
+    assert not app_supports(App(), EDIT_ACTION) and not app_supports(App(), RERUN_ACTION)
+    assert not app_supports(workbench, "delete_everything")

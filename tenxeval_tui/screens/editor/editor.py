@@ -384,7 +384,7 @@ class EditorScreen(CaseCommandsScreen):
             self.document.seal()
             await form.show(self.document, uid, unless_shown=True)
 
-    @on(CaseTable.Chosen)
+    @on(CaseTable.Selected)
     def _chosen(self) -> None:
         self.query_one(CaseForm).focus_field("eval_id")
 

@@ -246,7 +246,7 @@ class ReportScreen(Screen[None]):
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
-        if self.showing_case is not None:
+        if self.showing_case is not None and event.item is not None:
             await self.open_case(event.item)
 
     async def action_back(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -9,7 +11,7 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ProgressBar
 
-from tenxeval_tui.runs.live_run import LiveRun
+from tenxeval_tui.runs.live_run import CaseStatus, LiveRun
 
 NARROW = 130
 """Below this many columns the figures go under the bar."""
@@ -25,12 +27,46 @@ COUNT_STYLES = (
 )
 
 
-def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
-    """``3/5 done  queued 0  running 1  passed 3 ...  pass rate 75%  elapsed 12s  tokens 420``."""
-    counts = run.counts()
+@dataclass(frozen=True, slots=True)
+class RunTally:
+    """A run's figures, counted in one pass over its cases (the view counts them several
+    times a second, and a run may hold 10,000 cases): what :class:`LiveRun`'s
+    ``counts()``, ``completed``, ``pass_rate`` and ``tokens`` say, at once."""
+
+    counts: dict[str, int]
+    total: int
+    completed: int
+    passed: int
+    tokens: int
+
+    @classmethod
+    def of(cls, run: LiveRun) -> RunTally:
+        """Count ``run``'s cases."""
+        found = dict.fromkeys(CaseStatus, 0)
+        completed = passed = tokens = 0
+        for state in run.cases.values():
+            found[state.status] += 1
+            tokens += state.tokens
+            if state.result is not None:
+                completed += 1
+                passed += state.result.passed
+        counts = {str(status): count for status, count in found.items()}
+        return cls(counts, len(run.cases), completed, passed, tokens)
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed over cases with a result, or ``None`` before any."""
+        return self.passed / self.completed if self.completed else None
+
+
+def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None = None) -> Text:
+    """``3/5 done  queued 0  running 1  passed 3 ...  pass rate 75%  elapsed 12s  tokens 420``
+    (``tally``: the run's figures, when counted already)."""
+    tally = tally or RunTally.of(run)
+    counts = tally.counts
     text = Text()
     if run.planned or run.done:
-        text.append(f"{run.completed}/{run.total}", style="bold")
+        text.append(f"{tally.completed}/{tally.total}", style="bold")
         text.append(" done  ", style="dim")
     else:
         text.append("starting…  ", style="dim")
@@ -39,14 +75,14 @@ def summary_text(run: LiveRun, *, timings: bool = True) -> Text:
             continue  # what is not there takes no room (the line must fit 80 columns)
         text.append(f"{name} ", style="dim")
         text.append(f"{counts[name]}  ", style=style)
-    rate = run.pass_rate
+    rate = tally.pass_rate
     text.append("pass rate ", style="dim")
     text.append("-" if rate is None else f"{rate:.0%}")
     if timings:
         text.append("  elapsed ", style="dim")
         text.append(f"{run.elapsed():.0f}s")
     text.append("  tokens ", style="dim")
-    text.append(str(run.tokens))
+    text.append(str(tally.tokens))
     return text
 
 
@@ -116,11 +152,12 @@ class RunProgress(Horizontal):
             bar.update(total=1, progress=0)
             figures.show(Text("no run yet", style="dim"))
             return
+        tally = RunTally.of(run)
         if run.planned or run.done:
-            bar.update(total=max(run.total, 1), progress=run.completed)
+            bar.update(total=max(tally.total, 1), progress=tally.completed)
         else:  # the worker has not said yet how many cases run: no share to show
             bar.update(total=None, progress=0)
-        figures.show(summary_text(run, timings=self.timings))
+        figures.show(summary_text(run, timings=self.timings, tally=tally))
 
 
-__all__ = ["RunFigures", "RunProgress", "summary_text"]
+__all__ = ["RunFigures", "RunProgress", "RunTally", "summary_text"]
