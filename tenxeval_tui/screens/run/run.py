@@ -373,7 +373,7 @@ class RunScreen(Screen[None]):
             (state, names.get(state.eval_set_id, "")) for state in (run.cases[key] for key in dirty)
         )
         if dirty or not run.done:
-            self.query_one(RunProgress).show(run)
+            self.query_one(RunProgress).show(run, dirty)
         if self._reselect is not None and table.move_to(self._reselect):
             self._reselect = None
         if self.selected is None and table.row_count:
