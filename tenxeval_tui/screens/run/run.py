@@ -259,6 +259,8 @@ class RunScreen(Screen[None]):
             if state.result is not None and state.status != CaseStatus.CARRIED:
                 self.case_reports[key] = reports
         self.repaint()
+        # The figures as the run ended: the last repaint may have come just before its end.
+        self.query_one(RunProgress).show(run)
         self._show_outcome(run)
         self.runs_finished += 1
 
