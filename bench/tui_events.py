@@ -28,7 +28,7 @@ from textual.binding import Binding
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder
-from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
 
@@ -164,7 +164,7 @@ async def watch_latency(root: Path, saves: int) -> tuple[list[float], list[float
 
 def worker_alone(root: Path) -> float:
     """Seconds the worker takes to stream the flood with no UI reading it."""
-    request = RunRequest(
+    request = RunPlan(
         agent="flood_agent:agent",
         eval_sets=[root / "evals" / "flood.evalset.json"],
         output_dir=root / "reports-alone",

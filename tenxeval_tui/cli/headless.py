@@ -1,6 +1,9 @@
 """``tenxeval-tui run``: evaluate an agent on eval sets without the UI (shell and CI).
 
-Settings come from ``[tool.tenxeval]`` (see :mod:`tenxeval_tui.settings.workspace`) and
+Flags and settings become a :class:`~tenxeval_tui.runs.plan.RunPlan`
+(:func:`build_plan`), checked and selected as the worker will select it
+(:func:`select_for_run`), run in the workbench's worker child (:func:`run_selected`) and
+written as one report (:func:`publish`). Settings come from ``[tool.tenxeval]`` (see :mod:`tenxeval_tui.settings.workspace`) and
 are overridden by flags. Exit codes: 0 when the pass rate meets the threshold
 and no case errored, 1 otherwise, 2 for usage or configuration errors (each
 printed as one message naming the file, the place and the problem), 130 when
@@ -16,16 +19,17 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.settings.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -33,22 +37,6 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class UsageError(Exception):
     """A usage or configuration problem: printed as it is, exit code 2."""
-
-
-@dataclass
-class RunPlan:
-    """Everything a run needs, resolved from flags and ``[tool.tenxeval]``."""
-
-    agent: str
-    agent_explicit: bool
-    agent_folder: Path
-    files: list[Path]
-    config: EvalConfig
-    config_file: Path | None
-    threshold: float
-    tags: list[str]
-    cases: list[str]
-    criteria_modules: list[str]
 
 
 def _split_tags(raw: Sequence[str] | None) -> list[str]:
@@ -139,7 +127,10 @@ def _check_output_dir(folder: Path) -> None:
 
 
 def build_plan(args: argparse.Namespace) -> RunPlan:
-    """Resolve flags and settings into a :class:`RunPlan`; :class:`UsageError` on any problem."""
+    """Resolve flags and settings into a :class:`~tenxeval_tui.runs.plan.RunPlan` (its config
+    resolved, its criteria checked); :class:`UsageError` on any problem."""
+    from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+    from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.settings.workspace import open_workspace
 
     workspace = open_workspace(Path.cwd())
@@ -180,7 +171,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         reporter.output_dir = str(workspace.resolve(settings.output_dir))
     reporter.junit_xml = reporter.junit_xml or args.junit
     reporter.html = reporter.html and not args.no_html
-    tags = _split_tags(args.tags)
+    tags = tuple(_split_tags(args.tags))
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
     modules = _import_criteria_modules(args, workspace, agent_folder)
@@ -189,13 +180,11 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     return RunPlan(
         agent=agent,
         agent_explicit=bool(args.agent),
-        agent_folder=agent_folder,
-        files=files,
+        search_path=agent_folder,
+        eval_sets=files,
+        selection=CaseSelection(eval_ids=tuple(args.cases) if args.cases else None, tags=tags),
         config=config,
         config_file=config_file,
-        threshold=args.threshold,
-        tags=tags,
-        cases=list(args.cases or []),
         criteria_modules=modules,
     )
 
@@ -217,56 +206,61 @@ def _import_criteria_modules(
     return modules
 
 
-def load_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
-    """Load and filter the plan's eval sets (by tags, then by case ids), with their files."""
-    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
+    """The plan's eval sets that hold selected cases, loaded and filtered (by
+    :func:`~tenxeval_tui.runs.plan.select`, as the worker does); :class:`UsageError` when a
+    file does not load, a ``--case`` is in none of them or nothing is selected."""
     from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.runs.plan import load_eval_sets, select
 
-    loaded: list[tuple[Path, EvalSet]] = []
-    for file in plan.files:
-        try:
-            loaded.append((file, EvalSet.from_file(file)))
-        except EvalFileError as exc:
-            raise UsageError(str(exc)) from None
-        except FileNotFoundError:
-            raise UsageError(f"{file}: file not found") from None
-    unknown = set(plan.cases) - {c.eval_id for _, s in loaded for c in s.eval_cases}
+    try:
+        loaded = load_eval_sets(plan.eval_sets)
+    except EvalFileError as exc:
+        raise UsageError(str(exc)) from None
+    except FileNotFoundError as exc:
+        raise UsageError(f"{exc.filename}: file not found") from None
+    unknown = plan.selection.unknown_ids(c for _, s in loaded for c in s.eval_cases)
     if unknown:
-        raise UsageError(
-            f"--case: no case {', '.join(map(repr, sorted(unknown)))} in the eval sets"
-        )
-    selected: list[tuple[Path, EvalSet]] = []
-    for file, eval_set in loaded:
-        cases = eval_set.filter_by_tags(plan.tags) if plan.tags else list(eval_set.eval_cases)
-        if plan.cases:
-            cases = [c for c in cases if c.eval_id in plan.cases]
-        if cases:
-            selected.append((file, eval_set.model_copy(update={"eval_cases": cases})))
+        raise UsageError(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
+    selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
     if not selected:
-        if plan.tags or plan.cases:
+        if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
-        raise UsageError(f"{', '.join(map(str, plan.files))}: no cases to run")
+        raise UsageError(f"{', '.join(map(str, plan.eval_sets))}: no cases to run")
     return selected
 
 
 def execute(plan: RunPlan, args: argparse.Namespace) -> int:
-    """Run the plan in a child process (:mod:`tenxeval_tui.runs.child_run`), then write the
-    reports and print the summary; returns the exit code.
+    """Run ``plan`` (its files checked and selected by :func:`select_for_run`); returns the
+    exit code."""
+    return run_selected(plan, select_for_run(plan), args)
+
+
+def run_selected(
+    plan: RunPlan,
+    selected: Sequence[tuple[Path, EvalSet]],
+    args: argparse.Namespace,
+    *,
+    keep: list[EvalReport] | None = None,
+) -> int:
+    """Run the ``selected`` eval sets of ``plan`` in a child process (the workbench's worker,
+    through :mod:`tenxeval_tui.runs.child_run`), then write the reports and print the
+    summary; returns the exit code. The reports of the finished cases are added to
+    ``keep`` (watch mode re-scores them when only the criteria change).
 
     Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
     running), the reports of the finished cases are written and the exit code is not 0
     unless every case ran and the threshold is met.
     """
     from tenxeval_tui.cli.progress import make_progress
-    from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
     from tenxeval_tui.runs.worker import set_up_logging
 
-    files_and_sets = load_eval_sets(plan)
+    plan = plan.model_copy(update={"eval_sets": [path for path, _ in selected]})
     set_up_logging(args.verbose)
-    progress = make_progress(sum(len(s.eval_cases) for _, s in files_and_sets), quiet=args.quiet)
+    progress = make_progress(sum(len(s.eval_cases) for _, s in selected), quiet=args.quiet)
     with progress:
-        outcome = run_in_child(plan, files_and_sets, [progress], verbose=args.verbose)
+        outcome = run_in_child(plan, [progress], verbose=args.verbose)
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
     if outcome.interrupted:
@@ -277,13 +271,15 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
             "finished (os._exit, a crash or a kill): writing the report of the finished cases",
             file=sys.stderr,
         )
-    finished = child_reports(outcome, plan.config.model_dump(mode="json"))
+    config = plan.resolved_config()
+    finished = child_reports(outcome, config.model_dump(mode="json"))
     if not finished or not any(r.results for r in finished):
         _drop_journal(outcome.journal)
         return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
-    report = finished[0] if len(finished) == 1 else EvalReport.combine(finished)
-    written = _write_reports(report, plan, args)
-    if written:
+    if keep is not None:
+        keep.extend(finished)
+    code = publish(finished, config, args)
+    if code is not None:
         _drop_journal(outcome.journal)
     elif outcome.journal is not None:
         print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
@@ -291,7 +287,18 @@ def execute(plan: RunPlan, args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     if outcome.died:
         return EXIT_FAILED
-    return exit_code(report, plan.threshold) if written else EXIT_FAILED
+    return EXIT_FAILED if code is None else code
+
+
+def publish(
+    reports: Sequence[EvalReport], config: EvalConfig, args: argparse.Namespace
+) -> int | None:
+    """Write ``reports`` as one report (combined when several) and print the summary; the
+    exit code, or ``None`` when a report file was not written."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+
+    report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+    return exit_code(report, args.threshold) if _write_reports(report, config, args) else None
 
 
 def _drop_journal(journal: Path | None) -> None:
@@ -307,34 +314,33 @@ def exit_code(report: EvalReport, threshold: float) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def _write_reports(report: EvalReport, plan: RunPlan, args: argparse.Namespace) -> bool:
+def _write_reports(report: EvalReport, config: EvalConfig, args: argparse.Namespace) -> bool:
     """Write the report files, then print; ``False`` when a report file was not written."""
-    from tenxeval_tui.evaluation.reporters import ReporterManager, print_report
+    from tenxeval_tui.evaluation.reporters import print_report
+    from tenxeval_tui.runs.reports import write_reports
 
-    reporter = plan.config.reporter.model_copy()
-    reporter.console = False
     # Files first: a closed stdout (``| head``) must not cost the reports.
-    output = ReporterManager(reporter).run_all(report)
-    for name, message in output.errors:
+    written = write_reports([report], config.reporter, console=False)
+    for name, message in written.errors:
         print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
-        print_report(report, verbose=args.verbose, use_color=sys.stdout.isatty())
+        print_report(report, verbose=args.verbose, use_color=colour_wanted(sys.stdout))
     if not args.quiet:
-        for path in output.generated_files:
+        for path in written.files:
             print(inert(f"wrote {path}"))
     s = report.summary
-    verdict = "PASSED" if exit_code(report, plan.threshold) == EXIT_OK else "FAILED"
+    verdict = "PASSED" if exit_code(report, args.threshold) == EXIT_OK else "FAILED"
     print(
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
-        f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {plan.threshold:.1%})"
+        f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {args.threshold:.1%})"
     )
-    if output.errors:
+    if written.errors:
         print("FAILED: some report files were not written (see above)", file=sys.stderr)
-    if args.open and output.html_path:
+    if args.open and written.html:
         import webbrowser
 
-        webbrowser.open(Path(output.html_path).resolve().as_uri())
-    return not output.errors
+        webbrowser.open(Path(written.html[0]).resolve().as_uri())
+    return not written.errors
 
 
 def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
@@ -345,6 +351,7 @@ def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.errors import EvalFileError
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.journal import read_journal_runs
+    from tenxeval_tui.runs.reports import marked_partial
 
     journal = Path(args.from_journal)
     try:
@@ -357,29 +364,11 @@ def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
     if not runs:
         raise UsageError(f"{journal}: no finished case in this journal")
     report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
-    if any(r.is_partial for r in runs) and not report.is_partial:
-        report = report.model_copy(update={"metadata": {**report.metadata, "partial": True}})
-    if not _write_reports(report, plan, args):
+    if any(r.is_partial for r in runs):
+        report = marked_partial(report)
+    if not _write_reports(report, plan.resolved_config(), args):
         return EXIT_FAILED
-    return EXIT_FAILED if report.is_partial else exit_code(report, plan.threshold)
-
-
-def run_command(args: argparse.Namespace) -> int:
-    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
-    try:
-        plan = build_plan(args)
-        if getattr(args, "from_journal", None):
-            return report_journal(plan, args)
-        if args.watch:
-            from tenxeval_tui.cli.watch_run import watch_loop
-
-            return watch_loop(plan, args)
-        return execute(plan, args)
-    except UsageError as exc:
-        print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    return EXIT_FAILED if report.is_partial else exit_code(report, args.threshold)
 
 
 __all__ = [
@@ -387,11 +376,12 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
-    "RunPlan",
     "UsageError",
     "build_plan",
     "execute",
     "exit_code",
-    "load_eval_sets",
-    "run_command",
+    "publish",
+    "report_journal",
+    "run_selected",
+    "select_for_run",
 ]

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tenxeval_tui import __version__
+
 
 def _eval_set_files(paths: Sequence[str]) -> list[Path]:
     files: list[Path] = []
@@ -55,7 +57,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.headless`)."""
-    from tenxeval_tui.cli.headless import run_command
+    from tenxeval_tui.cli.run_command import run_command
 
     return run_command(args)
 
@@ -92,21 +94,52 @@ def _load_report_or_none(path: str) -> object | None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file."""
+    """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file.
+
+    ``latest`` and ``previous`` stand for the newest and the one-before-newest report of an
+    eval set in the output folder (see :mod:`tenxeval_tui.cli.report_names`); with either,
+    every eval set there is compared, or only ``--eval-set ID``.
+    """
+    from tenxeval_tui.cli.report_names import ReportNameError, resolve_pairs
     from tenxeval_tui.evaluation.compare import compare_reports
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.inert import inert, inert_json
 
-    baseline = _load_report_or_none(args.baseline)
-    current = _load_report_or_none(args.current)
-    if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
+    try:
+        pairs = resolve_pairs(args.baseline, args.current, args.output_dir, args.eval_set)
+    except ReportNameError as exc:
+        print(inert(str(exc), multiline=True), file=sys.stderr)
         return 2
-    comparison = compare_reports(baseline, current)
-    if args.json:
-        print(inert_json(comparison.model_dump_json(indent=2)))
-    else:
-        print(inert(comparison.format_summary(), multiline=True))
-    return 1 if comparison.has_regressions else 0
+    regressed = False
+    for baseline_path, current_path in pairs:
+        baseline = _load_report_or_none(baseline_path)
+        current = _load_report_or_none(current_path)
+        if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
+            return 2
+        comparison = compare_reports(baseline, current, strict=args.strict)
+        if len(pairs) > 1 and not args.json:
+            print(inert(f"== {baseline_path} -> {current_path}"))
+        if args.json:
+            print(inert_json(comparison.model_dump_json(indent=2)))
+        else:
+            print(inert(comparison.format_summary(), multiline=True))
+        regressed = regressed or comparison.has_regressions
+    return 1 if regressed else 0
+
+
+def cmd_rescore(args: argparse.Namespace) -> int:
+    """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
+    from tenxeval_tui.cli.rescore_command import rescore_command
+
+    return rescore_command(args)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print the shell completion script for ``args.shell`` (generated from the parser)."""
+    import shtab
+
+    print(shtab.complete(build_parser(), shell=args.shell))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         "or one eval set file (default: the current folder); with --watch it opens on the "
         "run view with watch mode on.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     # prog: the subcommands' usage lines would repeat the two-line usage above
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="tenxeval-tui")
     validate = sub.add_parser(
@@ -133,10 +167,46 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",
     )
-    compare.add_argument("baseline", metavar="BASELINE.json")
-    compare.add_argument("current", metavar="CURRENT.json")
+    compare.add_argument(
+        "baseline", metavar="BASELINE", help="a JSON report, or `previous` / `latest`"
+    )
+    compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.add_argument(
+        "--strict",
+        action="store_true",
+        help="count every flip as a regression (by default a case run several times "
+        "regresses only when its pass-rate drop is significant)",
+    )
+    compare.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="where `latest` and `previous` are looked up (default: output_dir of "
+        "[tool.tenxeval], else eval_reports)",
+    )
+    compare.add_argument(
+        "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"
+    )
     compare.set_defaults(func=cmd_compare)
+
+    from tenxeval_tui.cli.rescore_command import add_rescore_arguments
+
+    rescore = sub.add_parser(
+        "rescore",
+        help="score a report again with another config, without running the agent",
+        description="Recompute every criterion from what REPORT stored (tool calls, "
+        "trajectory, replies): the agent does not run. Judged criteria go through the "
+        "judge cache. Exit codes as `run`.",
+    )
+    add_rescore_arguments(rescore)
+    rescore.set_defaults(func=cmd_rescore)
+
+    completion = sub.add_parser(
+        "completion",
+        help='print a shell completion script: `eval "$(tenxeval-tui completion bash)"`',
+    )
+    completion.add_argument("shell", choices=["bash", "zsh"])
+    completion.set_defaults(func=cmd_completion)
     return parser
 
 

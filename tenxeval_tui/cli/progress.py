@@ -110,7 +110,11 @@ class BarProgress(RunObserver):
 
 
 def make_progress(total: int, *, quiet: bool = False) -> LineProgress | BarProgress:
-    """A bar on an interactive terminal (unless ``quiet``), else plain lines."""
+    """A bar on an interactive terminal (unless ``quiet``), else plain lines.
+
+    The bar needs a terminal that redraws in place: ``FORCE_COLOR`` colours the plain
+    lines of a CI log (see :mod:`tenxeval_tui.cli.colour`), it does not make them a bar.
+    """
     if not quiet and sys.stdout.isatty():
         return BarProgress(total)
     return LineProgress(total, quiet=quiet)

@@ -1,78 +1,129 @@
-"""``tenxeval-tui run --watch``: rerun on changes, each rerun in a child process.
+"""``tenxeval-tui run --watch``: rerun on changes, each rerun in a fresh worker process.
 
-A child process per rerun gives the agent fresh imports every time (no stale
-modules, no state left over from the previous run). When only eval sets
-changed, only those are rerun; agent code or the config file changing reruns
-everything. Ctrl-C stops the current run and the watch, with exit code 130.
+What a change reruns is the workbench's watch policy
+(:func:`~tenxeval_tui.runs.watch.rerun_for`): the config file changing only in its
+criteria re-scores the last results (no agent runs); agent code or the config otherwise
+changing reruns every selected case (the plan is built again from the flags and
+settings, so the config is read anew and a new eval set file in a watched folder joins);
+an eval set changing reruns only its selected cases that are new or modified. Each run goes through
+the same pipeline as ``run`` (:func:`~tenxeval_tui.cli.headless.run_selected`): a worker
+child per run gives the agent fresh imports every time. Ctrl-C stops the current run and
+the watch, with exit code 130.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tenxeval_tui.cli.headless import EXIT_INTERRUPTED, RunPlan
-
-
-def child_argv(args: argparse.Namespace) -> list[str]:
-    """The ``run`` flags of ``args`` for a rerun (no paths, no ``--watch``, no ``--open``)."""
-    argv: list[str] = []
-    for flag, value in (
-        ("--agent", args.agent),
-        ("--config", args.config),
-        ("--preset", args.preset),
-        ("--concurrency", args.concurrency),
-        ("--timeout", args.timeout),
-        ("--output-dir", args.output_dir),
-    ):
-        if value is not None:
-            argv += [flag, str(value)]
-    argv += ["--threshold", str(args.threshold)]
-    for tags in args.tags or ():
-        argv += ["--tags", tags]
-    for case in args.cases or ():
-        argv += ["--case", case]
-    for module in getattr(args, "criteria_modules", None) or ():
-        argv += ["--criteria-module", module]
-    for flag, on in (
-        ("--junit", args.junit),
-        ("--no-html", args.no_html),
-        ("--quiet", args.quiet),
-        ("--verbose", args.verbose),
-    ):
-        if on:
-            argv.append(flag)
-    return argv
+from tenxeval_tui.cli.headless import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    UsageError,
+    build_plan,
+    publish,
+    run_selected,
+    select_for_run,
+)
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.runs.live_run import case_key
+from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.rescore import rescored_reports
+from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, Rerun, rerun_for
 
 
 def _say(text: str) -> None:
-    from tenxeval_tui.evaluation.inert import inert
-
     print(inert(f"[watch] {text}", multiline=True), flush=True)
 
 
-def _run_child(argv: Sequence[str], files: Sequence[Path]) -> int:
-    command = [sys.executable, "-m", "tenxeval_tui.cli", "run", *argv, *map(str, files)]
-    child = subprocess.Popen(command)
+def _usage_problem(exc: UsageError) -> None:
+    print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
+
+
+class _Runs:
+    """What the watched runs did so far: the file of every case run, its last result."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Path] = {}
+        self.last: dict[str, EvalCaseResult] = {}
+
+    def add(self, selected: Sequence[tuple[Path, EvalSet]], reports: Sequence[EvalReport]) -> None:
+        self.files.update(
+            {case_key(s.eval_set_id, c.eval_id): path for path, s in selected for c in s.eval_cases}
+        )
+        self.last.update(
+            {case_key(r.eval_set_id, r.eval_id): r for p in reports for r in p.results}
+        )
+
+    def forget(self, keys: frozenset[str]) -> None:
+        for key in keys:
+            self.files.pop(key, None)
+            self.last.pop(key, None)
+
+
+def _run(plan: RunPlan, args: argparse.Namespace, runs: _Runs) -> tuple[int, int]:
+    """Run ``plan`` as ``run`` does; ``(exit code, eval sets run)``, remembered in ``runs``;
+    a usage error is printed (exit code 2)."""
+    finished: list[EvalReport] = []
     try:
-        return child.wait()
-    except KeyboardInterrupt:
-        # The terminal sent SIGINT to the child too: give it a moment to stop cleanly.
-        try:
-            child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-        raise
+        selected = select_for_run(plan)
+        code = run_selected(plan, selected, args, keep=finished)
+    except UsageError as exc:
+        _usage_problem(exc)
+        return EXIT_USAGE, 0
+    runs.add(selected, finished)
+    if code == EXIT_INTERRUPTED:
+        raise KeyboardInterrupt
+    return code, len(selected)
 
 
-def _describe(batch: object) -> list[str]:
-    from tenxeval_tui.runs.watch import ChangeBatch
+def _rescore(plan: RunPlan, args: argparse.Namespace, runs: _Runs) -> tuple[int, int]:
+    """Score the last results again with ``plan``'s criteria (no agent runs); a case with
+    no last result makes it a run."""
+    try:
+        selected = select_for_run(plan)
+    except UsageError as exc:
+        _usage_problem(exc)
+        return EXIT_USAGE, 0
+    config = plan.resolved_config()
+    reports = rescored_reports(selected, runs.last, config)
+    if reports is None:
+        return _run(plan, args, runs)
+    _say(f"only the criteria changed: re-scoring the last results of {len(selected)} eval sets")
+    runs.add(selected, reports)
+    code = publish(reports, config, args)
+    return EXIT_FAILED if code is None else code, len(selected)
 
-    assert isinstance(batch, ChangeBatch)
+
+def _fresh_plan(args: argparse.Namespace) -> RunPlan | None:
+    """The plan built anew from the flags and settings (a usage problem is printed)."""
+    try:
+        return build_plan(args)  # the config read anew, new files in folders found
+    except UsageError as exc:
+        _usage_problem(exc)
+        return None
+
+
+def _act(
+    plan: RunPlan, rerun: Rerun, args: argparse.Namespace, runs: _Runs
+) -> tuple[int, int] | None:
+    """Carry out ``rerun`` with ``plan`` (the plan after the batch); ``None``: nothing ran."""
+    runs.forget(rerun.gone)
+    if rerun.rescore:
+        return _rescore(plan, args, runs)
+    if rerun.everything:
+        return _run(plan, args, runs)
+    for path, ids in rerun.only.items():
+        _say(f"rerunning {path.name}: {', '.join(ids)}")
+    return _run(plan.rerunning(rerun.only), args, runs) if rerun.only else None
+
+
+def _describe(batch: ChangeBatch) -> list[str]:
     lines: list[str] = []
     if batch.agent_changed:
         lines.append("agent code changed: rerunning every eval set")
@@ -98,38 +149,52 @@ def _describe(batch: object) -> list[str]:
     return lines
 
 
-def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
-    """Run once, then rerun on every relevant change until Ctrl-C (returns 130)."""
+def _watcher(plan: RunPlan, args: argparse.Namespace) -> ChangeWatcher:
+    """A watcher of the plan's eval sets (or the folders named), config file and agents."""
     from tenxeval_tui.evaluation.targets.loader import agent_source_folder
-    from tenxeval_tui.runs.watch import ChangeWatcher
 
-    argv = child_argv(args)
     watcher = ChangeWatcher(
-        [Path(p) for p in args.paths] or plan.files,
+        [Path(p) for p in args.paths] or plan.eval_sets,
         extra_files=[plan.config_file] if plan.config_file else [],
     )
     # --agent, and the agents eval sets name themselves (unless --agent overrides them)
     specs = {plan.agent} if plan.agent_explicit else {plan.agent, *watcher.named_agents()}
+    agents_folder = plan.search_path or Path.cwd()
     for spec in sorted(specs - {""}):
-        folder = agent_source_folder(spec, cwd=plan.agent_folder)
+        folder = agent_source_folder(spec, cwd=agents_folder)
         if folder is None:
-            _say(f"the code of {spec} is not under {plan.agent_folder}: not watched")
+            _say(f"the code of {spec} is not under {agents_folder}: not watched")
         else:
             watcher.add_agent_folder(folder)
+    return watcher
+
+
+def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
+    """Run once, then rerun on every relevant change until Ctrl-C (returns 130)."""
+    watcher = _watcher(plan, args)
+    runs = _Runs()
+    rerun_args = argparse.Namespace(**{**vars(args), "open": False})
     try:
-        code = _run_child(argv + (["--open"] if args.open else []), plan.files)
+        code, _ = _run(plan, args, runs)
         _say(f"run 1 finished (exit {code}); watching for changes, Ctrl-C to stop")
         for number, batch in enumerate(watcher.watch(), start=2):
             for line in _describe(batch):
                 _say(line)
-            files = watcher.files_to_rerun(batch)
-            if not files:
+            fresh = _fresh_plan(args) if batch.rerun_all else plan
+            if fresh is None:
+                continue
+            configs = (plan.resolved_config(), fresh.resolved_config())
+            done = _act(
+                fresh, rerun_for(batch, plan.selection, runs.files, configs), rerun_args, runs
+            )
+            plan = fresh
+            if done is None:
                 _say("nothing to rerun; watching for changes")
                 continue
-            code = _run_child(argv, files)
+            code, sets = done
             _say(
-                f"run {number} finished (exit {code}, {len(files)} eval set"
-                f"{'s' if len(files) != 1 else ''}); watching for changes, Ctrl-C to stop"
+                f"run {number} finished (exit {code}, {sets} eval set"
+                f"{'s' if sets != 1 else ''}); watching for changes, Ctrl-C to stop"
             )
     except KeyboardInterrupt:
         _say("stopped")
@@ -137,4 +202,4 @@ def watch_loop(plan: RunPlan, args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED
 
 
-__all__ = ["child_argv", "watch_loop"]
+__all__ = ["watch_loop"]

@@ -5,11 +5,23 @@
 two cases with the same id in different eval sets of a combined report stay
 apart. The result is a plain pydantic model: it sorts, serialises to JSON and
 prints as text, for the TUI and the headless ``compare`` command alike.
+
+Noise-aware: when either side ran a case more than once (repeats, or several
+baseline reports pooled with :func:`pool_runs`), the case is *regressed* only
+when its pass-rate drop is significant by Fisher's exact test, one-sided, at
+``alpha`` (0.05 by default): the chance of the baseline having at least the
+passes it had, were both runs' pass rates the same, is below ``alpha``. It is
+*fixed* only when the rise is significant the same way. A change that is not
+significant keeps the baseline's category (unchanged, or still failing) and is
+marked ``noise_flip`` when the case's status did flip. ``strict=True`` goes back
+to flagging every flip of status. Cases that ran once on both sides are
+compared by status, exactly as without repeats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -17,6 +29,16 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.stats import fisher_one_sided
+
+ALPHA = 0.05
+"""Significance level of the noise-aware comparison (Fisher's exact test, one-sided)."""
+TEST_NAME = "Fisher's exact test, one-sided"
+
+
+def _unset(value: Any) -> bool:
+    # Figures only comparisons with repeats have: absent from the JSON of the others.
+    return value is None
 
 
 class CaseChange(StrEnum):
@@ -55,6 +77,14 @@ class CaseComparison(BaseModel):
     occurrence: int = 0
     """Which of the cases sharing this eval set and eval id (two files with one
     ``eval_set_id`` combined in a run): 0 for the first, 1 for the next..."""
+    baseline_passes: int | None = Field(default=None, exclude_if=_unset)
+    baseline_runs: int | None = Field(default=None, exclude_if=_unset)
+    current_passes: int | None = Field(default=None, exclude_if=_unset)
+    current_runs: int | None = Field(default=None, exclude_if=_unset)
+    p_value: float | None = Field(default=None, exclude_if=_unset)
+    """One-sided p-value of the pass-rate change, in its direction (repeats only)."""
+    noise_flip: bool | None = Field(default=None, exclude_if=_unset)
+    """The status flipped but the pass-rate change is not significant (repeats only)."""
 
     @property
     def label(self) -> str:
@@ -119,6 +149,13 @@ class ReportComparison(BaseModel):
     """A run cancelled before every case finished: its missing cases show as removed/new."""
     cases: list[CaseComparison] = Field(default_factory=list)
     criteria: list[CriterionDelta] = Field(default_factory=list)
+    significance: str | None = Field(default=None, exclude_if=_unset)
+    """How regressions were told from noise (``None`` when no case had repeats, or strict)."""
+
+    @property
+    def noise_flips(self) -> list[CaseComparison]:
+        """Cases whose status flipped within noise (not counted as regressed or fixed)."""
+        return [c for c in self.cases if c.noise_flip]
 
     def with_change(self, change: CaseChange) -> list[CaseComparison]:
         """The cases whose change is ``change``, in listing order."""
@@ -181,6 +218,11 @@ class ReportComparison(BaseModel):
             "  Cases: "
             + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in CHANGE_ORDER),
         ]
+        if self.significance:
+            lines.append(
+                f"  Significance: {self.significance}; "
+                f"{len(self.noise_flips)} status flips within noise"
+            )
         for side, partial in (
             ("baseline", self.baseline_partial),
             ("current", self.current_partial),
@@ -210,8 +252,26 @@ class ReportComparison(BaseModel):
                     f"    {where}{case.eval_id}"
                     + (f" ({case.name})" if case.name and case.name != case.eval_id else "")
                     + f": {case.baseline_status or '-'} -> {case.current_status or '-'}"
+                    + _rates(case)
                 )
+        if self.noise_flips:
+            lines.append("  Flipped within noise (not counted):")
+            lines.extend(
+                f"    {c.eval_set_id + '/' if c.eval_set_id else ''}{c.eval_id}: "
+                f"{c.baseline_status} -> {c.current_status}{_rates(c)}"
+                for c in self.noise_flips
+            )
         return "\n".join(lines)
+
+
+def _rates(case: CaseComparison) -> str:
+    """`` (5/5 -> 1/5 runs passed, p=0.024)`` for a case compared by its repeats."""
+    if case.p_value is None:
+        return ""
+    return (
+        f" ({case.baseline_passes}/{case.baseline_runs} -> "
+        f"{case.current_passes}/{case.current_runs} runs passed, p={case.p_value:.3g})"
+    )
 
 
 def _pair(before: float | None, after: float | None, spec: str) -> str:
@@ -250,6 +310,16 @@ class CaseOutcome:
     name: str
     status: str  # "passed", "failed", "error" (anything else counts as not passed)
     score: float | None = None
+    passes: int | None = None
+    """Runs that passed, of :attr:`runs` (``None``: the case ran once; its status says)."""
+    runs: int | None = None
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """``(runs passed, runs)``: from the repeats, or 1 or 0 of 1 by the status."""
+        if self.runs is None or self.passes is None:
+            return (1 if self.passed else 0, 1)
+        return (self.passes, self.runs)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -281,7 +351,13 @@ class RunOutcome:
         """
         cases = [
             CaseOutcome(
-                r.eval_set_id or report.eval_set_id, r.eval_id, r.name, r.status, mean_score(r)
+                r.eval_set_id or report.eval_set_id,
+                r.eval_id,
+                r.name,
+                r.status,
+                mean_score(r),
+                r.repeat_stats.passed_repeats if r.repeat_stats else None,
+                r.repeat_stats.repeats if r.repeat_stats else None,
             )
             for r in report.results
         ]
@@ -315,6 +391,28 @@ def _change(before: CaseOutcome | None, after: CaseOutcome | None) -> CaseChange
     if not before.passed and after.passed:
         return CaseChange.FIXED
     return CaseChange.UNCHANGED if after.passed else CaseChange.STILL_FAILING
+
+
+def significant_change(
+    before: CaseOutcome, after: CaseOutcome, alpha: float = ALPHA
+) -> tuple[CaseChange, float, bool]:
+    """``(change, p-value, noise flip)`` of a case by its runs' pass counts.
+
+    Regressed when Fisher's exact test (one-sided) finds the drop of the pass rate
+    significant at ``alpha``, fixed when it finds the rise significant; otherwise
+    the baseline's category (unchanged or still failing), a noise flip when the
+    status changed. The p-value is the one in the direction of the change.
+    """
+    (bp, bn), (cp, cn) = before.counts, after.counts
+    drop = fisher_one_sided(bp, bn, cp, cn)
+    rise = fisher_one_sided(cp, cn, bp, bn)
+    p_value = drop if cp * bn <= bp * cn else rise
+    if drop < alpha:
+        return CaseChange.REGRESSED, p_value, False
+    if rise < alpha:
+        return CaseChange.FIXED, p_value, False
+    change = CaseChange.UNCHANGED if before.passed else CaseChange.STILL_FAILING
+    return change, p_value, before.passed != after.passed
 
 
 def _criterion_figures(report: EvalReport) -> dict[str, tuple[float, float]]:
@@ -352,27 +450,53 @@ def numbered_keys(keys: Iterable[tuple[str, str]]) -> list[tuple[str, str, int]]
     return numbered
 
 
-def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
-    """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
+def compare_runs(
+    baseline: RunOutcome,
+    current: RunOutcome,
+    *,
+    strict: bool = False,
+    alpha: float = ALPHA,
+) -> ReportComparison:
+    """Compare ``current`` against ``baseline`` case by case and criterion by criterion.
+
+    A case that ran more than once on either side is judged by
+    :func:`significant_change` (Fisher's exact test, one-sided, at ``alpha``)
+    unless ``strict``, which flags every flip of status as before.
+    """
     before = dict(zip(numbered_keys(c.key for c in baseline.cases), baseline.cases, strict=True))
     after = dict(zip(numbered_keys(c.key for c in current.cases), current.cases, strict=True))
     keys = list(before) + [k for k in after if k not in before]
     cases: list[CaseComparison] = []
+    any_repeated = False
     for key in keys:
         old, new = before.get(key), after.get(key)
         shown = new or old
         assert shown is not None
+        figures: dict[str, Any] = {"change": _change(old, new)}
+        if old is not None and new is not None and not strict and _repeated(old, new):
+            change, p_value, noise = significant_change(old, new, alpha)
+            (bp, bn), (cp, cn) = old.counts, new.counts
+            figures = {
+                "change": change,
+                "p_value": p_value,
+                "noise_flip": noise,
+                "baseline_passes": bp,
+                "baseline_runs": bn,
+                "current_passes": cp,
+                "current_runs": cn,
+            }
+            any_repeated = True
         cases.append(
             CaseComparison(
                 eval_set_id=key[0],
                 eval_id=key[1],
                 name=shown.name,
-                change=_change(old, new),
                 baseline_status=old.status if old else None,
                 current_status=new.status if new else None,
                 baseline_score=old.score if old else None,
                 current_score=new.score if new else None,
                 occurrence=key[2],
+                **figures,
             )
         )
     cases.sort(key=CASE_SORT_KEYS["change"])
@@ -397,9 +521,56 @@ def compare_runs(baseline: RunOutcome, current: RunOutcome) -> ReportComparison:
         current_partial=current.partial,
         cases=cases,
         criteria=criteria,
+        significance=f"{TEST_NAME}, alpha {alpha:g}" if any_repeated else None,
     )
 
 
-def compare_reports(baseline: EvalReport, current: EvalReport) -> ReportComparison:
-    """Compare ``current`` against ``baseline`` case by case and criterion by criterion."""
-    return compare_runs(RunOutcome.of_report(baseline), RunOutcome.of_report(current))
+def _repeated(before: CaseOutcome, after: CaseOutcome) -> bool:
+    return before.counts[1] > 1 or after.counts[1] > 1
+
+
+def pool_runs(runs: Sequence[RunOutcome]) -> RunOutcome:
+    """Several runs of one eval set (oldest first) as one baseline: each case's passes and
+    runs summed over the runs that had it, so its history counts as its repeats.
+
+    Status, name and score are the latest run's; the criteria figures too.
+    """
+    if not runs:
+        raise ValueError("pooling needs at least one run")
+    pooled: dict[tuple[str, str, int], CaseOutcome] = {}
+    for run in runs:
+        for key, case in zip(numbered_keys(c.key for c in run.cases), run.cases, strict=True):
+            passes, total = case.counts
+            if key in pooled:
+                earlier = pooled[key].counts
+                passes, total = passes + earlier[0], total + earlier[1]
+            pooled[key] = dataclasses.replace(case, passes=passes, runs=total)
+    latest = runs[-1]
+    cases = list(pooled.values())
+    return RunOutcome(
+        title=latest.title,
+        pass_rate=_pass_rate(cases, latest.pass_rate),
+        cases=cases,
+        criteria=latest.criteria,
+        partial=latest.partial,
+    )
+
+
+def compare_reports(
+    baseline: EvalReport | Sequence[EvalReport],
+    current: EvalReport,
+    *,
+    strict: bool = False,
+    alpha: float = ALPHA,
+) -> ReportComparison:
+    """Compare ``current`` against ``baseline`` case by case and criterion by criterion.
+
+    ``baseline`` may be several reports of the same eval set (oldest first): they are
+    pooled (:func:`pool_runs`), each case's history counting as its repeats. See
+    :func:`compare_runs` for ``strict`` and ``alpha``.
+    """
+    if isinstance(baseline, EvalReport):
+        before = RunOutcome.of_report(baseline)
+    else:
+        before = pool_runs([RunOutcome.of_report(r) for r in baseline])
+    return compare_runs(before, RunOutcome.of_report(current), strict=strict, alpha=alpha)

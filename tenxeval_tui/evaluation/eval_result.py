@@ -18,12 +18,31 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.stats import (
+    RepeatStats,
+    RunRepeatStats,
+    repeat_summary_lines,
+    run_repeat_stats,
+    wilson_interval,
+)
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
 EVAL_SET_ID_KEY = "eval_set_id"
 # EvalReport.metadata key set on a report of a run that was cancelled before the end.
 PARTIAL_KEY = "partial"
+# EvalCaseResult.metadata key holding which repeat (0-based) a repeat's result is.
+REPEAT_KEY = "repeat"
+# EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of
+# the cases it did not run.
+STOPPED_KEY = "stopped_by"
+NOT_RUN_KEY = "not_run"
+
+
+def _unset(value: object) -> bool:
+    """Fields only some runs fill (costs with a price table, repeats) are left out of
+    reports (JSON included) when unset, so other reports keep the shape they always had."""
+    return value is None
 
 
 class CriterionResult(BaseModel):
@@ -43,6 +62,8 @@ class CriterionResult(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What this criterion's judge calls cost (only with a price table; see :mod:`.cost`)."""
 
     @field_validator("score")
     @classmethod
@@ -120,6 +141,14 @@ class EvalCaseResult(BaseModel):
     is set when the agent raised or timed out; such a case never passes.
     ``token_usage`` counts the agent's and the judges' tokens;
     ``agent_token_usage`` the agent's alone.
+
+    A case run several times (``repeats`` > 1, see :mod:`.repeats`) keeps every
+    run in ``repeat_results`` (each an ``EvalCaseResult`` of its own, its index in
+    ``metadata["repeat"]``) and its figures in ``repeat_stats``; its top level
+    then holds the aggregate: ``passed`` by the pass rule, each criterion's mean
+    score, summed tokens and durations, and the trajectory and reply of one
+    representative repeat. Without repeats both fields are ``None`` and absent
+    from the JSON.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -141,6 +170,10 @@ class EvalCaseResult(BaseModel):
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
     agent_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     node_details: list[NodeDetail] = Field(default_factory=list)
+    cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the case cost, agent and judges (only with a price table; see :mod:`.cost`)."""
+    repeat_results: list[EvalCaseResult] | None = Field(default=None, exclude_if=_unset)
+    repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:
@@ -217,6 +250,24 @@ class EvalCaseResult(BaseModel):
         """The eval set this case came from ("" when unknown)."""
         return str(self.metadata.get(EVAL_SET_ID_KEY, ""))
 
+    @property
+    def runs(self) -> list[EvalCaseResult]:
+        """Every run of the case: its repeats, or the case itself when it ran once."""
+        return self.repeat_results if self.repeat_results is not None else [self]
+
+    @property
+    def repeat_index(self) -> int:
+        """Which repeat this result is (0-based; 0 for a case that ran once)."""
+        value = self.metadata.get(REPEAT_KEY, 0)
+        return value if isinstance(value, int) else 0
+
+    @property
+    def pass_rate(self) -> float:
+        """Share of the case's runs that passed (1.0 or 0.0 when it ran once)."""
+        if self.repeat_stats is not None:
+            return self.repeat_stats.pass_rate
+        return 1.0 if self.passed else 0.0
+
     def get_criterion_result(self, name: str) -> CriterionResult | None:
         """The result of the criterion called ``name``, or ``None``."""
         return next((cr for cr in self.criterion_results if cr.criterion == name), None)
@@ -270,6 +321,14 @@ class EvalSummary(BaseModel):
     total_token_usage: TokenUsage = Field(default_factory=TokenUsage)
     per_case_token_usage: dict[str, TokenUsage] = Field(default_factory=dict)
     avg_tokens_per_case: float = 0.0
+    total_cost_usd: float | None = Field(default=None, exclude_if=_unset)
+    """What the run cost (only with a price table; see :mod:`.cost`)."""
+    repeat_stats: RunRepeatStats | None = Field(default=None, exclude_if=_unset)
+    """Figures over every repeat; set only when some case ran more than once."""
+
+    def pass_rate_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The Wilson interval ``(low, high)`` of :attr:`pass_rate` (cases as the trials)."""
+        return wilson_interval(self.passed_cases, self.total_cases, confidence)
 
     @classmethod
     def from_results(cls, results: list[EvalCaseResult]) -> EvalSummary:
@@ -287,12 +346,15 @@ class EvalSummary(BaseModel):
                 entry["total"] += 1
                 entry["passed" if cr.passed else "failed"] += 1
                 score_sums[cr.criterion] = score_sums.get(cr.criterion, 0.0) + cr.score
+                if cr.cost_usd is not None:
+                    entry["cost_usd"] = entry.get("cost_usd", 0.0) + cr.cost_usd
         for name, entry in stats.items():
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
         per_case = _per_case_tokens(results)
         total_tokens = sum((r.token_usage for r in results), TokenUsage())
         total_duration = sum(r.duration_seconds for r in results)
+        costs = [r.cost_usd for r in results if r.cost_usd is not None]
         return cls(
             total_cases=total,
             passed_cases=passed,
@@ -305,6 +367,8 @@ class EvalSummary(BaseModel):
             total_token_usage=total_tokens,
             per_case_token_usage=per_case,
             avg_tokens_per_case=total_tokens.total_tokens / total,
+            total_cost_usd=sum(costs) if costs else None,
+            repeat_stats=run_repeat_stats([(r.repeat_stats, r.passed) for r in results]),
         )
 
 
@@ -429,6 +493,25 @@ class EvalReport(BaseModel):
             )
         return report
 
+    def _repr_html_(self) -> str:
+        """The HTML report, for Jupyter: the page :class:`HTMLReporter` writes, in an iframe.
+
+        A notebook strips a page's ``<head>`` and runs no script it did not trust, so
+        the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
+        access to the notebook), keeping its styles and case list to itself.
+        """
+        import html
+
+        from tenxeval_tui.evaluation.reporters.html import HTMLReporter
+
+        page = HTMLReporter().render(self)
+        return (
+            '<iframe class="tenxeval-report" sandbox="allow-scripts" '
+            'style="width: 100%; height: 640px; border: 0" '
+            f'title="evaluation report {html.escape(self.eval_set_id)}" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        )
+
     def format_summary(self) -> str:
         """A plain-text overview: counts, pass rate, duration, tokens, criteria, failures."""
         s = self.summary
@@ -438,10 +521,17 @@ class EvalReport(BaseModel):
             f"  Cases: {s.total_cases} total, {s.passed_cases} passed, "
             f"{s.failed_cases} failed, {s.error_cases} errored",
             f"  Pass rate: {s.pass_rate:.1%}",
+            *(repeat_summary_lines(s.repeat_stats) if s.repeat_stats else []),
             f"  Duration: {s.total_duration_seconds:.2f}s total, "
             f"{s.avg_duration_seconds:.2f}s per case",
             f"  Tokens: {s.total_token_usage.total_tokens}",
         ]
+        if s.total_cost_usd is not None:
+            lines.append(f"  Cost: ${s.total_cost_usd:.4f}")
+        stopped = self.metadata.get(STOPPED_KEY)
+        if stopped:
+            not_run = self.metadata.get(NOT_RUN_KEY) or []
+            lines.append(f"  Stopped by {stopped}: {len(not_run)} case(s) not run")
         if s.criterion_stats:
             lines.append("  Criteria:")
             for name, st in s.criterion_stats.items():
@@ -454,6 +544,9 @@ class EvalReport(BaseModel):
             lines.append("  Failed cases:")
             for r in failed:
                 label = r.name or r.eval_id
+                if r.repeat_stats is not None:
+                    rs = r.repeat_stats
+                    label += f" ({rs.passed_repeats}/{rs.repeats} runs passed)"
                 if r.is_error:
                     lines.append(f"    {label}: ERROR {r.error}")
                 else:

@@ -9,6 +9,10 @@ Cases run at most ``config.effective_concurrency`` at a time; results come back
 in input order. Each case's events are routed to that case alone through the
 collector's context-variable capture, so concurrent cases never mix.
 
+A case with repeats (:mod:`.repeats`) runs that many times, each run an
+independent one (thread id, events, trace of its own) counted against the same
+concurrency bound; its result aggregates the runs once the last one finished.
+
 Failures stay inside their case: an agent that raises or runs past
 ``config.timeout`` makes an error case (what, where, which turn); a criterion
 that raises fails that criterion only. Cancelling a run keeps the finished
@@ -18,20 +22,23 @@ cases (a partial report) and counts the others nowhere.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.cost import CostBudget, price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
+    REPEAT_KEY,
     CriterionResult,
     EvalCaseResult,
     EvalReport,
@@ -40,6 +47,7 @@ from tenxeval_tui.evaluation.eval_result import (
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
+from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -47,6 +55,12 @@ if TYPE_CHECKING:
     from tenxeval_tui.evaluation.runner import EvaluationRunner
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
+
+NextTurn = Callable[[int, Sequence[str]], Awaitable[str | None]]
+"""Writes a conversation as it goes: given the turn's index and the agent's replies so
+far, the next user message, or ``None`` to end the conversation (user simulation)."""
+Scorer = Callable[[ExecutionResult, EvalCase], Awaitable[list[CriterionResult]]]
+"""Scores a finished case instead of the evaluator's own criteria."""
 
 
 class AgentEvaluator:
@@ -57,7 +71,10 @@ class AgentEvaluator:
     ``collector`` the :class:`TrajectoryCollector` wired into it. ``config``
     defaults to ``EvalConfig.default()``; its criteria are built here, so a
     misconfigured criterion raises :class:`CriterionConfigError` before anything runs.
-    ``observers`` follow every run (see :mod:`.observers`).
+    ``observers`` follow every run (see :mod:`.observers`). ``budget`` shares one
+    :class:`~.cost.CostBudget` between evaluators (``EvaluationRunner`` does, so that
+    ``max_cost`` holds for the whole run); by default each :meth:`evaluate` makes its own
+    from ``config.max_cost``.
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once).
@@ -70,8 +87,10 @@ class AgentEvaluator:
         config: EvalConfig | None = None,
         *,
         observers: Sequence[RunObserver] = (),
+        budget: CostBudget | None = None,
     ) -> None:
         self.app = app
+        self.budget = budget
         self.collector = collector
         self.config = config or EvalConfig.default()
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
@@ -112,6 +131,7 @@ class AgentEvaluator:
         if not isinstance(eval_set, EvalSet):
             eval_set = EvalSet.from_file(eval_set)
         cases = list(eval_set.eval_cases)
+        repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
         self._bound_judges(concurrency)
         notify = ObserverGroup(self.observers)
@@ -126,13 +146,23 @@ class AgentEvaluator:
             )
         notify.run_start(eval_set, cases)
         results: list[EvalCaseResult | None] = [None] * len(cases)
+        budget = self.budget
+        if budget is None and self.config.max_cost is not None:
+            budget = CostBudget(self.config.max_cost)
         try:
-            await self._run_all(cases, results, eval_set.eval_set_id, concurrency, notify, verbose)
+            await self._run_all(
+                cases, repeats, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
+            )
         except asyncio.CancelledError:
             self.partial_report = self._report(eval_set, results, partial=True)
             notify.run_end(self.partial_report)
             raise
-        report = self._report(eval_set, results, partial=any(r is None for r in results))
+        report = self._report(
+            eval_set,
+            results,
+            partial=any(r is None for r in results),
+            stopped=budget.stop_note(cases, results) if budget is not None else None,
+        )
         if report.is_partial:
             self.partial_report = report
         notify.run_end(report)
@@ -147,9 +177,33 @@ class AgentEvaluator:
             write_reports(report, self.config, output_dir)
         return report
 
-    async def evaluate_case(self, case: EvalCase, eval_set_id: str = "") -> EvalCaseResult:
-        """Run and score one case (observers see it as a case of ``eval_set_id``)."""
-        return await self._run_case(case, eval_set_id, ObserverGroup(self.observers))
+    async def evaluate_case(
+        self,
+        case: EvalCase,
+        eval_set_id: str = "",
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+        finish: Callable[[EvalCaseResult], None] | None = None,
+    ) -> EvalCaseResult:
+        """Run and score one case (observers see it as a case of ``eval_set_id``).
+
+        With ``next_turn`` the conversation is written as it runs (user simulation):
+        before each turn it is asked for the user's message, which is appended to
+        ``case.conversation``, until it answers ``None``; ``case`` may start with no
+        turns. ``score`` replaces the evaluator's criteria for this case. The
+        case's timeout covers the whole conversation, ``next_turn`` included, and an
+        exception ``next_turn`` raises makes an error case like the agent's own.
+        ``finish`` may complete the result (its metadata) before observers see it.
+
+        The case runs as many times as its ``metadata["repeats"]`` or
+        ``config.repeats`` says, one repeat after the other (see :mod:`.repeats`); a
+        simulated conversation (``next_turn``) runs once.
+        """
+        notify = ObserverGroup(self.observers)
+        return await self._run_case(
+            case, eval_set_id, notify, next_turn=next_turn, score=score, finish=finish
+        )
 
     def cancel(self) -> None:
         """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
@@ -177,39 +231,98 @@ class AgentEvaluator:
     async def _run_all(
         self,
         cases: list[EvalCase],
+        repeats: list[int],
         results: list[EvalCaseResult | None],
         eval_set_id: str,
         concurrency: int,
         notify: ObserverGroup,
         verbose: bool,
+        budget: CostBudget | None = None,
     ) -> None:
-        pending = iter(enumerate(cases))
+        # One unit of work per repeat of each case, in case order: the concurrency bound
+        # (and the cost budget) counts runs, so a case's repeats run side by side.
+        pending = iter([(index, repeat) for index, n in enumerate(repeats) for repeat in range(n)])
+        runs: list[list[EvalCaseResult]] = [[] for _ in cases]
 
         async def worker() -> None:
-            # All workers share one iterator: each case is taken exactly once, in order.
-            for index, case in pending:
+            # All workers share one iterator: each run is taken exactly once, in order, so a
+            # case's first repeat (and its case_start) comes before its other repeats.
+            for index, repeat in pending:
                 if self._stopping:
                     return
-                if verbose:
-                    logger.info("Case %d/%d: %s", index + 1, len(cases), case.name or case.eval_id)
-                results[index] = await self._run_case(case, eval_set_id, notify)
+                if budget is not None and not budget.allows_another():
+                    return  # max_cost would be passed: this run and the rest are not run
+                case, count = cases[index], repeats[index]
+                if repeat == 0:
+                    if verbose:
+                        logger.info(
+                            "Case %d/%d: %s%s",
+                            index + 1,
+                            len(cases),
+                            case.name or case.eval_id,
+                            f" ({count} repeats)" if count > 1 else "",
+                        )
+                    notify.case_start(eval_set_id, case)
+                if budget is not None:
+                    budget.started()
+                run = await self._run_once(case, eval_set_id, notify, repeat, count)
+                if budget is not None:
+                    budget.ended(run)
+                runs[index].append(run)
+                if len(runs[index]) == count:
+                    results[index] = result = aggregate_repeats(runs[index], self.config.pass_rule)
+                    notify.case_end(result)
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(cases))):
+            for _ in range(min(concurrency, sum(repeats))):
                 task = group.create_task(worker())
                 self._workers.add(task)
                 task.add_done_callback(self._workers.discard)
 
     async def _run_case(
-        self, case: EvalCase, eval_set_id: str, notify: ObserverGroup
+        self,
+        case: EvalCase,
+        eval_set_id: str,
+        notify: ObserverGroup,
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+        finish: Callable[[EvalCaseResult], None] | None = None,
     ) -> EvalCaseResult:
+        """Every repeat of ``case``, one after the other, and the case's result."""
+        count = 1 if next_turn is not None else resolve_repeats(self.config, None, case)
         notify.case_start(eval_set_id, case)
+        runs = [
+            await self._run_once(
+                case, eval_set_id, notify, repeat, count, next_turn=next_turn, score=score
+            )
+            for repeat in range(count)
+        ]
+        result = aggregate_repeats(runs, self.config.pass_rule)
+        if finish is not None:
+            finish(result)
+        notify.case_end(result)
+        return result
+
+    async def _run_once(
+        self,
+        case: EvalCase,
+        eval_set_id: str,
+        notify: ObserverGroup,
+        repeat: int,
+        repeats: int,
+        *,
+        next_turn: NextTurn | None = None,
+        score: Scorer | None = None,
+    ) -> EvalCaseResult:
+        """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
+        notify.repeat_start(eval_set_id, case, repeat, repeats)
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
         listener = None
         if notify:
 
             def listener(event: EventModel) -> None:
-                notify.event(eval_set_id, case.eval_id, event)
+                notify.event(eval_set_id, case.eval_id, event, repeat)
 
         replies: list[str] = []
         error: str | None = None
@@ -224,7 +337,9 @@ class AgentEvaluator:
                     (len(trace.tool_calls), len(trace.node_visits), len(trace.trajectory))
                 )
 
-            error, error_info = await self._run_turns(case, thread_id, replies, turn_ended)
+            error, error_info = await self._run_turns(
+                case, thread_id, replies, turn_ended, next_turn
+            )
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
@@ -233,7 +348,8 @@ class AgentEvaluator:
             if replies and replies[-1]:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
-            criterion_results = [] if error else await self._score(execution, case)
+            scorer = score or self._score
+            criterion_results = [] if error else await scorer(execution, case)
             result = _case_result(
                 case,
                 execution,
@@ -248,8 +364,11 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        if repeats > 1:
+            result.metadata[REPEAT_KEY] = repeat
+        price_case(result, self.config.prices, self.config.agent_model)
         self.collector.absorb(trace)
-        notify.case_end(result)
+        notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
         return result
 
     async def _run_turns(
@@ -258,9 +377,10 @@ class AgentEvaluator:
         thread_id: str,
         replies: list[str],
         turn_ended: Callable[[], None] = lambda: None,
+        next_turn: NextTurn | None = None,
     ) -> tuple[str | None, dict[str, Any]]:
         turns = case.conversation
-        if not turns:
+        if not turns and next_turn is None:
             return "the case has no conversation turns", {"error_type": "EmptyCase"}
         session = case.session_input
         config: dict[str, Any] = {
@@ -277,7 +397,21 @@ class AgentEvaluator:
         deadline = asyncio.timeout_at(ends_at)
         try:
             async with deadline:
-                for index, invocation in enumerate(turns):
+                for index in itertools.count():
+                    invocation = await _next_invocation(case, index, replies, next_turn)
+                    if invocation is None:
+                        break
+                    if next_turn is not None:  # a live view shows the written message at once
+                        self._publish(
+                            Event.GRAPH_EXECUTION,
+                            EventType.PROGRESS,
+                            thread_id,
+                            {
+                                "turn_index": index,
+                                "simulated_user": True,
+                                "user_message": invocation.user_content.get_text(),
+                            },
+                        )
                     if loop.time() >= ends_at:  # the last turn blocked the loop past it
                         index -= 1  # the turn that ran out of time
                         break
@@ -336,22 +470,47 @@ class AgentEvaluator:
         )
 
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
-        if not self.criteria:
-            return []
-        if len(self.criteria) == 1 or not any(c.requires_judge for c in self.criteria):
-            return [await _score_one(c, execution, case) for c in self.criteria]
-        return list(await asyncio.gather(*(_score_one(c, execution, case) for c in self.criteria)))
+        return await score_criteria(self.criteria, execution, case)
 
     def _report(
-        self, eval_set: EvalSet, results: list[EvalCaseResult | None], *, partial: bool
+        self,
+        eval_set: EvalSet,
+        results: list[EvalCaseResult | None],
+        *,
+        partial: bool,
+        stopped: dict[str, Any] | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
             results=[r for r in results if r is not None],
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
-            metadata={PARTIAL_KEY: True} if partial else {},
+            metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
         )
+
+
+async def _next_invocation(
+    case: EvalCase, index: int, replies: Sequence[str], next_turn: NextTurn | None
+) -> Invocation | None:
+    """Turn ``index`` of ``case``: the case's own, or one ``next_turn`` writes and appends."""
+    if next_turn is None:
+        return case.conversation[index] if index < len(case.conversation) else None
+    text = await next_turn(index, list(replies))
+    if text is None:
+        return None
+    invocation = Invocation(user_content=MessageContent.user(text))
+    case.conversation.append(invocation)
+    return invocation
+
+
+async def score_criteria(
+    criteria: Sequence[BaseCriterion], execution: ExecutionResult, case: EvalCase
+) -> list[CriterionResult]:
+    """Every criterion's result on ``case`` (judged ones concurrently); one that raises
+    fails alone, with its error."""
+    if len(criteria) <= 1 or not any(c.requires_judge for c in criteria):
+        return [await _score_one(c, execution, case) for c in criteria]
+    return list(await asyncio.gather(*(_score_one(c, execution, case) for c in criteria)))
 
 
 async def _score_one(
@@ -529,4 +688,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AgentEvaluator", "EvaluationRunner", "write_reports"]
+__all__ = [
+    "AgentEvaluator",
+    "EvaluationRunner",
+    "NextTurn",
+    "Scorer",
+    "score_criteria",
+    "write_reports",
+]

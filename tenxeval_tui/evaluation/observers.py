@@ -5,14 +5,22 @@ Subclass :class:`RunObserver` and override what you need; pass instances to
 For each eval set evaluated, an observer sees, in this order::
 
     on_run_start(eval_set, cases)             once, before any case runs
-      on_case_start(eval_set_id, case)        when a case starts
-      on_event(eval_set_id, eval_id, event)   every EventModel of that case, live
-      on_case_end(result)                     its EvalCaseResult
+      on_case_start(eval_set_id, case)        when a case starts (its first repeat)
+        on_repeat_start(eval_set_id, case, repeat, repeats)    each run of the case
+          on_repeat_event(eval_set_id, eval_id, repeat, event) every EventModel, live
+        on_repeat_end(eval_set_id, eval_id, result, repeats)   that run's result
+      on_case_end(result)                     its EvalCaseResult (all repeats aggregated)
     on_run_end(report)                        once; a cancelled run's report is partial
 
-Cases that run concurrently interleave their calls (each call says which case it
-is about). Calls are synchronous and made from the evaluating task: keep them
-fast. An observer that raises is logged and never stops the run.
+A case without repeats has one run (``repeat`` 0 of 1). ``on_repeat_event``
+calls ``on_event(eval_set_id, eval_id, event)`` unless overridden, so observers
+written before repeats existed see every event of every run as before; override
+``on_repeat_event`` to know which repeat an event belongs to (each repeat also
+has its own ``event.thread_id``).
+
+Cases and repeats that run concurrently interleave their calls (each call says
+which case it is about). Calls are synchronous and made from the evaluating
+task: keep them fast. An observer that raises is logged and never stops the run.
 
 :class:`JsonLinesObserver` writes the same calls as JSON lines (how the TUI's
 worker process streams a run) and :func:`replay_json_lines` feeds such lines to
@@ -27,7 +35,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import (
+    EVAL_SET_ID_KEY,
+    REPEAT_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
 from tenxeval_tui.evaluation.events import EventModel
 
 logger = logging.getLogger("tenxeval_tui.evaluation.observers")
@@ -42,8 +55,22 @@ class RunObserver:
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
         """A case starts running."""
 
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        """Run ``repeat`` (0-based) of ``repeats`` of a case starts."""
+
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         """An event of case ``eval_id`` (node, tool call, end of a turn)."""
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
+        """An event of run ``repeat`` of case ``eval_id``; calls :meth:`on_event` by default."""
+        self.on_event(eval_set_id, eval_id, event)
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        """A run of a case finished (``result.repeat_index`` says which)."""
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         """A case finished (``result.eval_set_id`` names its eval set)."""
@@ -58,14 +85,20 @@ class ObserverGroup:
     def __init__(self, observers: Iterable[RunObserver] = ()) -> None:
         self.observers = list(observers)
         self._failed: set[tuple[int, str]] = set()
+        # Events are the hot path: each observer's handler is picked once. An observer
+        # that does not override on_repeat_event gets on_event straight away.
+        self._event_handlers = [_event_handler(o) for o in self.observers]
 
     def __bool__(self) -> bool:
         return bool(self.observers)
 
     def _call(self, method: str, *args: Any) -> None:
         for observer in self.observers:
+            handler = getattr(observer, method, None)
+            if handler is None:  # a duck-typed observer written before this hook existed
+                continue
             try:
-                getattr(observer, method)(*args)
+                handler(*args)
             except Exception:
                 # Once with the traceback; an observer failing on every event stays quiet after.
                 key = (id(observer), method)
@@ -79,14 +112,45 @@ class ObserverGroup:
     def case_start(self, eval_set_id: str, case: EvalCase) -> None:
         self._call("on_case_start", eval_set_id, case)
 
-    def event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
-        self._call("on_event", eval_set_id, eval_id, event)
+    def repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        self._call("on_repeat_start", eval_set_id, case, repeat, repeats)
+
+    def event(self, eval_set_id: str, eval_id: str, event: EventModel, repeat: int = 0) -> None:
+        for observer, (with_repeat, handler) in zip(
+            self.observers, self._event_handlers, strict=True
+        ):
+            try:
+                if with_repeat:
+                    handler(eval_set_id, eval_id, repeat, event)
+                else:
+                    handler(eval_set_id, eval_id, event)
+            except Exception:
+                key = (id(observer), "on_event")
+                if key not in self._failed:
+                    self._failed.add(key)
+                    logger.exception("run observer %r failed in on_event", observer)
+
+    def repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        self._call("on_repeat_end", eval_set_id, eval_id, result, repeats)
 
     def case_end(self, result: EvalCaseResult) -> None:
         self._call("on_case_end", result)
 
     def run_end(self, report: EvalReport) -> None:
         self._call("on_run_end", report)
+
+
+def _event_handler(observer: Any) -> tuple[bool, Callable[..., Any]]:
+    """``(takes the repeat, handler)``: ``on_repeat_event`` when the observer overrides it
+    (or, duck-typed, has one), else its ``on_event``."""
+    own = getattr(type(observer), "on_repeat_event", None)
+    if own is not None and own is not RunObserver.on_repeat_event:
+        return True, observer.on_repeat_event
+    if hasattr(observer, "on_event"):
+        return False, observer.on_event
+    return False, lambda *args: None
 
 
 # One encoder for every line: json.dumps(..., default=str) builds a new encoder per
@@ -102,6 +166,12 @@ class JsonLinesObserver(RunObserver):
     ``eval_id``, ``name``), ``event`` (``eval_set_id``, ``eval_id``, ``event``),
     ``case_end`` (``result``), ``run_end`` (``report``, without per-case results
     unless ``full_report``). ``flush`` is called after each line when given.
+
+    A case that runs more than once also has ``repeat_start`` (``eval_set_id``,
+    ``eval_id``, ``repeat``, ``repeats``) and ``repeat_end`` (the same, plus
+    ``status``, ``passed``, ``error``, ``duration_seconds``) lines, and its
+    ``event`` lines carry ``repeat``; a case that runs once is streamed exactly
+    as before repeats existed.
     """
 
     def __init__(
@@ -114,6 +184,7 @@ class JsonLinesObserver(RunObserver):
         self._write = write
         self._flush = flush
         self._full_report = full_report
+        self._repeated: set[tuple[str, str]] = set()
 
     def _emit(self, data: dict[str, Any]) -> None:
         self._write(_ENCODER.encode(data) + "\n")
@@ -150,7 +221,57 @@ class JsonLinesObserver(RunObserver):
             }
         )
 
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        if repeats < 2:
+            return
+        self._repeated.add((eval_set_id, case.eval_id))
+        self._emit(
+            {
+                "type": "repeat_start",
+                "eval_set_id": eval_set_id,
+                "eval_id": case.eval_id,
+                "repeat": repeat,
+                "repeats": repeats,
+            }
+        )
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
+        if (eval_set_id, eval_id) not in self._repeated:
+            self.on_event(eval_set_id, eval_id, event)
+            return
+        self._emit(
+            {
+                "type": "event",
+                "eval_set_id": eval_set_id,
+                "eval_id": eval_id,
+                "repeat": repeat,
+                "event": event.to_dict(),
+            }
+        )
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        if repeats < 2:
+            return
+        self._emit(
+            {
+                "type": "repeat_end",
+                "eval_set_id": eval_set_id,
+                "eval_id": eval_id,
+                "repeat": result.repeat_index,
+                "repeats": repeats,
+                "status": result.status,
+                "passed": result.passed,
+                "error": result.error,
+                "duration_seconds": result.duration_seconds,
+            }
+        )
+
     def on_case_end(self, result: EvalCaseResult) -> None:
+        self._repeated.discard((result.eval_set_id, result.eval_id))
         self._emit({"type": "case_end", "result": result.model_dump(mode="json")})
 
     def on_run_end(self, report: EvalReport) -> None:
@@ -164,7 +285,9 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
     Blank lines, lines that are not JSON objects of a known type (e.g. an
     agent's own prints) and a torn last line are skipped. ``on_run_start``
     receives an eval set holding only ids (the cases are not streamed), and
-    ``on_case_start`` a case holding its id and name.
+    ``on_case_start`` a case holding its id and name; ``on_repeat_start`` a case
+    holding its id, and ``on_repeat_end`` a result holding the repeat's outcome
+    (status, error, duration) but not its trajectory (``case_end`` has that).
     """
     used = 0
     for line in lines:
@@ -190,10 +313,24 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
                 case = EvalCase(eval_id=str(data["eval_id"]), name=str(data.get("name", "")))
                 observer.on_case_start(str(data["eval_set_id"]), case)
             elif kind == "event":
-                observer.on_event(
+                event = EventModel.from_dict(data["event"])
+                set_id, eval_id = str(data["eval_set_id"]), str(data["eval_id"])
+                with_repeat, handler = _event_handler(observer)
+                if with_repeat:
+                    handler(set_id, eval_id, int(data.get("repeat", 0)), event)
+                else:
+                    handler(set_id, eval_id, event)
+            elif kind == "repeat_start":
+                case = EvalCase(eval_id=str(data["eval_id"]))
+                observer.on_repeat_start(
+                    str(data["eval_set_id"]), case, int(data["repeat"]), int(data["repeats"])
+                )
+            elif kind == "repeat_end":
+                observer.on_repeat_end(
                     str(data["eval_set_id"]),
                     str(data["eval_id"]),
-                    EventModel.from_dict(data["event"]),
+                    _light_repeat(data),
+                    int(data["repeats"]),
                 )
             elif kind == "case_end":
                 observer.on_case_end(EvalCaseResult.model_validate(data["result"]))
@@ -206,6 +343,20 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
             continue
         used += 1
     return used
+
+
+def _light_repeat(data: dict[str, Any]) -> EvalCaseResult:
+    """The outcome of a repeat from its ``repeat_end`` line."""
+    return EvalCaseResult(
+        eval_id=str(data["eval_id"]),
+        passed=bool(data.get("passed", False)),
+        error=data.get("error"),
+        duration_seconds=float(data.get("duration_seconds", 0.0)),
+        metadata={
+            EVAL_SET_ID_KEY: str(data["eval_set_id"]),
+            REPEAT_KEY: int(data["repeat"]),
+        },
+    )
 
 
 __all__ = ["JsonLinesObserver", "ObserverGroup", "RunObserver", "replay_json_lines"]

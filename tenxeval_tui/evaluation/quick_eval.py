@@ -9,9 +9,6 @@ says, as with any ``AgentEvaluator.evaluate``.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Coroutine
 from typing import Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
@@ -22,6 +19,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, ToolCall
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.reporters.console import print_report
+from tenxeval_tui.evaluation.syncrun import run_to_end
 
 
 async def _evaluate(
@@ -37,34 +35,6 @@ async def _evaluate(
     if print_results:
         print_report(report)
     return report
-
-
-def _run_to_end[T](coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run ``coroutine`` to completion from synchronous code.
-
-    Outside an event loop this is ``asyncio.run``. Inside one (a notebook cell,
-    an async test) the running loop cannot be re-entered, so the coroutine runs
-    in a loop of its own on a helper thread while this call waits for it.
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, name="QuickEval.run_sync")
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    value: T = outcome["value"]
-    return value
 
 
 class QuickEval:
@@ -207,7 +177,10 @@ class QuickEval:
         own in a helper thread (10xGraph's ``asyncio.run`` raises there).
         """
         config = config or EvalPresets.quick_check()
-        return _run_to_end(_evaluate(graph, collector, eval_set, config, verbose, print_results))
+        return run_to_end(
+            _evaluate(graph, collector, eval_set, config, verbose, print_results),
+            thread_name="QuickEval.run_sync",
+        )
 
 
 __all__ = ["QuickEval"]

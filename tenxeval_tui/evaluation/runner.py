@@ -15,6 +15,7 @@ from typing import Any
 
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.cost import CostBudget
 from tenxeval_tui.evaluation.criteria import build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalReport
@@ -68,13 +69,18 @@ class EvaluationRunner:
             for app, collector, es in evaluations
         ]
         self._cancelled = False
+        # One budget for the whole run: max_cost holds across eval sets (a set started
+        # after it ran out has every case not run).
+        budget = CostBudget(config.max_cost) if config.max_cost is not None else None
         # Every report is written, also when two evaluations share an eval_set_id
         # (two agents on one file); only the returned dict and results keep the last.
         reports: list[EvalReport] = []
         for app, collector, eval_set in loaded:
             if self._cancelled:
                 break
-            evaluator = AgentEvaluator(app, collector, config, observers=self.observers)
+            evaluator = AgentEvaluator(
+                app, collector, config, observers=self.observers, budget=budget
+            )
             self._current = evaluator
             try:
                 report = await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)

@@ -1,6 +1,7 @@
 """Helpers for writing agent evaluation tests (pytest or plain asyncio).
 
-``create_eval_app`` and ``run_eval`` are the two entry points most tests need::
+``create_eval_app`` and ``run_eval`` are the two entry points most tests need
+(``run_eval_sync`` from synchronous code and notebooks)::
 
     app, collector = create_eval_app(build_my_graph())
     report = await run_eval(app, collector, "tests/fixtures/my_agent.evalset.json")
@@ -18,16 +19,17 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule
 
 # 10xGraph defines create_simple_eval_set in this module; ours builds it with the builder.
 from tenxeval_tui.evaluation.dataset.builder import create_simple_eval_set as create_simple_eval_set
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalReport
 
@@ -55,21 +57,67 @@ async def run_eval(
     eval_set_path: str,
     config: EvalConfig | None = None,
     verbose: bool = False,
+    *,
+    repeats: int | None = None,
+    pass_rule: PassRule | None = None,
 ) -> EvalReport:
     """Evaluate ``graph`` (an app from :func:`create_eval_app`) on one eval set file.
 
-    ``config`` defaults to ``EvalConfig.default()``. Under pytest (with the plugin on),
-    reports go only where ``--tenxeval-report-dir`` (or its ini key) says, and nowhere by
-    default or with ``--tenxeval-no-reports``.
+    ``config`` defaults to ``EvalConfig.default()``. ``repeats`` and ``pass_rule``, when
+    given, replace the config's (each case then runs ``repeats`` times unless its eval
+    set or its own metadata says otherwise; see :mod:`.repeats`). Under pytest (with the
+    plugin on), reports go only where ``--tenxeval-report-dir`` (or its ini key) says,
+    and nowhere by default or with ``--tenxeval-no-reports``.
     """
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 
-    chosen = config or EvalConfig.default()
+    chosen = with_repeats(config or EvalConfig.default(), repeats, pass_rule)
     settings = current_pytest_settings()
     if settings is not None:
         chosen = settings.apply(chosen)
     evaluator = AgentEvaluator(graph, collector, chosen)
     return await evaluator.evaluate(eval_set_path, verbose=verbose)
+
+
+def with_repeats(
+    config: EvalConfig, repeats: int | None = None, pass_rule: PassRule | None = None
+) -> EvalConfig:
+    """A copy of ``config`` with ``repeats`` and ``pass_rule`` set (validated) where given."""
+    changes: dict[str, Any] = {}
+    if repeats is not None:
+        changes["repeats"] = repeats
+    if pass_rule is not None:
+        changes["pass_rule"] = pass_rule
+    if not changes:
+        return config
+    return EvalConfig.model_validate({**config.model_dump(), **changes})
+
+
+def run_eval_sync(
+    graph: Any,
+    collector: Any,
+    eval_set_path: str,
+    config: EvalConfig | None = None,
+    verbose: bool = False,
+    *,
+    repeats: int | None = None,
+    pass_rule: PassRule | None = None,
+) -> EvalReport:
+    """:func:`run_eval` from synchronous code: a script, or a notebook cell.
+
+    Jupyter runs its cells inside an event loop, where ``asyncio.run`` raises; there the
+    evaluation runs on an event loop of its own in a helper thread while the cell waits
+    (the same way as ``QuickEval.run_sync``). In a notebook, ``await run_eval(...)`` works
+    too.
+    """
+    from tenxeval_tui.evaluation.syncrun import run_to_end
+
+    return run_to_end(
+        run_eval(
+            graph, collector, eval_set_path, config, verbose, repeats=repeats, pass_rule=pass_rule
+        ),
+        thread_name="run_eval_sync",
+    )
 
 
 @dataclass(eq=False)
@@ -117,6 +165,9 @@ def _record_scores(report: EvalReport) -> None:
         ("tenxeval.passed_cases", summary.passed_cases),
         ("tenxeval.total_cases", summary.total_cases),
     ]
+    if summary.repeat_stats is not None:
+        props.append(("tenxeval.repeat_pass_rate", round(summary.repeat_stats.repeat_pass_rate, 4)))
+        props.append(("tenxeval.flaky_cases", summary.repeat_stats.flaky_cases))
     for name, stats in summary.criterion_stats.items():
         props.append((f"tenxeval.{name}.avg_score", round(stats["avg_score"], 4)))
         props.append((f"tenxeval.{name}.pass_rate", round(stats["pass_rate"], 4)))
@@ -149,6 +200,9 @@ def _failure_lines(report: EvalReport) -> list[str]:
     lines: list[str] = []
     for result in report.failed_cases:
         label = result.eval_id if not result.name else f"{result.eval_id} ({result.name})"
+        if result.repeat_stats is not None:
+            rs = result.repeat_stats
+            label += f" [{rs.passed_repeats}/{rs.repeats} runs passed]"
         if result.is_error:
             lines.append(f"  - {label}: ERROR {result.error}")
             continue
@@ -163,6 +217,9 @@ def eval_test(
     eval_file: str | None = None,
     config: EvalConfig | None = None,
     threshold: float | None = None,
+    *,
+    repeats: int | None = None,
+    pass_rule: PassRule | None = None,
 ) -> Callable[[_F], _F]:
     """Decorator for an **async** test function that returns ``(graph, collector)``.
 
@@ -176,8 +233,13 @@ def eval_test(
     probed (relative to the current folder); none existing fails with
     ``Eval file not found``. ``config`` defaults to ``EvalConfig.default()``.
     Returning ``None`` skips the test; returning anything that is not a 2-tuple
-    fails it.
+    fails it. ``repeats`` and ``pass_rule`` are passed to :func:`run_eval`: each case
+    runs that many times and passes by the rule (the pass rate is then the share of
+    cases that pass by it; the failure lists how many runs of each failed case passed).
     """
+    chosen = with_repeats(config, repeats, pass_rule) if config is not None else None
+    if chosen is None and (repeats is not None or pass_rule is not None):
+        chosen = with_repeats(EvalConfig.default(), repeats, pass_rule)
 
     def decorator(func: _F) -> _F:
         if not inspect.iscoroutinefunction(func):
@@ -216,7 +278,7 @@ def eval_test(
                     )
                 path = found
             try:
-                report = await run_eval(graph, collector, str(path), config, verbose=True)
+                report = await run_eval(graph, collector, str(path), chosen, verbose=True)
             except EvalFileError as exc:
                 pytest.fail(f"Eval file {path} cannot be loaded:\n{exc}", pytrace=False)
             _record_scores(report)
@@ -263,17 +325,27 @@ def _mark_asyncio(test: Callable[..., Any]) -> Callable[..., Any]:
     return marked
 
 
-def parametrize_eval_cases(eval_file: str) -> Any:
+def parametrize_eval_cases(
+    eval_file: str, *, tags: Sequence[str] = (), cases: Sequence[str] | None = None
+) -> Any:
     """``pytest.mark.parametrize("eval_case", cases, ids=[eval_id, ...])`` over an eval set.
 
-    The file is loaded **at decoration time** (during test collection): a
-    missing file raises ``FileNotFoundError`` then. The tests are marked ``eval``.
+    ``tags`` and ``cases`` select as ``tenxeval-tui run --tags/--case`` does (a
+    :class:`~tenxeval_tui.evaluation.dataset.selection.CaseSelection`): only the cases
+    carrying every one of ``tags`` and, when given, whose eval id is in ``cases`` (an id
+    the file does not hold raises ``ValueError``). The file is loaded **at decoration
+    time** (during test collection): a missing file raises ``FileNotFoundError`` then.
+    The tests are marked ``eval``.
     """
     import pytest
 
     eval_set = EvalSet.from_file(eval_file)
+    selection = CaseSelection(eval_ids=None if cases is None else tuple(cases), tags=tuple(tags))
+    if unknown := selection.unknown_ids(eval_set.eval_cases):
+        raise ValueError(f"{eval_file}: no case {', '.join(map(repr, unknown))} in this eval set")
+    chosen = selection.cases(eval_set.eval_cases)
     parametrize = pytest.mark.parametrize(
-        "eval_case", eval_set.eval_cases, ids=[case.eval_id for case in eval_set.eval_cases]
+        "eval_case", chosen, ids=[case.eval_id for case in chosen]
     )
 
     def decorator(func: _F) -> _F:

@@ -15,6 +15,23 @@ class TokenUsage(BaseModel):
     cache_read_tokens: int = 0
     cache_creation_tokens: int = 0
 
+    def __init__(
+        self,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        cache_read_tokens: int = 0,
+        cache_creation_tokens: int = 0,
+        **extra: object,
+    ) -> None:
+        """Counts by keyword or, as 10xGraph's dataclass takes them, by position."""
+        super().__init__(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cache_read_tokens=cache_read_tokens,
+            cache_creation_tokens=cache_creation_tokens,
+            **extra,
+        )
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def total_tokens(self) -> int:

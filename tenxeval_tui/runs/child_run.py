@@ -31,13 +31,13 @@ from typing import IO, Any
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
-    PARTIAL_KEY,
     EvalCaseResult,
     EvalReport,
 )
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
-from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.reports import marked_partial
 
 STOP_GRACE = 5.0
 """Seconds a child asked to stop may take before it is killed."""
@@ -92,36 +92,19 @@ def journal_path(output_dir: Path) -> Path:
     return output_dir / f"run-{stamp}-{os.getpid()}.journal.jsonl"
 
 
-def build_request(
-    plan: Any, files_and_sets: Sequence[tuple[Path, EvalSet]], journal: Path, verbose: bool
-) -> RunRequest:
-    """The worker's request for ``plan`` (a :class:`~tenxeval_tui.cli.headless.RunPlan`): its
-    selected cases by id, its resolved config with the child's reporters off."""
-    config = plan.config.model_copy(deep=True)
-    config.reporter.enabled = False  # the reports are written here, from the journal
-    return RunRequest(
-        agent=plan.agent,
-        agent_explicit=plan.agent_explicit,
-        eval_sets=[path for path, _ in files_and_sets],
-        only={str(path): [c.eval_id for c in s.eval_cases] for path, s in files_and_sets},
-        config=config,
-        journal=journal,
-        search_path=plan.agent_folder,
-        criteria_modules=list(plan.criteria_modules),
-        verbose=verbose,
-    )
+def child_plan(plan: RunPlan, journal: Path, verbose: bool) -> RunPlan:
+    """``plan`` as the worker runs it here: keeping ``journal``, its reporters off (the
+    reports are written by the caller, from the journal)."""
+    config = plan.resolved_config()
+    config.reporter.enabled = False
+    return plan.model_copy(update={"config": config, "journal": journal, "verbose": verbose})
 
 
-def _start(request: RunRequest, request_file: Path) -> subprocess.Popen[bytes]:
-    request_file.write_text(request.model_dump_json(), encoding="utf-8")
-    env = dict(os.environ)
-    env["PYTHONUNBUFFERED"] = "1"
-    if request.search_path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(request.search_path), env.get("PYTHONPATH", "")) if p
-        )
+def _start(plan: RunPlan, plan_file: Path) -> subprocess.Popen[bytes]:
+    plan_file.write_text(plan.model_dump_json(), encoding="utf-8")
+    env = plan.worker_env()
     return subprocess.Popen(
-        [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{request_file}"],
+        [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{plan_file}"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         env=env,
@@ -198,21 +181,16 @@ class _Follower:
 
 
 def run_in_child(
-    plan: Any,
-    files_and_sets: Sequence[tuple[Path, EvalSet]],
-    observers: Sequence[RunObserver],
-    *,
-    verbose: bool = False,
+    plan: RunPlan, observers: Sequence[RunObserver], *, verbose: bool = False
 ) -> ChildRun:
-    """Run ``plan``'s selected cases in the worker, feeding ``observers``; never raises
+    """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`)."""
-    output_dir = Path(plan.config.reporter.output_dir)
+    output_dir = Path(plan.resolved_config().reporter.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     journal = journal_path(output_dir)
-    request = build_request(plan, files_and_sets, journal, verbose)
     outcome = ChildRun(journal=journal)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
-        child = _start(request, Path(tmp) / "request.json")
+        child = _start(child_plan(plan, journal, verbose), Path(tmp) / "plan.json")
         follower = _Follower(child, observers)
         assert child.stdout is not None
         while True:
@@ -279,19 +257,15 @@ def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalRe
                 eval_set_name=old.eval_set_name,
                 metadata=old.metadata,
             )
-    marked: list[EvalReport] = []
-    for report in reports:
-        metadata = dict(report.metadata)
-        if not outcome.finished:
-            metadata[PARTIAL_KEY] = True
-        marked.append(report.model_copy(update={"metadata": metadata, "config_used": config_used}))
-    return marked
+    if not outcome.finished:
+        reports = [marked_partial(r) for r in reports]
+    return [r.model_copy(update={"config_used": config_used}) for r in reports]
 
 
 __all__ = [
     "JOURNAL_GLOB",
     "ChildRun",
-    "build_request",
+    "child_plan",
     "child_reports",
     "died_result",
     "journal_path",

@@ -11,10 +11,14 @@ holding the agent's code and any extra files (an eval config), with
 - whether agent code (``*.py`` under the agent's folder) changed;
 - whether one of the extra files changed.
 
-Agent code or extra files changed: rerun everything (with fresh imports). Only
-eval sets changed: rerun those (or only their changed cases). Editors that save
-through a temporary file and a rename are handled: what counts is the state of
-the files once the batch is over, not the individual events.
+:func:`rerun_for` is the one watch policy of both front ends, what a batch reruns:
+nothing while a changed eval set does not load; when only the eval config changed and
+only in its criteria (or reporters), no case runs: the last results are re-scored
+(:func:`rescores_only`); everything (with fresh imports) when agent code or an extra
+file changed otherwise; else, in each changed eval set, only the cases that are new or
+modified, or that never ran, among those the run's selection chooses.
+Editors that save through a temporary file and a rename are handled: what counts is
+the state of the files once the batch is over, not the individual events.
 
 This module has no UI import.
 """
@@ -28,8 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.runs.live_run import case_key
 from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
 
 DEFAULT_DEBOUNCE_MS = 400
@@ -269,13 +276,6 @@ class ChangeWatcher:
             paths=tuple(relevant),
         )
 
-    def files_to_rerun(self, batch: ChangeBatch) -> list[Path]:
-        """The eval set files ``batch`` asks to rerun: every watched one when agent code or an
-        extra file changed, else the changed ones that load."""
-        if batch.rerun_all:
-            return self._current_eval_files()
-        return [c.path for c in batch.eval_sets if c.eval_set is not None]
-
     # -- watching ------------------------------------------------------------
 
     def _watch_kwargs(self) -> dict[str, Any]:
@@ -311,12 +311,83 @@ class ChangeWatcher:
                 yield batch
 
 
+@dataclass(frozen=True, slots=True)
+class Rerun:
+    """What one batch of changes reruns (:func:`rerun_for`)."""
+
+    problems: tuple[Problem, ...] = ()
+    """Why a changed eval set does not load: nothing reruns until it does."""
+    everything: bool = False
+    """Agent code or an extra file changed: every selected case reruns, imported afresh."""
+    rescore: bool = False
+    """Only the config's criteria changed: the last results are scored again, none runs."""
+    only: dict[Path, list[str]] = field(default_factory=dict)
+    """Eval set file -> the eval ids to rerun from it, in file order."""
+    keys: frozenset[str] = frozenset()
+    """The :func:`~tenxeval_tui.runs.live_run.case_key` of every case in :attr:`only`."""
+    gone: frozenset[str] = frozenset()
+    """Keys of earlier cases no longer in their (changed) file, or no longer selected."""
+
+
+def rescores_only(before: EvalConfig, after: EvalConfig) -> bool:
+    """Whether a run with ``after`` would differ from one with ``before`` only in its scores:
+    the configs differ in their criteria (or reporters) alone."""
+    same = {"criteria", "reporter"}
+    return before.model_dump(exclude=same) == after.model_dump(exclude=same)
+
+
+def rerun_for(
+    batch: ChangeBatch,
+    selection: CaseSelection,
+    previous: Mapping[str, Path],
+    configs: tuple[EvalConfig, EvalConfig] | None = None,
+) -> Rerun:
+    """What ``batch`` reruns of a watched run choosing cases by ``selection``.
+
+    ``previous`` maps the key of every case that has a result to its eval set file: a
+    selected case of a changed file reruns when it is new or modified, or not in it.
+    ``configs`` are the run's config before and after the batch, when the front end can
+    re-score: a batch that changed only the config, and only its criteria, asks for that.
+    """
+    problems = tuple(p for change in batch.eval_sets for p in change.problems)
+    if problems:
+        return Rerun(problems=problems)
+    only_config = batch.extra_changed and not batch.agent_changed and not batch.eval_sets
+    if only_config and configs is not None and rescores_only(*configs):
+        return Rerun(rescore=True)
+    if batch.rerun_all:
+        return Rerun(everything=True)
+    only: dict[Path, list[str]] = {}
+    keys: set[str] = set()
+    current: set[str] = set()
+    for change in batch.eval_sets:
+        if change.eval_set is None:
+            continue
+        set_id = change.eval_set.eval_set_id
+        changed = set(change.cases.changed)
+        chosen = {
+            c.eval_id: case_key(set_id, c.eval_id)
+            for c in selection.cases(change.eval_set.eval_cases)
+        }
+        current.update(chosen.values())
+        wanted = [i for i, key in chosen.items() if i in changed or key not in previous]
+        if wanted:
+            only[change.path] = wanted
+            keys.update(chosen[i] for i in wanted)
+    files = {change.path.resolve() for change in batch.eval_sets}
+    gone = {key for key, path in previous.items() if path.resolve() in files and key not in current}
+    return Rerun(only=only, keys=frozenset(keys), gone=frozenset(gone))
+
+
 __all__ = [
     "DEFAULT_DEBOUNCE_MS",
     "CaseChanges",
     "ChangeBatch",
     "ChangeWatcher",
     "EvalSetChange",
+    "Rerun",
     "case_hash",
     "diff_cases",
+    "rerun_for",
+    "rescores_only",
 ]

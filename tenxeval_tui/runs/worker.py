@@ -1,9 +1,11 @@
 """The run worker: one evaluation in a child process, streamed as JSON lines on stdout.
 
-The run screen starts ``python -m tenxeval_tui.runs.worker REQUEST_JSON`` (a
-:class:`RunRequest`), reads its stdout line by line and renders from it. The
-worker loads the agent, runs the same :class:`EvaluationRunner` as the CLI over
-the selected eval sets and cases, and writes:
+The run screen and ``tenxeval-tui run`` start ``python -m tenxeval_tui.runs.worker
+PLAN_JSON`` (a :class:`~tenxeval_tui.runs.plan.RunPlan`) and read its stdout line by
+line. The worker is the one execution path of every front end: it loads the eval sets and
+selects their cases (:func:`~tenxeval_tui.runs.plan.selected_eval_sets`), loads the
+agents, runs :class:`EvaluationRunner` and writes the reports
+(:func:`~tenxeval_tui.runs.reports.write_reports`). On stdout it writes:
 
 - every observer call as :class:`JsonLinesObserver` writes it (``run_start``,
   ``case_start``, ``event``, ``case_end``, ``run_end``), except that ``case_end``
@@ -32,94 +34,17 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import BaseModel, Field
-
-from tenxeval_tui.evaluation.config.eval_config import EvalConfig, ReporterConfig
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.reports import marked_partial, write_reports
 
 ERROR_EXIT = 3
-
-
-class RunRequest(BaseModel):
-    """What to run: the agent, the eval sets and cases, and how."""
-
-    agent: str = Field(description="The agent, as module:attribute.")
-    agent_explicit: bool = Field(
-        default=False, description="The agent wins over the eval sets' own (metadata.agent)."
-    )
-    eval_sets: list[Path]
-    only: dict[str, list[str]] = Field(
-        default_factory=dict,
-        description="Eval set path -> the eval ids to run from it (sets not listed run whole).",
-    )
-    tags: list[str] = Field(default_factory=list, description="Run only cases with one of these.")
-    concurrency: int | None = Field(default=None, ge=1)
-    preset: str | None = None
-    config_file: Path | None = None
-    output_dir: Path | None = None
-    journal: Path | None = None
-    search_path: Path | None = Field(default=None, description="Put on sys.path first.")
-    config: EvalConfig | None = Field(
-        default=None,
-        description="The config, resolved (the CLI's): wins over config_file, preset, "
-        "concurrency and output_dir.",
-    )
-    criteria_modules: list[str] = Field(
-        default_factory=list,
-        description="Imported (search_path first) before the criteria are built.",
-    )
-    verbose: bool | None = Field(
-        default=None,
-        description="Logging: None leaves it as it is, False keeps only critical records, "
-        "True shows INFO records on stderr.",
-    )
-
-    def command(self) -> list[str]:
-        """The command line that runs this request in a child process."""
-        return [sys.executable, "-m", "tenxeval_tui.runs.worker", self.model_dump_json()]
-
-
-def build_config(request: RunRequest) -> EvalConfig:
-    """The request's resolved config; or the config file (or the default), with the preset's
-    criteria, concurrency and output dir."""
-    from tenxeval_tui.evaluation.config.presets import preset_by_name
-
-    if request.config is not None:
-        return request.config.model_copy(deep=True)
-    config = EvalConfig.from_file(request.config_file) if request.config_file else EvalConfig()
-    if request.preset:
-        config.criteria = preset_by_name(request.preset).criteria
-    elif not request.config_file:
-        config = EvalConfig.default()
-    if request.concurrency is not None:
-        config.max_concurrency = request.concurrency
-        config.parallel = True
-    if request.output_dir is not None:
-        config.reporter.output_dir = str(request.output_dir)
-    return config
-
-
-def is_selected(case: EvalCase, eval_ids: Collection[str] | None, tags: Collection[str]) -> bool:
-    """Whether ``case`` is one of ``eval_ids`` (``None``: any) and carries one of ``tags``
-    (none given: any)."""
-    if eval_ids is not None and case.eval_id not in eval_ids:
-        return False
-    return not tags or any(tag in tags for tag in case.tags)
-
-
-def select_cases(eval_set: EvalSet, path: Path, request: RunRequest) -> EvalSet:
-    """``eval_set`` holding only the cases ``request`` selects (by id, then by tag)."""
-    wanted = request.only.get(str(path))
-    ids = set(wanted) if wanted is not None else None
-    tags = set(request.tags)
-    cases = [case for case in eval_set.eval_cases if is_selected(case, ids, tags)]
-    return eval_set.model_copy(update={"eval_cases": cases})
 
 
 def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
@@ -135,29 +60,6 @@ def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
             for eval_set in eval_sets
         ],
     }
-
-
-def write_run_reports(
-    reports: Sequence[EvalReport], reporter: ReporterConfig, *, console: bool = True
-) -> tuple[list[str], list[str]]:
-    """Write ``reports`` with the configured reporters; returns (every file, the HTML files).
-
-    ``console=False`` keeps the console reporter quiet (a UI process must not print).
-    """
-    from tenxeval_tui.evaluation.reporters import ReporterManager
-
-    config = reporter if console else reporter.model_copy(update={"console": False})
-    files: list[str] = []
-    html: list[str] = []
-    if not config.enabled:
-        return files, html
-    manager = ReporterManager(config)
-    for report in reports:
-        output = manager.run_all(report)
-        files += output.generated_files
-        if output.html_path:
-            html.append(output.html_path)
-    return files, html
 
 
 # What the screen does not need from a streamed case result (the reports keep all of it):
@@ -220,7 +122,7 @@ def _protocol_stream() -> TextIO:
 
 
 def load_agents(
-    request: RunRequest, files_and_sets: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
 ) -> list[tuple[Any, Any, EvalSet]]:
     """``(app, collector, eval_set)`` for each eval set, each agent loaded once.
 
@@ -238,11 +140,13 @@ def load_agents(
     evaluations: list[tuple[Any, Any, EvalSet]] = []
     for path, eval_set in files_and_sets:
         try:
-            spec = agent_spec_for(eval_set, request.agent, explicit=request.agent_explicit)
+            spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
             if spec not in pairs:
-                pairs[spec] = load_agent(spec, cwd=request.search_path)
+                # The events are streamed as they come (and journalled): the collector
+                # need not keep each raw event of a case as well (a kB or so each).
+                pairs[spec] = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
         except AgentLoadError as exc:
-            if request.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
+            if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
                 raise
             raise AgentLoadError(None, f"{path}: metadata.agent: {exc}") from None
         evaluations.append((*pairs[spec], eval_set))
@@ -261,8 +165,8 @@ def set_up_logging(verbose: bool | None) -> None:
         logging.getLogger().setLevel(logging.CRITICAL)
 
 
-async def run(request: RunRequest, out: _Lines) -> int:
-    """Run ``request``, writing protocol lines through ``out``; returns the exit status."""
+async def run(plan: RunPlan, out: _Lines) -> int:
+    """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import RunObserver
@@ -271,15 +175,12 @@ async def run(request: RunRequest, out: _Lines) -> int:
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
 
     try:
-        import_criteria_modules(request.criteria_modules, request.search_path)
-        config = build_config(request)
+        import_criteria_modules(plan.criteria_modules, plan.search_path)
+        config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
-        files_and_sets = [
-            (path, select_cases(EvalSet.from_file(path), path, request))
-            for path in request.eval_sets
-        ]
+        files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        evaluations = load_agents(request, files_and_sets)
+        evaluations = load_agents(plan, files_and_sets)
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
@@ -287,8 +188,8 @@ async def run(request: RunRequest, out: _Lines) -> int:
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
-    if request.journal is not None:
-        observers.append(RunJournal(request.journal))
+    if plan.journal is not None:
+        observers.append(RunJournal(plan.journal))
     runner = EvaluationRunner(config, observers=observers)
     loop = asyncio.get_running_loop()
     cancelled = False
@@ -309,18 +210,13 @@ async def run(request: RunRequest, out: _Lines) -> int:
     config.reporter = config.reporter.model_copy(update={"enabled": False})
     reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
-        reports = [
-            r
-            if r.is_partial
-            else r.model_copy(update={"metadata": {**r.metadata, PARTIAL_KEY: True}})
-            for r in reports
-        ]
-    files, html = write_run_reports(reports, reporting)
+        reports = [marked_partial(r) for r in reports]
+    written = write_reports(reports, reporting)
     out.emit(
         {
             "type": "worker_reports",
-            "files": files,
-            "html": html,
+            "files": written.files,
+            "html": written.html,
             "partial": cancelled or any(r.is_partial for r in reports),
         }
     )
@@ -328,23 +224,21 @@ async def run(request: RunRequest, out: _Lines) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tenxeval_tui.runs.worker REQUEST_JSON``."""
+    """``python -m tenxeval_tui.runs.worker PLAN_JSON`` (or ``@FILE`` holding it)."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = _Lines(_protocol_stream())
     if len(args) != 1:
-        out.emit(
-            {"type": "worker_error", "message": "usage: tenxeval_tui.runs.worker REQUEST_JSON"}
-        )
+        out.emit({"type": "worker_error", "message": "usage: tenxeval_tui.runs.worker PLAN_JSON"})
         return ERROR_EXIT
     try:
-        # "@FILE": the request is in FILE (one argument is limited to 128 kB on Linux).
+        # "@FILE": the plan is in FILE (one argument is limited to 128 kB on Linux).
         raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
-        request = RunRequest.model_validate_json(raw)
+        plan = RunPlan.model_validate_json(raw)
     except (OSError, ValueError) as exc:
-        out.emit({"type": "worker_error", "message": f"bad run request: {exc}"})
+        out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
-    set_up_logging(request.verbose)
-    return asyncio.run(run(request, out))
+    set_up_logging(plan.verbose)
+    return asyncio.run(run(plan, out))
 
 
 def exit_now(code: int) -> None:

@@ -21,9 +21,10 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.runs.live_run import LiveRun
-from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.plan import RunPlan
 
 # Longest stretch of line handling before the loop gets a turn (keeps input latency low).
 SLICE_SECONDS = 0.008
@@ -52,7 +53,7 @@ def full_collections_deferred() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.freeze()
+        freeze_alive()
 
 
 class _Recorder(RunObserver):
@@ -92,8 +93,8 @@ def decode(line: bytes) -> list[Call]:
 class WorkerProcess:
     """One worker child process and the :class:`LiveRun` it feeds."""
 
-    def __init__(self, request: RunRequest, run: LiveRun, *, cwd: Path | None = None) -> None:
-        self.request = request
+    def __init__(self, plan: RunPlan, run: LiveRun, *, cwd: Path | None = None) -> None:
+        self.plan = plan
         self.run = run
         self.cwd = cwd
         self.process: asyncio.subprocess.Process | None = None
@@ -101,13 +102,8 @@ class WorkerProcess:
 
     async def start(self) -> None:
         """Start the child process (fresh imports of the agent every time)."""
-        env = dict(os.environ)
-        env["PYTHONUNBUFFERED"] = "1"
-        if self.request.search_path is not None:
-            env["PYTHONPATH"] = os.pathsep.join(
-                p for p in (str(self.request.search_path), env.get("PYTHONPATH", "")) if p
-            )
-        command = self.request.command()
+        env = self.plan.worker_env()
+        command = self.plan.command()
         self.process = await asyncio.create_subprocess_exec(
             *command,
             stdin=asyncio.subprocess.DEVNULL,

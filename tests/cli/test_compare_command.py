@@ -73,7 +73,7 @@ def test_help_lists_compare_without_importing_textual() -> None:
         text=True,
         check=True,
     )
-    assert "BASELINE.json" in done.stdout
+    assert "BASELINE" in done.stdout and "`previous` / `latest`" in done.stdout
     assert done.stdout.strip().endswith("False")
 
 
@@ -84,3 +84,47 @@ def test_an_eval_set_is_no_report(tmp_path: Path) -> None:
     done = run("compare", base, eval_set)
     assert done.returncode == 2
     assert f"{eval_set}:1:1: not a report: no 'results' (an eval set" in done.stderr
+
+
+def test_previous_and_latest_name_an_eval_sets_two_newest_reports(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path / "out")
+    other = current_report()
+    other.eval_set_id = "other-set"
+    other.to_file(tmp_path / "out" / "other-set_20260521_000000.json")  # one report only
+    by_name = run("compare", base, cur)
+    by_word = run("compare", "previous", "latest", "--output-dir", tmp_path / "out")
+    assert by_word.returncode == by_name.returncode == 1
+    assert by_word.stdout == by_name.stdout  # the set with one report is left out
+    mixed = run("compare", base, "latest", "--output-dir", tmp_path / "out")
+    assert mixed.stdout == by_name.stdout
+    # the words in the other order compare the newer run against the older one
+    backwards = run("compare", "latest", "previous", "--output-dir", tmp_path / "out")
+    assert "paris (Paris weather): failed -> passed" in backwards.stdout
+
+
+def test_previous_without_two_reports_exits_2_saying_why(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    done = run("compare", "previous", "latest", "--output-dir", out)
+    assert done.returncode == 2
+    assert f"{out}: no readable JSON reports" in done.stderr
+    current_report().to_file(out / "one.json")
+    done = run("compare", "previous", "latest", "--eval-set", "weather-agent", "--output-dir", out)
+    assert done.returncode == 2
+    assert "has 1 report(s), so there is no 'previous' one" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_previous_and_latest_default_to_the_projects_output_dir(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.tenxeval]\noutput_dir = "reports"\n')
+    base, cur = write_reports(tmp_path / "reports")
+    done = subprocess.run(
+        [str(SCRIPT), "compare", "previous", "latest"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == run("compare", base, cur).stdout

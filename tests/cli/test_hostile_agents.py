@@ -11,18 +11,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
+from tests.waiting import wait_sync
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
 AGENT = """
-import asyncio, ctypes, os, sys, threading, time
+import asyncio, ctypes, os, signal, sys, threading, time
 
 from tenxeval_tui.evaluation import Trace
 
@@ -41,6 +40,8 @@ async def agent(message: str, trace: Trace) -> str:
         os._exit(7)
     if message == "segfault":
         ctypes.string_at(0)
+    if message == "kill -9":  # as the OOM killer does
+        os.kill(os.getpid(), signal.SIGKILL)
     if message == "thread":
         threading.Thread(target=time.sleep, args=(3600,)).start()  # not a daemon
     if message == "slow":
@@ -113,7 +114,11 @@ def test_an_agent_raising_systemexit_or_keyboardinterrupt_errs_its_case_only(
 
 @pytest.mark.parametrize(
     ("message", "how"),
-    [("os._exit(7)", "exited with status 7"), ("segfault", "killed by signal 11 (SIGSEGV)")],
+    [
+        ("os._exit(7)", "exited with status 7"),
+        ("segfault", "killed by signal 11 (SIGSEGV)"),
+        ("kill -9", "killed by signal 9 (SIGKILL)"),
+    ],
 )
 def test_an_agent_that_kills_its_process_leaves_a_partial_report(
     tmp_path: Path, message: str, how: str
@@ -137,13 +142,6 @@ def test_a_thread_left_running_does_not_keep_run_alive(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(r["passed"] for r in results(root).values())
     assert not list((root / "out").glob("*.journal.jsonl"))
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.05)
 
 
 def test_kill_9_of_run_leaves_a_journal_that_rebuilds_the_report(tmp_path: Path) -> None:
@@ -178,7 +176,7 @@ def test_kill_9_of_run_leaves_a_journal_that_rebuilds_the_report(tmp_path: Path)
             run_process.wait()
     (journal,) = (root / "out").glob("run-*.journal.jsonl")
     # With no one reading it, the worker stops the run; the journal ends with run_end.
-    wait_for(lambda: '"type": "run_end"' in journal.read_text())
+    wait_sync(lambda: '"type": "run_end"' in journal.read_text(), timeout=60)
     rebuilt = report_from_journal(journal)
     assert rebuilt.is_partial
     assert 1 <= len(rebuilt.results) < 12

@@ -124,6 +124,8 @@ def test_reporter_config_defaults_are_the_documented_ones() -> None:
         "include_actual_response": True,
         "include_tool_call_details": True,
         "timestamp_files": True,
+        "csv": False,
+        "jsonl": False,
     }
 
 

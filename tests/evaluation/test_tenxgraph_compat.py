@@ -142,7 +142,11 @@ def test_strict_and_conversation_flow_take_10xgraphs_judge_settings() -> None:
     assert flow.criteria.response_match.judge_model == "gpt-4o-mini"
 
 
-def test_unknown_criterion_names_are_errors(tmp_path: Path) -> None:
+def test_unknown_criterion_names_are_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     config = EvalConfig.default()
     with pytest.raises(ValueError, match="unknown criterion 'tool_trajectory_score'"):
         config.enable_criterion("tool_trajectory_score")
@@ -150,10 +154,14 @@ def test_unknown_criterion_names_are_errors(tmp_path: Path) -> None:
     path.write_text('{"criteria": {"rouge_match": {"threshold": 0.5}, "no_such": null}}')
     with pytest.raises(EvalFileError, match="no_such"):
         EvalConfig.from_file(path)
-    # 10xGraph's unset simulation_goals slot loads; enabled, it is refused when the run is built.
+    # 10xGraph's simulation_goals slot loads, unset or under its legacy name; enabled, it
+    # builds the judged SimulationGoalsCriterion (which needs a judge set up).
     path.write_text('{"criteria": {"simulation_goals": null}}')
     assert EvalConfig.from_file(path).criteria.simulation_goals is None
+    path.write_text('{"criteria": {"conversation_goals": {"threshold": 0.7}}}')
+    legacy = EvalConfig.from_file(path).criteria.simulation_goals
+    assert legacy is not None and legacy.threshold == 0.7
     enabled = EvalConfig()
-    enabled.enable_criterion("simulation_goals", CriterionConfig())
-    with pytest.raises(CriterionConfigError, match="unknown criterion 'simulation_goals'"):
+    enabled.enable_criterion("simulation_goals", CriterionConfig(judge_model="m"))
+    with pytest.raises(CriterionConfigError, match="simulation_goals: no API key"):
         build_criteria(enabled)

@@ -10,8 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import EvalCase, EvalSet
-from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, case_hash, diff_cases
+from tenxeval_tui.evaluation import EvalCase, EvalConfig, EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+from tenxeval_tui.runs.watch import (
+    ChangeBatch,
+    ChangeWatcher,
+    Rerun,
+    case_hash,
+    diff_cases,
+    rerun_for,
+    rescores_only,
+)
 
 
 def make_set(*cases: tuple[str, str], set_id: str = "s") -> EvalSet:
@@ -43,6 +52,17 @@ def watcher_for(project: Path, **kwargs: object) -> ChangeWatcher:
         debounce_ms=100,
         **kwargs,  # type: ignore[arg-type]
     )
+
+
+def ran(project: Path) -> dict[str, Path]:
+    """Every case of the project's eval sets as run once (key -> file)."""
+    files = [project / "evals/one.evalset.json", project / "evals/two.evalset.json"]
+    return {
+        f"{s.eval_set_id}::{c.eval_id}": f
+        for f in files
+        for s in [EvalSet.from_file(f)]
+        for c in s.eval_cases
+    }
 
 
 def test_case_hash_ignores_key_order_but_not_content() -> None:
@@ -82,7 +102,7 @@ def test_classify_an_edited_case(project: Path) -> None:
     assert change.eval_set == edited
     assert change.cases.modified == ("a",)
     assert change.cases.added == ("c",)
-    assert watcher.files_to_rerun(batch) == [path.resolve()]
+    assert rerun_for(batch, CaseSelection(), ran(project)).only == {path.resolve(): ["a", "c"]}
     # The edit is now the baseline: the same content again changes no case.
     assert not watcher.classify([path]).eval_sets[0].cases
 
@@ -98,15 +118,15 @@ def test_classify_agent_code_extra_files_and_noise(project: Path) -> None:
     batch = watcher.classify([project / "agent/graph.py", project / "agent/notes.txt"])
     assert batch.agent_changed and batch.rerun_all
     assert batch.paths == ((project / "agent/graph.py").resolve(),)
-    assert watcher.files_to_rerun(batch) == sorted(
-        (project / "evals" / name).resolve() for name in ("one.evalset.json", "two.evalset.json")
-    )
+    assert rerun_for(batch, CaseSelection(), ran(project)) == Rerun(everything=True)
     config = watcher.classify([project / "config.json"])
     assert config.extra_changed == ((project / "config.json").resolve(),) and config.rerun_all
+    assert rerun_for(config, CaseSelection(), {}).everything
 
 
 def test_classify_new_broken_and_removed_eval_sets(project: Path) -> None:
     watcher = watcher_for(project)
+    before = ran(project)
     new = project / "evals/sub/three.evalset.json"
     new.parent.mkdir()
     make_set(("n", "new")).to_file(new)
@@ -121,7 +141,40 @@ def test_classify_new_broken_and_removed_eval_sets(project: Path) -> None:
     assert broken_change.eval_set is None
     assert broken_change.problems and broken_change.problems[0].line == 2
     assert batch.removed_eval_sets == (removed.resolve(),)
-    assert watcher.files_to_rerun(batch) == [new.resolve()]
+    # A changed file that does not load: nothing reruns until it does.
+    rerun = rerun_for(batch, CaseSelection(), before)
+    assert rerun.problems == broken_change.problems and not rerun.only and not rerun.everything
+    fixed = watcher.classify([new])
+    assert rerun_for(fixed, CaseSelection(), before).only == {new.resolve(): ["n"]}
+
+
+def test_the_policy_reruns_the_selected_new_modified_or_never_run_cases(project: Path) -> None:
+    watcher = watcher_for(project)
+    path = project / "evals/one.evalset.json"
+    before = ran(project)
+    del before["s::b"]  # b never ran (say, a filter left it out then)
+    edited = EvalSet.from_file(path)
+    edited.eval_cases[0].conversation[0].user_content.content = "Weather in Rome?"
+    edited.eval_cases[0].tags = ["smoke"]
+    edited.eval_cases.append(EvalCase.single_turn("c", "new", "answer", tags=["smoke"]))
+    edited.eval_cases.append(EvalCase.single_turn("d", "new", "answer"))
+    edited.to_file(path)
+    batch = watcher.classify([path])
+    every = rerun_for(batch, CaseSelection(), before)
+    assert every.only == {path.resolve(): ["a", "b", "c", "d"]} and not every.gone
+    assert every.keys == {"s::a", "s::b", "s::c", "s::d"}
+    smoke = rerun_for(batch, CaseSelection(tags=("smoke",)), before)
+    assert smoke.only == {path.resolve(): ["a", "c"]}
+    assert not smoke.gone  # a ran and is still selected; b never ran
+    # Cases that ran and are no longer selected or in their file leave the view.
+    narrowed = rerun_for(batch, CaseSelection(eval_ids=("c",)), before)
+    assert narrowed.only == {path.resolve(): ["c"]} and narrowed.gone == {"s::a"}
+    removed = EvalSet.from_file(path)
+    removed.eval_cases = [c for c in removed.eval_cases if c.eval_id != "a"]
+    removed.to_file(path)
+    after = {**before, "s::b": path, "s::c": path, "s::d": path}
+    gone = rerun_for(watcher.classify([path]), CaseSelection(), after)
+    assert gone.only == {} and gone.gone == {"s::a"}
 
 
 def test_explicit_eval_file_with_any_name_and_roots(project: Path) -> None:
@@ -182,3 +235,20 @@ async def test_watching_agent_code(project: Path) -> None:
     batch = await first_batch(watcher, lambda: code.write_text("X = 3\n"), [code])
     assert batch.agent_changed
     assert batch.eval_sets == ()
+
+
+def test_a_criteria_only_config_change_asks_for_a_rescore(project: Path) -> None:
+    watcher = watcher_for(project)
+    before = EvalConfig.default()
+    criteria = before.model_copy(deep=True)
+    criteria.criteria = EvalConfig.model_validate({"criteria": {"exact_match": {}}}).criteria
+    criteria.reporter.html = not before.reporter.html
+    slower = before.model_copy(update={"timeout": before.timeout * 2})
+    assert rescores_only(before, criteria) and not rescores_only(before, slower)
+    config = watcher.classify([project / "config.json"])
+    assert rerun_for(config, CaseSelection(), {}, (before, criteria)) == Rerun(rescore=True)
+    assert rerun_for(config, CaseSelection(), {}, (before, slower)).everything
+    assert rerun_for(config, CaseSelection(), {}).everything  # a front end that cannot re-score
+    (project / "agent/graph.py").write_text("X = 3\n")
+    both = watcher.classify([project / "config.json", project / "agent/graph.py"])
+    assert rerun_for(both, CaseSelection(), {}, (before, criteria)).everything

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
-from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.plan import RunPlan
 
 AGENT = """
 import os, sys, threading, time
@@ -33,7 +33,7 @@ def run_worker(tmp_path: Path, messages: list[str]) -> tuple[int, list[dict[str,
     (tmp_path / "hostile.py").write_text(AGENT)
     cases = [EvalCase.single_turn(f"c{i}", text, text) for i, text in enumerate(messages)]
     EvalSet(eval_set_id="h", eval_cases=cases).to_file(tmp_path / "h.evalset.json")
-    request = RunRequest(
+    request = RunPlan(
         agent="hostile:agent",
         eval_sets=[tmp_path / "h.evalset.json"],
         concurrency=1,

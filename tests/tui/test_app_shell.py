@@ -12,6 +12,7 @@ from tenxeval_tui.screens.common.help import HelpScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.tui.conftest import highlighted_command, search_palette, wait_for
+from tests.tui.run.conftest import open_run_screen
 
 
 def message_text(app: WorkbenchApp) -> str:
@@ -88,8 +89,7 @@ async def test_keys_on_the_empty_run_view_before_any_run_do_nothing(weather_set:
     app = WorkbenchApp(weather_set.parent)
     async with app.run_test() as pilot:
         await pilot.pause()
-        await pilot.press("r")
-        await pilot.pause()
+        await open_run_screen(pilot)
         assert isinstance(app.screen, RunScreen)
         # the empty case table has the focus; up and page down crashed the app
         for key in ("up", "pagedown", "down", "home", "end", "pageup"):

@@ -13,12 +13,12 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.tui.test_editor_typing import expected_case, saved_case
+from tests.waiting import wait_sync
 
 pytestmark = [
     pytest.mark.slow,
@@ -83,15 +83,6 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
-def wait_until(predicate: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    """Poll ``predicate`` (the app's screen, the file) until it holds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not reached in time: {what}")
-        time.sleep(0.05)
-
-
 def test_a_case_typed_at_30_ms_a_key_in_a_terminal_is_saved_as_typed(weather_set: Path) -> None:
     tmux = Tmux()
     try:
@@ -100,7 +91,7 @@ def test_a_case_typed_at_30_ms_a_key_in_a_terminal_is_saved_as_typed(weather_set
             f"env TERM=xterm-256color {APP} {weather_set}",
         )  # fmt: skip
         # Ready: the form shows london (the file checked), its fields take keys.
-        wait_until(lambda: "Case #1" in tmux.screen() and "london" in tmux.screen(), "the form")
+        wait_sync(lambda: "Case #1" in tmux.screen() and "london" in tmux.screen(), what="the form")
         for key in TMUX_KEYS:
             if key[0] == "-l":
                 for char in key[1]:
@@ -115,9 +106,9 @@ def test_a_case_typed_at_30_ms_a_key_in_a_terminal_is_saved_as_typed(weather_set
             cases = json.loads(weather_set.read_text(encoding="utf-8"))["eval_cases"]
             return len(cases) == 3
 
-        wait_until(saved, "the save")
+        wait_sync(saved, what="the save")
         tmux.run("send-keys", "-t", "app", "C-q")
-        wait_until(lambda: not tmux.alive(), "the app to quit")  # saved: it did not ask
+        wait_sync(lambda: not tmux.alive(), what="the app to quit")  # saved: it did not ask
     finally:
         tmux.kill()
     assert saved_case(weather_set, 1) == expected_case()

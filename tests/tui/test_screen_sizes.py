@@ -26,7 +26,7 @@ from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.report_samples import write_reports
 from tests.tui.browser_app import BrowserApp
 from tests.tui.conftest import wait_for, wait_for_form
-from tests.tui.run.conftest import write_workspace
+from tests.tui.run.conftest import open_run_screen, write_workspace
 from tests.tui.run.test_run_snapshots import PAUSING_AGENT, StableApp
 
 SIZES = [(80, 24), (100, 30), (160, 45)]
@@ -134,7 +134,7 @@ def test_run_view_during_a_run(snap_compare: Any, tmp_path: Path, size: tuple[in
     (root / "evals" / "more.evalset.json").unlink()
 
     async def mid_run(pilot: Pilot[Any]) -> None:
-        await pilot.press("r")
+        await open_run_screen(pilot)
         screen = _run_view(pilot)
         screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
@@ -160,7 +160,8 @@ def test_run_view_after_a_run(snap_compare: Any, tmp_path: Path, size: tuple[int
     root = write_workspace(tmp_path / "project")
 
     async def finished(pilot: Pilot[Any]) -> None:
-        await pilot.press("r", "ctrl+r")
+        await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
         screen = _run_view(pilot)
         await wait_for(pilot, lambda: screen.runs_finished == 1, timeout=120)
         await pilot.press("down", "down")  # Oslo: the failed case

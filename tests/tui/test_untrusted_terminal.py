@@ -8,10 +8,11 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import wait_sync
 
 from .untrusted import write_hostile_eval_set
 
@@ -53,14 +54,6 @@ class Tmux:
         self.tmux("kill-server")
 
 
-def wait(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
-
-
 @pytest.fixture
 def tmux(tmp_path: Path):
     server = Tmux(tmp_path)
@@ -74,26 +67,30 @@ def test_a_hostile_eval_set_leaves_the_title_screen_and_clipboard_alone(tmp_path
     write_hostile_eval_set(tmp_path / "hostile.evalset.json")
     # The check can fail: this tmux does take a title (and a buffer) from a program.
     tmux.send("printf '\\033]2;probe\\007'")
-    wait(lambda: tmux.title() == "probe", "tmux to take a title from a program")
+    wait_sync(lambda: tmux.title() == "probe", what="tmux to take a title from a program")
     tmux.send("printf '\\033]2;clean\\007'; clear")
-    wait(lambda: tmux.title() == "clean", "the title to be reset")
+    wait_sync(lambda: tmux.title() == "clean", what="the title to be reset")
     assert tmux.buffers() == ""
 
     tmux.send(f"{sys.executable} -m tenxeval_tui.cli hostile.evalset.json")
     # the editor opens with the hostile case selected: its form is on screen
-    wait(lambda: "eval_id" in tmux.screen() and "case␛[2J" in tmux.screen(), "the case form")
+    wait_sync(
+        lambda: "eval_id" in tmux.screen() and "case␛[2J" in tmux.screen(), what="the case form"
+    )
     time.sleep(1.0)  # a later repaint is what would blank it; give it the chance
     screen = tmux.screen()
     assert "case␛[2J␛]52;" in screen and "user before␛[2Jafter" in screen
     assert tmux.title() == "clean"
 
     tmux.tmux("resize-window", "-t", "t", "-x", "110", "-y", "36")  # a redraw
-    wait(lambda: "eval_id" in tmux.screen() and "user before␛[2J" in tmux.screen(), "redraw")
+    wait_sync(
+        lambda: "eval_id" in tmux.screen() and "user before␛[2J" in tmux.screen(), what="redraw"
+    )
     assert tmux.title() == "clean"
 
     tmux.send("C-q", enter=False)
-    wait(lambda: "eval_id" not in tmux.screen(), "the app to quit")
+    wait_sync(lambda: "eval_id" not in tmux.screen(), what="the app to quit")
     tmux.send("echo still-$((40+2))")
-    wait(lambda: "still-42" in tmux.screen(), "the shell to answer after the app")
+    wait_sync(lambda: "still-42" in tmux.screen(), what="the shell to answer after the app")
     assert tmux.title() == "clean"
     assert tmux.buffers() == ""  # no OSC 52 reached tmux's clipboard

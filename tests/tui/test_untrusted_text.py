@@ -26,6 +26,7 @@ from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.run.event_stream import EventStream
 
 from .conftest import wait_for, wait_for_form
+from .run.conftest import open_run_screen
 from .untrusted import (
     CASE_ID,
     HOSTILE_TEXT,
@@ -120,8 +121,7 @@ async def test_the_run_view_shows_an_agent_echoing_hostile_text_inertly(
     app = WorkbenchApp(project, watch_files=False)
     async with app.run_test(size=(200, 70)) as pilot:
         await wait_for_form(pilot)
-        await pilot.press("r")
-        screen = app.screen
+        screen = await open_run_screen(pilot)
         assert isinstance(screen, RunScreen)
         written.clear()
         await pilot.press("ctrl+r")

@@ -72,9 +72,10 @@ class EventCollector:
         """Clear the buffer (live subscriptions stay open)."""
         self.events.clear()
 
-    def filter_by_event(self, event: Event | str) -> list[EventModel]:
-        """Events from the given source (``Event.NODE_EXECUTION``...)."""
-        return [e for e in self.events if e.event == event]
+    def filter_by_event(self, event_type: Event | str) -> list[EventModel]:
+        """Events from the given source (``Event.NODE_EXECUTION``...); the argument's name
+        is 10xGraph's."""
+        return [e for e in self.events if e.event == event_type]
 
     def filter_by_event_type(self, event_type: EventType | str) -> list[EventModel]:
         """Events of the given phase (``EventType.END``...)."""

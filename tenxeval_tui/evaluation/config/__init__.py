@@ -9,6 +9,7 @@ _EXPORTS: dict[str, str] = {
     "CriterionConfig": "criterion_config",
     "EvalConfig": "eval_config",
     "MatchType": "types",
+    "ModelPrice": "prices",
     "ReporterConfig": "reporter_config",
     "Rubric": "criterion_config",
     "EvalPresets": "presets",

@@ -29,6 +29,13 @@ class CriterionConfig(BaseModel):
     ``partial_credit`` (ours) gives ``EXACT`` trajectory and node-order matches
     positional partial credit instead of all or nothing (see
     :mod:`tenxeval_tui.evaluation.criteria.trajectory`).
+
+    Judges in production (ours): ``judge_rpm`` / ``judge_tpm`` cap requests and tokens
+    per minute to the judge's endpoint and model (``None``: no cap besides the run's
+    concurrency); ``judge_max_retries=0`` fails fast (the first HTTP error, timeout or
+    lost connection fails the criterion, no backoff); ``judge_cache_ttl`` makes cached
+    replies older than that many seconds expire; ``judge_cache_max_mb`` caps the cache
+    folder (oldest entries go first). See :mod:`tenxeval_tui.evaluation.judges`.
     """
 
     threshold: float = 0.8
@@ -47,6 +54,10 @@ class CriterionConfig(BaseModel):
     judge_timeout: float = Field(default=60.0, gt=0)
     judge_max_retries: int = Field(default=4, ge=0)
     judge_cache: bool = True
+    judge_rpm: int | None = Field(default=None, ge=1)
+    judge_tpm: int | None = Field(default=None, ge=1)
+    judge_cache_ttl: float | None = Field(default=None, gt=0)
+    judge_cache_max_mb: float | None = Field(default=None, gt=0)
 
     @classmethod
     def tool_name_match(cls, threshold: float = 1.0) -> CriterionConfig:

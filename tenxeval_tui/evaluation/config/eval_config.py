@@ -11,11 +11,12 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rubric
+from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
@@ -26,6 +27,7 @@ __all__ = [
     "CriterionConfig",
     "EvalConfig",
     "MatchType",
+    "ModelPrice",
     "ReporterConfig",
     "Rubric",
     "UserSimulatorConfig",
@@ -55,6 +57,8 @@ _FIELD_ALIASES: dict[str, str] = {
     "rubric_based_score": "rubric_based",
     "safety_score": "safety",
     "factual_accuracy_score": "factual_accuracy",
+    "simulation_goals_match": "simulation_goals",
+    "conversation_goals": "simulation_goals",
 }
 
 
@@ -96,8 +100,7 @@ class CriteriaConfig(BaseModel):
     factual_accuracy: CriterionConfig | None = None
     hallucination: CriterionConfig | None = None
     safety: CriterionConfig | None = None
-    # 10xGraph's slot for judging simulated conversations; no such criterion runs here
-    # yet, so enabling it is an "unknown criterion" error when the run is built.
+    # Judges the goals of a simulated conversation (criteria/simulation_goals.py).
     simulation_goals: CriterionConfig | None = None
     custom: dict[str, CriterionConfig] = Field(default_factory=dict)
 
@@ -134,12 +137,34 @@ class CriteriaConfig(BaseModel):
         return items
 
 
+def _empty(value: object) -> bool:
+    return value is None or value == {}
+
+
+PassRule = Literal["all"] | Annotated[float, Field(gt=0.0, le=1.0)]
+"""When a case run several times passes: ``"all"`` its repeats pass, or a number in
+(0, 1]: at least that share of them pass (``0.8``: 4 of 5)."""
+
+
 class EvalConfig(BaseModel):
     """Everything an evaluation run needs besides the agent and the cases.
 
     ``max_concurrency`` bounds how many cases run at once (1 runs them one by
     one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
-    forces one at a time). ``timeout`` is per case, in seconds.
+    forces one at a time). ``timeout`` is per case, in seconds (per repeat).
+
+    ``repeats`` runs each case that many times, each an independent run; an eval
+    set's ``metadata["repeats"]`` and a case's ``metadata["repeats"]`` take
+    precedence (the case's first). ``pass_rule`` decides when a repeated case
+    passes (see :data:`PassRule`). Both are left out of the JSON at their
+    defaults (1 and ``"all"``), so configs and reports of runs without repeats
+    keep their shape (see :mod:`tenxeval_tui.evaluation.repeats`).
+
+    Cost (ours; left out of the config's JSON while unset): ``prices`` maps model
+    names to :class:`ModelPrice` (USD per million input, output and cached input
+    tokens); ``agent_model`` names the entry that prices the agent's own tokens;
+    ``max_cost`` (USD) stops the run before it would spend more: cases not started
+    are not run, and the report is partial (see :mod:`tenxeval_tui.evaluation.cost`).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -151,6 +176,11 @@ class EvalConfig(BaseModel):
     timeout: float = Field(default=300.0, gt=0)
     verbose: bool = False
     reporter: ReporterConfig = Field(default_factory=ReporterConfig)
+    prices: dict[str, ModelPrice] = Field(default_factory=dict, exclude_if=_empty)
+    agent_model: str | None = Field(default=None, exclude_if=_empty)
+    max_cost: float | None = Field(default=None, gt=0, exclude_if=_empty)
+    repeats: int = Field(default=1, ge=1, le=10_000, exclude_if=lambda v: v == 1)
+    pass_rule: PassRule = Field(default="all", exclude_if=lambda v: v == "all")
 
     @property
     def effective_concurrency(self) -> int:

@@ -19,7 +19,12 @@ class UserSimulatorConfig(BaseModel):
 
 
 class ReporterConfig(BaseModel):
-    """Which reports are written after a run, and what they contain."""
+    """Which reports are written after a run, and what they contain.
+
+    ``csv`` and ``jsonl`` (ours, off by default) add a CSV and a JSON Lines file with
+    one row per case and criterion (see :class:`~tenxeval_tui.evaluation.reporters.CsvReporter`
+    for how CSV cells that would start a spreadsheet formula are written).
+    """
 
     enabled: bool = True
     output_dir: str = "eval_reports"
@@ -34,3 +39,5 @@ class ReporterConfig(BaseModel):
     include_actual_response: bool = True
     include_tool_call_details: bool = True
     timestamp_files: bool = True
+    csv: bool = False
+    jsonl: bool = False

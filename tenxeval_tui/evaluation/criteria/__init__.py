@@ -24,6 +24,7 @@ for _module in (
     "factual_accuracy",
     "safety",
     "rubric",
+    "simulation_goals",
 ):
     add_builtin_module(f"tenxeval_tui.evaluation.criteria.{_module}")
 
@@ -41,6 +42,7 @@ _EXPORTS: dict[str, str] = {
     "FactualAccuracyCriterion": "factual_accuracy",
     "SafetyCriterion": "safety",
     "RubricBasedCriterion": "rubric",
+    "SimulationGoalsCriterion": "simulation_goals",
     "TemplatedLLMCriterion": "llm_base",
     "LLMCallerMixin": "llm_utils",
 }

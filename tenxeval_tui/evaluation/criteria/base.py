@@ -34,7 +34,7 @@ from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.judges import JudgePool
+    from tenxeval_tui.evaluation.judge_pool import JudgePool
 
 
 class CriterionConfigError(ValueError):
@@ -321,7 +321,7 @@ def build_criteria(
         raise CriterionConfigError("; ".join(problems))
     if any(c.requires_judge for c in criteria):
         if judge_pool is None:
-            from tenxeval_tui.evaluation.judges import JudgePool
+            from tenxeval_tui.evaluation.judge_pool import JudgePool
 
             judge_pool = JudgePool(max_concurrency=config.effective_concurrency)
         for criterion in criteria:

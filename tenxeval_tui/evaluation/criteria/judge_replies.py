@@ -63,6 +63,21 @@ class RubricsReply(_Reply):
     rubrics: list[RubricVerdict]
 
 
+def _true_or_false(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
+class GoalVerdict(BaseModel):
+    goal: int
+    achieved: Annotated[bool, BeforeValidator(_true_or_false)]
+
+
+class GoalsReply(_Reply):
+    goals: list[GoalVerdict]
+
+
 def as_text(value: Any) -> str:
     if isinstance(value, str):
         return value

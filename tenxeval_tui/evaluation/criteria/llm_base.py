@@ -27,7 +27,8 @@ from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeReply, JudgeSettings
+from tenxeval_tui.evaluation.judge_pool import JudgePool
+from tenxeval_tui.evaluation.judges import JudgeError, JudgeReply, JudgeSettings
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ class JudgedCriterion(BaseCriterion):
             self.judge_pool.forget(settings, prompt, index)
             reply = await self.judge_pool.ask(settings, prompt, index, fresh=True)
             sample = self._read(reply, expected)
-        self.judge_pool.remember(settings, prompt, index, reply)
+        await self.judge_pool.remember_async(settings, prompt, index, reply)
         return reply, sample
 
     def _read(self, reply: JudgeReply, expected: EvalCase) -> Sample:

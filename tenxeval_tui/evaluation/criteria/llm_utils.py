@@ -17,7 +17,8 @@ from typing import Any
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.llm_base import parse_json_reply
-from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeSettings
+from tenxeval_tui.evaluation.judge_pool import JudgePool
+from tenxeval_tui.evaluation.judges import JudgeError, JudgeSettings
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 

@@ -17,6 +17,7 @@ import functools
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
@@ -29,12 +30,38 @@ NO_EXPECTATION = "no expectation: the case has no expected response"
 _EXCERPT = 500
 
 
+class _RememberingStemmer:
+    """nltk's Porter stemmer with the stems of recent words remembered.
+
+    Stemming is most of ROUGE-1's cost and words repeat across replies; a stem
+    depends on its word alone, so remembering it changes no score.
+    """
+
+    def __init__(self, stemmer: Any) -> None:
+        self.stem = functools.lru_cache(maxsize=1 << 16)(stemmer.stem)
+
+
+class _StemmingTokenizer:
+    """rouge_score's own tokenization (its ``tokenize.tokenize``), remembered stems."""
+
+    def __init__(self) -> None:
+        from nltk.stem import porter
+
+        self._stemmer = _RememberingStemmer(porter.PorterStemmer())
+
+    def tokenize(self, text: str) -> list[str]:
+        from rouge_score import tokenize
+
+        tokens: list[str] = tokenize.tokenize(text, self._stemmer)
+        return tokens
+
+
 @functools.cache
 def _rouge1_scorer() -> RougeScorer:
     # rouge_score pulls in nltk (~0.5 s): import it on first use, never at module import.
     from rouge_score import rouge_scorer
 
-    return rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
+    return rouge_scorer.RougeScorer(["rouge1"], tokenizer=_StemmingTokenizer())
 
 
 def rouge1(candidate: str, reference: str) -> tuple[float, float, float]:
@@ -156,6 +183,22 @@ class ContainsKeywordsCriterion(SyncCriterion):
 
     name = "contains_keywords"
     description = "Share of the configured keywords present in the reply"
+
+    def __init__(
+        self,
+        keywords: list[str] | CriterionConfig | None = None,
+        config: CriterionConfig | None = None,
+    ) -> None:
+        """10xGraph's signature: ``keywords`` are used when ``config`` sets none.
+
+        A :class:`CriterionConfig` given first is taken as the config (our own
+        earlier signature, the one every other criterion has).
+        """
+        if isinstance(keywords, CriterionConfig):
+            keywords, config = None, keywords
+        if keywords and not (config and config.keywords):
+            config = (config or CriterionConfig()).model_copy(update={"keywords": list(keywords)})
+        super().__init__(config)
 
     def validate_config(self) -> list[str]:
         problems = super().validate_config()

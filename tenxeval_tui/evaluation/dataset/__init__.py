@@ -1,4 +1,5 @@
-"""Eval sets: the case model (:mod:`.eval_set`) and the fluent builder (:mod:`.builder`)."""
+"""Eval sets: the case model (:mod:`.eval_set`), the fluent builder (:mod:`.builder`) and
+the case selection (:mod:`.selection`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ _EXPORTS: dict[str, str] = {
     "ToolCall": "eval_set",
     "TrajectoryStep": "eval_set",
     "validate_eval_set_file": "eval_set",
+    "CaseSelection": "selection",
     "EvalSetBuilder": "builder",
     "create_simple_eval_set": "builder",
 }

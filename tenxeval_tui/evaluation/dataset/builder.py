@@ -20,11 +20,11 @@ class EvalSetBuilder:
     """Builds an :class:`EvalSet` case by case.
 
     The eval set's ``eval_set_id`` is a generated UUID; ``name`` is the label
-    shown in reports. Cases without ``case_id`` get ids ``case_1``, ``case_2``...
+    shown in reports (``"eval_set"`` when not given, as in 10xGraph). Cases without ``case_id`` get ids ``case_1``, ``case_2``...
     (skipping ids already taken).
     """
 
-    def __init__(self, name: str = "", description: str = "") -> None:
+    def __init__(self, name: str = "eval_set", description: str = "") -> None:
         self._eval_set = EvalSet(eval_set_id=str(uuid.uuid4()), name=name, description=description)
 
     @property
@@ -57,16 +57,19 @@ class EvalSetBuilder:
         self,
         query: str,
         expected: str | None = None,
+        case_id: str | None = None,
         expected_tools: ExpectedTools = None,
         expected_node_order: list[str] | None = None,
-        case_id: str | None = None,
         name: str = "",
         description: str = "",
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
         session_input: SessionInput | None = None,
     ) -> EvalSetBuilder:
-        """Add a single-turn case; ``expected_tools`` are names or :class:`ToolCall`s."""
+        """Add a single-turn case; ``expected_tools`` are names or :class:`ToolCall`s.
+
+        The first seven parameters are in 10xGraph's order (``case_id`` third).
+        """
         return self.add_multi_turn(
             conversation=[(query, expected)],
             expected_tools=expected_tools,
@@ -104,16 +107,19 @@ class EvalSetBuilder:
     def add_multi_turn(
         self,
         conversation: Sequence[tuple[str, str | None]],
-        expected_tools: ExpectedTools = None,
-        expected_node_order: list[str] | None = None,
         case_id: str | None = None,
+        expected_tools: ExpectedTools = None,
         name: str = "",
         description: str = "",
+        expected_node_order: list[str] | None = None,
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
         session_input: SessionInput | None = None,
     ) -> EvalSetBuilder:
-        """Add a case of ``(user, expected reply)`` turns; expected tools go on the first turn."""
+        """Add a case of ``(user, expected reply)`` turns; expected tools go on the first turn.
+
+        The first five parameters are in 10xGraph's order (``case_id`` second).
+        """
         self._eval_set.add_case(
             EvalCase.multi_turn(
                 eval_id=case_id or self._next_id(),

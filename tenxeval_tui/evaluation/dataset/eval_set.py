@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tenxeval_tui.evaluation.dataset.adk import content_from_parts, invocation_from_adk
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 
@@ -241,9 +242,9 @@ class EvalCase(BaseModel):
         eval_id: str,
         conversation: Sequence[tuple[str, str | None]],
         expected_tools: ExpectedTools = None,
-        expected_node_order: list[str] | None = None,
         name: str = "",
         description: str = "",
+        expected_node_order: list[str] | None = None,
         session_input: SessionInput | None = None,
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
@@ -251,7 +252,8 @@ class EvalCase(BaseModel):
         """A case of several ``(user, expected reply)`` turns.
 
         ``expected_tools`` and ``expected_node_order`` are attached to the first
-        turn; trajectory criteria concatenate the expectations of every turn.
+        turn; trajectory criteria concatenate the expectations of every turn. The
+        first five parameters are in 10xGraph's order.
         """
         invocations = [
             Invocation(
@@ -337,7 +339,7 @@ class EvalSet(BaseModel):
 
     def filter_by_tags(self, tags: list[str]) -> list[EvalCase]:
         """Cases that carry every one of ``tags``."""
-        return [case for case in self.eval_cases if all(tag in case.tags for tag in tags)]
+        return CaseSelection(tags=tuple(tags)).cases(self.eval_cases)
 
     @classmethod
     def from_file(cls, path: str | Path) -> EvalSet:

@@ -1,4 +1,5 @@
-"""Reports of a run: console text, JSON, a self-contained HTML dashboard and JUnit XML.
+"""Reports of a run: console text, JSON, a self-contained HTML dashboard, JUnit XML, CSV
+and JSON Lines.
 
 ``ReporterManager(config).run_all(report)`` writes every report a
 :class:`~tenxeval_tui.evaluation.config.ReporterConfig` enables; each reporter
@@ -20,6 +21,11 @@ _EXPORTS: dict[str, str] = {
     "JSONReporter": "json",
     "HTMLReporter": "html",
     "JUnitXMLReporter": "junit",
+    "CsvReporter": "csv",
+    "JsonlReporter": "jsonl",
+    "REPORT_FORMATS": "files",
+    "reporter_for_path": "files",
+    "write_report": "files",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -195,6 +195,8 @@ def _criteria(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]
         }
         if cr.error:
             entry["error"] = clip(cr.error)
+        if cr.cost_usd is not None:
+            entry["cost"] = round(cr.cost_usd, 6)
         if opts.include_details:
             if cr.reason:
                 entry["reason"] = clip(cr.reason)
@@ -222,6 +224,8 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
     }
     if result.eval_set_id:
         view["set"] = result.eval_set_id
+    if result.cost_usd is not None:
+        view["cost"] = round(result.cost_usd, 6)
     if opts.include_actual_response:
         view["response"] = clip(result.actual_response)
     found = _expectations(result)
@@ -253,7 +257,41 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
         view["node_responses"] = [
             _node(nr, result.actual_response, opts) for nr in result.node_responses
         ]
+    if result.repeat_stats is not None:
+        view["runs"] = _runs(result, opts)
     return view
+
+
+def _runs(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
+    """A repeated case's figures and one line per repeat (status, scores, reply, tools)."""
+    stats = result.repeat_stats
+    assert stats is not None
+    each = []
+    for run in result.runs:
+        entry: dict[str, Any] = {
+            "n": run.repeat_index + 1,
+            "status": run.status,
+            "duration": round(run.duration_seconds, 3),
+            "scores": {cr.criterion: round(cr.score, 4) for cr in run.criterion_results},
+        }
+        if run.error:
+            entry["error"] = clip(run.error, MAX_TOOL_TEXT)
+        if opts.include_actual_response:
+            entry["response"] = clip(run.actual_response, MAX_TOOL_TEXT)
+        if opts.include_trajectory:
+            entry["tools"] = [_tool(c, False)["name"] for c in run.actual_tool_calls]
+        each.append(entry)
+    return {
+        "passed": stats.passed_repeats,
+        "total": stats.repeats,
+        "rate": round(stats.pass_rate, 4),
+        "rule": stats.pass_rule,
+        "flips": stats.flips,
+        "pass_at_k": [round(p, 4) for p in stats.pass_at_k],
+        "pass_hat_k": [round(p, 4) for p in stats.pass_hat_k],
+        "shown": stats.representative + 1,
+        "each": each,
+    }
 
 
 def _node(response: Any, final: str, opts: ViewOptions) -> dict[str, Any]:

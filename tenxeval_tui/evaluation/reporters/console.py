@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.cost import format_cost
+from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY, EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 
@@ -98,16 +99,19 @@ class ConsoleReporter(BaseReporter):
         self,
         use_color: bool = True,
         verbose: bool = False,
+        output: TextIO | None = None,
         include_trajectory: bool = True,
         include_actual_response: bool = True,
         file: TextIO | None = None,
         width: int | None = None,
     ) -> None:
+        """``output`` (10xGraph's name) and ``file`` both name the stream written to
+        (``file`` wins when both are given; stdout by default)."""
         self.use_color = use_color
         self.verbose = verbose
         self.include_trajectory = include_trajectory
         self.include_actual_response = include_actual_response
-        self.file = file
+        self.file = file if file is not None else output
         self.width = width
 
     def _console(self, file: TextIO) -> Console:
@@ -152,6 +156,10 @@ class ConsoleReporter(BaseReporter):
             heading.append(f" ({_clean(report.eval_set_id)})", style="dim")
         if report.is_partial:
             heading.append("  [partial run]", style="yellow")
+        stopped = report.metadata.get(STOPPED_KEY)
+        if stopped:
+            not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
+            heading.append(f" stopped by {_clean(str(stopped))}: {not_run} not run", "yellow")
         console.rule(heading)
         console.print(
             Text.assemble(
@@ -165,8 +173,22 @@ class ConsoleReporter(BaseReporter):
                 (f"{s.pass_rate:.1%}", "bold green" if report.passed else "bold red"),
                 f"   {s.total_duration_seconds:.2f}s",
                 f"   {s.total_token_usage.total_tokens} tokens",
+                f"   {format_cost(s.total_cost_usd)}" if s.total_cost_usd is not None else "",
             )
         )
+        if s.repeat_stats is not None:
+            rs = s.repeat_stats
+            console.print(
+                Text.assemble(
+                    "repeats: ",
+                    (f"{rs.passed_repeats}/{rs.total_repeats} runs passed", "bold"),
+                    f" ({rs.repeat_pass_rate:.1%})",
+                    f"   pass rate 95% interval {rs.pass_rate_low:.1%} to {rs.pass_rate_high:.1%}",
+                    "   ",
+                    (f"{rs.flaky_cases} flaky", "yellow" if rs.flaky_cases else ""),
+                    f" ({rs.total_flips} flips)",
+                )
+            )
         if s.criterion_stats:
             table = Table(title=None, show_edge=False, pad_edge=False, box=None)
             table.add_column("criterion")
@@ -232,7 +254,17 @@ class ConsoleReporter(BaseReporter):
         ]
         if result.name and result.name != result.eval_id:
             head.append((f" [{_clean(result.eval_id)}]", "dim"))
+        if result.repeat_stats is not None:
+            rs = result.repeat_stats
+            head.append(
+                (
+                    f"  {rs.passed_repeats}/{rs.repeats} runs passed",
+                    "yellow" if rs.is_flaky else "",
+                )
+            )
         head.append((f"  {result.duration_seconds:.2f}s", "dim"))
+        if result.cost_usd is not None:
+            head.append((f"  {format_cost(result.cost_usd)}", "dim"))
         lines = [head]
         if result.error:
             lines.append([(f"        error: {_preview(result.error)}", "yellow")])
@@ -245,6 +277,7 @@ class ConsoleReporter(BaseReporter):
                     (f" {cr.score:.2f} ", ""),
                     ("ok", "green") if cr.passed else ("below", "red"),
                     (f" threshold {cr.threshold:.2f}", ""),
+                    (f"  {format_cost(cr.cost_usd)}" if cr.cost_usd is not None else "", "dim"),
                 ]
             )
             if cr.error:

@@ -115,12 +115,13 @@ class HTMLReporter(BaseReporter):
     def __init__(
         self,
         include_details: bool = True,
-        include_trajectory: bool = True,
-        include_node_responses: bool = True,
         include_actual_response: bool = True,
         include_tool_call_details: bool = True,
+        include_node_responses: bool = True,
+        include_trajectory: bool = True,
         title: str | None = None,
     ) -> None:
+        # The switches' positional order is 10xGraph 0.10.3's; ``title`` is ours.
         self.options = ViewOptions(
             include_details=include_details,
             include_trajectory=include_trajectory,

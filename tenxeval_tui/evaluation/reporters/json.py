@@ -45,13 +45,14 @@ class JSONReporter(BaseReporter):
     def __init__(
         self,
         indent: int | None = 2,
-        compact_above: int | None = 1_000,
         include_details: bool = True,
         include_trajectory: bool = True,
         include_node_responses: bool = True,
         include_actual_response: bool = True,
         include_tool_call_details: bool = True,
+        compact_above: int | None = 1_000,
     ) -> None:
+        # The positional order is 10xGraph 0.10.3's; ``compact_above`` is ours, last.
         self.indent = indent
         self.compact_above = compact_above
         self.include_details = include_details

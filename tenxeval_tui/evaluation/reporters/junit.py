@@ -46,6 +46,11 @@ class JUnitXMLReporter(BaseReporter):
     - A failed case has one ``<failure>`` listing every failed criterion with its
       score, threshold and reason; an errored case has one ``<error>`` with the
       error instead (never both).
+    - A case run several times (repeats) fails by its pass rule; it carries its
+      ``pass_rate``, ``repeats``, ``passed_repeats``, ``flips`` and ``pass_rule`` as
+      properties, and its failure message starts with how many runs passed. Its
+      suite carries ``repeat_pass_rate``, the Wilson interval of the pass rate
+      (``pass_rate_low``, ``pass_rate_high``) and ``flaky_cases``.
     - A case that did not pass also gets ``<system-out>`` with the agent's response
       and tool calls, as far as the ``include_*`` switches allow (cut to 20,000
       characters); passing cases leave it out to keep CI logs short.
@@ -56,10 +61,14 @@ class JUnitXMLReporter(BaseReporter):
 
     def __init__(
         self,
+        suite_name: str | None = None,
         include_actual_response: bool = True,
         include_tool_call_details: bool = True,
         include_details: bool = True,
     ) -> None:
+        """``suite_name`` (10xGraph's first parameter) names ``<testsuites>``; by
+        default it is the report's eval set name (or id)."""
+        self.suite_name = suite_name
         self.include_actual_response = include_actual_response
         self.include_tool_call_details = include_tool_call_details
         self.include_details = include_details
@@ -85,7 +94,7 @@ class JUnitXMLReporter(BaseReporter):
         s = report.summary
         _set(
             root,
-            name=report.eval_set_name or report.eval_set_id,
+            name=self.suite_name or report.eval_set_name or report.eval_set_id,
             tests=s.total_cases,
             failures=s.failed_cases,
             errors=s.error_cases,
@@ -119,6 +128,12 @@ class JUnitXMLReporter(BaseReporter):
         props = ET.SubElement(suite, "properties")
         _property(props, "eval_set_id", set_id)
         _property(props, "pass_rate", f"{summary.pass_rate:.4f}")
+        if summary.repeat_stats is not None:
+            rs = summary.repeat_stats
+            _property(props, "repeat_pass_rate", f"{rs.repeat_pass_rate:.4f}")
+            _property(props, "pass_rate_low", f"{rs.pass_rate_low:.4f}")
+            _property(props, "pass_rate_high", f"{rs.pass_rate_high:.4f}")
+            _property(props, "flaky_cases", str(rs.flaky_cases))
         thresholds = _thresholds(results)
         for name, stats in summary.criterion_stats.items():
             safe = xml_safe(name)
@@ -146,6 +161,15 @@ class JUnitXMLReporter(BaseReporter):
             if name is None:
                 name = names[cr.criterion] = f"score.{xml_safe(cr.criterion)}"
             _property(props, name, f"{cr.score:.4f}")
+        rule = ""
+        if result.repeat_stats is not None:
+            rs = result.repeat_stats
+            _property(props, "pass_rate", f"{rs.pass_rate:.4f}")
+            _property(props, "repeats", str(rs.repeats))
+            _property(props, "passed_repeats", str(rs.passed_repeats))
+            _property(props, "flips", str(rs.flips))
+            _property(props, "pass_rule", xml_safe(rs.pass_rule))
+            rule = f"{rs.passed_repeats}/{rs.repeats} runs passed (pass rule {rs.pass_rule})"
         if result.passed:
             return case
         if result.is_error:
@@ -157,9 +181,10 @@ class JUnitXMLReporter(BaseReporter):
             error.text = xml_safe(result.error)
         else:
             failed = result.failed_criteria
-            message = "; ".join(
-                f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in failed
-            )
+            parts = [f"{cr.criterion} {cr.score:.2f} < {cr.threshold:.2f}" for cr in failed]
+            if rule:
+                parts.insert(0, rule)
+            message = "; ".join(parts)
             failure = ET.SubElement(
                 case,
                 "failure",
@@ -168,7 +193,11 @@ class JUnitXMLReporter(BaseReporter):
                     "type": "EvalCriterionFailure",
                 },
             )
-            failure.text = xml_safe("\n".join(self._failure_lines(failed)))
+            lines = self._failure_lines(failed)
+            if rule:
+                runs = ", ".join(f"#{r.repeat_index + 1} {r.status}" for r in result.runs)
+                lines[:0] = [rule, f"runs: {runs}"]
+            failure.text = xml_safe("\n".join(lines))
         out = self._system_out(result)
         if out:
             ET.SubElement(case, "system-out").text = xml_safe(out)

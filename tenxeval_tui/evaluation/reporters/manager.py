@@ -1,4 +1,4 @@
-"""Run every enabled reporter over a report: console, JSON, HTML, JUnit XML, in that order."""
+"""Run every enabled reporter over a report: console, JSON, HTML, JUnit XML, CSV, JSON Lines."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ logger = logging.getLogger("tenxeval_tui.evaluation.reporters")
 JSON_SUFFIX = ".json"
 HTML_SUFFIX = ".html"
 JUNIT_SUFFIX = "_junit.xml"
+CSV_SUFFIX = ".csv"
+JSONL_SUFFIX = ".jsonl"
 
 
 @dataclass
@@ -30,6 +32,8 @@ class ReporterOutput:
     json_path: str | None = None
     html_path: str | None = None
     junit_path: str | None = None
+    csv_path: str | None = None
+    jsonl_path: str | None = None
     console_output: bool = False
     errors: list[tuple[str, str]] = field(default_factory=list)
 
@@ -40,8 +44,9 @@ class ReporterOutput:
 
     @property
     def generated_files(self) -> list[str]:
-        """Paths of the files written, in the order JSON, HTML, JUnit."""
-        return [p for p in (self.json_path, self.html_path, self.junit_path) if p]
+        """Paths of the files written, in the order JSON, HTML, JUnit, CSV, JSON Lines."""
+        paths = (self.json_path, self.html_path, self.junit_path, self.csv_path, self.jsonl_path)
+        return [p for p in paths if p]
 
 
 class ReporterManager:
@@ -60,7 +65,8 @@ class ReporterManager:
 
         Files go to ``output_dir`` (default: ``config.output_dir``; a relative path
         is taken from the current working directory; the folder is created) and are
-        named ``{eval_set_id}_{YYYYmmdd_HHMMSS}.json`` / ``.html`` / ``_junit.xml``,
+        named ``{eval_set_id}_{YYYYmmdd_HHMMSS}.json`` / ``.html`` / ``_junit.xml`` /
+        ``.csv`` / ``.jsonl``,
         or ``{eval_set_id}.json``... when ``timestamp_files`` is off (then each run
         replaces the previous files). With timestamps, a second run in the same
         second gets ``..._2`` rather than overwriting the first. Returns an empty
@@ -83,6 +89,8 @@ class ReporterManager:
                 (config.json_report, JSON_SUFFIX, self.json_reporter, "json_path"),
                 (config.html, HTML_SUFFIX, self.html_reporter, "html_path"),
                 (config.junit_xml, JUNIT_SUFFIX, self.junit_reporter, "junit_path"),
+                (config.csv, CSV_SUFFIX, self.csv_reporter, "csv_path"),
+                (config.jsonl, JSONL_SUFFIX, self.jsonl_reporter, "jsonl_path"),
             )
             if enabled
         ]
@@ -131,6 +139,18 @@ class ReporterManager:
 
         return JUnitXMLReporter.from_config(self.config)
 
+    def csv_reporter(self) -> BaseReporter:
+        """The CSV reporter for this config."""
+        from tenxeval_tui.evaluation.reporters.csv import CsvReporter
+
+        return CsvReporter.from_config(self.config)
+
+    def jsonl_reporter(self) -> BaseReporter:
+        """The JSON Lines reporter for this config."""
+        from tenxeval_tui.evaluation.reporters.jsonl import JsonlReporter
+
+        return JsonlReporter.from_config(self.config)
+
     def _claim_paths(
         self,
         report: EvalReport,
@@ -172,4 +192,6 @@ _NAMES = {
     JSON_SUFFIX: "JSONReporter",
     HTML_SUFFIX: "HTMLReporter",
     JUNIT_SUFFIX: "JUnitXMLReporter",
+    CSV_SUFFIX: "CsvReporter",
+    JSONL_SUFFIX: "JsonlReporter",
 }

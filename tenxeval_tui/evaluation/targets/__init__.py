@@ -35,7 +35,10 @@ def make_eval_app(
         from tenxeval_tui.evaluation.targets.graph import compile_graph
 
         collector = TrajectoryCollector(capture_all_events=capture_all_events)
-        return compile_graph(target, collector), collector
+        app = compile_graph(target, collector)
+        # So that an API given the app alone (10xGraph's UserSimulator.run) finds its collector.
+        app.tenxeval_collector = collector  # type: ignore[attr-defined]
+        return app, collector
     return wrap_agent(target, capture_all_events=capture_all_events)
 
 

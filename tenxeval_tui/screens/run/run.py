@@ -23,11 +23,12 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
-from tenxeval_tui.runs.worker import RunRequest
+from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
@@ -81,7 +82,7 @@ class RunScreen(Screen[None]):
         super().__init__(id="run")
         self.timings = timings
         self.process: WorkerProcess | None = None
-        self.request: RunRequest | None = None
+        self.request: RunPlan | None = None
         self.last_results: dict[str, EvalCaseResult] = {}
         self.case_reports: dict[str, list[Path]] = {}
         """Case key -> the JSON reports of the run that ran it (its full result is there)."""
@@ -201,13 +202,13 @@ class RunScreen(Screen[None]):
             return False
         ws = self.workspace
         output_dir = ws.resolve(ws.settings.output_dir).resolve()
-        self.request = RunRequest(
+        self.request = RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
             agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
             eval_sets=[p.resolve() for p in paths],
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
-            tags=list(tags or []),
+            selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
             preset=choice.preset,
             config_file=self.config_file,
@@ -220,22 +221,21 @@ class RunScreen(Screen[None]):
         return True
 
     @work(exclusive=True, group="run")
-    async def _run_worker(self, request: RunRequest, carry: list[EvalCaseResult]) -> None:
+    async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
         earlier = list(self.live.cases.values()) if self.live is not None else []
         run = LiveRun()
         run.eval_set_names.update(self.set_names)
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
-        self._reselect = self.selected  # the case looked at stays selected
-        self.selected = None
-        self.live = run
-        self._say("Starting the worker…")
         process = WorkerProcess(request, run, cwd=self.search_path)
         self.process = process
         try:
+            # The worker first: its start would otherwise wait for the repaint of the
+            # screen's reset below (a tenth of a second on a big screen), and the agent's
+            # imports are the longest part of a rerun.
             await process.start()
+            self._show_new_run(run)
             self.refresh_bindings()
-            self._say("")
             await self._learn_eval_sets(request, run)
             await process.pump()
         except asyncio.CancelledError:
@@ -245,6 +245,7 @@ class RunScreen(Screen[None]):
             run.finish(None, cancelled=True)
             raise
         except OSError as exc:
+            self._show_new_run(run)
             run.worker_error = f"cannot start the worker: {exc}"
             run.finish(None)
         stopped = process.cancelled or run.crashed  # cancelled, or the agent killed it
@@ -264,7 +265,14 @@ class RunScreen(Screen[None]):
         self._show_outcome(run)
         self.runs_finished += 1
 
-    async def _learn_eval_sets(self, request: RunRequest, run: LiveRun) -> None:
+    def _show_new_run(self, run: LiveRun) -> None:
+        """Follow ``run`` from now on: an empty case table and events pane, no message."""
+        self._reselect = self.selected  # the case looked at stays selected
+        self.selected = None
+        self.live = run  # watch_live empties the case table and the events pane
+        self._say("")
+
+    async def _learn_eval_sets(self, request: RunPlan, run: LiveRun) -> None:
         """Which file each eval set id comes from (for reruns), read while the worker starts."""
         try:
             found = await asyncio.to_thread(_eval_sets_of, request.eval_sets)
@@ -303,7 +311,7 @@ class RunScreen(Screen[None]):
         )
         self._say(f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}")
 
-    def _rerun_keys(self, request: RunRequest) -> set[str]:
+    def _rerun_keys(self, request: RunPlan) -> set[str]:
         """The keys of the cases ``request`` reruns by id (its ``only`` lists)."""
         set_of = {str(path.resolve()): set_id for set_id, path in self.set_paths.items()}
         return {
@@ -582,30 +590,23 @@ def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
     return found
 
 
-def _write_partial_reports(run: LiveRun, request: RunRequest, *, cancelled: bool) -> None:
+def _write_partial_reports(run: LiveRun, request: RunPlan, *, cancelled: bool) -> None:
     """Rebuild the finished cases from the journal of a stopped worker (cancelled, or
     killed by its agent); write them as partial."""
-    from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY
-    from tenxeval_tui.evaluation.journal import read_journal
-    from tenxeval_tui.runs.worker import build_config, write_run_reports
+    from tenxeval_tui.runs.reports import journal_reports, write_reports
 
     assert request.journal is not None
     if not request.journal.is_file():
         return
     try:
-        recorded = read_journal(request.journal).values()
-        config = build_config(request)
+        reports = journal_reports(request.journal)
+        config = request.resolved_config()
     except (EvalFileError, OSError):
         return  # nothing readable was left: the run's message says what happened
-    reports = [
-        r.model_copy(update={"metadata": {**r.metadata, PARTIAL_KEY: True}})
-        for r in recorded
-        if r.results
-    ]
     if not reports:
         return
-    files, html = write_run_reports(reports, config.reporter, console=False)
-    run.report_files, run.html_reports = files, html
+    written = write_reports(reports, config.reporter, console=False)
+    run.report_files, run.html_reports = written.files, written.html
     if cancelled:
         run.partial = True
 

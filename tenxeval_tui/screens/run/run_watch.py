@@ -1,8 +1,9 @@
 """Watch mode of the run screen: rerun what a saved file affects.
 
-Change detection is :class:`~tenxeval_tui.runs.watch.ChangeWatcher` (shared with the CLI);
-this class decides what to rerun and asks the run view to do it, through the narrow
-:class:`WatchedView` (the run screen satisfies it; this module does not import it):
+Change detection (:class:`~tenxeval_tui.runs.watch.ChangeWatcher`) and the policy of what
+reruns (:func:`~tenxeval_tui.runs.watch.rerun_for`) are shared with ``run --watch``; this
+class applies them to the run view, through the narrow :class:`WatchedView` (the run
+screen satisfies it; this module does not import it):
 
 - agent code (or the eval config) changed: everything selected reruns, in a new
   worker process (fresh imports);
@@ -19,11 +20,10 @@ from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
-from tenxeval_tui.runs.live_run import case_key
-from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher
-from tenxeval_tui.runs.worker import is_selected
+from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, rerun_for
 from tenxeval_tui.widgets.run.run_options import RunChoice
 
 # Watch mode reacts within this long after the last write of a save.
@@ -150,69 +150,36 @@ class WatchController:
             self.handle(watcher, batch)
 
     def handle(self, watcher: ChangeWatcher, batch: ChangeBatch) -> None:
-        """Rerun what ``batch`` affects."""
+        """Rerun what ``batch`` affects (the policy is :func:`~tenxeval_tui.runs.watch.rerun_for`)."""
         screen = self.screen
-        broken = [p for change in batch.eval_sets for p in change.problems]
-        if broken:
-            screen.say_problem("Not rerun: " + "; ".join(str(p) for p in broken))
+        choice = screen.options_choice()
+        selection = CaseSelection(  # the options bar's filter
+            eval_ids=tuple(choice.eval_ids) or None, tags=tuple(choice.tags), every_tag=False
+        )
+        previous = {
+            key: screen.set_paths.get(result.eval_set_id, Path())
+            for key, result in screen.last_results.items()
+        }
+        rerun = rerun_for(batch, selection, previous)
+        if rerun.problems:
+            screen.say_problem("Not rerun: " + "; ".join(str(p) for p in rerun.problems))
             return
-        if batch.rerun_all or screen.running:
+        if rerun.everything or screen.running:
             screen.action_start()  # what the options select, filter included
             return
-        choice = screen.options_choice()
-        ids, tags = choice.eval_ids or None, choice.tags  # the options bar's filter
-        only: dict[str, list[str]] = {}
-        rerun: set[str] = set()
-        changed_sets: set[str] = set()
-        for change in batch.eval_sets:
-            eval_set = change.eval_set
-            if eval_set is None:
-                continue
-            set_id = eval_set.eval_set_id
-            changed_sets.add(set_id)
-            changed = set(change.cases.changed)
-            never_run = {
-                c.eval_id
-                for c in eval_set.eval_cases
-                if case_key(set_id, c.eval_id) not in screen.last_results
-            }
-            wanted = [
-                c.eval_id
-                for c in eval_set.eval_cases
-                if c.eval_id in changed | never_run and is_selected(c, ids, tags)
-            ]
-            if wanted:
-                only[str(change.path)] = wanted
-                rerun.update(case_key(set_id, eval_id) for eval_id in wanted)
-        current = {
-            case_key(change.eval_set.eval_set_id, c.eval_id)
-            for change in batch.eval_sets
-            if change.eval_set is not None
-            for c in change.eval_set.eval_cases
-            if is_selected(c, ids, tags)
-        }
-        changed_files = {change.path.resolve() for change in batch.eval_sets}
-        # Cases no longer in their file (removed, or their set renamed) leave the view.
-        gone = {
-            key
-            for key, result in screen.last_results.items()
-            if screen.set_paths.get(result.eval_set_id, Path()).resolve() in changed_files
-            and key not in current
-        }
-        if not only:
-            if gone:
-                screen.drop_cases(gone)
+        if not rerun.only:
+            if rerun.gone:
+                screen.drop_cases(set(rerun.gone))
             return
         scope = {p.resolve() for p in screen.chosen_paths(choice)}
         carry: list[EvalCaseResult] = [
             result
             for key, result in screen.last_results.items()
-            if key not in rerun
-            and key not in gone
-            and screen.set_paths.get(result.eval_set_id, Path()).resolve() in scope
+            if key not in rerun.keys and key not in rerun.gone and previous[key].resolve() in scope
         ]
-        screen.forget_results(gone)
-        screen.launch([Path(p) for p in only], only=only, tags=choice.tags, carry=carry)
+        screen.forget_results(rerun.gone)
+        only = {str(path): ids for path, ids in rerun.only.items()}
+        screen.launch(list(rerun.only), only=only, tags=choice.tags, carry=carry)
 
 
 __all__ = ["DEBOUNCE_MS", "WatchController"]

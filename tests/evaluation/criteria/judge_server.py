@@ -1,4 +1,8 @@
-"""A real OpenAI-compatible ``/v1/chat/completions`` server on 127.0.0.1 with scripted replies."""
+"""A real OpenAI-compatible server on 127.0.0.1 with scripted replies.
+
+It speaks ``POST /v1/chat/completions`` and ``POST /v1/responses`` (the
+Responses API): a scripted reply is sent in the shape of the route asked.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +37,75 @@ def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
     return Scripted(json.dumps({"reasoning": reasoning, "verdict": value, **extra}))
 
 
+ROUTE_KEY = "_route"  # added to each recorded request body: the path it was posted to
+CHAT = "/v1/chat/completions"
+RESPONSES = "/v1/responses"
+
+
+def prompt_of(body: dict[str, Any]) -> str:
+    """The user prompt of a recorded request, whichever API style it used."""
+    if body.get(ROUTE_KEY) == RESPONSES:
+        given = body.get("input", "")
+        if isinstance(given, str):
+            return given
+        return str(given[-1]["content"])  # a list of input messages
+    return str(body["messages"][-1]["content"])
+
+
+def chat_completion(reply: Scripted, body: dict[str, Any], number: int) -> dict[str, Any]:
+    """``reply`` as a chat completion."""
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", ""),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens,
+            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
+        },
+    }
+
+
+def response_object(reply: Scripted, body: dict[str, Any], number: int) -> dict[str, Any]:
+    """``reply`` as a Responses API response (one output message of one text part)."""
+    return {
+        "id": f"resp_{number}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": body.get("model", ""),
+        "status": "completed",
+        "error": None,
+        "output": [
+            {
+                "type": "message",
+                "id": f"msg_{number}",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": reply.content, "annotations": []}],
+            }
+        ],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": reply.prompt_tokens,
+            "output_tokens": reply.completion_tokens,
+            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            "input_tokens_details": {"cached_tokens": reply.cached_tokens},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
+
+
 class _Server(ThreadingHTTPServer):
     request_queue_size = 128  # the default listen backlog of 5 drops bursts of connections
     daemon_threads = True
@@ -64,8 +137,12 @@ class JudgeServer:
         self.replies.extend(replies)
 
     def prompts(self) -> list[str]:
-        """The user prompt of every request so far."""
-        return [r["messages"][-1]["content"] for r in self.requests]
+        """The user prompt of every request so far (either API style)."""
+        return [prompt_of(r) for r in self.requests]
+
+    def routes(self) -> list[str]:
+        """The path of every request so far."""
+        return [r[ROUTE_KEY] for r in self.requests]
 
     def start(self) -> JudgeServer:
         self._thread.start()
@@ -115,9 +192,10 @@ class JudgeServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path != "/v1/chat/completions":
+                if self.path not in (CHAT, RESPONSES):
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
+                body[ROUTE_KEY] = self.path
                 reply = server._next(body)
                 try:
                     time.sleep(reply.delay)
@@ -129,25 +207,8 @@ class JudgeServer:
                             "error": {"message": reply.content or "error", "type": "scripted"}
                         }
                     else:
-                        payload = {
-                            "id": f"chatcmpl-{len(server.requests)}",
-                            "object": "chat.completion",
-                            "created": int(time.time()),
-                            "model": body.get("model", ""),
-                            "choices": [
-                                {
-                                    "index": 0,
-                                    "message": {"role": "assistant", "content": reply.content},
-                                    "finish_reason": "stop",
-                                }
-                            ],
-                            "usage": {
-                                "prompt_tokens": reply.prompt_tokens,
-                                "completion_tokens": reply.completion_tokens,
-                                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-                                "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
-                            },
-                        }
+                        shape = response_object if self.path == RESPONSES else chat_completion
+                        payload = shape(reply, body, len(server.requests))
                     self._send(reply.status, payload, reply.headers)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test)

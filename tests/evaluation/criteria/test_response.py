@@ -195,3 +195,20 @@ async def test_composite_and_weighted_take_10xgraphs_arguments() -> None:
     weighted = WeightedCriterion(criteria_weights=[(exact, 1.0), (rouge, 3.0)], config=low)
     assert weighted.criteria_weights == [(exact, 1.0), (rouge, 3.0)]
     assert (await weighted.evaluate(reply, case)).score == pytest.approx(3 / 4 * 6 / 7)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
+)
+def test_rouge1_with_remembered_stems_equals_the_librarys_own_scorer(a: str, b: str) -> None:
+    from rouge_score import rouge_scorer
+
+    library = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
+    theirs = library.score(target=b, prediction=a)["rouge1"]
+    ours = rouge1(a, b)
+    if theirs.fmeasure == 0.0 and a.strip() == b.strip():
+        assert ours == (1.0, 1.0, 1.0)
+    else:
+        assert ours == (theirs.precision, theirs.recall, theirs.fmeasure)

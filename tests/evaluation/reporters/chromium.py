@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import wait_sync
+
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -200,10 +202,21 @@ class Chromium:
         self.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
         self.send("Input.insertText", {"text": text})
 
-    def settle(self, seconds: float = 0.3) -> None:
-        """Let timers and event handlers run (a round trip after a pause)."""
-        time.sleep(seconds)
+    def flush(self) -> None:
+        """Let the page's pending tasks and one animation frame run (no fixed pause)."""
         self.evaluate("new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+
+    def wait_until(self, expression: str, what: str, timeout: float = 30.0) -> None:
+        """Poll the JavaScript ``expression`` until it is truthy; fail naming ``what``."""
+        wait_sync(lambda: self.evaluate(f"!!({expression})"), timeout, what)
+
+    def wait_for_filter(self, query: str = "", failed_only: bool = False) -> None:
+        """Wait until the report's case list shows the filter ``query`` (and failed-only)."""
+        applied = ("failed:" if failed_only else "all:") + query.strip().lower()
+        self.wait_until(
+            f"document.documentElement.dataset.filter === {json.dumps(applied)}",
+            f"the case list filtered by {applied!r}",
+        )
 
     def problems(self) -> list[str]:
         """Console errors, uncaught exceptions and error log entries (CSP violations...)."""

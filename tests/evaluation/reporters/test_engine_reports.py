@@ -71,7 +71,9 @@ async def test_every_report_of_a_real_combined_run(tmp_path, capsys, browser):
     )
     multi = next(i for i, r in enumerate(combined.results) if len(r.turn_results) > 1)
     browser.click(f'details.case[data-i="{multi}"] > summary')
-    browser.settle()
+    browser.wait_until(
+        f"document.querySelector('details.case[data-i=\"{multi}\"] .body')", "the case's detail"
+    )
     text = browser.evaluate(
         f"document.querySelector('details.case[data-i=\"{multi}\"] .body').innerText"
     )
@@ -79,7 +81,7 @@ async def test_every_report_of_a_real_combined_run(tmp_path, capsys, browser):
     for turn in combined.results[multi].turn_results:
         assert turn["user_content"] in text
     browser.click("#failed-only")
-    browser.settle()
+    browser.wait_for_filter(failed_only=True)
     shown = browser.evaluate(
         "Array.from(document.querySelectorAll('details.case')).filter(d => !d.hidden).length"
     )

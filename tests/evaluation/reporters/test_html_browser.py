@@ -52,7 +52,7 @@ def visible_rows(browser: Chromium) -> list[str]:
 
 def test_loads_without_console_errors_and_shows_summary(browser, tmp_path):
     open_report(browser, mixed_report(), tmp_path)
-    browser.settle(0.1)
+    browser.flush()
     assert browser.problems() == []
     assert browser.evaluate("document.getElementById('total-cases').textContent") == "4"
     assert browser.evaluate("document.getElementById('pass-rate').textContent") == "50.0%"
@@ -93,7 +93,7 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     open_report(browser, mixed_report(), tmp_path)
     assert browser.evaluate(f"document.querySelector('{row(2)} .body')") is None
     browser.click(f"{row(2)} > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(2)} .body')", "case 2's detail")
     assert browser.evaluate(f"document.querySelector('{row(2)}').open") is True
     text = browser.evaluate(f"document.querySelector('{row(2)} .body').innerText")
     assert "What's the weather in Tokyo?" in text  # the query
@@ -105,19 +105,21 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     assert "MAIN → TOOL → MAIN" in text
     # collapsing and re-opening does not draw the detail twice
     browser.click(f"{row(2)} > summary")
+    browser.wait_until(f"!document.querySelector('{row(2)}').open", "case 2 collapsed")
     browser.click(f"{row(2)} > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(2)}').open", "case 2 open again")
+    browser.flush()
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     # a criterion's own "details" box opens inside the case without redrawing it
     browser.click(f"{row(2)} table.crit details > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(2)} table.crit details').open", "the box")
     assert browser.evaluate(f"document.querySelector('{row(2)} table.crit details').open") is True
     assert "precision" not in text  # the rouge details are only in the box
     box = browser.evaluate(f"document.querySelector('{row(2)} table.crit details pre').innerText")
     assert box == '{"precision":0.2}'
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     browser.click(f"{row(3)} > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(3)} .body')", "case 3's detail")
     error_text = browser.evaluate(f"document.querySelector('{row(3)} .body').innerText")
     assert "TimeoutError: case took longer than 30s" in error_text
     assert browser.problems() == []
@@ -127,14 +129,14 @@ def test_failed_only_filter_and_search(browser, tmp_path):
     open_report(browser, mixed_report(), tmp_path)
     assert len(visible_rows(browser)) == 4
     browser.click("#failed-only")
-    browser.settle()
+    browser.wait_for_filter(failed_only=True)
     assert visible_rows(browser) == ["Tokyo weather", "Oslo weather"]
     assert browser.evaluate("document.getElementById('count').textContent") == "2 of 4 cases"
     browser.click("#failed-only")
-    browser.settle()
+    browser.wait_for_filter()
     assert len(visible_rows(browser)) == 4
     browser.type_text("#search", "osaka")  # matches the response text, not the name
-    browser.settle(0.4)
+    browser.wait_for_filter("osaka")
     assert visible_rows(browser) == ["Tokyo weather"]
     assert browser.problems() == []
 
@@ -147,10 +149,11 @@ def test_agent_payloads_are_shown_as_text_and_never_run(browser, tmp_path):
         assert raw not in html
     last = 4
     browser.click(f"{row(last)} > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(last)} .body')", "the hostile case's detail")
     browser.click("#failed-only")
     browser.type_text("#search", "<script>")
-    browser.settle(0.4)
+    browser.wait_for_filter("<script>", failed_only=True)
+    browser.flush()
     assert browser.evaluate("window.__pwned") is None
     body = browser.evaluate(f"document.querySelector('{row(last)} .body').textContent")
     assert "<script>window.__pwned = (window.__pwned || 0) + 1</script>" in body
@@ -180,8 +183,10 @@ def test_escaping_alone_keeps_payloads_inert_without_the_csp(browser, tmp_path):
     assert browser.evaluate("document.documentElement.dataset.ready") == "1"
     for index in range(5):
         browser.click(f"{row(index)} > summary")
+        browser.wait_until(f"document.querySelector('{row(index)} .body')", f"case {index} open")
     browser.type_text("#search", "pwned")
-    browser.settle(0.4)
+    browser.wait_for_filter("pwned")
+    browser.flush()
     assert browser.evaluate("window.__pwned") is None
     assert browser.evaluate("document.querySelectorAll('img, [onerror], [onload]').length") == 0
     assert browser.problems() == []
@@ -228,16 +233,34 @@ def test_ten_thousand_cases_load_filter_and_expand(browser, tmp_path):
     assert path.stat().st_size < 30_000_000
     assert browser.evaluate("document.querySelectorAll('details.case').length") == 10_000
     browser.click("#failed-only")
-    browser.settle()
+    browser.wait_for_filter(failed_only=True)
     assert browser.evaluate("document.getElementById('count').textContent") == (
         "1000 of 10000 cases"
     )
     browser.type_text("#search", "case_09993")
-    browser.settle(0.5)
+    browser.wait_for_filter("case_09993", failed_only=True)
     assert visible_rows(browser) == ["Oslo weather"]
     browser.click(f"{row(9993)} > summary")
-    browser.settle()
+    browser.wait_until(f"document.querySelector('{row(9993)} .body')", "case 9993's detail")
     assert "case_09993" in browser.evaluate(
         f"document.querySelector('{row(9993)} .body').innerText"
     )
+    assert browser.problems() == []
+
+
+async def test_a_repeated_case_shows_its_rate_and_every_run(browser, tmp_path):
+    from .test_repeat_reports import repeated_report
+
+    report, agent = await repeated_report()
+    open_report(browser, report, tmp_path)
+    outcomes = agent.expected("question 0", 5)
+    badge = browser.evaluate(f"document.querySelector('{row(0)} .runs').textContent")
+    assert badge == f"{sum(outcomes)}/5"
+    browser.click(f"{row(0)} > summary")
+    browser.wait_until(f"document.querySelector('{row(0)} .body')", "case 0's detail")
+    text = browser.evaluate(f"document.querySelector('{row(0)} .body').innerText")
+    # headings are upper-cased by the style sheet, which innerText follows
+    assert f"repeats: {sum(outcomes)} of 5 runs passed" in text.lower()
+    for n, passed in enumerate(outcomes, start=1):
+        assert f"#{n} {'passed' if passed else 'failed'}" in text
     assert browser.problems() == []

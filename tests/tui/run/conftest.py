@@ -97,3 +97,18 @@ async def wait_until(
     """Let the app run until ``condition()`` holds (fails naming ``what`` after ``timeout`` s)."""
     await wait_async(condition, lambda: pilot.pause(POLL), timeout, what)
     await asyncio.sleep(0)
+
+
+async def open_run_screen(pilot: Pilot[Any]) -> Any:
+    """Press ``r`` as a user does and wait until the run screen is up with its options bar
+    (on a loaded machine the screen may still be composing when the key returns)."""
+    from tenxeval_tui.screens.run.run import RunScreen
+
+    await pilot.press("r")
+
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, RunScreen) and bool(screen.query("#agent"))
+
+    await wait_until(ready, pilot, what="the run screen with its options bar")
+    return pilot.app.screen

@@ -8,13 +8,14 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.run.run import RunScreen
 
-from .conftest import wait_until
+from .conftest import open_run_screen, wait_until
 
 
 async def test_rerun_a_case_of_a_report_in_the_run_view(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("r", "ctrl+r")
+        await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
         await wait_until(lambda: run.runs_finished == 1, pilot)

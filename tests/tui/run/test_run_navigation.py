@@ -11,13 +11,14 @@ from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
-from .conftest import wait_until
+from .conftest import open_run_screen, wait_until
 
 
 async def test_enter_opens_the_case_and_j_k_move(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("r", "ctrl+r")
+        await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
         await wait_until(lambda: run.runs_finished == 1, pilot)
@@ -44,7 +45,8 @@ async def test_enter_opens_the_case_and_j_k_move(workspace: Path) -> None:
 async def test_scores_show_at_100_columns(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("r", "ctrl+r")
+        await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
         await wait_until(lambda: run.runs_finished == 1, pilot)

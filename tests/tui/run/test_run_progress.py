@@ -13,7 +13,7 @@ from tenxeval_tui.evaluation import EvalSet
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_progress import RunFigures
 
-from .conftest import AGENT, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, wait_until, write_workspace
 
 # The Rome case naps long enough for the elapsed time to tick while it runs.
 NAPPING_AGENT = AGENT.replace(
@@ -42,8 +42,7 @@ async def test_progress_never_goes_back_and_the_total_is_known_from_the_start(
 ) -> None:
     app = WorkbenchApp(write_workspace(tmp_path / "project", agent_code=STEADY_AGENT))
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = app.screen
+        screen = await open_run_screen(pilot)
         assert isinstance(screen, RunScreen)
         bar = screen.query_one(ProgressBar)
         posted: list[tuple[float | None, float]] = []
@@ -73,7 +72,8 @@ async def test_progress_never_goes_back_and_the_total_is_known_from_the_start(
 async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r", "ctrl+r")
+        await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
         screen = app.screen
         assert isinstance(screen, RunScreen)
         await wait_until(lambda: screen.runs_finished == 1, pilot)
@@ -94,12 +94,18 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
     (root / "evals" / "more.evalset.json").unlink()
     app = WorkbenchApp(root, watch_runs=True)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.pause()
+        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
         screen = app.screen
         assert isinstance(screen, RunScreen)
         await wait_until(lambda: screen.runs_finished == 1, pilot)
         first = screen.live
-        assert first is not None and f"elapsed {first.elapsed():.0f}s" in figures(screen)
+        assert first is not None
+        # The run's own figure, once its last repaint is in (it may land a tick after).
+        await wait_until(
+            lambda: f"elapsed {first.elapsed():.0f}s" in figures(screen),
+            pilot,
+            what="the first run's final elapsed time shown",
+        )
         cities = root / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
@@ -118,4 +124,8 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
         await wait_until(ticked, pilot)
         assert len(seen) >= 2, f"the elapsed time stood still during the rerun: {seen}"
         await wait_until(lambda: screen.runs_finished == 2, pilot)
-        assert f"elapsed {second.elapsed():.0f}s" in figures(screen)
+        await wait_until(
+            lambda: f"elapsed {second.elapsed():.0f}s" in figures(screen),
+            pilot,
+            what="the rerun's final elapsed time shown",
+        )

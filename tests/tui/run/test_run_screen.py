@@ -18,7 +18,7 @@ from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
-from .conftest import wait_until, write_workspace
+from .conftest import open_run_screen, wait_until, write_workspace
 
 
 def run_screen(app: WorkbenchApp) -> RunScreen:
@@ -36,8 +36,7 @@ def message(screen: RunScreen) -> str:
 
 
 async def run_all(app: WorkbenchApp, pilot: object) -> RunScreen:
-    await pilot.press("r")  # type: ignore[attr-defined]
-    screen = run_screen(app)
+    screen = await open_run_screen(pilot)
     await pilot.press("ctrl+r")  # type: ignore[attr-defined]
     await wait_until(lambda: finished(screen), pilot)
     return screen
@@ -99,8 +98,7 @@ async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
     expected = headless_counts(repo, spec, [sample], tmp_path / "cli")
     app = WorkbenchApp(sample)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = spec
         await pilot.press("ctrl+r")
         await wait_until(lambda: finished(screen), pilot)
@@ -236,8 +234,7 @@ async def test_cancel_keeps_finished_cases_in_a_partial_report(
     (root / "evals" / "more.evalset.json").unlink()
     app = WorkbenchApp(root)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
         await wait_until(lambda: screen.live is not None and screen.live.completed == 1, pilot)
@@ -282,8 +279,8 @@ async def test_a_crashing_worker_gives_an_errored_run(tmp_path: Path, kind: str)
             assert "about to crash" in message(screen)  # the tail of its stderr
         # The app stays usable: switch screens and run again.
         await pilot.press("e")
-        assert isinstance(app.screen, EditorScreen)
-        await pilot.press("r")
+        await wait_until(lambda: isinstance(app.screen, EditorScreen), pilot)
+        await open_run_screen(pilot)
         await pilot.press("ctrl+r")
         await wait_until(lambda: finished(screen, runs=2), pilot)
 
@@ -328,8 +325,7 @@ async def test_a_typed_agent_is_validated_before_running(
 ) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = typed
         await pilot.press("ctrl+r")
         await pilot.pause()
@@ -340,8 +336,7 @@ async def test_a_typed_agent_is_validated_before_running(
 async def test_no_agent_anywhere_is_said_for_the_eval_set_that_needs_one(workspace: Path) -> None:
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = ""  # the settings' agent cleared
         await pilot.press("ctrl+r")
         await wait_until(lambda: finished(screen), pilot)
@@ -395,8 +390,7 @@ async def test_a_judge_preset_without_a_judge_says_what_to_set(
         monkeypatch.delenv(name, raising=False)
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#preset", Select).value = "safety_check"
         await pilot.press("ctrl+r")
         await wait_until(lambda: finished(screen), pilot)
@@ -415,8 +409,7 @@ async def test_watch_mode_keeps_the_filter_drops_removed_cases_and_watches_named
         eval_set.to_file(path)
     app = WorkbenchApp(root)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.press("r")
-        screen = run_screen(app)
+        screen = await open_run_screen(pilot)
         screen.query_one("#case-filter", Input).value = "#smoke"  # paris only
         await pilot.press("w")  # watch mode: a first run, with the filter
         await wait_until(lambda: finished(screen), pilot)

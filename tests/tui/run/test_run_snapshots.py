@@ -11,7 +11,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
-from .conftest import wait_until, write_workspace
+from .conftest import open_run_screen, wait_until, write_workspace
 
 SIZE = (150, 32)
 
@@ -54,7 +54,7 @@ async def repainted(pilot: Pilot[Any], screen: RunScreen) -> None:
 
 
 async def _start(pilot: Pilot[Any], concurrency: str = "1") -> RunScreen:
-    await pilot.press("r")
+    await open_run_screen(pilot)
     screen = screen_of(pilot)
     screen.query_one("#concurrency").value = concurrency  # type: ignore[attr-defined]
     await pilot.press("ctrl+r")

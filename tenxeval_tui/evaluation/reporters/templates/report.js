@@ -101,6 +101,7 @@
       var name = add(el("td"), el("strong", null, cr.name));
       if (cr.reason !== undefined) add(name, el("div", "reason", cr.reason));
       if (cr.error !== undefined) add(name, el("div", "crit-error", "Error: " + cr.error));
+      if (cr.cost !== undefined) add(name, el("div", "reason", "Judge cost $" + Number(cr.cost).toFixed(4)));
       if (cr.details !== undefined) {
         var more = add(el("details"), el("summary", null, "details"), el("pre", "text", cr.details));
         add(name, more);
@@ -122,6 +123,31 @@
     return add(el("div"), heading("Criteria"), table);
   }
 
+  function runsSection(r) {
+    if (!r) return null;
+    var box = el("div");
+    var ks = r.pass_at_k.map(function (p, i) {
+      return "k=" + (i + 1) + ": " + p.toFixed(2) + " / " + r.pass_hat_k[i].toFixed(2);
+    });
+    add(
+      box,
+      heading("Repeats: " + r.passed + " of " + r.total + " runs passed"),
+      el("p", "foot", "pass rule " + r.rule + " \u00b7 " + r.flips + " flips \u00b7 shown above: run " + r.shown),
+      el("p", "foot", "pass@k / pass^k \u2014 " + ks.join(", "))
+    );
+    var ol = el("ol", "tools");
+    r.each.forEach(function (run) {
+      var scores = Object.keys(run.scores).map(function (k) { return k + " " + Number(run.scores[k]).toFixed(2); });
+      var label = "#" + run.n + " " + run.status + " \u00b7 " + run.duration + "s";
+      if (scores.length) label += " \u00b7 " + scores.join(", ");
+      if (run.tools && run.tools.length) label += " \u00b7 tools " + run.tools.join(" \u2192 ");
+      if (run.error !== undefined) label += " \u00b7 error: " + run.error;
+      if (run.response !== undefined) label += " \u00b7 " + run.response;
+      ol.appendChild(el("li", run.status === "passed" ? null : "mismatch", label));
+    });
+    return add(box, ol);
+  }
+
   function renderCase(c) {
     var body = el("div", "body");
     if (c.error !== undefined) add(body, heading("Error"), el("pre", "text error-text", c.error));
@@ -139,6 +165,7 @@
       );
     }
     add(body, criteriaSection(c));
+    add(body, runsSection(c.runs));
     if (c.tools !== undefined) {
       add(
         body,
@@ -175,6 +202,7 @@
     }
     var foot = "id " + c.id + (c.set ? " \u00b7 eval set " + c.set : "");
     foot += " \u00b7 " + c.duration + "s \u00b7 " + c.tokens + " tokens";
+    if (c.cost !== undefined) foot += " \u00b7 $" + Number(c.cost).toFixed(4);
     add(body, el("p", "foot", foot));
     return body;
   }
@@ -217,6 +245,8 @@
       if (visible) shown++;
     }
     if (count) count.textContent = shown + " of " + rows.length + " cases";
+    // What the list now shows, for scripts driving the page (our browser tests wait on it).
+    document.documentElement.dataset.filter = (onlyFailed ? "failed:" : "all:") + query;
   }
 
   function buildRows() {
@@ -240,6 +270,7 @@
         el("span", "nm", c.name || c.id),
         c.name && c.name !== c.id ? el("code", null, c.id) : null,
         setCount > 1 && c.set ? el("span", "set", c.set) : null,
+        c.runs ? el("span", "runs", c.runs.passed + "/" + c.runs.total) : null,
         failed.length ? el("span", "fc", failed.map(function (cr) { return cr.name; }).join(", ")) : null,
         el("span", "du", Number(c.duration).toFixed(2) + "s")
       );

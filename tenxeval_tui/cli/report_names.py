@@ -1,0 +1,86 @@
+"""``latest`` and ``previous`` for ``tenxeval-tui compare``: report files named by age.
+
+Reports are grouped by eval set in the output folder (:func:`list_reports` reads each
+one's eval set and time); ``latest`` is an eval set's newest report and ``previous`` the
+one before it. ``compare previous latest`` compares every eval set that has two reports;
+a file name on one side and a word on the other resolves the word within that file's
+eval set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports, read_entry
+
+KEYWORDS = {"latest": 0, "previous": 1}
+
+
+class ReportNameError(Exception):
+    """A ``latest``/``previous`` that names no report; the message says why."""
+
+
+def default_output_dir() -> Path:
+    """The project's report folder: ``output_dir`` of ``[tool.tenxeval]`` (or its default)."""
+    from tenxeval_tui.settings.workspace import open_workspace
+
+    workspace = open_workspace(Path.cwd())
+    return workspace.resolve(workspace.settings.output_dir)
+
+
+def reports_by_set(folder: Path) -> dict[str, list[ReportEntry]]:
+    """The readable reports of ``folder`` by eval set id, newest first."""
+    grouped: dict[str, list[ReportEntry]] = {}
+    for entry in list_reports(folder):
+        if entry.ok:
+            grouped.setdefault(entry.eval_set_id, []).append(entry)
+    return grouped
+
+
+def _pick(word: str, entries: list[ReportEntry], set_id: str, folder: Path) -> Path:
+    index = KEYWORDS[word]
+    if index >= len(entries):
+        raise ReportNameError(
+            f"{folder}: eval set {set_id!r} has {len(entries)} report(s), "
+            f"so there is no {word!r} one"
+        )
+    return entries[index].path
+
+
+def resolve_pairs(
+    baseline: str, current: str, output_dir: str | None, eval_set: str | None
+) -> list[tuple[str, str]]:
+    """The (baseline, current) report paths that ``compare BASELINE CURRENT`` stands for."""
+    words = [name for name in (baseline, current) if name in KEYWORDS]
+    if not words:
+        return [(baseline, current)]
+    folder = Path(output_dir) if output_dir else default_output_dir()
+    grouped = reports_by_set(folder)
+    if not grouped:
+        raise ReportNameError(f"{folder}: no readable JSON reports to pick {words[0]!r} from")
+    files = [name for name in (baseline, current) if name not in KEYWORDS]
+    if files:  # one side is a file: its eval set decides
+        entry = read_entry(Path(files[0]))
+        if entry.problem is not None:
+            raise ReportNameError(f"cannot read report: {entry.problem}")
+        set_ids = [entry.eval_set_id]
+    elif eval_set is not None:
+        set_ids = [eval_set]
+    else:
+        set_ids = [set_id for set_id, entries in grouped.items() if len(entries) >= 2]
+        if not set_ids:
+            raise ReportNameError(f"{folder}: no eval set has two reports to compare")
+    pairs = []
+    for set_id in set_ids:
+        entries = grouped.get(set_id)
+        if not entries:
+            raise ReportNameError(f"{folder}: no report of eval set {set_id!r}")
+        sides = [
+            str(_pick(name, entries, set_id, folder)) if name in KEYWORDS else name
+            for name in (baseline, current)
+        ]
+        pairs.append((sides[0], sides[1]))
+    return pairs
+
+
+__all__ = ["ReportNameError", "default_output_dir", "reports_by_set", "resolve_pairs"]

@@ -1,0 +1,138 @@
+"""The run plan: what one evaluation runs, built by every front end, run by the worker.
+
+``tenxeval-tui run`` (:mod:`tenxeval_tui.cli.headless`), the workbench's run view and
+watch mode (CLI and TUI) each build a :class:`RunPlan`; it is serialised to JSON for the
+worker child (:mod:`tenxeval_tui.runs.worker`), which loads the eval sets, selects the
+cases (:func:`selected_eval_sets`), loads the agents and runs them. The case selection
+is the core's :class:`~tenxeval_tui.evaluation.dataset.selection.CaseSelection`, so
+``--tags``/``--case``, the run view's filter, reruns and the pytest helpers choose cases
+the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+
+
+class RunPlan(BaseModel):
+    """What to run: the eval sets and the cases selected in them, the agent, the config,
+    where reports and the journal go."""
+
+    agent: str = Field(description="The agent, as module:attribute.")
+    agent_explicit: bool = Field(
+        default=False, description="The agent wins over the eval sets' own (metadata.agent)."
+    )
+    eval_sets: list[Path]
+    selection: CaseSelection = Field(
+        default_factory=CaseSelection, description="The cases to run of every eval set."
+    )
+    only: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Eval set path -> the eval ids to run from it, within the selection "
+        "(sets not listed: all the selection chooses). Reruns of some cases use it.",
+    )
+    concurrency: int | None = Field(default=None, ge=1)
+    preset: str | None = None
+    config_file: Path | None = Field(
+        default=None, description="The eval config file (read unless config is given; watched)."
+    )
+    output_dir: Path | None = None
+    journal: Path | None = None
+    search_path: Path | None = Field(default=None, description="Put on sys.path first.")
+    config: EvalConfig | None = Field(
+        default=None,
+        description="The config, resolved (the CLI's): wins over config_file, preset, "
+        "concurrency and output_dir.",
+    )
+    criteria_modules: list[str] = Field(
+        default_factory=list,
+        description="Imported (search_path first) before the criteria are built.",
+    )
+    verbose: bool | None = Field(
+        default=None,
+        description="Logging: None leaves it as it is, False keeps only critical records, "
+        "True shows INFO records on stderr.",
+    )
+
+    def command(self) -> list[str]:
+        """The command line that runs this plan in a worker child process."""
+        return [sys.executable, "-m", "tenxeval_tui.runs.worker", self.model_dump_json()]
+
+    def worker_env(self) -> dict[str, str]:
+        """The worker's environment: this one, unbuffered, ``search_path`` first on the path."""
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"
+        if self.search_path is not None:
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(self.search_path), env.get("PYTHONPATH", "")) if p
+            )
+        return env
+
+    def resolved_config(self) -> EvalConfig:
+        """The plan's resolved config; or the config file (or the default), with the
+        preset's criteria, the concurrency and the output dir."""
+        from tenxeval_tui.evaluation.config.presets import preset_by_name
+
+        if self.config is not None:
+            return self.config.model_copy(deep=True)
+        config = EvalConfig.from_file(self.config_file) if self.config_file else EvalConfig()
+        if self.preset:
+            config.criteria = preset_by_name(self.preset).criteria
+        elif not self.config_file:
+            config = EvalConfig.default()
+        if self.concurrency is not None:
+            config.max_concurrency = self.concurrency
+            config.parallel = True
+        if self.output_dir is not None:
+            config.reporter.output_dir = str(self.output_dir)
+        return config
+
+    def selection_for(self, path: Path) -> CaseSelection:
+        """The selection of the eval set in ``path``: the plan's, narrowed by ``only``."""
+        return self.selection.narrowed(self.only.get(str(path)))
+
+    def rerunning(self, only: dict[Path, list[str]]) -> RunPlan:
+        """This plan run again on some cases only: ``only`` maps each eval set file to run
+        to its eval ids (within the selection)."""
+        return self.model_copy(
+            update={
+                "eval_sets": list(only),
+                "only": {str(path): list(ids) for path, ids in only.items()},
+            }
+        )
+
+
+def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
+    """Each file with its eval set, in order; raises what :meth:`EvalSet.from_file` raises
+    (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`)."""
+    return [(path, EvalSet.from_file(path)) for path in paths]
+
+
+def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[Path, EvalSet]]:
+    """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none)."""
+    return [
+        (
+            path,
+            eval_set.model_copy(
+                update={"eval_cases": plan.selection_for(path).cases(eval_set.eval_cases)}
+            ),
+        )
+        for path, eval_set in loaded
+    ]
+
+
+def selected_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
+    """The plan's eval sets, loaded, with the cases it selects."""
+    return select(plan, load_eval_sets(plan.eval_sets))
+
+
+__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets"]
