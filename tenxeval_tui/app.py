@@ -15,7 +15,7 @@ at a mode's first screen returns to the mode it was reached from).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
@@ -32,12 +32,11 @@ from textual.screen import ModalScreen, Screen
 
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
+from tenxeval_tui.screens.common.host import LeaveGuard
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 STYLES = Path(__file__).parent / "styles"
-
-LeaveGuard = Callable[[], Awaitable[bool]]
 
 
 class WorkbenchCommands(Provider):
@@ -242,7 +241,6 @@ class WorkbenchApp(App[None]):
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
         from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
-        from tenxeval_tui.widgets.editor.case_table import CaseTable
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
@@ -254,17 +252,9 @@ class WorkbenchApp(App[None]):
         editor = self.screen
         if not isinstance(editor, EditorScreen):
             return
-        document = editor.document
-        if document is None or document.path is None or document.path.resolve() != path.resolve():
-            await editor.open_file(path).wait()
-            document = editor.document
-        if document is None or document.path is None or document.path.resolve() != path.resolve():
-            return  # it did not load (the editor shows why) or the user kept the open file
-        uid = next((case.uid for case in document.cases if case.eval_id == eval_id), None)
-        if uid is None:
-            self.notify(f"No case {eval_id!r} in {path.name}.", severity="warning", markup=False)
-        elif not editor.query_one(CaseTable).select_uid(uid):
-            self.notify(f"Case {eval_id!r} is hidden by the filter.", markup=False)
+        problem = await editor.show_case(path, eval_id)
+        if problem is not None:
+            self.notify(problem, severity="warning")
 
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""

@@ -115,10 +115,10 @@ def painted(screen: RunScreen, key: str, status: str) -> bool:
     live = screen.live
     table = screen.query_one(RunCaseTable)
     selected = table.selected_key
-    if live is None or key not in table.rows or selected not in live.cases:
+    if live is None or not table.has_key(key) or selected not in live.cases:
         return False
     stream = screen.query_one(EventStream)
-    row = table.get_row(key)
+    row = table.cells_of(key)
     return str(row[0]).startswith(status) and stream.shown == len(live.cases[selected].events)
 
 

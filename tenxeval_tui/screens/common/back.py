@@ -12,11 +12,13 @@ from typing import Any
 
 from textual.screen import Screen
 
+from tenxeval_tui.screens.common.host import host_of
+
 
 def can_go_back(screen: Screen[Any]) -> bool:
     """Whether ``esc`` on ``screen`` has somewhere to go."""
     app = screen.app
-    return len(app.screen_stack) > 1 or bool(getattr(app, "can_go_back", False))
+    return len(app.screen_stack) > 1 or host_of(app).can_go_back
 
 
 async def go_back_one_step(screen: Screen[Any]) -> None:
@@ -25,9 +27,7 @@ async def go_back_one_step(screen: Screen[Any]) -> None:
     if len(app.screen_stack) > 1:
         await app.pop_screen()
         return
-    go_back = getattr(app, "go_back", None)
-    if go_back is not None:
-        await go_back()
+    await host_of(app).go_back()
 
 
 __all__ = ["can_go_back", "go_back_one_step"]

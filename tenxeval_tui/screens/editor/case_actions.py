@@ -2,8 +2,8 @@
 
 The report browser does not edit or run anything itself. It asks the app to,
 through the app's actions ``edit_case`` and ``rerun_case`` (both take the eval
-set id and the case id). When the app has no such action the key is shown
-disabled rather than doing nothing.
+set id and the case id: :class:`CaseEditor`, :class:`CaseRerunner`). When the app
+has no such action the key is shown disabled rather than doing nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App
 
@@ -19,9 +19,31 @@ EDIT_ACTION = "edit_case"
 RERUN_ACTION = "rerun_case"
 
 
+@runtime_checkable
+class CaseEditor(Protocol):
+    """An app that opens a case in its editor."""
+
+    def action_edit_case(self, eval_set_id: str, eval_id: str) -> Any:
+        """Show case ``eval_id`` of eval set ``eval_set_id`` in the editor."""
+        ...
+
+
+@runtime_checkable
+class CaseRerunner(Protocol):
+    """An app that runs a case again."""
+
+    def action_rerun_case(self, eval_set_id: str, eval_id: str) -> Any:
+        """Run case ``eval_id`` of eval set ``eval_set_id`` again."""
+        ...
+
+
+_HOSTS: dict[str, type] = {EDIT_ACTION: CaseEditor, RERUN_ACTION: CaseRerunner}
+
+
 def app_supports(app: App[Any], action: str) -> bool:
-    """Whether ``app`` defines ``action_<action>``."""
-    return callable(getattr(app, f"action_{action}", None))
+    """Whether ``app`` offers ``action`` (:data:`EDIT_ACTION` or :data:`RERUN_ACTION`)."""
+    host = _HOSTS.get(action)
+    return host is not None and isinstance(app, host)
 
 
 async def request_case_action(

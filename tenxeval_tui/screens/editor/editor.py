@@ -23,6 +23,7 @@ from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
@@ -32,7 +33,6 @@ from tenxeval_tui.settings.workspace import (
     EvalSetEntry,
     Workspace,
     describe_eval_set,
-    open_workspace,
 )
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.editor.case_form import CaseForm
@@ -106,14 +106,12 @@ class EditorScreen(CaseCommandsScreen):
     def workspace(self) -> Workspace:
         """The app's workspace (the current folder when the app has none)."""
         if self._workspace is None:
-            self._workspace = getattr(self.app, "workspace", None) or open_workspace(".")
+            self._workspace = host_of(self.app).workspace
         return self._workspace
 
     def on_mount(self) -> None:
         self.title = "tenxeval · editor"
-        register = getattr(self.app, "register_leave_guard", None)
-        if register is not None:
-            register(self.confirm_leave)
+        host_of(self.app).register_leave_guard(self.confirm_leave)
         self.query_one(EvalSetList).border_title = "eval sets"
         self._show_hint()
         workspace = self.workspace
@@ -337,6 +335,33 @@ class EditorScreen(CaseCommandsScreen):
 
     # --- the case list -------------------------------------------------------------
 
+    async def show_case(self, path: Path, eval_id: str) -> str | None:
+        """Open ``path`` (unless it is open) and highlight its case ``eval_id``.
+
+        Returns why the case is not shown (a message for the user), or ``None`` when it
+        is, or when the file did not open (the editor says why, or the user kept the
+        open file).
+        """
+        if not self._is_open(path):
+            await self.open_file(path).wait()
+        document = self.document
+        if document is None or not self._is_open(path):
+            return None
+        uid = next((case.uid for case in document.cases if case.eval_id == eval_id), None)
+        if uid is None:
+            return f"No case {eval_id!r} in {path.name}."
+        if not self.query_one(CaseTable).select_uid(uid):
+            return f"Case {eval_id!r} is hidden by the filter."
+        return None
+
+    def _is_open(self, path: Path) -> bool:
+        document = self.document
+        return (
+            document is not None
+            and document.path is not None
+            and document.path.resolve() == path.resolve()
+        )
+
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self.query_one(CaseTable).set_filter(event.value)
@@ -359,7 +384,7 @@ class EditorScreen(CaseCommandsScreen):
             self.document.seal()
             await form.show(self.document, uid, unless_shown=True)
 
-    @on(CaseTable.Chosen)
+    @on(CaseTable.Selected)
     def _chosen(self) -> None:
         self.query_one(CaseForm).focus_field("eval_id")
 
@@ -468,7 +493,7 @@ class EditorScreen(CaseCommandsScreen):
     @work(exclusive=True, group="watch")
     async def _watch(self, path: Path) -> None:
         """Follow changes of ``path`` (its folder is watched: saves replace the file)."""
-        if not getattr(self.app, "watch_files", True) or not path.parent.is_dir():
+        if not host_of(self.app).watch_files or not path.parent.is_dir():
             return
         from watchfiles import awatch
 

@@ -31,6 +31,7 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import format_time
@@ -245,7 +246,7 @@ class ReportScreen(Screen[None]):
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
-        if self.showing_case is not None:
+        if self.showing_case is not None and event.item is not None:
             await self.open_case(event.item)
 
     async def action_back(self) -> None:
@@ -256,8 +257,6 @@ class ReportScreen(Screen[None]):
             await go_back_one_step(self)
 
     def action_open_html(self) -> None:
-        from tenxeval_tui.screens.reports.reports import open_html_report
-
         open_html_report(self, self.path.with_suffix(".html"))
 
     def action_compare(self) -> None:

@@ -21,6 +21,12 @@ from textual.widgets import DataTable, Footer, Static
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
@@ -46,11 +52,6 @@ class ReportsScreen(Screen[None]):
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the report browser's screens, for the help screen."""
-        from tenxeval_tui.screens.reports.case_detail import CaseScreen
-        from tenxeval_tui.screens.reports.compare import CompareScreen
-        from tenxeval_tui.screens.reports.report_detail import ReportScreen
-        from tenxeval_tui.widgets.common.virtual_table import VirtualTable
-
         return [
             (cls.HELP_WHERE, list(cls.BINDINGS)),
             (ReportScreen.HELP_WHERE, list(ReportScreen.BINDINGS)),
@@ -64,10 +65,8 @@ class ReportsScreen(Screen[None]):
         """The folder listed: as given, else the workspace's ``output_dir``, else ``eval_reports``."""
         if self._folder is not None:
             return self._folder
-        workspace = getattr(self.app, "workspace", None)
-        if workspace is not None:
-            return Path(workspace.resolve(workspace.settings.output_dir))
-        return Path("eval_reports")
+        workspace = host_of(self.app).workspace
+        return Path(workspace.resolve(workspace.settings.output_dir))
 
     def compose(self) -> ComposeResult:
         yield Static(id="reports-title", classes="reports-title")
@@ -79,7 +78,7 @@ class ReportsScreen(Screen[None]):
         self._folder = self.folder  # fixed now: the listing runs in a thread
         self._show_title(any_reports=True)
         self.action_refresh()
-        if getattr(self.app, "watch_files", True):
+        if host_of(self.app).watch_files:
             self._follow_folder()
 
     def action_refresh(self) -> None:
@@ -173,8 +172,6 @@ class ReportsScreen(Screen[None]):
                 str(entry.problem), title="Cannot open this report", severity="error", markup=False
             )
             return
-        from tenxeval_tui.screens.reports.report_detail import ReportScreen
-
         self.app.push_screen(ReportScreen(entry.path))
 
     def action_open_html(self) -> None:
@@ -203,12 +200,3 @@ def _is_report_change(folder: Path, _change: object, changed: str) -> bool:
     """A JSON file in ``folder`` (a report), or ``folder`` itself (created or removed)."""
     path = Path(changed)
     return path == folder or (path.parent == folder and path.suffix == ".json")
-
-
-def open_html_report(screen: Screen[Any], html: Path) -> None:
-    """Open the HTML report in the browser, or say that there is none."""
-    if not html.is_file():
-        screen.notify(f"No HTML report next to it ({html.name}).", severity="warning", markup=False)
-        return
-    screen.app.open_url(html.resolve().as_uri())
-    screen.notify(f"Opened {html.name} in the browser.", markup=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,8 +18,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Checkbox, DataTable, Footer, Header, Static
+from textual.widgets import Checkbox, Footer, Header, Static
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
@@ -30,8 +32,9 @@ from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
-from tenxeval_tui.settings.workspace import Workspace, open_workspace
+from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import ALL_SETS, RunChoice, RunOptions, agent_problem
@@ -63,17 +66,21 @@ class RunScreen(Screen[None]):
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the run screen, for the help screen."""
-        from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
-
         return [
             (cls.HELP_WHERE, list(cls.BINDINGS)),
             ("run view's case table", RunCaseTable.BINDINGS),
         ]
 
+    live: reactive[LiveRun | None] = reactive(None, init=False)
+    """The run on screen: a new one empties the view, which :meth:`repaint` fills from it."""
+    selected: reactive[str | None] = reactive(None, init=False)
+    """The key of the case whose title and events show (``None``: the next one listed)."""
+    runs_finished: reactive[int] = reactive(0, init=False)
+    """Runs whose outcome is on screen (the worker exited and reports were written)."""
+
     def __init__(self, *, timings: bool = True, watch: bool = False) -> None:
         super().__init__(id="run")
         self.timings = timings
-        self.live: LiveRun | None = None
         self.process: WorkerProcess | None = None
         self.request: RunPlan | None = None
         self.last_results: dict[str, EvalCaseResult] = {}
@@ -82,9 +89,6 @@ class RunScreen(Screen[None]):
         self.set_paths: dict[str, Path] = {}
         self.set_names: dict[str, str] = {}
         self.runs_started = 0
-        self.runs_finished = 0
-        """Runs whose outcome is on screen (the worker exited and reports were written)."""
-        self._selected: str | None = None
         self._reselect: str | None = None
         """The case to select again once a new run lists it."""
         self._watch_on_mount = watch
@@ -97,7 +101,7 @@ class RunScreen(Screen[None]):
     def workspace(self) -> Workspace:
         """The app's workspace (the current folder when the app has none)."""
         if self._workspace is None:
-            self._workspace = getattr(self.app, "workspace", None) or open_workspace(".")
+            self._workspace = host_of(self.app).workspace
         return self._workspace
 
     @property
@@ -135,7 +139,7 @@ class RunScreen(Screen[None]):
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
         self.query_one(RunCaseTable).focus()
-        if self._watch_on_mount or getattr(self.app, "watch_runs", False):
+        if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
 
     def _say(self, message: str, style: str = "") -> None:
@@ -256,17 +260,16 @@ class RunScreen(Screen[None]):
             if state.result is not None and state.status != CaseStatus.CARRIED:
                 self.case_reports[key] = reports
         self.repaint()
+        # The figures as the run ended: the last repaint may have come just before its end.
+        self.query_one(RunProgress).show(run)
         self._show_outcome(run)
         self.runs_finished += 1
-        self.refresh_bindings()
 
     def _show_new_run(self, run: LiveRun) -> None:
         """Follow ``run`` from now on: an empty case table and events pane, no message."""
-        self.live = run
-        self._reselect = self._selected  # the case looked at stays selected
-        self._selected = None
-        self.query_one(RunCaseTable).reset()
-        self.query_one(EventStream).follow(None)
+        self._reselect = self.selected  # the case looked at stays selected
+        self.selected = None
+        self.live = run  # watch_live empties the case table and the events pane
         self._say("")
 
     async def _learn_eval_sets(self, request: RunPlan, run: LiveRun) -> None:
@@ -318,6 +321,16 @@ class RunScreen(Screen[None]):
             for eval_id in ids
         }
 
+    @property
+    def running(self) -> bool:
+        """Whether a run is in progress (its worker process is alive)."""
+        return self.process is not None and self.process.running
+
+    def forget_results(self, keys: Iterable[str]) -> None:
+        """Forget the results of cases that no longer exist (they are not carried over)."""
+        for key in keys:
+            self.last_results.pop(key, None)
+
     def drop_cases(self, keys: set[str]) -> None:
         """Take cases that no longer exist (removed from their file) out of the view."""
         table = self.query_one(RunCaseTable)
@@ -327,37 +340,22 @@ class RunScreen(Screen[None]):
             if self.live is not None:
                 self.live.cases.pop(key, None)
                 self.live.dirty.discard(key)
-        if self._selected in keys:
-            self._selected = None
+        if self.selected in keys:
+            self.selected = None
         if self.live is not None:
             self.query_one(RunProgress).show(self.live)
 
-    # --- repainting ------------------------------------------------------------------
+    # --- reacting to the state -------------------------------------------------------
 
-    def repaint(self) -> None:
-        """Show what changed since the last repaint (rows, figures, new events)."""
-        run = self.live
-        if run is None:
-            return
-        table = self.query_one(RunCaseTable)
-        dirty = run.take_dirty()
-        for key in dirty:
-            state = run.cases[key]
-            table.show(state, run.eval_set_names.get(state.eval_set_id, ""))
-        if dirty or not run.done:
-            self.query_one(RunProgress).show(run)
-        if self._reselect is not None and self._reselect in table.rows:
-            table.move_cursor(row=table.get_row_index(self._reselect))
-            self._reselect = None
-        if self._selected is None and table.row_count:
-            self._follow(table.selected_key)
-        self.query_one(EventStream).flush()
+    def watch_live(self, run: LiveRun | None) -> None:
+        self.query_one(RunCaseTable).reset()
+        self.query_one(EventStream).follow(None)
+        self.query_one(RunProgress).show(run)
 
-    def _follow(self, key: str | None) -> None:
+    def watch_selected(self, key: str | None) -> None:
         run = self.live
         if run is None or key is None or key not in run.cases:
-            return
-        self._selected = key
+            return  # what shows stays until another case is followed
         state = run.cases[key]
         title = Text.assemble(
             (inert(state.name or state.eval_id), "bold"), f"  {inert(state.eval_set_id)}"
@@ -368,18 +366,44 @@ class RunScreen(Screen[None]):
         )
         self.query_one(EventStream).follow(state.events, placeholder)
 
-    @on(DataTable.RowHighlighted, "#run-cases")
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        # An empty table highlights no row: Textual then sends a row_key of None.
-        key = getattr(event.row_key, "value", None)
-        if key is not None and key != self._selected:
+    def watch_runs_finished(self) -> None:
+        self.refresh_bindings()  # the keys that act on a finished run
+
+    # --- repainting ------------------------------------------------------------------
+
+    def repaint(self) -> None:
+        """Show what changed since the last repaint (rows, figures, new events)."""
+        run = self.live
+        if run is None:
+            return
+        table = self.query_one(RunCaseTable)
+        dirty = run.take_dirty()
+        names = run.eval_set_names
+        table.show_all(
+            (state, names.get(state.eval_set_id, "")) for state in (run.cases[key] for key in dirty)
+        )
+        if dirty or not run.done:
+            self.query_one(RunProgress).show(run, dirty)
+        if self._reselect is not None and table.move_to(self._reselect):
+            self._reselect = None
+        if self.selected is None and table.row_count:
+            self._follow(table.selected_key)
+        self.query_one(EventStream).flush()
+
+    def _follow(self, key: str | None) -> None:
+        run = self.live
+        if run is not None and key is not None and key in run.cases:
+            self.selected = key
+
+    @on(RunCaseTable.Highlighted, "#run-cases")
+    def _row_highlighted(self, event: RunCaseTable.Highlighted) -> None:
+        key = event.item  # None: the table is empty
+        if key is not None and key != self.selected:
             self._follow(str(key))
 
-    @on(DataTable.RowSelected, "#run-cases")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        key = getattr(event.row_key, "value", None)
-        if key is not None:
-            self._open_case(str(key))
+    @on(RunCaseTable.Selected, "#run-cases")
+    def _row_selected(self, event: RunCaseTable.Selected) -> None:
+        self._open_case(str(event.item))
 
     @work(exclusive=True, group="case-detail")
     async def _open_case(self, key: str) -> None:
@@ -406,14 +430,13 @@ class RunScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        running = self.process is not None and self.process.running
         run = self.live
         if action == "cancel_run":
-            return running
+            return self.running
         if action == "rerun_failed":
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
-            return bool(run and run.done and self._selected)
+            return bool(run and run.done and self.selected)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
         if action == "back":
@@ -457,9 +480,9 @@ class RunScreen(Screen[None]):
     def action_rerun_selected(self) -> None:
         """Rerun the case under the cursor; the others are carried over."""
         run = self.live
-        if run is None or self._selected is None:
+        if run is None or self.selected is None:
             return
-        state = run.cases[self._selected]
+        state = run.cases[self.selected]
         target = [state.result] if state.result else []
         if not target:
             target = [
@@ -467,7 +490,7 @@ class RunScreen(Screen[None]):
                     eval_id=state.eval_id, passed=False, metadata={"eval_set_id": state.eval_set_id}
                 )
             ]
-        keep = [r for r in run.results() if f"{r.eval_set_id}::{r.eval_id}" != self._selected]
+        keep = [r for r in run.results() if f"{r.eval_set_id}::{r.eval_id}" != self.selected]
         self._rerun(target, keep)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
@@ -493,8 +516,8 @@ class RunScreen(Screen[None]):
 
     def _report_for_selected(self, files: list[str]) -> str:
         run = self.live
-        if run is not None and self._selected in run.cases:
-            set_id = run.cases[self._selected].eval_set_id
+        if run is not None and self.selected in run.cases:
+            set_id = run.cases[self.selected].eval_set_id
             for file in files:
                 if Path(file).name.startswith(set_id):
                     return file
@@ -519,7 +542,7 @@ class RunScreen(Screen[None]):
     @on(Checkbox.Changed, "#watch")
     def _watch_changed(self, event: Checkbox.Changed) -> None:
         if event.value:
-            self.watcher.start()
+            self.run_worker(self.watcher.start(), group="watch", exclusive=True)
         else:
             self.watcher.stop()
 

@@ -2,7 +2,8 @@
 
 Change detection (:class:`~tenxeval_tui.runs.watch.ChangeWatcher`) and the policy of what
 reruns (:func:`~tenxeval_tui.runs.watch.rerun_for`) are shared with ``run --watch``; this
-class applies them to the screen:
+class applies them to the run view, through the narrow :class:`WatchedView` (the run
+screen satisfies it; this module does not import it):
 
 - agent code (or the eval config) changed: everything selected reruns, in a new
   worker process (fresh imports);
@@ -15,25 +16,92 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
 from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, rerun_for
-
-if TYPE_CHECKING:
-    from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.run_options import RunChoice
 
 # Watch mode reacts within this long after the last write of a save.
 DEBOUNCE_MS = 150
 
 
-class WatchController:
-    """Watches the run screen's eval sets and agent while watch mode is on."""
+class WatchedView(Protocol):
+    """What watch mode reads of the run view and asks it to do."""
 
-    def __init__(self, screen: RunScreen) -> None:
+    @property
+    def search_path(self) -> Path:
+        """Where the agent's module is looked up."""
+        ...
+
+    @property
+    def config_file(self) -> Path | None:
+        """The eval config file, if any (a change of it reruns everything)."""
+        ...
+
+    @property
+    def running(self) -> bool:
+        """Whether a run is in progress."""
+        ...
+
+    @property
+    def last_results(self) -> Mapping[str, EvalCaseResult]:
+        """Case key -> the latest result of each case run so far."""
+        ...
+
+    @property
+    def set_paths(self) -> Mapping[str, Path]:
+        """Eval set id -> the file it was read from."""
+        ...
+
+    def options_choice(self) -> RunChoice:
+        """What the options bar selects now."""
+        ...
+
+    def chosen_paths(self, choice: RunChoice) -> list[Path]:
+        """The eval set files ``choice`` selects."""
+        ...
+
+    def action_start(self) -> None:
+        """Run what the options select."""
+        ...
+
+    def launch(
+        self,
+        paths: list[Path],
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+        carry: list[EvalCaseResult] | None = None,
+    ) -> bool:
+        """Run ``paths`` (only the ``only`` cases), showing ``carry`` as carried over."""
+        ...
+
+    def drop_cases(self, keys: set[str]) -> None:
+        """Take cases that no longer exist out of the view."""
+        ...
+
+    def forget_results(self, keys: Iterable[str]) -> None:
+        """Forget the results of cases that no longer exist."""
+        ...
+
+    def say_problem(self, message: str) -> None:
+        """Show why something could not be done."""
+        ...
+
+    def notify(self, message: str) -> None:
+        """A passing notice."""
+        ...
+
+
+class WatchController:
+    """Watches the run view's eval sets and agent while watch mode is on."""
+
+    def __init__(self, screen: WatchedView) -> None:
         self.screen = screen
         self.watcher: ChangeWatcher | None = None
         self.batches = 0
@@ -47,9 +115,10 @@ class WatchController:
         """Whether watch mode is on."""
         return self._stop is not None and not self._stop.is_set()
 
-    def start(self) -> None:
+    def start(self) -> Coroutine[Any, Any, None]:
         """Turn watch mode on: run what the options select once, then watch the selected
-        eval sets and the agent's folder."""
+        eval sets and the agent's folder; returns the watch loop, for the view to run as
+        a worker."""
         self.stop()
         screen = self.screen
         choice = screen.options_choice()
@@ -63,10 +132,10 @@ class WatchController:
             if folder is not None:
                 self.watcher.add_agent_folder(folder)
         self._stop = asyncio.Event()
-        screen.run_worker(self._watch(self.watcher, self._stop), group="watch", exclusive=True)
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
-        if not (screen.process is not None and screen.process.running):
+        if not screen.running:
             screen.action_start()  # runs once now (the run later changes are compared with)
+        return self._watch(self.watcher, self._stop)
 
     def stop(self) -> None:
         """Turn watch mode off."""
@@ -95,8 +164,7 @@ class WatchController:
         if rerun.problems:
             screen.say_problem("Not rerun: " + "; ".join(str(p) for p in rerun.problems))
             return
-        running = screen.process is not None and screen.process.running
-        if rerun.everything or running:
+        if rerun.everything or screen.running:
             screen.action_start()  # what the options select, filter included
             return
         if not rerun.only:
@@ -109,8 +177,7 @@ class WatchController:
             for key, result in screen.last_results.items()
             if key not in rerun.keys and key not in rerun.gone and previous[key].resolve() in scope
         ]
-        for key in rerun.gone:
-            screen.last_results.pop(key, None)
+        screen.forget_results(rerun.gone)
         only = {str(path): ids for path, ids in rerun.only.items()}
         screen.launch(list(rerun.only), only=only, tags=choice.tags, carry=carry)
 

@@ -1,9 +1,12 @@
-"""A read-only table that renders only its visible rows (for lists of 10,000+ cases).
+"""The one table of the workbench: rows with a cursor, rendering only the rows on screen.
 
-Textual's ``DataTable`` builds every row up front (seconds for 10,000 rows);
-this widget keeps a list of items and asks a ``cells`` function for the
-cells of the rows on screen, line by line (the Line API), so loading and
-refiltering cost nothing per row.
+Textual's ``DataTable`` builds every row up front (seconds for 10,000 rows); this
+widget keeps a list of items and renders the lines on screen only (the Line API), so
+loading, refiltering and appending cost nothing per row, and a changed row repaints
+alone (:meth:`VirtualTable.refresh_row`). The editor's case list, the report browser's
+case and comparison tables and the run view's case table are configurations of it:
+columns, a row source, styles; the cursor, paging, keys, clicks and scrolling are
+here, once.
 """
 
 from __future__ import annotations
@@ -28,6 +31,16 @@ from textual.strip import Strip
 CellsFn = Callable[[Any], Sequence[Text]]
 # Rendered rows kept: a few screens' worth (a layout change re-renders every visible row).
 ROW_CACHE_SIZE = 256
+
+CURSOR_KEYS: list[BindingType] = [
+    Binding("up,k", "cursor_up", "Up", show=False),
+    Binding("down,j", "cursor_down", "Down", show=False),
+    Binding("pageup", "page_up", "Page up", show=False),
+    Binding("pagedown", "page_down", "Page down", show=False),
+    Binding("home", "first", "First", show=False),
+    Binding("end", "last", "Last", show=False),
+]
+"""The moves of every table: ``j``/``k`` besides the arrows, a page, the first and last row."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +68,18 @@ class _LeafScrollBar(ScrollBar):
 
 
 class VirtualTable(ScrollView, can_focus=True):
-    """Rows of cells with a cursor; ``Selected`` on enter or on a click of the cursor row."""
+    """Rows of cells with a cursor; ``Highlighted`` when the cursor's item changes,
+    ``Selected`` on enter (or a click on the cursor row, or a double click).
+
+    Configure it with ``columns`` and a ``cells`` function (item -> its cells), or in a
+    subclass by overriding :meth:`row_segments`, :meth:`row_style` and
+    :meth:`header_cells`. Rendered rows are cached until :meth:`set_items`,
+    :meth:`refresh_row` or a change of width.
+    """
 
     DEFAULT_CSS = """
     VirtualTable {
         height: 1fr;
-        background: $surface;
     }
     VirtualTable > .virtual-table--header {
         text-style: bold;
@@ -81,16 +100,19 @@ class VirtualTable(ScrollView, can_focus=True):
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
+        *CURSOR_KEYS,
         Binding("enter", "select", "Open", show=True),
     ]
 
-    cursor: reactive[int] = reactive(0)
+    SHOW_HEADER: ClassVar[bool] = True
+    """A header line of column titles above the rows (it stays while they scroll)."""
+    CELL_PADDING: ClassVar[int] = 0
+    """Spaces each side of a cell; with none, one space between cells."""
+    CLICK_SELECTS_CURSOR_ROW: ClassVar[bool] = True
+    """A click on the cursor row selects it (else only a double click does)."""
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+    """The index of the row under the cursor."""
 
     class Selected(Message):
         """The user chose an item (enter, or a click on the cursor row)."""
@@ -102,10 +124,11 @@ class VirtualTable(ScrollView, can_focus=True):
 
         @property
         def control(self) -> VirtualTable:
+            """The table that sent the message."""
             return self.table
 
     class Highlighted(Message):
-        """The cursor moved onto an item."""
+        """The item under the cursor changed (``None``: the table is empty)."""
 
         def __init__(self, table: VirtualTable, item: Any) -> None:
             super().__init__()
@@ -114,12 +137,13 @@ class VirtualTable(ScrollView, can_focus=True):
 
         @property
         def control(self) -> VirtualTable:
+            """The table that sent the message."""
             return self.table
 
     def __init__(
         self,
-        columns: Sequence[Column],
-        cells: CellsFn,
+        columns: Sequence[Column] = (),
+        cells: CellsFn | None = None,
         *,
         name: str | None = None,
         id: str | None = None,
@@ -129,8 +153,13 @@ class VirtualTable(ScrollView, can_focus=True):
         self.columns = list(columns)
         self._cells = cells
         self._items: Sequence[Any] = ()
-        self._rows: LRUCache[tuple[int, int], list[Segment]] = LRUCache(ROW_CACHE_SIZE)
+        self._rendered: LRUCache[int, list[Segment]] = LRUCache(ROW_CACHE_SIZE)
+        """Index -> its row's segments, for the width :attr:`_rendered_width`."""
+        self._rendered_width = 0
+        self._highlighted: Any = None
         self._laid_out_virtual_size = Size(0, 0)
+
+    # --- items ---------------------------------------------------------------------
 
     @property
     def items(self) -> Sequence[Any]:
@@ -138,74 +167,157 @@ class VirtualTable(ScrollView, can_focus=True):
         return self._items
 
     @property
+    def row_count(self) -> int:
+        """How many rows the table shows."""
+        return len(self._items)
+
+    @property
     def current(self) -> Any | None:
         """The item under the cursor (``None`` when the table is empty)."""
-        return self._items[self.cursor] if self._items else None
+        return self._items[self.cursor] if 0 <= self.cursor < len(self._items) else None
 
     def set_items(self, items: Sequence[Any], keep: Any | None = None) -> None:
         """Show ``items``; the cursor goes to ``keep`` if it is among them, else to the top."""
-        self._items = items
-        self._rows.clear()
+        self.replace_items(items)
         target = 0
         if keep is not None:
             try:
                 target = items.index(keep)
             except ValueError:
                 target = 0
-        self.virtual_size = Size(self._line_width(), len(items) + 1)
-        self.set_reactive(VirtualTable.cursor, target)
-        self._scroll_to_cursor()
+        self.cursor = target
+
+    def replace_items(self, items: Sequence[Any]) -> None:
+        """Show ``items`` in place of the rows, leaving the cursor to the caller."""
+        self._items = items
+        self._rendered.clear()
+        self.update_virtual_size()
         self.refresh()
-        if items:
-            self.post_message(self.Highlighted(self, items[target]))
+
+    def index_of(self, item: Any) -> int | None:
+        """The row of ``item`` (``None`` when not shown). Linear: subclasses with keys
+        keep an index."""
+        try:
+            return self._items.index(item)
+        except ValueError:
+            return None
+
+    def move_to(self, item: Any) -> bool:
+        """Put the cursor on ``item``; ``False`` when it is not shown."""
+        index = self.index_of(item)
+        if index is None:
+            return False
+        self.cursor = index
+        return True
+
+    def update_virtual_size(self) -> None:
+        """Size the scrollable area to the rows (after rows were added or removed)."""
+        size = Size(self._line_width(), len(self._items) + self._header_rows)
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def refresh_rows(self) -> None:
+        """Render every row anew (what the rows show changed, not which rows)."""
+        self._rendered.clear()
+        self.refresh()
+
+    def refresh_row(self, index: int) -> None:
+        """Render row ``index`` anew (its item changed) and repaint it if it is on screen."""
+        self._rendered.discard(index)
+        top = self.scroll_offset.y
+        if top <= index < top + self._page:
+            self.refresh_line(index + self._header_rows)
+
+    # --- geometry ------------------------------------------------------------------
+
+    @property
+    def _header_rows(self) -> int:
+        return 1 if self.SHOW_HEADER else 0
+
+    @property
+    def _page(self) -> int:
+        """Rows in view (the header takes a line of the height)."""
+        return max(self.scrollable_content_region.height - self._header_rows, 1)
+
+    def _fixed_width(self) -> int:
+        pad = self.CELL_PADDING
+        gaps = 2 * pad * len(self.columns) if pad else max(len(self.columns) - 1, 0)
+        return sum(c.width for c in self.columns) + gaps
 
     def _line_width(self) -> int:
-        fixed = sum(c.width for c in self.columns) + len(self.columns) - 1
         width = self.size.width
-        if len(self._items) + 1 > self.size.height:  # the vertical scrollbar takes its share
-            width -= self.styles.scrollbar_size_vertical
+        overflows = len(self._items) + self._header_rows > self.size.height
+        if overflows or self.styles.overflow_y == "scroll":
+            width -= self.styles.scrollbar_size_vertical  # the vertical scrollbar's share
+        flexible = any(not c.width for c in self.columns)
         # Not wider than what shows, or a horizontal scrollbar appears for nothing.
-        return max(fixed + 20, width)
+        return max(self._fixed_width() + (20 if flexible else 0), width)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(self._line_width(), len(self._items) + 1)
+        self.update_virtual_size()
 
     def _widths(self) -> list[int]:
-        fixed = sum(c.width for c in self.columns) + len(self.columns) - 1
-        rest = max(self.virtual_size.width - fixed, 8)
+        rest = max(self.virtual_size.width - self._fixed_width(), 8)
         return [c.width or rest for c in self.columns]
 
-    def _line(self, cells: Sequence[Text]) -> Text:
+    # --- rendering -----------------------------------------------------------------
+
+    def header_cells(self) -> Sequence[Text]:
+        """The header's cells: the column titles."""
+        return [Text(c.title) for c in self.columns]
+
+    def row_cells(self, index: int) -> Sequence[Text]:
+        """The cells of row ``index`` (the ``cells`` function's, by default)."""
+        assert self._cells is not None, "a VirtualTable needs cells or a row_cells override"
+        return self._cells(self._items[index])
+
+    def join_cells(self, cells: Sequence[Text]) -> Text:
+        """``cells`` laid out in the columns: cut with an ellipsis, padded, spaced."""
         line = Text(no_wrap=True, overflow="ellipsis")
+        pad = " " * self.CELL_PADDING
         for i, (cell, width) in enumerate(zip(cells, self._widths(), strict=False)):
-            if i:
+            if i and not pad:
                 line.append(" ")
             piece = cell.copy()
             piece.truncate(width, overflow="ellipsis", pad=True)
+            line.append(pad)
             line.append_text(piece)
+            line.append(pad)
         return line
 
+    def row_segments(self, index: int, width: int) -> list[Segment]:
+        """Row ``index`` drawn ``width`` cells wide (unstyled by the cursor: see
+        :meth:`row_style`)."""
+        return list(self.join_cells(self.row_cells(index)).render(self.app.console))
+
+    def row_style(self, index: int) -> Style:
+        """The style row ``index`` is drawn in (the cursor row's own)."""
+        if index == self.cursor:
+            return self.get_component_rich_style("virtual-table--cursor")
+        return self.rich_style
+
+    def header_style(self) -> Style:
+        """The style of the header line."""
+        return self.get_component_rich_style("virtual-table--header")
+
     def render_line(self, y: int) -> Strip:
-        if y == 0:
-            header = self._line([Text(c.title) for c in self.columns])
-            style = self.get_component_rich_style("virtual-table--header")
-            return self._fit(list(header.render(self.app.console)), style)
-        index = self.scroll_offset.y + y - 1
+        if y < self._header_rows:
+            header = self.join_cells(self.header_cells())
+            return self._fit(list(header.render(self.app.console)), self.header_style())
+        index = self.scroll_offset.y + y - self._header_rows
         if not 0 <= index < len(self._items):
             return Strip.blank(self.size.width, self.rich_style)
-        style = self.rich_style
-        if index == self.cursor:
-            style = self.get_component_rich_style("virtual-table--cursor")
-        return self._fit(self._row_segments(index), style)
+        return self._fit(self._rendered_row(index), self.row_style(index))
 
-    def _row_segments(self, index: int) -> list[Segment]:
-        # Items are shown as they were when set: set_items drops what was rendered.
-        key = (index, self.virtual_size.width)
-        segments = self._rows.get(key)
+    def _rendered_row(self, index: int) -> list[Segment]:
+        width = self.virtual_size.width
+        if width != self._rendered_width:
+            self._rendered.clear()
+            self._rendered_width = width
+        segments = self._rendered.get(index)
         if segments is None:
-            line = self._line(self._cells(self._items[index]))
-            segments = list(line.render(self.app.console))
-            self._rows[key] = segments
+            segments = self.row_segments(index, width)
+            self._rendered.set(index, segments)
         return segments
 
     def _fit(self, segments: list[Segment], style: Style) -> Strip:
@@ -215,60 +327,74 @@ class VirtualTable(ScrollView, can_focus=True):
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.extend_cell_length(width).apply_style(style)
 
-    # The header takes the first line: rows fill the rest.
-    @property
-    def _page(self) -> int:
-        return max(self.size.height - 1, 1)
+    # --- the cursor ----------------------------------------------------------------
 
-    def _scroll_to_cursor(self) -> None:
-        top = self.scroll_offset.y
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False)
-        elif self.cursor >= top + self._page:
-            self.scroll_to(y=self.cursor - self._page + 1, animate=False)
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self._items) - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
         self._scroll_to_cursor()
         self.refresh()
-        if self._items:
-            self.post_message(self.Highlighted(self, self._items[new]))
+        item = self.current
+        if item != self._highlighted or (item is None and old != new):
+            self._highlighted = item
+            self.post_message(self.Highlighted(self, item))
 
-    def _move(self, to: int) -> None:
-        if self._items:
-            self.cursor = max(0, min(to, len(self._items) - 1))
+    def _scroll_to_cursor(self) -> None:
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, force=True)
+        elif self.cursor >= top + self._page:
+            self.scroll_to(y=self.cursor - self._page + 1, animate=False, force=True)
 
     def action_cursor_up(self) -> None:
-        self._move(self.cursor - 1)
+        """Move the cursor up a row."""
+        self.cursor -= 1
 
     def action_cursor_down(self) -> None:
-        self._move(self.cursor + 1)
+        """Move the cursor down a row."""
+        self.cursor += 1
 
     def action_page_up(self) -> None:
-        self._move(self.cursor - self._page)
+        """Move the cursor up a screenful."""
+        self.cursor -= self._page
 
     def action_page_down(self) -> None:
-        self._move(self.cursor + self._page)
+        """Move the cursor down a screenful."""
+        self.cursor += self._page
 
     def action_first(self) -> None:
-        self._move(0)
+        """Move the cursor to the first row."""
+        self.cursor = 0
 
     def action_last(self) -> None:
-        self._move(len(self._items) - 1)
+        """Move the cursor to the last row."""
+        self.cursor = len(self._items) - 1
 
     def action_select(self) -> None:
-        if self._items:
-            self.post_message(self.Selected(self, self._items[self.cursor]))
+        """Choose the item under the cursor."""
+        item = self.current
+        if item is not None:
+            self.post_message(self.Selected(self, item))
 
     def on_click(self, event: events.Click) -> None:
-        if event.y < 1:
+        if event.y < self._header_rows:
             return
-        index = self.scroll_offset.y + event.y - 1
+        index = self.scroll_offset.y + event.y - self._header_rows
         if not 0 <= index < len(self._items):
             return
-        if index == self.cursor:
+        again = index == self.cursor and self.CLICK_SELECTS_CURSOR_ROW
+        self.cursor = index
+        if again or event.chain >= 2:
             self.action_select()
-        else:
-            self.cursor = index
+
+    # --- scrollbars ----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        # Made now, not when the first rows overflow: making them then mounts widgets,
+        # which lays the screen out again, one frame later.
+        self.vertical_scrollbar  # noqa: B018
+        self.horizontal_scrollbar  # noqa: B018
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -303,3 +429,6 @@ class VirtualTable(ScrollView, can_focus=True):
             # repaint they asked for would only paint the same bar again, a frame later.
             bar._repaint_required = False
         return updated
+
+
+__all__ = ["CURSOR_KEYS", "CellsFn", "Column", "VirtualTable"]

@@ -1,30 +1,30 @@
 """The case list: every case of an eval set as one row, filtered live.
 
-Eval sets can hold tens of thousands of cases, so this is a Line API widget: it keeps
-the rows as plain data and draws only the lines on screen. Filtering recomputes a list
-of visible rows (a cheap pass over precomputed text) and repaints; no widget is built
-per row. Text from the file is drawn as plain segments, never parsed as markup.
+Eval sets can hold tens of thousands of cases, so this is a
+:class:`~tenxeval_tui.widgets.common.virtual_table.VirtualTable` over the uids of the
+visible cases: it keeps the rows as plain data and draws only the lines on screen.
+Filtering recomputes the list of visible uids (a cheap pass over precomputed text) and
+repaints; no widget is built per row. Text from the file is drawn as plain segments,
+never parsed as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from tenxeval_tui.authoring import case_fields as casefields
 from tenxeval_tui.authoring.document import CaseState
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, VirtualTable
 
 _FLATTEN = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 
@@ -98,43 +98,31 @@ class CaseFilter:
         )
 
 
-class CaseTable(ScrollView, can_focus=True):
-    """The cases of the open eval set, one line each; a mark flags cases with problems."""
+class CaseTable(VirtualTable):
+    """The cases of the open eval set, one line each; a mark flags cases with problems.
 
-    BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-        Binding("enter", "choose", "Edit case", show=False),
+    The items are the uids of the visible cases: ``Highlighted`` carries the uid under
+    the cursor (``None`` when no case is visible), ``Selected`` (enter or a double
+    click) the uid to edit. The column titles are drawn above the list by the screen
+    (``ColumnsChanged``), beside the filter box.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *CURSOR_KEYS,
+        Binding("enter", "select", "Edit case", show=False),
         Binding("delete", "screen.delete_case", "Delete case"),
         Binding("slash", "screen.focus_filter", "Filter", show=False),
     ]
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "case-table--header",
         "case-table--cursor",
         "case-table--problem",
         "case-table--dim",
     }
 
-    cursor: reactive[int] = reactive(0, always_update=True)
-    """Index of the highlighted row among the visible rows."""
-
-    class Highlighted(Message):
-        """The highlighted case changed (``uid`` is ``None`` when no row is visible)."""
-
-        def __init__(self, table: CaseTable, uid: int | None) -> None:
-            super().__init__()
-            self.table = table
-            self.uid = uid
-
-        @property
-        def control(self) -> CaseTable:
-            """The table that sent the message."""
-            return self.table
+    SHOW_HEADER = False
+    CLICK_SELECTS_CURSOR_ROW = False
 
     class ColumnsChanged(Message):
         """The width changed: ``header`` is the column titles line for the new width."""
@@ -142,13 +130,6 @@ class CaseTable(ScrollView, can_focus=True):
         def __init__(self, header: str) -> None:
             super().__init__()
             self.header = header
-
-    class Chosen(Message):
-        """Enter (or a double click) on a row: edit that case."""
-
-        def __init__(self, uid: int) -> None:
-            super().__init__()
-            self.uid = uid
 
     def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
         super().__init__(name=name, id=id)
@@ -159,7 +140,6 @@ class CaseTable(ScrollView, can_focus=True):
         self._visible: list[int] = []
         self._marked: set[int] = set()
         self._filter = CaseFilter()
-        self._last_uid: int | None = None
         self._pinned: int | None = None
         """A case an edit took out of the filter: listed until the filter changes, so the
         list and the form keep showing the same case."""
@@ -200,21 +180,21 @@ class CaseTable(ScrollView, can_focus=True):
         self._cases[case.uid] = case
         self._rows.pop(case.uid, None)
         row = self._row(case.uid)
-        visible = case.uid in set(self._visible)
+        index = self.index_of(case.uid)
+        visible = index is not None
         matches = self._filter.matches(row)
         if visible and not matches and case.uid == self.highlighted_uid:
             self._pinned = case.uid  # being edited: it stays until the filter changes
-            self.refresh()
+        if index is not None and (matches or self._pinned == case.uid):
+            self.refresh_row(index)
         elif visible != matches:
             self._refilter()
-        else:
-            self.refresh()
 
     def set_marked(self, marked: set[int]) -> None:
         """Cases to flag as having problems."""
         if marked != self._marked:
             self._marked = set(marked)
-            self.refresh()
+            self.refresh_rows()
 
     def set_filter(self, text: str) -> None:
         """Filter the rows by ``text`` (see :class:`CaseFilter`)."""
@@ -235,11 +215,10 @@ class CaseTable(ScrollView, can_focus=True):
             self._visible = [uid for uid in candidates if uid == pinned or matches(row(uid))]
         else:
             self._visible = list(self._order)
-        self.virtual_size = Size(self.size.width, len(self._visible))
+        self.replace_items(self._visible)
         if current is None or current not in self._cases or not self.select_uid(current):
             # the highlighted case is gone: highlight (and tell about) the one now there
             self.cursor = min(self.cursor, max(len(self._visible) - 1, 0))
-        self.refresh()
 
     @property
     def visible_uids(self) -> list[int]:
@@ -249,61 +228,15 @@ class CaseTable(ScrollView, can_focus=True):
     @property
     def highlighted_uid(self) -> int | None:
         """The uid of the highlighted row."""
-        if 0 <= self.cursor < len(self._visible):
-            return self._visible[self.cursor]
-        return None
+        uid = self.current
+        return None if uid is None else int(uid)
 
     def select_uid(self, uid: int) -> bool:
         """Highlight case ``uid``; ``False`` when the filter hides it."""
-        try:
-            self.cursor = self._visible.index(uid)
-        except ValueError:
-            return False
-        return True
+        return self.move_to(uid)
 
-    # --- cursor --------------------------------------------------------------------
-
-    def validate_cursor(self, value: int) -> int:
-        return max(0, min(value, len(self._visible) - 1))
-
-    def watch_cursor(self, value: int) -> None:
-        if self._visible:
-            self.scroll_to_region(
-                Region(0, value, max(self.size.width, 1), 1), animate=False, force=True
-            )
-        uid = self.highlighted_uid
-        if uid != self._last_uid:
-            self._last_uid = uid
-            self.post_message(self.Highlighted(self, uid))
-        self.refresh()
-
-    def action_cursor(self, delta: int) -> None:
-        """Move the highlight by ``delta`` rows."""
-        self.cursor += delta
-
-    def action_page(self, direction: int) -> None:
-        """Move the highlight by a screenful."""
-        self.cursor += direction * max(self.scrollable_content_region.height - 1, 1)
-
-    def action_jump(self, where: int) -> None:
-        """Highlight the first (0) or last (-1) row."""
-        self.cursor = 0 if where == 0 else len(self._visible) - 1
-
-    def action_choose(self) -> None:
-        """Edit the highlighted case."""
-        uid = self.highlighted_uid
-        if uid is not None:
-            self.post_message(self.Chosen(uid))
-
-    def on_click(self, event: events.Click) -> None:
-        row = event.y + int(self.scroll_offset.y)
-        if 0 <= row < len(self._visible):
-            self.cursor = row
-            if event.chain >= 2:
-                self.action_choose()
-
-    def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self._visible))
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
         self.post_message(
             self.ColumnsChanged(self.header_text(self.scrollable_content_region.width))
         )
@@ -336,27 +269,24 @@ class CaseTable(ScrollView, can_focus=True):
             + set_cell_size("tags", tags_w)
         )
 
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        index = y + int(self.scroll_offset.y)
-        base = self.rich_style
-        if index >= len(self._visible):
-            return Strip([Segment(" " * width, base)], width)
+    def row_segments(self, index: int, width: int) -> list[Segment]:
         uid = self._visible[index]
         row = self._row(uid)
         id_w, name_w, tags_w = self._columns(width)
-        marked = uid in self._marked
-        style: Style = base
-        if marked:
-            style = base + self.get_component_rich_style("case-table--problem")
-        if index == self.cursor:
-            style = style + self.get_component_rich_style("case-table--cursor", partial=True)
         text = (
-            ("! " if marked else "  ")
+            ("! " if uid in self._marked else "  ")
             + self._cell(row.eval_id, id_w)
             + self._cell(row.name, name_w)
             + f"{row.turns if row.turns >= 0 else '?':>5} "
             + f"{row.tools if row.tools >= 0 else '?':>5} "
             + set_cell_size(", ".join(row.tags), tags_w)
         )
-        return Strip([Segment(set_cell_size(text, width), style)], width)
+        return [Segment(set_cell_size(text, width))]
+
+    def row_style(self, index: int) -> Style:
+        style: Style = self.rich_style
+        if self._visible[index] in self._marked:
+            style = style + self.get_component_rich_style("case-table--problem")
+        if index == self.cursor:
+            style = style + self.get_component_rich_style("case-table--cursor", partial=True)
+        return style

@@ -48,5 +48,11 @@ def comparison_cells(case: CaseComparison) -> Sequence[Text]:
 class ComparisonTable(VirtualTable):
     """One row per case of either run."""
 
+    DEFAULT_CSS = """
+    ComparisonTable {
+        background: $surface;
+    }
+    """
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(COMPARISON_COLUMNS, comparison_cells, id=id)

@@ -41,5 +41,11 @@ def case_cells(row: CaseRow) -> Sequence[Text]:
 class ReportCaseTable(VirtualTable):
     """One row per case: status, id, name, mean score, duration, what failed."""
 
+    DEFAULT_CSS = """
+    ReportCaseTable {
+        background: $surface;
+    }
+    """
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(CASE_COLUMNS, case_cells, id=id)

@@ -1,12 +1,17 @@
 """The cases of a run, one row each, updated in place as their state changes.
 
+A :class:`~tenxeval_tui.widgets.common.virtual_table.VirtualTable` over the case keys:
+a case joining the run costs an append, a case that changed repaints its one row, and
+only the rows on screen are ever drawn (10,000 queued cases show at once).
+
 The columns share the table's width by priority (:mod:`~tenxeval_tui.widgets.run.run_columns`):
 each case's score numbers stay on screen down to 80 columns; when the width (or the widest
-scores) calls for other columns, the table is rebuilt from the cases it shows.
+scores) calls for other columns, the rows are drawn anew in them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,8 +20,14 @@ from textual.binding import Binding, BindingType
 
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
-from tenxeval_tui.widgets.common.row_table import ROW_KEYS, RowTable
-from tenxeval_tui.widgets.run.run_columns import ColumnPlan, plan_columns, score_label, scores_width
+from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column, VirtualTable
+from tenxeval_tui.widgets.run.run_columns import (
+    CELL_PADDING,
+    ColumnPlan,
+    plan_columns,
+    score_label,
+    scores_width,
+)
 
 STATUS_STYLE = {
     CaseStatus.QUEUED: ("· queued", "dim"),
@@ -49,127 +60,165 @@ def scores_text(state: CaseState, form: str = "full") -> Text:
     return text
 
 
-def _fingerprint(value: Text | str) -> str:
-    return value.markup if isinstance(value, Text) else value
-
-
-class RunCaseTable(RowTable[Text | str]):
-    """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail."""
+class RunCaseTable(VirtualTable):
+    """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail
+    (``Selected`` and ``Highlighted`` carry the case key)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *ROW_KEYS,
-        Binding("enter", "select_cursor", "Case detail", tooltip="The selected case's detail"),
+        *CURSOR_KEYS,
+        Binding("enter", "select", "Case detail", tooltip="The selected case's detail"),
     ]
 
     DEFAULT_CSS = """
     RunCaseTable {
         height: 1fr;
+        background: $surface;
+        /* The columns count it in always; shown always, the first rows of a run do not
+           lay the screen out a second time to show it. */
+        overflow-y: scroll;
+    }
+    RunCaseTable:focus {
+        background-tint: $foreground 5%;
     }
     """
+
+    CELL_PADDING = CELL_PADDING // 2
 
     def __init__(self, *, timings: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.timings = timings
-        self._shown: dict[str, dict[str, str]] = {}
+        self._keys: list[str] = []
+        self._row_of: dict[str, int] = {}
         self._states: dict[str, tuple[CaseState, str]] = {}
-        """Every row's case and eval set label, in row order (to rebuild the rows from)."""
+        """Every row's case and eval set label."""
         self._widest: list[tuple[str, float]] = []
         """The scores of the case with the longest scores, which the column should fit."""
+        self._layout_pending = False
         self.plan: ColumnPlan = plan_columns(80, [])
-
-    def on_mount(self) -> None:
-        self._add_columns()
+        self.columns = self._plan_columns()
+        self._items = self._keys
 
     def on_resize(self, event: events.Resize) -> None:
         self._replan()
+        super().on_resize(event)
 
     @property
     def _width(self) -> int:
         # A vertical scrollbar is counted in always, so rows arriving never change the plan.
         return max(self.size.width - self.styles.scrollbar_size_vertical, 0)
 
-    def _add_columns(self) -> None:
-        for column, width in self.plan.widths.items():
-            label = "" if column == "status" and self.plan.status_short else column
-            self.add_column(label, width=width, key=column)
+    def _plan_columns(self) -> list[Column]:
+        return [
+            Column("" if key == "status" and self.plan.status_short else key, width)
+            for key, width in self.plan.widths.items()
+        ]
 
     def _replan(self) -> None:
-        """Rebuild the table if the width or the widest scores call for other columns."""
+        """Lay the rows out anew if the width or the widest scores call for other columns."""
         if not self._width:
             return
         plan = plan_columns(self._width, self._widest)
         if plan == self.plan:
             return
         self.plan = plan
-        cursor = self.selected_key
-        self.clear(columns=True)
-        self._shown.clear()
-        self._add_columns()
-        for state, label in self._states.values():
-            self._show_row(state, label)
-        if cursor is not None and cursor in self.rows:
-            self.move_cursor(row=self.get_row_index(cursor))
+        self.columns = self._plan_columns()
+        self.replace_items(self._keys)
+
+    # --- rows ------------------------------------------------------------------------
 
     def show(self, state: CaseState, eval_set_label: str = "") -> None:
-        """Add the row of ``state`` (in eval set ``eval_set_label``), or update its cells."""
-        self._states[state.key] = (state, eval_set_label)
-        scores = [(criterion, score) for criterion, score, _ in state.scores]
-        if scores_width(scores, "full") > scores_width(self._widest, "full"):
-            self._widest = scores
-            self._replan()
-        self._show_row(state, eval_set_label)
+        """Add the row of ``state`` (in eval set ``eval_set_label``), or repaint it.
 
-    def _cells(self, state: CaseState, eval_set_label: str) -> dict[str, Text | str]:
+        Rows added by many calls in a row are laid out once, after them."""
+        if self._show(state, eval_set_label) and not self._layout_pending:
+            self._layout_pending = True
+            self.call_later(self._rows_added)
+
+    def show_all(self, cases: Iterable[tuple[CaseState, str]]) -> None:
+        """:meth:`show` each ``(state, eval set label)``; the rows added are laid out at
+        once (in the frame that shows them)."""
+        added = False
+        for state, eval_set_label in cases:
+            added = self._show(state, eval_set_label) or added
+        if added:
+            self._rows_added()
+
+    def _rows_added(self) -> None:
+        self._layout_pending = False
+        self.update_virtual_size()
+        self.cursor = self.cursor  # the first rows highlight the first case
+        self.refresh()
+
+    def _show(self, state: CaseState, eval_set_label: str) -> bool:
+        """Note ``state``; ``True`` when it is a new row."""
+        key = state.key
+        self._states[key] = (state, eval_set_label)
+        if state.result is not None:
+            scores = [(criterion, score) for criterion, score, _ in state.scores]
+            if scores_width(scores, "full") > scores_width(self._widest, "full"):
+                self._widest = scores
+                self._replan()
+        index = self._row_of.get(key)
+        if index is not None:
+            self.refresh_row(index)
+            return False
+        self._row_of[key] = len(self._keys)
+        self._keys.append(key)
+        return True
+
+    def forget(self, key: str) -> None:
+        """Remove the row of case ``key`` (if shown)."""
+        if self._states.pop(key, None) is None:
+            return
+        self._keys.remove(key)
+        self._row_of = {k: i for i, k in enumerate(self._keys)}
+        self.replace_items(self._keys)
+        self.cursor = self.cursor
+
+    def reset(self) -> None:
+        """Remove every row (the columns stay)."""
+        self._keys = []
+        self._row_of = {}
+        self._states.clear()
+        self.replace_items(self._keys)
+        self.cursor = 0
+
+    def has_key(self, key: str) -> bool:
+        """Whether case ``key`` has a row."""
+        return key in self._row_of
+
+    def index_of(self, item: object) -> int | None:
+        return self._row_of.get(item) if isinstance(item, str) else None
+
+    @property
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor."""
+        key = self.current
+        return None if key is None else str(key)
+
+    # --- drawing ---------------------------------------------------------------------
+
+    def row_cells(self, index: int) -> Sequence[Text]:
+        return self.cells_of(self._keys[index])
+
+    def cells_of(self, key: str) -> list[Text]:
+        """The cells of case ``key``'s row, in the columns of the current plan."""
+        state, eval_set_label = self._states[key]
         plan = self.plan
-        cells: dict[str, Text | str] = {
+        cells = {
             "status": status_text(state.status, short=plan.status_short),
             "eval set": Text(inert(eval_set_label or state.eval_set_id)),
             "case": Text(inert(state.name or state.eval_id)),
-            "time": self._duration(state),
-            "tokens": str(state.tokens) if state.tokens else "",
+            "time": Text(self._duration(state)),
+            "tokens": Text(str(state.tokens) if state.tokens else ""),
             "scores": scores_text(state, plan.score_form),
         }
-        return {column: cells[column] for column in plan.widths}
-
-    def _show_row(self, state: CaseState, eval_set_label: str) -> None:
-        cells = self._cells(state, eval_set_label)
-        # Cells are compared as markup so that a repaint only touches what changed.
-        seen = {column: _fingerprint(value) for column, value in cells.items()}
-        if state.key not in self.rows:
-            self.add_row(*cells.values(), key=state.key)
-            self._shown[state.key] = seen
-            return
-        before = self._shown[state.key]
-        for column, value in cells.items():
-            if before.get(column) != seen[column]:
-                self.update_cell(state.key, column, value)
-        self._shown[state.key] = seen
+        return [cells[column] for column in plan.widths]
 
     def _duration(self, state: CaseState) -> str:
         if not self.timings or state.duration is None:
             return ""
         return f"{state.duration:.2f}s"
-
-    def forget(self, key: str) -> None:
-        """Remove the row of case ``key`` (if shown)."""
-        if key in self.rows:
-            self.remove_row(key)
-        self._shown.pop(key, None)
-        self._states.pop(key, None)
-
-    def reset(self) -> None:
-        """Remove every row (the columns stay)."""
-        self.clear()
-        self._shown.clear()
-        self._states.clear()
-
-    @property
-    def selected_key(self) -> str | None:
-        """The key of the row under the cursor."""
-        if not self.row_count:
-            return None
-        row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
-        return None if row_key.value is None else str(row_key.value)
 
 
 __all__ = ["RunCaseTable", "scores_text", "status_text"]

@@ -25,9 +25,9 @@ async def test_enter_opens_the_case_and_j_k_move(workspace: Path) -> None:
         table = run.query_one(RunCaseTable)
         table.focus()
         await pilot.press("j", "j")
-        await wait_until(lambda: table.cursor_row == 2, pilot)
+        await wait_until(lambda: table.cursor == 2, pilot)
         await pilot.press("k")
-        await wait_until(lambda: table.cursor_row == 1, pilot)
+        await wait_until(lambda: table.cursor == 1, pilot)
         key = table.selected_key
         assert key == "cities::rome"
         await pilot.press("enter")
@@ -55,7 +55,7 @@ async def test_scores_show_at_100_columns(workspace: Path) -> None:
         assert "scores" in plan.widths and "case" in plan.widths
         shown = sum(width + 2 for width in plan.widths.values())
         assert shown <= table.size.width  # no column pushed off the right edge
-        row = table.get_row("cities::paris")
+        row = table.cells_of("cities::paris")
         scores = str(row[list(plan.widths).index("scores")])
         assert "1.00" in scores and scores.count(".") == 2  # both criteria's numbers
         assert len(scores) <= plan.widths["scores"]  # and nothing of them is cut

@@ -155,7 +155,7 @@ async def test_the_selected_case_streams_its_events_in_order(workspace: Path) ->
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
         table = screen.query_one(RunCaseTable)
-        table.move_cursor(row=table.get_row_index("cities::rome"))
+        assert table.move_to("cities::rome")
         await pilot.pause()
         stream = screen.query_one(EventStream)
         assert screen.live is not None
@@ -199,7 +199,7 @@ async def test_rerun_the_selected_case(workspace: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
         table = screen.query_one(RunCaseTable)
-        table.move_cursor(row=table.get_row_index("more::lima"))
+        assert table.move_to("more::lima")
         await pilot.pause()
         await pilot.press("s")
         await wait_until(lambda: finished(screen, runs=2), pilot)
