@@ -89,7 +89,7 @@ def write_outputs(
     failed: list[tuple[str, str]] = []
     for output in outputs or ():
         try:
-            written.append(str(write_report(report, output, config)))
+            written.append(str(write_report(report, output, config).absolute()))
         except (OSError, ValueError) as exc:
             failed.append((output, getattr(exc, "strerror", None) or str(exc)))
     return written, failed

@@ -3,6 +3,7 @@ console script in a subprocess (the sample plain agent as in ``test_run.py``).""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
-from tests.cli.test_run import AGENT, cli, project, reports
+from tests.cli.test_run import AGENT, case_ids, cli, project, reports
 
 __all__ = ["project"]  # the fixture, shared with test_run.py
 
@@ -68,3 +69,59 @@ def test_bad_repeat_flags_are_usage_errors(project: Path, args: list[str], messa
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr), done.stderr
     assert not (project / "out").exists() or not reports(project / "out")
+
+
+def test_o_writes_the_report_in_the_format_each_ending_names(project: Path) -> None:
+    args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out", "-q"]
+    outputs = ["-o", "extra/cases.csv", "-o", "rows.JSONL", "-o", "ci.xml", "-o", "r.json"]
+    done = cli(project, "run", *args, *outputs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with (project / "extra/cases.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {row["eval_id"] for row in rows} == {"greeting", "order_a100"}
+    lines = (project / "rows.JSONL").read_text().splitlines()
+    assert {json.loads(line)["eval_id"] for line in lines} == {"greeting", "order_a100"}
+    assert (project / "ci.xml").read_text().lstrip().startswith("<?xml")
+    assert "<testsuite" in (project / "ci.xml").read_text()
+    assert sorted(case_ids(project / "r.json")) == ["greeting", "order_a100"]
+    assert len(reports(project / "out")) == 1  # the usual reports are still written
+
+
+def test_o_with_an_unknown_ending_is_a_usage_error_before_anything_runs(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "-o", "report.txt", "--output-dir", "out")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "-o: report.txt: ending '.txt' names no report format (known: .json" in done.stderr
+    assert not (project / "out").exists() and not (project / "report.txt").exists()
+
+
+def test_json_prints_only_a_summary_on_stdout(project: Path) -> None:
+    done = cli(
+        project, "run", "--agent", AGENT, "evals", "--output-dir", "out", "--json", "-o", "r.csv"
+    )
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout)  # the whole of stdout is one JSON document
+    assert summary["exit_code"] == 1
+    assert (summary["total_cases"], summary["passed_cases"], summary["failed_cases"]) == (9, 7, 1)
+    assert summary["error_cases"] == 1 and summary["errored"] == ["service_outage"]
+    assert summary["pass_rate"] == pytest.approx(7 / 9)
+    assert "cost_usd" not in summary  # no price table, no cost
+    assert str(project / "r.csv") in summary["reports"]
+    assert any(p.endswith(".json") and "/out/" in p for p in summary["reports"])
+    assert all(Path(p).is_file() for p in summary["reports"])
+    assert re.search(r"^\[\d/9\] PASS ", done.stderr, re.M)  # progress went to stderr
+    usage = cli(project, "run", "--agent", AGENT, "evals", "--json", "--watch")
+    assert usage.returncode == 2 and usage.stdout == ""
+    assert "--json: not with --watch" in usage.stderr
+
+
+def test_error_exit_code_tells_errored_cases_from_failed_ones(project: Path) -> None:
+    base = ["run", "--agent", AGENT, "evals", "-q", "--no-html"]
+    errored = cli(project, *base, "--output-dir", "o1", "--error-exit-code", "3")
+    assert errored.returncode == 3, errored.stdout + errored.stderr
+    assert cli(project, *base, "--output-dir", "o2").returncode == 1  # the default stays 1
+    failed_only = ["--case", "wrong_status", "--output-dir", "o3", "--error-exit-code", "3"]
+    assert cli(project, *base, *failed_only).returncode == 1
+    passing = ["--tags", "smoke", "--output-dir", "o4", "--error-exit-code", "3"]
+    assert cli(project, *base, *passing).returncode == 0
+    bad = cli(project, *base, "--error-exit-code", "2")
+    assert bad.returncode == 2 and "--error-exit-code: 2 is not an exit code" in bad.stderr
