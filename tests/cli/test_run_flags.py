@@ -125,3 +125,52 @@ def test_error_exit_code_tells_errored_cases_from_failed_ones(project: Path) -> 
     assert cli(project, *base, *passing).returncode == 0
     bad = cli(project, *base, "--error-exit-code", "2")
     assert bad.returncode == 2 and "--error-exit-code: 2 is not an exit code" in bad.stderr
+
+
+def test_limit_runs_the_first_n_cases_after_the_filters_and_says_so_first(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "--limit", "3", "--output-dir", "o1")
+    assert done.stdout.splitlines()[0] == "running 3 of 9 selected cases (--limit 3)"
+    assert case_ids(reports(project / "o1")[0]) == ["order_a100", "order_a200", "refund_a300"]
+    assert done.returncode == 0, done.stdout + done.stderr
+    tagged = ["--tags", "smoke", "--limit", "1", "--output-dir", "o2"]
+    done = cli(project, "run", "--agent", AGENT, "evals", *tagged)
+    assert done.stdout.splitlines()[0] == "running 1 of 2 selected cases (--limit 1)"
+    assert case_ids(reports(project / "o2")[0]) == ["order_a100"]
+
+
+def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(project: Path) -> None:
+    from tenxeval_tui.evaluation.subsets import pick_cases
+
+    other = EvalSet.from_file(project / "evals/plain.evalset.json")
+    other.eval_set_id = "other"
+    other.to_file(project / "evals/other.evalset.json")  # found first: folders are sorted
+    plain = EvalSet.from_file(project / "evals/plain.evalset.json")
+    pool = [("other", c.eval_id) for c in other.eval_cases]
+    pool += [("plain_agent", c.eval_id) for c in plain.eval_cases]
+    cases = [*other.eval_cases, *plain.eval_cases]
+    picked = pick_cases(cases, sample=5, seed=11)
+    expected = sorted(pool[next(i for i, c in enumerate(cases) if c is p)] for p in picked)
+    args = ["run", "--agent", AGENT, "evals", "--sample", "5", "--seed", "11", "-q"]
+    for folder in ("o1", "o2"):  # the same seed, the same cases
+        done = cli(project, *args, "--output-dir", folder, "--json")
+        assert done.stderr.splitlines()[0] == (
+            "running 5 of 18 selected cases (--sample 5 --seed 11)"
+        ), done.stderr
+        (report,) = reports(project / folder)
+        results = json.loads(report.read_text())["results"]
+        ran = sorted((r["metadata"]["eval_set_id"], r["eval_id"]) for r in results)
+        assert ran == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--limit", "0"], r"--limit: must be at least 1, not 0"),
+        (["--sample", "2", "--limit", "2"], r"--limit and --sample: use one or the other"),
+        (["--seed", "3"], r"--seed: only goes with --sample"),
+    ],
+)
+def test_bad_subset_flags_are_usage_errors(project: Path, args: list[str], message: str) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert re.search(message, done.stderr), done.stderr
