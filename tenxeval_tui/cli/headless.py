@@ -414,9 +414,11 @@ def _write_reports(
     )
     if report.metadata.get(STOPPED_KEY):
         not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
-        limit = f" (${config.max_cost:g})" if config.max_cost is not None else ""
+        by = str(report.metadata[STOPPED_KEY])
+        if by == "max_cost" and config.max_cost is not None:
+            by = f"--max-cost ${config.max_cost:g}"
         print(
-            inert(f"stopped by {report.metadata[STOPPED_KEY]}{limit}: {not_run} case(s) not run"),
+            inert(f"stopped by {by}: {not_run} case(s) not run; the report is partial"),
             file=sys.stderr,
         )
     if written.errors:

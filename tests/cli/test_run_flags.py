@@ -174,3 +174,34 @@ def test_bad_subset_flags_are_usage_errors(project: Path, args: list[str], messa
     done = cli(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr), done.stderr
+
+
+PRICED = {
+    "prices": {"agent-model": {"input": 1000, "output": 1000}},
+    "agent_model": "agent-model",
+    "criteria": {"response_match_score": {"threshold": 0.5}},
+}
+
+
+def test_max_cost_stops_the_run_says_so_and_exits_1_with_the_partial_report(
+    project: Path,
+) -> None:
+    (project / "priced.json").write_text(json.dumps(PRICED))
+    args = ["run", "--agent", AGENT, "evals", "--config", "priced.json", "--concurrency", "1"]
+    whole = cli(project, *args, "--tags", "smoke", "--output-dir", "o1", "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stdout)["cost_usd"] > 0  # priced: each case costs something
+    done = cli(project, *args, "--max-cost", "0.1", "--output-dir", "o2", "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["stopped_by"] == "max_cost" and summary["partial"] is True
+    assert 1 <= summary["total_cases"] < 9
+    assert len(summary["not_run"]) == 9 - summary["total_cases"]
+    assert f"stopped by --max-cost $0.1: {len(summary['not_run'])} case(s) not run" in done.stderr
+    data = json.loads(reports(project / "o2")[0].read_text())
+    assert data["metadata"]["stopped_by"] == "max_cost" and data["metadata"]["partial"] is True
+    assert data["metadata"]["not_run"] == summary["not_run"]
+    assert data["config_used"]["max_cost"] == 0.1
+    assert not list((project / "o2").glob("run-*.journal.jsonl"))  # reports written, dropped
+    bad = cli(project, *args, "--max-cost", "-1")
+    assert bad.returncode == 2 and "--max-cost: -1.0 is not an amount of USD" in bad.stderr
