@@ -182,6 +182,11 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         raise UsageError(str(exc)) from None
     if getattr(args, "json_summary", False) and getattr(args, "watch", False):
         raise UsageError("--json: not with --watch (a watched run never ends with one summary)")
+    retries = getattr(args, "retry_errors", None)
+    if retries is not None and retries < 0:
+        raise UsageError(f"--retry-errors: must be 0 or more, not {retries}")
+    if getattr(args, "resume", None) and (getattr(args, "watch", False) or args.from_journal):
+        raise UsageError("--resume: not with --watch or --from-journal")
     reporter = config.reporter
     if args.output_dir:
         reporter.output_dir = args.output_dir
@@ -261,9 +266,34 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
 def execute(
     plan: RunPlan, args: argparse.Namespace, *, published: list[Published] | None = None
 ) -> int:
-    """Run ``plan`` (its files checked and selected by :func:`select_for_run`); returns the
-    exit code. The report written is added to ``published``."""
-    return run_selected(plan, select_for_run(plan), args, published=published)
+    """Run ``plan`` (its files checked and selected by :func:`select_for_run`; with
+    ``--resume``, less the cases its journal finished); returns the exit code. The report
+    written is added to ``published``."""
+    selected = select_for_run(plan)
+    if not getattr(args, "resume", None):
+        return run_selected(plan, selected, args, published=published)
+    from tenxeval_tui.cli.retry_resume import resume_split
+
+    journal = Path(args.resume)
+    todo, done = resume_split(selected, _journal_reports(journal))
+    finished = sum(len(report.results) for _, report in done)
+    left = sum(len(s.eval_cases) for _, s in todo)
+    print(f"resuming {journal}: {finished} case(s) finished, {left} to run", flush=True)
+    return run_selected(plan, todo, args, published=published, done=done)
+
+
+def _journal_reports(journal: Path) -> dict[str, EvalReport]:
+    """The reports a journal recorded, by eval set id; :class:`UsageError` when it cannot be
+    read."""
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.journal import read_journal
+
+    try:
+        return read_journal(journal)
+    except FileNotFoundError:
+        raise UsageError(f"{journal}: journal not found") from None
+    except (EvalFileError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{journal}: {exc}") from None
 
 
 def run_selected(
@@ -273,6 +303,7 @@ def run_selected(
     *,
     keep: list[EvalReport] | None = None,
     published: list[Published] | None = None,
+    done: Sequence[tuple[EvalSet, EvalReport]] = (),
 ) -> int:
     """Run the ``selected`` eval sets of ``plan`` in a child process (the workbench's worker,
     through :mod:`tenxeval_tui.runs.child_run`), then write the reports and print the
@@ -282,20 +313,70 @@ def run_selected(
     Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
     running), the reports of the finished cases are written and the exit code is not 0
     unless every case ran and the threshold is met. The report written is added to
-    ``published``.
+    ``published``. With ``--retry-errors N``, errored cases run again (each time in a new
+    child) up to N times, each keeping its last result; ``done`` holds the eval sets of a
+    resumed run with the report of the cases its journal had (merged into the report).
     """
+    from tenxeval_tui.cli.retry_resume import errored_only, merge_by_set, with_finished
+
+    update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
+    if plan.limit is not None or plan.sample is not None or done:
+        # the cases picked (or left to resume) here, by id: the worker runs these
+        only = {str(path): [case.eval_id for case in s.eval_cases] for path, s in selected}
+        update.update(only=only, limit=None, sample=None, seed=None)
+    plan = plan.model_copy(update=update)
+    config = plan.resolved_config()
+    journal: Path | None = None
+    finished: list[EvalReport] = []
+    interrupted = died = False
+    if selected:
+        total = sum(len(s.eval_cases) for _, s in selected)
+        interrupted, died, journal, finished = _run_pass(plan, total, args, config)
+    retries = getattr(args, "retry_errors", None) or 0
+    for attempt in range(1, retries + 1):
+        again = {} if interrupted or died else errored_only(selected, finished)
+        if not again:
+            break
+        count = sum(len(ids) for ids in again.values())
+        print(f"retrying {count} errored case(s) (retry {attempt} of {retries})", flush=True)
+        interrupted, died, retry_journal, newer = _run_pass(
+            plan.rerunning(again), count, args, config
+        )
+        _drop_journal(retry_journal)  # its results are merged into the reports below
+        finished = merge_by_set(finished, newer, selected)
+    if done:
+        used = config.model_dump(mode="json")
+        finished = [
+            r.model_copy(update={"config_used": used}) for r in with_finished(done, finished)
+        ]
+    if not finished or not any(r.results for r in finished):
+        _drop_journal(journal)
+        return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
+    if keep is not None:
+        keep.extend(finished)
+    code = publish(finished, config, args, published=published)
+    if code is not None:
+        _drop_journal(journal)
+    elif journal is not None:
+        print(f"the run's journal is kept: {journal}", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if died:
+        return EXIT_FAILED
+    return EXIT_FAILED if code is None else code
+
+
+def _run_pass(
+    plan: RunPlan, total: int, args: argparse.Namespace, config: EvalConfig
+) -> tuple[bool, bool, Path | None, list[EvalReport]]:
+    """One run of ``plan`` in a child, with its progress: ``(interrupted, died, journal,
+    reports)``; what ended it early is said on stderr."""
     from tenxeval_tui.cli.progress import make_progress
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
     from tenxeval_tui.runs.worker import set_up_logging
 
-    update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
-    if plan.limit is not None or plan.sample is not None:
-        # the cases picked here, by id: the worker runs these, not a pick of its own
-        only = {str(path): [case.eval_id for case in s.eval_cases] for path, s in selected}
-        update.update(only=only, limit=None, sample=None, seed=None)
-    plan = plan.model_copy(update=update)
     set_up_logging(args.verbose)
-    progress = make_progress(sum(len(s.eval_cases) for _, s in selected), quiet=args.quiet)
+    progress = make_progress(total, quiet=args.quiet)
     with progress:
         outcome = run_in_child(plan, [progress], verbose=args.verbose)
     if outcome.worker_error is not None:
@@ -308,23 +389,8 @@ def run_selected(
             "finished (os._exit, a crash or a kill): writing the report of the finished cases",
             file=sys.stderr,
         )
-    config = plan.resolved_config()
-    finished = child_reports(outcome, config.model_dump(mode="json"))
-    if not finished or not any(r.results for r in finished):
-        _drop_journal(outcome.journal)
-        return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
-    if keep is not None:
-        keep.extend(finished)
-    code = publish(finished, config, args, published=published)
-    if code is not None:
-        _drop_journal(outcome.journal)
-    elif outcome.journal is not None:
-        print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
-    if outcome.interrupted:
-        return EXIT_INTERRUPTED
-    if outcome.died:
-        return EXIT_FAILED
-    return EXIT_FAILED if code is None else code
+    reports = child_reports(outcome, config.model_dump(mode="json"))
+    return outcome.interrupted, outcome.died, outcome.journal, reports
 
 
 def publish(

@@ -129,6 +129,18 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "(OUTPUT_DIR/run-*.journal.jsonl) recorded",
     )
     parser.add_argument(
+        "--retry-errors",
+        type=int,
+        metavar="N",
+        help="run the cases that errored again, up to N times; each keeps its last result",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="JOURNAL",
+        help="run only the cases a killed run's journal (OUTPUT_DIR/run-*.journal.jsonl) has "
+        "no result for, and write one report of them all",
+    )
+    parser.add_argument(
         "--watch",
         action="store_true",
         help="rerun when an eval set or the agent's code changes (Ctrl-C to stop)",

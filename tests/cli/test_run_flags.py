@@ -205,3 +205,113 @@ def test_max_cost_stops_the_run_says_so_and_exits_1_with_the_partial_report(
     assert not list((project / "o2").glob("run-*.journal.jsonl"))  # reports written, dropped
     bad = cli(project, *args, "--max-cost", "-1")
     assert bad.returncode == 2 and "--max-cost: -1.0 is not an amount of USD" in bad.stderr
+
+
+COUNTING_AGENT = """
+from pathlib import Path
+
+async def agent(message, trace):
+    # every call is recorded in calls.txt (retries run in a new process: the file counts)
+    calls = Path("calls.txt")
+    before = calls.read_text().splitlines() if calls.exists() else []
+    calls.write_text("\\n".join([*before, message]) + "\\n")
+    if message == "shaky" and "shaky" not in before:
+        raise ConnectionError("the first call fails")
+    if message == "broken":
+        raise ConnectionError("always down")
+    trace.node("MAIN", response=message)
+    return message
+"""
+
+
+def counting_project(project: Path, ids: list[str]) -> list[str]:
+    (project / "counting_agent.py").write_text(COUNTING_AGENT)
+    EvalSet(
+        eval_set_id="counting",
+        eval_cases=[EvalCase.single_turn(i, i, i) for i in ids],
+    ).to_file(project / "counting.evalset.json")
+    agent = ["--agent", "counting_agent:agent", "--concurrency", "1"]
+    return ["run", *agent, "counting.evalset.json", "--no-html"]
+
+
+def calls(project: Path) -> list[str]:
+    return (project / "calls.txt").read_text().splitlines()
+
+
+def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(project: Path) -> None:
+    args = counting_project(project, ["fine", "shaky", "broken"])
+    once = cli(project, *args, "--output-dir", "o1")
+    assert once.returncode == 1 and "FAILED: 1/3 passed, 0 failed, 2 errored" in once.stdout
+    (project / "calls.txt").unlink()
+    done = cli(project, *args, "--output-dir", "o2", "--retry-errors", "2")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "retrying 2 errored case(s) (retry 1 of 2)" in done.stdout
+    assert "retrying 1 errored case(s) (retry 2 of 2)" in done.stdout  # only "broken" still
+    assert sorted(calls(project)) == ["broken"] * 3 + ["fine"] + ["shaky"] * 2
+    (report,) = reports(project / "o2")
+    results = json.loads(report.read_text())["results"]
+    assert [(r["eval_id"], r["passed"], r["error"] is not None) for r in results] == [
+        ("fine", True, False),
+        ("shaky", True, False),  # its last result: the retry passed
+        ("broken", False, True),
+    ]
+    assert "FAILED: 2/3 passed, 0 failed, 1 errored" in done.stdout
+    bad = cli(project, *args, "--retry-errors", "-1")
+    assert bad.returncode == 2 and "--retry-errors: must be 0 or more, not -1" in bad.stderr
+
+
+def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
+    project: Path,
+) -> None:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+    from tenxeval_tui.evaluation.journal import RunJournal
+
+    ids = [f"c{i}" for i in range(5)]
+    args = counting_project(project, ids)
+    eval_set = EvalSet.from_file(project / "counting.evalset.json")
+    journal = RunJournal(project / "killed.journal.jsonl")  # as a killed run left it
+    journal.on_run_start(eval_set, eval_set.eval_cases)
+    for eval_id in ("c0", "c2"):
+        journal.on_case_end(
+            EvalCaseResult(
+                eval_id=eval_id,
+                passed=True,
+                actual_response="from the journal",
+                metadata={"eval_set_id": "counting"},
+            )
+        )
+    done = cli(project, *args, "--resume", "killed.journal.jsonl", "--output-dir", "out")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "resuming killed.journal.jsonl: 2 case(s) finished, 3 to run"
+    )
+    assert calls(project) == ["c1", "c3", "c4"]
+    (report,) = reports(project / "out")
+    data = json.loads(report.read_text())
+    assert [r["eval_id"] for r in data["results"]] == ids  # in the eval set's order
+    assert [r["actual_response"] for r in data["results"]][::2] == [
+        "from the journal",
+        "from the journal",
+        "c4",
+    ]
+    assert not data["metadata"].get("partial")
+    missing = cli(project, *args, "--resume", "nope.jsonl", "--output-dir", "out")
+    assert missing.returncode == 2 and "nope.jsonl: journal not found" in missing.stderr
+
+
+def test_resume_of_a_journal_with_every_case_runs_no_agent(project: Path) -> None:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+    from tenxeval_tui.evaluation.journal import RunJournal
+
+    args = counting_project(project, ["a", "b"])
+    eval_set = EvalSet.from_file(project / "counting.evalset.json")
+    journal = RunJournal(project / "all.journal.jsonl")
+    journal.on_run_start(eval_set, eval_set.eval_cases)
+    for eval_id in ("a", "b"):
+        result = EvalCaseResult(eval_id=eval_id, passed=True, metadata={"eval_set_id": "counting"})
+        journal.on_case_end(result)
+    done = cli(project, *args, "--resume", "all.journal.jsonl", "--output-dir", "out")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 case(s) finished, 0 to run" in done.stdout
+    assert not (project / "calls.txt").exists()
+    assert case_ids(reports(project / "out")[0]) == ["a", "b"]
