@@ -315,3 +315,19 @@ def test_resume_of_a_journal_with_every_case_runs_no_agent(project: Path) -> Non
     assert "2 case(s) finished, 0 to run" in done.stdout
     assert not (project / "calls.txt").exists()
     assert case_ids(reports(project / "out")[0]) == ["a", "b"]
+
+
+def test_an_o_file_that_cannot_be_written_fails_the_run(project: Path) -> None:
+    (project / "afile").write_text("a file, not a folder")
+    args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out", "-q"]
+    done = cli(project, "run", *args, "-o", "afile/cases.csv", "-o", "ok.csv")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "report -o afile/cases.csv failed" in done.stderr
+    assert (project / "ok.csv").is_file() and len(reports(project / "out")) == 1
+
+
+def test_run_help_lists_the_new_flags(project: Path) -> None:
+    run_help = cli(project, "run", "--help").stdout
+    for flag in ("--repeat", "--pass-rule", "-o FILE", "--json", "--error-exit-code", "--limit",
+                 "--sample", "--seed", "--max-cost", "--retry-errors", "--resume"):  # fmt: skip
+        assert flag in run_help, flag
