@@ -185,7 +185,9 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     retries = getattr(args, "retry_errors", None)
     if retries is not None and retries < 0:
         raise UsageError(f"--retry-errors: must be 0 or more, not {retries}")
-    if getattr(args, "resume", None) and (getattr(args, "watch", False) or args.from_journal):
+    if getattr(args, "resume", None) and (
+        getattr(args, "watch", False) or getattr(args, "from_journal", None)
+    ):
         raise UsageError("--resume: not with --watch or --from-journal")
     reporter = config.reporter
     if args.output_dir:

@@ -168,9 +168,12 @@ def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(proje
         (["--limit", "0"], r"--limit: must be at least 1, not 0"),
         (["--sample", "2", "--limit", "2"], r"--limit and --sample: use one or the other"),
         (["--seed", "3"], r"--seed: only goes with --sample"),
+        (["--resume", "j.jsonl", "--watch"], r"--resume: not with --watch or --from-journal"),
     ],
 )
-def test_bad_subset_flags_are_usage_errors(project: Path, args: list[str], message: str) -> None:
+def test_bad_subset_and_resume_flags_are_usage_errors(
+    project: Path, args: list[str], message: str
+) -> None:
     done = cli(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr), done.stderr
