@@ -201,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_rescore_arguments(rescore)
     rescore.set_defaults(func=cmd_rescore)
 
+    from tenxeval_tui.cli.cache_command import add_cache_parser
+    from tenxeval_tui.cli.import_command import add_import_parser
+
+    add_import_parser(sub)
+    add_cache_parser(sub)
+
     completion = sub.add_parser(
         "completion",
         help='print a shell completion script: `eval "$(tenxeval-tui completion bash)"`',

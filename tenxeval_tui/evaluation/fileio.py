@@ -23,6 +23,7 @@ from tenxeval_tui.evaluation.jsonreasons import (
     big_int_problem,
     is_digit_limit_error,
     parser_refusals,
+    too_deep_problem,
 )
 from tenxeval_tui.evaluation.textfiles import read_text_file
 
@@ -32,9 +33,24 @@ Prepare = Callable[[Any], bool]
 
 
 _gc_pause_lock = threading.Lock()
+# gc.get_freeze_count() walks every frozen object (tens of milliseconds once a long run
+# has been frozen): our own freezes are noted in a flag, so it is not asked after them.
 _FROZEN_AT_IMPORT = gc.get_freeze_count()
+_frozen_since_import = False
 _gc_pauses = 0
 _gc_was_enabled = False
+
+
+def freeze_alive() -> None:
+    """``gc.freeze()``: every object alive now is left out of later collections.
+
+    Use this, not ``gc.freeze()`` itself, so that :func:`built_long_lived` knows that
+    there are frozen objects to leave alone without counting them.
+    """
+    global _frozen_since_import
+    with _gc_pause_lock:
+        gc.freeze()
+        _frozen_since_import = True
 
 
 @contextmanager
@@ -55,7 +71,7 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
     the previous freeze is undone when the pause starts, so cycles among objects frozen
     then are collected again.
     """
-    global _gc_pauses, _gc_was_enabled
+    global _gc_pauses, _gc_was_enabled, _frozen_since_import
     with _gc_pause_lock:
         if freeze:
             gc.unfreeze()
@@ -69,6 +85,7 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
         with _gc_pause_lock:
             if freeze:
                 gc.freeze()
+                _frozen_since_import = True
             _gc_pauses -= 1
             if _gc_pauses == 0 and _gc_was_enabled:
                 gc.enable()
@@ -86,12 +103,14 @@ def built_long_lived() -> Iterator[None]:
     full collections still see it, as they see any long-lived data, and nothing stays
     frozen. When something has frozen objects since this module was imported (the
     interpreter may freeze a few of its own at start-up), this leaves them alone and
-    only pauses the collector.
+    only pauses the collector. Freezes of this package (:func:`freeze_alive`,
+    ``gc_paused(freeze=True)``: the run view after a run, the open eval set) are known
+    without counting the frozen objects, which walks every one of them.
     """
     with gc_paused():
         yield
         with _gc_pause_lock:
-            if gc.get_freeze_count() <= _FROZEN_AT_IMPORT:
+            if not _frozen_since_import and gc.get_freeze_count() <= _FROZEN_AT_IMPORT:
                 gc.freeze()
                 gc.unfreeze()
 
@@ -193,16 +212,13 @@ def read_text(path: Path) -> str:
     return read_text_file(Path(path))
 
 
-JSON_TOO_DEEP = "invalid JSON: nested too deeply to be read"
-
-
 def parse_json(path: Path, text: str) -> Any:
     """``text`` parsed; bad JSON is an :class:`EvalFileError` naming ``path``, line and column.
 
     JSON nested deeper than the parser goes (a few kB of ``[``) raises
     ``RecursionError``, no ``ValueError``, and an integer literal of more digits than
     Python converts a ``ValueError`` with no place: each is a problem of the file like
-    any other, the number's at its line and column.
+    any other, at the line and column of the number or of the bracket that nests too deep.
     """
     try:
         return json.loads(text)
@@ -211,7 +227,7 @@ def parse_json(path: Path, text: str) -> Any:
             path=str(path), line=exc.lineno, column=exc.colno, message=f"invalid JSON: {exc.msg}"
         )
     except RecursionError:
-        problem = Problem(path=str(path), line=1, column=1, message=JSON_TOO_DEEP)
+        problem = too_deep_problem(str(path), text)
     except ValueError as exc:
         if not is_digit_limit_error(exc):
             raise

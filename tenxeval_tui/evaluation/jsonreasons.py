@@ -49,9 +49,35 @@ def big_int_problem(path: str, text: str) -> Problem:
     return Problem(path=path, line=1, column=1, message="a number with too many digits")
 
 
+NESTING_LIMIT = 200
+"""How deep arrays and objects may nest: pydantic's JSON parser refuses more."""
+TOO_DEEP = (
+    f"nested too deeply: more than {NESTING_LIMIT} levels of arrays and objects inside each other"
+)
+# A JSON string token, or a bracket: brackets outside strings make the nesting.
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def too_deep_problem(path: str, text: str) -> Problem:
+    """Where ``text`` first nests deeper than :data:`NESTING_LIMIT` (the standard
+    library's parser gives up a few hundred levels later with no place: a
+    ``RecursionError``)."""
+    depth = 0
+    for match in _NESTING_TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > NESTING_LIMIT:
+                line, column = line_col(text, match.start())
+                return Problem(path=path, line=line, column=column, message=TOO_DEEP)
+        elif token in ("]", "}"):
+            depth -= 1
+    return Problem(path=path, line=1, column=1, message=TOO_DEEP)
+
+
 def _reworded(message: str) -> str:
     if "recursion limit" in message:
-        return "nested too deeply: more than 200 levels of arrays and objects inside each other"
+        return TOO_DEEP
     if "escape" in message or "surrogate" in message:
         return (
             f"invalid JSON: {message} (a lone surrogate: a \\ud800-\\udfff escape "
@@ -83,4 +109,12 @@ def parser_refusals(path: str, errors: list[Any]) -> list[Problem]:
     return problems
 
 
-__all__ = ["big_int_problem", "is_digit_limit_error", "line_col", "parser_refusals"]
+__all__ = [
+    "NESTING_LIMIT",
+    "TOO_DEEP",
+    "big_int_problem",
+    "is_digit_limit_error",
+    "line_col",
+    "parser_refusals",
+    "too_deep_problem",
+]

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -154,14 +155,23 @@ def _created(data: Any, path: Path) -> float:
         return 0.0
 
 
+_ENTRY_NAME = re.compile(r"([0-9a-f]{2})[0-9a-f]{62}\.json")
+
+
 def _entry_files(directory: Path) -> Iterator[Path]:
+    """The cache's entry files: ``<2 hex>/<sha256>.json`` whose name starts with its
+    shard's, and nothing else (``cache clear --dir`` pointed at the wrong folder must not
+    remove someone's ``db/schema.json``)."""
     try:
         shards = [p for p in directory.iterdir() if p.is_dir() and len(p.name) == 2]
     except OSError:
         return
     for shard in shards:
         with contextlib.suppress(OSError):
-            yield from (p for p in shard.iterdir() if p.suffix == ".json" and p.is_file())
+            for path in shard.iterdir():
+                match = _ENTRY_NAME.fullmatch(path.name)
+                if match and match.group(1) == shard.name and path.is_file():
+                    yield path
 
 
 def cache_entries(directory: str | Path) -> list[CacheEntry]:

@@ -2,9 +2,11 @@
 
 :class:`LiveRun` is a :class:`RunObserver`: the screen replays each line the
 worker writes into it (:func:`~tenxeval_tui.evaluation.observers.replay_json_lines`).
-Every case gets a :class:`CaseState` with its own :class:`EventCollector`; the
-screen renders from these and from :attr:`LiveRun.dirty`, the cases changed
-since its last repaint.
+Every case gets a :class:`CaseState` holding its events as the lines the view shows
+(:class:`EventLines`: a hundred bytes or so an event, not the few kilobytes of the
+event itself, so a run of hundreds of thousands of events stays small); the screen
+renders from these and from :attr:`LiveRun.dirty`, the cases changed since its last
+repaint.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.runs.event_lines import EventLines
 
 STDERR_TAIL_LINES = 40
 
@@ -59,7 +61,7 @@ def event_tokens(event: EventModel) -> int:
 
 @dataclass
 class CaseState:
-    """One case of the run: status, timing, scores, and its live events."""
+    """One case of the run: status, timing, scores, and its live events' lines."""
 
     eval_set_id: str
     eval_id: str
@@ -69,7 +71,7 @@ class CaseState:
     duration: float | None = None
     tokens: int = 0
     result: EvalCaseResult | None = None
-    events: EventCollector = field(default_factory=EventCollector)
+    events: EventLines = field(default_factory=EventLines)
 
     @property
     def key(self) -> str:
@@ -134,7 +136,7 @@ class LiveRun(RunObserver):
 
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         state = self._case(eval_set_id, eval_id)
-        state.events.on_event_sync(event)
+        state.events.add(event)
         state.tokens += event_tokens(event)
         self.events_received += 1
 

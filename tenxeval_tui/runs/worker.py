@@ -142,7 +142,9 @@ def load_agents(
         try:
             spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
             if spec not in pairs:
-                pairs[spec] = load_agent(spec, cwd=plan.search_path)
+                # The events are streamed as they come (and journalled): the collector
+                # need not keep each raw event of a case as well (a kB or so each).
+                pairs[spec] = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
         except AgentLoadError as exc:
             if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
                 raise

@@ -21,6 +21,7 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.runs.live_run import LiveRun
 from tenxeval_tui.runs.plan import RunPlan
@@ -52,7 +53,7 @@ def full_collections_deferred() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.freeze()
+        freeze_alive()
 
 
 class _Recorder(RunObserver):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.authoring.document import EvalSetDocument, JsonFormat
-from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, ToolCall
+from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, ToolCall, fileio
 from tenxeval_tui.evaluation.fileio import gc_paused
 
 
@@ -408,11 +408,12 @@ def in_oldest_generation(obj: object) -> bool:
 
 
 def test_a_loaded_file_goes_to_the_oldest_generation_unscanned_and_unfrozen(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "x.evalset.json"
     EvalSetBuilder("x").add_case("q", "a").add_case("q2", "a2").build().to_file(path)
-    gc.unfreeze()  # as at start-up: nothing frozen by anybody
+    gc.unfreeze()  # as at start-up: nothing frozen by anybody (earlier tests froze)
+    monkeypatch.setattr(fileio, "_frozen_since_import", False)
 
     loaded = EvalSet.from_file(path)
 

@@ -21,7 +21,7 @@ from tests.waiting import wait_sync
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
 AGENT = """
-import asyncio, ctypes, os, sys, threading, time
+import asyncio, ctypes, os, signal, sys, threading, time
 
 from tenxeval_tui.evaluation import Trace
 
@@ -40,6 +40,8 @@ async def agent(message: str, trace: Trace) -> str:
         os._exit(7)
     if message == "segfault":
         ctypes.string_at(0)
+    if message == "kill -9":  # as the OOM killer does
+        os.kill(os.getpid(), signal.SIGKILL)
     if message == "thread":
         threading.Thread(target=time.sleep, args=(3600,)).start()  # not a daemon
     if message == "slow":
@@ -112,7 +114,11 @@ def test_an_agent_raising_systemexit_or_keyboardinterrupt_errs_its_case_only(
 
 @pytest.mark.parametrize(
     ("message", "how"),
-    [("os._exit(7)", "exited with status 7"), ("segfault", "killed by signal 11 (SIGSEGV)")],
+    [
+        ("os._exit(7)", "exited with status 7"),
+        ("segfault", "killed by signal 11 (SIGSEGV)"),
+        ("kill -9", "killed by signal 9 (SIGKILL)"),
+    ],
 )
 def test_an_agent_that_kills_its_process_leaves_a_partial_report(
     tmp_path: Path, message: str, how: str

@@ -230,3 +230,32 @@ def test_a_spoiled_late_case_is_found_by_the_parsed_check(tmp_path: Path) -> Non
     problems = check_parsed_eval_set(path, json.loads(path.read_text(encoding="utf-8")))
     assert [p.json_path for p in problems] == ["eval_cases[230].eval_id"]
     assert "duplicate eval_id 'c7'" in problems[0].message
+
+
+def test_google_adks_nulls_for_unset_fields_load_as_our_defaults(tmp_path: Path) -> None:
+    # ADK dumps its models with every unset Optional as null
+    path = tmp_path / "adk.evalset.json"
+    turn = {"invocation_id": None, "user_content": {"role": "user", "parts": [{"text": "Hi"}]}}
+    case = {
+        "eval_id": "c1",
+        "conversation": [turn],
+        "session_input": {"app_name": "a", "user_id": None, "state": None},
+    }
+    bare = {**case, "eval_id": "c2", "session_input": None}
+    path.write_text(
+        json.dumps(
+            {"eval_set_id": "s", "name": None, "description": None, "eval_cases": [case, bare]}
+        )
+    )
+    loaded = EvalSet.from_file(path)
+    assert (loaded.name, loaded.description) == ("", "")
+    first, second = loaded.eval_cases
+    assert first.session_input.app_name == "a"
+    assert (first.session_input.user_id, first.session_input.state) == ("test_user", {})
+    assert first.conversation[0].invocation_id  # a fresh id rather than null
+    assert first.get_user_queries() == ["Hi"]
+    assert second.session_input.app_name == ""
+    # a null where a value is required is still named
+    path.write_text(json.dumps({"eval_set_id": "s", "eval_cases": [{**case, "eval_id": None}]}))
+    with pytest.raises(EvalFileError, match="eval_id"):
+        EvalSet.from_file(path)

@@ -108,3 +108,42 @@ def test_a_problem_after_a_byte_order_mark_keeps_its_column(tmp_path: Path) -> N
     path = tmp_path / "bom.evalset.json"
     path.write_bytes(b"\xef\xbb\xbf" + b'{"eval_set_id": 5}')
     assert only_problem(path).startswith(f"{path}:1:17: eval_set_id:")
+
+
+@pytest.mark.parametrize("depth", [3000, 100_000])
+def test_nesting_past_pythons_parser_is_named_where_it_goes_too_deep(
+    tmp_path: Path, depth: int
+) -> None:
+    text = eval_set_text(deep="PLACE").replace('"PLACE"', '{"a": ' * depth + "1" + "}" * depth)
+    path = tmp_path / "deep.evalset.json"
+    path.write_text(text)
+    problem = validate_eval_set_file(path)[0]
+    assert problem.message.startswith("nested too deeply: more than 200 levels")
+    deep_line = text.splitlines()[problem.line - 1] if problem.line else ""
+    first = deep_line.index('{"a": ')
+    # The eval set's object and the metadata's are levels 1 and 2, the first {"a" is 3:
+    # the problem is at the bracket of level 201.
+    assert problem.column == first + 1 + len('{"a": ') * (201 - 3)
+
+
+def test_a_thousand_duplicate_ids_are_located_in_one_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Locating each problem with a scan of its own took minutes for 1,000 duplicates.
+    from tenxeval_tui.evaluation import fileio
+
+    scans: list[int] = []
+    locate_many = fileio.locate_many
+
+    def counted(text: str, paths: list[list[object]]) -> list[tuple[int, int]]:
+        scans.append(len(paths))
+        return locate_many(text, paths)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fileio, "locate_many", counted)
+    cases = [{**CASE, "eval_id": "same"} for _ in range(1001)]
+    path = tmp_path / "dupes.evalset.json"
+    path.write_text(json.dumps({"eval_set_id": "s", "eval_cases": cases}, indent=1))
+    problems = validate_eval_set_file(path)
+    assert len(problems) == 1000 and scans == [1000]
+    lines = [row for row, text in enumerate(path.read_text().splitlines(), 1) if '"same"' in text]
+    assert [p.line for p in problems] == lines[1:]  # each at its own duplicate

@@ -43,3 +43,37 @@ def invocation_from_adk(data: Any) -> Any:
                 for use in uses
             ]
     return out
+
+
+_NOT_NULL_SET_KEYS = ("name", "description", "eval_cases", "metadata")
+_NOT_NULL_CASE_KEYS: tuple[str, ...] = ("name", "description", "conversation")
+_NOT_NULL_CASE_KEYS += ("session_input", "tags", "metadata")
+_NOT_NULL_SESSION_KEYS = ("app_name", "user_id", "state", "config")
+_NOT_NULL_TURN_KEYS = ("invocation_id",)
+
+
+def _drop_nulls(data: Any, keys: tuple[str, ...]) -> bool:
+    if not isinstance(data, dict):
+        return False
+    nulls = [key for key in keys if key in data and data[key] is None]
+    for key in nulls:
+        del data[key]
+    return bool(nulls)
+
+
+def drop_adk_nulls(data: Any) -> bool:
+    """Remove the ``null`` values ADK writes for its unset optional fields (``"name":
+    null``, ``"session_input": null``, ...) where our field has a default instead, in
+    place; returns whether anything was removed. Runs on parsed JSON (only when a file
+    does not load as it is)."""
+    changed = _drop_nulls(data, _NOT_NULL_SET_KEYS)
+    cases = data.get("eval_cases") if isinstance(data, dict) else None
+    for case in cases if isinstance(cases, list) else []:
+        changed |= _drop_nulls(case, _NOT_NULL_CASE_KEYS)
+        if not isinstance(case, dict):
+            continue
+        changed |= _drop_nulls(case.get("session_input"), _NOT_NULL_SESSION_KEYS)
+        turns = case.get("conversation")
+        for turn in turns if isinstance(turns, list) else []:
+            changed |= _drop_nulls(turn, _NOT_NULL_TURN_KEYS)
+    return changed

@@ -26,7 +26,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from tenxeval_tui.evaluation.dataset.adk import content_from_parts, invocation_from_adk
+from tenxeval_tui.evaluation.dataset.adk import (
+    content_from_parts,
+    drop_adk_nulls,
+    invocation_from_adk,
+)
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
@@ -350,7 +354,7 @@ class EvalSet(BaseModel):
         JSON path of the field and the problem when it cannot be loaded.
         """
         return read_json_model(
-            cls, Path(path), prepare=_expand_plain_messages, extra_checks=_duplicate_id_problems
+            cls, Path(path), prepare=_prepare_parsed, extra_checks=_duplicate_id_problems
         )
 
     @classmethod
@@ -363,7 +367,7 @@ class EvalSet(BaseModel):
             return cls.model_validate(data)
         except ValidationError:
             copied = copy.deepcopy(data)
-            if not _expand_plain_messages(copied):
+            if not _prepare_parsed(copied):
                 raise
         return cls.model_validate(copied)
 
@@ -399,6 +403,13 @@ def _expand_plain_messages(data: Any) -> bool:
                     turn[key] = {"role": role, "content": turn[key]}
                     changed = True
     return changed
+
+
+def _prepare_parsed(data: Any) -> bool:
+    """What a file that does not load as it is gets before it is validated again: bare
+    string messages expanded, ADK's ``null``s for unset fields removed."""
+    expanded = _expand_plain_messages(data)
+    return drop_adk_nulls(data) or expanded
 
 
 def _duplicate_id_problems(data: Any) -> list[tuple[list[str | int], str]]:

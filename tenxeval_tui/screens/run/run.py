@@ -223,18 +223,15 @@ class RunScreen(Screen[None]):
         run = LiveRun()
         run.eval_set_names.update(self.set_names)
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
-        self.live = run
-        self._reselect = self._selected  # the case looked at stays selected
-        self._selected = None
-        self.query_one(RunCaseTable).reset()
-        self.query_one(EventStream).follow(None)
-        self._say("Starting the worker…")
         process = WorkerProcess(request, run, cwd=self.search_path)
         self.process = process
         try:
+            # The worker first: its start would otherwise wait for the repaint of the
+            # screen's reset below (a tenth of a second on a big screen), and the agent's
+            # imports are the longest part of a rerun.
             await process.start()
+            self._show_new_run(run)
             self.refresh_bindings()
-            self._say("")
             await self._learn_eval_sets(request, run)
             await process.pump()
         except asyncio.CancelledError:
@@ -244,6 +241,7 @@ class RunScreen(Screen[None]):
             run.finish(None, cancelled=True)
             raise
         except OSError as exc:
+            self._show_new_run(run)
             run.worker_error = f"cannot start the worker: {exc}"
             run.finish(None)
         stopped = process.cancelled or run.crashed  # cancelled, or the agent killed it
@@ -261,6 +259,15 @@ class RunScreen(Screen[None]):
         self._show_outcome(run)
         self.runs_finished += 1
         self.refresh_bindings()
+
+    def _show_new_run(self, run: LiveRun) -> None:
+        """Follow ``run`` from now on: an empty case table and events pane, no message."""
+        self.live = run
+        self._reselect = self._selected  # the case looked at stays selected
+        self._selected = None
+        self.query_one(RunCaseTable).reset()
+        self.query_one(EventStream).follow(None)
+        self._say("")
 
     async def _learn_eval_sets(self, request: RunPlan, run: LiveRun) -> None:
         """Which file each eval set id comes from (for reruns), read while the worker starts."""

@@ -3,7 +3,7 @@ lines indented), following the tail unless scrolled up."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -11,74 +11,8 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Log
 
-from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
-from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.inert import inert
-
-# Longest text of one field on an event line (the reports keep everything).
-FIELD_LIMIT = 240
-
-
-def _clip(text: str, limit: int = FIELD_LIMIT) -> str:
-    text = " ⏎ ".join(text.splitlines())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def _tokens(data: dict[str, Any]) -> str:
-    usage = data.get("token_usage")
-    if not isinstance(usage, dict):
-        return ""
-    tokens_in = int(usage.get("input_tokens") or 0)
-    tokens_out = int(usage.get("output_tokens") or 0)
-    if not (tokens_in or tokens_out):
-        return ""
-    return f"  [tokens {tokens_in} in / {tokens_out} out]"
-
-
-def describe_event(event: EventModel) -> str:
-    """One line of plain text for ``event`` (node visit, tool call, model text, tokens)."""
-    data = event.data
-    if event.event == Event.NODE_EXECUTION:
-        if data.get("visit_only"):
-            return f"▸ {event.node_name}"
-        parts = [f"▸ {event.node_name}"]
-        text = str(data.get("response_text") or "")
-        if text:
-            parts.append(f" says {_value(_clip(text))}")
-        names = data.get("tool_call_names") or []
-        if names:
-            parts.append(" → calls " + ", ".join(str(n) for n in names))
-        return "".join(parts) + _tokens(data)
-    if event.event == Event.TOOL_EXECUTION:
-        name = str(data.get("function_name") or event.node_name)
-        args = data.get("args") or {}
-        shown = (
-            ", ".join(f"{k}={_value(v)}" for k, v in args.items())
-            if isinstance(args, dict)
-            else _value(args)
-        )
-        line = f"⚙ {name}({_clip(shown)})"
-        if data.get("error"):
-            return f"{line} ✗ {_clip(str(data['error']))}"
-        return f"{line} → {_clip(_value(data.get('result')))}"
-    if event.event == Event.GRAPH_EXECUTION:
-        if event.event_type == EventType.ERROR or data.get("error"):
-            return f"✗ error: {_clip(str(data.get('error', '')))}"
-        if event.event_type == EventType.END:
-            return f"■ reply {_value(_clip(str(data.get('response_text') or '')))}"
-        return f"■ run {event.event_type}"
-    label = f"· {event.event} {event.event_type} {event.node_name}".rstrip()
-    return label + _tokens(data)
-
+from tenxeval_tui.runs.event_lines import describe_event
 
 CONTINUATION = "  "
 """The indent of an event's wrapped lines."""
@@ -109,8 +43,9 @@ _MEASURE = _measure_console()
 class EventStream(Log):
     """Shows the events of the case it follows; :meth:`flush` appends what arrived since.
 
-    Each event is one line of text; the pane wraps it to its width and wraps everything
-    again when its width changes.
+    It follows the case's event lines (:class:`~tenxeval_tui.runs.event_lines.EventLines`,
+    one line of inert text an event); the pane wraps each to its width and wraps
+    everything again when its width changes.
     """
 
     DEFAULT_CSS = """
@@ -122,7 +57,7 @@ class EventStream(Log):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, auto_scroll=True)
-        self._source: EventCollector | None = None
+        self._source: Sequence[str] | None = None
         self._shown = 0
         self._texts: list[str] = []
         """Every event line shown, unwrapped (to wrap again on a resize)."""
@@ -133,13 +68,13 @@ class EventStream(Log):
         """How many events of the followed case are on screen."""
         return self._shown
 
-    def follow(self, source: EventCollector | None, placeholder: str = "") -> None:
-        """Show ``source``'s events from the start (``placeholder`` when there is none)."""
+    def follow(self, source: Sequence[str] | None, placeholder: str = "") -> None:
+        """Show ``source``'s event lines from the start (``placeholder`` when there is none)."""
         self._source = source
         self._shown = 0
         self._texts = []
         self.clear()
-        if placeholder and (source is None or not source.events):
+        if placeholder and not source:
             self._write([inert(placeholder)])
         self.flush()
 
@@ -165,13 +100,10 @@ class EventStream(Log):
         source = self._source
         if source is None:
             return 0
-        events = source.events
-        new = events[self._shown :]
+        new = list(source[self._shown :])
         if not new:
             return 0
-        # One line per event, whatever line breaks the agent's text holds; its control
-        # characters are shown, never written (Log only drops some of them).
-        self._write([inert(" ".join(describe_event(event).splitlines())) for event in new])
+        self._write(new)
         self._shown += len(new)
         return len(new)
 

@@ -94,12 +94,18 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
     (root / "evals" / "more.evalset.json").unlink()
     app = WorkbenchApp(root, watch_runs=True)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.pause()
+        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
         screen = app.screen
         assert isinstance(screen, RunScreen)
         await wait_until(lambda: screen.runs_finished == 1, pilot)
         first = screen.live
-        assert first is not None and f"elapsed {first.elapsed():.0f}s" in figures(screen)
+        assert first is not None
+        # The run's own figure, once its last repaint is in (it may land a tick after).
+        await wait_until(
+            lambda: f"elapsed {first.elapsed():.0f}s" in figures(screen),
+            pilot,
+            what="the first run's final elapsed time shown",
+        )
         cities = root / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
@@ -118,4 +124,8 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
         await wait_until(ticked, pilot)
         assert len(seen) >= 2, f"the elapsed time stood still during the rerun: {seen}"
         await wait_until(lambda: screen.runs_finished == 2, pilot)
-        assert f"elapsed {second.elapsed():.0f}s" in figures(screen)
+        await wait_until(
+            lambda: f"elapsed {second.elapsed():.0f}s" in figures(screen),
+            pilot,
+            what="the rerun's final elapsed time shown",
+        )

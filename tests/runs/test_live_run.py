@@ -1,0 +1,61 @@
+"""The run view's live state keeps each event as the line it shows, never the event itself."""
+
+from __future__ import annotations
+
+import gc
+import io
+
+from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
+from tenxeval_tui.runs.live_run import LiveRun
+
+
+def node(name: str, text: str, **data: object) -> EventModel:
+    return EventModel(
+        event=Event.NODE_EXECUTION,
+        event_type=EventType.END,
+        node_name=name,
+        data={"response_text": text, **data},
+    )
+
+
+def streamed(events: list[EventModel]) -> LiveRun:
+    """``events`` of case ``s::c`` written as the worker writes them, replayed into a LiveRun."""
+    out = io.StringIO()
+    writer = JsonLinesObserver(out.write)
+    for event in events:
+        writer.on_event("s", "c", event)
+    live = LiveRun()
+    assert replay_json_lines(out.getvalue().splitlines(), live) == len(events)
+    return live
+
+
+def test_every_event_of_a_case_is_kept_as_its_shown_line_in_order() -> None:
+    live = streamed(
+        [
+            node("MAIN", "hello", token_usage={"input_tokens": 3, "output_tokens": 4}),
+            EventModel(
+                event=Event.TOOL_EXECUTION,
+                event_type=EventType.END,
+                node_name="tools",
+                data={"function_name": "get_weather", "args": {"city": "Rome"}, "result": "sun"},
+            ),
+            node("MAIN", "line one\nline two \u202eevil"),
+        ]
+    )
+    state = live.cases["s::c"]
+    assert list(state.events) == [
+        '▸ MAIN says "hello"  [tokens 3 in / 4 out]',
+        '⚙ get_weather(city="Rome") → "sun"',
+        '▸ MAIN says "line one ⏎ line two \\u202eevil"',  # one line, a bidi override shown
+    ]
+    assert state.events[1:] == list(state.events)[1:]
+    assert state.tokens == 7 and live.events_received == 3
+
+
+def test_no_event_model_outlives_its_line() -> None:
+    live = streamed([node(f"N{i % 7}", f"step {i}") for i in range(500)])
+    gc.collect()
+    alive = sum(1 for obj in gc.get_objects() if isinstance(obj, EventModel))
+    assert len(live.cases["s::c"].events) == 500
+    assert alive == 0  # the view keeps lines; the full events are in the reports and journal
