@@ -26,6 +26,7 @@ from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
+    from tenxeval_tui.cli.run_options import Published
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
     from tenxeval_tui.evaluation.eval_result import EvalReport
@@ -164,6 +165,30 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
             raise UsageError("--timeout: must be a number of seconds more than 0")
         config.timeout = args.timeout
+    from tenxeval_tui.cli.run_options import (
+        FlagError,
+        check_error_exit_code,
+        check_outputs,
+        subset_fields,
+        with_run_flags,
+    )
+
+    try:
+        config = with_run_flags(config, args)
+        check_outputs(getattr(args, "outputs", None))
+        subset = subset_fields(args)
+        check_error_exit_code(getattr(args, "error_exit_code", None))
+    except FlagError as exc:
+        raise UsageError(str(exc)) from None
+    if getattr(args, "json_summary", False) and getattr(args, "watch", False):
+        raise UsageError("--json: not with --watch (a watched run never ends with one summary)")
+    retries = getattr(args, "retry_errors", None)
+    if retries is not None and retries < 0:
+        raise UsageError(f"--retry-errors: must be 0 or more, not {retries}")
+    if getattr(args, "resume", None) and (
+        getattr(args, "watch", False) or getattr(args, "from_journal", None)
+    ):
+        raise UsageError("--resume: not with --watch or --from-journal")
     reporter = config.reporter
     if args.output_dir:
         reporter.output_dir = args.output_dir
@@ -186,6 +211,9 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         config=config,
         config_file=config_file,
         criteria_modules=modules,
+        limit=subset["limit"],
+        sample=subset["sample"],
+        seed=subset["seed"],
     )
 
 
@@ -227,13 +255,47 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
         raise UsageError(f"{', '.join(map(str, plan.eval_sets))}: no cases to run")
+    if plan.limit is not None or plan.sample is not None:
+        whole = plan.model_copy(update={"limit": None, "sample": None})
+        among = sum(len(s.eval_cases) for _, s in select(whole, loaded))
+        chosen = sum(len(s.eval_cases) for _, s in selected)
+        how = f"--limit {plan.limit}" if plan.limit is not None else f"--sample {plan.sample}"
+        seed = f" --seed {plan.seed}" if plan.seed is not None else ""
+        print(f"running {chosen} of {among} selected cases ({how}{seed})", flush=True)
     return selected
 
 
-def execute(plan: RunPlan, args: argparse.Namespace) -> int:
-    """Run ``plan`` (its files checked and selected by :func:`select_for_run`); returns the
-    exit code."""
-    return run_selected(plan, select_for_run(plan), args)
+def execute(
+    plan: RunPlan, args: argparse.Namespace, *, published: list[Published] | None = None
+) -> int:
+    """Run ``plan`` (its files checked and selected by :func:`select_for_run`; with
+    ``--resume``, less the cases its journal finished); returns the exit code. The report
+    written is added to ``published``."""
+    selected = select_for_run(plan)
+    if not getattr(args, "resume", None):
+        return run_selected(plan, selected, args, published=published)
+    from tenxeval_tui.cli.retry_resume import resume_split
+
+    journal = Path(args.resume)
+    todo, done = resume_split(selected, _journal_reports(journal))
+    finished = sum(len(report.results) for _, report in done)
+    left = sum(len(s.eval_cases) for _, s in todo)
+    print(f"resuming {journal}: {finished} case(s) finished, {left} to run", flush=True)
+    return run_selected(plan, todo, args, published=published, done=done)
+
+
+def _journal_reports(journal: Path) -> dict[str, EvalReport]:
+    """The reports a journal recorded, by eval set id; :class:`UsageError` when it cannot be
+    read."""
+    from tenxeval_tui.evaluation.errors import EvalFileError
+    from tenxeval_tui.evaluation.journal import read_journal
+
+    try:
+        return read_journal(journal)
+    except FileNotFoundError:
+        raise UsageError(f"{journal}: journal not found") from None
+    except (EvalFileError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{journal}: {exc}") from None
 
 
 def run_selected(
@@ -242,6 +304,8 @@ def run_selected(
     args: argparse.Namespace,
     *,
     keep: list[EvalReport] | None = None,
+    published: list[Published] | None = None,
+    done: Sequence[tuple[EvalSet, EvalReport]] = (),
 ) -> int:
     """Run the ``selected`` eval sets of ``plan`` in a child process (the workbench's worker,
     through :mod:`tenxeval_tui.runs.child_run`), then write the reports and print the
@@ -250,15 +314,71 @@ def run_selected(
 
     Whatever the agent does (``sys.exit``, ``os._exit``, a crash, a signal, threads left
     running), the reports of the finished cases are written and the exit code is not 0
-    unless every case ran and the threshold is met.
+    unless every case ran and the threshold is met. The report written is added to
+    ``published``. With ``--retry-errors N``, errored cases run again (each time in a new
+    child) up to N times, each keeping its last result; ``done`` holds the eval sets of a
+    resumed run with the report of the cases its journal had (merged into the report).
     """
+    from tenxeval_tui.cli.retry_resume import errored_only, merge_by_set, with_finished
+
+    update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
+    if plan.limit is not None or plan.sample is not None or done:
+        # the cases picked (or left to resume) here, by id: the worker runs these
+        only = {str(path): [case.eval_id for case in s.eval_cases] for path, s in selected}
+        update.update(only=only, limit=None, sample=None, seed=None)
+    plan = plan.model_copy(update=update)
+    config = plan.resolved_config()
+    journal: Path | None = None
+    finished: list[EvalReport] = []
+    interrupted = died = False
+    if selected:
+        total = sum(len(s.eval_cases) for _, s in selected)
+        interrupted, died, journal, finished = _run_pass(plan, total, args, config)
+    retries = getattr(args, "retry_errors", None) or 0
+    for attempt in range(1, retries + 1):
+        again = {} if interrupted or died else errored_only(selected, finished)
+        if not again:
+            break
+        count = sum(len(ids) for ids in again.values())
+        print(f"retrying {count} errored case(s) (retry {attempt} of {retries})", flush=True)
+        interrupted, died, retry_journal, newer = _run_pass(
+            plan.rerunning(again), count, args, config
+        )
+        _drop_journal(retry_journal)  # its results are merged into the reports below
+        finished = merge_by_set(finished, newer, selected)
+    if done:
+        used = config.model_dump(mode="json")
+        finished = [
+            r.model_copy(update={"config_used": used}) for r in with_finished(done, finished)
+        ]
+    if not finished or not any(r.results for r in finished):
+        _drop_journal(journal)
+        return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
+    if keep is not None:
+        keep.extend(finished)
+    code = publish(finished, config, args, published=published)
+    if code is not None:
+        _drop_journal(journal)
+    elif journal is not None:
+        print(f"the run's journal is kept: {journal}", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if died:
+        return EXIT_FAILED
+    return EXIT_FAILED if code is None else code
+
+
+def _run_pass(
+    plan: RunPlan, total: int, args: argparse.Namespace, config: EvalConfig
+) -> tuple[bool, bool, Path | None, list[EvalReport]]:
+    """One run of ``plan`` in a child, with its progress: ``(interrupted, died, journal,
+    reports)``; what ended it early is said on stderr."""
     from tenxeval_tui.cli.progress import make_progress
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
     from tenxeval_tui.runs.worker import set_up_logging
 
-    plan = plan.model_copy(update={"eval_sets": [path for path, _ in selected]})
     set_up_logging(args.verbose)
-    progress = make_progress(sum(len(s.eval_cases) for _, s in selected), quiet=args.quiet)
+    progress = make_progress(total, quiet=args.quiet)
     with progress:
         outcome = run_in_child(plan, [progress], verbose=args.verbose)
     if outcome.worker_error is not None:
@@ -271,34 +391,26 @@ def run_selected(
             "finished (os._exit, a crash or a kill): writing the report of the finished cases",
             file=sys.stderr,
         )
-    config = plan.resolved_config()
-    finished = child_reports(outcome, config.model_dump(mode="json"))
-    if not finished or not any(r.results for r in finished):
-        _drop_journal(outcome.journal)
-        return EXIT_INTERRUPTED if outcome.interrupted else EXIT_FAILED
-    if keep is not None:
-        keep.extend(finished)
-    code = publish(finished, config, args)
-    if code is not None:
-        _drop_journal(outcome.journal)
-    elif outcome.journal is not None:
-        print(f"the run's journal is kept: {outcome.journal}", file=sys.stderr)
-    if outcome.interrupted:
-        return EXIT_INTERRUPTED
-    if outcome.died:
-        return EXIT_FAILED
-    return EXIT_FAILED if code is None else code
+    reports = child_reports(outcome, config.model_dump(mode="json"))
+    return outcome.interrupted, outcome.died, outcome.journal, reports
 
 
 def publish(
-    reports: Sequence[EvalReport], config: EvalConfig, args: argparse.Namespace
+    reports: Sequence[EvalReport],
+    config: EvalConfig,
+    args: argparse.Namespace,
+    *,
+    published: list[Published] | None = None,
 ) -> int | None:
     """Write ``reports`` as one report (combined when several) and print the summary; the
-    exit code, or ``None`` when a report file was not written."""
+    exit code, or ``None`` when a report file was not written. The report and its files
+    are added to ``published``."""
     from tenxeval_tui.evaluation.eval_result import EvalReport
 
     report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
-    return exit_code(report, args.threshold) if _write_reports(report, config, args) else None
+    if not _write_reports(report, config, args, published):
+        return None
+    return args_exit_code(report, args)
 
 
 def _drop_journal(journal: Path | None) -> None:
@@ -307,20 +419,48 @@ def _drop_journal(journal: Path | None) -> None:
         journal.unlink(missing_ok=True)
 
 
-def exit_code(report: EvalReport, threshold: float) -> int:
-    """0 when the pass rate meets ``threshold`` and no case errored, else 1."""
+def exit_code(report: EvalReport, threshold: float, *, error_code: int | None = None) -> int:
+    """0 when the pass rate meets ``threshold``, no case errored and the run was not stopped
+    (by ``max_cost``), else 1; ``error_code`` instead when given and a case errored."""
+    from tenxeval_tui.evaluation.eval_result import STOPPED_KEY
+
     summary = report.summary
-    ok = summary.total_cases > 0 and summary.pass_rate >= threshold and summary.error_cases == 0
+    if error_code is not None and summary.error_cases:
+        return error_code
+    ok = (
+        summary.total_cases > 0
+        and summary.pass_rate >= threshold
+        and summary.error_cases == 0
+        and not report.metadata.get(STOPPED_KEY)
+    )
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def _write_reports(report: EvalReport, config: EvalConfig, args: argparse.Namespace) -> bool:
-    """Write the report files, then print; ``False`` when a report file was not written."""
+def args_exit_code(report: EvalReport, args: argparse.Namespace) -> int:
+    """:func:`exit_code` with the threshold and ``--error-exit-code`` of ``args``."""
+    return exit_code(report, args.threshold, error_code=getattr(args, "error_exit_code", None))
+
+
+def _write_reports(
+    report: EvalReport,
+    config: EvalConfig,
+    args: argparse.Namespace,
+    published: list[Published] | None = None,
+) -> bool:
+    """Write the report files (the ``-o`` ones too), then print; ``False`` when a report file
+    was not written. The report and its files are added to ``published``."""
+    from tenxeval_tui.cli.run_options import Published, write_outputs
+    from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
     from tenxeval_tui.evaluation.reporters import print_report
     from tenxeval_tui.runs.reports import write_reports
 
     # Files first: a closed stdout (``| head``) must not cost the reports.
     written = write_reports([report], config.reporter, console=False)
+    extra, failed = write_outputs(report, getattr(args, "outputs", None), config.reporter)
+    written.files += extra
+    written.errors += [(f"-o {path}", message) for path, message in failed]
+    if published is not None:
+        published.append(Published(report, list(written.files)))
     for name, message in written.errors:
         print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
@@ -329,11 +469,26 @@ def _write_reports(report: EvalReport, config: EvalConfig, args: argparse.Namesp
         for path in written.files:
             print(inert(f"wrote {path}"))
     s = report.summary
-    verdict = "PASSED" if exit_code(report, args.threshold) == EXIT_OK else "FAILED"
+    verdict = "PASSED" if args_exit_code(report, args) == EXIT_OK else "FAILED"
+    rates = ""
+    if s.repeat_stats is not None:
+        rs = s.repeat_stats
+        rates = f", {rs.passed_repeats}/{rs.total_repeats} runs passed ({rs.repeat_pass_rate:.1%})"
+    cost = f", cost ${s.total_cost_usd:.4f}" if s.total_cost_usd is not None else ""
     print(
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
         f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {args.threshold:.1%})"
+        f"{rates}{cost}"
     )
+    if report.metadata.get(STOPPED_KEY):
+        not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
+        by = str(report.metadata[STOPPED_KEY])
+        if by == "max_cost" and config.max_cost is not None:
+            by = f"--max-cost ${config.max_cost:g}"
+        print(
+            inert(f"stopped by {by}: {not_run} case(s) not run; the report is partial"),
+            file=sys.stderr,
+        )
     if written.errors:
         print("FAILED: some report files were not written (see above)", file=sys.stderr)
     if args.open and written.html:
@@ -343,7 +498,9 @@ def _write_reports(report: EvalReport, config: EvalConfig, args: argparse.Namesp
     return not written.errors
 
 
-def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
+def report_journal(
+    plan: RunPlan, args: argparse.Namespace, *, published: list[Published] | None = None
+) -> int:
     """``run --from-journal``: write the reports of the cases a journal recorded.
 
     Exit code as a run's, and 1 when the journal's run did not finish (partial).
@@ -366,9 +523,10 @@ def report_journal(plan: RunPlan, args: argparse.Namespace) -> int:
     report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
     if any(r.is_partial for r in runs):
         report = marked_partial(report)
-    if not _write_reports(report, plan.resolved_config(), args):
+    if not _write_reports(report, plan.resolved_config(), args, published):
         return EXIT_FAILED
-    return EXIT_FAILED if report.is_partial else exit_code(report, args.threshold)
+    code = args_exit_code(report, args)
+    return EXIT_FAILED if report.is_partial and code == EXIT_OK else code
 
 
 __all__ = [
@@ -377,6 +535,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "UsageError",
+    "args_exit_code",
     "build_plan",
     "execute",
     "exit_code",

@@ -1,10 +1,17 @@
 """``tenxeval-tui run``: one run (:mod:`.headless`), a watched run (:mod:`.watch_run`) or the
-reports of a journal, chosen by the flags; usage errors become exit code 2."""
+reports of a journal, chosen by the flags; usage errors become exit code 2.
+
+With ``--json``, whatever the run prints goes to stderr and stdout holds only the JSON
+summary (:func:`~tenxeval_tui.cli.run_options.json_summary`), printed once the run ends.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
+from typing import TYPE_CHECKING
 
 from tenxeval_tui.cli.headless import (
     EXIT_INTERRUPTED,
@@ -17,16 +24,35 @@ from tenxeval_tui.cli.headless import (
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 
+if TYPE_CHECKING:
+    from tenxeval_tui.cli.run_options import Published
+
 
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    if not getattr(args, "json_summary", False):
+        return _run(args, None)
+    from tenxeval_tui.cli.run_options import json_summary
+
+    published: list[Published] = []
+    out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        code = _run(args, published)
+    if code != EXIT_USAGE:
+        summary = json_summary(published, code, args.threshold)
+        with contextlib.suppress(BrokenPipeError):
+            print(json.dumps(summary, indent=2), file=out, flush=True)
+    return code
+
+
+def _run(args: argparse.Namespace, published: list[Published] | None) -> int:
     try:
         plan = build_plan(args)
         if getattr(args, "from_journal", None):
-            return report_journal(plan, args)
+            return report_journal(plan, args, published=published)
         if args.watch:
             return watch_loop(plan, args)
-        return execute(plan, args)
+        return execute(plan, args, published=published)
     except UsageError as exc:
         print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
         return EXIT_USAGE

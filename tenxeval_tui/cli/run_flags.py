@@ -62,7 +62,58 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="run only this case (repeatable)",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        metavar="N",
+        help="run each case N times (a case's or eval set's metadata.repeats wins)",
+    )
+    parser.add_argument(
+        "--pass-rule",
+        metavar="all|RATE",
+        help="when a repeated case passes: all its runs pass (all, the default), or at "
+        "least RATE of them (a number in (0, 1], e.g. 0.8)",
+    )
+    parser.add_argument(
+        "--limit", type=int, metavar="N", help="run only the first N selected cases"
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="run N of the selected cases drawn at random (in file order; see --seed)",
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help="the seed of --sample: the same seed, the same cases"
+    )
+    parser.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="start no case that would take the run's cost past USD (needs prices in the config)",
+    )
     parser.add_argument("--output-dir", metavar="DIR", help="where report files are written")
+    parser.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        dest="outputs",
+        metavar="FILE",
+        help="also write the report to FILE, in the format its ending names: .json, .jsonl, "
+        ".csv, .html, .xml (JUnit) (repeatable)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        dest="json_summary",
+        help="print only a JSON summary on stdout (the rest goes to stderr)",
+    )
+    parser.add_argument(
+        "--error-exit-code",
+        type=int,
+        metavar="N",
+        help="exit N (1 to 125) when any case errored (default: 1, as for a failed run)",
+    )
     parser.add_argument("--junit", action="store_true", help="also write a JUnit XML report")
     parser.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     parser.add_argument("--open", action="store_true", help="open the HTML report in a browser")
@@ -76,6 +127,18 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="JOURNAL",
         help="run nothing: write the reports of the cases a killed run's journal "
         "(OUTPUT_DIR/run-*.journal.jsonl) recorded",
+    )
+    parser.add_argument(
+        "--retry-errors",
+        type=int,
+        metavar="N",
+        help="run the cases that errored again, up to N times; each keeps its last result",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="JOURNAL",
+        help="run only the cases a killed run's journal (OUTPUT_DIR/run-*.journal.jsonl) has "
+        "no result for, and write one report of them all",
     )
     parser.add_argument(
         "--watch",

@@ -411,7 +411,10 @@ class EvalReport(BaseModel):
         eval_set_id: str = "combined_eval",
         eval_set_name: str = "Combined Evaluation",
     ) -> EvalReport:
-        """Merge reports into one (each case keeps the id of its eval set in its metadata)."""
+        """Merge reports into one (each case keeps the id of its eval set in its metadata).
+
+        The merged report is partial when any is, and stopped (``stopped_by``, with every
+        ``not_run`` id) when any was."""
         results: list[EvalCaseResult] = []
         for report in reports:
             for result in report.results:
@@ -423,6 +426,10 @@ class EvalReport(BaseModel):
                     )
                 results.append(result)
         partial = any(r.is_partial for r in reports)
+        stopped = next(
+            (r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None
+        )
+        not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
         return cls.create(
             eval_set_id=eval_set_id,
             results=results,
@@ -431,6 +438,7 @@ class EvalReport(BaseModel):
             metadata={
                 "eval_set_ids": [r.eval_set_id for r in reports],
                 **({PARTIAL_KEY: True} if partial else {}),
+                **({STOPPED_KEY: stopped, NOT_RUN_KEY: not_run} if stopped else {}),
             },
         )
 

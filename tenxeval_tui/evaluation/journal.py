@@ -20,7 +20,13 @@ from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import (
+    NOT_RUN_KEY,
+    PARTIAL_KEY,
+    STOPPED_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
 from tenxeval_tui.evaluation.observers import RunObserver
 
 
@@ -60,8 +66,16 @@ class RunJournal(RunObserver):
         )
 
     def on_run_end(self, report: EvalReport) -> None:
+        stopped = {
+            k: report.metadata[k] for k in (STOPPED_KEY, NOT_RUN_KEY) if k in report.metadata
+        }
         self._append(
-            {"type": "run_end", "eval_set_id": report.eval_set_id, "partial": report.is_partial}
+            {
+                "type": "run_end",
+                "eval_set_id": report.eval_set_id,
+                "partial": report.is_partial,
+                **({"metadata": stopped} if stopped else {}),
+            }
         )
 
 
@@ -90,6 +104,7 @@ class _Run:
         self.order = list(order)
         self.results: list[EvalCaseResult] = []
         self.complete = False
+        self.metadata: dict[str, Any] = {}
 
     def report(self) -> EvalReport:
         position = {eval_id: i for i, eval_id in enumerate(self.order)}
@@ -98,7 +113,7 @@ class _Run:
             eval_set_id=self.set_id,
             results=self.results,
             eval_set_name=self.name,
-            metadata={} if self.complete else {PARTIAL_KEY: True},
+            metadata={**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})},
         )
 
 
@@ -132,6 +147,7 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
                 latest[set_id].results.append(result)
             elif kind == "run_end" and set_id in latest:
                 latest[set_id].complete = not data.get("partial", False)
+                latest[set_id].metadata = dict(data.get("metadata") or {})
         except (ValueError, KeyError, TypeError) as exc:
             if number == len(lines) or _cut_short(line, exc):
                 continue  # the write in progress when a run was killed

@@ -40,6 +40,13 @@ class RunPlan(BaseModel):
         description="Eval set path -> the eval ids to run from it, within the selection "
         "(sets not listed: all the selection chooses). Reruns of some cases use it.",
     )
+    limit: int | None = Field(
+        default=None, ge=1, description="Run only the first N cases the selection chooses."
+    )
+    sample: int | None = Field(
+        default=None, ge=1, description="Run N of the cases the selection chooses, drawn with seed."
+    )
+    seed: int | None = Field(default=None, description="The seed of sample.")
     concurrency: int | None = Field(default=None, ge=1)
     preset: str | None = None
     config_file: Path | None = Field(
@@ -118,15 +125,27 @@ def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
 
 
 def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[Path, EvalSet]]:
-    """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none)."""
-    return [
-        (
-            path,
-            eval_set.model_copy(
-                update={"eval_cases": plan.selection_for(path).cases(eval_set.eval_cases)}
-            ),
-        )
+    """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
+
+    The plan's ``limit`` or ``sample`` then picks among the cases of every set together,
+    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`).
+    """
+    chosen = [
+        (path, eval_set, plan.selection_for(path).cases(eval_set.eval_cases))
         for path, eval_set in loaded
+    ]
+    if plan.limit is not None or plan.sample is not None:
+        from tenxeval_tui.evaluation.subsets import pick_cases
+
+        everything = [case for _, _, cases in chosen for case in cases]
+        kept = {
+            id(case)
+            for case in pick_cases(everything, limit=plan.limit, sample=plan.sample, seed=plan.seed)
+        }
+        chosen = [(p, s, [c for c in cases if id(c) in kept]) for p, s, cases in chosen]
+    return [
+        (path, eval_set.model_copy(update={"eval_cases": cases}))
+        for path, eval_set, cases in chosen
     ]
 
 

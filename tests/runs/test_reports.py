@@ -43,3 +43,21 @@ def test_marked_partial_and_the_reports_a_journal_kept(tmp_path: Path) -> None:
     journal.on_case_end(EvalCaseResult(eval_id="a", passed=True, metadata={"eval_set_id": "one"}))
     (kept,) = journal_reports(tmp_path / "j.jsonl")
     assert kept.is_partial and [r.eval_id for r in kept.results] == ["a"]
+
+
+def test_a_journal_and_a_combined_report_keep_a_max_cost_stop(tmp_path: Path) -> None:
+    stopped = {"partial": True, "stopped_by": "max_cost", "not_run": ["b", "c"]}
+    journal = RunJournal(tmp_path / "j.jsonl")
+    cases = [EvalCase.single_turn(i, "q", "r") for i in "abc"]
+    journal.on_run_start(EvalSet(eval_set_id="one", eval_cases=cases), cases)
+    journal.on_case_end(EvalCaseResult(eval_id="a", passed=True, metadata={"eval_set_id": "one"}))
+    journal.on_run_end(report("one").model_copy(update={"metadata": stopped}))
+    (kept,) = journal_reports(tmp_path / "j.jsonl")
+    assert kept.metadata == stopped
+    combined = EvalReport.combine([kept, report("two")])
+    assert combined.is_partial
+    assert (combined.metadata["stopped_by"], combined.metadata["not_run"]) == (
+        "max_cost",
+        ["b", "c"],
+    )
+    assert "stopped_by" not in EvalReport.combine([report("one"), report("two")]).metadata

@@ -1,0 +1,95 @@
+"""``run --retry-errors N`` and ``run --resume JOURNAL``: which cases to run again, and the
+reports of several child runs put together (the core's
+:mod:`~tenxeval_tui.evaluation.subsets` does the matching and merging).
+
+Reports and eval sets are matched by ``eval_set_id``, as in journals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.subsets import merge_results, unfinished
+
+Selected = Sequence[tuple[Path, EvalSet]]
+
+
+def errored_only(selected: Selected, reports: Sequence[EvalReport]) -> dict[Path, list[str]]:
+    """Each eval set file of ``selected`` whose cases errored in ``reports``, with their ids
+    (for :meth:`~tenxeval_tui.runs.plan.RunPlan.rerunning`); empty when none errored."""
+    errored: dict[str, set[str]] = {}
+    for report in reports:
+        for result in report.results:
+            if result.is_error:
+                set_id = result.eval_set_id or report.eval_set_id
+                errored.setdefault(set_id, set()).add(result.eval_id)
+    only: dict[Path, list[str]] = {}
+    for path, eval_set in selected:
+        ids = errored.get(eval_set.eval_set_id, set())
+        chosen = [c.eval_id for c in eval_set.eval_cases if c.eval_id in ids]
+        if chosen:
+            only[path] = chosen
+    return only
+
+
+def merge_by_set(
+    base: Sequence[EvalReport], newer: Sequence[EvalReport], selected: Selected = ()
+) -> list[EvalReport]:
+    """``base``'s reports with ``newer``'s results of the same eval set put in place (the
+    core's :func:`~tenxeval_tui.evaluation.subsets.merge_results`, in the order of the
+    eval set in ``selected`` when there); reports of sets only ``newer`` has are added."""
+    sets = {eval_set.eval_set_id: eval_set for _, eval_set in selected}
+    by_id = {report.eval_set_id: report for report in newer}
+    merged = [
+        merge_results(report, by_id.pop(report.eval_set_id), sets.get(report.eval_set_id))
+        if report.eval_set_id in by_id
+        else report
+        for report in base
+    ]
+    return merged + list(by_id.values())
+
+
+def resume_split(
+    selected: Selected, done: dict[str, EvalReport]
+) -> tuple[list[tuple[Path, EvalSet]], list[tuple[EvalSet, EvalReport]]]:
+    """``selected`` without the cases the journal's reports ``done`` (by eval set id) have
+    results for (sets left with none are dropped), and each selected set that ``done``
+    has a report of, with that report."""
+    todo: list[tuple[Path, EvalSet]] = []
+    finished: list[tuple[EvalSet, EvalReport]] = []
+    for path, eval_set in selected:
+        report = done.get(eval_set.eval_set_id)
+        if report is not None:  # only its results of the cases selected now
+            ids = {case.eval_id for case in eval_set.eval_cases}
+            report = EvalReport.create(
+                eval_set_id=report.eval_set_id,
+                results=[r for r in report.results if r.eval_id in ids],
+                eval_set_name=report.eval_set_name,
+                metadata=report.metadata,
+            )
+        rest = unfinished(eval_set, report)
+        if rest.eval_cases:
+            todo.append((path, rest))
+        if report is not None:
+            finished.append((eval_set, report))
+    return todo, finished
+
+
+def with_finished(
+    finished: Sequence[tuple[EvalSet, EvalReport]], reports: Sequence[EvalReport]
+) -> list[EvalReport]:
+    """The reports of a resumed run: each journal report with the new results of its set
+    (complete unless a case of the set still has no result), then the other new reports."""
+    by_id = {report.eval_set_id: report for report in reports}
+    merged = []
+    for eval_set, report in finished:
+        newer = by_id.pop(eval_set.eval_set_id, None)
+        empty = EvalReport.create(eval_set_id=eval_set.eval_set_id, results=[])
+        merged.append(merge_results(report, newer or empty, eval_set))
+    return merged + list(by_id.values())
+
+
+__all__ = ["errored_only", "merge_by_set", "resume_split", "with_finished"]
