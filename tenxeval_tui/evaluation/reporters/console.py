@@ -211,7 +211,18 @@ class ConsoleReporter(BaseReporter):
             console.print(Text("All cases:" if self.verbose else "Failed cases:", style="bold"))
             self._write_cases(console, shown)
         console.print()
-        if report.passed:
+        stopped_early = report.is_partial or bool(report.metadata.get(STOPPED_KEY))
+        if report.passed and stopped_early:
+            # Every case that ran passed, but not every case ran: no green verdict.
+            not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
+            rest = f"; {not_run} not run" if not_run else ""
+            console.print(
+                Text(
+                    f"INCOMPLETE: the {s.total_cases} cases that ran passed{rest}",
+                    style="bold yellow",
+                )
+            )
+        elif report.passed:
             console.print(Text("PASSED: every case passed", style="bold green"))
         else:
             not_passed = s.failed_cases + s.error_cases

@@ -50,6 +50,23 @@ def test_all_passing_report_says_so(capsys):
     assert "Failed cases" not in out
 
 
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        ({"partial": True}, "INCOMPLETE: the 1 cases that ran passed"),
+        (
+            {"stopped_by": "max_cost", "not_run": ["b", "c"]},
+            "INCOMPLETE: the 1 cases that ran passed; 2 not run",
+        ),
+    ],
+)
+def test_a_run_that_stopped_early_is_never_called_passed(capsys, metadata, expected):
+    print_report(EvalReport.create("ok", [weather_case("a")], metadata=metadata))
+    out = capsys.readouterr().out
+    assert expected in out
+    assert "PASSED" not in out
+
+
 def test_no_colour_when_stdout_is_not_a_terminal(capsys, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
