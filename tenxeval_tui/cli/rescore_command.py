@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_USAGE = 2
 
 
 def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,6 +59,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     import asyncio
 
     from tenxeval_tui.cli.colour import colour_wanted
+    from tenxeval_tui.cli.headless import exit_code
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.config.presets import preset_by_name
     from tenxeval_tui.evaluation.criteria import CriterionConfigError
@@ -111,9 +112,7 @@ def rescore_command(args: argparse.Namespace) -> int:
             f"from the cache); wrote {written}"
         )
     )
-    summary = rescored.summary
-    ok = summary.total_cases > 0 and summary.pass_rate >= args.threshold
-    return EXIT_OK if ok and summary.error_cases == 0 else EXIT_FAILED
+    return exit_code(rescored, args.threshold)
 
 
 __all__ = ["add_rescore_arguments", "rescore_command"]
