@@ -12,7 +12,7 @@ import pytest
 from tenxeval_tui import __version__
 from tenxeval_tui.cli.colour import colour_wanted
 
-from .test_run import AGENT, cli, project  # noqa: F401  (project is a fixture)
+from .test_run import AGENT, cli
 
 
 class Tty(io.StringIO):
@@ -70,7 +70,7 @@ def test_colour_follows_no_color_and_force_color(
     assert colour_wanted(Tty() if tty else io.StringIO()) is expected
 
 
-def test_force_color_colours_a_piped_run_and_no_color_wins(project: Path) -> None:  # noqa: F811
+def test_force_color_colours_a_piped_run_and_no_color_wins(project: Path) -> None:
     args = ("run", "evals", "--agent", AGENT, "--no-html", "--tags", "smoke")
     forced = cli(project, *args, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
     assert forced.returncode == 0, forced.stderr

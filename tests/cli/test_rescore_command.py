@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .test_run import AGENT, cli, project, reports  # noqa: F401  (project is a fixture)
+from .test_run import AGENT, cli, reports
 
 
 def scores(report_file: Path) -> dict[str, dict[str, float]]:
@@ -16,7 +16,7 @@ def scores(report_file: Path) -> dict[str, dict[str, float]]:
     }
 
 
-def run_once(project: Path) -> Path:  # noqa: F811
+def run_once(project: Path) -> Path:
     done = cli(project, "run", "evals", "--agent", AGENT, "--no-html", "--output-dir", "out")
     assert done.returncode in (0, 1), done.stderr
     (report,) = reports(project / "out")
@@ -24,7 +24,7 @@ def run_once(project: Path) -> Path:  # noqa: F811
 
 
 def test_rescore_with_the_reports_own_config_reproduces_it_without_the_agent(
-    project: Path,  # noqa: F811
+    project: Path,
 ) -> None:
     report = run_once(project)
     (project / "support_agent.py").write_text("raise SystemExit('the agent must not run')\n")
@@ -38,7 +38,7 @@ def test_rescore_with_the_reports_own_config_reproduces_it_without_the_agent(
     assert again == passed
 
 
-def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(project: Path) -> None:  # noqa: F811
+def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(project: Path) -> None:
     report = run_once(project)
     data = json.loads(report.read_text())
     old = scores(report)
@@ -66,7 +66,7 @@ def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(project: Path) -
     assert "response_match_score" in (project / "r.csv").read_text()
 
 
-def test_bad_inputs_exit_2_naming_what_is_wrong(project: Path) -> None:  # noqa: F811
+def test_bad_inputs_exit_2_naming_what_is_wrong(project: Path) -> None:
     report = run_once(project)
     bad_suffix = cli(project, "rescore", str(report), "-o", "out.txt")
     assert bad_suffix.returncode == 2 and "out.txt" in bad_suffix.stderr

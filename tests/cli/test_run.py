@@ -23,17 +23,6 @@ SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 AGENT = "support_agent:support_agent"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A project folder: the sample plain agent as ./support_agent.py and its eval set."""
-    shutil.copy(ROOT / "sample_evals/plain_agent.py", tmp_path / "support_agent.py")
-    (tmp_path / "evals").mkdir()
-    eval_set = json.loads((ROOT / "sample_evals/plain_agent.evalset.json").read_text())
-    del eval_set["metadata"]["agent"]  # the tests name the agent themselves
-    (tmp_path / "evals/plain.evalset.json").write_text(json.dumps(eval_set, indent=2))
-    return tmp_path
-
-
 def cli(
     cwd: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

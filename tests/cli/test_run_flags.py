@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
-from tests.cli.test_run import AGENT, case_ids, cli, project, reports
-
-__all__ = ["project"]  # the fixture, shared with test_run.py
+from tests.cli.test_run import AGENT, case_ids, cli, reports
 
 FLAKY_AGENT = """
 calls = 0
