@@ -72,6 +72,9 @@ def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
         "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
         "configuration errors, 130 when interrupted.",
+        epilog="A flag not given takes its value from its TENXEVAL_* environment variable "
+        "(--concurrency: TENXEVAL_CONCURRENCY), then [tool.tenxeval] of pyproject.toml, then "
+        "the user's settings.toml; `tenxeval-tui settings` shows where each value comes from.",
     )
     add_run_arguments(run)
     run.set_defaults(func=cmd_run)
@@ -203,9 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser
+    from tenxeval_tui.cli.settings_command import add_settings_parser
 
     add_import_parser(sub)
     add_cache_parser(sub)
+    add_settings_parser(sub)
 
     completion = sub.add_parser(
         "completion",

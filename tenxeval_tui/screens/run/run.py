@@ -115,10 +115,13 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         sets = [(ws.display_path(p), p) for p in ws.eval_set_files()]
         yield Header(icon="≡")
+        last = host_of(self.app).preferences.settings.last_run  # the options last run with
+        here = last.agent is not None and last.workspace == str(ws.root.resolve())
         yield RunOptions(
             sets,
-            agent=ws.settings.agent or "",
-            concurrency=ws.settings.concurrency,
+            agent=last.agent if here and last.agent is not None else ws.settings.agent or "",
+            concurrency=last.concurrency or ws.settings.concurrency,
+            preset=last.preset,
             id="run-options",
         )
         yield RunProgress(timings=self.timings, id="run-progress")
@@ -218,7 +221,20 @@ class RunScreen(Screen[None]):
         )
         self.runs_started += 1
         self._run_worker(self.request, list(carry or []))
+        self._remember_options(choice)
         return True
+
+    def _remember_options(self, choice: RunChoice) -> None:
+        """Keep the options of this run in the user's settings for the next session."""
+        values = {
+            "agent": choice.agent,
+            "workspace": str(self.workspace.root.resolve()),
+            "concurrency": choice.concurrency,
+            "preset": choice.preset,
+        }
+        problem = host_of(self.app).preferences.save_last_run(values)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
 
     @work(exclusive=True, group="run")
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
