@@ -88,6 +88,13 @@ class ReportScreen(Screen[None]):
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         Binding(
+            "x",
+            "export",
+            "Export…",
+            tooltip="Write this report as CSV or JSONL (or JSON, HTML, JUnit XML)",
+            id="report.export",
+        ),
+        Binding(
             "y",
             "copy",
             "Copy…",
@@ -289,6 +296,12 @@ class ReportScreen(Screen[None]):
             copy_text(self, report_path(self.path))
         else:
             copy_from_case(self, result, path=self.path)
+
+    def action_export(self) -> None:
+        """Write the report to a file the user names (its ending names the format)."""
+        from tenxeval_tui.screens.reports.export_dialog import export_report
+
+        export_report(self, self.path)
 
     async def action_edit_case(self) -> None:
         await self._case_action(EDIT_ACTION)
