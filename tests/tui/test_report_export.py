@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.screens.reports.export_dialog import ExportScreen
+from tenxeval_tui.screens.common.path_dialog import PathDialog as ExportScreen
 from tests.report_samples import write_reports
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
 
@@ -20,7 +20,7 @@ async def _export_to(pilot, app: BrowserApp, target: str) -> ExportScreen:  # ty
     await until(pilot, lambda: isinstance(app.screen, ExportScreen))
     dialog = app.screen
     assert isinstance(dialog, ExportScreen)
-    dialog.query_one("#export-path", Input).value = target
+    dialog.query_one("#path-input", Input).value = target
     await pilot.press("enter")
     return dialog
 
@@ -33,7 +33,7 @@ async def test_export_writes_csv_and_jsonl_rows_of_the_shown_report(tmp_path: Pa
         screen = await open_current_report(pilot)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ExportScreen))
-        suggested = app.screen.query_one("#export-path", Input).value
+        suggested = app.screen.query_one("#path-input", Input).value
         assert suggested == str(current.with_suffix(".csv"))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen)
@@ -60,7 +60,7 @@ async def test_a_path_with_no_format_is_refused_in_the_dialog(tmp_path: Path) ->
         await open_current_report(pilot)
         dialog = await _export_to(pilot, app, str(tmp_path / "rows.txt"))
         await until(
-            pilot, lambda: "names no format" in plain(dialog.query_one("#export-problem", Static))
+            pilot, lambda: "names no format" in plain(dialog.query_one("#path-problem", Static))
         )
         assert app.screen is dialog
         assert not (tmp_path / "rows.txt").exists()
