@@ -20,6 +20,7 @@ from tenxeval_tui.browsing.report_document import (
     ReportReader,
     StatusFilter,
 )
+from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -65,6 +66,10 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if s.total_cost_usd is not None:  # only with a price table
+        text.append("   ")
+        text.append(format_cost(s.total_cost_usd), style="cyan")
+        text.append(" cost")
     if doc.partial:
         text.append(PARTIAL_MARK, style="bold yellow")
     if not doc.complete:
