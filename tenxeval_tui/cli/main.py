@@ -50,7 +50,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
     from tenxeval_tui.app import WorkbenchApp
+    from tenxeval_tui.cli.run_settings import judge_environment_for
 
+    # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
+    os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))
     WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
     return 0
 
@@ -133,7 +136,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_rescore(args: argparse.Namespace) -> int:
     """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
     from tenxeval_tui.cli.rescore_command import rescore_command
+    from tenxeval_tui.cli.run_settings import judge_environment_for
 
+    os.environ.update(judge_environment_for(Path.cwd()))  # as `run` does
     return rescore_command(args)
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
+from pathlib import Path
 
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.settings.layers import Resolved, judge_environment, resolve_settings
 from tenxeval_tui.settings.user_settings import UserSettings, load_user_settings, settings_path
-from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 RUN_SETTINGS = (
     "agent",
@@ -76,4 +77,16 @@ def apply_settings(
     return resolved
 
 
-__all__ = ["RUN_SETTINGS", "apply_settings", "load_user_file"]
+def judge_environment_for(folder: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The judges' environment variables that the project at ``folder`` or the user's file
+    sets and the environment does not (for the workbench and ``rescore``, whose judges
+    read them; a user file that does not load sets none, quietly: the app says why)."""
+    env = os.environ if environ is None else environ
+    user, _ = load_user_settings(settings_path())
+    resolved = resolve_settings(
+        {}, env, open_workspace(folder), user, names=("judge_model", "judge_base_url")
+    )
+    return judge_environment(resolved)
+
+
+__all__ = ["RUN_SETTINGS", "apply_settings", "judge_environment_for", "load_user_file"]

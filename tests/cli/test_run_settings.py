@@ -131,3 +131,40 @@ def test_settings_names_the_problem_of_a_bad_file(project: Path) -> None:
     done = cli(project, "settings")
     assert done.returncode == 1
     assert f"problem: {path}:1:" in done.stdout and "invalid TOML" in done.stdout
+
+
+def test_rescore_asks_the_judge_of_the_user_file(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html", "--case", "greeting")
+    assert done.returncode in (0, 1), done.stderr
+    (report,) = reports(project / "eval_reports")
+    server = JudgeServer().start()
+    try:
+        server.fallback = lambda body: Scripted(verdict("valid").content)
+        user_file(f'[judge]\nmodel = "rescore-judge"\nbase_url = "{server.base_url}"\n')
+        config = EvalConfig.default()
+        config.criteria.llm_judge = CriterionConfig.llm_judge(threshold=0.5, num_samples=1)
+        config.to_file(project / "judged.json")
+        env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
+        again = cli(project, "rescore", str(report), "--config", "judged.json", "-q", env=env)
+        assert again.returncode in (0, 1), again.stdout + again.stderr
+        assert {r["model"] for r in server.requests} == {"rescore-judge"}
+    finally:
+        server.stop()
+
+
+def test_the_workbench_gets_the_judge_of_the_project_unless_the_environment_has_one(
+    tmp_path: Path,
+) -> None:
+    from tenxeval_tui.cli.run_settings import judge_environment_for
+
+    (tmp_path / "pyproject.toml").write_text('[tool.tenxeval]\njudge_model = "project-judge"\n')
+    user_file('[judge]\nmodel = "user-judge"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    assert judge_environment_for(tmp_path, {}) == {
+        "TENXEVAL_JUDGE_MODEL": "project-judge",
+        "TENXEVAL_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",
+    }
+    assert judge_environment_for(tmp_path, {"TENXEVAL_JUDGE_MODEL": "env-judge"}) == {
+        "TENXEVAL_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"
+    }
+    user_file("[judge\n")  # a broken file sets nothing (the app says why)
+    assert judge_environment_for(tmp_path, {}) == {"TENXEVAL_JUDGE_MODEL": "project-judge"}
