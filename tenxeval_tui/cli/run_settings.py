@@ -73,7 +73,6 @@ def apply_settings(
             value = str(value)
         setattr(args, name, value)
     env.update(judge_environment(resolved))
-    args.settings_sources = resolved
     return resolved
 
 
