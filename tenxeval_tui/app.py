@@ -54,8 +54,9 @@ class WorkbenchCommands(Provider):
             found.setdefault(
                 binding.description, (title, binding.tooltip, binding.action, active.node)
             )
-        keymap = getattr(self.app, "preferences", None)
-        app_bindings = rebound(self.app.BINDINGS, keymap.keymap) if keymap else self.app.BINDINGS
+        app_bindings = self.app.BINDINGS
+        if isinstance(self.app, WorkbenchApp):
+            app_bindings = rebound(app_bindings, self.app.preferences.keymap)
         for item in app_bindings:
             if isinstance(item, Binding) and item.description:
                 title = f"{item.description}  ({format_keys(item.key)})"

@@ -68,6 +68,7 @@ class EditorScreen(CaseCommandsScreen):
             "f4",
             "import_rows",
             "Import rows…",
+            show=False,  # in the help and the command palette
             tooltip="Add the rows of a CSV, TSV or JSONL file as cases (ctrl+z undoes)",
             id="editor.import",
         ),

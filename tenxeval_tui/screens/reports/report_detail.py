@@ -96,6 +96,7 @@ class ReportScreen(Screen[None]):
             "x",
             "export",
             "Export…",
+            show=False,  # in the help and the command palette
             tooltip="Write this report as CSV or JSONL (or JSON, HTML, JUnit XML)",
             id="report.export",
         ),
