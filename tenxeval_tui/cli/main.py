@@ -189,8 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--output-dir",
         metavar="DIR",
-        help="where `latest` and `previous` are looked up (default: output_dir of "
-        "[tool.tenxeval], else eval_reports)",
+        help="where `latest` and `previous` are looked up (default: where `run` writes: "
+        "$TENXEVAL_OUTPUT_DIR, output_dir of [tool.tenxeval], the user's settings, "
+        "else eval_reports)",
     )
     compare.add_argument(
         "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"

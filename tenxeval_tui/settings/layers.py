@@ -193,6 +193,26 @@ def resolve_settings(
     }
 
 
+def report_folder(
+    workspace: Workspace, user: UserSettings, environ: Mapping[str, str] | None = None
+) -> Path:
+    """Where reports go without a flag: ``$TENXEVAL_OUTPUT_DIR`` or the user's
+    ``run.output_dir`` (relative to the current folder, as ``run`` reads them), else the
+    project's ``output_dir`` or the default (relative to the project's folder). A variable
+    that does not parse is passed over here (``run`` names it)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    try:
+        found = resolve(BY_NAME["output_dir"], None, env, workspace, user)
+    except SettingsError:
+        found = resolve(BY_NAME["output_dir"], None, {}, workspace, user)
+    path = Path(found.value)
+    if found.layer in ("project", "default"):
+        return workspace.resolve(path)
+    return path if path.is_absolute() else Path.cwd() / path
+
+
 def judge_environment(resolved: Mapping[str, Resolved]) -> dict[str, str]:
     """The environment variables the judges read (``TENXEVAL_JUDGE_MODEL``,
     ``TENXEVAL_JUDGE_BASE_URL``) for a judge model or endpoint that the project or the user's
@@ -212,6 +232,7 @@ __all__ = [
     "Setting",
     "SettingsError",
     "judge_environment",
+    "report_folder",
     "resolve",
     "resolve_settings",
 ]

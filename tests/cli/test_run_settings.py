@@ -168,3 +168,14 @@ def test_the_workbench_gets_the_judge_of_the_project_unless_the_environment_has_
     }
     user_file("[judge\n")  # a broken file sets nothing (the app says why)
     assert judge_environment_for(tmp_path, {}) == {"TENXEVAL_JUDGE_MODEL": "project-judge"}
+
+
+def test_compare_latest_looks_where_run_wrote_by_the_environment(tmp_path: Path) -> None:
+    from tests.report_samples import write_reports
+
+    base, cur = write_reports(tmp_path / "by-env")
+    env = {"TENXEVAL_OUTPUT_DIR": "by-env"}
+    words = cli(tmp_path, "compare", "previous", "latest", env=env)
+    names = cli(tmp_path, "compare", str(base), str(cur))
+    assert words.returncode == names.returncode == 1, words.stderr
+    assert words.stdout == names.stdout

@@ -104,3 +104,17 @@ def test_the_judge_gets_the_model_of_the_project_or_user_file_only(tmp_path: Pat
     }
     from_env = resolve_settings({}, {"TENXEVAL_JUDGE_MODEL": "env-model"}, project, user)
     assert "TENXEVAL_JUDGE_MODEL" not in judge_environment(from_env)  # set already
+
+
+def test_the_report_folder_of_each_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tenxeval_tui.settings.layers import report_folder
+
+    monkeypatch.chdir(tmp_path)
+    bare = _project(tmp_path / "bare", 'agent = "a:b"\n')
+    assert report_folder(bare, UserSettings(), {}) == tmp_path / "bare" / "eval_reports"
+    user = _user(tmp_path, '[run]\noutput_dir = "mine"\n')
+    assert report_folder(bare, user, {}) == tmp_path / "mine"  # the current folder's
+    project = _project(tmp_path / "p", 'output_dir = "out"\n')
+    assert report_folder(project, user, {}) == tmp_path / "p" / "out"
+    env = {"TENXEVAL_OUTPUT_DIR": "/abs/reports"}
+    assert report_folder(project, user, env) == Path("/abs/reports")

@@ -127,3 +127,19 @@ async def test_starting_a_run_remembers_its_options(tmp_path: Path) -> None:
     )
     assert last.agent == "weather_bot:agent"  # the workspace's agent, written down
     assert last.workspace == str(workspace.resolve())
+
+
+async def test_the_report_browser_lists_the_user_s_report_folder(
+    weather_set: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenxeval_tui.screens.reports.reports import ReportsScreen
+
+    monkeypatch.chdir(tmp_path)
+    settings_file().write_text('[run]\noutput_dir = "my-reports"\n')
+    app = WorkbenchApp(weather_set)
+    async with app.run_test() as pilot:
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        screen = app.screen
+        assert isinstance(screen, ReportsScreen)
+        assert screen.folder == tmp_path / "my-reports"

@@ -34,6 +34,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
@@ -204,7 +205,7 @@ class RunScreen(Screen[None]):
             self._say(problem, "bold red")
             return False
         ws = self.workspace
-        output_dir = ws.resolve(ws.settings.output_dir).resolve()
+        output_dir = report_folder(ws, host_of(self.app).preferences.settings).resolve()
         self.request = RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
