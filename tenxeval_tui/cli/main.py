@@ -136,9 +136,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_rescore(args: argparse.Namespace) -> int:
     """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
     from tenxeval_tui.cli.rescore_command import rescore_command
-    from tenxeval_tui.cli.run_settings import judge_environment_for
+    from tenxeval_tui.cli.run_settings import judge_environment_for, threshold_for
+    from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.settings.layers import SettingsError
 
     os.environ.update(judge_environment_for(Path.cwd()))  # as `run` does
+    if args.threshold is None:
+        try:
+            args.threshold = threshold_for(Path.cwd())
+        except SettingsError as exc:
+            print(inert(f"tenxeval-tui rescore: {exc}", multiline=True), file=sys.stderr)
+            return 2
     return rescore_command(args)
 
 

@@ -88,4 +88,20 @@ def judge_environment_for(folder: Path, environ: Mapping[str, str] | None = None
     return judge_environment(resolved)
 
 
-__all__ = ["RUN_SETTINGS", "apply_settings", "judge_environment_for", "load_user_file"]
+def threshold_for(folder: Path, environ: Mapping[str, str] | None = None) -> float:
+    """The threshold ``run`` would use in ``folder`` without ``--threshold`` (for
+    ``rescore``); :class:`~tenxeval_tui.settings.layers.SettingsError` for a bad
+    ``TENXEVAL_THRESHOLD``."""
+    env = os.environ if environ is None else environ
+    user, _ = load_user_settings(settings_path())
+    found = resolve_settings({}, env, open_workspace(folder), user, names=("threshold",))
+    return float(found["threshold"].value)
+
+
+__all__ = [
+    "RUN_SETTINGS",
+    "apply_settings",
+    "judge_environment_for",
+    "load_user_file",
+    "threshold_for",
+]

@@ -179,3 +179,22 @@ def test_compare_latest_looks_where_run_wrote_by_the_environment(tmp_path: Path)
     names = cli(tmp_path, "compare", str(base), str(cur))
     assert words.returncode == names.returncode == 1, words.stderr
     assert words.stdout == names.stdout
+
+
+def test_rescore_takes_the_threshold_of_the_layers(project: Path) -> None:
+    # one case that passes, one that fails (wrong_status expects another reply), none errors
+    args = ("--case", "greeting", "--case", "wrong_status", "--no-html")
+    done = cli(project, "run", "--agent", AGENT, "evals", *args)
+    (report,) = reports(project / "eval_reports")
+    assert json.loads(report.read_text())["summary"]["pass_rate"] == 0.5
+    strict = cli(project, "rescore", str(report), "-q")
+    assert strict.returncode == 1  # threshold 1.0 by default
+    lenient = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "0.5"})
+    assert lenient.returncode == 0, lenient.stdout + lenient.stderr
+    user_file("[run]\nthreshold = 0.5\n")
+    assert cli(project, "rescore", str(report), "-q").returncode == 0
+    flagged = cli(project, "rescore", str(report), "-q", "--threshold", "1")
+    assert flagged.returncode == 1
+    bad = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "lots"})
+    assert bad.returncode == 2 and "$TENXEVAL_THRESHOLD: 'lots' is not a number" in bad.stderr
+    assert done.returncode == 1

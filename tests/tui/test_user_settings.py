@@ -143,3 +143,25 @@ async def test_the_report_browser_lists_the_user_s_report_folder(
         screen = app.screen
         assert isinstance(screen, ReportsScreen)
         assert screen.folder == tmp_path / "my-reports"
+
+
+async def test_the_run_view_s_jobs_and_agent_follow_the_layers_until_a_run(
+    weather_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings_file().write_text("[run]\nconcurrency = 5\n")
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert screen.query_one(RunOptions).choice().concurrency == 5  # the user's file
+    monkeypatch.setenv("TENXEVAL_CONCURRENCY", "3")
+    monkeypatch.setenv("TENXEVAL_AGENT", "env_agent:graph")
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        choice = screen.query_one(RunOptions).choice()
+        assert (choice.agent, choice.concurrency) == ("env_agent:graph", 3)
+    monkeypatch.setenv("TENXEVAL_CONCURRENCY", "many")  # a bad variable: the app still opens
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert screen.query_one(RunOptions).choice().concurrency == 4
