@@ -33,6 +33,7 @@ from textual.screen import ModalScreen, Screen
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import LeaveGuard
+from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
@@ -53,7 +54,10 @@ class WorkbenchCommands(Provider):
             found.setdefault(
                 binding.description, (title, binding.tooltip, binding.action, active.node)
             )
-        for item in self.app.BINDINGS:
+        app_bindings = self.app.BINDINGS
+        if isinstance(self.app, WorkbenchApp):
+            app_bindings = rebound(app_bindings, self.app.preferences.keymap)
+        for item in app_bindings:
             if isinstance(item, Binding) and item.description:
                 title = f"{item.description}  ({format_keys(item.key)})"
                 found.setdefault(item.description, (title, item.tooltip, item.action, self.app))
@@ -114,13 +118,41 @@ class WorkbenchApp(App[None]):
     }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "go('editor')", "Editor", tooltip="Author and fix eval sets"),
-        Binding("r", "go('run')", "Run view", tooltip="Run eval sets and watch them live"),
-        Binding("b", "go('reports')", "Reports", tooltip="Every report: browse and compare runs"),
-        Binding("question_mark", "help", "Help", tooltip="Every key binding"),
-        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
-        Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
+        Binding(
+            "e", "go('editor')", "Editor", tooltip="Author and fix eval sets", id="workbench.editor"
+        ),
+        Binding(
+            "r",
+            "go('run')",
+            "Run view",
+            tooltip="Run eval sets and watch them live",
+            id="workbench.run",
+        ),
+        Binding(
+            "b",
+            "go('reports')",
+            "Reports",
+            tooltip="Every report: browse and compare runs",
+            id="workbench.reports",
+        ),
+        Binding("question_mark", "help", "Help", tooltip="Every key binding", id="workbench.help"),
+        Binding(
+            "ctrl+q",
+            "quit",
+            "Quit",
+            priority=True,
+            tooltip="Quit (asks about unsaved work)",
+            id="workbench.quit",
+        ),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            tooltip="Search every command",
+            id="workbench.commands",
+        ),
     ]
+    """The global keys; their ids are what ``[keys]`` of the user's settings rebinds."""
 
     def __init__(
         self, path: str | Path = ".", *, watch_files: bool = True, watch_runs: bool = False
@@ -133,6 +165,9 @@ class WorkbenchApp(App[None]):
         self._leave_guards: list[LeaveGuard] = []
         self._mode_history: list[str] = []
         """The modes reached before the current one (``esc`` at a mode's first screen)."""
+        self.preferences = Preferences()
+        """The user's settings file: theme, key rebindings, the run view's last options."""
+        self.set_keymap(self.preferences.keymap)
 
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.
@@ -174,6 +209,43 @@ class WorkbenchApp(App[None]):
         # screen stack exists when run headless (as snapshot tests do), and they fail.
         # `tenxeval-tui --watch` opens on the run screen with watch mode on.
         self.switch_mode("run" if self.watch_runs else "editor")
+        self._apply_preferences()
+
+    def _apply_preferences(self) -> None:
+        """The user's theme and what is wrong with their settings file, then remember each
+        theme the user picks."""
+        prefs = self.preferences
+        problems = list(prefs.problems)
+        if prefs.keymap:
+            problems += prefs.unknown_binding_ids(self.known_binding_ids())
+        theme = prefs.theme
+        if theme and theme in self.available_themes:
+            if theme != self.theme:
+                prefs.starting_theme = theme
+                self.theme = theme
+        elif theme:
+            problems.append(
+                f"{prefs.path}: theme: no theme {theme!r} "
+                f"(there are: {', '.join(sorted(self.available_themes))})"
+            )
+        for problem in problems:
+            self.notify(problem, title="Settings", severity="warning", timeout=10)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Any) -> None:
+        problem = self.preferences.save_theme(theme.name)
+        if problem is not None:
+            self.notify(problem, title="Settings", severity="warning")
+
+    def known_binding_ids(self) -> list[str]:
+        """Every binding id ``[keys]`` may rebind: the app's and its screens'."""
+        ids = binding_ids(self.BINDINGS)
+        for screen in self.MODES.values():
+            provider = getattr(screen, "help_sections", None)
+            if callable(provider):
+                for _, bindings in provider():
+                    ids += binding_ids(bindings)
+        return ids
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's system commands but its Quit: the workbench's own (``ctrl+q``, which
@@ -230,12 +302,16 @@ class WorkbenchApp(App[None]):
         own = getattr(current, "HELP_WHERE", None)
         first = [section for section in sections if own is not None and section[0] == own]
         rest = [section for section in sections if section not in first]
-        return [*first, ("everywhere", list(self.BINDINGS)), *rest]
+        keymap = self.preferences.keymap
+        first = [(where, rebound(bindings, keymap)) for where, bindings in first]
+        rest = [(where, rebound(bindings, keymap)) for where, bindings in rest]
+        return [*first, ("everywhere", rebound(self.BINDINGS, keymap)), *rest]
 
     def action_help(self) -> None:
         """Show every key binding, the current screen's first."""
         if not isinstance(self.screen, HelpScreen):
-            go = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action.startswith("go(")]
+            keys = rebound(self.BINDINGS, self.preferences.keymap)
+            go = [b for b in keys if isinstance(b, Binding) and b.action.startswith("go(")]
             self.push_screen(HelpScreen(self.help_sections(self.screen), passthrough=go))
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:

@@ -87,6 +87,14 @@ class InsertCase:
 
 
 @dataclass(slots=True)
+class InsertCases:
+    """Several cases were added at ``index``, in order, as one step (an import)."""
+
+    index: int
+    cases: tuple[CaseState, ...]
+
+
+@dataclass(slots=True)
 class DeleteCase:
     """The case at ``index`` was deleted."""
 
@@ -112,7 +120,7 @@ class SetHeader:
     after: Any
 
 
-Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader
+Change = ReplaceCase | InsertCase | InsertCases | DeleteCase | MoveCase | SetHeader
 
 
 def change_uid(change: Change) -> int | None:
@@ -122,6 +130,8 @@ def change_uid(change: Change) -> int | None:
             return after.uid
         case InsertCase(case=case) | DeleteCase(case=case):
             return case.uid
+        case InsertCases(cases=cases):
+            return cases[0].uid if cases else None
         case MoveCase(uid=uid):
             return uid
     return None

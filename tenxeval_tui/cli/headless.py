@@ -130,16 +130,22 @@ def _check_output_dir(folder: Path) -> None:
 def build_plan(args: argparse.Namespace) -> RunPlan:
     """Resolve flags and settings into a :class:`~tenxeval_tui.runs.plan.RunPlan` (its config
     resolved, its criteria checked); :class:`UsageError` on any problem."""
+    from tenxeval_tui.cli.run_settings import apply_settings
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.settings.layers import SettingsError
     from tenxeval_tui.settings.workspace import open_workspace
 
     workspace = open_workspace(Path.cwd())
     if workspace.problems:
         raise UsageError("\n".join(str(p) for p in workspace.problems))
-    settings = workspace.settings
+    try:
+        sources = apply_settings(args, workspace)
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
     # No agent here is fine when every eval set names its own (checked once they load).
-    agent = args.agent or settings.agent or ""
+    agent = args.agent or ""
+    agent_given = sources["agent"].layer in ("flag", "env")
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
 
     try:
@@ -149,7 +155,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         raise UsageError(str(exc)) from None
     # A flag's module is imported from the current folder (as uvicorn does); the
     # settings' from the folder of the pyproject.toml that names it.
-    agent_folder = Path.cwd() if args.agent else workspace.resolve(Path("."))
+    agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
     files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
@@ -158,9 +164,9 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if args.concurrency is not None:
         if args.concurrency < 1:
             raise UsageError("--concurrency: must be at least 1")
-        config.max_concurrency, config.parallel = args.concurrency, True
-    elif "concurrency" in settings.model_fields_set:
-        config.max_concurrency = settings.concurrency
+        config.max_concurrency = args.concurrency
+        if sources["concurrency"].layer in ("flag", "env"):
+            config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
             raise UsageError("--timeout: must be a number of seconds more than 0")
@@ -190,10 +196,8 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     ):
         raise UsageError("--resume: not with --watch or --from-journal")
     reporter = config.reporter
-    if args.output_dir:
+    if sources["output_dir"].layer != "default":
         reporter.output_dir = args.output_dir
-    elif "output_dir" in settings.model_fields_set:
-        reporter.output_dir = str(workspace.resolve(settings.output_dir))
     reporter.junit_xml = reporter.junit_xml or args.junit
     reporter.html = reporter.html and not args.no_html
     tags = tuple(_split_tags(args.tags))
@@ -204,7 +208,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
-        agent_explicit=bool(args.agent),
+        agent_explicit=agent_given,
         search_path=agent_folder,
         eval_sets=files,
         selection=CaseSelection(eval_ids=tuple(args.cases) if args.cases else None, tags=tags),
@@ -373,14 +377,17 @@ def _run_pass(
 ) -> tuple[bool, bool, Path | None, list[EvalReport]]:
     """One run of ``plan`` in a child, with its progress: ``(interrupted, died, journal,
     reports)``; what ended it early is said on stderr."""
+    from tenxeval_tui.cli.logs import configure_logging, log_level, write_stderr_line
     from tenxeval_tui.cli.progress import make_progress
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
-    from tenxeval_tui.runs.worker import set_up_logging
 
-    set_up_logging(args.verbose)
+    level = log_level(getattr(args, "log_level", None), args.verbose)
+    configure_logging(level)
     progress = make_progress(total, quiet=args.quiet)
     with progress:
-        outcome = run_in_child(plan, [progress], verbose=args.verbose)
+        outcome = run_in_child(
+            plan, [progress], verbose=args.verbose, log_level=level, stderr=write_stderr_line
+        )
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
     if outcome.interrupted:

@@ -50,7 +50,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
     from tenxeval_tui.app import WorkbenchApp
+    from tenxeval_tui.cli.run_settings import judge_environment_for
 
+    # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
+    os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))
     WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
     return 0
 
@@ -72,6 +75,9 @@ def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
         "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
         "configuration errors, 130 when interrupted.",
+        epilog="A flag not given takes its value from its TENXEVAL_* environment variable "
+        "(--concurrency: TENXEVAL_CONCURRENCY), then [tool.tenxeval] of pyproject.toml, then "
+        "the user's settings.toml; `tenxeval-tui settings` shows where each value comes from.",
     )
     add_run_arguments(run)
     run.set_defaults(func=cmd_run)
@@ -130,7 +136,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_rescore(args: argparse.Namespace) -> int:
     """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
     from tenxeval_tui.cli.rescore_command import rescore_command
+    from tenxeval_tui.cli.run_settings import judge_environment_for, threshold_for
+    from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.settings.layers import SettingsError
 
+    os.environ.update(judge_environment_for(Path.cwd()))  # as `run` does
+    if args.threshold is None:
+        try:
+            args.threshold = threshold_for(Path.cwd())
+        except SettingsError as exc:
+            print(inert(f"tenxeval-tui rescore: {exc}", multiline=True), file=sys.stderr)
+            return 2
     return rescore_command(args)
 
 
@@ -181,8 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--output-dir",
         metavar="DIR",
-        help="where `latest` and `previous` are looked up (default: output_dir of "
-        "[tool.tenxeval], else eval_reports)",
+        help="where `latest` and `previous` are looked up (default: where `run` writes: "
+        "$TENXEVAL_OUTPUT_DIR, output_dir of [tool.tenxeval], the user's settings, "
+        "else eval_reports)",
     )
     compare.add_argument(
         "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"
@@ -203,9 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser
+    from tenxeval_tui.cli.settings_command import add_settings_parser
 
     add_import_parser(sub)
     add_cache_parser(sub)
+    add_settings_parser(sub)
 
     completion = sub.add_parser(
         "completion",

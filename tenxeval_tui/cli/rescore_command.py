@@ -42,7 +42,10 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
         ".csv, .html, .xml; default: REPORT.rescored.json beside the report)",
     )
     parser.add_argument(
-        "--threshold", type=float, default=1.0, help="pass rate needed to exit 0 (default: 1.0)"
+        "--threshold",
+        type=float,
+        help="pass rate needed to exit 0 (default: as `run`'s: TENXEVAL_THRESHOLD, "
+        "[tool.tenxeval], the user's settings, else 1.0)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
 

@@ -1,5 +1,9 @@
 """The flags of ``tenxeval-tui run``.
 
+A flag that is not given takes its value from ``TENXEVAL_<FLAG>`` (``TENXEVAL_THRESHOLD``),
+then ``[tool.tenxeval]``, then the user's ``settings.toml`` (see
+:mod:`tenxeval_tui.cli.run_settings`).
+
 Kept apart from :mod:`tenxeval_tui.cli.headless` and importing only ``argparse``, so that
 ``tenxeval-tui --help`` and ``run --help`` stay fast.
 """
@@ -44,7 +48,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threshold",
         type=float,
-        default=1.0,
         help="pass rate needed to exit 0 (default: 1.0)",
     )
     parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
@@ -117,6 +120,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", action="store_true", help="also write a JUnit XML report")
     parser.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     parser.add_argument("--open", action="store_true", help="open the HTML report in a browser")
+    parser.add_argument(
+        "--log-level",
+        type=str.lower,
+        choices=["debug", "info", "warning", "error", "critical"],
+        metavar="LEVEL",
+        help="show log records from LEVEL up (debug, info, warning, error, critical), the "
+        "agent's included (default: none; with -v, info)",
+    )
     noise = parser.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true", help="print only the final summary")
     noise.add_argument(

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -92,23 +92,40 @@ def journal_path(output_dir: Path) -> Path:
     return output_dir / f"run-{stamp}-{os.getpid()}.journal.jsonl"
 
 
-def child_plan(plan: RunPlan, journal: Path, verbose: bool) -> RunPlan:
+def child_plan(
+    plan: RunPlan, journal: Path, verbose: bool, log_level: str | None = None
+) -> RunPlan:
     """``plan`` as the worker runs it here: keeping ``journal``, its reporters off (the
     reports are written by the caller, from the journal)."""
     config = plan.resolved_config()
     config.reporter.enabled = False
-    return plan.model_copy(update={"config": config, "journal": journal, "verbose": verbose})
+    update = {"config": config, "journal": journal, "verbose": verbose, "log_level": log_level}
+    return plan.model_copy(update=update)
 
 
-def _start(plan: RunPlan, plan_file: Path) -> subprocess.Popen[bytes]:
+def _start(plan: RunPlan, plan_file: Path, *, pipe_stderr: bool) -> subprocess.Popen[bytes]:
     plan_file.write_text(plan.model_dump_json(), encoding="utf-8")
     env = plan.worker_env()
     return subprocess.Popen(
         [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{plan_file}"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if pipe_stderr else None,
         env=env,
     )
+
+
+def _forward_lines(stream: IO[bytes], write: Callable[[str], None]) -> threading.Thread:
+    """A thread handing each line of ``stream`` to ``write`` until it ends."""
+
+    def pump() -> None:
+        with stream:
+            for raw in stream:
+                write(raw.decode("utf-8", errors="replace"))
+
+    thread = threading.Thread(target=pump, name="child-stderr", daemon=True)
+    thread.start()
+    return thread
 
 
 class _Fanout(RunObserver):
@@ -181,16 +198,32 @@ class _Follower:
 
 
 def run_in_child(
-    plan: RunPlan, observers: Sequence[RunObserver], *, verbose: bool = False
+    plan: RunPlan,
+    observers: Sequence[RunObserver],
+    *,
+    verbose: bool = False,
+    log_level: str | None = None,
+    stderr: Callable[[str], None] | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
-    ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`)."""
+    ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
+
+    The child's stderr (the agent's prints, the log records of ``verbose`` or
+    ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
+    given (so a progress bar can print it above itself)."""
     output_dir = Path(plan.resolved_config().reporter.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
-        child = _start(child_plan(plan, journal, verbose), Path(tmp) / "plan.json")
+        child = _start(
+            child_plan(plan, journal, verbose, log_level),
+            Path(tmp) / "plan.json",
+            pipe_stderr=stderr is not None,
+        )
+        forwarder = None
+        if stderr is not None and child.stderr is not None:
+            forwarder = _forward_lines(child.stderr, stderr)
         follower = _Follower(child, observers)
         assert child.stdout is not None
         while True:
@@ -203,6 +236,8 @@ def run_in_child(
                 outcome.interrupted = True
                 follower.stop()
         outcome.status = _wait(child, follower)
+        if forwarder is not None:
+            forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
     outcome.finished = follower.reports_written and outcome.status == 0
     outcome.worker_error = follower.worker_error
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]

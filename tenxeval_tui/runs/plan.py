@@ -69,6 +69,11 @@ class RunPlan(BaseModel):
         description="Logging: None leaves it as it is, False keeps only critical records, "
         "True shows INFO records on stderr.",
     )
+    log_level: str | None = Field(
+        default=None,
+        description="Logging from this level up (debug, info, warning, error, critical) on "
+        "stderr, whatever ``verbose`` says; None: as ``verbose`` says.",
+    )
 
     def command(self) -> list[str]:
         """The command line that runs this plan in a worker child process."""

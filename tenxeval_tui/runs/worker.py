@@ -153,11 +153,16 @@ def load_agents(
     return evaluations
 
 
-def set_up_logging(verbose: bool | None) -> None:
-    """``verbose``: INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
+def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
+    """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
+    INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
     import logging
 
-    if verbose:
+    if level:
+        logging.basicConfig(
+            level=level.upper(), format="%(levelname)s %(name)s: %(message)s", force=True
+        )
+    elif verbose:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     elif verbose is False:
         # Agents' frameworks log errors with tracebacks; the report already says what failed.
@@ -237,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
-    set_up_logging(plan.verbose)
+    set_up_logging(plan.verbose, plan.log_level)
     return asyncio.run(run(plan, out))
 
 

@@ -11,6 +11,12 @@ of its parents)::
     concurrency = 4
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
+    threshold = 0.9                      # run defaults, below flags and TENXEVAL_* variables
+    timeout = 60
+    repeat = 3
+    log_level = "info"
+    judge_model = "gpt-4o-mini"          # below TENXEVAL_JUDGE_MODEL, above the user's file
+    judge_base_url = "http://localhost:11434/v1"
 
 Paths in the table are relative to the folder holding ``pyproject.toml``. This module
 has no UI import: the CLI and the Textual app both use it.
@@ -23,9 +29,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.settings.user_settings import check_log_level
 
 EVAL_SET_SUFFIX = ".evalset.json"
 
@@ -44,6 +51,17 @@ class WorkspaceSettings(BaseModel):
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",
     )
+    threshold: float = Field(default=1.0, ge=0.0, le=1.0)
+    timeout: float | None = Field(default=None, gt=0)
+    repeat: int | None = Field(default=None, ge=1)
+    log_level: str | None = None
+    judge_model: str | None = Field(default=None, min_length=1)
+    judge_base_url: str | None = Field(default=None, min_length=1)
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str | None) -> str | None:
+        return check_log_level(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from tenxeval_tui.browsing.report_document import (
     ReportReader,
     StatusFilter,
 )
+from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -65,6 +66,10 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if s.total_cost_usd is not None:  # only with a price table
+        text.append("   ")
+        text.append(format_cost(s.total_cost_usd), style="cyan")
+        text.append(" cost")
     if doc.partial:
         text.append(PARTIAL_MARK, style="bold yellow")
     if not doc.complete:
@@ -87,6 +92,14 @@ class ReportScreen(Screen[None]):
         Binding("c", "compare", "Compare with…"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding(
+            "x",
+            "export",
+            "Export…",
+            show=False,  # in the help and the command palette
+            tooltip="Write this report as CSV or JSONL (or JSON, HTML, JUnit XML)",
+            id="report.export",
+        ),
         Binding(
             "y",
             "copy",
@@ -289,6 +302,12 @@ class ReportScreen(Screen[None]):
             copy_text(self, report_path(self.path))
         else:
             copy_from_case(self, result, path=self.path)
+
+    def action_export(self) -> None:
+        """Write the report to a file the user names (its ending names the format)."""
+        from tenxeval_tui.screens.reports.export_dialog import export_report
+
+        export_report(self, self.path)
 
     async def action_edit_case(self) -> None:
         await self._case_action(EDIT_ACTION)

@@ -26,6 +26,7 @@ from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
@@ -62,11 +63,12 @@ class ReportsScreen(Screen[None]):
 
     @property
     def folder(self) -> Path:
-        """The folder listed: as given, else the workspace's ``output_dir``, else ``eval_reports``."""
+        """The folder listed: as given, else where runs write reports (``$TENXEVAL_OUTPUT_DIR``,
+        the workspace's ``output_dir``, the user's ``run.output_dir``, ``eval_reports``)."""
         if self._folder is not None:
             return self._folder
-        workspace = host_of(self.app).workspace
-        return Path(workspace.resolve(workspace.settings.output_dir))
+        host = host_of(self.app)
+        return report_folder(host.workspace, host.preferences.settings)
 
     def compose(self) -> ComposeResult:
         yield Static(id="reports-title", classes="reports-title")

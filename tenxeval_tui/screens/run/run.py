@@ -8,6 +8,7 @@ from it several times a second (only the rows that changed, only the new events)
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -34,6 +35,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
@@ -115,11 +117,9 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         sets = [(ws.display_path(p), p) for p in ws.eval_set_files()]
         yield Header(icon="≡")
+        agent, concurrency, preset = self._initial_options()
         yield RunOptions(
-            sets,
-            agent=ws.settings.agent or "",
-            concurrency=ws.settings.concurrency,
-            id="run-options",
+            sets, agent=agent, concurrency=concurrency, preset=preset, id="run-options"
         )
         yield RunProgress(timings=self.timings, id="run-progress")
         with Horizontal(id="run-main"):
@@ -130,6 +130,22 @@ class RunScreen(Screen[None]):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
         yield Footer()
+
+    def _initial_options(self) -> tuple[str, int, str | None]:
+        """The options bar's agent, jobs and preset: those of the last run in this workspace
+        (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``, the
+        project's, the user's ``run.concurrency``, the defaults."""
+        ws = self.workspace
+        user = host_of(self.app).preferences.settings
+        try:
+            layered = resolve_settings({}, os.environ, ws, user, names=("agent", "concurrency"))
+            agent, concurrency = layered["agent"].value, layered["concurrency"].value
+        except SettingsError:  # a bad variable: `run` names it; here the project's
+            agent, concurrency = ws.settings.agent, None
+        last = user.last_run
+        if last.agent is not None and last.workspace == str(ws.root.resolve()):
+            agent = last.agent
+        return agent or "", last.concurrency or concurrency or ws.settings.concurrency, last.preset
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
@@ -201,7 +217,7 @@ class RunScreen(Screen[None]):
             self._say(problem, "bold red")
             return False
         ws = self.workspace
-        output_dir = ws.resolve(ws.settings.output_dir).resolve()
+        output_dir = report_folder(ws, host_of(self.app).preferences.settings).resolve()
         self.request = RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
@@ -218,7 +234,20 @@ class RunScreen(Screen[None]):
         )
         self.runs_started += 1
         self._run_worker(self.request, list(carry or []))
+        self._remember_options(choice)
         return True
+
+    def _remember_options(self, choice: RunChoice) -> None:
+        """Keep the options of this run in the user's settings for the next session."""
+        values = {
+            "agent": choice.agent,
+            "workspace": str(self.workspace.root.resolve()),
+            "concurrency": choice.concurrency,
+            "preset": choice.preset,
+        }
+        problem = host_of(self.app).preferences.save_last_run(values)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
 
     @work(exclusive=True, group="run")
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:

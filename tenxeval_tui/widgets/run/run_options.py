@@ -113,12 +113,14 @@ class RunOptions(Vertical):
         *,
         agent: str = "",
         concurrency: int = 4,
+        preset: str | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._eval_sets = eval_sets
         self._agent = agent
         self._concurrency = concurrency
+        self._preset = preset if preset in PRESETS else "default"
 
     def compose(self) -> ComposeResult:
         scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
@@ -135,7 +137,7 @@ class RunOptions(Vertical):
                 str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3
             )
             presets = [(name, name) for name in PRESETS]
-            yield Select(presets, value="default", allow_blank=False, id="preset", compact=True)
+            yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)
             yield Checkbox("watch", False, id="watch", compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
