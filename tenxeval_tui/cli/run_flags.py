@@ -87,6 +87,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, metavar="S", help="the seed of --sample: the same seed, the same cases"
     )
     parser.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run only part K of N stable parts of the selected cases (by a hash of eval set "
+        "id and case id), e.g. one CI matrix job each; join the reports with `merge`",
+    )
+    parser.add_argument(
         "--max-cost",
         type=float,
         metavar="USD",

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
 
 
 class RunPlan(BaseModel):
@@ -47,6 +47,10 @@ class RunPlan(BaseModel):
         default=None, ge=1, description="Run N of the cases the selection chooses, drawn with seed."
     )
     seed: int | None = Field(default=None, description="The seed of sample.")
+    shard: Shard | None = Field(
+        default=None,
+        description="Run only this stable part of what the selection, limit and sample chose.",
+    )
     concurrency: int | None = Field(default=None, ge=1)
     preset: str | None = None
     config_file: Path | None = Field(
@@ -128,7 +132,8 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
     """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
 
     The plan's ``limit`` or ``sample`` then picks among the cases of every set together,
-    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`).
+    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`); its ``shard``
+    last keeps its part of those, so the parts of one plan together run what it would.
     """
     chosen = [
         (path, eval_set, plan.selection_for(path).cases(eval_set.eval_cases))
@@ -143,6 +148,9 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
             for case in pick_cases(everything, limit=plan.limit, sample=plan.sample, seed=plan.seed)
         }
         chosen = [(p, s, [c for c in cases if id(c) in kept]) for p, s, cases in chosen]
+    if plan.shard is not None:
+        shard = plan.shard
+        chosen = [(p, s, shard.cases(s.eval_set_id, cases)) for p, s, cases in chosen]
     return [
         (path, eval_set.model_copy(update={"eval_cases": cases}))
         for path, eval_set, cases in chosen
