@@ -20,7 +20,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
@@ -205,6 +205,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
     shard = _shard(args)
+    workers, backend, address = _backend(args, settings.workers, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     _check_output_dir(Path(reporter.output_dir))
@@ -221,7 +222,50 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         sample=subset["sample"],
         seed=subset["seed"],
         shard=shard,
+        workers=workers,
+        backend=backend,
+        ray_address=address,
     )
+
+
+def _backend(
+    args: argparse.Namespace, configured: int | str | None, config: EvalConfig
+) -> tuple[int | None, Literal["process", "ray"], str | None]:
+    """``--workers``, ``--backend`` and ``--address`` (the settings' ``workers`` when no
+    flag says), checked; :class:`UsageError` on a bad value."""
+    raw = getattr(args, "workers", None)
+    source = "--workers" if raw is not None else "tool.tenxeval: workers"
+    value = raw if raw is not None else configured
+    workers: int | None = None
+    if value is not None:
+        if str(value).strip().lower() == "auto":
+            from tenxeval_tui.runs.pool import default_workers
+
+            workers = default_workers()
+        else:
+            try:
+                workers = int(value)
+            except ValueError:
+                raise UsageError(f"{source}: {value!r} is neither a number nor 'auto'") from None
+            if workers < 1:
+                raise UsageError(f"{source}: must be at least 1, not {workers}")
+    backend: Literal["process", "ray"] = (
+        "ray" if getattr(args, "backend", None) == "ray" else "process"
+    )
+    address = getattr(args, "address", None)
+    if address and backend != "ray":
+        raise UsageError("--address: only goes with --backend ray")
+    if backend == "ray":
+        from tenxeval_tui.runs.ray_backend import ray_missing
+
+        if problem := ray_missing():
+            raise UsageError(f"--backend ray: {problem}")
+    if config.max_cost is not None and (backend == "ray" or (workers or 1) > 1):
+        raise UsageError(
+            "--max-cost: not with several workers (each would keep its own budget); "
+            "run with --workers 1"
+        )
+    return workers, backend, address
 
 
 def _shard(args: argparse.Namespace) -> Shard | None:
@@ -431,6 +475,8 @@ def _run_pass(
         outcome = run_in_child(plan, [progress], verbose=args.verbose)
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
+    for death in outcome.worker_deaths:
+        print(inert(f"tenxeval-tui run: {death}"), file=sys.stderr)
     if outcome.interrupted:
         print("interrupted: writing the report of the finished cases", file=sys.stderr)
     elif outcome.died:

@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -52,6 +53,18 @@ class RunPlan(BaseModel):
         description="Run only this stable part of what the selection, limit and sample chose.",
     )
     concurrency: int | None = Field(default=None, ge=1)
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        description="Worker processes (or Ray actors) the cases are handed out to, the "
+        "concurrency split between them (None or 1: one evaluator in the worker).",
+    )
+    backend: Literal["process", "ray"] = Field(
+        default="process", description="Where the workers run: local processes, or Ray."
+    )
+    ray_address: str | None = Field(
+        default=None, description="The Ray cluster to join (None: start a local one)."
+    )
     preset: str | None = None
     config_file: Path | None = Field(
         default=None, description="The eval config file (read unless config is given; watched)."
@@ -106,6 +119,12 @@ class RunPlan(BaseModel):
         if self.output_dir is not None:
             config.reporter.output_dir = str(self.output_dir)
         return config
+
+    @property
+    def pooled(self) -> bool:
+        """Whether the cases are handed out to several workers (or to Ray) instead of run
+        by one evaluator."""
+        return self.backend == "ray" or (self.workers or 1) > 1
 
     def selection_for(self, path: Path) -> CaseSelection:
         """The selection of the eval set in ``path``: the plan's, narrowed by ``only``."""

@@ -9,6 +9,7 @@ of its parents)::
     eval_sets = ["evals/smoke.evalset.json"]
     output_dir = "eval_reports"
     concurrency = 4
+    workers = 2                          # or "auto": worker processes (run --workers)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
 
@@ -22,6 +23,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -39,6 +41,10 @@ class WorkspaceSettings(BaseModel):
     eval_sets: list[Path] = Field(default_factory=list)
     output_dir: Path = Path("eval_reports")
     concurrency: int = Field(default=4, ge=1)
+    workers: int | Literal["auto"] | None = Field(
+        default=None,
+        description="Worker processes the cases are handed out to (auto: the machine's cores).",
+    )
     config: Path | None = None
     criteria_modules: list[str] = Field(
         default_factory=list,
