@@ -185,7 +185,12 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        evaluations = load_agents(plan, files_and_sets)
+        # Several workers each load the agents (the first error is told once): not here.
+        evaluations: list[tuple[Any, Any, EvalSet]] = (
+            [(None, None, eval_set) for _, eval_set in files_and_sets]
+            if plan.pooled
+            else load_agents(plan, files_and_sets)
+        )
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
