@@ -257,6 +257,10 @@ def _pool(
 
     eval_sets = [eval_set for _, _, eval_set in evaluations]
     group = _Group(ObserverGroup(observers))
+    if plan.backend == "ray":
+        from tenxeval_tui.runs.ray_backend import RayPool
+
+        return RayPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)
     from tenxeval_tui.runs.pool import ProcessPool
 
     return ProcessPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)

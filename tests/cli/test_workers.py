@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tests.cli.test_run import AGENT, SCRIPT, cli, reports
 from tests.waiting import wait_sync
@@ -177,3 +179,15 @@ def test_an_agent_that_does_not_import_fails_once_before_any_case(project: Path)
     assert done.returncode == 2
     assert done.stderr.count("no_such_module_here") == 1, done.stderr
     assert "PASS" not in done.stdout and "FAIL" not in done.stdout
+
+
+def test_the_ray_backend_writes_the_report_one_process_writes(project: Path) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
+    one = cli(project, "run", "--agent", AGENT, "evals", "-q", "-o", "one.json")
+    ray = cli(
+        project, "run", "--agent", AGENT, "evals", "-q", "--backend", "ray", "--workers", "2",
+        "-o", "ray.json", timeout=300,
+    )  # fmt: skip
+    assert one.returncode == ray.returncode == 1, ray.stderr
+    assert _comparable(project / "ray.json") == _comparable(project / "one.json")
+    assert ray.stdout.splitlines()[-1] == one.stdout.splitlines()[-1]
