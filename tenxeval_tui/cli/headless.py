@@ -236,19 +236,12 @@ def _backend(
     raw = getattr(args, "workers", None)
     source = "--workers" if raw is not None else "tool.tenxeval: workers"
     value = raw if raw is not None else configured
-    workers: int | None = None
-    if value is not None:
-        if str(value).strip().lower() == "auto":
-            from tenxeval_tui.runs.pool import default_workers
+    from tenxeval_tui.runs.pool import resolve_workers
 
-            workers = default_workers()
-        else:
-            try:
-                workers = int(value)
-            except ValueError:
-                raise UsageError(f"{source}: {value!r} is neither a number nor 'auto'") from None
-            if workers < 1:
-                raise UsageError(f"{source}: must be at least 1, not {workers}")
+    try:
+        workers = resolve_workers(value)
+    except ValueError as exc:
+        raise UsageError(f"{source}: {exc}") from None
     backend: Literal["process", "ray"] = (
         "ray" if getattr(args, "backend", None) == "ray" else "process"
     )

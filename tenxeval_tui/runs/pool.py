@@ -324,4 +324,20 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-__all__ = ["ProcessPool", "default_workers", "how_it_ended", "shares"]
+def resolve_workers(value: int | str | None) -> int | None:
+    """A ``workers`` setting or flag as a count: ``"auto"`` is :func:`default_workers`,
+    ``None`` stays ``None``; ``ValueError`` saying what is wrong otherwise."""
+    if value is None:
+        return None
+    if str(value).strip().lower() == "auto":
+        return default_workers()
+    try:
+        count = int(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is neither a number nor 'auto'") from None
+    if count < 1:
+        raise ValueError(f"must be at least 1, not {count}")
+    return count
+
+
+__all__ = ["ProcessPool", "default_workers", "how_it_ended", "resolve_workers", "shares"]

@@ -23,9 +23,9 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
 
@@ -46,6 +46,14 @@ class WorkspaceSettings(BaseModel):
         description="Worker processes the cases are handed out to (auto: the machine's cores).",
     )
     config: Path | None = None
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _count_or_auto(cls, value: Any) -> Any:
+        if value is None or value == "auto" or (type(value) is int and value >= 1):
+            return value
+        raise ValueError(f'{value!r} is not a number of at least 1 or "auto"')
+
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",

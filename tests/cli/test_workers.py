@@ -161,7 +161,7 @@ def test_workers_from_the_settings_and_bad_values(project: Path) -> None:
     (project / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 0\n")
     bad = cli(project, "run", "--agent", AGENT, "evals", "-q")
     assert bad.returncode == 2
-    assert "tool.tenxeval: workers: must be at least 1, not 0" in bad.stderr
+    assert "tool.tenxeval.workers: Value error, 0 is not a number of at least 1" in bad.stderr
     (project / "pyproject.toml").unlink()
     for value, problem in (("many", "'many' is neither a number nor 'auto'"), ("-1", "at least 1")):
         flagged = cli(project, "run", "--agent", AGENT, "evals", "--workers", value)
