@@ -191,3 +191,32 @@ def test_the_ray_backend_writes_the_report_one_process_writes(project: Path) -> 
     assert one.returncode == ray.returncode == 1, ray.stderr
     assert _comparable(project / "ray.json") == _comparable(project / "one.json")
     assert ray.stdout.splitlines()[-1] == one.stdout.splitlines()[-1]
+
+
+def test_ctrl_c_stops_the_ray_actors_and_keeps_the_finished_cases(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
+    _pid_project(tmp_path, ["slow"] * 12)
+    child = subprocess.Popen(
+        [str(SCRIPT), "run", "--agent", "pid_agent:agent", "p.evalset.json", "--backend", "ray",
+         "--workers", "2", "--concurrency", "2", "--output-dir", "out", "--no-html",
+         "--preset", "quick_check"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        assert re.match(r"\[1/12\] PASS +pids/c\d+ ", first), first
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)  # promptly: Ray's own shutdown included
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    (report,) = reports(tmp_path / "out")
+    data = json.loads(report.read_text())
+    assert data["metadata"]["partial"] is True
+    assert 1 <= len(data["results"]) < 12
+    assert all(r["passed"] for r in data["results"])
+    actors = {int(r["actual_response"].rsplit(" ", 1)[-1]) for r in data["results"]}
+    wait_sync(lambda: not any(_alive(pid) for pid in actors), what="the actors have ended")
