@@ -9,11 +9,24 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.presets import preset_by_name
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.pool import shares
 
 ROOT = Path(__file__).resolve().parents[2]
+
+PID_AGENT = """
+import asyncio, os, signal
+
+async def agent(message, trace):
+    if message == "die":
+        await asyncio.sleep(1.5)  # its neighbours on the actor most likely finish first
+        os.kill(os.getpid(), signal.SIGKILL)
+    await asyncio.sleep(0.05)
+    trace.node("MAIN", response=message)
+    return f"{message} from {os.getpid()}"
+"""
 
 
 def _lines(plan: RunPlan) -> list[dict[str, Any]]:
@@ -90,3 +103,67 @@ def test_the_concurrency_is_split_between_the_workers() -> None:
     assert shares(4, 2) == [2, 2]
     assert shares(5, 2) == [3, 2]
     assert shares(1, 3) == [1, 1, 1]  # every worker runs at least one case at a time
+
+
+def _pid_plan(folder: Path, messages: list[str], **update: object) -> RunPlan:
+    """A plan of the pid agent on ``messages``, 2 workers on the Ray backend, a journal."""
+    (folder / "pid_agent.py").write_text(PID_AGENT)
+    cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(messages)]
+    EvalSet(eval_set_id="pids", eval_cases=cases).to_file(folder / "p.evalset.json")
+    config = preset_by_name("quick_check")
+    config.max_concurrency = 2
+    config.reporter.enabled = False
+    plan = RunPlan(
+        agent="pid_agent:agent",
+        agent_explicit=True,
+        eval_sets=[folder / "p.evalset.json"],
+        config=config,
+        search_path=folder,
+        workers=2,
+        backend="ray",
+        journal=folder / "run.journal.jsonl",
+    )
+    return plan.model_copy(update=update)
+
+
+def _run(plan: RunPlan, cwd: Path) -> tuple[int, list[dict[str, object]]]:
+    done = subprocess.run(
+        plan.command(), cwd=cwd, env=plan.worker_env(), capture_output=True, timeout=240
+    )
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
+    return done.returncode, lines
+
+
+def killed_worker_keeps_every_case_once(folder: Path, backend: str, died_as: str) -> None:
+    """A worker killed mid-run: its running case errs, every case ends once (stream and
+    journal), the run goes on and says so."""
+    messages = [f"m{i}" for i in range(10)]
+    messages[3] = "die"
+    code, lines = _run(_pid_plan(folder, messages, backend=backend), folder)
+    assert code == 0, lines[-3:]
+    ends = [line["result"] for line in lines if line["type"] == "case_end"]
+    assert sorted(r["eval_id"] for r in ends) == sorted(f"c{i}" for i in range(10))  # type: ignore[index]
+    died = next(r for r in ends if r["eval_id"] == "c3")  # type: ignore[index]
+    assert str(died["error"]).startswith(died_as)  # type: ignore[index]
+    (death,) = [line for line in lines if line["type"] == "worker_died"]
+    assert "running case(s) end as errors" in str(death["message"])
+    # a case that ran beside it on that actor died with it; every other case passed
+    for r in ends:
+        if r["error"]:  # type: ignore[index]
+            assert r["error"] == died["error"], r  # type: ignore[index]
+    assert sum(1 for r in ends if not r["error"]) >= 7  # type: ignore[index]
+    # the journal (kept by the driver) has every case once
+    journal = [
+        json.loads(line)
+        for line in (folder / "run.journal.jsonl").read_text().splitlines()
+        if '"type": "case"' in line
+    ]
+    assert sorted(j["result"]["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
+
+
+def test_a_killed_worker_process_errs_its_running_case_and_every_other_case_runs_once(
+    tmp_path: Path,
+) -> None:
+    killed_worker_keeps_every_case_once(
+        tmp_path, "process", "the agent's process died while this case ran (worker "
+    )

@@ -4,31 +4,25 @@ an actor killed mid-run, an agent that does not import."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.presets import preset_by_name
 from tenxeval_tui.runs.plan import RunPlan
-from tests.runs.test_pool import ROOT, _by_case, _lines, _outcome, _steps
+from tests.runs.test_pool import (
+    ROOT,
+    _by_case,
+    _lines,
+    _outcome,
+    _pid_plan,
+    _run,
+    _steps,
+    killed_worker_keeps_every_case_once,
+)
 
 pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
-
-PID_AGENT = """
-import asyncio, os, signal
-
-async def agent(message, trace):
-    if message == "die":
-        await asyncio.sleep(1.5)  # its neighbours on the actor most likely finish first
-        os.kill(os.getpid(), signal.SIGKILL)
-    await asyncio.sleep(0.05)
-    trace.node("MAIN", response=message)
-    return f"{message} from {os.getpid()}"
-"""
 
 
 def test_ray_actors_stream_what_one_evaluator_does_in_order_per_case() -> None:
@@ -54,61 +48,12 @@ def test_ray_actors_stream_what_one_evaluator_does_in_order_per_case() -> None:
         assert _outcome(lines[-1]) == _outcome(single_cases[eval_id][-1])
 
 
-def _pid_plan(folder: Path, messages: list[str], **update: object) -> RunPlan:
-    (folder / "pid_agent.py").write_text(PID_AGENT)
-    cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(messages)]
-    EvalSet(eval_set_id="pids", eval_cases=cases).to_file(folder / "p.evalset.json")
-    config = preset_by_name("quick_check")
-    config.max_concurrency = 2
-    config.reporter.enabled = False
-    plan = RunPlan(
-        agent="pid_agent:agent",
-        agent_explicit=True,
-        eval_sets=[folder / "p.evalset.json"],
-        config=config,
-        search_path=folder,
-        workers=2,
-        backend="ray",
-        journal=folder / "run.journal.jsonl",
-    )
-    return plan.model_copy(update=update)
-
-
-def _run(plan: RunPlan, cwd: Path) -> tuple[int, list[dict[str, object]]]:
-    done = subprocess.run(
-        plan.command(), cwd=cwd, env=plan.worker_env(), capture_output=True, timeout=240
-    )
-    lines = [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
-    return done.returncode, lines
-
-
 def test_a_killed_actor_errs_its_running_case_and_every_other_case_runs_once(
     tmp_path: Path,
 ) -> None:
-    messages = [f"m{i}" for i in range(10)]
-    messages[3] = "die"
-    code, lines = _run(_pid_plan(tmp_path, messages), tmp_path)
-    assert code == 0, lines[-3:]
-    ends = [line["result"] for line in lines if line["type"] == "case_end"]
-    assert sorted(r["eval_id"] for r in ends) == sorted(f"c{i}" for i in range(10))  # type: ignore[index]
-    died = next(r for r in ends if r["eval_id"] == "c3")  # type: ignore[index]
-    assert str(died["error"]).startswith(  # type: ignore[index]
-        "the agent's process died while this case ran (Ray actor "
+    killed_worker_keeps_every_case_once(
+        tmp_path, "ray", "the agent's process died while this case ran (Ray actor "
     )
-    (death,) = [line for line in lines if line["type"] == "worker_died"]
-    assert "running case(s) end as errors" in str(death["message"])
-    # a case that ran beside it on that actor died with it; every other case passed
-    for r in ends:
-        if r["error"]:  # type: ignore[index]
-            assert r["error"] == died["error"], r  # type: ignore[index]
-    assert sum(1 for r in ends if not r["error"]) >= 7  # type: ignore[index]
-    # the journal (kept by the driver) has every case once
-    journal = [
-        json.loads(line)
-        for line in (tmp_path / "run.journal.jsonl").read_text().splitlines()
-        if '"type": "case"' in line
-    ]
-    assert sorted(j["result"]["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
 
 
 def test_an_agent_that_does_not_import_fails_once_before_any_case(tmp_path: Path) -> None:
