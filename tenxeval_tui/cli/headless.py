@@ -20,7 +20,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.colour import colour_wanted
 from tenxeval_tui.evaluation.inert import inert
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tenxeval_tui.cli.run_options import Published
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.dataset.selection import Shard
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.settings.workspace import Workspace
@@ -38,6 +39,10 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class UsageError(Exception):
     """A usage or configuration problem: printed as it is, exit code 2."""
+
+
+class EmptyShard(Exception):
+    """The ``--shard`` part holds none of the selected cases: nothing to run (exit code 0)."""
 
 
 def _split_tags(raw: Sequence[str] | None) -> list[str]:
@@ -203,6 +208,8 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     tags = tuple(_split_tags(args.tags))
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    shard = _shard(args)
+    workers, backend, address = _backend(args, workspace.settings.workers, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     _check_output_dir(Path(reporter.output_dir))
@@ -218,7 +225,57 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         limit=subset["limit"],
         sample=subset["sample"],
         seed=subset["seed"],
+        shard=shard,
+        workers=workers,
+        backend=backend,
+        ray_address=address,
     )
+
+
+def _backend(
+    args: argparse.Namespace, configured: int | str | None, config: EvalConfig
+) -> tuple[int | None, Literal["process", "ray"], str | None]:
+    """``--workers``, ``--backend`` and ``--address`` (the settings' ``workers`` when no
+    flag says), checked; :class:`UsageError` on a bad value."""
+    raw = getattr(args, "workers", None)
+    source = "--workers" if raw is not None else "tool.tenxeval: workers"
+    value = raw if raw is not None else configured
+    from tenxeval_tui.runs.pool import resolve_workers
+
+    try:
+        workers = resolve_workers(value)
+    except ValueError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    backend: Literal["process", "ray"] = (
+        "ray" if getattr(args, "backend", None) == "ray" else "process"
+    )
+    address = getattr(args, "address", None)
+    if address and backend != "ray":
+        raise UsageError("--address: only goes with --backend ray")
+    if backend == "ray":
+        from tenxeval_tui.runs.ray_backend import ray_missing
+
+        if problem := ray_missing():
+            raise UsageError(f"--backend ray: {problem}")
+    if config.max_cost is not None and (backend == "ray" or (workers or 1) > 1):
+        raise UsageError(
+            "--max-cost: not with several workers (each would keep its own budget); "
+            "run with --workers 1"
+        )
+    return workers, backend, address
+
+
+def _shard(args: argparse.Namespace) -> Shard | None:
+    """``--shard K/N`` as a shard; :class:`UsageError` when it is not one."""
+    raw = getattr(args, "shard", None)
+    if raw is None:
+        return None
+    from tenxeval_tui.evaluation.dataset.selection import Shard
+
+    try:
+        return Shard.parse(raw)
+    except ValueError as exc:
+        raise UsageError(f"--shard: {exc}") from None
 
 
 def _import_criteria_modules(
@@ -255,6 +312,11 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     if unknown:
         raise UsageError(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
     selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+    if not selected and plan.shard is not None:
+        unsharded = select(plan.model_copy(update={"shard": None}), loaded)
+        if any(s.eval_cases for _, s in unsharded):
+            among = sum(len(s.eval_cases) for _, s in unsharded)
+            raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
     if not selected:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
@@ -266,6 +328,11 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         how = f"--limit {plan.limit}" if plan.limit is not None else f"--sample {plan.sample}"
         seed = f" --seed {plan.seed}" if plan.seed is not None else ""
         print(f"running {chosen} of {among} selected cases ({how}{seed})", flush=True)
+    if plan.shard is not None:
+        unsharded = select(plan.model_copy(update={"shard": None}), loaded)
+        among = sum(len(s.eval_cases) for _, s in unsharded)
+        chosen = sum(len(s.eval_cases) for _, s in selected)
+        print(f"running shard {plan.shard}: {chosen} of {among} selected cases", flush=True)
     return selected
 
 
@@ -274,8 +341,13 @@ def execute(
 ) -> int:
     """Run ``plan`` (its files checked and selected by :func:`select_for_run`; with
     ``--resume``, less the cases its journal finished); returns the exit code. The report
-    written is added to ``published``."""
-    selected = select_for_run(plan)
+    written is added to ``published``. A ``--shard`` part that holds no case runs nothing
+    and exits 0."""
+    try:
+        selected = select_for_run(plan)
+    except EmptyShard as exc:
+        print(f"{exc}: nothing to run", flush=True)
+        return EXIT_OK
     if not getattr(args, "resume", None):
         return run_selected(plan, selected, args, published=published)
     from tenxeval_tui.cli.retry_resume import resume_split
@@ -325,6 +397,7 @@ def run_selected(
     """
     from tenxeval_tui.cli.retry_resume import errored_only, merge_by_set, with_finished
 
+    whole_plan = plan
     update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
     if plan.limit is not None or plan.sample is not None or done:
         # the cases picked (or left to resume) here, by id: the worker runs these
@@ -360,6 +433,8 @@ def run_selected(
         return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
     if keep is not None:
         keep.extend(finished)
+    if plan.shard is not None:
+        finished = [_shard_report(whole_plan, finished)]
     code = publish(finished, config, args, published=published)
     if code is not None:
         _drop_journal(journal)
@@ -370,6 +445,16 @@ def run_selected(
     if died:
         return EXIT_FAILED
     return EXIT_FAILED if code is None else code
+
+
+def _shard_report(plan: RunPlan, reports: Sequence[EvalReport]) -> EvalReport:
+    """The one report of a ``--shard`` run: which part it is, each case's place in the whole."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.runs.plan import load_eval_sets
+    from tenxeval_tui.runs.shards import mark_shard, run_positions
+
+    report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+    return mark_shard(report, plan, run_positions(plan, load_eval_sets(plan.eval_sets)))
 
 
 def _run_pass(
@@ -390,6 +475,8 @@ def _run_pass(
         )
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
+    for death in outcome.worker_deaths:
+        print(inert(f"tenxeval-tui run: {death}"), file=sys.stderr)
     if outcome.interrupted:
         print("interrupted: writing the report of the finished cases", file=sys.stderr)
     elif outcome.died:

@@ -150,6 +150,13 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     return rescore_command(args)
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Join ``run --shard`` reports (see :mod:`tenxeval_tui.cli.merge_command`)."""
+    from tenxeval_tui.cli.merge_command import merge_command
+
+    return merge_command(args)
+
+
 def cmd_completion(args: argparse.Namespace) -> int:
     """Print the shell completion script for ``args.shell`` (generated from the parser)."""
     import shtab
@@ -217,6 +224,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rescore_arguments(rescore)
     rescore.set_defaults(func=cmd_rescore)
+
+    from tenxeval_tui.cli.merge_command import add_merge_arguments
+
+    merge = sub.add_parser(
+        "merge",
+        help="join the reports of `run --shard K/N` parts into one report, in eval-set order",
+        description="Join the JSON reports of `run --shard K/N` parts into one, the cases in "
+        "the whole run's order. Reports of different configs or splits, or holding the same "
+        "case twice, are refused (exit code 2). Exit codes otherwise as `run`.",
+    )
+    add_merge_arguments(merge)
+    merge.set_defaults(func=cmd_merge)
 
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser

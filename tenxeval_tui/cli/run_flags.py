@@ -51,6 +51,23 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="pass rate needed to exit 0 (default: 1.0)",
     )
     parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
+    parser.add_argument(
+        "--workers",
+        metavar="N|auto",
+        help="hand the cases out to N worker processes (auto: one per core), the "
+        "concurrency split between them (default: workers of [tool.tenxeval], else 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["process", "ray"],
+        help="where the workers run: local processes (the default) or Ray actors "
+        "(needs the tenxeval-tui[ray] extra)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="with --backend ray: the Ray cluster to join (default: start a local one)",
+    )
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per case")
     parser.add_argument(
         "--tags",
@@ -88,6 +105,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed", type=int, metavar="S", help="the seed of --sample: the same seed, the same cases"
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run only part K of N stable parts of the selected cases (by a hash of eval set "
+        "id and case id), e.g. one CI matrix job each; join the reports with `merge`",
     )
     parser.add_argument(
         "--max-cost",

@@ -69,6 +69,8 @@ class ChildRun:
     worker_error: str | None = None
     in_flight: list[tuple[str, EvalCase]] = field(default_factory=list)
     journal: Path | None = None
+    worker_deaths: list[str] = field(default_factory=list)
+    """With several workers: one line per worker that died mid-run (the run went on)."""
 
     @property
     def died(self) -> bool:
@@ -159,6 +161,7 @@ class _Follower:
         self.observer = _Fanout([*observers, self.in_flight])
         self.reports_written = False
         self.worker_error: str | None = None
+        self.worker_deaths: list[str] = []
         self._killer: threading.Timer | None = None
 
     def pump(self, stream: IO[bytes]) -> None:
@@ -176,6 +179,8 @@ class _Follower:
                 continue
             if data.get("type") == "worker_error":
                 self.worker_error = str(data.get("message", "the worker failed"))
+            elif data.get("type") == "worker_died":
+                self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
                 self.reports_written = True
 
@@ -240,6 +245,7 @@ def run_in_child(
             forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
     outcome.finished = follower.reports_written and outcome.status == 0
     outcome.worker_error = follower.worker_error
+    outcome.worker_deaths = follower.worker_deaths
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
     if journal.is_file():
         outcome.reports = read_journal_runs(journal)

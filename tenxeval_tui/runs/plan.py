@@ -15,12 +15,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
 
 
 class RunPlan(BaseModel):
@@ -47,7 +48,23 @@ class RunPlan(BaseModel):
         default=None, ge=1, description="Run N of the cases the selection chooses, drawn with seed."
     )
     seed: int | None = Field(default=None, description="The seed of sample.")
+    shard: Shard | None = Field(
+        default=None,
+        description="Run only this stable part of what the selection, limit and sample chose.",
+    )
     concurrency: int | None = Field(default=None, ge=1)
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        description="Worker processes (or Ray actors) the cases are handed out to, the "
+        "concurrency split between them (None or 1: one evaluator in the worker).",
+    )
+    backend: Literal["process", "ray"] = Field(
+        default="process", description="Where the workers run: local processes, or Ray."
+    )
+    ray_address: str | None = Field(
+        default=None, description="The Ray cluster to join (None: start a local one)."
+    )
     preset: str | None = None
     config_file: Path | None = Field(
         default=None, description="The eval config file (read unless config is given; watched)."
@@ -108,6 +125,12 @@ class RunPlan(BaseModel):
             config.reporter.output_dir = str(self.output_dir)
         return config
 
+    @property
+    def pooled(self) -> bool:
+        """Whether the cases are handed out to several workers (or to Ray) instead of run
+        by one evaluator."""
+        return self.backend == "ray" or (self.workers or 1) > 1
+
     def selection_for(self, path: Path) -> CaseSelection:
         """The selection of the eval set in ``path``: the plan's, narrowed by ``only``."""
         return self.selection.narrowed(self.only.get(str(path)))
@@ -133,7 +156,8 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
     """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
 
     The plan's ``limit`` or ``sample`` then picks among the cases of every set together,
-    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`).
+    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`); its ``shard``
+    last keeps its part of those, so the parts of one plan together run what it would.
     """
     chosen = [
         (path, eval_set, plan.selection_for(path).cases(eval_set.eval_cases))
@@ -148,6 +172,9 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
             for case in pick_cases(everything, limit=plan.limit, sample=plan.sample, seed=plan.seed)
         }
         chosen = [(p, s, [c for c in cases if id(c) in kept]) for p, s, cases in chosen]
+    if plan.shard is not None:
+        shard = plan.shard
+        chosen = [(p, s, shard.cases(s.eval_set_id, cases)) for p, s, cases in chosen]
     return [
         (path, eval_set.model_copy(update={"eval_cases": cases}))
         for path, eval_set, cases in chosen

@@ -16,7 +16,13 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   starts, not as each eval set begins;
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
+- ``worker_died`` (``message``) for each worker process (``plan.workers`` > 1) that died
+  mid-run: the cases it was running are errors, the run went on;
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
+
+With ``plan.workers`` > 1 (or the Ray backend) the cases are handed out to several
+workers (:mod:`tenxeval_tui.runs.pool`, :mod:`tenxeval_tui.runs.ray_backend`) and their
+lines come back through this process, so the stream is the same.
 
 File descriptor 1 is kept for these lines alone: the agent's prints (and the console
 reporter) go to stderr, which the screen shows when the worker dies. SIGTERM cancels
@@ -40,7 +46,7 @@ from typing import Any, TextIO
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 
@@ -174,7 +180,6 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
-    from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
@@ -185,7 +190,12 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        evaluations = load_agents(plan, files_and_sets)
+        # Several workers each load the agents (the first error is told once): not here.
+        evaluations: list[tuple[Any, Any, EvalSet]] = (
+            [(None, None, eval_set) for _, eval_set in files_and_sets]
+            if plan.pooled
+            else load_agents(plan, files_and_sets)
+        )
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
@@ -196,12 +206,15 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
     runner = EvaluationRunner(config, observers=observers)
+    pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False
 
     def cancel() -> None:
         nonlocal cancelled
         cancelled = True
+        if pool is not None:
+            pool.cancel()
         runner.cancel()
 
     loop.add_signal_handler(signal.SIGTERM, cancel)
@@ -213,7 +226,15 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
-    reports = list((await runner.run(evaluations, config)).values())
+    if pool is not None:
+        reports = await pool.run()
+        if pool.worker_error is not None:
+            out.emit({"type": "worker_error", "message": pool.worker_error})
+            return ERROR_EXIT
+        for death in pool.deaths:
+            out.emit({"type": "worker_died", "message": death})
+    else:
+        reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
     written = write_reports(reports, reporting)
@@ -226,6 +247,56 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         }
     )
     return 0
+
+
+def _pool(
+    plan: RunPlan,
+    config: Any,
+    evaluations: Sequence[tuple[Any, Any, EvalSet]],
+    observers: Sequence[Any],
+    out: _Lines,
+) -> Any:
+    """The backend that hands the run's cases out to ``plan.workers`` workers: local
+    processes (:class:`~tenxeval_tui.runs.pool.ProcessPool`) or Ray actors."""
+    from tenxeval_tui.evaluation.observers import ObserverGroup
+
+    eval_sets = [eval_set for _, _, eval_set in evaluations]
+    group = _Group(ObserverGroup(observers))
+    if plan.backend == "ray":
+        from tenxeval_tui.runs.ray_backend import RayPool
+
+        return RayPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)
+    from tenxeval_tui.runs.pool import ProcessPool
+
+    return ProcessPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)
+
+
+class _Group(RunObserver):
+    """One observer calling an :class:`ObserverGroup` (failures logged, never raised)."""
+
+    def __init__(self, group: Any) -> None:
+        self.group = group
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[Any]) -> None:
+        self.group.run_start(eval_set, cases)
+
+    def on_case_start(self, eval_set_id: str, case: Any) -> None:
+        self.group.case_start(eval_set_id, case)
+
+    def on_repeat_start(self, eval_set_id: str, case: Any, repeat: int, repeats: int) -> None:
+        self.group.repeat_start(eval_set_id, case, repeat, repeats)
+
+    def on_repeat_event(self, eval_set_id: str, eval_id: str, repeat: int, event: Any) -> None:
+        self.group.event(eval_set_id, eval_id, event, repeat)
+
+    def on_repeat_end(self, eval_set_id: str, eval_id: str, result: Any, repeats: int) -> None:
+        self.group.repeat_end(eval_set_id, eval_id, result, repeats)
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.group.case_end(result)
+
+    def on_run_end(self, report: Any) -> None:
+        self.group.run_end(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,7 @@ of its parents)::
     eval_sets = ["evals/smoke.evalset.json"]
     output_dir = "eval_reports"
     concurrency = 4
+    workers = 2                          # or "auto": worker processes (run --workers)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
     threshold = 0.9                      # run defaults, below flags and TENXEVAL_* variables
@@ -28,6 +29,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -46,7 +48,19 @@ class WorkspaceSettings(BaseModel):
     eval_sets: list[Path] = Field(default_factory=list)
     output_dir: Path = Path("eval_reports")
     concurrency: int = Field(default=4, ge=1)
+    workers: int | Literal["auto"] | None = Field(
+        default=None,
+        description="Worker processes the cases are handed out to (auto: the machine's cores).",
+    )
     config: Path | None = None
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _count_or_auto(cls, value: Any) -> Any:
+        if value is None or value == "auto" or (type(value) is int and value >= 1):
+            return value
+        raise ValueError(f'{value!r} is not a number of at least 1 or "auto"')
+
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",

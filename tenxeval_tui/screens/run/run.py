@@ -226,6 +226,7 @@ class RunScreen(Screen[None]):
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
             selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
+            workers=_workers(ws.settings.workers),
             preset=choice.preset,
             config_file=self.config_file,
             output_dir=output_dir,
@@ -590,6 +591,17 @@ class RunScreen(Screen[None]):
     async def on_unmount(self) -> None:
         self.watcher.stop()
         await self._stop_process()
+
+
+def _workers(setting: int | str | None) -> int | None:
+    """The settings' ``workers`` as a count (``auto``: the cores; checked when the settings
+    were read)."""
+    from tenxeval_tui.runs.pool import resolve_workers
+
+    try:
+        return resolve_workers(setting)
+    except ValueError:
+        return None
 
 
 def _result_in_reports(
