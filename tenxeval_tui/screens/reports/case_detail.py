@@ -20,7 +20,11 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 
 
 class CaseScreen(Screen[None]):
@@ -34,6 +38,7 @@ class CaseScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        *REPEAT_KEYS,
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
@@ -80,7 +85,15 @@ class CaseScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return can_go_back(self)
+        if action in REPEAT_ACTIONS:
+            return bool(self.result.repeat_results)
         return True
+
+    def action_next_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(-1)
 
     def action_copy(self) -> None:
         """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""

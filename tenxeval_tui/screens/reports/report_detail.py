@@ -32,7 +32,11 @@ from tenxeval_tui.screens.editor.case_actions import (
     request_case_action,
 )
 from tenxeval_tui.screens.reports.html_report import open_html_report
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import format_time
 from tenxeval_tui.widgets.reports.score_bars import ScoreBars
@@ -87,6 +91,7 @@ class ReportScreen(Screen[None]):
         Binding("c", "compare", "Compare with…"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        *REPEAT_KEYS,
         Binding(
             "y",
             "copy",
@@ -160,6 +165,7 @@ class ReportScreen(Screen[None]):
         self.document = document
         self.query_one("#report-header", Static).update(summary_text(document))
         self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
+        self.query_one(ReportCaseTable).show_runs(document.has_repeats)
         self._apply_filter()
         self.query_one(ReportCaseTable).focus()
         self.call_after_refresh(self._case_view)  # ready before the first case is opened
@@ -233,16 +239,20 @@ class ReportScreen(Screen[None]):
             )
             return
         view = await self._case_view()
+        had_repeats = view.is_mounted and view.display and view.repeat_count > 0
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
+        elif had_repeats != (view.repeat_count > 0):
+            self.refresh_bindings()  # the repeat keys come or go with the case
 
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
-        # Every key works in both states, so the footer need not be rebuilt.
+        if self._view.repeat_count:
+            self.refresh_bindings()  # the repeat keys show only with a case that has repeats
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
@@ -271,7 +281,15 @@ class ReportScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return self.showing_case is not None or can_go_back(self)
+        if action in REPEAT_ACTIONS:
+            return bool(self.showing_case is not None and self._view.repeat_count)
         return True
+
+    def action_next_repeat(self) -> None:
+        self._view.step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self._view.step_repeat(-1)
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current

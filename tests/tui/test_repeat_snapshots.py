@@ -1,0 +1,63 @@
+"""How repeats look in the report browser: a case stepped to a repeat, and a noise-aware
+comparison. Update with ``pytest --snapshot-update``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.report_list import ReportList
+from tests.repeat_samples import write_repeat_reports
+from tests.tui.browser_app import BrowserApp, until
+
+SIZE = (130, 40)
+
+
+@pytest.fixture
+def repeats_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
+    monkeypatch.chdir(tmp_path)
+    write_repeat_reports(tmp_path / "eval_reports")
+    return BrowserApp("eval_reports")
+
+
+async def _report(pilot: Pilot[Any]) -> None:
+    await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+    await pilot.press("enter")
+    await until(
+        pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
+    )
+    await pilot.pause()
+
+
+def test_repeat_of_a_case_snapshot(snap_compare: Any, repeats_app: BrowserApp) -> None:
+    async def second_repeat(pilot: Pilot[Any]) -> None:
+        await _report(pilot)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: pilot.app.screen.showing_case is not None)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+
+    assert snap_compare(repeats_app, terminal_size=SIZE, run_before=second_repeat)
+
+
+def test_noise_aware_comparison_snapshot(snap_compare: Any, repeats_app: BrowserApp) -> None:
+    async def compared(pilot: Pilot[Any]) -> None:
+        await _report(pilot)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
+        picker = pilot.app.screen
+        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, CompareScreen) and pilot.app.screen.comparison,
+        )
+        await pilot.pause()
+
+    assert snap_compare(repeats_app, terminal_size=SIZE, run_before=compared)
