@@ -61,3 +61,21 @@ def test_noise_aware_comparison_snapshot(snap_compare: Any, repeats_app: Browser
         await pilot.pause()
 
     assert snap_compare(repeats_app, terminal_size=SIZE, run_before=compared)
+
+
+def test_flaky_cases_snapshot(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.browsing.test_flaky_cases import write_history
+    from tests.tui.test_flakiness_view import HISTORY, open_flaky
+
+    monkeypatch.chdir(tmp_path)
+    write_history(tmp_path / "eval_reports", HISTORY)
+
+    async def flaky(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
+        await pilot.press("h")
+        await open_flaky(pilot)
+        await pilot.pause()
+
+    assert snap_compare(BrowserApp("eval_reports"), terminal_size=SIZE, run_before=flaky)

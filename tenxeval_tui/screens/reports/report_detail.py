@@ -89,6 +89,13 @@ class ReportScreen(Screen[None]):
         Binding("slash", "focus_filter", "Filter"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
+        Binding(
+            "h",
+            "flaky_cases",
+            "Flaky cases",
+            show=False,  # the footer is full: the repeat keys come first
+            tooltip="This eval set's cases over its runs",
+        ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         *REPEAT_KEYS,
@@ -275,6 +282,14 @@ class ReportScreen(Screen[None]):
         from tenxeval_tui.screens.reports.baseline_picker import pick_baseline_then_compare
 
         pick_baseline_then_compare(self, self.path, self.document.eval_set_id)
+
+    def action_flaky_cases(self) -> None:
+        """This report's eval set: its cases over the runs in the report's folder."""
+        if self.document is None:
+            return
+        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+
+        self.app.push_screen(FlakinessScreen(self.path.parent, self.document.eval_set_id))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
