@@ -79,3 +79,34 @@ def test_flaky_cases_snapshot(
         await pilot.pause()
 
     assert snap_compare(BrowserApp("eval_reports"), terminal_size=SIZE, run_before=flaky)
+
+
+def test_what_if_snapshot(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from tenxeval_tui.screens.reports.what_if import WhatIfScreen
+    from tests.browsing.test_what_if import judged, real_report
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "eval_reports").mkdir()
+    report = judged(asyncio.run(real_report()), 0.9)
+    report.timestamp = 1779200581.0
+    report.to_file(tmp_path / "eval_reports" / "coins_20260519_142301.json")
+
+    async def raised(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 1)
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
+        )
+        await pilot.press("t")
+        await until(
+            pilot, lambda: isinstance(pilot.app.screen, WhatIfScreen) and pilot.app.screen.result
+        )
+        await pilot.press(*["plus"] * 6)
+        await until(pilot, lambda: pilot.app.screen.result is not None and pilot.app.screen.changes)
+        await pilot.pause()
+
+    assert snap_compare(BrowserApp("eval_reports"), terminal_size=SIZE, run_before=raised)

@@ -96,6 +96,13 @@ class ReportScreen(Screen[None]):
             show=False,  # the footer is full: the repeat keys come first
             tooltip="This eval set's cases over its runs",
         ),
+        Binding(
+            "t",
+            "what_if",
+            "What-if thresholds",
+            show=False,
+            tooltip="Change criteria thresholds and see the verdicts move (no agent run)",
+        ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         *REPEAT_KEYS,
@@ -290,6 +297,14 @@ class ReportScreen(Screen[None]):
         from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 
         self.app.push_screen(FlakinessScreen(self.path.parent, self.document.eval_set_id))
+
+    def action_what_if(self) -> None:
+        """Try other thresholds on this report."""
+        if self.document is None or not self.document.complete:
+            return
+        from tenxeval_tui.screens.reports.what_if import WhatIfScreen
+
+        self.app.push_screen(WhatIfScreen(self.path, self.document))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):

@@ -27,6 +27,7 @@ from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
@@ -61,6 +62,7 @@ class ReportsScreen(Screen[None]):
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
+            (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
         ]
 
     @property
