@@ -225,6 +225,7 @@ class CompareScreen(Screen[None]):
                 eval_set_id=case.eval_set_id or current.eval_set_id,
                 baseline=before if after is not None else None,
                 report_path=self.current_path if after is not None else self.baseline_path,
+                run_timestamp=(current if after is not None else baseline).timestamp,
             )
         )
 

@@ -169,6 +169,7 @@ class FlakinessScreen(Screen[None]):
                 report_title=document.title,
                 eval_set_id=case.history.eval_set_id,
                 report_path=document.path,
+                run_timestamp=document.timestamp,
             )
         )
 

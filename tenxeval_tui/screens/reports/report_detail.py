@@ -31,6 +31,7 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
@@ -105,6 +106,7 @@ class ReportScreen(Screen[None]):
         ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        ACCEPT_KEY,
         *REPEAT_KEYS,
         Binding(
             "y",
@@ -265,8 +267,7 @@ class ReportScreen(Screen[None]):
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
-        if self._view.repeat_count:
-            self.refresh_bindings()  # the repeat keys show only with a case that has repeats
+        self.refresh_bindings()  # accept and the repeat keys show only with a case open
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
@@ -313,7 +314,19 @@ class ReportScreen(Screen[None]):
             return self.showing_case is not None or can_go_back(self)
         if action in REPEAT_ACTIONS:
             return bool(self.showing_case is not None and self._view.repeat_count)
+        if action == "accept_actual":
+            return self.showing_case is not None
         return True
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the case shown (or its repeat shown) did as its expectations."""
+        result = self.showing_case
+        if result is None or self.document is None:
+            return
+        run = accepted_run(result, self._view.repeat)
+        set_id = result.eval_set_id or self.document.eval_set_id
+        await accept_actual(self, run, set_id, self.document.timestamp)
 
     def action_next_repeat(self) -> None:
         self._view.step_repeat(1)
