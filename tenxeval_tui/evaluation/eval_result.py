@@ -45,6 +45,10 @@ def _unset(value: object) -> bool:
     return value is None
 
 
+_NO_TOKENS = TokenUsage()
+"""Shared by the results that used no tokens (it is frozen): one fewer model each."""
+
+
 class CriterionResult(BaseModel):
     """The score of one criterion on one case.
 
@@ -100,7 +104,7 @@ class CriterionResult(BaseModel):
             passed=score >= threshold,
             threshold=threshold,
             details=details or {},
-            token_usage=token_usage or TokenUsage(),
+            token_usage=token_usage or _NO_TOKENS,
         )
 
     @classmethod
@@ -352,7 +356,7 @@ class EvalSummary(BaseModel):
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
         per_case = _per_case_tokens(results)
-        total_tokens = sum((r.token_usage for r in results), TokenUsage())
+        total_tokens = TokenUsage.total(r.token_usage for r in results)
         total_duration = sum(r.duration_seconds for r in results)
         costs = [r.cost_usd for r in results if r.cost_usd is not None]
         return cls(
