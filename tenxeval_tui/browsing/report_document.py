@@ -34,6 +34,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
+    RESCORED_KEY,
     EvalCaseResult,
     EvalReport,
     EvalSummary,
@@ -242,6 +243,8 @@ class ReportDocument:
         self._keys: dict[tuple[str, str, int], int] | None = None
         self.partial = False
         """The run was cancelled before every case finished."""
+        self.rescored = False
+        """The report is another scoring of a run (``rescore``, a what-if), not a run."""
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -260,6 +263,7 @@ class ReportDocument:
         self.timestamp = float(data.get("timestamp") or 0.0)
         metadata = data.get("metadata")
         self.partial = isinstance(metadata, dict) and bool(metadata.get(PARTIAL_KEY))
+        self.rescored = isinstance(metadata, dict) and RESCORED_KEY in metadata
         self.summary = EvalSummary.model_validate(data.get("summary") or {})
         self.rows = CaseRows(self._raw_results)
         if self._raw_results:

@@ -25,7 +25,7 @@ from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.fileio import atomic_write_text
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,8 @@ class RunSummary:
     outcome: RunOutcome
     flips: tuple[int, ...]
     """Flips between consecutive repeats of each case (aligned with ``outcome.cases``)."""
+    rescored: bool = False
+    """Another scoring of a run (``rescore``, a what-if): not a run of its own."""
 
     @classmethod
     def of_document(cls, document: ReportDocument) -> RunSummary:
@@ -48,6 +50,7 @@ class RunSummary:
             timestamp=document.timestamp,
             outcome=document.outcome(),
             flips=tuple(row.flips for row in document.rows),
+            rescored=document.rescored,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -59,6 +62,7 @@ class RunSummary:
             "title": o.title,
             "pass_rate": o.pass_rate,
             "partial": o.partial,
+            "rescored": self.rescored,
             "criteria": {k: list(v) for k, v in o.criteria.items()},
             "cases": [
                 [c.eval_set_id, c.eval_id, c.name, c.status, c.score, c.passes, c.runs, f]
@@ -82,6 +86,7 @@ class RunSummary:
                 partial=bool(data["partial"]),
             ),
             flips=tuple(int(row[7]) for row in data["cases"]),
+            rescored=bool(data["rescored"]),
         )
 
 
@@ -141,9 +146,10 @@ class RunSummaries:
 def eval_set_history(
     summaries: Sequence[RunSummary], eval_set_id: str, last: int | None
 ) -> list[RunSummary]:
-    """The runs of ``eval_set_id`` among ``summaries``, oldest first (the ``last`` ones)."""
+    """The runs of ``eval_set_id`` among ``summaries``, oldest first (the ``last`` ones);
+    rescored reports are other scorings of runs already there, and are left out."""
     runs = sorted(
-        (s for s in summaries if s.eval_set_id == eval_set_id),
+        (s for s in summaries if s.eval_set_id == eval_set_id and not s.rescored),
         key=lambda s: (s.timestamp, s.path.name),
     )
     return runs[-last:] if last else runs

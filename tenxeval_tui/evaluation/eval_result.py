@@ -31,6 +31,8 @@ from tenxeval_tui.evaluation.token_usage import TokenUsage
 EVAL_SET_ID_KEY = "eval_set_id"
 # EvalReport.metadata key set on a report of a run that was cancelled before the end.
 PARTIAL_KEY = "partial"
+# EvalReport.metadata key of a rescored report: how it was rescored (see .rescore).
+RESCORED_KEY = "rescored"
 # EvalCaseResult.metadata key holding which repeat (0-based) a repeat's result is.
 REPEAT_KEY = "repeat"
 # EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of

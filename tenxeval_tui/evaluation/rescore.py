@@ -34,15 +34,17 @@ from tenxeval_tui.evaluation.cost import price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall as ExpectedCall
-from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import (
+    RESCORED_KEY,
+    CriterionResult,
+    EvalCaseResult,
+    EvalReport,
+)
 from tenxeval_tui.evaluation.evaluator import score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.fileio import built_long_lived
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-
-RESCORED_KEY = "rescored"
-"""``EvalReport.metadata`` key of a rescored report: how it was rescored."""
 
 
 def execution_from_result(run: EvalCaseResult) -> ExecutionResult:

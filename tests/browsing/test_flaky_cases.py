@@ -100,3 +100,15 @@ def test_summaries_are_cached_until_the_report_changes(tmp_path: Path) -> None:
     )
     assert third.read == 3  # both rewritten reports (new mtimes) and the broken file
     assert runs[-1].path == paths[-1] and runs[-1].outcome.cases[0].runs == 2
+
+
+def test_rescored_reports_are_not_runs_of_the_history(tmp_path: Path) -> None:
+    paths = write_history(tmp_path, [{"a": [True]}, {"a": [False]}])
+    rescored = repeats_report({"a": [True]}, BASELINE_TIME + 5 * DAY)
+    rescored.metadata["rescored"] = {"original_timestamp": BASELINE_TIME + DAY}
+    rescored.to_file(tmp_path / "weather-agent_01.what-if.json")
+    runs = history(tmp_path, cache=tmp_path / "cache")
+    assert [run.path for run in runs] == paths
+    again = history(tmp_path, cache=tmp_path / "cache")  # from the cache: still left out
+    assert [run.path for run in again] == paths
+    assert by_id(flaky_cases(again))["a"].history.outcomes == [True, False]

@@ -301,7 +301,10 @@ class ReportScreen(Screen[None]):
 
     def action_what_if(self) -> None:
         """Try other thresholds on this report."""
-        if self.document is None or not self.document.complete:
+        if self.document is None:
+            return
+        if not self.document.complete:
+            self.notify("Still reading the report's cases: try again in a moment.")
             return
         from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 
