@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
-from tenxeval_tui.evaluation import EvalReport
+from tenxeval_tui.evaluation import EvalConfig, EvalReport
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.widgets.reports.what_if_tables import CriterionSettingsTable
 from tests.browsing.test_what_if import judged, real_report
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
 
 
-async def test_thresholds_move_verdicts_and_save_only_when_asked(tmp_path: Path) -> None:
+async def test_thresholds_move_verdicts_and_save_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the standalone browser's workspace: the current folder
     report = judged(await real_report(), 0.9)  # the judge passed every case
     report.to_file(tmp_path / "coins_20260520_142301.json")
     app = BrowserApp(tmp_path)
@@ -52,6 +56,13 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(tmp_path: Path)
         saved = EvalReport.from_file(screen.saved)
         assert [r.status for r in saved.results] == ["passed", "failed", "failed"]
         assert saved.config_used["criteria"]["rouge_match"]["threshold"] == 0.8
+        await pilot.press("g")
+        await until(pilot, lambda: screen.saved_config is not None)
+        assert screen.saved_config == tmp_path / "coins.what-if.config.json"
+        config = EvalConfig.from_file(screen.saved_config)
+        enabled = dict(config.criteria.enabled_items())
+        assert enabled["rouge_match"].threshold == 0.8
+        assert enabled["factual_accuracy_v1"].threshold == 0.7  # as the report had it
         await pilot.press("r")
         await until(pilot, lambda: screen.result is not None)
         assert screen.changes == []

@@ -2,7 +2,8 @@
 
 The report is scored again in a thread (see :mod:`tenxeval_tui.browsing.what_if`: no
 agent runs, no judge is called) after each change; the newest change wins. Nothing is
-written until ``w`` saves the result as a new report beside the original.
+written until ``w`` saves the result as a new report beside the original, or ``g``
+the thresholds as an eval config file in the workspace.
 """
 
 from __future__ import annotations
@@ -25,17 +26,23 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.widgets.reports.status_text import delta_text
 from tenxeval_tui.widgets.reports.what_if_tables import CriterionSettingsTable, VerdictChangeTable
 
 
-def what_if_path(report: Path) -> Path:
+def what_if_path(report: Path, ending: str = ".json") -> Path:
     """A free name beside ``report`` for a what-if of it: ``NAME.what-if.json``, then
-    ``NAME.what-if-2.json``..."""
-    candidate = report.with_name(f"{report.stem}.what-if.json")
+    ``NAME.what-if-2.json``... (``ending``: what follows ``what-if``)."""
+    return free_path(report.parent, f"{report.stem}.what-if", ending)
+
+
+def free_path(folder: Path, stem: str, ending: str) -> Path:
+    """``folder/STEM ENDING``, or ``folder/STEM-2 ENDING``... whichever does not exist."""
+    candidate = folder / f"{stem}{ending}"
     n = 2
     while candidate.exists():
-        candidate = report.with_name(f"{report.stem}.what-if-{n}.json")
+        candidate = folder / f"{stem}-{n}{ending}"
         n += 1
     return candidate
 
@@ -54,6 +61,7 @@ class WhatIfScreen(Screen[None]):
         Binding("space", "toggle_criterion", "On/off"),
         Binding("r", "reset", "Reset"),
         Binding("w", "save", "Save as report"),
+        Binding("g", "save_config", "Save config"),
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -65,6 +73,7 @@ class WhatIfScreen(Screen[None]):
         """The report the settings give (``None`` until scored, and while rescoring)."""
         self.changes: list[VerdictChange] = []
         self.saved: Path | None = None
+        self.saved_config: Path | None = None
         self._generation = 0
 
     def compose(self) -> ComposeResult:
@@ -205,7 +214,25 @@ class WhatIfScreen(Screen[None]):
             return can_go_back(self)
         if action == "save":
             return self.result is not None and self.what_if is not None and self.what_if.changed
+        if action == "save_config":
+            return self.what_if is not None and self.what_if.changed
         return True
+
+    def action_save_config(self) -> None:
+        """Write the thresholds tried as an eval config file, in the workspace's folder
+        (``EVAL_SET.what-if.config.json``; not beside the reports, where it would be
+        listed as a report): a run with ``--config`` uses them."""
+        if self.what_if is None or not self.what_if.changed:
+            return
+        folder = host_of(self.app).workspace.root.resolve()
+        target = free_path(folder, f"{self.what_if.report.eval_set_id}.what-if", ".config.json")
+        try:
+            self.what_if.config().to_file(target)
+        except OSError as exc:
+            self.notify(str(exc), title="Cannot save", severity="error", markup=False)
+            return
+        self.saved_config = target
+        self.notify(f"Saved the config as {target}", markup=False)
 
     def action_save(self) -> None:
         """Write the what-if's report beside the original (only on this key)."""
