@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, ScreenStackError, SystemCommand
@@ -36,6 +36,9 @@ from tenxeval_tui.screens.common.host import LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -350,6 +353,19 @@ class WorkbenchApp(App[None]):
         while self.screen is not run:  # a report opened from the run view sits on top
             await self.pop_screen()
         run.launch([path], only={str(path): [eval_id]})
+
+    async def accept_actual(
+        self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
+    ) -> str | None:
+        """Accept ``run`` into its case in ``path`` through the editor (ctrl+z there undoes
+        it); why not, or ``None`` once saved (see ``screens/reports/accept_actual``)."""
+        from tenxeval_tui.screens.editor.accept_actual import accept_in_editor
+
+        await self.goto_mode("editor")
+        editor = self.screen
+        if not isinstance(editor, EditorScreen):
+            return "The editor did not open: nothing was written."
+        return await accept_in_editor(editor, path, run, parts)
 
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""

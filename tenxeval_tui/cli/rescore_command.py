@@ -59,8 +59,6 @@ def _fail(message: str) -> int:
 
 def rescore_command(args: argparse.Namespace) -> int:
     """Run ``tenxeval-tui rescore`` with parsed ``args``; returns the exit code."""
-    import asyncio
-
     from tenxeval_tui.cli.colour import colour_wanted
     from tenxeval_tui.cli.headless import exit_code
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
@@ -73,6 +71,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.reporters import print_report
     from tenxeval_tui.evaluation.reporters.files import reporter_for_path, write_report
     from tenxeval_tui.evaluation.rescore import rescore_report
+    from tenxeval_tui.evaluation.syncrun import run_main
 
     output = Path(args.output) if args.output else Path(args.report).with_suffix(".rescored.json")
     try:
@@ -98,7 +97,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"{reading}: {exc.strerror or exc}")
     try:
-        rescored = asyncio.run(rescore_report(report, config, eval_sets=eval_sets))
+        rescored = run_main(rescore_report(report, config, eval_sets=eval_sets))
     except CriterionConfigError as exc:
         return _fail(str(exc))
     try:

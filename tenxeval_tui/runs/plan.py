@@ -53,6 +53,13 @@ class RunPlan(BaseModel):
         description="Run only this stable part of what the selection, limit and sample chose.",
     )
     concurrency: int | None = Field(default=None, ge=1)
+    repeats: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Runs of each case (the config's repeats); a case's or an eval set's own "
+        "metadata.repeats still wins. None: the config's.",
+    )
     workers: int | None = Field(
         default=None,
         ge=1,
@@ -108,7 +115,7 @@ class RunPlan(BaseModel):
 
     def resolved_config(self) -> EvalConfig:
         """The plan's resolved config; or the config file (or the default), with the
-        preset's criteria, the concurrency and the output dir."""
+        preset's criteria, the concurrency, the repeats and the output dir."""
         from tenxeval_tui.evaluation.config.presets import preset_by_name
 
         if self.config is not None:
@@ -121,6 +128,8 @@ class RunPlan(BaseModel):
         if self.concurrency is not None:
             config.max_concurrency = self.concurrency
             config.parallel = True
+        if self.repeats is not None:
+            config.repeats = self.repeats
         if self.output_dir is not None:
             config.reporter.output_dir = str(self.output_dir)
         return config

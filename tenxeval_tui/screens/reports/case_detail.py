@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -20,7 +21,12 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 
 
 class CaseScreen(Screen[None]):
@@ -34,6 +40,8 @@ class CaseScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        ACCEPT_KEY,
+        *REPEAT_KEYS,
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
@@ -48,8 +56,12 @@ class CaseScreen(Screen[None]):
         baseline: EvalCaseResult | None = None,
         eval_case: EvalCase | None = None,
         report_path: Path | None = None,
+        run_timestamp: float | None = None,
     ) -> None:
         super().__init__()
+        self.run_timestamp = run_timestamp
+        """When the run of ``result`` ended (its report's timestamp): accepting its actual
+        needs it, to refuse when the eval set changed since."""
         self.report_path = report_path
         self.result = result
         self.report_title = report_title
@@ -80,7 +92,25 @@ class CaseScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return can_go_back(self)
+        if action in REPEAT_ACTIONS:
+            return bool(self.result.repeat_results)
+        if action == "accept_actual":
+            return self.run_timestamp is not None
         return True
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the case shown (or its repeat shown) did as its expectations."""
+        if self.run_timestamp is None:
+            return
+        run = accepted_run(self.result, self.query_one(CaseDetailView).repeat)
+        await accept_actual(self, run, self.eval_set_id, self.run_timestamp)
+
+    def action_next_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(-1)
 
     def action_copy(self) -> None:
         """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""

@@ -32,8 +32,13 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.html_report import open_html_report
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import format_time
 from tenxeval_tui.widgets.reports.score_bars import ScoreBars
@@ -90,8 +95,24 @@ class ReportScreen(Screen[None]):
         Binding("slash", "focus_filter", "Filter"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
+        Binding(
+            "h",
+            "flaky_cases",
+            "Flaky cases",
+            show=False,  # the footer is full: the repeat keys come first
+            tooltip="This eval set's cases over its runs",
+        ),
+        Binding(
+            "t",
+            "what_if",
+            "What-if thresholds",
+            show=False,
+            tooltip="Change criteria thresholds and see the verdicts move (no agent run)",
+        ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        ACCEPT_KEY,
+        *REPEAT_KEYS,
         Binding(
             "x",
             "export",
@@ -173,6 +194,7 @@ class ReportScreen(Screen[None]):
         self.document = document
         self.query_one("#report-header", Static).update(summary_text(document))
         self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
+        self.query_one(ReportCaseTable).show_runs(document.has_repeats)
         self._apply_filter()
         self.query_one(ReportCaseTable).focus()
         self.call_after_refresh(self._case_view)  # ready before the first case is opened
@@ -246,16 +268,19 @@ class ReportScreen(Screen[None]):
             )
             return
         view = await self._case_view()
+        had_repeats = view.is_mounted and view.display and view.repeat_count > 0
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
+        elif had_repeats != (view.repeat_count > 0):
+            self.refresh_bindings()  # the repeat keys come or go with the case
 
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
-        # Every key works in both states, so the footer need not be rebuilt.
+        self.refresh_bindings()  # accept and the repeat keys show only with a case open
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
@@ -279,12 +304,51 @@ class ReportScreen(Screen[None]):
 
         pick_baseline_then_compare(self, self.path, self.document.eval_set_id)
 
+    def action_flaky_cases(self) -> None:
+        """This report's eval set: its cases over the runs in the report's folder."""
+        if self.document is None:
+            return
+        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+
+        self.app.push_screen(FlakinessScreen(self.path.parent, self.document.eval_set_id))
+
+    def action_what_if(self) -> None:
+        """Try other thresholds on this report."""
+        if self.document is None:
+            return
+        if not self.document.complete:
+            self.notify("Still reading the report's cases: try again in a moment.")
+            return
+        from tenxeval_tui.screens.reports.what_if import WhatIfScreen
+
+        self.app.push_screen(WhatIfScreen(self.path, self.document))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return self.showing_case is not None or can_go_back(self)
+        if action in REPEAT_ACTIONS:
+            return bool(self.showing_case is not None and self._view.repeat_count)
+        if action == "accept_actual":
+            return self.showing_case is not None
         return True
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the case shown (or its repeat shown) did as its expectations."""
+        result = self.showing_case
+        if result is None or self.document is None:
+            return
+        run = accepted_run(result, self._view.repeat)
+        set_id = result.eval_set_id or self.document.eval_set_id
+        await accept_actual(self, run, set_id, self.document.timestamp)
+
+    def action_next_repeat(self) -> None:
+        self._view.step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self._view.step_repeat(-1)
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current

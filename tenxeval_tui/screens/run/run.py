@@ -28,6 +28,7 @@ from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.repeats import MAX_REPEATS
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_process import WorkerProcess
@@ -213,6 +214,8 @@ class RunScreen(Screen[None]):
         problem = agent_problem(agent, self.search_path) if agent else None
         if not paths:
             problem = f"No eval sets to run in {self.workspace.root}."
+        if choice.repeats is not None and not 1 <= choice.repeats <= MAX_REPEATS:
+            problem = f"Repeats: {choice.repeats} is not a whole number from 1 to {MAX_REPEATS:,}."
         if problem:
             self._say(problem, "bold red")
             return False
@@ -226,6 +229,7 @@ class RunScreen(Screen[None]):
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
             selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
+            repeats=choice.repeats,
             workers=_workers(ws.settings.workers),
             preset=choice.preset,
             config_file=self.config_file,
