@@ -45,7 +45,7 @@ def _split_tags(raw: Sequence[str] | None) -> list[str]:
 
 
 def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
-    from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
+    from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, run_files_in
 
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
@@ -55,7 +55,7 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     files: list[Path] = []
     for path in named:
         if path.is_dir():
-            found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            found = run_files_in(path)
             for odd in [f for f in found if not_regular_reason(f)]:
                 # a FIFO or device found by the scan is never opened (it would block)
                 print(
@@ -63,7 +63,8 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
                 )
                 found.remove(odd)
             if not found:
-                raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
+                wanted = " or ".join(f"*{suffix}" for suffix in RUN_FILE_SUFFIXES)
+                raise UsageError(f"{path}: no {wanted} files in this folder")
             files.extend(found)
         else:
             files.append(path)
@@ -214,6 +215,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         limit=subset["limit"],
         sample=subset["sample"],
         seed=subset["seed"],
+        user_model=getattr(args, "user_model", None) or None,
     )
 
 
@@ -251,6 +253,7 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     if unknown:
         raise UsageError(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
     selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+    _check_simulators(plan, selected)
     if not selected:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
@@ -263,6 +266,21 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         seed = f" --seed {plan.seed}" if plan.seed is not None else ""
         print(f"running {chosen} of {among} selected cases ({how}{seed})", flush=True)
     return selected
+
+
+def _check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) -> None:
+    """The simulated user of each scenario file that will run is set up (its model, key
+    and goal judge), before any agent is loaded; :class:`UsageError` naming the file."""
+    from tenxeval_tui.evaluation.simulators.runner import simulator_for
+    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+
+    config = plan.resolved_config()
+    for path, eval_set in selected:
+        if is_scenario_eval_set(eval_set):
+            try:
+                simulator_for(eval_set, config, plan.user_model)
+            except ValueError as exc:
+                raise UsageError(f"{path}: {exc} (or give run --user-model MODEL)") from None
 
 
 def execute(

@@ -153,6 +153,20 @@ def load_agents(
     return evaluations
 
 
+def check_simulators(plan: RunPlan, config: Any, eval_sets: Sequence[EvalSet]) -> None:
+    """The simulated user of every scenario file is set up (its model, its goal judge);
+    ``ValueError`` naming the scenario set when one is not."""
+    from tenxeval_tui.evaluation.simulators.runner import simulator_for
+    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+
+    for eval_set in eval_sets:
+        if is_scenario_eval_set(eval_set) and eval_set.eval_cases:
+            try:
+                simulator_for(eval_set, config, plan.user_model)
+            except ValueError as exc:
+                raise ValueError(f"scenarios {eval_set.eval_set_id!r}: {exc}") from None
+
+
 def set_up_logging(verbose: bool | None) -> None:
     """``verbose``: INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
     import logging
@@ -180,6 +194,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         evaluations = load_agents(plan, files_and_sets)
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
@@ -190,7 +205,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
-    runner = EvaluationRunner(config, observers=observers)
+    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
     loop = asyncio.get_running_loop()
     cancelled = False
 

@@ -28,6 +28,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tenxeval_tui.evaluation.errors import Problem
 
 EVAL_SET_SUFFIX = ".evalset.json"
+SCENARIO_SUFFIX = ".scenarios.json"
+"""Scenario files (simulated conversations), run like eval sets."""
+RUN_FILE_SUFFIXES = (EVAL_SET_SUFFIX, SCENARIO_SUFFIX)
+"""What ``run`` (and the workbench) finds in a folder: eval sets and scenario files."""
+
+
+def run_files_in(folder: Path) -> list[Path]:
+    """The eval set and scenario files under ``folder`` (recursively), sorted by path."""
+    return sorted(p for suffix in RUN_FILE_SUFFIXES for p in folder.rglob(f"*{suffix}"))
+
+
+def is_scenario_path(path: Path) -> bool:
+    """Whether ``path`` names a scenario file (``*.scenarios.json``)."""
+    return path.name.endswith(SCENARIO_SUFFIX)
 
 
 class WorkspaceSettings(BaseModel):
@@ -226,12 +240,16 @@ def open_workspace(path: str | Path) -> Workspace:
 
 __all__ = [
     "EVAL_SET_SUFFIX",
+    "RUN_FILE_SUFFIXES",
+    "SCENARIO_SUFFIX",
     "EvalSetEntry",
     "Workspace",
     "WorkspaceSettings",
     "describe_eval_set",
     "find_settings_file",
+    "is_scenario_path",
     "load_settings",
     "open_workspace",
+    "run_files_in",
     "settings_key_line",
 ]
