@@ -44,8 +44,9 @@ def _split_tags(raw: Sequence[str] | None) -> list[str]:
     return [tag.strip() for item in raw or () for tag in item.split(",") if tag.strip()]
 
 
-def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
-    from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, run_files_in
+def _eval_files(paths: Sequence[str], workspace: Workspace) -> tuple[list[Path], set[Path]]:
+    """The files to run, and those of them that are scenario files a folder scan found."""
+    from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, is_scenario_path, run_files_in
 
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
@@ -53,9 +54,11 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     from tenxeval_tui.evaluation.textfiles import not_regular_reason
 
     files: list[Path] = []
+    scanned: set[Path] = set()
     for path in named:
         if path.is_dir():
             found = run_files_in(path)
+            scanned.update(f for f in found if is_scenario_path(f))
             for odd in [f for f in found if not_regular_reason(f)]:
                 # a FIFO or device found by the scan is never opened (it would block)
                 print(
@@ -73,7 +76,26 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
             raise UsageError(f"{file}: {reason}")
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
-    return list(dict.fromkeys(files))
+    return list(dict.fromkeys(files)), scanned - {p for p in named if not p.is_dir()}
+
+
+def _skip_unready_scenarios(
+    files: list[Path], scanned: set[Path], config: EvalConfig, user_model: str | None
+) -> list[Path]:
+    """``files`` less the scenario files a folder scan found whose simulated user is not set
+    up (each skipped with its reason on stderr); :class:`UsageError` when none is left."""
+    from tenxeval_tui.runs.scenario_check import runnable_files
+
+    _, skipped = runnable_files([f for f in files if f in scanned], config, user_model)
+    for path, problem in skipped:
+        print(
+            inert(f"tenxeval-tui run: skipped {path}: {problem} (or give --user-model MODEL)"),
+            file=sys.stderr,
+        )
+    left = [f for f in files if f not in {path for path, _ in skipped}]
+    if files and not left:
+        raise UsageError("no file left to run: the scenario files found cannot run (see above)")
+    return left
 
 
 def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
@@ -153,7 +175,9 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     agent_folder = Path.cwd() if args.agent else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
-    files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    files, scanned = (
+        ([], set()) if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    )
     config, config_file = _base_config(args, workspace)
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
@@ -202,6 +226,8 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
+    user_model = getattr(args, "user_model", None) or None
+    files = _skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
@@ -215,7 +241,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         limit=subset["limit"],
         sample=subset["sample"],
         seed=subset["seed"],
-        user_model=getattr(args, "user_model", None) or None,
+        user_model=user_model,
     )
 
 

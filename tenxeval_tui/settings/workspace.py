@@ -115,6 +115,21 @@ class Workspace:
             found.setdefault(self.resolve(named).resolve(), None)
         return list(found)
 
+    def scenario_files(self) -> list[Path]:
+        """The scenario files (``*.scenarios.json``) found in the folder, sorted (none when
+        the workspace was opened on one eval set file)."""
+        if self.single_file is not None or not self.root.is_dir():
+            return []
+        return [
+            path.resolve()
+            for path in sorted(self.root.rglob(f"*{SCENARIO_SUFFIX}"))
+            if not any(part.startswith(".") for part in path.relative_to(self.root).parts)
+        ]
+
+    def run_files(self) -> list[Path]:
+        """What the workbench's run view runs: the eval set files, then the scenario files."""
+        return [*self.eval_set_files(), *self.scenario_files()]
+
     def entries(self) -> list[EvalSetEntry]:
         """Every eval set file with its case count or its problems (loads each file)."""
         return [describe_eval_set(path) for path in self.eval_set_files()]

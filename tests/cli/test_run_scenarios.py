@@ -154,3 +154,27 @@ def test_validate_checks_scenario_files_with_located_problems(weather: Path) -> 
     line = 1 + text[: text.index('"goal"')].count("\n")
     assert f"{path}:{line}:" in bad.stdout
     assert "scenarios[0].goal" in bad.stdout
+
+
+def test_a_folder_scan_skips_scenario_files_that_cannot_run_and_runs_the_rest(
+    weather: Path, judge_env: JudgeServer
+) -> None:
+    path = weather / "evals/weather_graph.scenarios.json"
+    data = json.loads(path.read_text())
+    del data["user_simulator_config"]
+    path.write_text(json.dumps(data))
+    no_model = {"TENXEVAL_JUDGE_MODEL": "", "TENXEVAL_USER_MODEL": ""}
+    done = cli(weather, "run", "evals", "--output-dir", "out", "--no-html", env=no_model)
+    assert "skipped evals/weather_graph.scenarios.json: user simulator: no judge model" in (
+        done.stderr
+    )
+    (report_file,) = reports(weather / "out")
+    ids = {r["eval_id"] for r in json.loads(report_file.read_text())["results"]}
+    eval_set = json.loads((weather / "evals/weather_graph.evalset.json").read_text())
+    assert ids == {c["eval_id"] for c in eval_set["eval_cases"]}
+    assert judge_env.requests == []
+    # Only scenario files that cannot run: nothing is left, a usage error.
+    (weather / "evals/weather_graph.evalset.json").unlink()
+    alone = cli(weather, "run", "evals", "--output-dir", "out2", env=no_model)
+    assert alone.returncode == 2
+    assert "no file left to run" in alone.stderr
