@@ -20,6 +20,7 @@ from tenxeval_tui.browsing.report_document import (
     ReportReader,
     StatusFilter,
 )
+from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -32,6 +33,7 @@ from tenxeval_tui.screens.editor.case_actions import (
     request_case_action,
 )
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import format_time
@@ -94,6 +96,7 @@ class ReportScreen(Screen[None]):
             show=False,
             tooltip="The case's reply, tool calls or diff; the report's path",
         ),
+        *SAVE_BINDINGS,
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -103,6 +106,7 @@ class ReportScreen(Screen[None]):
         self.status_filter = StatusFilter.ALL
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
+        self.case_saver = CaseSaver(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
@@ -233,15 +237,21 @@ class ReportScreen(Screen[None]):
             )
             return
         view = await self._case_view()
+        simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
+        if self._simulated_shown != simulated_before:
+            self.refresh_bindings()  # "Save as case" shows for simulated conversations only
 
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
+        simulated_before = self._simulated_shown
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
+        if self._simulated_shown != simulated_before:
+            self.refresh_bindings()
         # Every key works in both states, so the footer need not be rebuilt.
 
     @on(ReportCaseTable.Highlighted, "#case-table")
@@ -271,7 +281,23 @@ class ReportScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return self.showing_case is not None or can_go_back(self)
+        if action == SAVE_ACTION:
+            return self._simulated_shown  # hidden unless a simulated conversation is open
         return True
+
+    @property
+    def _simulated_shown(self) -> bool:
+        """Whether the case on screen is a simulated conversation (it can be saved as a case)."""
+        result = self.showing_case
+        return result is not None and is_simulated(result)
+
+    def action_save_as_case(self) -> None:
+        """Save the simulated conversation on screen as a case of an eval set (asks which)."""
+        self.case_saver.save(self.showing_case)
+
+    async def action_undo_save_as_case(self) -> None:
+        """Take the case saved last out of its eval set again."""
+        await self.case_saver.undo()
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current
