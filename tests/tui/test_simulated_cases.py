@@ -174,3 +174,15 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
             json.loads(weather_set.read_text(encoding="utf-8"))["eval_cases"][-1]["eval_id"]
             == "two_cities"
         )
+
+
+def test_a_scenario_case_is_found_in_its_scenario_file_for_a_rerun(tmp_path: Path) -> None:
+    from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+
+    named = tmp_path / "trips.scenarios.json"
+    named.write_text('{"scenarios": []}', encoding="utf-8")  # its id is its name
+    own = tmp_path / "other.scenarios.json"
+    own.write_text('{"scenario_set_id": "holidays", "scenarios": []}', encoding="utf-8")
+    assert find_eval_set_file([named, own], "trips") == named
+    assert find_eval_set_file([named, own], "holidays") == own
+    assert find_eval_set_file([named, own], "other") is None
