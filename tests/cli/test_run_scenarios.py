@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_run import cli, reports
-from tests.evaluation.criteria.judge_server import CHAT, RESPONSES, JudgeServer
+from tests.evaluation.criteria.judge_server import CHAT, RESPONSES, JudgeServer, Scripted
 from tests.evaluation.simulators.scripted_user import ScriptedUser, when_said
 
 pytest.importorskip("tenxgraph", reason="the 10xgraph extra is not installed")
@@ -178,3 +178,29 @@ def test_a_folder_scan_skips_scenario_files_that_cannot_run_and_runs_the_rest(
     alone = cli(weather, "run", "evals", "--output-dir", "out2", env=no_model)
     assert alone.returncode == 2
     assert "no file left to run" in alone.stderr
+
+
+def test_retry_errors_runs_an_errored_conversation_again(
+    weather: Path, judge_env: JudgeServer
+) -> None:
+    # The first call to the simulated user's model is refused (a 400 is not retried by
+    # the client): that conversation errs; the retry, in a new worker, goes through.
+    judge_env.script(Scripted(status=400, content="bad request"))
+    scripted(judge_env)
+    done = cli(
+        weather,
+        "run",
+        "evals/weather_graph.scenarios.json",
+        "--case",
+        "weekend_trip",
+        "--retry-errors",
+        "1",
+        "--output-dir",
+        "out",
+        "--no-html",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "retrying 1 errored case(s) (retry 1 of 1)" in done.stdout
+    (report_file,) = reports(weather / "out")
+    (result,) = json.loads(report_file.read_text())["results"]
+    assert (result["eval_id"], result["passed"], result["error"]) == ("weekend_trip", True, None)
