@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tenxeval_tui.cli.colour import colour_wanted
+from tenxeval_tui.cli.scenario_files import check_simulators, skip_unready_scenarios
+from tenxeval_tui.cli.usage import UsageError
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
@@ -34,10 +36,6 @@ if TYPE_CHECKING:
     from tenxeval_tui.settings.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class UsageError(Exception):
-    """A usage or configuration problem: printed as it is, exit code 2."""
 
 
 def _split_tags(raw: Sequence[str] | None) -> list[str]:
@@ -77,25 +75,6 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> tuple[list[Path],
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
     return list(dict.fromkeys(files)), scanned - {p for p in named if not p.is_dir()}
-
-
-def _skip_unready_scenarios(
-    files: list[Path], scanned: set[Path], config: EvalConfig, user_model: str | None
-) -> list[Path]:
-    """``files`` less the scenario files a folder scan found whose simulated user is not set
-    up (each skipped with its reason on stderr); :class:`UsageError` when none is left."""
-    from tenxeval_tui.runs.scenario_check import runnable_files
-
-    _, skipped = runnable_files([f for f in files if f in scanned], config, user_model)
-    for path, problem in skipped:
-        print(
-            inert(f"tenxeval-tui run: skipped {path}: {problem} (or give --user-model MODEL)"),
-            file=sys.stderr,
-        )
-    left = [f for f in files if f not in {path for path, _ in skipped}]
-    if files and not left:
-        raise UsageError("no file left to run: the scenario files found cannot run (see above)")
-    return left
 
 
 def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
@@ -227,7 +206,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     user_model = getattr(args, "user_model", None) or None
-    files = _skip_unready_scenarios(files, scanned, config, user_model)
+    files = skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
@@ -279,7 +258,7 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     if unknown:
         raise UsageError(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
     selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
-    _check_simulators(plan, selected)
+    check_simulators(plan, selected)
     if not selected:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
@@ -292,21 +271,6 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         seed = f" --seed {plan.seed}" if plan.seed is not None else ""
         print(f"running {chosen} of {among} selected cases ({how}{seed})", flush=True)
     return selected
-
-
-def _check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) -> None:
-    """The simulated user of each scenario file that will run is set up (its model, key
-    and goal judge), before any agent is loaded; :class:`UsageError` naming the file."""
-    from tenxeval_tui.evaluation.simulators.runner import simulator_for
-    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-
-    config = plan.resolved_config()
-    for path, eval_set in selected:
-        if is_scenario_eval_set(eval_set):
-            try:
-                simulator_for(eval_set, config, plan.user_model)
-            except ValueError as exc:
-                raise UsageError(f"{path}: {exc} (or give run --user-model MODEL)") from None
 
 
 def execute(
