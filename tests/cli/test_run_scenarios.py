@@ -204,3 +204,44 @@ def test_retry_errors_runs_an_errored_conversation_again(
     (report_file,) = reports(weather / "out")
     (result,) = json.loads(report_file.read_text())["results"]
     assert (result["eval_id"], result["passed"], result["error"]) == ("weekend_trip", True, None)
+
+
+def test_resume_simulates_only_the_conversations_the_journal_lacks(
+    weather: Path, judge_env: JudgeServer
+) -> None:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+
+    path = weather / "evals/weather_graph.scenarios.json"
+    eval_set = load_run_file(path)
+    journal = RunJournal(weather / "killed.journal.jsonl")  # as a killed run left it
+    journal.on_run_start(eval_set, eval_set.eval_cases)
+    journal.on_case_end(
+        EvalCaseResult(
+            eval_id="off_topic",
+            passed=True,
+            actual_response="from the journal",
+            metadata={"eval_set_id": eval_set.eval_set_id},
+        )
+    )
+    scripted(judge_env)
+    done = cli(
+        weather,
+        "run",
+        str(path),
+        "--resume",
+        "killed.journal.jsonl",
+        "--output-dir",
+        "out",
+        "--no-html",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "resuming killed.journal.jsonl: 1 case(s) finished, 1 to run" in done.stdout
+    (report_file,) = reports(weather / "out")
+    results = {r["eval_id"]: r for r in json.loads(report_file.read_text())["results"]}
+    assert results["off_topic"]["actual_response"] == "from the journal"
+    assert results["weekend_trip"]["passed"] is True
+    # Only the trip was simulated: its two written messages, none of the joke's.
+    written = [p for p in judge_env.prompts() if p.startswith("You play the user")]
+    assert len(written) == 2
