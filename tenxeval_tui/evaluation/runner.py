@@ -103,6 +103,9 @@ class EvaluationRunner:
                     max_concurrency=config.effective_concurrency,
                     timeout=config.timeout,
                     config_used=config.model_dump(mode="json"),
+                    prices=config.prices,
+                    agent_model=config.agent_model,
+                    budget=budget,
                 )
             else:
                 evaluator = AgentEvaluator(

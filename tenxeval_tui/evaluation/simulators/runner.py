@@ -23,7 +23,9 @@ from typing import Any
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.config.prices import PriceTable
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig
+from tenxeval_tui.evaluation.cost import CostBudget
 from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.criteria.simulation_goals import SimulationGoalsCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
@@ -53,7 +55,10 @@ class ScenarioEvaluator:
     ``create_eval_app``, its pair, a ``StateGraph`` or a plain agent);
     ``simulator`` plays the user and scores each conversation with its criteria.
     ``max_concurrency`` conversations run at once; ``timeout`` bounds each one;
-    ``config_used`` goes into the report as the eval runs' does.
+    ``config_used`` goes into the report as the eval runs' does. ``prices`` and
+    ``agent_model`` price each conversation (see :meth:`UserSimulator.simulate`), and
+    ``budget`` (a shared :class:`CostBudget`) starts no conversation that would take
+    the run past its ``max_cost`` (the report then says which did not run).
     """
 
     def __init__(
@@ -65,8 +70,14 @@ class ScenarioEvaluator:
         max_concurrency: int = 4,
         timeout: float = DEFAULT_TIMEOUT,
         config_used: dict[str, Any] | None = None,
+        prices: PriceTable | None = None,
+        agent_model: str | None = None,
+        budget: CostBudget | None = None,
     ) -> None:
         self.target = app_and_collector(target)
+        self.prices = dict(prices or {})
+        self.agent_model = agent_model
+        self.budget = budget
         self.simulator = simulator
         self.observers = list(observers)
         self.max_concurrency = max(1, max_concurrency)
@@ -91,17 +102,26 @@ class ScenarioEvaluator:
         limit = asyncio.Semaphore(self.max_concurrency)
         self.simulator.judge_pool.limit_to(self.max_concurrency)
 
+        budget = self.budget
+
         async def one(index: int, scenario: ConversationScenario) -> None:
             async with limit:
-                if self._stopping:
+                if self._stopping or (budget is not None and not budget.allows_another()):
                     return
-                results[index], _ = await self.simulator.simulate(
+                if budget is not None:
+                    budget.started()
+                result, _ = await self.simulator.simulate(
                     self.target,
                     scenario,
                     eval_set_id=eval_set.eval_set_id,
                     observers=self.observers,
                     timeout=self.timeout,
+                    prices=self.prices,
+                    agent_model=self.agent_model,
                 )
+                if budget is not None:
+                    budget.ended(result)
+                results[index] = result
 
         try:
             async with asyncio.TaskGroup() as group:
@@ -113,7 +133,8 @@ class ScenarioEvaluator:
             self.partial_report = self._report(eval_set, results)
             notify.run_end(self.partial_report)
             raise
-        report = self._report(eval_set, results)
+        stopped = budget.stop_note(cases, results) if budget is not None else None
+        report = self._report(eval_set, results, stopped)
         if report.is_partial:
             self.partial_report = report
         notify.run_end(report)
@@ -126,8 +147,13 @@ class ScenarioEvaluator:
         for task in list(self._tasks):
             task.cancel()
 
-    def _report(self, eval_set: EvalSet, results: list[EvalCaseResult | None]) -> EvalReport:
-        metadata: dict[str, Any] = {SCENARIO_RUN_KEY: True}
+    def _report(
+        self,
+        eval_set: EvalSet,
+        results: list[EvalCaseResult | None],
+        stopped: dict[str, Any] | None = None,
+    ) -> EvalReport:
+        metadata: dict[str, Any] = {SCENARIO_RUN_KEY: True, **(stopped or {})}
         if any(r is None for r in results):
             metadata[PARTIAL_KEY] = True
         return EvalReport.create(

@@ -15,6 +15,7 @@ from tenxeval_tui.evaluation import (
     create_eval_app,
 )
 from tenxeval_tui.evaluation.config.eval_config import CriteriaConfig
+from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.simulators.runner import simulator_for
 from tenxeval_tui.evaluation.simulators.scenario_sets import (
@@ -23,6 +24,7 @@ from tenxeval_tui.evaluation.simulators.scenario_sets import (
     load_run_file,
     scenario_of,
 )
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tests.evaluation.criteria.judge_server import JudgeServer
 from tests.evaluation.simulators.scripted_user import ScriptedUser
 from tests.waiting import POLL, wait_async
@@ -111,3 +113,36 @@ async def test_the_runner_simulates_a_scenario_file_and_a_cancel_keeps_what_fini
     assert [r.eval_id for r in report.results] == ["quick"]
     assert report.results[0].passed  # no goals: nothing to judge
     assert report.is_partial and report.metadata["scenario_run"] is True
+
+
+async def test_conversations_are_priced_and_max_cost_stops_the_next(
+    judge_env: JudgeServer, tmp_path: Path
+) -> None:
+    async def agent(message: str, trace: Trace) -> str:
+        trace.node("MAIN", response="ok")
+        return "ok"
+
+    path = tmp_path / "priced.scenarios.json"
+    path.write_text(
+        '{"user_simulator_config": {"model": "sim-user", "api_style": "chat"}, "scenarios": ['
+        '{"scenario_id": "first", "starting_prompt": "hi", "goals": ["g"], "max_turns": 2},'
+        '{"scenario_id": "second", "starting_prompt": "hi", "goals": ["g"], "max_turns": 2}]}',
+        encoding="utf-8",
+    )
+    ScriptedUser(["and then?"] * 4, lambda goal, conversation: False).install(judge_env)
+    prices = {"sim-user": ModelPrice(input=1000, output=2000)}
+    config = EvalConfig(
+        max_concurrency=1,
+        prices=prices,
+        max_cost=1e-9,  # the first conversation's cost is already more
+        reporter=ReporterConfig(enabled=False),
+    )
+    app, collector = create_eval_app(agent)
+    report = (await EvaluationRunner(config).run([(app, collector, path)], config))["priced"]
+    (first,) = report.results
+    usage = TokenUsage.model_validate(first.metadata["simulation"]["simulator_token_usage"])
+    assert usage.input_tokens > 0
+    # Only the simulated user's model is priced here (no agent_model, the judge unpriced).
+    assert first.cost_usd == pytest.approx(prices["sim-user"].cost(usage))
+    assert report.metadata["stopped_by"] == "max_cost"
+    assert report.metadata["not_run"] == ["second"]
