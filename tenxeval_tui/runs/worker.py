@@ -36,13 +36,16 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 
 ERROR_EXIT = 3
 
@@ -153,7 +156,7 @@ def load_agents(
     return evaluations
 
 
-def check_simulators(plan: RunPlan, config: Any, eval_sets: Sequence[EvalSet]) -> None:
+def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
     """The simulated user of every scenario file is set up (its model, its goal judge);
     ``ValueError`` naming the scenario set when one is not."""
     from tenxeval_tui.evaluation.simulators.runner import simulator_for
