@@ -229,9 +229,14 @@ def settings_key_line(text: str, key: str) -> int | None:
 
 
 def open_workspace(path: str | Path) -> Workspace:
-    """Open a workspace on a folder or one eval set file; never raises for a bad path."""
+    """Open a workspace on a folder or one eval set file; never raises for a bad path.
+
+    A scenario file opens the workspace of its folder (the editor edits eval sets only;
+    the run view lists the scenario file there)."""
     target = Path(path).expanduser()
-    if target.is_file():
+    if target.is_file() and is_scenario_path(target):
+        root, single = target.parent, None
+    elif target.is_file():
         root, single = target.parent, target
     else:
         root, single = target, None

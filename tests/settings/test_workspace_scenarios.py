@@ -33,3 +33,12 @@ def test_a_workspace_on_one_eval_set_file_runs_only_that_file(tmp_path: Path) ->
     touch(tmp_path / "trips.scenarios.json")
     workspace = open_workspace(eval_set)
     assert workspace.run_files() == [eval_set]
+
+
+def test_a_scenario_file_opens_the_workspace_of_its_folder(tmp_path: Path) -> None:
+    eval_set = touch(tmp_path / "a.evalset.json")
+    trips = touch(tmp_path / "trips.scenarios.json")
+    workspace = open_workspace(trips)
+    assert workspace.single_file is None  # never edited as an (empty) eval set
+    assert workspace.eval_set_files() == [eval_set]
+    assert workspace.run_files() == [eval_set, trips]
