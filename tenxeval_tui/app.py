@@ -340,7 +340,7 @@ class WorkbenchApp(App[None]):
         from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
         from tenxeval_tui.screens.run.run import RunScreen
 
-        path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
+        path = find_eval_set_file(self.workspace.run_files(), eval_set_id)
         if path is None:
             self.notify(
                 f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False

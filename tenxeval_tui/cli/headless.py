@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.colour import colour_wanted
+from tenxeval_tui.cli.scenario_files import check_simulators, skip_unready_scenarios
+from tenxeval_tui.cli.usage import UsageError
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
@@ -37,10 +39,6 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
-    """A usage or configuration problem: printed as it is, exit code 2."""
-
-
 class EmptyShard(Exception):
     """The ``--shard`` part holds none of the selected cases: nothing to run (exit code 0)."""
 
@@ -49,8 +47,9 @@ def _split_tags(raw: Sequence[str] | None) -> list[str]:
     return [tag.strip() for item in raw or () for tag in item.split(",") if tag.strip()]
 
 
-def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
-    from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
+def _eval_files(paths: Sequence[str], workspace: Workspace) -> tuple[list[Path], set[Path]]:
+    """The files to run, and those of them that are scenario files a folder scan found."""
+    from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, is_scenario_path, run_files_in
 
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
@@ -58,9 +57,11 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     from tenxeval_tui.evaluation.textfiles import not_regular_reason
 
     files: list[Path] = []
+    scanned: set[Path] = set()
     for path in named:
         if path.is_dir():
-            found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            found = run_files_in(path)
+            scanned.update(f for f in found if is_scenario_path(f))
             for odd in [f for f in found if not_regular_reason(f)]:
                 # a FIFO or device found by the scan is never opened (it would block)
                 print(
@@ -68,7 +69,8 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
                 )
                 found.remove(odd)
             if not found:
-                raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
+                wanted = " or ".join(f"*{suffix}" for suffix in RUN_FILE_SUFFIXES)
+                raise UsageError(f"{path}: no {wanted} files in this folder")
             files.extend(found)
         else:
             files.append(path)
@@ -77,7 +79,7 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
             raise UsageError(f"{file}: {reason}")
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
-    return list(dict.fromkeys(files))
+    return list(dict.fromkeys(files)), scanned - {p for p in named if not p.is_dir()}
 
 
 def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
@@ -163,7 +165,9 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
-    files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    files, scanned = (
+        ([], set()) if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    )
     config, config_file = _base_config(args, workspace)
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
@@ -212,6 +216,8 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     workers, backend, address = _backend(args, workspace.settings.workers, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
+    user_model = getattr(args, "user_model", None) or None
+    files = skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
@@ -229,6 +235,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         workers=workers,
         backend=backend,
         ray_address=address,
+        user_model=user_model,
     )
 
 
@@ -317,6 +324,7 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         if any(s.eval_cases for _, s in unsharded):
             among = sum(len(s.eval_cases) for _, s in unsharded)
             raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
+    check_simulators(plan, selected)
     if not selected:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")

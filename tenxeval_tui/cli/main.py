@@ -16,28 +16,36 @@ from tenxeval_tui import __version__
 
 
 def _eval_set_files(paths: Sequence[str]) -> list[Path]:
+    from tenxeval_tui.settings.workspace import run_files_in
+
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.evalset.json")))
+            files.extend(run_files_in(path))
         else:
             files.append(path)
     return files
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Print every problem of every eval set file; exit 1 when there is any."""
+    """Print every problem of every eval set and scenario file; exit 1 when there is any."""
     from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
     from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
+    from tenxeval_tui.settings.workspace import is_scenario_path
 
     files = _eval_set_files(args.paths)
     if not files:
-        print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
+        print(
+            "no eval set files found (looked for *.evalset.json and *.scenarios.json)",
+            file=sys.stderr,
+        )
         return 2
     failed = 0
     for file in files:
-        problems = validate_eval_set_file(file)
+        check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
+        problems = check(file)
         for problem in problems:
             print(inert(str(problem), multiline=True))
         if problems:
@@ -179,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     # prog: the subcommands' usage lines would repeat the two-line usage above
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="tenxeval-tui")
     validate = sub.add_parser(
-        "validate", help="check eval set files and print every problem (file:line:column)"
+        "validate",
+        help="check eval set and scenario files and print every problem (file:line:column)",
     )
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")

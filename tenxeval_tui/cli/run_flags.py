@@ -19,8 +19,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="*",
         metavar="EVAL_SET_OR_FOLDER",
-        help="eval set files, or folders searched for *.evalset.json "
-        "(default: eval_sets of [tool.tenxeval])",
+        help="eval set or scenario files, or folders searched for *.evalset.json and "
+        "*.scenarios.json (default: eval_sets of [tool.tenxeval])",
     )
     parser.add_argument(
         "--agent",
@@ -44,6 +44,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MODULE",
         help="import MODULE before the criteria are checked, to register custom criteria "
         "(repeatable; default: criteria_modules of [tool.tenxeval])",
+    )
+    parser.add_argument(
+        "--user-model",
+        metavar="MODEL",
+        help="the simulated user's model for scenario files (default: the file's "
+        "user_simulator_config.model, the config's, else $TENXEVAL_USER_MODEL or "
+        "$TENXEVAL_JUDGE_MODEL); reached like the judges ($OPENAI_BASE_URL, $OPENAI_API_KEY)",
     )
     parser.add_argument(
         "--threshold",

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 
 
 class RunPlan(BaseModel):
@@ -87,6 +88,11 @@ class RunPlan(BaseModel):
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Imported (search_path first) before the criteria are built.",
+    )
+    user_model: str | None = Field(
+        default=None,
+        description="The simulated user's model of scenario files (wins over the files' and "
+        "the config's).",
     )
     verbose: bool | None = Field(
         default=None,
@@ -156,9 +162,10 @@ class RunPlan(BaseModel):
 
 
 def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
-    """Each file with its eval set, in order; raises what :meth:`EvalSet.from_file` raises
+    """Each file with its eval set, in order (a ``*.scenarios.json`` file as the eval set
+    of its scenarios: one case each); raises what :meth:`EvalSet.from_file` raises
     (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`)."""
-    return [(path, EvalSet.from_file(path)) for path in paths]
+    return [(path, load_run_file(path)) for path in paths]
 
 
 def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[Path, EvalSet]]:

@@ -42,13 +42,16 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 
 ERROR_EXIT = 3
 
@@ -159,6 +162,20 @@ def load_agents(
     return evaluations
 
 
+def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
+    """The simulated user of every scenario file is set up (its model, its goal judge);
+    ``ValueError`` naming the scenario set when one is not."""
+    from tenxeval_tui.evaluation.simulators.runner import simulator_for
+    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+
+    for eval_set in eval_sets:
+        if is_scenario_eval_set(eval_set) and eval_set.eval_cases:
+            try:
+                simulator_for(eval_set, config, plan.user_model)
+            except ValueError as exc:
+                raise ValueError(f"scenarios {eval_set.eval_set_id!r}: {exc}") from None
+
+
 def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
     """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
     INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
@@ -190,6 +207,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
             [(None, None, eval_set) for _, eval_set in files_and_sets]
@@ -205,7 +223,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
-    runner = EvaluationRunner(config, observers=observers)
+    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
     pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False

@@ -37,6 +37,20 @@ from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.settings.user_settings import check_log_level
 
 EVAL_SET_SUFFIX = ".evalset.json"
+SCENARIO_SUFFIX = ".scenarios.json"
+"""Scenario files (simulated conversations), run like eval sets."""
+RUN_FILE_SUFFIXES = (EVAL_SET_SUFFIX, SCENARIO_SUFFIX)
+"""What ``run`` (and the workbench) finds in a folder: eval sets and scenario files."""
+
+
+def run_files_in(folder: Path) -> list[Path]:
+    """The eval set and scenario files under ``folder`` (recursively), sorted by path."""
+    return sorted(p for suffix in RUN_FILE_SUFFIXES for p in folder.rglob(f"*{suffix}"))
+
+
+def is_scenario_path(path: Path) -> bool:
+    """Whether ``path`` names a scenario file (``*.scenarios.json``)."""
+    return path.name.endswith(SCENARIO_SUFFIX)
 
 
 class WorkspaceSettings(BaseModel):
@@ -132,6 +146,21 @@ class Workspace:
         for named in self.settings.eval_sets:
             found.setdefault(self.resolve(named).resolve(), None)
         return list(found)
+
+    def scenario_files(self) -> list[Path]:
+        """The scenario files (``*.scenarios.json``) found in the folder, sorted (none when
+        the workspace was opened on one eval set file)."""
+        if self.single_file is not None or not self.root.is_dir():
+            return []
+        return [
+            path.resolve()
+            for path in sorted(self.root.rglob(f"*{SCENARIO_SUFFIX}"))
+            if not any(part.startswith(".") for part in path.relative_to(self.root).parts)
+        ]
+
+    def run_files(self) -> list[Path]:
+        """What the workbench's run view runs: the eval set files, then the scenario files."""
+        return [*self.eval_set_files(), *self.scenario_files()]
 
     def entries(self) -> list[EvalSetEntry]:
         """Every eval set file with its case count or its problems (loads each file)."""
@@ -232,9 +261,14 @@ def settings_key_line(text: str, key: str) -> int | None:
 
 
 def open_workspace(path: str | Path) -> Workspace:
-    """Open a workspace on a folder or one eval set file; never raises for a bad path."""
+    """Open a workspace on a folder or one eval set file; never raises for a bad path.
+
+    A scenario file opens the workspace of its folder (the editor edits eval sets only;
+    the run view lists the scenario file there)."""
     target = Path(path).expanduser()
-    if target.is_file():
+    if target.is_file() and is_scenario_path(target):
+        root, single = target.parent, None
+    elif target.is_file():
         root, single = target.parent, target
     else:
         root, single = target, None
@@ -258,12 +292,16 @@ def open_workspace(path: str | Path) -> Workspace:
 
 __all__ = [
     "EVAL_SET_SUFFIX",
+    "RUN_FILE_SUFFIXES",
+    "SCENARIO_SUFFIX",
     "EvalSetEntry",
     "Workspace",
     "WorkspaceSettings",
     "describe_eval_set",
     "find_settings_file",
+    "is_scenario_path",
     "load_settings",
     "open_workspace",
+    "run_files_in",
     "settings_key_line",
 ]

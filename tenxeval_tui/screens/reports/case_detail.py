@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
@@ -22,6 +23,7 @@ from tenxeval_tui.screens.editor.case_actions import (
     request_case_action,
 )
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
+from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
@@ -45,6 +47,7 @@ class CaseScreen(Screen[None]):
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
+        *SAVE_BINDINGS,
     ]
 
     def __init__(
@@ -68,6 +71,7 @@ class CaseScreen(Screen[None]):
         self.eval_set_id = eval_set_id or result.eval_set_id
         self.baseline = baseline
         self.eval_case = eval_case
+        self.case_saver = CaseSaver(self)
 
     def compose(self) -> ComposeResult:
         yield CaseDetailView(id="case-detail")
@@ -92,6 +96,8 @@ class CaseScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return can_go_back(self)
+        if action == SAVE_ACTION:
+            return is_simulated(self.result)  # hidden for other cases
         if action in REPEAT_ACTIONS:
             return bool(self.result.repeat_results)
         if action == "accept_actual":
@@ -111,6 +117,14 @@ class CaseScreen(Screen[None]):
 
     def action_previous_repeat(self) -> None:
         self.query_one(CaseDetailView).step_repeat(-1)
+
+    def action_save_as_case(self) -> None:
+        """Save this simulated conversation as a case of an eval set (asks which)."""
+        self.case_saver.save(self.result)
+
+    async def action_undo_save_as_case(self) -> None:
+        """Take the case saved last out of its eval set again."""
+        await self.case_saver.undo()
 
     def action_copy(self) -> None:
         """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""

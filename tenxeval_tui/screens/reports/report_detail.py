@@ -20,6 +20,7 @@ from tenxeval_tui.browsing.report_document import (
     ReportReader,
     StatusFilter,
 )
+from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
@@ -34,6 +35,7 @@ from tenxeval_tui.screens.editor.case_actions import (
 )
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
@@ -128,6 +130,7 @@ class ReportScreen(Screen[None]):
             show=False,
             tooltip="The case's reply, tool calls or diff; the report's path",
         ),
+        *SAVE_BINDINGS,
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -137,6 +140,7 @@ class ReportScreen(Screen[None]):
         self.status_filter = StatusFilter.ALL
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
+        self.case_saver = CaseSaver(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
@@ -269,11 +273,12 @@ class ReportScreen(Screen[None]):
             return
         view = await self._case_view()
         had_repeats = view.is_mounted and view.display and view.repeat_count > 0
+        simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
-        elif had_repeats != (view.repeat_count > 0):
-            self.refresh_bindings()  # the repeat keys come or go with the case
+        elif had_repeats != (view.repeat_count > 0) or self._simulated_shown != simulated_before:
+            self.refresh_bindings()  # the repeat keys and "save as case" come and go with the case
 
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
@@ -328,6 +333,8 @@ class ReportScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return self.showing_case is not None or can_go_back(self)
+        if action == SAVE_ACTION:
+            return self._simulated_shown  # hidden unless a simulated conversation is open
         if action in REPEAT_ACTIONS:
             return bool(self.showing_case is not None and self._view.repeat_count)
         if action == "accept_actual":
@@ -349,6 +356,20 @@ class ReportScreen(Screen[None]):
 
     def action_previous_repeat(self) -> None:
         self._view.step_repeat(-1)
+
+    @property
+    def _simulated_shown(self) -> bool:
+        """Whether the case on screen is a simulated conversation (it can be saved as a case)."""
+        result = self.showing_case
+        return result is not None and is_simulated(result)
+
+    def action_save_as_case(self) -> None:
+        """Save the simulated conversation on screen as a case of an eval set (asks which)."""
+        self.case_saver.save(self.showing_case)
+
+    async def action_undo_save_as_case(self) -> None:
+        """Take the case saved last out of its eval set again."""
+        await self.case_saver.undo()
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current

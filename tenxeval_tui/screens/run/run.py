@@ -23,12 +23,12 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.repeats import MAX_REPEATS
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_process import WorkerProcess
@@ -116,7 +116,7 @@ class RunScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         ws = self.workspace
-        sets = [(ws.display_path(p), p) for p in ws.eval_set_files()]
+        sets = [(ws.display_path(p), p) for p in ws.run_files()]
         yield Header(icon="≡")
         agent, concurrency, preset = self._initial_options()
         yield RunOptions(
@@ -190,10 +190,19 @@ class RunScreen(Screen[None]):
         self.launch(paths, only=only, tags=choice.tags)
 
     def chosen_paths(self, choice: RunChoice) -> list[Path]:
-        """The eval set files the scope option selects."""
+        """The eval set (and scenario) files the scope option selects: "all" leaves out the
+        scenario files whose simulated user is not set up, saying why in a notification."""
         if choice.scope != ALL_SETS:
             return [Path(choice.scope)]
-        return self.workspace.eval_set_files()
+        files, skipped = ready_run_files(self.workspace.run_files(), self.config_file, choice)
+        for path, problem in skipped:
+            self.notify(
+                inert(f"Skipped {self.workspace.display_path(path)}: {problem}"),
+                title="scenario file not run",
+                severity="warning",
+                markup=False,
+            )
+        return files
 
     def launch(
         self,
@@ -626,11 +635,26 @@ def _result_in_reports(
     return None
 
 
+def ready_run_files(
+    files: list[Path], config_file: Path | None, choice: RunChoice
+) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """``files`` less the scenario files that cannot run with the run's config, and those
+    with why (a config that does not load leaves them all to the worker, which says so)."""
+    from tenxeval_tui.runs.scenario_check import runnable_files
+
+    plan = RunPlan(agent="", eval_sets=[], config_file=config_file, preset=choice.preset)
+    try:
+        config = plan.resolved_config()
+    except (EvalFileError, OSError, ValueError):
+        return files, []
+    return runnable_files(files, config)
+
+
 def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
     """``eval_set_id -> (path, name)`` of each file (raises what loading raises)."""
     found: dict[str, tuple[Path, str]] = {}
     for path in paths:
-        eval_set = EvalSet.from_file(path)
+        eval_set = load_run_file(path)
         found[eval_set.eval_set_id] = (path, eval_set.name)
     return found
 

@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.widgets.common.section_title import titled
 from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
+from tenxeval_tui.widgets.reports.simulated_conversation import SimulatedConversation
 from tenxeval_tui.widgets.reports.status_text import status_text
 from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
 
@@ -155,6 +156,7 @@ class CaseDetailView(VerticalScroll):
         yield Static(id="case-repeats", classes="titled")
         yield Static(id="case-error", classes="titled")
         yield Static(id="case-turns", classes="titled")
+        yield SimulatedConversation(id="case-conversation", classes="titled")
         yield _section("Response: baseline run vs this run", "baseline-response-section")
         yield ResponseDiff(id="baseline-response-diff")
         yield _section("Tool calls: baseline run vs this run", "baseline-trajectory-section")
@@ -229,6 +231,7 @@ class CaseDetailView(VerticalScroll):
         self.query_one("#case-turns", Static).update(
             titled("Turns", turns_text(expected.turns or user_turns(result)))
         )
+        self.query_one(SimulatedConversation).show_result(result)
         self._show_baseline(result, baseline)
         self.query_one("#response-diff", ResponseDiff).show_texts(
             "Expected", expected.response, "Actual", result.actual_response
