@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic_core import to_jsonable_python
+
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget, price_case
@@ -45,7 +47,8 @@ from tenxeval_tui.evaluation.eval_result import (
     NodeDetail,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
+from tenxeval_tui.evaluation.lean import trusted
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
@@ -627,33 +630,58 @@ def _case_result(
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
     turn_results = _turn_results(case, execution, replies, turn_ends)
     metadata = _case_metadata(case, eval_set_id, thread_id, error_info)
-    return EvalCaseResult(
+    result = EvalCaseResult(
         eval_id=case.eval_id,
         name=case.name,
         passed=error is None and all(cr.passed for cr in criterion_results),
         criterion_results=criterion_results,
-        actual_trajectory=execution.trajectory,
         actual_tool_calls=execution.tool_calls,
         actual_response=execution.actual_response,
         messages=execution.messages,
-        node_responses=[n.model_dump(mode="json") for n in execution.node_responses],
-        node_visits=execution.node_visits,
         duration_seconds=execution.duration_seconds,
         error=error,
         metadata=metadata,
         turn_results=turn_results,
         token_usage=agent_tokens + judge_tokens,
         agent_token_usage=agent_tokens,
-        node_details=[
-            NodeDetail(
-                node_name=n.node_name,
-                input_messages=n.input_messages,
-                response_text=n.response_text,
-                token_usage=n.token_usage,
-                timestamp=n.timestamp,
-            )
-            for n in execution.node_responses
-        ],
+    )
+    # The per-event lists are of their types already: assigned, not validated again
+    # (validation would copy every step, node and message of the case once more).
+    result.actual_trajectory = list(execution.trajectory)
+    result.node_visits = list(execution.node_visits)
+    result.node_responses = [node_response_dict(n) for n in execution.node_responses]
+    result.node_details = [node_detail(n) for n in execution.node_responses]
+    return result
+
+
+def node_response_dict(node: NodeResponseData) -> dict[str, Any]:
+    """``node.model_dump(mode="json")``, sharing its strings and (when they are plain
+    JSON already) not copying its messages twice."""
+    if node.__pydantic_extra__:
+        return node.model_dump(mode="json")
+    return {
+        "node_name": node.node_name,
+        "input_messages": to_jsonable_python(node.input_messages) if node.input_messages else [],
+        "response_text": node.response_text,
+        "has_tool_calls": node.has_tool_calls,
+        "tool_call_names": list(node.tool_call_names),
+        "is_final": node.is_final,
+        "timestamp": node.timestamp,
+        "token_usage": node.token_usage.model_dump(mode="json"),
+    }
+
+
+def node_detail(node: NodeResponseData) -> NodeDetail:
+    """The report's :class:`NodeDetail` of ``node`` (sharing its values; see :mod:`.lean`)."""
+    return trusted(
+        NodeDetail,
+        {
+            "node_name": node.node_name,
+            "input_messages": node.input_messages,
+            "response_text": node.response_text,
+            "token_usage": node.token_usage,
+            "timestamp": node.timestamp,
+        },
     )
 
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import PydanticSerializationError
+
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
@@ -38,12 +40,18 @@ class RunJournal(RunObserver):
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def _append(self, data: dict[str, Any]) -> None:
-        line = json.dumps(data, default=str) + "\n"
+        self._append_parts([json.dumps(data, default=str).encode("utf-8")])
+
+    def _append_parts(self, parts: Sequence[bytes]) -> None:
+        """Append one line made of ``parts`` (written one after the other: a case of
+        many steps is never copied into one more string to be written)."""
         with self.path.open("a+b") as handle:
             # A run killed mid-write left half a line: end it, or this line would join it.
             if handle.tell() and (handle.seek(-1, 2), handle.read(1))[1] != b"\n":
-                line = "\n" + line
-            handle.write(line.encode("utf-8"))
+                handle.write(b"\n")
+            for part in parts:
+                handle.write(part)
+            handle.write(b"\n")
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self._append(
@@ -57,13 +65,13 @@ class RunJournal(RunObserver):
         )
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        self._append(
-            {
-                "type": "case",
-                "eval_set_id": result.eval_set_id,
-                "result": result.model_dump(mode="json"),
-            }
-        )
+        # Serialised straight to JSON bytes: no dict tree of the whole case on the way.
+        try:
+            body = result.__pydantic_serializer__.to_json(result, fallback=str)
+        except PydanticSerializationError:  # text UTF-8 cannot hold (a lone surrogate)
+            body = json.dumps(result.model_dump(mode="json"), default=str).encode("utf-8")
+        head = json.dumps({"type": "case", "eval_set_id": result.eval_set_id})
+        self._append_parts([head[:-1].encode("utf-8"), b', "result": ', body, b"}"])
 
     def on_run_end(self, report: EvalReport) -> None:
         stopped = {
