@@ -80,7 +80,7 @@ class AgentEvaluator:
     from ``config.max_cost``.
 
     After a case the collector holds that case's trajectory (the last case to
-    finish, when several run at once).
+    finish, when several run at once), unless its ``keep_last_case`` is off.
     """
 
     def __init__(
@@ -370,7 +370,8 @@ class AgentEvaluator:
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
         price_case(result, self.config.prices, self.config.agent_model)
-        self.collector.absorb(trace)
+        if getattr(self.collector, "keep_last_case", True):
+            self.collector.absorb(trace)
         notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
         return result
 

@@ -144,7 +144,10 @@ def load_agents(
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).
-                pairs[spec] = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                # Nor a copy of the last case's steps: its result is streamed and journalled.
+                collector.keep_last_case = False
+                pairs[spec] = (app, collector)
         except AgentLoadError as exc:
             if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
                 raise

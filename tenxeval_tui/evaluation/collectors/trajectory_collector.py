@@ -64,6 +64,10 @@ class TrajectoryCollector(EventCollector):
     def __init__(self, capture_all_events: bool = False) -> None:
         super().__init__()
         self.capture_all_events = capture_all_events
+        self.keep_last_case = True
+        """Whether the evaluator leaves each finished case's trajectory here (see
+        :meth:`absorb`); a run that streams its results elsewhere turns it off, so that
+        the steps of its last case are not kept twice."""
         self.trajectory: list[TrajectoryStep] = []
         self.tool_calls: list[ToolCall] = []
         self.node_visits: list[str] = []
