@@ -346,8 +346,11 @@ class AgentEvaluator:
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
+        keep = getattr(self.collector, "keep_last_case", True)
         try:
             execution = trace.to_execution_result(duration)
+            if not keep:  # the execution holds the case now (see _case_result's consume)
+                trace.reset()
             if replies and replies[-1]:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
@@ -363,6 +366,7 @@ class AgentEvaluator:
                 eval_set_id,
                 error,
                 error_info,
+                consume=not keep,
             )
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
@@ -370,7 +374,7 @@ class AgentEvaluator:
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
         price_case(result, self.config.prices, self.config.agent_model)
-        if getattr(self.collector, "keep_last_case", True):
+        if keep:
             self.collector.absorb(trace)
         notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
         return result
@@ -626,7 +630,12 @@ def _case_result(
     eval_set_id: str,
     error: str | None,
     error_info: dict[str, Any],
+    *,
+    consume: bool = False,
 ) -> EvalCaseResult:
+    """The result of a case; with ``consume``, ``execution`` gives up its node responses
+    one by one as the result's views of them are made (a case of many nodes never holds
+    both at once)."""
     agent_tokens = execution.token_usage
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
     turn_results = _turn_results(case, execution, replies, turn_ends)
@@ -650,22 +659,41 @@ def _case_result(
     # (validation would copy every step, node and message of the case once more).
     result.actual_trajectory = list(execution.trajectory)
     result.node_visits = list(execution.node_visits)
-    result.node_responses = [node_response_dict(n) for n in execution.node_responses]
-    result.node_details = [node_detail(n) for n in execution.node_responses]
+    result.node_responses, result.node_details = _node_views(execution, consume)
     return result
 
 
+def _node_views(
+    execution: ExecutionResult, consume: bool
+) -> tuple[list[dict[str, Any]], list[NodeDetail]]:
+    """The report's two views of each node response: a dict and a :class:`NodeDetail`."""
+    nodes = execution.node_responses
+    if not consume:
+        return [node_response_dict(n) for n in nodes], [node_detail(n) for n in nodes]
+    responses: list[dict[str, Any]] = []
+    details: list[NodeDetail] = []
+    while nodes:  # from the end: each node is let go as soon as its views exist
+        node = nodes.pop()
+        responses.append(node_response_dict(node))
+        details.append(node_detail(node))
+    responses.reverse()
+    details.reverse()
+    return responses, details
+
+
 def node_response_dict(node: NodeResponseData) -> dict[str, Any]:
-    """``node.model_dump(mode="json")``, sharing its strings and (when they are plain
-    JSON already) not copying its messages twice."""
+    """``node.model_dump(mode="json")``, sharing its values: its strings, its list of tool
+    names and its empty list of messages (messages are copied as JSON data)."""
     if node.__pydantic_extra__:
         return node.model_dump(mode="json")
     return {
         "node_name": node.node_name,
-        "input_messages": to_jsonable_python(node.input_messages) if node.input_messages else [],
+        "input_messages": to_jsonable_python(node.input_messages)
+        if node.input_messages
+        else node.input_messages,
         "response_text": node.response_text,
         "has_tool_calls": node.has_tool_calls,
-        "tool_call_names": list(node.tool_call_names),
+        "tool_call_names": node.tool_call_names,
         "is_final": node.is_final,
         "timestamp": node.timestamp,
         "token_usage": node.token_usage.model_dump(mode="json"),

@@ -140,10 +140,17 @@ def test_a_case_result_in_the_journal_reads_back_equal(tmp_path: Path) -> None:
     lone = EvalCaseResult(
         eval_id="c2", passed=False, error="bad \ud800 text", metadata={"eval_set_id": "s"}
     )
+    deep = result.model_copy(update={"eval_id": "c3"})
+    deep.node_visits = [f"n{i}" for i in range(2_000)] + ["bad \ud800"]  # found part way
     journal = RunJournal(tmp_path / "run.jsonl")
     journal.on_case_end(result)
     journal.on_case_end(lone)  # UTF-8 cannot hold it: written the old way, escaped
+    journal.on_case_end(deep)  # what was written of it is taken back first
+    journal.on_case_end(result.model_copy(update={"eval_id": "c4"}))
     (back,) = read_journal_runs(tmp_path / "run.jsonl")
+    assert [r.eval_id for r in back.results] == ["c1", "c2", "c3", "c4"]
     assert back.results[0] == EvalCaseResult.model_validate(result.model_dump(mode="json"))
     assert back.results[0].model_dump_json() == result.model_dump_json()
     assert back.results[1].error == "bad \ud800 text"
+    assert back.results[2].node_visits[-1] == "bad \ud800"
+    assert len((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()) == 4

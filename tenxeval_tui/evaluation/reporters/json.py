@@ -12,9 +12,9 @@ import pydantic_core
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused, without_surrogates
+from tenxeval_tui.evaluation.json_stream import report_json_parts
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
-from tenxeval_tui.evaluation.reporters.json_stream import report_json_parts
 from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
 
 
@@ -131,7 +131,7 @@ class JSONReporter(BaseReporter):
             return pydantic_core.to_json(cleaned, indent=indent) + b"\n"
 
     def render_parts(self, report: EvalReport) -> Iterable[bytes]:
-        """:meth:`render_bytes` in pieces (:mod:`.json_stream`): a report of a case with
+        """:meth:`render_bytes` in pieces (:mod:`..json_stream`): a report of a case with
         many steps is never held whole (whole when the switches leave data out)."""
         if self._exclude():
             return [self.render_bytes(report)]

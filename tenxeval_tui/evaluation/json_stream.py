@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
@@ -34,17 +34,30 @@ BATCH = 500
 """Items serialised at once."""
 
 
-def report_json_parts(report: EvalReport, indent: int | None) -> Iterator[bytes]:
-    """The JSON of ``report`` (``to_json(report, indent=indent)``) in pieces.
+Fallback = Callable[[Any], Any] | None
+
+
+def report_json_parts(
+    report: EvalReport, indent: int | None, fallback: Fallback = None
+) -> Iterator[bytes]:
+    """The JSON of ``report`` (``to_json(report, indent=indent, fallback=fallback)``) in
+    pieces.
 
     Raises what pydantic's serialiser raises (text UTF-8 cannot hold), possibly after
     pieces were yielded.
     """
-    yield from _model_parts(report, ("results",), indent, 0)
+    yield from _model_parts(report, ("results",), indent, 0, fallback)
+
+
+def case_json_parts(
+    result: EvalCaseResult, indent: int | None = None, fallback: Fallback = None
+) -> Iterator[bytes]:
+    """The JSON of one case result in pieces, as :func:`report_json_parts` writes it."""
+    yield from _model_parts(result, CASE_LISTS, indent, 0, fallback)
 
 
 def _model_parts(
-    model: BaseModel, streamed: Sequence[str], indent: int | None, depth: int
+    model: BaseModel, streamed: Sequence[str], indent: int | None, depth: int, fallback: Fallback
 ) -> Iterator[bytes]:
     """``model`` serialised at ``depth`` (its first line not indented), its ``streamed``
     list fields in batches."""
@@ -52,7 +65,9 @@ def _model_parts(
     marks = {name: f"tenxeval-stream-{uuid.uuid4().hex}" for name in lists}
     skeleton = model.model_copy(update={name: [mark] for name, mark in marks.items()})
     text = _deeper(
-        type(model).__pydantic_serializer__.to_json(skeleton, indent=indent, warnings=False),
+        type(model).__pydantic_serializer__.to_json(
+            skeleton, indent=indent, warnings=False, fallback=fallback
+        ),
         indent,
         depth,
     )
@@ -71,21 +86,23 @@ def _model_parts(
         yield text[done:start]
         item_type = _item_type(type(model), name)
         if name == "results":
-            yield from _results_parts(lists[name], indent, level)
+            yield from _results_parts(lists[name], indent, level, fallback)
         else:
-            yield from _list_parts(lists[name], item_type, indent, level)
+            yield from _list_parts(lists[name], item_type, indent, level, fallback)
         done = end
     yield text[done:]
 
 
-def _results_parts(results: list[Any], indent: int | None, depth: int) -> Iterator[bytes]:
+def _results_parts(
+    results: list[Any], indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
     """A report's ``results`` list, each case with its own lists streamed."""
     if indent is None:
         yield b"["
         for index, result in enumerate(results):
             if index:
                 yield b","
-            yield from _model_parts(result, CASE_LISTS, None, 0)
+            yield from _model_parts(result, CASE_LISTS, None, 0, fallback)
         yield b"]"
         return
     pad = b" " * (indent * (depth + 1))
@@ -93,29 +110,32 @@ def _results_parts(results: list[Any], indent: int | None, depth: int) -> Iterat
     for index, result in enumerate(results):
         yield (b",\n" if index else b"") + pad
         if type(result) is EvalCaseResult:
-            yield from _model_parts(result, CASE_LISTS, indent, depth + 1)
+            yield from _model_parts(result, CASE_LISTS, indent, depth + 1, fallback)
         else:  # pragma: no cover - a subclass: written as the declared type writes it
-            yield _deeper(
-                _adapter(EvalCaseResult).dump_json(result, indent=indent), indent, depth + 1
-            )
+            whole = _adapter(EvalCaseResult).dump_json(result, indent=indent, fallback=fallback)
+            yield _deeper(whole, indent, depth + 1)
     yield b"\n" + b" " * (indent * depth) + b"]"
 
 
 def _list_parts(
-    items: list[Any], item_type: Any, indent: int | None, depth: int
+    items: list[Any], item_type: Any, indent: int | None, depth: int, fallback: Fallback
 ) -> Iterator[bytes]:
     """``items`` (a list of ``item_type``) serialised in batches, as the list is whole."""
     adapter = _adapter(list[item_type])
     if indent is None:
         yield b"["
         for start in range(0, len(items), BATCH):
-            batch = adapter.dump_json(items[start : start + BATCH], warnings=False)
+            batch = adapter.dump_json(
+                items[start : start + BATCH], warnings=False, fallback=fallback
+            )
             yield (b"," if start else b"") + batch[1:-1]
         yield b"]"
         return
     yield b"["
     for start in range(0, len(items), BATCH):
-        batch = adapter.dump_json(items[start : start + BATCH], indent=indent, warnings=False)
+        batch = adapter.dump_json(
+            items[start : start + BATCH], indent=indent, warnings=False, fallback=fallback
+        )
         # "[\n  item,\n  item\n]": the items, one level deeper than the list's line.
         yield (b"," if start else b"") + _deeper(batch[1:-2], indent, depth)
     yield b"\n" + b" " * (indent * depth) + b"]"
@@ -141,4 +161,4 @@ def _item_type(cls: type[BaseModel], name: str) -> Any:
     return item
 
 
-__all__ = ["CASE_LISTS", "report_json_parts"]
+__all__ = ["CASE_LISTS", "case_json_parts", "report_json_parts"]
