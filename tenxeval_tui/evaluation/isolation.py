@@ -120,6 +120,7 @@ async def call_in_child(func: Callable[[], Awaitable[Any]]) -> ChildEnd:
     with tempfile.TemporaryDirectory(prefix="tenxeval-child-") as folder:
         result = Path(folder) / "result.pickle"
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         with warnings.catch_warnings():
             # The child only runs the agent and ends with os._exit; threads of this
             # process (a judge pool, a helper loop) are not used there.
@@ -129,6 +130,7 @@ async def call_in_child(func: Callable[[], Awaitable[Any]]) -> ChildEnd:
             pid = os.fork()
         if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
             os.close(read_end)
+            _die_with(parent)
             _child_main(func, result, write_end)
         os.close(write_end)
         status = await _wait(pid, read_end)
@@ -140,6 +142,26 @@ async def call_in_child(func: Callable[[], Awaitable[Any]]) -> ChildEnd:
             else:
                 end.error = payload
         return end
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this child when ``parent`` ends (Linux), so that a pytest
+    killed outright (a CI timeout, ``pytest-timeout``'s thread method) leaves no agent
+    running on; elsewhere, or if it cannot be set, nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the signal was set
+        os._exit(CHILD_FAILED)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _child_main(func: Callable[[], Awaitable[Any]], result: Path, keep_open: int) -> NoReturn:

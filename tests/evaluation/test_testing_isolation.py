@@ -8,12 +8,15 @@ behind, or raises ``SystemExit`` / ``KeyboardInterrupt``.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.evaluation import EvalSetBuilder
+from tests.waiting import wait_sync
 
 pytestmark = pytest.mark.slow
 
@@ -253,3 +256,54 @@ def test_reports_of_an_isolated_run_load_back(project: pytest.Pytester, tmp_path
         """,
     )
     result.assert_outcomes(passed=1)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie no one reaped yet counts as ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def test_an_agent_never_outlives_a_pytest_killed_outright(project: pytest.Pytester) -> None:
+    (project.path / "slow_agent.py").write_text(
+        "import os, pathlib, time\n\n"
+        "async def agent(message: str, trace) -> str:\n"
+        "    pathlib.Path('agent.pid').write_text(str(os.getpid()))\n"
+        "    time.sleep(600)\n"
+        "    return 'late'\n",
+        encoding="utf-8",
+    )
+    project.makepyfile(
+        test_slow=HEADER
+        + textwrap.dedent(
+            """
+            from slow_agent import agent as slow
+
+            @eval_test("evals/calm.evalset.json", config=CONFIG)
+            async def test_slow():
+                return create_eval_app(slow)
+            """
+        )
+    )
+    pytest_process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_slow.py"],
+        cwd=project.path,
+        stdout=(project.path / "pytest.out").open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        pid_file = project.path / "agent.pid"
+        wait_sync(
+            lambda: pid_file.is_file() and pid_file.read_text(),
+            timeout=60,
+            what="the agent's pid file",
+        )
+        agent_pid = int(pid_file.read_text())
+        assert agent_pid != pytest_process.pid and not _gone(agent_pid)
+    finally:
+        pytest_process.kill()  # as a CI timeout or the OOM killer would
+        pytest_process.wait()
+    wait_sync(lambda: _gone(agent_pid), timeout=30, what="the agent's child process ending")
