@@ -1,8 +1,9 @@
 """Peak memory of the run worker for a case of many events, before and after (one run).
 
 The real worker child (``python -m tenxeval_tui.runs.worker``) runs a flood agent: one
-case whose agent reports ``--events`` node events, with a run journal and the default
-reporters, as the workbench runs it. The same plan runs on the code of ``--baseline``
+case whose agent reports ``--events`` node events (or ``--cases`` cases sharing them), with
+a run journal and the default reporters, as the workbench runs it (``--no-reports``: as
+``tenxeval-tui run`` runs it, which makes its reports from the journal). The same plan runs on the code of ``--baseline``
 (a git revision, extracted with ``git archive`` into a temporary folder and put first on
 ``PYTHONPATH``) and on this tree; each at 1 event and at ``--events``. Prints the peak
 resident memory of each, the cost per event and the projection at 200,000 events
@@ -31,10 +32,11 @@ AGENT = """
 from tenxeval_tui.evaluation import Trace
 
 EVENTS = {events}
+CASES = {cases}
 
 
 async def agent(message: str, trace: Trace) -> str:
-    for index in range(EVENTS):
+    for index in range(EVENTS // CASES):
         trace.node(f"N{{index % 7}}", response=f"step {{index}}")
     return "done"
 """
@@ -81,14 +83,22 @@ def check_imports_from(tree: Path, root: Path) -> None:
         raise SystemExit(f"the package is imported from {found}, not from {tree}")
 
 
-def peak_mb(tree: Path, root: Path, events: int, label: str) -> tuple[float, Path]:
+def peak_mb(
+    tree: Path, root: Path, events: int, label: str, cases: int, reports: bool
+) -> tuple[float, Path]:
     """Peak resident memory (MB) of the worker on ``tree`` running ``events`` node events,
     and the folder of its reports."""
     from tenxeval_tui.runs.plan import RunPlan
 
-    (root / "flood_agent.py").write_text(AGENT.format(events=events), encoding="utf-8")
+    (root / "flood_agent.py").write_text(
+        AGENT.format(events=events, cases=min(cases, events)), encoding="utf-8"
+    )
     out = root / f"out-{label}-{events}"
+    config = RunPlan(agent="-", eval_sets=[]).resolved_config()
+    config.reporter.enabled = reports
+    config.reporter.output_dir = str(out / "reports")
     plan = RunPlan(
+        config=config,
         agent="flood_agent:agent",
         eval_sets=[root / "evals" / "flood.evalset.json"],
         output_dir=out / "reports",
@@ -110,9 +120,16 @@ def peak_mb(tree: Path, root: Path, events: int, label: str) -> tuple[float, Pat
 
 
 def comparable(report_dir: Path) -> list[dict[str, Any]]:
-    """The results of the JSON report in ``report_dir`` without what differs run to run."""
-    (path,) = report_dir.glob("*.json")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    """The results of the JSON report in ``report_dir`` (or of the run journal beside it)
+    without what differs run to run."""
+    found = list(report_dir.glob("*.json"))
+    if found:
+        data = json.loads(found[0].read_text(encoding="utf-8"))
+    else:
+        from tenxeval_tui.evaluation.journal import report_from_journal
+
+        report = report_from_journal(report_dir.parent / "run.journal.jsonl")
+        data = report.model_dump(mode="json")
     varying = {"timestamp", "duration_seconds"}
 
     def strip(value: Any) -> Any:
@@ -132,15 +149,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--baseline", default="main", help="git revision (default: main)")
+    parser.add_argument("--cases", type=int, default=1, help="cases sharing the events")
+    parser.add_argument("--no-reports", action="store_true", help="as `run` runs the worker")
     args = parser.parse_args()
     from tenxeval_tui.evaluation import EvalSetBuilder
 
     with tempfile.TemporaryDirectory(prefix="worker-memory-") as folder:
         root = Path(folder)
         (root / "evals").mkdir()
-        EvalSetBuilder("flood").add_case("flood please", "done", case_id="flood").save(
-            root / "evals" / "flood.evalset.json"
-        )
+        builder = EvalSetBuilder("flood")
+        for index in range(args.cases):
+            builder.add_case("flood please", "done", case_id=f"flood-{index}")
+        builder.save(root / "evals" / "flood.evalset.json")
         baseline = root / "baseline"
         sha = extract(args.baseline, baseline)
         trees = {f"before ({args.baseline} {sha[:9]})": baseline, "after (this tree)": HERE}
@@ -149,13 +169,16 @@ def main() -> int:
         for label, tree in trees.items():
             check_imports_from(tree, root)
             tag = "before" if tree == baseline else "after"
-            empty, _ = peak_mb(tree, root, 1, tag)
-            full, out = peak_mb(tree, root, args.events, tag)
+            reporting = not args.no_reports
+            empty, _ = peak_mb(tree, root, 1, tag, args.cases, reporting)
+            full, out = peak_mb(tree, root, args.events, tag, args.cases, reporting)
             per_event = (full - empty) * 1024 * 1024 / args.events
             projected = empty + per_event * TARGET_EVENTS / 1024 / 1024
             rows.append((label, empty, full, per_event, projected))
             reports.append(comparable(out / "reports"))
-    print(f"worker peak memory, one case of {args.events:,} node events (journal + reports on):")
+    shape = "one case" if args.cases == 1 else f"{args.cases:,} cases"
+    writes = "journal only, as `run`" if args.no_reports else "journal + reports"
+    print(f"worker peak memory, {shape} of {args.events:,} node events in all ({writes}):")
     print(
         f"{'':28} {'1 event':>9} {f'{args.events:,} events':>15} {'per event':>11} "
         f"{f'at {TARGET_EVENTS:,}':>12}"

@@ -40,7 +40,7 @@ from typing import Any, TextIO
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 
@@ -82,6 +82,17 @@ class LeanJsonLinesObserver(JsonLinesObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
         self._emit({"type": "case_end", "result": lean})
+
+
+class ForgetBulk(RunObserver):
+    """Once a finished case is streamed and journalled, its result keeps only what the
+    run's summary reads (its bulky lists are emptied): a run whose reports are made
+    from the journal holds one case's steps at a time, not every case's."""
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        for one in [result, *(result.repeat_results or [])]:
+            for name in BULKY_RESULT_FIELDS:
+                setattr(one, name, [])
 
 
 class _Lines:
@@ -172,7 +183,6 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
-    from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
@@ -193,6 +203,8 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
+        if not config.reporter.enabled:  # `run`: its reports are made from the journal
+            observers.append(ForgetBulk())
     runner = EvaluationRunner(config, observers=observers)
     loop = asyncio.get_running_loop()
     cancelled = False
