@@ -52,23 +52,33 @@ def validated_twins(event: EventModel) -> tuple[TrajectoryStep, NodeResponseData
     return step, response
 
 
-EVENTS = [
-    node_event("plain", response_text="step 1"),
-    node_event(
+# As (node name, data): the events are made in each test (tests elsewhere count the
+# EventModel objects alive in the process).
+EVENTS: list[tuple[str, dict[str, object]]] = [
+    ("plain", {"response_text": "step 1"}),
+    (
         "model",
-        step=3,
-        input_messages=MESSAGES,
-        response_text="calling",
-        has_tool_calls=True,
-        tool_call_names=["search", "lookup"],
-        token_usage={"input_tokens": 12, "output_tokens": 5},
+        {
+            "step": 3,
+            "input_messages": MESSAGES,
+            "response_text": "calling",
+            "has_tool_calls": True,
+            "tool_call_names": ["search", "lookup"],
+            "token_usage": {"input_tokens": 12, "output_tokens": 5},
+        },
     ),
-    node_event("final", response_text="done", is_final=True, token_usage={"cache_read_tokens": 2}),
+    (
+        "final",
+        {"response_text": "done", "is_final": True, "token_usage": {"cache_read_tokens": 2}},
+    ),
 ]
 
 
-@pytest.mark.parametrize("event", EVENTS, ids=lambda e: e.node_name)
-def test_the_collectors_steps_and_responses_equal_their_validated_twins(event: EventModel) -> None:
+@pytest.mark.parametrize(("name", "data"), EVENTS, ids=[name for name, _ in EVENTS])
+def test_the_collectors_steps_and_responses_equal_their_validated_twins(
+    name: str, data: dict[str, object]
+) -> None:
+    event = node_event(name, **data)
     collector = TrajectoryCollector()
     collector.on_event_sync(event)
     step, response = validated_twins(event)
@@ -130,8 +140,8 @@ def test_a_trusted_model_behaves_as_a_validated_one() -> None:
 
 def test_a_case_result_in_the_journal_reads_back_equal(tmp_path: Path) -> None:
     collector = TrajectoryCollector()
-    for event in EVENTS:
-        collector.on_event_sync(event)
+    for name, data in EVENTS:
+        collector.on_event_sync(node_event(name, **data))
     execution = collector.to_execution_result()
     result = EvalCaseResult(eval_id="c1", passed=True, metadata={"eval_set_id": "s"})
     result.actual_trajectory = execution.trajectory
