@@ -30,10 +30,10 @@ from typing import IO, Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
-    EVAL_SET_ID_KEY,
     EvalCaseResult,
     EvalReport,
 )
+from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
@@ -260,21 +260,6 @@ def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:
             return status
         except KeyboardInterrupt:
             follower.kill()
-
-
-def died_result(eval_set_id: str, case: EvalCase, how: str) -> EvalCaseResult:
-    """The error result of a case that was running when the agent's process died."""
-    return EvalCaseResult(
-        eval_id=case.eval_id,
-        name=case.name,
-        passed=False,
-        error=f"the agent's process died while this case ran ({how})",
-        metadata={
-            EVAL_SET_ID_KEY: eval_set_id,
-            "error_info": {"error_type": "ProcessDied"},
-            **({"tags": list(case.tags)} if case.tags else {}),
-        },
-    )
 
 
 def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalReport]:

@@ -93,6 +93,17 @@ class LeanJsonLinesObserver(JsonLinesObserver):
         self._emit({"type": "case_end", "result": lean})
 
 
+class ForgetBulk(RunObserver):
+    """Once a finished case is streamed and journalled, its result keeps only what the
+    run's summary reads (its bulky lists are emptied): a run whose reports are made
+    from the journal holds one case's steps at a time, not every case's."""
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        for one in [result, *(result.repeat_results or [])]:
+            for name in BULKY_RESULT_FIELDS:
+                setattr(one, name, [])
+
+
 class _Lines:
     """Writes protocol lines to the stream that was stdout, one flushed line at a time.
 
@@ -153,7 +164,10 @@ def load_agents(
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).
-                pairs[spec] = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                # Nor a copy of the last case's steps: its result is streamed and journalled.
+                collector.keep_last_case = False
+                pairs[spec] = (app, collector)
         except AgentLoadError as exc:
             if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
                 raise
@@ -223,6 +237,8 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
+        if not config.reporter.enabled:  # `run`: its reports are made from the journal
+            observers.append(ForgetBulk())
     runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
     pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
