@@ -11,6 +11,7 @@ of its parents)::
     concurrency = 4
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
+    slow_case_seconds = 60               # the run view marks a case running longer as slow
 
 Paths in the table are relative to the folder holding ``pyproject.toml``. This module
 has no UI import: the CLI and the Textual app both use it.
@@ -43,6 +44,11 @@ class WorkspaceSettings(BaseModel):
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",
+    )
+    slow_case_seconds: float | None = Field(
+        default=60.0,
+        gt=0,
+        description="The run view highlights a case running longer than this as slow.",
     )
 
 
