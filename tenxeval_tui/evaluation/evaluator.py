@@ -349,6 +349,8 @@ class AgentEvaluator:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
             scorer = score or self._score
+            if not error:
+                self._announce_scoring(notify, eval_set_id, case.eval_id, repeat, thread_id, score)
             criterion_results = [] if error else await scorer(execution, case)
             result = _case_result(
                 case,
@@ -468,6 +470,31 @@ class AgentEvaluator:
                 run_id=self._run_id,
             )
         )
+
+    def _announce_scoring(
+        self,
+        notify: ObserverGroup,
+        eval_set_id: str,
+        eval_id: str,
+        repeat: int,
+        thread_id: str,
+        score: Scorer | None,
+    ) -> None:
+        """Tell observers the case is being scored now (a live view shows "judging ..."):
+        a ``GRAPH_EXECUTION`` ``PROGRESS`` event whose ``data["judging"]`` names the
+        criteria (empty for a caller's own scorer). It goes to observers only, never into
+        the case's trajectory."""
+        if not notify:
+            return
+        names = [] if score is not None else [c.name or type(c).__name__ for c in self.criteria]
+        event = EventModel(
+            event=Event.GRAPH_EXECUTION,
+            event_type=EventType.PROGRESS,
+            data={"judging": names},
+            thread_id=thread_id,
+            run_id=self._run_id,
+        )
+        notify.event(eval_set_id, eval_id, event, repeat)
 
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
         return await score_criteria(self.criteria, execution, case)
