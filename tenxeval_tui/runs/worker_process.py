@@ -71,6 +71,19 @@ class _Recorder(RunObserver):
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         self.calls.append(("on_event", (eval_set_id, eval_id, event)))
 
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        self.calls.append(("on_repeat_start", (eval_set_id, case, repeat, repeats)))
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
+        self.calls.append(("on_repeat_event", (eval_set_id, eval_id, repeat, event)))
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        self.calls.append(("on_repeat_end", (eval_set_id, eval_id, result, repeats)))
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.calls.append(("on_case_end", (result,)))
 

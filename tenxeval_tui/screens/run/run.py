@@ -8,8 +8,9 @@ from it several times a second (only the rows that changed, only the new events)
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -35,12 +36,15 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import ALL_SETS, RunChoice, RunOptions, agent_problem
 from tenxeval_tui.widgets.run.run_progress import RunProgress
 
 REPAINT_SECONDS = 1 / 15
+TICK_SECONDS = 1.0
+"""How often running cases' clocks and steps are shown anew."""
 
 
 class RunScreen(Screen[None]):
@@ -78,9 +82,17 @@ class RunScreen(Screen[None]):
     runs_finished: reactive[int] = reactive(0, init=False)
     """Runs whose outcome is on screen (the worker exited and reports were written)."""
 
-    def __init__(self, *, timings: bool = True, watch: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        timings: bool = True,
+        watch: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(id="run")
         self.timings = timings
+        self.clock = clock
+        """The time of runs (a test drives its own to see clocks tick)."""
         self.process: WorkerProcess | None = None
         self.request: RunPlan | None = None
         self.last_results: dict[str, EvalCaseResult] = {}
@@ -126,6 +138,7 @@ class RunScreen(Screen[None]):
             yield RunCaseTable(timings=self.timings, id="run-cases")
             with Vertical(id="run-detail"):
                 yield Static("", id="run-case-title")
+                yield CaseNow(id="run-case-now")
                 with VerticalScroll(id="run-message-box"):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
@@ -138,6 +151,7 @@ class RunScreen(Screen[None]):
         self.query_one("#run-events").border_title = "events"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
+        self.set_interval(TICK_SECONDS, self.tick)
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
@@ -224,7 +238,7 @@ class RunScreen(Screen[None]):
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
         earlier = list(self.live.cases.values()) if self.live is not None else []
-        run = LiveRun()
+        run = LiveRun(clock=self.clock, slow_after=self.workspace.settings.slow_case_seconds)
         run.eval_set_names.update(self.set_names)
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
         process = WorkerProcess(request, run, cwd=self.search_path)
@@ -350,6 +364,7 @@ class RunScreen(Screen[None]):
     def watch_live(self, run: LiveRun | None) -> None:
         self.query_one(RunCaseTable).reset()
         self.query_one(EventStream).follow(None)
+        self.query_one(CaseNow).show(None, 0.0)
         self.query_one(RunProgress).show(run)
 
     def watch_selected(self, key: str | None) -> None:
@@ -364,6 +379,7 @@ class RunScreen(Screen[None]):
         placeholder = (
             "(carried over from the last run)" if state.status == CaseStatus.CARRIED else ""
         )
+        self._show_now(run, run.clock())
         self.query_one(EventStream).follow(state.events, placeholder)
 
     def watch_runs_finished(self) -> None:
@@ -377,6 +393,8 @@ class RunScreen(Screen[None]):
         if run is None:
             return
         table = self.query_one(RunCaseTable)
+        table.slow_after = run.slow_after
+        table.now = now = run.clock()
         dirty = run.take_dirty()
         names = run.eval_set_names
         table.show_all(
@@ -388,7 +406,23 @@ class RunScreen(Screen[None]):
             self._reselect = None
         if self.selected is None and table.row_count:
             self._follow(table.selected_key)
+        if self.selected in dirty or (run.done and dirty):
+            self._show_now(run, now)
         self.query_one(EventStream).flush()
+
+    def tick(self) -> None:
+        """Move running cases' clocks on: their rows, the followed case's step, the figures."""
+        run = self.live
+        if run is None or run.done:
+            return
+        now = run.clock()
+        self.query_one(RunCaseTable).tick(now, run.running_keys())
+        self._show_now(run, now)
+        self.query_one(RunProgress).show(run, ())
+
+    def _show_now(self, run: LiveRun, now: float) -> None:
+        state = run.cases.get(self.selected) if self.selected is not None else None
+        self.query_one(CaseNow).show(state, now, timings=self.timings)
 
     def _follow(self, key: str | None) -> None:
         run = self.live
