@@ -145,6 +145,7 @@ class AgentEvaluator:
                 concurrency,
             )
         notify.run_start(eval_set, cases)
+        started = time.perf_counter()
         results: list[EvalCaseResult | None] = [None] * len(cases)
         budget = self.budget
         if budget is None and self.config.max_cost is not None:
@@ -154,7 +155,9 @@ class AgentEvaluator:
                 cases, repeats, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
             )
         except asyncio.CancelledError:
-            self.partial_report = self._report(eval_set, results, partial=True)
+            self.partial_report = self._report(
+                eval_set, results, partial=True, wall=time.perf_counter() - started
+            )
             notify.run_end(self.partial_report)
             raise
         report = self._report(
@@ -162,6 +165,7 @@ class AgentEvaluator:
             results,
             partial=any(r is None for r in results),
             stopped=budget.stop_note(cases, results) if budget is not None else None,
+            wall=time.perf_counter() - started,
         )
         if report.is_partial:
             self.partial_report = report
@@ -506,6 +510,7 @@ class AgentEvaluator:
         *,
         partial: bool,
         stopped: dict[str, Any] | None = None,
+        wall: float | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
@@ -513,6 +518,7 @@ class AgentEvaluator:
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
             metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
+            wall_seconds=wall,
         )
 
 
