@@ -30,6 +30,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tenxeval_tui.evaluation.case_control import (
+    CANCELLED,
+    CURRENT_CASE,
+    STOPPED_EARLY_KEY,
+    CaseControl,
+    StopMode,
+)
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget, price_case
@@ -99,6 +106,10 @@ class AgentEvaluator:
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
+        self._controls: dict[str, CaseControl] = {}
+        """The running cases, by eval id (what :meth:`stop_case` can reach)."""
+        self._stopped: dict[str, StopMode] = {}
+        """Cases the user stopped, by eval id: their later repeats do not run."""
 
     @property
     def graph(self) -> Any:
@@ -136,6 +147,7 @@ class AgentEvaluator:
         self._bound_judges(concurrency)
         notify = ObserverGroup(self.observers)
         self._stopping = False
+        self._stopped.clear()
         self.partial_report = None
         if verbose:
             logger.info(
@@ -208,6 +220,22 @@ class AgentEvaluator:
         return await self._run_case(
             case, eval_set_id, notify, next_turn=next_turn, score=score, finish=finish
         )
+
+    def stop_case(self, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
+        """Stop the running case ``eval_id`` now, the rest of the run going on: it ends
+        cancelled, or (``StopMode.SCORE``) is scored on what it did so far; its repeats not
+        yet run end the same way. ``False`` when no such case is running."""
+        control = self._controls.get(eval_id)
+        if control is None:
+            return False
+        control.stop(mode)
+        return True
+
+    def end_tool_calls(self, eval_id: str) -> list[str]:
+        """End the tool calls in flight of case ``eval_id``: each fails with a timeout the
+        agent sees (:class:`~.case_control.ToolCallTimeout`). Returns their names."""
+        control = self._controls.get(eval_id)
+        return control.end_tool_calls() if control is not None else []
 
     def cancel(self) -> None:
         """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
@@ -344,6 +372,9 @@ class AgentEvaluator:
             error, error_info = await self._run_turns(
                 case, thread_id, replies, turn_ended, next_turn
             )
+            stopped_early = bool(error_info.pop(STOPPED_EARLY_KEY, False))
+            if stopped_early:
+                error_info = {}
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
@@ -372,6 +403,8 @@ class AgentEvaluator:
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
+        if stopped_early:
+            result.metadata[STOPPED_EARLY_KEY] = True
         price_case(result, self.config.prices, self.config.agent_model)
         self.collector.absorb(trace)
         notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
@@ -397,10 +430,40 @@ class AgentEvaluator:
         }
         if session.app_name:
             config["app_name"] = session.app_name
-        index = 0
-        loop = asyncio.get_running_loop()
-        ends_at = loop.time() + self.config.timeout
+        ends_at = asyncio.get_running_loop().time() + self.config.timeout
         deadline = asyncio.timeout_at(ends_at)
+        stopped = self._stopped.get(case.eval_id)
+        if stopped is not None:  # a later repeat of a case the user stopped
+            return _stopped_outcome(stopped, 0, len(turns))
+        control = CaseControl(deadline)
+        self._controls[case.eval_id] = control
+        current = CURRENT_CASE.set(control)
+        try:
+            return await self._turns_under(
+                case, config, deadline, ends_at, control, replies, turn_ended, next_turn
+            )
+        finally:
+            CURRENT_CASE.reset(current)
+            if self._controls.get(case.eval_id) is control:
+                del self._controls[case.eval_id]
+
+    async def _turns_under(
+        self,
+        case: EvalCase,
+        config: dict[str, Any],
+        deadline: asyncio.Timeout,
+        ends_at: float,
+        control: CaseControl,
+        replies: list[str],
+        turn_ended: Callable[[], None],
+        next_turn: NextTurn | None,
+    ) -> tuple[str | None, dict[str, Any]]:
+        """The turns of ``case`` under its ``deadline`` (see :meth:`_run_turns`)."""
+        turns = case.conversation
+        thread_id = config["thread_id"]
+        session = case.session_input
+        loop = asyncio.get_running_loop()
+        index = 0
         try:
             async with deadline:
                 for index in itertools.count():
@@ -444,6 +507,9 @@ class AgentEvaluator:
         except TimeoutError as exc:
             if not deadline.expired():
                 return _describe(exc, index, len(turns))
+            if control.stopped is not None:
+                self._stopped[case.eval_id] = control.stopped
+                return _stopped_outcome(control.stopped, index, len(turns))
             return _timed_out(self.config.timeout, index, len(turns))
         except asyncio.CancelledError as exc:
             task = asyncio.current_task()
@@ -454,6 +520,9 @@ class AgentEvaluator:
             # sys.exit() or a KeyboardInterrupt raised by the agent ends its case, not the
             # run (a Ctrl-C of the run cancels it instead: asyncio turns it into a cancel).
             return _describe(exc, index, len(turns))
+        if control.stopped is not None:  # stopped as the last turn ended
+            self._stopped[case.eval_id] = control.stopped
+            return _stopped_outcome(control.stopped, index, len(turns))
         # An agent that swallowed the timeout's cancel, or blocked the event loop with
         # sync code so that it never came, still ran out of time.
         if deadline.expired() or loop.time() >= ends_at:
@@ -561,6 +630,17 @@ async def _score_one(
             f"{type(exc).__name__}: {exc}",
             criterion.threshold,
         )
+
+
+def _stopped_outcome(mode: StopMode, turn: int, turns: int) -> tuple[str | None, dict[str, Any]]:
+    """A case the user stopped: cancelled (an error case), or no error (scored as it is,
+    marked :data:`STOPPED_EARLY_KEY`)."""
+    if mode == StopMode.SCORE:
+        return None, {STOPPED_EARLY_KEY: True, "turn_index": turn}
+    return (
+        f"cancelled by the user (turn {turn + 1} of {turns})",
+        {"error_type": CANCELLED, "turn_index": turn},
+    )
 
 
 def _timed_out(seconds: float, turn: int, turns: int) -> tuple[str, dict[str, Any]]:

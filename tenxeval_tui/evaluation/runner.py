@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget
@@ -46,6 +47,7 @@ class EvaluationRunner:
         self.observers = list(observers)
         self.results: dict[str, EvalReport] = {}
         self._current: AgentEvaluator | None = None
+        self._current_set = ""
         self._cancelled = False
 
     async def run(
@@ -81,7 +83,7 @@ class EvaluationRunner:
             evaluator = AgentEvaluator(
                 app, collector, config, observers=self.observers, budget=budget
             )
-            self._current = evaluator
+            self._current, self._current_set = evaluator, eval_set.eval_set_id
             try:
                 report = await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
             except asyncio.CancelledError:
@@ -95,6 +97,22 @@ class EvaluationRunner:
         for report in reports:
             write_reports(report, config)
         return {report.eval_set_id: report for report in reports}
+
+    def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
+        """Stop one running case, the run going on (see :meth:`AgentEvaluator.stop_case`);
+        ``False`` when it is not running now."""
+        current = self._current
+        if current is None or self._current_set != eval_set_id:
+            return False
+        return current.stop_case(eval_id, mode)
+
+    def end_tool_calls(self, eval_set_id: str, eval_id: str) -> list[str]:
+        """End the tool calls in flight of one running case (they fail with a timeout the
+        agent sees); returns their names."""
+        current = self._current
+        if current is None or self._current_set != eval_set_id:
+            return []
+        return current.end_tool_calls(eval_id)
 
     def cancel(self) -> None:
         """Stop the running :meth:`run` promptly; finished cases are kept."""

@@ -29,6 +29,7 @@ from typing import Any
 
 import pydantic_core
 
+from tenxeval_tui.evaluation.case_control import tool_call_scope
 from tenxeval_tui.evaluation.collectors.trajectory_collector import (
     TrajectoryCollector,
     current_capture,
@@ -139,7 +140,9 @@ class Trace:
 
         A tool that raises is recorded with its error, then the error propagates. The
         call is announced as it starts (a ``TOOL_EXECUTION`` ``START`` event), so a live
-        view shows it in flight; its record says when it started.
+        view shows it in flight; its record says when it started. An async tool ended from
+        the run view raises :class:`~tenxeval_tui.evaluation.case_control.ToolCallTimeout`
+        (a ``TimeoutError``) here, as a real timeout would.
         """
         args = dict(args or {})
         if fn is None:
@@ -153,9 +156,10 @@ class Trace:
             event_type=EventType.START,
         )
         try:
-            result = fn(**args)
-            if inspect.isawaitable(result):
-                result = await result
+            async with tool_call_scope(name):  # the run view may end it: a timeout, then
+                result = fn(**args)
+                if inspect.isawaitable(result):
+                    result = await result
         except Exception as exc:
             self.record_tool(name, args, error=f"{type(exc).__name__}: {exc}", started=started)
             raise
