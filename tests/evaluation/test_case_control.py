@@ -10,6 +10,7 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 from tests.waiting import wait_async
 
+
 async def stuck_lookup(city: str) -> str:
     if city == "Rome":
         await asyncio.Event().wait()  # never set: stuck until ended
