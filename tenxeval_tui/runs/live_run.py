@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from tenxeval_tui.evaluation.case_control import CANCELLED
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
@@ -116,7 +117,11 @@ class CaseState:
         self.result = result
         self.duration = result.duration_seconds
         self.tokens = result.token_usage.total_tokens or self.tokens
-        self.status = CaseStatus(result.status)
+        error_info = result.metadata.get("error_info")
+        if isinstance(error_info, dict) and error_info.get("error_type") == CANCELLED:
+            self.status = CaseStatus.CANCELLED  # stopped from the run view
+        else:
+            self.status = CaseStatus(result.status)
 
 
 class LiveRun(RunObserver):
@@ -139,6 +144,8 @@ class LiveRun(RunObserver):
         self.exit_code: int | None = None
         self.events_received = 0
         self.dirty: set[str] = set()
+        self.acks: deque[dict[str, Any]] = deque(maxlen=STDERR_TAIL_LINES)
+        """The worker's answers to commands (``worker_ack`` lines) not yet shown."""
         self.planned = False
         """The worker said every case it will run (``worker_plan``): :attr:`total` is final."""
         self.started = clock()
@@ -209,11 +216,13 @@ class LiveRun(RunObserver):
     # -- what the worker says besides the observer calls ----------------------
 
     def on_worker_line(self, data: dict[str, Any]) -> None:
-        """A ``worker_error`` or ``worker_reports`` line."""
+        """A ``worker_plan``, ``worker_error``, ``worker_ack`` or ``worker_reports`` line."""
         if data.get("type") == "worker_plan":
             self._plan(data.get("eval_sets") or [])
         elif data.get("type") == "worker_error":
             self.worker_error = str(data.get("message", "the worker failed"))
+        elif data.get("type") == "worker_ack":
+            self.acks.append(data)
         elif data.get("type") == "worker_reports":
             self.report_files = [str(f) for f in data.get("files", [])]
             self.html_reports = [str(f) for f in data.get("html", [])]

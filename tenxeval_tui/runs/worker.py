@@ -16,7 +16,9 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   starts, not as each eval set begins;
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
-- ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
+- ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written;
+- ``worker_ack`` for each command read on stdin (stop one case, end its tool call in
+  flight: :mod:`~tenxeval_tui.runs.worker_commands`).
 
 File descriptor 1 is kept for these lines alone: the agent's prints (and the console
 reporter) go to stderr, which the screen shows when the worker dies. SIGTERM cancels
@@ -43,6 +45,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
+from tenxeval_tui.runs.worker_commands import listen
 
 ERROR_EXIT = 3
 
@@ -206,6 +209,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
 
     out.on_broken = cancel_soon
     loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
+    listen(runner, out.emit, loop)  # stop one case, end a tool call (see worker_commands)
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
     reports = list((await runner.run(evaluations, config)).values())
