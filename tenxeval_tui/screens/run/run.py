@@ -28,12 +28,21 @@ from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
+from tenxeval_tui.runs.live_run import CaseState, CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.run.run_stop import (
+    STOP_CHOICES,
+    ack_message,
+    end_tool_call,
+    running_case,
+    stop_case,
+    stop_question,
+)
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.case_now import CaseNow
@@ -56,6 +65,19 @@ class RunScreen(Screen[None]):
         Binding("escape", "back", "Back", tooltip="Back to the screen before"),
         Binding("ctrl+r", "start", "Run", priority=True, tooltip="Run what the options select"),
         Binding("ctrl+k", "cancel_run", "Cancel run", priority=True),
+        Binding("x", "stop_case", "Stop case", tooltip="Stop the selected running case"),
+        Binding(
+            "t",
+            "end_tool_call",
+            "End tool call",
+            tooltip="End the selected case's tool call in flight (the agent sees a timeout)",
+        ),
+        Binding(
+            "u",
+            "resume",
+            "Run the rest",
+            tooltip="Run what the stopped run did not finish; the finished cases are kept",
+        ),
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
@@ -316,6 +338,9 @@ class RunScreen(Screen[None]):
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"
         keys = "  o: HTML report · v: view the report" if run.html_reports else ""
+        if self._unfinished(run) and self.request is not None:
+            command = plan_resume_command(self.request, self.search_path)
+            keys += "\nu runs the rest here" + (f"; or: {command}" if command else "")
         carried = run.counts()["carried"]
         covers = (
             f" They hold the {run.total - carried} cases run now; the {carried} carried over"
@@ -408,6 +433,9 @@ class RunScreen(Screen[None]):
             self._follow(table.selected_key)
         if self.selected in dirty or (run.done and dirty):
             self._show_now(run, now)
+            self.refresh_bindings()  # stop/end apply to a running selected case only
+        if run.acks:
+            self._tell_acks(run)
         self.query_one(EventStream).flush()
 
     def tick(self) -> None:
@@ -467,6 +495,10 @@ class RunScreen(Screen[None]):
         run = self.live
         if action == "cancel_run":
             return self.running
+        if action in ("stop_case", "end_tool_call"):
+            return self.running and running_case(run, self.selected) is not None
+        if action == "resume":
+            return bool(run and run.done and self._unfinished(run))
         if action == "rerun_failed":
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
@@ -501,6 +533,55 @@ class RunScreen(Screen[None]):
         """Stop the worker (cleanly, then by force); the run screen shows a partial run."""
         if self.process is not None:
             await self.process.cancel()
+
+    def action_stop_case(self) -> None:
+        """Ask, then stop the selected running case (cancelled, or scored as it is)."""
+        self._confirm_stop()
+
+    @work(exclusive=True, group="stop-case")
+    async def _confirm_stop(self) -> None:
+        state = running_case(self.live, self.selected)
+        if state is None:
+            return
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(stop_question(state), STOP_CHOICES, title="Stop case")
+        )
+        process = self.process
+        if answer not in ("cancel", "score") or process is None:
+            return
+        if not await stop_case(process, state, score=answer == "score"):
+            self.notify("The run has ended.", severity="warning")
+
+    async def action_end_tool_call(self) -> None:
+        """End the selected case's tool call in flight: the agent sees it time out."""
+        state = running_case(self.live, self.selected)
+        if state is not None and self.process is not None:
+            await end_tool_call(self.process, state)
+
+    def _tell_acks(self, run: LiveRun) -> None:
+        while run.acks:
+            message, severity = ack_message(run, run.acks.popleft())
+            if message:
+                self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _unfinished(run: LiveRun) -> list[CaseState]:
+        """The cases a stopped run did not finish (never started, or cut short with it;
+        not those stopped one by one: they have their result)."""
+        return [
+            s for s in run.cases.values() if s.status == CaseStatus.CANCELLED and s.result is None
+        ]
+
+    def action_resume(self) -> None:
+        """Run what the stopped run did not finish; its finished cases are carried over."""
+        run = self.live
+        if run is None:
+            return
+        todo = [
+            EvalCaseResult(eval_id=s.eval_id, passed=False, metadata={"eval_set_id": s.eval_set_id})
+            for s in self._unfinished(run)
+        ]
+        self._rerun(todo, run.results())
 
     def action_rerun_failed(self) -> None:
         """Rerun the failed and errored cases; the passed ones are carried over."""

@@ -34,7 +34,11 @@ async def get_weather(city: str) -> str:
 async def agent(message: str, trace: Trace) -> str:
     city = message.rstrip("?").split()[-1]
     trace.node("MAIN", tool_calls=["get_weather"])
-    report = await trace.tool("get_weather", {"city": city}, get_weather)
+    try:
+        report = await trace.tool("get_weather", {"city": city}, get_weather)
+    except TimeoutError:  # the tool call was ended from the run view
+        trace.node("MAIN", response="The weather service timed out.")
+        return "The weather service timed out."
     reply = f"It is {report}."
     trace.node("MAIN", response=reply)
     return reply
