@@ -231,6 +231,11 @@ class AgentEvaluator:
         control.stop(mode)
         return True
 
+    def tool_calls_in_flight(self, eval_id: str) -> list[str]:
+        """The names of case ``eval_id``'s tool calls in flight that can be ended."""
+        control = self._controls.get(eval_id)
+        return control.tool_calls if control is not None else []
+
     def end_tool_calls(self, eval_id: str) -> list[str]:
         """End the tool calls in flight of case ``eval_id``: each fails with a timeout the
         agent sees (:class:`~.case_control.ToolCallTimeout`). Returns their names."""

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+from tenxgraph.core.graph import StateGraph
+from tenxgraph.core.graph.tool_node import ToolNode
+from tenxgraph.utils.constants import END
+
+from sample_evals.weather_graph import WeatherModel, _route
 from tenxeval_tui.evaluation import EvalSetBuilder, Trace, create_eval_app
 from tenxeval_tui.evaluation.case_control import CANCELLED, STOPPED_EARLY_KEY, StopMode
 from tenxeval_tui.evaluation.eval_result import EvalReport
@@ -37,9 +42,8 @@ async def run_until_rome_is_stuck(evaluator: AgentEvaluator) -> asyncio.Task[Eva
     task = asyncio.create_task(
         evaluator.evaluate(two_cities().build(), max_concurrency=2, run_reporters=False)
     )
-    control = lambda: evaluator._controls.get("rome")  # noqa: E731
     await wait_async(
-        lambda: control() is not None and control().tool_calls == ["lookup"],  # type: ignore[union-attr]
+        lambda: evaluator.tool_calls_in_flight("rome") == ["lookup"],
         lambda: asyncio.sleep(0.01),
         what="Rome's lookup in flight",
     )
@@ -84,3 +88,40 @@ async def test_ending_a_tool_call_makes_the_agent_see_a_timeout() -> None:
     assert call.name == "lookup"
     (step,) = [s for s in rome.actual_trajectory if s.name == "lookup"]
     assert "ToolCallTimeout" in step.metadata["error"]
+
+
+async def get_weather(location: str) -> str:
+    """Current weather for a city."""
+    if location == "Rome":
+        await asyncio.Event().wait()  # never set: stuck until ended
+    return "sunny"
+
+
+def stuck_graph() -> StateGraph:
+    """The sample weather graph with a ``get_weather`` that never answers for Rome."""
+    graph = StateGraph()
+    graph.add_node("MAIN", WeatherModel())
+    graph.add_node("TOOL", ToolNode([get_weather]))
+    graph.add_conditional_edges("MAIN", _route, {"TOOL": "TOOL", END: END})
+    graph.add_edge("TOOL", "MAIN")
+    graph.set_entry_point("MAIN")
+    return graph
+
+
+async def test_a_10xgraph_tool_call_ended_in_flight_fails_as_a_timeout_the_model_sees() -> None:
+    app, collector = create_eval_app(stuck_graph())
+    evaluator = AgentEvaluator(app, collector)
+    builder = EvalSetBuilder("weather")
+    builder.add_case("What is the weather in Rome?", "sunny", case_id="rome")
+    task = asyncio.create_task(evaluator.evaluate(builder.build(), run_reporters=False))
+    await wait_async(
+        lambda: evaluator.tool_calls_in_flight("rome") == ["get_weather"],
+        lambda: asyncio.sleep(0.01),
+        what="Rome's get_weather in flight",
+    )
+    assert evaluator.end_tool_calls("rome") == ["get_weather"]
+    (rome,) = (await task).results
+    assert rome.error is None  # the agent went on: the model answered after the failed call
+    (step,) = [s for s in rome.actual_trajectory if s.name == "get_weather"]
+    assert "ToolCallTimeout" in step.metadata["error"]
+    assert rome.actual_response

@@ -61,6 +61,7 @@ from tenxeval_tui.evaluation.targets.graph_container import (
     active,
     private_container,
 )
+from tenxeval_tui.evaluation.targets.graph_tools import make_tools_endable
 
 # The node whose visit was recorded last, kept on the run's config (a dict private
 # to one graph run, shared by every callback of that run).
@@ -366,6 +367,7 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
         )
     if not isinstance(graph, StateGraph):
         raise TypeError(f"expected a 10xGraph StateGraph, got {type(graph).__name__}")
+    make_tools_endable(graph)  # the run view can end a tool call in flight
     container = private_container(graph._container)
     graph._container = container
     graph._setup()  # re-binds the graph's own services into the new container
