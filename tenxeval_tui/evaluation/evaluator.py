@@ -106,8 +106,9 @@ class AgentEvaluator:
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
-        self._controls: dict[str, CaseControl] = {}
-        """The running cases, by eval id (what :meth:`stop_case` can reach)."""
+        self._controls: dict[str, list[CaseControl]] = {}
+        """The running cases' controls, by eval id, one a repeat running (what
+        :meth:`stop_case` can reach)."""
         self._stopped: dict[str, StopMode] = {}
         """Cases the user stopped, by eval id: their later repeats do not run."""
 
@@ -223,24 +224,27 @@ class AgentEvaluator:
 
     def stop_case(self, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
         """Stop the running case ``eval_id`` now, the rest of the run going on: it ends
-        cancelled, or (``StopMode.SCORE``) is scored on what it did so far; its repeats not
-        yet run end the same way. ``False`` when no such case is running."""
-        control = self._controls.get(eval_id)
-        if control is None:
+        cancelled, or (``StopMode.SCORE``) is scored on what it did so far; each of its
+        repeats running or not yet run ends the same way. ``False`` when no such case is
+        running."""
+        controls = self._controls.get(eval_id)
+        if not controls:
             return False
-        control.stop(mode)
+        self._stopped[eval_id] = mode
+        for control in list(controls):
+            control.stop(mode)
         return True
 
     def tool_calls_in_flight(self, eval_id: str) -> list[str]:
-        """The names of case ``eval_id``'s tool calls in flight that can be ended."""
-        control = self._controls.get(eval_id)
-        return control.tool_calls if control is not None else []
+        """The names of case ``eval_id``'s tool calls in flight that can be ended (of
+        every repeat running)."""
+        return [name for c in self._controls.get(eval_id, []) for name in c.tool_calls]
 
     def end_tool_calls(self, eval_id: str) -> list[str]:
-        """End the tool calls in flight of case ``eval_id``: each fails with a timeout the
-        agent sees (:class:`~.case_control.ToolCallTimeout`). Returns their names."""
-        control = self._controls.get(eval_id)
-        return control.end_tool_calls() if control is not None else []
+        """End the tool calls in flight of case ``eval_id`` (every repeat running): each
+        fails with a timeout the agent sees (:class:`~.case_control.ToolCallTimeout`).
+        Returns their names."""
+        return [name for c in list(self._controls.get(eval_id, [])) for name in c.end_tool_calls()]
 
     def cancel(self) -> None:
         """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
@@ -441,7 +445,7 @@ class AgentEvaluator:
         if stopped is not None:  # a later repeat of a case the user stopped
             return _stopped_outcome(stopped, 0, len(turns))
         control = CaseControl(deadline)
-        self._controls[case.eval_id] = control
+        self._controls.setdefault(case.eval_id, []).append(control)
         current = CURRENT_CASE.set(control)
         try:
             return await self._turns_under(
@@ -449,8 +453,11 @@ class AgentEvaluator:
             )
         finally:
             CURRENT_CASE.reset(current)
-            if self._controls.get(case.eval_id) is control:
-                del self._controls[case.eval_id]
+            running = self._controls.get(case.eval_id, [])
+            if control in running:
+                running.remove(control)
+            if not running:
+                self._controls.pop(case.eval_id, None)
 
     async def _turns_under(
         self,
