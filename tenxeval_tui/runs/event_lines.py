@@ -104,12 +104,12 @@ def describe_event(event: EventModel) -> str:
     return label + _tokens(data)
 
 
-def event_line(event: EventModel) -> str:
+def event_line(event: EventModel, *, duration: bool = True) -> str:
     """The line shown for ``event``: :func:`describe_event` on one line, made inert (the
     agent's line breaks and control characters are shown, never written), with the step's
-    duration when the event says when it started."""
+    duration when the event says when it started (unless ``duration`` is off)."""
     line = " ".join(describe_event(event).splitlines())
-    took = step_duration(event)
+    took = step_duration(event) if duration else None
     if took is not None:
         line += f"  [{duration_text(took)}]"
     return inert(line)
@@ -123,10 +123,10 @@ class EventLines(Sequence[str]):
     def __init__(self) -> None:
         self._lines: list[str] = []
 
-    def add(self, event: EventModel, prefix: str = "") -> None:
+    def add(self, event: EventModel, prefix: str = "", *, duration: bool = True) -> None:
         """Keep the line of ``event`` (the event itself is not kept), after ``prefix``
-        (which run of a repeated case it is of)."""
-        self._lines.append(prefix + event_line(event))
+        (which run of a repeated case it is of); ``duration``: with the step's duration."""
+        self._lines.append(prefix + event_line(event, duration=duration))
 
     def __len__(self) -> int:
         return len(self._lines)

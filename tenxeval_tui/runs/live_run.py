@@ -128,9 +128,15 @@ class LiveRun(RunObserver):
     """The state of one run of the worker, fed line by line."""
 
     def __init__(
-        self, *, clock: Callable[[], float] = time.monotonic, slow_after: float | None = None
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        slow_after: float | None = None,
+        step_durations: bool = True,
     ) -> None:
         self.clock = clock
+        self.step_durations = step_durations
+        """Event lines say how long each step took (off: lines that are the same each run)."""
         self.slow_after = slow_after
         """Seconds after which a running case is shown as slow (``None``: never)."""
         self.cases: dict[str, CaseState] = {}
@@ -188,7 +194,8 @@ class LiveRun(RunObserver):
         if is_start(event):
             return  # shown as the step in flight; its end event gets the line
         # A case run several times says which run each line is of.
-        state.events.add(event, f"#{repeat + 1} " if state.repeats > 1 else "")
+        prefix = f"#{repeat + 1} " if state.repeats > 1 else ""
+        state.events.add(event, prefix, duration=self.step_durations)
         state.tokens += event_tokens(event)
 
     def on_repeat_end(

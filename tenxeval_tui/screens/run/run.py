@@ -126,6 +126,8 @@ class RunScreen(Screen[None]):
         self._reselect: str | None = None
         """The case to select again once a new run lists it."""
         self._watch_on_mount = watch
+        self._bound_to: tuple[str | None, CaseStatus | None] = (None, None)
+        """The selected case and its status when the keys shown were last checked."""
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
 
@@ -260,7 +262,11 @@ class RunScreen(Screen[None]):
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
         earlier = list(self.live.cases.values()) if self.live is not None else []
-        run = LiveRun(clock=self.clock, slow_after=self.workspace.settings.slow_case_seconds)
+        run = LiveRun(
+            clock=self.clock,
+            slow_after=self.workspace.settings.slow_case_seconds,
+            step_durations=self.timings,
+        )
         run.eval_set_names.update(self.set_names)
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
         process = WorkerProcess(request, run, cwd=self.search_path)
@@ -405,6 +411,7 @@ class RunScreen(Screen[None]):
             "(carried over from the last run)" if state.status == CaseStatus.CARRIED else ""
         )
         self._show_now(run, run.clock())
+        self._bindings_follow(run)
         self.query_one(EventStream).follow(state.events, placeholder)
 
     def watch_runs_finished(self) -> None:
@@ -433,7 +440,7 @@ class RunScreen(Screen[None]):
             self._follow(table.selected_key)
         if self.selected in dirty or (run.done and dirty):
             self._show_now(run, now)
-            self.refresh_bindings()  # stop/end apply to a running selected case only
+            self._bindings_follow(run)
         if run.acks:
             self._tell_acks(run)
         self.query_one(EventStream).flush()
@@ -447,6 +454,15 @@ class RunScreen(Screen[None]):
         self.query_one(RunCaseTable).tick(now, run.running_keys())
         self._show_now(run, now)
         self.query_one(RunProgress).show(run, ())
+
+    def _bindings_follow(self, run: LiveRun) -> None:
+        """Show the keys that apply anew when the selected case starts or stops running
+        (stop case, end tool call), not at each of its events."""
+        state = run.cases.get(self.selected) if self.selected is not None else None
+        shown = (self.selected, state.status if state is not None else None)
+        if shown != self._bound_to:
+            self._bound_to = shown
+            self.refresh_bindings()
 
     def _show_now(self, run: LiveRun, now: float) -> None:
         state = run.cases.get(self.selected) if self.selected is not None else None

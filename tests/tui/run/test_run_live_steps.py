@@ -140,3 +140,37 @@ async def test_a_case_running_past_the_soft_limit_shows_as_slow(tmp_path: Path) 
         (root / "release").write_text("go", encoding="utf-8")
         await wait_until(lambda: screen.runs_finished == 1, pilot)
         assert "slow" not in row_text(screen, "cities::rome")
+
+
+SLOW_GRAPH = """
+import sys
+
+sys.path.insert(0, {repo!r})
+from sample_evals.weather_graph import build_graph
+
+
+def slow_graph():
+    return build_graph(delay=120)  # the scripted model takes its time
+"""
+
+
+async def test_a_10xgraph_model_call_in_flight_shows_as_thinking(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[3]
+    root = write_workspace(
+        tmp_path / "project",
+        agent="slow_graph:slow_graph",
+        agent_code=SLOW_GRAPH.format(repo=str(repo)),
+    )
+    (root / "weather_bot.py").rename(root / "slow_graph.py")
+    (root / "evals" / "more.evalset.json").unlink()
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await open_run_screen(pilot)
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: screen.live is not None and screen.live.cases, pilot)
+        table = screen.query_one(RunCaseTable)
+        await wait_until(lambda: table.has_key("cities::paris"), pilot)
+        await wait_until(lambda: "MAIN thinking" in row_text(screen, "cities::paris"), pilot)
+        await wait_until(lambda: "MAIN thinking" in str(screen.query_one(CaseNow).render()), pilot)
+        await screen.cancel_run()
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        assert "thinking" not in row_text(screen, "cities::paris")
