@@ -28,7 +28,7 @@ from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.runs.live_run import CaseState, CaseStatus, LiveRun, case_key
+from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
@@ -42,6 +42,7 @@ from tenxeval_tui.screens.run.run_stop import (
     running_case,
     stop_case,
     stop_question,
+    unfinished_cases,
 )
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.workspace import Workspace
@@ -344,7 +345,7 @@ class RunScreen(Screen[None]):
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"
         keys = "  o: HTML report · v: view the report" if run.html_reports else ""
-        if self._unfinished(run) and self.request is not None:
+        if unfinished_cases(run) and self.request is not None:
             command = plan_resume_command(self.request, self.search_path)
             keys += "\nu runs the rest here" + (f"; or: {command}" if command else "")
         carried = run.counts()["carried"]
@@ -514,7 +515,7 @@ class RunScreen(Screen[None]):
         if action in ("stop_case", "end_tool_call"):
             return self.running and running_case(run, self.selected) is not None
         if action == "resume":
-            return bool(run and run.done and self._unfinished(run))
+            return bool(run and run.done and unfinished_cases(run))
         if action == "rerun_failed":
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
@@ -580,14 +581,6 @@ class RunScreen(Screen[None]):
             if message:
                 self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
 
-    @staticmethod
-    def _unfinished(run: LiveRun) -> list[CaseState]:
-        """The cases a stopped run did not finish (never started, or cut short with it;
-        not those stopped one by one: they have their result)."""
-        return [
-            s for s in run.cases.values() if s.status == CaseStatus.CANCELLED and s.result is None
-        ]
-
     def action_resume(self) -> None:
         """Run what the stopped run did not finish; its finished cases are carried over."""
         run = self.live
@@ -595,7 +588,7 @@ class RunScreen(Screen[None]):
             return
         todo = [
             EvalCaseResult(eval_id=s.eval_id, passed=False, metadata={"eval_set_id": s.eval_set_id})
-            for s in self._unfinished(run)
+            for s in unfinished_cases(run)
         ]
         self._rerun(todo, run.results())
 

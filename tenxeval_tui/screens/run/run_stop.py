@@ -52,6 +52,12 @@ async def end_tool_call(process: WorkerProcess, state: CaseState) -> bool:
     return await process.send(end_tool_call_command(state.eval_set_id, state.eval_id))
 
 
+def unfinished_cases(run: LiveRun) -> list[CaseState]:
+    """The cases a stopped run did not finish (never started, or cut short with it; not
+    those stopped one by one: they have their result), which "run the rest" runs."""
+    return [s for s in run.cases.values() if s.status == CaseStatus.CANCELLED and s.result is None]
+
+
 def ack_message(run: LiveRun, ack: dict[str, Any]) -> tuple[str, str]:
     """What to tell of one ``worker_ack``: ``(message, severity)``."""
     key = f"{ack.get('eval_set_id', '')}::{ack.get('eval_id', '')}"
@@ -77,4 +83,5 @@ __all__ = [
     "running_case",
     "stop_case",
     "stop_question",
+    "unfinished_cases",
 ]
