@@ -444,10 +444,15 @@ def run_selected(
     if plan.shard is not None:
         finished = [_shard_report(whole_plan, finished)]
     code = publish(finished, config, args, published=published)
-    if code is not None:
+    stopped = interrupted or died
+    if code is not None and not stopped:
         _drop_journal(journal)
     elif journal is not None:
         print(f"the run's journal is kept: {journal}", file=sys.stderr)
+        if stopped:  # what did not finish can run later, into one complete report
+            from tenxeval_tui.runs.resume import resume_command
+
+            print(f"resume it with: {resume_command(sys.argv[1:], journal)}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
     if died:

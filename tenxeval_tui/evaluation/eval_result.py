@@ -329,6 +329,10 @@ class EvalSummary(BaseModel):
     avg_tokens_per_case: float = 0.0
     total_cost_usd: float | None = Field(default=None, exclude_if=_unset)
     """What the run cost (only with a price table; see :mod:`.cost`)."""
+    wall_seconds: float | None = Field(default=None, exclude_if=_unset)
+    """How long the run took, first case start to last case end (the wall clock). Cases
+    run side by side, so it is less than :attr:`total_duration_seconds`, the sum of the
+    cases' own durations. Unknown (``None``) for a report rebuilt from a killed run."""
     repeat_stats: RunRepeatStats | None = Field(default=None, exclude_if=_unset)
     """Figures over every repeat; set only when some case ran more than once."""
 
@@ -399,13 +403,17 @@ class EvalReport(BaseModel):
         eval_set_name: str = "",
         config_used: dict[str, Any] | None = None,
         metadata: dict[str, Any] | None = None,
+        wall_seconds: float | None = None,
     ) -> EvalReport:
-        """A report over ``results`` with its summary computed from them."""
+        """A report over ``results`` with its summary computed from them (and the run's
+        ``wall_seconds``, when known)."""
+        summary = EvalSummary.from_results(list(results))
+        summary.wall_seconds = wall_seconds
         return cls(
             eval_set_id=eval_set_id,
             eval_set_name=eval_set_name,
             results=list(results),
-            summary=EvalSummary.from_results(list(results)),
+            summary=summary,
             config_used=config_used or {},
             metadata=metadata or {},
         )
@@ -436,7 +444,9 @@ class EvalReport(BaseModel):
             (r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None
         )
         not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
+        walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
         return cls.create(
+            wall_seconds=sum(walls) if walls else None,  # eval sets run one after the other
             eval_set_id=eval_set_id,
             results=results,
             eval_set_name=eval_set_name,
@@ -537,7 +547,8 @@ class EvalReport(BaseModel):
             f"  Pass rate: {s.pass_rate:.1%}",
             *(repeat_summary_lines(s.repeat_stats) if s.repeat_stats else []),
             f"  Duration: {s.total_duration_seconds:.2f}s total, "
-            f"{s.avg_duration_seconds:.2f}s per case",
+            f"{s.avg_duration_seconds:.2f}s per case"
+            + ("" if s.wall_seconds is None else f", {s.wall_seconds:.2f}s wall time"),
             f"  Tokens: {s.total_token_usage.total_tokens}",
         ]
         if s.total_cost_usd is not None:

@@ -32,6 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_jsonable_python
 
+from tenxeval_tui.evaluation.case_control import (
+    CANCELLED,
+    CURRENT_CASE,
+    STOPPED_EARLY_KEY,
+    CaseControl,
+    StopMode,
+)
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget, price_case
@@ -102,6 +109,11 @@ class AgentEvaluator:
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
+        self._controls: dict[str, list[CaseControl]] = {}
+        """The running cases' controls, by eval id, one a repeat running (what
+        :meth:`stop_case` can reach)."""
+        self._stopped: dict[str, StopMode] = {}
+        """Cases the user stopped, by eval id: their later repeats do not run."""
 
     @property
     def graph(self) -> Any:
@@ -139,6 +151,7 @@ class AgentEvaluator:
         self._bound_judges(concurrency)
         notify = ObserverGroup(self.observers)
         self._stopping = False
+        self._stopped.clear()
         self.partial_report = None
         if verbose:
             logger.info(
@@ -148,6 +161,7 @@ class AgentEvaluator:
                 concurrency,
             )
         notify.run_start(eval_set, cases)
+        started = time.perf_counter()
         results: list[EvalCaseResult | None] = [None] * len(cases)
         budget = self.budget
         if budget is None and self.config.max_cost is not None:
@@ -157,7 +171,9 @@ class AgentEvaluator:
                 cases, repeats, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
             )
         except asyncio.CancelledError:
-            self.partial_report = self._report(eval_set, results, partial=True)
+            self.partial_report = self._report(
+                eval_set, results, partial=True, wall=time.perf_counter() - started
+            )
             notify.run_end(self.partial_report)
             raise
         report = self._report(
@@ -165,6 +181,7 @@ class AgentEvaluator:
             results,
             partial=any(r is None for r in results),
             stopped=budget.stop_note(cases, results) if budget is not None else None,
+            wall=time.perf_counter() - started,
         )
         if report.is_partial:
             self.partial_report = report
@@ -207,6 +224,30 @@ class AgentEvaluator:
         return await self._run_case(
             case, eval_set_id, notify, next_turn=next_turn, score=score, finish=finish
         )
+
+    def stop_case(self, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
+        """Stop the running case ``eval_id`` now, the rest of the run going on: it ends
+        cancelled, or (``StopMode.SCORE``) is scored on what it did so far; each of its
+        repeats running or not yet run ends the same way. ``False`` when no such case is
+        running."""
+        controls = self._controls.get(eval_id)
+        if not controls:
+            return False
+        self._stopped[eval_id] = mode
+        for control in list(controls):
+            control.stop(mode)
+        return True
+
+    def tool_calls_in_flight(self, eval_id: str) -> list[str]:
+        """The names of case ``eval_id``'s tool calls in flight that can be ended (of
+        every repeat running)."""
+        return [name for c in self._controls.get(eval_id, []) for name in c.tool_calls]
+
+    def end_tool_calls(self, eval_id: str) -> list[str]:
+        """End the tool calls in flight of case ``eval_id`` (every repeat running): each
+        fails with a timeout the agent sees (:class:`~.case_control.ToolCallTimeout`).
+        Returns their names."""
+        return [name for c in list(self._controls.get(eval_id, [])) for name in c.end_tool_calls()]
 
     def cancel(self) -> None:
         """Stop the running :meth:`evaluate`: no new case starts, running cases are cancelled."""
@@ -343,6 +384,9 @@ class AgentEvaluator:
             error, error_info = await self._run_turns(
                 case, thread_id, replies, turn_ended, next_turn
             )
+            stopped_early = bool(error_info.pop(STOPPED_EARLY_KEY, False))
+            if stopped_early:
+                error_info = {}
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
@@ -355,6 +399,8 @@ class AgentEvaluator:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
             scorer = score or self._score
+            if not error:
+                self._announce_scoring(notify, eval_set_id, case.eval_id, repeat, thread_id, score)
             criterion_results = [] if error else await scorer(execution, case)
             result = _case_result(
                 case,
@@ -373,6 +419,8 @@ class AgentEvaluator:
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
+        if stopped_early:
+            result.metadata[STOPPED_EARLY_KEY] = True
         price_case(result, self.config.prices, self.config.agent_model)
         if keep:
             self.collector.absorb(trace)
@@ -399,10 +447,43 @@ class AgentEvaluator:
         }
         if session.app_name:
             config["app_name"] = session.app_name
-        index = 0
-        loop = asyncio.get_running_loop()
-        ends_at = loop.time() + self.config.timeout
+        ends_at = asyncio.get_running_loop().time() + self.config.timeout
         deadline = asyncio.timeout_at(ends_at)
+        stopped = self._stopped.get(case.eval_id)
+        if stopped is not None:  # a later repeat of a case the user stopped
+            return _stopped_outcome(stopped, 0, len(turns))
+        control = CaseControl(deadline)
+        self._controls.setdefault(case.eval_id, []).append(control)
+        current = CURRENT_CASE.set(control)
+        try:
+            return await self._turns_under(
+                case, config, deadline, ends_at, control, replies, turn_ended, next_turn
+            )
+        finally:
+            CURRENT_CASE.reset(current)
+            running = self._controls.get(case.eval_id, [])
+            if control in running:
+                running.remove(control)
+            if not running:
+                self._controls.pop(case.eval_id, None)
+
+    async def _turns_under(
+        self,
+        case: EvalCase,
+        config: dict[str, Any],
+        deadline: asyncio.Timeout,
+        ends_at: float,
+        control: CaseControl,
+        replies: list[str],
+        turn_ended: Callable[[], None],
+        next_turn: NextTurn | None,
+    ) -> tuple[str | None, dict[str, Any]]:
+        """The turns of ``case`` under its ``deadline`` (see :meth:`_run_turns`)."""
+        turns = case.conversation
+        thread_id = config["thread_id"]
+        session = case.session_input
+        loop = asyncio.get_running_loop()
+        index = 0
         try:
             async with deadline:
                 for index in itertools.count():
@@ -446,6 +527,9 @@ class AgentEvaluator:
         except TimeoutError as exc:
             if not deadline.expired():
                 return _describe(exc, index, len(turns))
+            if control.stopped is not None:
+                self._stopped[case.eval_id] = control.stopped
+                return _stopped_outcome(control.stopped, index, len(turns))
             return _timed_out(self.config.timeout, index, len(turns))
         except asyncio.CancelledError as exc:
             task = asyncio.current_task()
@@ -456,6 +540,9 @@ class AgentEvaluator:
             # sys.exit() or a KeyboardInterrupt raised by the agent ends its case, not the
             # run (a Ctrl-C of the run cancels it instead: asyncio turns it into a cancel).
             return _describe(exc, index, len(turns))
+        if control.stopped is not None:  # stopped as the last turn ended
+            self._stopped[case.eval_id] = control.stopped
+            return _stopped_outcome(control.stopped, index, len(turns))
         # An agent that swallowed the timeout's cancel, or blocked the event loop with
         # sync code so that it never came, still ran out of time.
         if deadline.expired() or loop.time() >= ends_at:
@@ -477,6 +564,31 @@ class AgentEvaluator:
             )
         )
 
+    def _announce_scoring(
+        self,
+        notify: ObserverGroup,
+        eval_set_id: str,
+        eval_id: str,
+        repeat: int,
+        thread_id: str,
+        score: Scorer | None,
+    ) -> None:
+        """Tell observers the case is being scored now (a live view shows "judging ..."):
+        a ``GRAPH_EXECUTION`` ``PROGRESS`` event whose ``data["judging"]`` names the
+        criteria (empty for a caller's own scorer). It goes to observers only, never into
+        the case's trajectory."""
+        if not notify:
+            return
+        names = [] if score is not None else [c.name or type(c).__name__ for c in self.criteria]
+        event = EventModel(
+            event=Event.GRAPH_EXECUTION,
+            event_type=EventType.PROGRESS,
+            data={"judging": names},
+            thread_id=thread_id,
+            run_id=self._run_id,
+        )
+        notify.event(eval_set_id, eval_id, event, repeat)
+
     async def _score(self, execution: ExecutionResult, case: EvalCase) -> list[CriterionResult]:
         return await score_criteria(self.criteria, execution, case)
 
@@ -487,6 +599,7 @@ class AgentEvaluator:
         *,
         partial: bool,
         stopped: dict[str, Any] | None = None,
+        wall: float | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
@@ -494,6 +607,7 @@ class AgentEvaluator:
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
             metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
+            wall_seconds=wall,
         )
 
 
@@ -536,6 +650,17 @@ async def _score_one(
             f"{type(exc).__name__}: {exc}",
             criterion.threshold,
         )
+
+
+def _stopped_outcome(mode: StopMode, turn: int, turns: int) -> tuple[str | None, dict[str, Any]]:
+    """A case the user stopped: cancelled (an error case), or no error (scored as it is,
+    marked :data:`STOPPED_EARLY_KEY`)."""
+    if mode == StopMode.SCORE:
+        return None, {STOPPED_EARLY_KEY: True, "turn_index": turn}
+    return (
+        f"cancelled by the user (turn {turn + 1} of {turns})",
+        {"error_type": CANCELLED, "turn_index": turn},
+    )
 
 
 def _timed_out(seconds: float, turn: int, turns: int) -> tuple[str, dict[str, Any]]:

@@ -7,7 +7,8 @@ own, so killing the process loses at most the cases still running).
 
 Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
 ``eval_set_name``, ``eval_ids``, ``time``), ``case`` (``eval_set_id``,
-``result``), ``run_end`` (``eval_set_id``, ``partial``).
+``result``), ``run_end`` (``eval_set_id``, ``partial``, and ``wall_seconds``: how long
+the eval set's run took).
 """
 
 from __future__ import annotations
@@ -94,6 +95,11 @@ class RunJournal(RunObserver):
                 "eval_set_id": report.eval_set_id,
                 "partial": report.is_partial,
                 **({"metadata": stopped} if stopped else {}),
+                **(
+                    {"wall_seconds": report.summary.wall_seconds}
+                    if report.summary.wall_seconds is not None
+                    else {}
+                ),
             }
         )
 
@@ -124,6 +130,7 @@ class _Run:
         self.results: list[EvalCaseResult] = []
         self.complete = False
         self.metadata: dict[str, Any] = {}
+        self.wall_seconds: float | None = None
 
     def report(self) -> EvalReport:
         position = {eval_id: i for i, eval_id in enumerate(self.order)}
@@ -133,6 +140,7 @@ class _Run:
             results=self.results,
             eval_set_name=self.name,
             metadata={**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})},
+            wall_seconds=self.wall_seconds,
         )
 
 
@@ -167,6 +175,8 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
             elif kind == "run_end" and set_id in latest:
                 latest[set_id].complete = not data.get("partial", False)
                 latest[set_id].metadata = dict(data.get("metadata") or {})
+                wall = data.get("wall_seconds")
+                latest[set_id].wall_seconds = float(wall) if wall is not None else None
         except (ValueError, KeyError, TypeError) as exc:
             if number == len(lines) or _cut_short(line, exc):
                 continue  # the write in progress when a run was killed

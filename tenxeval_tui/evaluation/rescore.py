@@ -212,6 +212,7 @@ def _new_report(
         eval_set_name=report.eval_set_name,
         config_used=config.model_dump(mode="json"),
         metadata={**report.metadata, RESCORED_KEY: _record(report, rescorer, results)},
+        wall_seconds=report.summary.wall_seconds,  # the agent's run, which is not redone
     )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget
@@ -56,6 +57,7 @@ class EvaluationRunner:
         self.user_model = user_model
         self.results: dict[str, EvalReport] = {}
         self._current: AgentEvaluator | ScenarioEvaluator | None = None
+        self._current_set = ""
         self._cancelled = False
 
     async def run(
@@ -111,7 +113,7 @@ class EvaluationRunner:
                 evaluator = AgentEvaluator(
                     app, collector, config, observers=self.observers, budget=budget
                 )
-            self._current = evaluator
+            self._current, self._current_set = evaluator, eval_set.eval_set_id
             try:
                 report = await self._evaluate(evaluator, eval_set, verbose)
             except asyncio.CancelledError:
@@ -133,6 +135,22 @@ class EvaluationRunner:
         if isinstance(evaluator, ScenarioEvaluator):
             return await evaluator.evaluate(eval_set)
         return await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
+
+    def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
+        """Stop one running case, the run going on (see :meth:`AgentEvaluator.stop_case`);
+        ``False`` when it is not running now."""
+        current = self._current
+        if not isinstance(current, AgentEvaluator) or self._current_set != eval_set_id:
+            return False  # none running, another set's, or a simulated conversation
+        return current.stop_case(eval_id, mode)
+
+    def end_tool_calls(self, eval_set_id: str, eval_id: str) -> list[str]:
+        """End the tool calls in flight of one running case (they fail with a timeout the
+        agent sees); returns their names."""
+        current = self._current
+        if not isinstance(current, AgentEvaluator) or self._current_set != eval_set_id:
+            return []
+        return current.end_tool_calls(eval_id)
 
     def cancel(self) -> None:
         """Stop the running :meth:`run` promptly; finished cases are kept."""

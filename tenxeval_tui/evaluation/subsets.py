@@ -103,7 +103,14 @@ def merge_results(
         eval_set_name=base.eval_set_name,
         config_used=newer.config_used or base.config_used,
         metadata=metadata,
+        wall_seconds=_wall(base, newer),
     )
+
+
+def _wall(*reports: EvalReport) -> float | None:
+    """The wall time of runs one after the other: the sum of those known."""
+    known = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
+    return sum(known) if known else None
 
 
 async def evaluate_with_retries(

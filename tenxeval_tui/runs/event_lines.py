@@ -45,6 +45,35 @@ def _tokens(data: dict[str, Any]) -> str:
     return f"  [tokens {tokens_in} in / {tokens_out} out]"
 
 
+def call_text(name: str, args: Any) -> str:
+    """``get_weather(location="Paris")``: a tool call with its arguments (clipped)."""
+    args = args or {}
+    shown = (
+        ", ".join(f"{k}={_value(v)}" for k, v in args.items())
+        if isinstance(args, dict)
+        else _value(args)
+    )
+    return f"{name}({_clip(shown)})"
+
+
+def step_duration(event: EventModel) -> float | None:
+    """Seconds the step ``event`` ends took (its ``metadata["started_at"]``), if known."""
+    started = event.metadata.get("started_at")
+    if not isinstance(started, int | float) or isinstance(started, bool):
+        return None
+    return max(event.timestamp - float(started), 0.0)
+
+
+def duration_text(seconds: float) -> str:
+    """``0.42s``, ``4.2s``, ``1m05s``: a step's duration, short."""
+    if seconds < 10:
+        return f"{seconds:.2f}s"
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s"
+
+
 def describe_event(event: EventModel) -> str:
     """One line of plain text for ``event`` (node visit, tool call, model text, tokens; a
     simulated user's message as ``● user "..."``, each turn's reply as ``■ reply "..."``)."""
@@ -62,13 +91,7 @@ def describe_event(event: EventModel) -> str:
         return "".join(parts) + _tokens(data)
     if event.event == Event.TOOL_EXECUTION:
         name = str(data.get("function_name") or event.node_name)
-        args = data.get("args") or {}
-        shown = (
-            ", ".join(f"{k}={_value(v)}" for k, v in args.items())
-            if isinstance(args, dict)
-            else _value(args)
-        )
-        line = f"⚙ {name}({_clip(shown)})"
+        line = f"⚙ {call_text(name, data.get('args'))}"
         if data.get("error"):
             return f"{line} ✗ {_clip(str(data['error']))}"
         return f"{line} → {_clip(_value(data.get('result')))}"
@@ -84,10 +107,15 @@ def describe_event(event: EventModel) -> str:
     return label + _tokens(data)
 
 
-def event_line(event: EventModel) -> str:
+def event_line(event: EventModel, *, duration: bool = True) -> str:
     """The line shown for ``event``: :func:`describe_event` on one line, made inert (the
-    agent's line breaks and control characters are shown, never written)."""
-    return inert(" ".join(describe_event(event).splitlines()))
+    agent's line breaks and control characters are shown, never written), with the step's
+    duration when the event says when it started (unless ``duration`` is off)."""
+    line = " ".join(describe_event(event).splitlines())
+    took = step_duration(event) if duration else None
+    if took is not None:
+        line += f"  [{duration_text(took)}]"
+    return inert(line)
 
 
 class EventLines(Sequence[str]):
@@ -98,9 +126,10 @@ class EventLines(Sequence[str]):
     def __init__(self) -> None:
         self._lines: list[str] = []
 
-    def add(self, event: EventModel) -> None:
-        """Keep the line of ``event`` (the event itself is not kept)."""
-        self._lines.append(event_line(event))
+    def add(self, event: EventModel, prefix: str = "", *, duration: bool = True) -> None:
+        """Keep the line of ``event`` (the event itself is not kept), after ``prefix``
+        (which run of a repeated case it is of); ``duration``: with the step's duration."""
+        self._lines.append(prefix + event_line(event, duration=duration))
 
     def __len__(self) -> int:
         return len(self._lines)
@@ -118,4 +147,12 @@ class EventLines(Sequence[str]):
         return iter(self._lines)
 
 
-__all__ = ["FIELD_LIMIT", "EventLines", "describe_event", "event_line"]
+__all__ = [
+    "FIELD_LIMIT",
+    "EventLines",
+    "call_text",
+    "describe_event",
+    "duration_text",
+    "event_line",
+    "step_duration",
+]

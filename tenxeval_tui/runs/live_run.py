@@ -6,22 +6,27 @@ Every case gets a :class:`CaseState` holding its events as the lines the view sh
 (:class:`EventLines`: a hundred bytes or so an event, not the few kilobytes of the
 event itself, so a run of hundreds of thousands of events stays small); the screen
 renders from these and from :attr:`LiveRun.dirty`, the cases changed since its last
-repaint.
+repaint. Each running case also keeps its steps in flight
+(:class:`~tenxeval_tui.runs.case_steps.StepsInFlight`: the tool call, the model call or
+the scoring it is waiting on) and, for a case run several times, which repeat it is on.
+Time is read from the run's ``clock`` (``time.monotonic`` unless a test drives its own).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from tenxeval_tui.evaluation.case_control import CANCELLED
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.runs.case_steps import Step, StepsInFlight, is_start
 from tenxeval_tui.runs.event_lines import EventLines
 
 STDERR_TAIL_LINES = 40
@@ -72,6 +77,11 @@ class CaseState:
     tokens: int = 0
     result: EvalCaseResult | None = None
     events: EventLines = field(default_factory=EventLines)
+    steps: StepsInFlight = field(default_factory=StepsInFlight)
+    repeats: int = 1
+    """How many times the case runs (``--repeat N``, or its own ``metadata.repeats``)."""
+    repeats_done: int = 0
+    """How many of its runs finished."""
 
     @property
     def key(self) -> str:
@@ -85,18 +95,50 @@ class CaseState:
             return []
         return [(c.criterion, c.score, c.passed) for c in self.result.criterion_results]
 
+    def running_for(self, now: float) -> float | None:
+        """Seconds the running case has run at ``now`` (the run's clock), else ``None``."""
+        if self.status != CaseStatus.RUNNING or self.started is None:
+            return None
+        return max(now - self.started, 0.0)
+
+    def is_slow(self, now: float, slow_after: float | None) -> bool:
+        """Running for longer than ``slow_after`` seconds (``None``: no limit)."""
+        running = self.running_for(now)
+        return slow_after is not None and running is not None and running > slow_after
+
+    @property
+    def current_step(self) -> Step | None:
+        """What the running case waits on now (the step started last), if it is known."""
+        return self.steps.current if self.status == CaseStatus.RUNNING else None
+
     def finish(self, result: EvalCaseResult) -> None:
         """Record the case's result."""
+        self.steps.clear()
         self.result = result
         self.duration = result.duration_seconds
         self.tokens = result.token_usage.total_tokens or self.tokens
-        self.status = CaseStatus(result.status)
+        error_info = result.metadata.get("error_info")
+        if isinstance(error_info, dict) and error_info.get("error_type") == CANCELLED:
+            self.status = CaseStatus.CANCELLED  # stopped from the run view
+        else:
+            self.status = CaseStatus(result.status)
 
 
 class LiveRun(RunObserver):
     """The state of one run of the worker, fed line by line."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        slow_after: float | None = None,
+        step_durations: bool = True,
+    ) -> None:
+        self.clock = clock
+        self.step_durations = step_durations
+        """Event lines say how long each step took (off: lines that are the same each run)."""
+        self.slow_after = slow_after
+        """Seconds after which a running case is shown as slow (``None``: never)."""
         self.cases: dict[str, CaseState] = {}
         self.eval_set_names: dict[str, str] = {}
         self.reports: list[EvalReport] = []
@@ -108,13 +150,12 @@ class LiveRun(RunObserver):
         self.exit_code: int | None = None
         self.events_received = 0
         self.dirty: set[str] = set()
+        self.acks: deque[dict[str, Any]] = deque(maxlen=STDERR_TAIL_LINES)
+        """The worker's answers to commands (``worker_ack`` lines) not yet shown."""
         self.planned = False
         """The worker said every case it will run (``worker_plan``): :attr:`total` is final."""
-        self.started = time.monotonic()
+        self.started = clock()
         self.ended: float | None = None
-        self.cost_usd: float | None = None
-        """What the cases finished in this run cost (``None`` unless a price table priced
-        one; carried cases are not counted)."""
 
     # -- the observer protocol (the worker's lines) ---------------------------
 
@@ -135,18 +176,38 @@ class LiveRun(RunObserver):
         state = self._case(eval_set_id, case.eval_id)
         state.name = case.name or state.name
         state.status = CaseStatus.RUNNING
-        state.started = time.monotonic()
+        state.started = self.clock()
+
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        state = self._case(eval_set_id, case.eval_id)
+        state.repeats = max(repeats, 1)
 
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        self.on_repeat_event(eval_set_id, eval_id, 0, event)
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
         state = self._case(eval_set_id, eval_id)
-        state.events.add(event)
-        state.tokens += event_tokens(event)
+        state.steps.update(event, self.clock())
         self.events_received += 1
+        if is_start(event):
+            return  # shown as the step in flight; its end event gets the line
+        # A case run several times says which run each line is of.
+        prefix = f"#{repeat + 1} " if state.repeats > 1 else ""
+        state.events.add(event, prefix, duration=self.step_durations)
+        state.tokens += event_tokens(event)
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        state = self._case(eval_set_id, eval_id)
+        state.repeats = max(repeats, 1)
+        state.repeats_done += 1
+        state.steps.clear()
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         self._case(result.eval_set_id, result.eval_id).finish(result)
-        if result.cost_usd is not None:
-            self.cost_usd = (self.cost_usd or 0.0) + result.cost_usd
 
     def on_run_end(self, report: EvalReport) -> None:
         self.reports.append(report)
@@ -162,11 +223,13 @@ class LiveRun(RunObserver):
     # -- what the worker says besides the observer calls ----------------------
 
     def on_worker_line(self, data: dict[str, Any]) -> None:
-        """A ``worker_error`` or ``worker_reports`` line."""
+        """A ``worker_plan``, ``worker_error``, ``worker_ack`` or ``worker_reports`` line."""
         if data.get("type") == "worker_plan":
             self._plan(data.get("eval_sets") or [])
         elif data.get("type") == "worker_error":
             self.worker_error = str(data.get("message", "the worker failed"))
+        elif data.get("type") == "worker_ack":
+            self.acks.append(data)
         elif data.get("type") == "worker_reports":
             self.report_files = [str(f) for f in data.get("files", [])]
             self.html_reports = [str(f) for f in data.get("html", [])]
@@ -214,9 +277,10 @@ class LiveRun(RunObserver):
     def finish(self, exit_code: int | None, *, cancelled: bool = False) -> None:
         """The worker exited; cases that never finished are cancelled (or errored)."""
         self.exit_code = exit_code
-        self.ended = time.monotonic()
+        self.ended = self.clock()
         for state in self.cases.values():
             if state.status in (CaseStatus.QUEUED, CaseStatus.RUNNING):
+                state.steps.clear()
                 state.status = CaseStatus.CANCELLED
                 self.dirty.add(state.key)
         if cancelled:
@@ -268,8 +332,12 @@ class LiveRun(RunObserver):
 
     def elapsed(self, now: float | None = None) -> float:
         """Seconds since the run started (until it ended)."""
-        end = self.ended if self.ended is not None else (now or time.monotonic())
+        end = self.ended if self.ended is not None else (now or self.clock())
         return end - self.started
+
+    def running_keys(self) -> list[str]:
+        """The keys of the cases running now (their clocks tick)."""
+        return [key for key, s in self.cases.items() if s.status == CaseStatus.RUNNING]
 
     def results(self) -> list[EvalCaseResult]:
         """Every case result, in table order."""

@@ -18,7 +18,9 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   be loaded (exit status 3);
 - ``worker_died`` (``message``) for each worker process (``plan.workers`` > 1) that died
   mid-run: the cases it was running are errors, the run went on;
-- ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
+- ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written;
+- ``worker_ack`` for each command read on stdin (stop one case, end its tool call in
+  flight: :mod:`~tenxeval_tui.runs.worker_commands`).
 
 With ``plan.workers`` > 1 (or the Ray backend) the cases are handed out to several
 workers (:mod:`tenxeval_tui.runs.pool`, :mod:`tenxeval_tui.runs.ray_backend`) and their
@@ -49,6 +51,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
+from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
@@ -258,6 +261,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
 
     out.on_broken = cancel_soon
     loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
+    listen(runner, out.emit, loop)  # stop one case, end a tool call (see worker_commands)
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
     if pool is not None:

@@ -71,6 +71,19 @@ class _Recorder(RunObserver):
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         self.calls.append(("on_event", (eval_set_id, eval_id, event)))
 
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        self.calls.append(("on_repeat_start", (eval_set_id, case, repeat, repeats)))
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
+        self.calls.append(("on_repeat_event", (eval_set_id, eval_id, repeat, event)))
+
+    def on_repeat_end(
+        self, eval_set_id: str, eval_id: str, result: EvalCaseResult, repeats: int
+    ) -> None:
+        self.calls.append(("on_repeat_end", (eval_set_id, eval_id, result, repeats)))
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.calls.append(("on_case_end", (result,)))
 
@@ -106,7 +119,7 @@ class WorkerProcess:
         command = self.plan.command()
         self.process = await asyncio.create_subprocess_exec(
             *command,
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE,  # commands (runs.worker_commands)
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=self.cwd,
@@ -148,6 +161,19 @@ class WorkerProcess:
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():
             self.run.stderr_tail.append(line.decode("utf-8", errors="replace").rstrip("\n"))
+
+    async def send(self, command: dict[str, Any]) -> bool:
+        """Write ``command`` (see :mod:`~tenxeval_tui.runs.worker_commands`) to the worker;
+        ``False`` when it is gone. Its answer comes as a ``worker_ack`` line."""
+        process = self.process
+        if process is None or process.returncode is not None or process.stdin is None:
+            return False
+        try:
+            process.stdin.write((json.dumps(command) + "\n").encode("utf-8"))
+            await process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            return False
+        return True
 
     async def cancel(self) -> None:
         """Ask the worker to stop (SIGTERM: it writes a partial report); kill it if it hangs."""

@@ -12,6 +12,7 @@ of its parents)::
     workers = 2                          # or "auto": worker processes (run --workers)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
+    slow_case_seconds = 60               # the run view marks a case running longer as slow
     threshold = 0.9                      # run defaults, below flags and TENXEVAL_* variables
     timeout = 60
     repeat = 3
@@ -78,6 +79,11 @@ class WorkspaceSettings(BaseModel):
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",
+    )
+    slow_case_seconds: float | None = Field(
+        default=60.0,
+        gt=0,
+        description="The run view highlights a case running longer than this as slow.",
     )
     threshold: float = Field(default=1.0, ge=0.0, le=1.0)
     timeout: float | None = Field(default=None, gt=0)

@@ -133,7 +133,11 @@ def test_an_agent_that_kills_its_process_leaves_a_partial_report(
     assert list(found) == ["c0", "c1", "c2"]  # the case never started is not made up
     assert found["c0"]["passed"] and found["c1"]["passed"]
     assert found["c2"]["error"] == f"the agent's process died while this case ran ({how})"
-    assert not list((root / "out").glob("*.journal.jsonl"))  # the report holds it all
+    # The journal stays, for a resume to run what did not finish (c2 and c3), and the
+    # command that does it is printed.
+    (journal,) = (root / "out").glob("*.journal.jsonl")
+    assert "resume it with: tenxeval-tui run " in done.stderr
+    assert done.stderr.rstrip().endswith(f"--resume out/{journal.name}")
 
 
 def test_a_thread_left_running_does_not_keep_run_alive(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -465,3 +466,16 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     assert data["metadata"]["partial"] is True
     assert 1 <= len(data["results"]) < 8
     assert all(r["passed"] for r in data["results"])
+    # It says how to run the rest: the same command, resumed from the journal it kept.
+    resume = re.search(r"resume it with: (.+)", err)
+    assert resume is not None, err
+    argv = shlex.split(resume.group(1))
+    assert argv[:2] == ["tenxeval-tui", "run"] and argv[-2] == "--resume"
+    assert (project / argv[-1]).is_file()
+    resumed = subprocess.run(
+        [str(SCRIPT), *argv[1:]], cwd=project, capture_output=True, text=True, timeout=120
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(data['results'])} case(s) finished, {8 - len(data['results'])} to run" in (
+        resumed.stdout
+    )

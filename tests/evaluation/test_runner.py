@@ -191,13 +191,18 @@ async def test_observers_see_every_step_and_a_failing_observer_is_ignored() -> N
     assert seen.lines == [
         "run_start w 2",
         "case_start w-0",
+        "event w-0 llm_call MAIN",  # the model call starts
         "event w-0 node_execution MAIN",
+        "event w-0 tool_execution get_weather",  # the tool call starts
         "event w-0 node_execution TOOL",
         "event w-0 tool_execution get_weather",
+        "event w-0 llm_call MAIN",
         "event w-0 node_execution MAIN",
         "event w-0 graph_execution ",  # end of the turn
+        "event w-0 graph_execution ",  # the scoring starts
         "case_end w-0 passed",
         "case_start w-1",
+        "event w-1 llm_call MAIN",
         "event w-1 graph_execution ",  # the failure
         "case_end w-1 error",
         "run_end w 2",

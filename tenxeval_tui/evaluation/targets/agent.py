@@ -20,6 +20,7 @@ evaluator takes; the app remembers each thread's history and state across turns.
 from __future__ import annotations
 
 import inspect
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -28,6 +29,7 @@ from typing import Any
 
 import pydantic_core
 
+from tenxeval_tui.evaluation.case_control import tool_call_scope
 from tenxeval_tui.evaluation.collectors.trajectory_collector import (
     TrajectoryCollector,
     current_capture,
@@ -73,15 +75,24 @@ class Trace:
         self.config = config
         self.turn = turn
 
-    def _emit(self, event: Event, node_name: str, data: dict[str, Any]) -> None:
+    def _emit(
+        self,
+        event: Event,
+        node_name: str,
+        data: dict[str, Any],
+        *,
+        event_type: EventType = EventType.END,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
         self._collector.deliver(
             EventModel(
                 event=event,
-                event_type=EventType.END,
+                event_type=event_type,
                 node_name=node_name,
                 data=data,
                 thread_id=self.thread_id,
                 run_id=self.run_id,
+                metadata=metadata or {},
             ),
             current_capture() or self._capture,
         )
@@ -127,20 +138,32 @@ class Trace:
     ) -> Any:
         """Call ``fn(**args)`` (awaited when it is async), record the call, return its result.
 
-        A tool that raises is recorded with its error, then the error propagates.
+        A tool that raises is recorded with its error, then the error propagates. The
+        call is announced as it starts (a ``TOOL_EXECUTION`` ``START`` event), so a live
+        view shows it in flight; its record says when it started. An async tool ended from
+        the run view raises :class:`~tenxeval_tui.evaluation.case_control.ToolCallTimeout`
+        (a ``TimeoutError``) here, as a real timeout would.
         """
         args = dict(args or {})
         if fn is None:
             self.record_tool(name, args)
             return None
+        started = time.time()
+        self._emit(
+            Event.TOOL_EXECUTION,
+            name,
+            {"function_name": name, "args": _json_data(args)},
+            event_type=EventType.START,
+        )
         try:
-            result = fn(**args)
-            if inspect.isawaitable(result):
-                result = await result
+            async with tool_call_scope(name):  # the run view may end it: a timeout, then
+                result = fn(**args)
+                if inspect.isawaitable(result):
+                    result = await result
         except Exception as exc:
-            self.record_tool(name, args, error=f"{type(exc).__name__}: {exc}")
+            self.record_tool(name, args, error=f"{type(exc).__name__}: {exc}", started=started)
             raise
-        self.record_tool(name, args, result)
+        self.record_tool(name, args, result, started=started)
         return result
 
     def record_tool(
@@ -151,11 +174,13 @@ class Trace:
         *,
         error: str | None = None,
         call_id: str | None = None,
+        started: float | None = None,
     ) -> None:
         """Record a tool call the agent made itself (name, arguments, result or error).
 
         Arguments and result are kept as JSON data (objects JSON has no form for become
         their ``str``), as reports, journals and the live view carry them as JSON.
+        ``started`` (``time.time()``) is when the call began, for its duration.
         """
         data: dict[str, Any] = {
             "function_name": name,
@@ -165,7 +190,8 @@ class Trace:
         }
         if error is not None:
             data["error"] = error
-        self._emit(Event.TOOL_EXECUTION, name, data)
+        metadata = {"started_at": started} if started is not None else None
+        self._emit(Event.TOOL_EXECUTION, name, data, metadata=metadata)
 
 
 def _json_data(value: Any) -> Any:

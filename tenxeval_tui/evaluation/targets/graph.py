@@ -10,6 +10,10 @@ Callbacks on 10xGraph's ``CallbackManager`` feed a
   model event; its run is recorded as a node visit before its first tool call,
   so the node order is the graph's real one (``MAIN, TOOL, MAIN``).
 - :class:`ToolErrorCallback`: a tool that raised is still recorded, with its error.
+- :class:`StepStarts`, a before-invoke callback: a model call announces itself as an
+  ``LLM_CALL`` ``START`` event and a tool call as a ``TOOL_EXECUTION`` ``START`` event
+  (name, args, call id), so a live view shows the step in flight; the ``END`` event of
+  each then carries ``metadata["started_at"]``, so every step has its duration.
 
 (A graph lifecycle hook would see every node too, but registering one makes
 10xGraph publish extra events at every step: about 1 ms per case.)
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -42,6 +47,7 @@ from tenxgraph.runtime.publisher.events import EventType as TxEventType
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
 from tenxgraph.utils.callbacks import (
     AfterInvokeCallback,
+    BeforeInvokeCallback,
     CallbackContext,
     CallbackManager,
     InvocationType,
@@ -55,16 +61,34 @@ from tenxeval_tui.evaluation.targets.graph_container import (
     active,
     private_container,
 )
+from tenxeval_tui.evaluation.targets.graph_tools import make_tools_endable
 
 # The node whose visit was recorded last, kept on the run's config (a dict private
 # to one graph run, shared by every callback of that run).
 _LAST_NODE = "__tenxeval_last_node__"
+# When each step in flight started (``time.time()``), keyed by _step_key, on the run's config.
+_STEP_STARTS = "__tenxeval_step_starts__"
 _INTERNAL_NODES = frozenset({START, END})
 
 
 def _invocation_config(context: CallbackContext) -> dict[str, Any]:
     config = (context.metadata or {}).get("config")
     return config if isinstance(config, dict) else {}
+
+
+def _step_key(context: CallbackContext) -> str:
+    """What identifies one step in flight: a tool call by its id, a model call by its node."""
+    if context.invocation_type == InvocationType.AI:
+        return f"ai:{context.node_name}"
+    call_id = str((context.metadata or {}).get("tool_call_id", "") or "")
+    return f"tool:{call_id or context.function_name or context.node_name}"
+
+
+def _started_at(context: CallbackContext) -> dict[str, Any]:
+    """The ``metadata`` of a step's end event: when it started (taken off the run's config)."""
+    starts = _invocation_config(context).get(_STEP_STARTS)
+    started = starts.pop(_step_key(context), None) if isinstance(starts, dict) else None
+    return {} if started is None else {"started_at": started}
 
 
 def _jsonable(value: Any) -> Any:
@@ -163,6 +187,7 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
                 "is_final": not tool_names,
                 "token_usage": _token_usage(message),
             },
+            metadata=_started_at(context),
             **self._stamp.ids(run_config),
         )
 
@@ -181,6 +206,7 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
                 "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
                 "graph_node": run_config.get("_node_name", ""),
             },
+            metadata=_started_at(context),
             **self._stamp.ids(run_config),
         )
 
@@ -208,10 +234,59 @@ class ToolErrorCallback(OnErrorCallback):
                     "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
                     "graph_node": run_config.get("_node_name", ""),
                 },
+                metadata=_started_at(context),
                 **self._stamp.ids(run_config),
             )
         )
         return None
+
+
+class StepStarts(BeforeInvokeCallback[Any, Any]):
+    """Announces each model and tool call as it starts (see the module's docstring).
+
+    A model call is an ``LLM_CALL`` ``START`` event of its node (the trajectory does not
+    count it: the node's visit is its ``NODE_EXECUTION`` event, published when the model
+    replied); a tool call a ``TOOL_EXECUTION`` ``START`` event with its name, args and
+    call id. The time each started is kept on the run's config for its end event.
+    """
+
+    def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
+        self._publisher = publisher
+        self._stamp = _Stamp(config)
+
+    async def __call__(self, context: CallbackContext, input_data: Any) -> Any:
+        if context.node_name in _INTERNAL_NODES:
+            return input_data
+        run_config = _invocation_config(context)
+        now = time.time()
+        starts = run_config.setdefault(_STEP_STARTS, {})
+        if isinstance(starts, dict):
+            starts[_step_key(context)] = now
+        if context.invocation_type == InvocationType.AI:
+            event = EventModel(
+                event=Event.LLM_CALL,
+                event_type=EventType.START,
+                node_name=context.node_name,
+                timestamp=now,
+                **self._stamp.ids(run_config),
+            )
+        else:
+            name = context.function_name or context.node_name
+            event = EventModel(
+                event=Event.TOOL_EXECUTION,
+                event_type=EventType.START,
+                node_name=name,
+                timestamp=now,
+                data={
+                    "function_name": name,
+                    "args": _tool_args(context, input_data),
+                    "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
+                    "graph_node": run_config.get("_node_name", ""),
+                },
+                **self._stamp.ids(run_config),
+            )
+        await self._publisher.publish(event)
+        return input_data
 
 
 class ToolNodeVisits(AfterInvokeCallback[Any, Any]):
@@ -255,9 +330,11 @@ async def record_tool_node_visit(publisher: Any, stamp: _Stamp, run_config: dict
 def build_callback_manager(publisher: Any, config: dict[str, Any] | None = None) -> CallbackManager:
     """A ``CallbackManager`` feeding ``publisher`` from model calls, tool calls and node runs."""
     manager = CallbackManager()
+    starts = StepStarts(publisher, config)
     visits = ToolNodeVisits(publisher, config)
     callback = PublisherCallback(publisher, config)
     for invocation_type in (InvocationType.AI, InvocationType.TOOL, InvocationType.MCP):
+        manager.register_before_invoke(invocation_type, starts)
         manager.register_after_invoke(invocation_type, visits)
         manager.register_after_invoke(invocation_type, callback)
     errors = ToolErrorCallback(publisher, config)
@@ -290,6 +367,7 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
         )
     if not isinstance(graph, StateGraph):
         raise TypeError(f"expected a 10xGraph StateGraph, got {type(graph).__name__}")
+    make_tools_endable(graph)  # the run view can end a tool call in flight
     container = private_container(graph._container)
     graph._container = container
     graph._setup()  # re-binds the graph's own services into the new container
@@ -394,6 +472,7 @@ def user_message(text: str) -> Message:
 
 __all__ = [
     "PublisherCallback",
+    "StepStarts",
     "ToolErrorCallback",
     "ToolNodeVisits",
     "build_callback_manager",

@@ -53,6 +53,16 @@ _NEXT_FILTER = {
 }
 
 
+def run_time_parts(summed: float, wall: float | None) -> list[tuple[str, str] | str]:
+    """``7.0s wall · 21.2s summed over cases``: how long the run took, and the sum of its
+    cases' durations (more, when cases ran side by side); only the sum when the report
+    does not know the wall time (one written before it was recorded)."""
+    summed_part = (f"{summed:.1f}s", "cyan")
+    if wall is None:
+        return [summed_part, " summed over cases"]
+    return [(f"{wall:.1f}s", "cyan"), " wall · ", summed_part, " summed over cases"]
+
+
 def summary_text(doc: ReportDocument) -> Text:
     """The report's header: eval set, time, counts, pass rate, duration, tokens."""
     s = doc.summary
@@ -69,7 +79,7 @@ def summary_text(doc: ReportDocument) -> Text:
         (str(s.error_cases), "magenta" if s.error_cases else ""),
         " errored  ",
         f"of {s.total_cases}   ",
-        (f"{s.total_duration_seconds:.1f}s", "cyan"),
+        *run_time_parts(s.total_duration_seconds, s.wall_seconds),
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,19 +32,32 @@ from tenxeval_tui.evaluation.repeats import MAX_REPEATS
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.run.run_stop import (
+    STOP_CHOICES,
+    ack_message,
+    end_tool_call,
+    running_case,
+    stop_case,
+    stop_question,
+    unfinished_cases,
+)
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import ALL_SETS, RunChoice, RunOptions, agent_problem
 from tenxeval_tui.widgets.run.run_progress import RunProgress
 
 REPAINT_SECONDS = 1 / 15
+TICK_SECONDS = 1.0
+"""How often running cases' clocks and steps are shown anew."""
 
 
 class RunScreen(Screen[None]):
@@ -55,6 +69,19 @@ class RunScreen(Screen[None]):
         Binding("escape", "back", "Back", tooltip="Back to the screen before"),
         Binding("ctrl+r", "start", "Run", priority=True, tooltip="Run what the options select"),
         Binding("ctrl+k", "cancel_run", "Cancel run", priority=True),
+        Binding("x", "stop_case", "Stop case", tooltip="Stop the selected running case"),
+        Binding(
+            "t",
+            "end_tool_call",
+            "End tool call",
+            tooltip="End the selected case's tool call in flight (the agent sees a timeout)",
+        ),
+        Binding(
+            "u",
+            "resume",
+            "Run the rest",
+            tooltip="Run what the stopped run did not finish; the finished cases are kept",
+        ),
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
@@ -81,9 +108,17 @@ class RunScreen(Screen[None]):
     runs_finished: reactive[int] = reactive(0, init=False)
     """Runs whose outcome is on screen (the worker exited and reports were written)."""
 
-    def __init__(self, *, timings: bool = True, watch: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        timings: bool = True,
+        watch: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(id="run")
         self.timings = timings
+        self.clock = clock
+        """The time of runs (a test drives its own to see clocks tick)."""
         self.process: WorkerProcess | None = None
         self.request: RunPlan | None = None
         self.last_results: dict[str, EvalCaseResult] = {}
@@ -95,6 +130,8 @@ class RunScreen(Screen[None]):
         self._reselect: str | None = None
         """The case to select again once a new run lists it."""
         self._watch_on_mount = watch
+        self._bound_to: tuple[str | None, CaseStatus | None] = (None, None)
+        """The selected case and its status when the keys shown were last checked."""
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
 
@@ -127,6 +164,7 @@ class RunScreen(Screen[None]):
             yield RunCaseTable(timings=self.timings, id="run-cases")
             with Vertical(id="run-detail"):
                 yield Static("", id="run-case-title")
+                yield CaseNow(id="run-case-now")
                 with VerticalScroll(id="run-message-box"):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
@@ -155,6 +193,7 @@ class RunScreen(Screen[None]):
         self.query_one("#run-events").border_title = "events"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
+        self.set_interval(TICK_SECONDS, self.tick)
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
@@ -267,7 +306,11 @@ class RunScreen(Screen[None]):
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
         await self._stop_process()
         earlier = list(self.live.cases.values()) if self.live is not None else []
-        run = LiveRun()
+        run = LiveRun(
+            clock=self.clock,
+            slow_after=self.workspace.settings.slow_case_seconds,
+            step_durations=self.timings,
+        )
         run.eval_set_names.update(self.set_names)
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
         process = WorkerProcess(request, run, cwd=self.search_path)
@@ -345,6 +388,9 @@ class RunScreen(Screen[None]):
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"
         keys = "  o: HTML report · v: view the report" if run.html_reports else ""
+        if unfinished_cases(run) and self.request is not None:
+            command = plan_resume_command(self.request, self.search_path)
+            keys += "\nu runs the rest here" + (f"; or: {command}" if command else "")
         carried = run.counts()["carried"]
         covers = (
             f" They hold the {run.total - carried} cases run now; the {carried} carried over"
@@ -393,6 +439,7 @@ class RunScreen(Screen[None]):
     def watch_live(self, run: LiveRun | None) -> None:
         self.query_one(RunCaseTable).reset()
         self.query_one(EventStream).follow(None)
+        self.query_one(CaseNow).show(None, 0.0)
         self.query_one(RunProgress).show(run)
 
     def watch_selected(self, key: str | None) -> None:
@@ -407,6 +454,8 @@ class RunScreen(Screen[None]):
         placeholder = (
             "(carried over from the last run)" if state.status == CaseStatus.CARRIED else ""
         )
+        self._show_now(run, run.clock())
+        self._bindings_follow(run)
         self.query_one(EventStream).follow(state.events, placeholder)
 
     def watch_runs_finished(self) -> None:
@@ -420,6 +469,8 @@ class RunScreen(Screen[None]):
         if run is None:
             return
         table = self.query_one(RunCaseTable)
+        table.slow_after = run.slow_after
+        table.now = now = run.clock()
         dirty = run.take_dirty()
         names = run.eval_set_names
         table.show_all(
@@ -431,7 +482,35 @@ class RunScreen(Screen[None]):
             self._reselect = None
         if self.selected is None and table.row_count:
             self._follow(table.selected_key)
+        if self.selected in dirty or (run.done and dirty):
+            self._show_now(run, now)
+            self._bindings_follow(run)
+        if run.acks:
+            self._tell_acks(run)
         self.query_one(EventStream).flush()
+
+    def tick(self) -> None:
+        """Move running cases' clocks on: their rows, the followed case's step, the figures."""
+        run = self.live
+        if run is None or run.done:
+            return
+        now = run.clock()
+        self.query_one(RunCaseTable).tick(now, run.running_keys())
+        self._show_now(run, now)
+        self.query_one(RunProgress).show(run, ())
+
+    def _bindings_follow(self, run: LiveRun) -> None:
+        """Show the keys that apply anew when the selected case starts or stops running
+        (stop case, end tool call), not at each of its events."""
+        state = run.cases.get(self.selected) if self.selected is not None else None
+        shown = (self.selected, state.status if state is not None else None)
+        if shown != self._bound_to:
+            self._bound_to = shown
+            self.refresh_bindings()
+
+    def _show_now(self, run: LiveRun, now: float) -> None:
+        state = run.cases.get(self.selected) if self.selected is not None else None
+        self.query_one(CaseNow).show(state, now, timings=self.timings)
 
     def _follow(self, key: str | None) -> None:
         run = self.live
@@ -476,6 +555,10 @@ class RunScreen(Screen[None]):
         run = self.live
         if action == "cancel_run":
             return self.running
+        if action in ("stop_case", "end_tool_call"):
+            return self.running and running_case(run, self.selected) is not None
+        if action == "resume":
+            return bool(run and run.done and unfinished_cases(run))
         if action == "rerun_failed":
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
@@ -510,6 +593,47 @@ class RunScreen(Screen[None]):
         """Stop the worker (cleanly, then by force); the run screen shows a partial run."""
         if self.process is not None:
             await self.process.cancel()
+
+    def action_stop_case(self) -> None:
+        """Ask, then stop the selected running case (cancelled, or scored as it is)."""
+        self._confirm_stop()
+
+    @work(exclusive=True, group="stop-case")
+    async def _confirm_stop(self) -> None:
+        state = running_case(self.live, self.selected)
+        if state is None:
+            return
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(stop_question(state), STOP_CHOICES, title="Stop case")
+        )
+        process = self.process
+        if answer not in ("cancel", "score") or process is None:
+            return
+        if not await stop_case(process, state, score=answer == "score"):
+            self.notify("The run has ended.", severity="warning")
+
+    async def action_end_tool_call(self) -> None:
+        """End the selected case's tool call in flight: the agent sees it time out."""
+        state = running_case(self.live, self.selected)
+        if state is not None and self.process is not None:
+            await end_tool_call(self.process, state)
+
+    def _tell_acks(self, run: LiveRun) -> None:
+        while run.acks:
+            message, severity = ack_message(run, run.acks.popleft())
+            if message:
+                self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    def action_resume(self) -> None:
+        """Run what the stopped run did not finish; its finished cases are carried over."""
+        run = self.live
+        if run is None:
+            return
+        todo = [
+            EvalCaseResult(eval_id=s.eval_id, passed=False, metadata={"eval_set_id": s.eval_set_id})
+            for s in unfinished_cases(run)
+        ]
+        self._rerun(todo, run.results())
 
     def action_rerun_failed(self) -> None:
         """Rerun the failed and errored cases; the passed ones are carried over."""

@@ -19,6 +19,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.runs.case_steps import clock_text
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
 from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column, VirtualTable
 from tenxeval_tui.widgets.run.run_columns import (
@@ -44,6 +45,29 @@ def status_text(status: CaseStatus, *, short: bool = False) -> Text:
     """The status cell: a sign and a word (only the sign when ``short``), coloured."""
     label, style = STATUS_STYLE[status]
     return Text(label.split()[0] if short else label, style=style)
+
+
+def status_cell(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
+    """The status cell of ``state`` at ``now``: a running case says which of its repeats it
+    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow."""
+    if state.status != CaseStatus.RUNNING:
+        return status_text(state.status, short=short)
+    slow = state.is_slow(now, slow_after)
+    style = "bold red" if slow else STATUS_STYLE[CaseStatus.RUNNING][1]
+    if short:
+        return Text("▶", style=style)
+    if state.repeats > 1:
+        return Text(f"▶ {state.repeats_done}/{state.repeats}", style=style)
+    return Text("▶ slow" if slow else "▶ running", style=style)
+
+
+def time_cell(state: CaseState, now: float, slow_after: float | None) -> Text:
+    """How long the case took, or (running) how long it has run so far, ticking."""
+    running = state.running_for(now)
+    if running is not None:
+        slow = state.is_slow(now, slow_after)
+        return Text(clock_text(running), style="bold red reverse" if slow else "yellow")
+    return Text("" if state.duration is None else f"{state.duration:.2f}s")
 
 
 def scores_text(state: CaseState, form: str = "full") -> Text:
@@ -94,6 +118,10 @@ class RunCaseTable(VirtualTable):
         self._widest: list[tuple[str, float]] = []
         """The scores of the case with the longest scores, which the column should fit."""
         self._layout_pending = False
+        self.now = 0.0
+        """The run's clock at the last :meth:`tick` (running cases' times are counted to it)."""
+        self.slow_after: float | None = None
+        """Seconds after which a running case shows as slow."""
         self.plan: ColumnPlan = plan_columns(80, [])
         self.columns = self._plan_columns()
         self._items = self._keys
@@ -166,6 +194,14 @@ class RunCaseTable(VirtualTable):
         self._keys.append(key)
         return True
 
+    def tick(self, now: float, running: Iterable[str] = ()) -> None:
+        """Count running cases' times to ``now``; repaint the rows of ``running`` (keys)."""
+        self.now = now
+        for key in running:
+            index = self._row_of.get(key)
+            if index is not None:
+                self.refresh_row(index)
+
     def forget(self, key: str) -> None:
         """Remove the row of case ``key`` (if shown)."""
         if self._states.pop(key, None) is None:
@@ -206,19 +242,22 @@ class RunCaseTable(VirtualTable):
         state, eval_set_label = self._states[key]
         plan = self.plan
         cells = {
-            "status": status_text(state.status, short=plan.status_short),
+            "status": status_cell(state, self.now, self.slow_after, short=plan.status_short),
             "eval set": Text(inert(eval_set_label or state.eval_set_id)),
             "case": Text(inert(state.name or state.eval_id)),
-            "time": Text(self._duration(state)),
+            "time": time_cell(state, self.now, self.slow_after) if self.timings else Text(),
             "tokens": Text(str(state.tokens) if state.tokens else ""),
-            "scores": scores_text(state, plan.score_form),
+            "scores": self._scores_or_step(state, plan.score_form),
         }
         return [cells[column] for column in plan.widths]
 
-    def _duration(self, state: CaseState) -> str:
-        if not self.timings or state.duration is None:
-            return ""
-        return f"{state.duration:.2f}s"
+    def _scores_or_step(self, state: CaseState, form: str) -> Text:
+        """A finished case's scores; a running one's step in flight (with its clock)."""
+        step = state.current_step
+        if step is None:
+            return scores_text(state, form)
+        label = step.text(self.now) if self.timings else step.label
+        return Text(label, style="italic yellow", no_wrap=True, overflow="ellipsis")
 
 
-__all__ = ["RunCaseTable", "scores_text", "status_text"]
+__all__ = ["RunCaseTable", "scores_text", "status_cell", "status_text", "time_cell"]

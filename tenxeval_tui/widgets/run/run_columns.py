@@ -2,8 +2,9 @@
 much of each case's scores fits (no UI import: plain functions over widths).
 
 Columns give way by priority: the scores first shorten their criterion names, then the
-eval set and tokens columns go, the status keeps only its sign, the case name narrows,
-the time goes, and last the scores drop their names and keep the numbers.
+eval set column goes, the status keeps only its sign, the case name narrows, the tokens
+go, then the time, and last the scores drop their names and keep the numbers (at 100
+columns a run view's table keeps its time, tokens and scores).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ TOKENS_WIDTH = 6
 EVAL_SET_WIDTH = 12
 CASE_WIDTH = 24
 CASE_NARROW = 14
+CASE_TIGHT = 11
 CASE_MIN = 8
 SCORES_MIN = 8
 ORDER = ("status", "eval set", "case", "time", "tokens", "scores")
@@ -110,9 +112,10 @@ def plan_columns(width: int, scores: Sequence[tuple[str, float]]) -> ColumnPlan:
     steps = [
         lambda: set_form("short"),
         lambda: widths.pop("eval set", None),
-        lambda: widths.pop("tokens", None),
         short_status,
         lambda: widths.update(case=CASE_NARROW),
+        lambda: widths.update(case=CASE_TIGHT),
+        lambda: widths.pop("tokens", None),
         lambda: widths.pop("time", None),
         lambda: set_form("numbers"),
         lambda: widths.update(case=CASE_MIN),

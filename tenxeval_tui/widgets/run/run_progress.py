@@ -1,9 +1,11 @@
-"""A run at a glance: progress bar, case counts, pass rate, elapsed time, tokens."""
+"""A run at a glance: progress bar, case counts, pass rate with its interval (and each
+criterion's), elapsed time, pace and time left, tokens and cost."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rich.text import Text
 from textual import events
@@ -13,7 +15,12 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from tenxeval_tui.evaluation.cost import format_cost
+from tenxeval_tui.evaluation.stats import wilson_interval
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus, LiveRun
+from tenxeval_tui.widgets.run.run_columns import short_name
+
+FIGURE_GAP = "  "
+"""What parts two figures of the figures line."""
 
 NARROW = 130
 """Below this many columns the figures go under the bar."""
@@ -33,27 +40,24 @@ COUNT_STYLES = (
 class RunTally:
     """A run's figures, counted in one pass over its cases (the view counts them several
     times a second, and a run may hold 10,000 cases): what :class:`LiveRun`'s
-    ``counts()``, ``completed``, ``pass_rate`` and ``tokens`` say, at once."""
+    ``counts()``, ``completed``, ``pass_rate`` and ``tokens`` say, at once, plus each
+    criterion's passes and the cost of the finished cases."""
 
     counts: dict[str, int]
     total: int
     completed: int
     passed: int
     tokens: int
+    criteria: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Criterion -> (cases it passed, cases it scored), in the order first seen."""
+    cost: float | None = None
+    """What the finished cases cost (only with a price table)."""
 
     @classmethod
     def of(cls, run: LiveRun) -> RunTally:
         """Count ``run``'s cases."""
-        found = dict.fromkeys(CaseStatus, 0)
-        completed = passed = tokens = 0
-        for state in run.cases.values():
-            found[state.status] += 1
-            tokens += state.tokens
-            if state.result is not None:
-                completed += 1
-                passed += state.result.passed
-        counts = {str(status): count for status, count in found.items()}
-        return cls(counts, len(run.cases), completed, passed, tokens)
+        counter = RunCounter()
+        return counter.tally(run)
 
     @property
     def pass_rate(self) -> float | None:
@@ -61,19 +65,28 @@ class RunTally:
         return self.passed / self.completed if self.completed else None
 
 
-_Share = tuple[CaseStatus, int, int, int]
-"""What one case adds to the figures: its status, completed, passed, tokens."""
+class _Share(NamedTuple):
+    """What one case adds to the figures."""
+
+    status: CaseStatus
+    completed: bool
+    passed: bool
+    tokens: int
+    criteria: tuple[tuple[str, bool], ...]
+    cost: float | None
 
 
 def _share(state: CaseState | None) -> _Share | None:
     if state is None:
         return None
     result = state.result
-    return (
+    return _Share(
         state.status,
         result is not None,
         bool(result is not None and result.passed),
         state.tokens,
+        tuple((c, passed) for c, _, passed in state.scores),
+        result.cost_usd if result is not None else None,
     )
 
 
@@ -87,6 +100,9 @@ class RunCounter:
         self._shares: dict[str, _Share] = {}
         self._counts = dict.fromkeys(CaseStatus, 0)
         self._sums = [0, 0, 0]  # completed, passed, tokens
+        self._criteria: dict[str, list[int]] = {}  # criterion -> [passed, scored]
+        self._cost = 0.0
+        self._priced = 0
 
     def tally(self, run: LiveRun, changed: Collection[str] | None = None) -> RunTally:
         """The figures of ``run``; ``changed``: the keys of the cases changed since the last
@@ -98,47 +114,54 @@ class RunCounter:
                 self._replace(key, _share(run.cases.get(key)))
         counts = {str(status): count for status, count in self._counts.items()}
         completed, passed, tokens = self._sums
-        return RunTally(counts, len(run.cases), completed, passed, tokens)
+        criteria = {name: (p, n) for name, (p, n) in self._criteria.items() if n}
+        cost = self._cost if self._priced else None
+        return RunTally(counts, len(run.cases), completed, passed, tokens, criteria, cost)
 
     def _recount(self, run: LiveRun) -> None:
         self._run = run
-        shares: dict[str, _Share] = {}
-        counts = dict.fromkeys(CaseStatus, 0)
-        completed = passed = tokens = 0
+        self._shares = {}
+        self._counts = dict.fromkeys(CaseStatus, 0)
+        self._sums = [0, 0, 0]
+        self._criteria = {}
+        self._cost, self._priced = 0.0, 0
         for key, state in run.cases.items():
-            result = state.result
-            share = (
-                state.status,
-                result is not None,
-                result is not None and result.passed,
-                state.tokens,
-            )
-            shares[key] = share
-            counts[state.status] += 1
-            completed += share[1]
-            passed += share[2]
-            tokens += state.tokens
-        self._shares, self._counts, self._sums = shares, counts, [completed, passed, tokens]
+            self._replace(key, _share(state))
 
     def _replace(self, key: str, new: _Share | None) -> None:
-        sums = self._sums
         old = self._shares.pop(key, None)
         if old is not None:
-            self._counts[old[0]] -= 1
-            sums[0] -= old[1]
-            sums[1] -= old[2]
-            sums[2] -= old[3]
+            self._add(old, -1)
         if new is not None:
             self._shares[key] = new
-            self._counts[new[0]] += 1
-            sums[0] += new[1]
-            sums[1] += new[2]
-            sums[2] += new[3]
+            self._add(new, 1)
+
+    def _add(self, share: _Share, sign: int) -> None:
+        sums = self._sums
+        self._counts[share.status] += sign
+        sums[0] += sign * share.completed
+        sums[1] += sign * share.passed
+        sums[2] += sign * share.tokens
+        for name, passed in share.criteria:
+            entry = self._criteria.setdefault(name, [0, 0])
+            entry[0] += sign * passed
+            entry[1] += sign
+        if share.cost is not None:
+            self._cost += sign * share.cost
+            self._priced += sign
+
+
+def rate_text(passed: int, total: int) -> str:
+    """``75% [41-93]``: a pass rate with its 95% Wilson interval (in percent)."""
+    low, high = wilson_interval(passed, total)
+    return f"{passed / total:.0%} [{low * 100:.0f}-{high * 100:.0f}]"
 
 
 def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None = None) -> Text:
-    """``3/5 done  queued 0  running 1  passed 3 ...  pass rate 75%  elapsed 12s  tokens 420``
-    (``tally``: the run's figures, when counted already)."""
+    """``3/5 done  running 1  passed 3 ...  pass rate 75% [30-95]  traj 100% [44-100]
+    elapsed 12s  0.25 cases/s  left ~8s  tokens 420  cost $0.0123`` (``tally``: the run's
+    figures, when counted already). Two spaces part the figures: :class:`RunFigures`
+    breaks lines only there."""
     tally = tally or RunTally.of(run)
     counts = tally.counts
     text = Text()
@@ -149,44 +172,94 @@ def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None =
         text.append("starting…  ", style="dim")
     for name, style in COUNT_STYLES:
         if not counts[name] and name not in ("passed", "failed"):
-            continue  # what is not there takes no room (the line must fit 80 columns)
+            continue  # what is not there takes no room
         text.append(f"{name} ", style="dim")
         text.append(f"{counts[name]}  ", style=style)
-    rate = tally.pass_rate
     text.append("pass rate ", style="dim")
-    text.append("-" if rate is None else f"{rate:.0%}")
+    text.append("-" if not tally.completed else rate_text(tally.passed, tally.completed))
+    for name, (passed, scored) in tally.criteria.items():
+        text.append(f"  {short_name(name)} ", style="dim")
+        text.append(rate_text(passed, scored))
     if timings:
+        elapsed = run.elapsed()
         text.append("  elapsed ", style="dim")
-        text.append(f"{run.elapsed():.0f}s")
+        text.append(f"{elapsed:.0f}s")
+        pace = run_pace(tally, elapsed)
+        if pace is not None:
+            per_second, left = pace
+            text.append(f"  {per_second:.2f}")
+            text.append(" cases/s", style="dim")
+            if not run.done:
+                text.append("  left ", style="dim")
+                text.append(f"~{left:.0f}s")
     text.append("  tokens ", style="dim")
     text.append(str(tally.tokens))
-    if run.cost_usd is not None:  # only with a price table (see evaluation/cost.py)
+    if tally.cost is not None:
         text.append("  cost ", style="dim")
-        text.append(format_cost(run.cost_usd))
+        text.append(format_cost(tally.cost))
     return text
 
 
+def run_pace(tally: RunTally, elapsed: float) -> tuple[float, float] | None:
+    """``(cases per second, seconds left at that pace)`` of the cases run now (carried
+    ones are not run), once one finished."""
+    done_now = tally.completed - tally.counts.get("carried", 0)
+    if done_now <= 0 or elapsed <= 0:
+        return None
+    per_second = done_now / elapsed
+    left = tally.total - tally.completed
+    return per_second, left / per_second
+
+
 class RunFigures(Widget):
-    """One line of figures; repaints without a new layout, and only when the text changes."""
+    """The figures, wrapped between figures to the width (nothing falls off a narrow
+    terminal); repaints only when the text changes, and lays the screen out again only
+    when it takes another number of lines."""
 
     DEFAULT_CSS = """
     RunFigures {
-        height: 1;
+        height: auto;
     }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.text = Text()
+        self._lines = 1
 
     def show(self, text: Text) -> None:
-        """Show ``text`` (a no-op when it is what is shown)."""
+        """Show ``text``, figures parted by two spaces (a no-op when it is what is shown)."""
         if text.plain != self.text.plain or text.spans != self.text.spans:
             self.text = text
-            self.refresh()
+            lines = len(packed(text, self.size.width).plain.splitlines())
+            self.refresh(layout=lines != self._lines)
+            self._lines = lines
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lines = len(packed(self.text, event.size.width).plain.splitlines())
 
     def render(self) -> Text:
-        return self.text
+        return packed(self.text, self.size.width)
+
+
+def packed(text: Text, width: int) -> Text:
+    """``text`` in lines of at most ``width`` cells, broken only between figures (where it
+    has two spaces), never inside one ("pass rate 75% [41-93]" stays whole)."""
+    if width <= 0 or text.cell_len <= width:
+        return text
+    out = Text()
+    line = 0
+    for part in text.split(FIGURE_GAP, allow_blank=False):
+        size = part.cell_len
+        if line and line + len(FIGURE_GAP) + size > width:
+            out.append("\n")
+            line = 0
+        elif line:
+            out.append(FIGURE_GAP)
+            line += len(FIGURE_GAP)
+        out.append_text(part)
+        line += size
+    return out
 
 
 class RunProgress(Horizontal):
@@ -242,4 +315,12 @@ class RunProgress(Horizontal):
         figures.show(summary_text(run, timings=self.timings, tally=tally))
 
 
-__all__ = ["RunCounter", "RunFigures", "RunProgress", "RunTally", "summary_text"]
+__all__ = [
+    "RunCounter",
+    "RunFigures",
+    "RunProgress",
+    "RunTally",
+    "rate_text",
+    "run_pace",
+    "summary_text",
+]

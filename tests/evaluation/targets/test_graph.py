@@ -14,6 +14,7 @@ from sample_evals.weather_graph import build_graph
 from tenxeval_tui.evaluation import (
     Event,
     EventCollector,
+    EventType,
     PublisherCallback,
     StepType,
     TrajectoryCollector,
@@ -234,3 +235,31 @@ async def test_publisher_callback_publishes_10xgraphs_own_event_model() -> None:
     await kept.publish(raw.published[1])
     assert kept.events[0].event == Event.TOOL_EXECUTION
     assert kept.events[0].model_dump()["content_type"] == ["tool_result"]
+
+
+async def test_each_model_and_tool_call_is_announced_and_its_end_says_when_it_started() -> None:
+    app, collector = create_eval_app(build_graph())
+    await app.ainvoke(ask("What is the weather in Paris?"), {"thread_id": "t1"})
+    kinds = [(e.event, e.event_type, e.node_name) for e in collector.events]
+    assert kinds[:2] == [
+        (Event.LLM_CALL, EventType.START, "MAIN"),
+        (Event.NODE_EXECUTION, EventType.END, "MAIN"),
+    ]
+    (tool_start,) = [
+        e for e in collector.events if e.event == Event.TOOL_EXECUTION and e.event_type == "start"
+    ]
+    assert tool_start.data["function_name"] == "get_weather"
+    assert tool_start.data["args"]["location"] == "Paris"
+    assert tool_start.data["tool_call_id"]
+    ends = [
+        e
+        for e in collector.events
+        if e.event_type == EventType.END and not e.data.get("visit_only")
+    ]
+    # Every model and tool call's end event says when it started, no later than it ended.
+    assert len(ends) == 3
+    for end in ends:
+        assert end.metadata["started_at"] <= end.timestamp
+    # The announcements change nothing the trajectory holds.
+    assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
+    assert len(collector.tool_calls) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -161,6 +162,9 @@ async def test_the_selected_case_streams_its_events_in_order(workspace: Path) ->
         assert screen.live is not None
         assert stream.shown == len(screen.live.cases["cities::rome"].events) == 5
         lines = [str(line) for line in stream.lines]
+        # The tool call's line ends with how long it took ("  [0.00s]"): a step's duration.
+        assert re.fullmatch(r'.* → "sunny in Rome"  \[\d+\.\d\ds\]', lines[1])
+        lines[1] = lines[1].rsplit("  [", 1)[0]
         assert lines == [
             "▸ MAIN → calls get_weather  [tokens 10 in / 2 out]",
             '⚙ get_weather(city="Rome") → "sunny in Rome"',

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
@@ -12,6 +13,7 @@ from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 
 from .conftest import open_run_screen, wait_until, write_workspace
+from .test_run_live_steps import BLOCKING_AGENT
 
 SIZE = (150, 32)
 
@@ -95,3 +97,32 @@ def test_run_screen_finished(snap_compare: Any, tmp_path: Path) -> None:
         await repainted(pilot, screen)
 
     assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=finished)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_run_screen_mid_run_sizes(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    """A tool call in flight (Rome's waits to be released): its row and the line over its
+    events say so; at 100x30 every figure, and each case's time, tokens and scores show."""
+    root = write_workspace(tmp_path / "project", agent_code=BLOCKING_AGENT)
+    (root / "evals" / "more.evalset.json").unlink()
+
+    async def mid_run(pilot: Pilot[Any]) -> None:
+        screen = await _start(pilot, concurrency="2")
+        table = screen.query_one(RunCaseTable)
+
+        def rome_calling() -> bool:
+            live = screen.live
+            if live is None or live.completed != 2 or "cities::rome" not in live.cases:
+                return False
+            step = live.cases["cities::rome"].current_step
+            return step is not None and table.has_key("cities::rome")
+
+        await wait_until(rome_calling, pilot)
+        table.move_to("cities::rome")
+        await wait_until(lambda: screen.selected == "cities::rome", pilot)
+        await repainted(pilot, screen)
+
+    try:
+        assert snap_compare(StableApp(root), terminal_size=size, run_before=mid_run)
+    finally:
+        (root / "release").write_text("go", encoding="utf-8")  # the worker ends

@@ -1,0 +1,108 @@
+"""What the front end can ask of a running worker: command lines on the worker's stdin.
+
+The worker reads one JSON object a line on its stdin (a thread reads; each command is
+carried out on the run's event loop) and answers each with a ``worker_ack`` line on its
+protocol stream:
+
+- ``{"type": "stop_case", "eval_set_id": ..., "eval_id": ..., "score": false}``: stop
+  that running case, the run going on; it ends cancelled, or with ``"score": true`` is
+  scored on what it did so far. Ack: ``ok`` (whether it was running).
+- ``{"type": "end_tool_call", "eval_set_id": ..., "eval_id": ...}``: end that case's tool
+  calls in flight (each fails with a timeout the agent sees). Ack: ``tool_calls``, the
+  names of those ended (none: nothing was in flight).
+
+A worker whose stdin is closed or empty (``tenxeval-tui run``) just never gets a command.
+No UI import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol, TextIO
+
+from tenxeval_tui.evaluation.case_control import StopMode
+
+STOP_CASE = "stop_case"
+END_TOOL_CALL = "end_tool_call"
+ACK = "worker_ack"
+
+
+class Stoppable(Protocol):
+    """What the commands act on (an :class:`~tenxeval_tui.evaluation.runner.EvaluationRunner`)."""
+
+    def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = ...) -> bool: ...
+
+    def end_tool_calls(self, eval_set_id: str, eval_id: str) -> list[str]: ...
+
+
+def stop_case_command(eval_set_id: str, eval_id: str, *, score: bool = False) -> dict[str, Any]:
+    """The command that stops one case (scored on what it did when ``score``)."""
+    return {"type": STOP_CASE, "eval_set_id": eval_set_id, "eval_id": eval_id, "score": score}
+
+
+def end_tool_call_command(eval_set_id: str, eval_id: str) -> dict[str, Any]:
+    """The command that ends one case's tool calls in flight."""
+    return {"type": END_TOOL_CALL, "eval_set_id": eval_set_id, "eval_id": eval_id}
+
+
+def apply_command(runner: Stoppable, data: dict[str, Any]) -> dict[str, Any] | None:
+    """Carry out one command; the ``worker_ack`` line to write (``None``: not a command)."""
+    kind = data.get("type")
+    set_id, eval_id = str(data.get("eval_set_id", "")), str(data.get("eval_id", ""))
+    ack: dict[str, Any] = {"type": ACK, "command": kind, "eval_set_id": set_id, "eval_id": eval_id}
+    if kind == STOP_CASE:
+        mode = StopMode.SCORE if data.get("score") else StopMode.CANCEL
+        ack["ok"] = runner.stop_case(set_id, eval_id, mode)
+        ack["score"] = mode == StopMode.SCORE
+    elif kind == END_TOOL_CALL:
+        ack["tool_calls"] = runner.end_tool_calls(set_id, eval_id)
+    else:
+        return None
+    return ack
+
+
+def listen(
+    runner: Stoppable,
+    emit: Callable[[dict[str, Any]], None],
+    loop: asyncio.AbstractEventLoop,
+    stream: TextIO | None = None,
+) -> threading.Thread:
+    """Read commands from ``stream`` (stdin) in a daemon thread; each is carried out on
+    ``loop`` and acknowledged through ``emit``."""
+    source = stream if stream is not None else sys.stdin
+
+    def on_loop(data: dict[str, Any]) -> None:
+        ack = apply_command(runner, data)
+        if ack is not None:
+            emit(ack)
+
+    def read() -> None:
+        try:
+            for line in source:
+                try:
+                    data = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(data, dict):
+                    loop.call_soon_threadsafe(on_loop, data)
+        except (OSError, ValueError, RuntimeError):
+            return  # stdin closed, or the loop is gone: no more commands
+
+    thread = threading.Thread(target=read, name="worker-commands", daemon=True)
+    thread.start()
+    return thread
+
+
+__all__ = [
+    "ACK",
+    "END_TOOL_CALL",
+    "STOP_CASE",
+    "apply_command",
+    "end_tool_call_command",
+    "listen",
+    "stop_case_command",
+]

@@ -1,0 +1,106 @@
+"""Stopping one case from the run view (cancelled, or scored as it is), ending its tool call
+in flight (the agent sees a timeout), then running the rest of a stopped run: a real
+worker, an agent whose tool call for Rome blocks until released."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.runs.live_run import CaseStatus
+from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.run.event_stream import EventStream
+
+from .conftest import wait_until
+from .test_run_live_steps import rome_workspace, row_text, start_and_select_rome
+
+ROME = "cities::rome"
+
+
+async def rome_in_flight(pilot: Pilot[Any]) -> RunScreen:
+    screen = await start_and_select_rome(pilot)
+    await wait_until(lambda: "calling get_weather" in row_text(screen, ROME), pilot)
+    await wait_until(lambda: screen.check_action("stop_case", ()) is True, pilot)
+    return screen
+
+
+async def choose(pilot: Pilot[Any], key: str) -> None:
+    await wait_until(lambda: isinstance(pilot.app.screen, ChoiceScreen), pilot)
+    await pilot.press(key)
+
+
+def status_of(screen: RunScreen, key: str) -> CaseStatus | None:
+    live = screen.live
+    return live.cases[key].status if live is not None and key in live.cases else None
+
+
+async def test_stopping_one_case_cancels_it_and_the_run_goes_on(tmp_path: Path) -> None:
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await rome_in_flight(pilot)
+        await pilot.press("x")
+        await choose(pilot, "c")  # Cancel it
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        live = screen.live
+        assert live is not None and not live.partial  # the run itself ran to its end
+        assert status_of(screen, ROME) == CaseStatus.CANCELLED
+        rome = live.cases[ROME].result
+        assert rome is not None and rome.error is not None and "cancelled by the user" in rome.error
+        assert status_of(screen, "cities::paris") == CaseStatus.PASSED
+        assert status_of(screen, "cities::oslo") == CaseStatus.FAILED
+        assert any("stopped: it is cancelled" in n.message for n in pilot.app._notifications)
+
+
+async def test_a_stopped_case_can_be_scored_on_what_it_did(tmp_path: Path) -> None:
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await rome_in_flight(pilot)
+        await pilot.press("x")
+        await choose(pilot, "s")  # Score what it did so far
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        assert screen.live is not None
+        rome = screen.live.cases[ROME].result
+        assert rome is not None and rome.error is None
+        assert rome.metadata["stopped_early"] is True
+        assert rome.criterion_results and status_of(screen, ROME) == CaseStatus.FAILED
+
+
+async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
+    tmp_path: Path,
+) -> None:
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await rome_in_flight(pilot)
+        await pilot.press("t")
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        assert screen.live is not None
+        rome = screen.live.cases[ROME].result
+        assert rome is not None and rome.error is None
+        assert rome.actual_response == "The weather service timed out."
+        lines = [str(line) for line in screen.query_one(EventStream).lines]
+        assert any("⚙ get_weather" in line and "ToolCallTimeout" in line for line in lines)
+        assert any("Ended get_weather" in n.message for n in pilot.app._notifications)
+
+
+async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await rome_in_flight(pilot)
+        await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
+        await screen.cancel_run()
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        message = str(screen.query_one("#run-message", Static).render())
+        assert "u runs the rest here" in message
+        assert "tenxeval-tui run evals/cities.evalset.json" in message and "--resume" in message
+        assert screen.check_action("resume", ()) is True
+
+        (root / "release").write_text("go", encoding="utf-8")
+        await pilot.press("u")
+        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        assert status_of(screen, ROME) == CaseStatus.PASSED
+        assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
