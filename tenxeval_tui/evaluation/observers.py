@@ -163,7 +163,8 @@ class JsonLinesObserver(RunObserver):
 
     Lines are objects with a ``"type"``: ``run_start`` (``eval_set_id``,
     ``eval_set_name``, ``eval_ids``), ``case_start`` (``eval_set_id``,
-    ``eval_id``, ``name``), ``event`` (``eval_set_id``, ``eval_id``, ``event``),
+    ``eval_id``, ``name``, ``turns``: its user messages, ``expected_response``: its
+    expected final reply or ``null``), ``event`` (``eval_set_id``, ``eval_id``, ``event``),
     ``case_end`` (``result``), ``run_end`` (``report``, without per-case results
     unless ``full_report``). ``flush`` is called after each line when given.
 
@@ -208,6 +209,8 @@ class JsonLinesObserver(RunObserver):
                 "eval_set_id": eval_set_id,
                 "eval_id": case.eval_id,
                 "name": case.name,
+                "turns": case.get_user_queries(),
+                "expected_response": case.get_final_expected_response(),
             }
         )
 
@@ -279,13 +282,26 @@ class JsonLinesObserver(RunObserver):
         self._emit({"type": "run_end", "report": report.model_dump(mode="json", exclude=exclude)})
 
 
+def _started_case(data: dict[str, Any]) -> EvalCase:
+    """The case of a ``case_start`` line: its id and name, its user turns and its
+    expected reply (on the last turn) when the line has them."""
+    eval_id, name = str(data["eval_id"]), str(data.get("name", ""))
+    turns = data.get("turns")
+    if not isinstance(turns, list) or not turns:
+        return EvalCase(eval_id=eval_id, name=name)
+    expected = data.get("expected_response")
+    last = str(expected) if isinstance(expected, str) else None
+    conversation = [(str(turn), None) for turn in turns[:-1]] + [(str(turns[-1]), last)]
+    return EvalCase.multi_turn(eval_id, conversation, name=name)
+
+
 def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
     """Feed lines written by :class:`JsonLinesObserver` to ``observer``; returns lines used.
 
     Blank lines, lines that are not JSON objects of a known type (e.g. an
     agent's own prints) and a torn last line are skipped. ``on_run_start``
     receives an eval set holding only ids (the cases are not streamed), and
-    ``on_case_start`` a case holding its id and name; ``on_repeat_start`` a case
+    ``on_case_start`` a case holding its id, name, user turns and expected reply; ``on_repeat_start`` a case
     holding its id, and ``on_repeat_end`` a result holding the repeat's outcome
     (status, error, duration) but not its trajectory (``case_end`` has that).
     """
@@ -310,8 +326,7 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
                 )
                 observer.on_run_start(eval_set, cases)
             elif kind == "case_start":
-                case = EvalCase(eval_id=str(data["eval_id"]), name=str(data.get("name", "")))
-                observer.on_case_start(str(data["eval_set_id"]), case)
+                observer.on_case_start(str(data["eval_set_id"]), _started_case(data))
             elif kind == "event":
                 event = EventModel.from_dict(data["event"])
                 set_id, eval_id = str(data["eval_set_id"]), str(data["eval_id"])

@@ -28,6 +28,7 @@ from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.case_steps import Step, StepsInFlight, is_start
 from tenxeval_tui.runs.event_lines import EventLines
+from tenxeval_tui.runs.transcript import LiveTranscript
 
 STDERR_TAIL_LINES = 40
 
@@ -78,6 +79,8 @@ class CaseState:
     result: EvalCaseResult | None = None
     events: EventLines = field(default_factory=EventLines)
     steps: StepsInFlight = field(default_factory=StepsInFlight)
+    transcript: LiveTranscript = field(default_factory=LiveTranscript)
+    """The case as a transcript (user message, model steps, tool calls, verdicts)."""
     repeats: int = 1
     """How many times the case runs (``--repeat N``, or its own ``metadata.repeats``)."""
     repeats_done: int = 0
@@ -115,6 +118,7 @@ class CaseState:
         """Record the case's result."""
         self.steps.clear()
         self.result = result
+        self.transcript.finish(result)
         self.duration = result.duration_seconds
         self.tokens = result.token_usage.total_tokens or self.tokens
         error_info = result.metadata.get("error_info")
@@ -177,10 +181,13 @@ class LiveRun(RunObserver):
         state.name = case.name or state.name
         state.status = CaseStatus.RUNNING
         state.started = self.clock()
+        state.transcript.start(case)
 
     def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
         state = self._case(eval_set_id, case.eval_id)
         state.repeats = max(repeats, 1)
+        if repeat > 0:
+            state.transcript.start(case, f"#{repeat + 1} ")
 
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         self.on_repeat_event(eval_set_id, eval_id, 0, event)
@@ -196,6 +203,7 @@ class LiveRun(RunObserver):
         # A case run several times says which run each line is of.
         prefix = f"#{repeat + 1} " if state.repeats > 1 else ""
         state.events.add(event, prefix, duration=self.step_durations)
+        state.transcript.add_event(event, prefix)
         state.tokens += event_tokens(event)
 
     def on_repeat_end(

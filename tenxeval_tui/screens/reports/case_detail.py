@@ -27,6 +27,7 @@ from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
+    TRANSCRIPT_KEY,
     CaseDetailView,
 )
 
@@ -44,6 +45,7 @@ class CaseScreen(Screen[None]):
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         *REPEAT_KEYS,
+        TRANSCRIPT_KEY,
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
@@ -114,6 +116,10 @@ class CaseScreen(Screen[None]):
 
     def action_next_repeat(self) -> None:
         self.query_one(CaseDetailView).step_repeat(1)
+
+    def action_toggle_transcript(self) -> None:
+        """Show the case as a transcript, or its detail again."""
+        self.query_one(CaseDetailView).toggle_transcript()
 
     def action_previous_repeat(self) -> None:
         self.query_one(CaseDetailView).step_repeat(-1)

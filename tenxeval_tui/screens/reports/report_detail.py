@@ -39,6 +39,8 @@ from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
+    TRANSCRIPT_ACTION,
+    TRANSCRIPT_KEY,
     CaseDetailView,
 )
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
@@ -125,6 +127,7 @@ class ReportScreen(Screen[None]):
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         *REPEAT_KEYS,
+        TRANSCRIPT_KEY,
         Binding(
             "x",
             "export",
@@ -347,7 +350,7 @@ class ReportScreen(Screen[None]):
             return self._simulated_shown  # hidden unless a simulated conversation is open
         if action in REPEAT_ACTIONS:
             return bool(self.showing_case is not None and self._view.repeat_count)
-        if action == "accept_actual":
+        if action in ("accept_actual", TRANSCRIPT_ACTION):
             return self.showing_case is not None
         return True
 
@@ -360,6 +363,11 @@ class ReportScreen(Screen[None]):
         run = accepted_run(result, self._view.repeat)
         set_id = result.eval_set_id or self.document.eval_set_id
         await accept_actual(self, run, set_id, self.document.timestamp)
+
+    def action_toggle_transcript(self) -> None:
+        """Show the open case as a transcript, or its detail again."""
+        if self.showing_case is not None:
+            self._view.toggle_transcript()
 
     def action_next_repeat(self) -> None:
         self._view.step_repeat(1)

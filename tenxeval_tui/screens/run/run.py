@@ -46,9 +46,11 @@ from tenxeval_tui.screens.run.run_stop import (
     stop_question,
     unfinished_cases,
 )
+from tenxeval_tui.screens.run.run_transcript import TRANSCRIPT_KEY, TranscriptSwitch
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
 from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
@@ -91,6 +93,7 @@ class RunScreen(Screen[None]):
         Binding("w", "toggle_watch", "Watch", tooltip="Rerun on eval set or agent changes"),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_events", "Events"),
+        TRANSCRIPT_KEY,
     ]
 
     @classmethod
@@ -134,6 +137,7 @@ class RunScreen(Screen[None]):
         """The selected case and its status when the keys shown were last checked."""
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
+        self.transcript = TranscriptSwitch(self)
 
     # --- layout ----------------------------------------------------------------------
 
@@ -168,6 +172,7 @@ class RunScreen(Screen[None]):
                 with VerticalScroll(id="run-message-box"):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
+                yield TranscriptPane(id="run-transcript")
         yield Footer()
 
     def _initial_options(self) -> tuple[str, int, str | None]:
@@ -191,6 +196,7 @@ class RunScreen(Screen[None]):
         self.query_one(RunProgress).show(None)
         self.query_one("#run-cases").border_title = "cases"
         self.query_one("#run-events").border_title = "events"
+        self.query_one("#run-transcript").border_title = "transcript"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
         self.set_interval(REPAINT_SECONDS, self.repaint)
         self.set_interval(TICK_SECONDS, self.tick)
@@ -439,6 +445,7 @@ class RunScreen(Screen[None]):
     def watch_live(self, run: LiveRun | None) -> None:
         self.query_one(RunCaseTable).reset()
         self.query_one(EventStream).follow(None)
+        self.transcript.follow(None)
         self.query_one(CaseNow).show(None, 0.0)
         self.query_one(RunProgress).show(run)
 
@@ -457,6 +464,7 @@ class RunScreen(Screen[None]):
         self._show_now(run, run.clock())
         self._bindings_follow(run)
         self.query_one(EventStream).follow(state.events, placeholder)
+        self.transcript.follow(state)
 
     def watch_runs_finished(self) -> None:
         self.refresh_bindings()  # the keys that act on a finished run
@@ -488,6 +496,7 @@ class RunScreen(Screen[None]):
         if run.acks:
             self._tell_acks(run)
         self.query_one(EventStream).flush()
+        self.transcript.flush()
 
     def tick(self) -> None:
         """Move running cases' clocks on: their rows, the followed case's step, the figures."""
@@ -722,8 +731,12 @@ class RunScreen(Screen[None]):
         self.query_one(RunCaseTable).focus()
 
     def action_focus_events(self) -> None:
-        """Focus the event stream."""
-        self.query_one(EventStream).focus()
+        """Focus the event pane (its events or its transcript)."""
+        (self.transcript.pane if self.transcript.on else self.query_one(EventStream)).focus()
+
+    def action_toggle_transcript(self) -> None:
+        """Show the followed case's transcript in the event pane, or its events again."""
+        self.transcript.toggle()
 
     async def on_unmount(self) -> None:
         self.watcher.stop()

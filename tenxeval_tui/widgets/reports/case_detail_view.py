@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.case_diff import expectations_for, user_turns
@@ -19,7 +19,9 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.runs.transcript import result_transcript
 from tenxeval_tui.widgets.common.section_title import titled
+from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
 from tenxeval_tui.widgets.reports.simulated_conversation import SimulatedConversation
@@ -32,6 +34,14 @@ REPEAT_KEYS: list[BindingType] = [
 ]
 """Stepping through a case's repeats (bound by the screens that show this view)."""
 REPEAT_ACTIONS = ("previous_repeat", "next_repeat")
+TRANSCRIPT_ACTION = "toggle_transcript"
+TRANSCRIPT_KEY = Binding(
+    "ctrl+t",
+    TRANSCRIPT_ACTION,
+    "Transcript",
+    tooltip="The case as a transcript (messages, steps, tool calls, verdicts), or its detail",
+)
+"""Switching the case view between its detail and its transcript (bound by its screens)."""
 
 
 def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
@@ -138,6 +148,13 @@ class CaseDetailView(VerticalScroll):
     CaseDetailView .titled {
         margin: 1 0 0 0;
     }
+    CaseDetailView #case-sections {
+        height: auto;
+    }
+    CaseDetailView #case-transcript {
+        display: none;
+        margin: 1 0 0 0;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -149,10 +166,17 @@ class CaseDetailView(VerticalScroll):
         """The repeat shown (0-based), or ``None`` for the case's top level."""
         self._report_title = ""
         self._eval_case: EvalCase | None = None
+        self.transcript_on = False
+        """The transcript shows instead of the sections (:meth:`toggle_transcript`)."""
 
     def compose(self) -> ComposeResult:
         # A section whose body is one widget shows its title in it (see titled).
         yield Static(id="case-title")
+        yield TranscriptView(id="case-transcript")
+        with Vertical(id="case-sections"):
+            yield from self._sections()
+
+    def _sections(self) -> ComposeResult:
         yield Static(id="case-repeats", classes="titled")
         yield Static(id="case-error", classes="titled")
         yield Static(id="case-turns", classes="titled")
@@ -246,7 +270,25 @@ class CaseDetailView(VerticalScroll):
             result.criterion_results, baseline.criterion_results if baseline else None
         )
         self.query_one("#case-tokens", Static).update(titled("Tokens", tokens_text(result)))
+        if self.transcript_on:
+            self._show_transcript()
         self.scroll_home(animate=False)
+
+    def toggle_transcript(self) -> None:
+        """Show the case as a transcript instead of its sections, or the sections again."""
+        self.transcript_on = not self.transcript_on
+        self.query_one("#case-sections").display = not self.transcript_on
+        self.query_one("#case-transcript").display = self.transcript_on
+        if self.transcript_on:
+            self._show_transcript()
+        self.scroll_home(animate=False)
+
+    def _show_transcript(self) -> None:
+        run = self.shown_run
+        if run is None:
+            return
+        expected = expectations_for(run, self._eval_case).response
+        self.query_one(TranscriptView).show(result_transcript(run, expected))
 
     def _show_baseline(self, result: EvalCaseResult, baseline: EvalCaseResult | None) -> None:
         for widget_id in (

@@ -1,0 +1,233 @@
+"""The event pane's transcript layout (ctrl+t), in the run view and the report browser,
+from a real run of the plain weather agent in a worker process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.common.transcript_view import TranscriptPane, TranscriptView
+from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
+from tenxeval_tui.widgets.run.event_stream import EventStream
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.hostile_text import HOSTILE, RAW_CONTROL
+
+from .conftest import open_run_screen, wait_until, write_workspace
+from .test_run_snapshots import StableApp
+
+OSLO_TRANSCRIPT = [
+    "● user",
+    "  Weather in Oslo?",
+    "▸ MAIN",
+    "  → calls get_weather",
+    '⚙ get_weather(city="Oslo")',
+    "  → sunny in Oslo",
+    "▸ MAIN",
+    "  It is sunny in Oslo.",
+]
+
+HOSTILE_REPLY = " ".join(HOSTILE.values()) + " [bold red]not markup[/] " + "word " * 60
+
+HOSTILE_AGENT = f"""
+from tenxeval_tui.evaluation import Trace
+
+REPLY = {HOSTILE_REPLY!r}
+
+async def agent(message: str, trace: Trace) -> str:
+    trace.node("MAIN", tool_calls=["lookup"])
+    await trace.tool("lookup", {{"q": REPLY[:40]}}, lambda q: REPLY)
+    trace.node("MAIN", response=REPLY)
+    return REPLY
+"""
+
+
+async def run_to_end(pilot: Pilot[Any], concurrency: str = "2") -> RunScreen:
+    screen = await open_run_screen(pilot)
+    assert isinstance(screen, RunScreen)
+    screen.query_one("#concurrency").value = concurrency  # type: ignore[attr-defined]
+    await pilot.press("ctrl+r")
+    await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
+    return screen
+
+
+async def follow(pilot: Pilot[Any], screen: RunScreen, key: str) -> None:
+    assert screen.query_one(RunCaseTable).move_to(key)
+    await wait_until(lambda: screen.selected == key, pilot)
+    screen.repaint()
+    await pilot.pause()
+
+
+async def test_the_event_pane_switches_to_the_case_transcript_and_back(tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project")
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await run_to_end(pilot)
+        await follow(pilot, screen, "cities::oslo")
+        events, pane = screen.query_one(EventStream), screen.query_one(TranscriptPane)
+        assert events.display and not pane.display
+        shown_keys = {b.binding.key: b.binding.description for b in screen.active_bindings.values()}
+        assert shown_keys.get("ctrl+t") == "Transcript"  # in the footer
+        await pilot.press("ctrl+t")
+        await wait_until(lambda: pane.display and pane.view.plain, pilot)
+        assert not events.display
+        lines = pane.view.plain.splitlines()
+        assert lines[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
+        rest = "\n".join(lines[len(OSLO_TRANSCRIPT) :])
+        assert "◇ expected reply\n  Storms over Bergen, stay home." in rest
+        assert "⚖ response_match_score  0.00 / 0.80  ✗ failed\n  ROUGE-1" in rest
+        assert "⚖ tool_trajectory_avg_score" in rest
+
+        # Following another case shows its transcript; the errored one says its error.
+        await follow(pilot, screen, "more::kyiv")
+        await wait_until(lambda: "boom in Kyiv?" in pane.view.plain, pilot)
+        assert "✗ error" in pane.view.plain
+        assert "weather service down" in pane.view.plain
+
+        await pilot.press("ctrl+t")
+        await wait_until(lambda: events.display and not pane.display, pilot)
+
+
+async def test_the_transcript_grows_while_the_case_runs(tmp_path: Path) -> None:
+    from .test_run_snapshots import PAUSING_AGENT
+
+    root = write_workspace(tmp_path / "project", agent_code=PAUSING_AGENT)
+    (root / "evals" / "more.evalset.json").unlink()
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert isinstance(screen, RunScreen)
+        await pilot.press("ctrl+t")
+        screen.query_one("#concurrency").value = "3"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")
+        pane = screen.query_one(TranscriptPane)
+
+        def rome_first_step() -> bool:
+            live = screen.live
+            return live is not None and len(live.cases.get("cities::rome", _NONE).events) >= 1
+
+        await wait_until(rome_first_step, pilot, what="Rome's first model step")
+        await follow(pilot, screen, "cities::rome")
+        await wait_until(lambda: "▸ MAIN" in pane.view.plain, pilot)
+        assert pane.view.plain.splitlines()[:4] == [
+            "● user",
+            "  Weather in Rome?",
+            "▸ MAIN",
+            "  → calls get_weather",
+        ]
+        assert "⚖" not in pane.view.plain  # not judged yet
+        await screen.cancel_run()
+        await wait_until(lambda: screen.runs_finished == 1, pilot)
+
+
+class _Empty:
+    events: list[object] = []
+
+
+_NONE: Any = _Empty()
+
+
+async def test_a_hostile_reply_stays_inert_and_long_lines_wrap(tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project", agent_code=HOSTILE_AGENT)
+    (root / "evals" / "more.evalset.json").unlink()
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_to_end(pilot)
+        await follow(pilot, screen, "cities::paris")
+        await pilot.press("ctrl+t")
+        pane = screen.query_one(TranscriptPane)
+        await wait_until(lambda: "⚖" in pane.view.plain, pilot)
+        shown = pane.view.plain
+        assert not RAW_CONTROL.search(shown)
+        assert "before␛[2Jafter" in shown
+        assert "user\\u202etxt.exe" in shown
+        assert "[bold red]not markup[/]" in shown  # shown as typed, not parsed
+        # What reaches the screen holds no raw control either (the rendered lines).
+        rendered = "\n".join(strip.text for strip in pane.view.render_lines(pane.view.region))
+        assert not RAW_CONTROL.search(rendered)
+        # The reply of 300-odd characters wraps in the 100-column terminal's pane.
+        await wait_until(lambda: pane.view.size.height > len(shown.splitlines()), pilot)
+        assert max(len(line) for line in shown.splitlines()) > pane.view.size.width
+
+
+async def test_the_report_browser_shows_the_same_transcript(tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project")
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await run_to_end(pilot)
+        # The case screen opened from the run view (the case's full result from its report).
+        await follow(pilot, screen, "cities::oslo")
+        await pilot.press("enter")
+        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
+        view = app.screen.query_one(CaseDetailView)
+        transcript = view.query_one(TranscriptView)
+        assert not transcript.display
+        await pilot.press("ctrl+t")
+        await wait_until(lambda: transcript.display and transcript.plain, pilot)
+        assert transcript.plain.splitlines()[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
+        assert "◇ expected reply\n  Storms over Bergen, stay home." in transcript.plain
+        assert not view.query_one("#case-sections").display
+        await pilot.press("ctrl+t")
+        await wait_until(lambda: view.query_one("#case-sections").display, pilot)
+        assert not transcript.display
+        await pilot.press("escape")
+        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
+
+        # The report of the run in the report browser: open Oslo, then its transcript.
+        assert screen.query_one(RunCaseTable).move_to("cities::oslo")
+        await pilot.press("v")
+        await wait_until(
+            lambda: isinstance(app.screen, ReportScreen) and app.screen.document is not None, pilot
+        )
+        report = app.screen
+        assert isinstance(report, ReportScreen)
+        table = report.query_one(ReportCaseTable)
+        table.focus()
+        await wait_until(lambda: table.row_count == 3, pilot)
+        while report.showing_case is None or report.showing_case.eval_id != "oslo":
+            await pilot.press("enter" if report.showing_case is None else "down")
+            await pilot.pause()
+        await pilot.press("ctrl+t")
+        shown = report.query_one("#report-case").query_one(TranscriptView)
+        await wait_until(lambda: shown.display and "Weather in Oslo?" in shown.plain, pilot)
+        assert shown.plain.splitlines()[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
+        # Moving to another case keeps the transcript layout, with that case in it.
+        await pilot.press("up")
+        await wait_until(lambda: "Weather in Oslo?" not in shown.plain, pilot)
+        assert shown.plain.startswith("● user\n  Weather in ")
+
+
+def test_run_view_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project")
+
+    async def transcript(pilot: Pilot[Any]) -> None:
+        screen = await run_to_end(pilot)
+        await follow(pilot, screen, "cities::oslo")
+        await pilot.press("ctrl+t")
+        pane = screen.query_one(TranscriptPane)
+        await wait_until(lambda: "⚖" in pane.view.plain, pilot)
+        await pilot.pause()
+
+    assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
+
+
+def test_case_screen_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    root = write_workspace(tmp_path / "project")
+
+    async def transcript(pilot: Pilot[Any]) -> None:
+        screen = await run_to_end(pilot)
+        await follow(pilot, screen, "cities::oslo")
+        await pilot.press("enter")
+        await wait_until(lambda: isinstance(pilot.app.screen, CaseScreen), pilot)
+        await pilot.press("ctrl+t")
+        view = pilot.app.screen.query_one(TranscriptView)
+        await wait_until(lambda: view.display and "⚖" in view.plain, pilot)
+        await pilot.pause()
+
+    assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
