@@ -86,7 +86,9 @@ def tool_block(
             BlockKind.TOOL, call_text(name, args), "✗ " + _clip(str(error), limit), failed=True
         )
     return TranscriptBlock(
-        BlockKind.TOOL, call_text(name, args), "→ " + _clip(_shown(result), limit)
+        BlockKind.TOOL,
+        call_text(name, args),
+        "→ " + (_clip(_shown(result), limit) if result is not None else "(no result recorded)"),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
@@ -18,6 +19,8 @@ from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.hostile_text import HOSTILE, RAW_CONTROL
+from tests.report_samples import write_reports
+from tests.tui.browser_app import BrowserApp, open_current_report, until
 
 from .conftest import open_run_screen, wait_until, write_workspace
 from .test_run_snapshots import StableApp
@@ -217,17 +220,21 @@ def test_run_view_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None
     assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
 
 
-def test_case_screen_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None:
-    root = write_workspace(tmp_path / "project")
+def test_report_case_transcript_snapshot(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report browser's case in its transcript layout (a fixed report: stable timings)."""
+    monkeypatch.chdir(tmp_path)
+    write_reports(tmp_path / "eval_reports")
 
     async def transcript(pilot: Pilot[Any]) -> None:
-        screen = await run_to_end(pilot)
-        await follow(pilot, screen, "cities::oslo")
-        await pilot.press("enter")
-        await wait_until(lambda: isinstance(pilot.app.screen, CaseScreen), pilot)
+        screen = await open_current_report(pilot)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: screen.showing_case is not None)
         await pilot.press("ctrl+t")
-        view = pilot.app.screen.query_one(TranscriptView)
-        await wait_until(lambda: view.display and "⚖" in view.plain, pilot)
+        view = screen.query_one("#report-case").query_one(TranscriptView)
+        await until(pilot, lambda: view.display and "⚖" in view.plain)
         await pilot.pause()
 
-    assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
+    app = BrowserApp("eval_reports")
+    assert snap_compare(app, terminal_size=(130, 40), run_before=transcript)
