@@ -7,7 +7,10 @@
 2. Watch mode: the time from saving an eval set to the rerun starting (the new worker
    process spawned; target at most 0.5 s), median and worst of several saves.
 
-Run: .venv/bin/python bench/tui_events.py [--events N] [--saves N]
+With ``--transcript`` the events pane shows the case's transcript (``ctrl+t``) during the
+flood instead of its event lines (the transcript keeps the last 2,000 blocks).
+
+Run: .venv/bin/python bench/tui_events.py [--events N] [--saves N] [--transcript]
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.screens.run.run import RunScreen
+from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
 from tenxeval_tui.widgets.run.event_stream import EventStream
 
 LATENCY_TARGET = 0.100
@@ -102,12 +106,14 @@ async def wait(condition: Any, pilot: Any, timeout: float, step: float = 0.005) 
         await pilot.pause(step)
 
 
-async def flood(root: Path, events_count: int) -> dict[str, Any]:
+async def flood(root: Path, events_count: int, transcript: bool = False) -> dict[str, Any]:
     app = ProbeApp(root / "evals" / "flood.evalset.json")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, RunScreen)
+        if transcript:
+            await pilot.press("ctrl+t")
         await pilot.press("ctrl+r")
         await wait(lambda: screen.live is not None and screen.live.events_received > 0, pilot, 60)
         started = time.perf_counter()
@@ -128,6 +134,7 @@ async def flood(root: Path, events_count: int) -> dict[str, Any]:
             "lines": stream.line_count,
             "latencies": app.latencies,
             "seconds": streamed,
+            "blocks": screen.query_one(TranscriptPane).written,
         }
 
 
@@ -187,10 +194,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--saves", type=int, default=5)
+    parser.add_argument("--transcript", action="store_true", help="the transcript pane shows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         root = workspace(Path(folder), args.events)
-        result = asyncio.run(flood(root, args.events))
+        result = asyncio.run(flood(root, args.events, args.transcript))
         delays, detected = asyncio.run(watch_latency(root, args.saves))
         alone = worker_alone(root)
     worst = max(result["latencies"], default=0.0)
@@ -212,6 +220,8 @@ def main() -> int:
         f"{len(result['latencies'])} keys  (target <= {LATENCY_TARGET * 1000:.0f} ms) "
         f"{'OK' if worst <= LATENCY_TARGET else 'OVER'}"
     )
+    if args.transcript:
+        print(f"transcript pane: {result['blocks']} blocks written (one a model step)")
     print(f"peak memory: UI process {ui_peak:.0f} MiB, worker {worker_peak:.0f} MiB")
     print(
         f"watch mode, save -> rerun started: median {statistics.median(delays):.3f} s, "

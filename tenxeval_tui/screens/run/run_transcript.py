@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tenxeval_tui.runs.live_run import CaseState
-from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
+from tenxeval_tui.widgets.common.transcript_view import PANE_SHOWN_BLOCKS, TranscriptPane
 from tenxeval_tui.widgets.run.event_stream import EventStream
 
 TRANSCRIPT_ACTION = "toggle_transcript"
@@ -59,18 +59,24 @@ class TranscriptSwitch:
         self.flush(from_start=True)
 
     def flush(self, *, from_start: bool = False) -> None:
-        """Show what the followed case's transcript gained since the last call."""
+        """Show what the followed case's transcript gained since the last call (only the
+        new blocks are rendered; more than the pane shows at once starts it over)."""
         state = self._state
         if not self.on:
             return
+        pane = self.pane
         if state is None:
-            self.pane.show([], from_start=True)
+            pane.show([])
             return
         transcript = state.transcript
-        if transcript.version == self._version:
+        new = transcript.version - self._version
+        if new == 0:
             return
+        if 0 < new <= min(len(transcript), PANE_SHOWN_BLOCKS) and not from_start:
+            pane.append([transcript[i] for i in range(len(transcript) - new, len(transcript))])
+        else:
+            pane.show(transcript, transcript.dropped)
         self._version = transcript.version
-        self.pane.show(transcript, transcript.dropped, from_start=from_start)
 
 
 __all__ = ["TRANSCRIPT_ACTION", "TRANSCRIPT_KEY", "TranscriptSwitch"]

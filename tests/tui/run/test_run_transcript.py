@@ -78,9 +78,9 @@ async def test_the_event_pane_switches_to_the_case_transcript_and_back(tmp_path:
         shown_keys = {b.binding.key: b.binding.description for b in screen.active_bindings.values()}
         assert shown_keys.get("ctrl+t") == "Transcript"  # in the footer
         await pilot.press("ctrl+t")
-        await wait_until(lambda: pane.display and pane.view.plain, pilot)
+        await wait_until(lambda: pane.display and pane.plain, pilot)
         assert not events.display
-        lines = pane.view.plain.splitlines()
+        lines = pane.plain.splitlines()
         assert lines[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
         rest = "\n".join(lines[len(OSLO_TRANSCRIPT) :])
         assert "◇ expected reply\n  Storms over Bergen, stay home." in rest
@@ -89,9 +89,9 @@ async def test_the_event_pane_switches_to_the_case_transcript_and_back(tmp_path:
 
         # Following another case shows its transcript; the errored one says its error.
         await follow(pilot, screen, "more::kyiv")
-        await wait_until(lambda: "boom in Kyiv?" in pane.view.plain, pilot)
-        assert "✗ error" in pane.view.plain
-        assert "weather service down" in pane.view.plain
+        await wait_until(lambda: "boom in Kyiv?" in pane.plain, pilot)
+        assert "✗ error" in pane.plain
+        assert "weather service down" in pane.plain
 
         await pilot.press("ctrl+t")
         await wait_until(lambda: events.display and not pane.display, pilot)
@@ -117,14 +117,14 @@ async def test_the_transcript_grows_while_the_case_runs(tmp_path: Path) -> None:
 
         await wait_until(rome_first_step, pilot, what="Rome's first model step")
         await follow(pilot, screen, "cities::rome")
-        await wait_until(lambda: "▸ MAIN" in pane.view.plain, pilot)
-        assert pane.view.plain.splitlines()[:4] == [
+        await wait_until(lambda: "▸ MAIN" in pane.plain, pilot)
+        assert pane.plain.splitlines()[:4] == [
             "● user",
             "  Weather in Rome?",
             "▸ MAIN",
             "  → calls get_weather",
         ]
-        assert "⚖" not in pane.view.plain  # not judged yet
+        assert "⚖" not in pane.plain  # not judged yet
         await screen.cancel_run()
         await wait_until(lambda: screen.runs_finished == 1, pilot)
 
@@ -145,18 +145,19 @@ async def test_a_hostile_reply_stays_inert_and_long_lines_wrap(tmp_path: Path) -
         await follow(pilot, screen, "cities::paris")
         await pilot.press("ctrl+t")
         pane = screen.query_one(TranscriptPane)
-        await wait_until(lambda: "⚖" in pane.view.plain, pilot)
-        shown = pane.view.plain
+        await wait_until(lambda: "⚖" in pane.plain, pilot)
+        shown = pane.plain
         assert not RAW_CONTROL.search(shown)
         assert "before␛[2Jafter" in shown
         assert "user\\u202etxt.exe" in shown
         assert "[bold red]not markup[/]" in shown  # shown as typed, not parsed
         # What reaches the screen holds no raw control either (the rendered lines).
-        rendered = "\n".join(strip.text for strip in pane.view.render_lines(pane.view.region))
-        assert not RAW_CONTROL.search(rendered)
+        rendered = [strip.text for strip in pane.lines]
+        assert not RAW_CONTROL.search("\n".join(rendered))
         # The reply of 300-odd characters wraps in the 100-column terminal's pane.
-        await wait_until(lambda: pane.view.size.height > len(shown.splitlines()), pilot)
-        assert max(len(line) for line in shown.splitlines()) > pane.view.size.width
+        assert max(len(line) for line in shown.splitlines()) > pane.size.width
+        assert len(rendered) > len(shown.splitlines())
+        assert max(len(line.rstrip()) for line in rendered) <= pane.scrollable_content_region.width
 
 
 async def test_the_report_browser_shows_the_same_transcript(tmp_path: Path) -> None:
@@ -214,7 +215,7 @@ def test_run_view_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None
         await follow(pilot, screen, "cities::oslo")
         await pilot.press("ctrl+t")
         pane = screen.query_one(TranscriptPane)
-        await wait_until(lambda: "⚖" in pane.view.plain, pilot)
+        await wait_until(lambda: "⚖" in pane.plain, pilot)
         await pilot.pause()
 
     assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
@@ -238,3 +239,28 @@ def test_report_case_transcript_snapshot(
 
     app = BrowserApp("eval_reports")
     assert snap_compare(app, terminal_size=(130, 40), run_before=transcript)
+
+
+async def test_the_pane_renders_only_its_last_blocks_and_appends_the_new_ones() -> None:
+    from textual.app import App, ComposeResult
+
+    from tenxeval_tui.runs.transcript import BlockKind, TranscriptBlock
+    from tenxeval_tui.widgets.common.transcript_view import PANE_SHOWN_BLOCKS
+
+    class PaneApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TranscriptPane()
+
+    blocks = [TranscriptBlock(BlockKind.MODEL, f"N{i}", f"step {i}") for i in range(500)]
+    async with PaneApp().run_test(size=(60, 20)) as pilot:
+        pane = pilot.app.query_one(TranscriptPane)
+        pane.show(blocks[:300])
+        await pilot.pause()
+        assert pane.written == PANE_SHOWN_BLOCKS
+        assert pane.plain.startswith("(100 earlier blocks left out)\n▸ N100\n  step 100")
+        pane.append(blocks[300:])  # the view keeps a bounded number, counting the rest
+        await pilot.pause()
+        assert pane.written <= 2 * PANE_SHOWN_BLOCKS
+        assert pane.plain.endswith("▸ N499\n  step 499")
+        dropped = int(pane.plain.split(" ", 1)[0].lstrip("("))
+        assert dropped + pane.written == 500
