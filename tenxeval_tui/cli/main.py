@@ -35,6 +35,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if not files:
         print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
         return 2
+    checker = None
+    if args.agent is not None:
+        from tenxeval_tui.cli.validate_agent import AgentChecker
+
+        checker = AgentChecker(args.agent)
     failed = 0
     for file in files:
         problems = validate_eval_set_file(file)
@@ -42,7 +47,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(inert(str(problem), multiline=True))
         if problems:
             failed += 1
-        elif not args.quiet:
+            continue
+        # Agent warnings (an unknown tool, a wrong argument): printed, not failures.
+        warnings = checker.check(file) if checker is not None else []
+        for warning in warnings:
+            print(inert(str(warning), multiline=True))
+        if not args.quiet and not warnings:
             print(inert(f"{file}: ok"))
     return 1 if failed else 0
 
@@ -160,6 +170,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    validate.add_argument(
+        "--agent",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="MODULE:ATTR",
+        help="also check expected tool calls (names, arguments, types) and node names "
+        "against the agent's own (warnings); without a value: each eval set's agent "
+        "(metadata.agent, else [tool.tenxeval] agent)",
+    )
     validate.set_defaults(func=cmd_validate)
     add_run_parser(sub)
 

@@ -21,6 +21,7 @@ from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
@@ -86,6 +87,10 @@ class EditorScreen(CaseCommandsScreen):
         """The file shown (loaded, or in the error view); watched for changes."""
         self._refocus: str | None = None
         """The field to focus when the form is shown next (the one a reload removed)."""
+        self.schemas = SchemaCache()
+        """The agents' tools and nodes the form completes from, read in child processes."""
+        self.agent_schema_error: str | None = None
+        """Why the open eval set's agent could not be described (``None``: it was)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="≡")
@@ -296,6 +301,30 @@ class EditorScreen(CaseCommandsScreen):
         )
         if self.focused is None:  # the focused field went with the old form
             self.query_one(CaseTable).focus()
+        self.read_agent_schema()
+
+    # --- the agent's tools and nodes -----------------------------------------------
+
+    def agent_spec(self) -> tuple[str, Path]:
+        """The open eval set's agent (its ``metadata.agent``, else ``[tool.tenxeval]``'s,
+        as a run resolves it) and the folder its module is found from."""
+        ws = self.workspace
+        folder = (ws.settings_file.parent if ws.settings_file else Path.cwd()).resolve()
+        own = self.document.agent if self.document is not None else ""
+        return (own or ws.settings.agent or "").strip(), folder
+
+    @work(exclusive=True, group="agent-schema")
+    async def read_agent_schema(self) -> None:
+        """Read the agent's tools and nodes for completion and checks: in a child process
+        (the agent cannot take the editor down), cached until its code changes."""
+        spec, folder = self.agent_spec()
+        form = self.query_one(CaseForm)
+        if not spec:
+            form.completion.schema, self.agent_schema_error = None, None
+        else:
+            result = await self.schemas.get(spec, folder)
+            form.completion.schema, self.agent_schema_error = result.schema, result.error
+        form.show_agent_notes()
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
@@ -458,6 +487,7 @@ class EditorScreen(CaseCommandsScreen):
                 document.set_header(key, after)
         if edited.agent != current.agent:
             document.set_agent(edited.agent)
+            self.read_agent_schema()
         document.seal()
         self._update_title()
 

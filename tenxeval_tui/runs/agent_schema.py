@@ -1,0 +1,191 @@
+"""An agent's schema (tools, nodes) read in a child process, and cached per agent and code.
+
+``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER`` imports the agent (``FOLDER``
+first on the path), describes it (:func:`~tenxeval_tui.evaluation.targets.schema.describe_target`)
+and prints one JSON line: ``{"schema": ..., "files": {path: mtime}}`` (the files of
+every module it imported from ``FOLDER``), or ``{"error": message}``. The agent never
+runs in the caller's process, so an agent that crashes or hangs on import cannot take
+the editor down, and every read imports its code afresh.
+
+:class:`SchemaCache` keeps each agent's schema until one of those files changes.
+No UI import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.targets.schema import AgentSchema
+
+TIMEOUT = 60.0
+"""Longest wait for an agent's import (seconds)."""
+
+
+@dataclass(frozen=True)
+class SchemaResult:
+    """The schema of an agent, or why it could not be read (``schema`` is then ``None``)."""
+
+    schema: AgentSchema | None
+    error: str | None = None
+    files: dict[str, float] = field(default_factory=dict)
+    """The agent's source files and their mtimes when it was read."""
+
+    def fresh(self) -> bool:
+        """Whether none of the agent's files changed (or went) since it was read."""
+        for path, mtime in self.files.items():
+            try:
+                if os.stat(path).st_mtime != mtime:
+                    return False
+            except OSError:
+                return False
+        return True
+
+
+def command(spec: str, folder: Path) -> list[str]:
+    """The child's command line."""
+    return [sys.executable, "-m", "tenxeval_tui.runs.agent_schema", spec, str(folder)]
+
+
+def parse_output(stdout: str, stderr: str = "", code: int | None = 0) -> SchemaResult:
+    """The result the child printed (its last JSON line), or an error saying what happened."""
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                break
+            if "error" in data:
+                return SchemaResult(None, str(data["error"]))
+            files = {str(k): float(v) for k, v in (data.get("files") or {}).items()}
+            return SchemaResult(AgentSchema.model_validate(data["schema"]), None, files)
+    tail = stderr.strip().splitlines()[-3:]
+    return SchemaResult(None, f"the agent's process ended ({code}): " + " ".join(tail))
+
+
+def read_schema(spec: str, folder: Path) -> SchemaResult:
+    """The schema of ``spec``, read in a child process (blocking; for the CLI)."""
+    try:
+        done = subprocess.run(
+            command(spec, folder),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            cwd=folder,
+            env=_env(folder),
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        return SchemaResult(None, f"agent {spec!r}: importing it took over {TIMEOUT:g} s")
+    return parse_output(done.stdout, done.stderr, done.returncode)
+
+
+async def read_schema_async(spec: str, folder: Path) -> SchemaResult:
+    """:func:`read_schema` on an event loop (the editor's)."""
+    process = await asyncio.create_subprocess_exec(
+        *command(spec, folder),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=folder,
+        env=_env(folder),
+        start_new_session=True,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+        return SchemaResult(None, f"agent {spec!r}: importing it took over {TIMEOUT:g} s")
+    except asyncio.CancelledError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        raise
+    return parse_output(
+        out.decode(errors="replace"), err.decode(errors="replace"), process.returncode
+    )
+
+
+def _env(folder: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+class SchemaCache:
+    """Agent schemas by ``(spec, folder)``, each kept until the agent's code changes."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple[str, Path], SchemaResult] = {}
+        self.reads = 0
+        """How many times a child process was started (the cache's misses)."""
+
+    def cached(self, spec: str, folder: Path) -> SchemaResult | None:
+        """The cached result when the agent's files did not change since; else ``None``."""
+        found = self._results.get((spec, folder))
+        return found if found is not None and found.files and found.fresh() else None
+
+    async def get(self, spec: str, folder: Path) -> SchemaResult:
+        """The schema of ``spec`` (cached, or read in a child process)."""
+        found = self.cached(spec, folder)
+        if found is not None:
+            return found
+        self.reads += 1
+        result = await read_schema_async(spec, folder)
+        self._results[(spec, folder)] = result
+        return result
+
+
+def _source_files(folder: Path) -> dict[str, float]:
+    root = folder.resolve()
+    files: dict[str, float] = {}
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or name.split(".")[0] == "tenxeval_tui":
+            continue
+        resolved = Path(path).resolve()
+        if resolved.is_relative_to(root) and ".venv" not in resolved.parts:
+            with contextlib.suppress(OSError):
+                files[str(resolved)] = resolved.stat().st_mtime
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER``: print the schema line."""
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, build_target
+    from tenxeval_tui.evaluation.targets.schema import describe_target
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout
+    sys.stdout = sys.stderr  # the agent's prints stay off the result line
+    data: dict[str, Any]
+    if len(args) != 2:
+        data = {"error": "usage: tenxeval_tui.runs.agent_schema SPEC FOLDER"}
+    else:
+        spec, folder = args[0], Path(args[1])
+        try:
+            schema = describe_target(build_target(spec, cwd=folder))
+            data = {"schema": schema.model_dump(mode="json"), "files": _source_files(folder)}
+        except AgentLoadError as exc:
+            data = {"error": str(exc)}
+        except Exception as exc:  # describing it failed: say so, the editor goes on
+            data = {
+                "error": f"agent {spec!r}: describing its tools raised {type(exc).__name__}: {exc}"
+            }
+    out.write(json.dumps(data, default=str) + "\n")
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # no wait for threads the agent left running
