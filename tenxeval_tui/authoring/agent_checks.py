@@ -67,8 +67,18 @@ def field_hints(schema: AgentSchema | None, case: dict[str, Any]) -> dict[str, s
         if tool is not None:
             hints[f"turns.{t}.tools.{c}.args"] = tool.summary()
         elif not call.get("name") and schema.tools:
-            hints[f"turns.{t}.tools.{c}.name"] = "tools: " + ", ".join(schema.tool_names)
+            hints[f"turns.{t}.tools.{c}.name"] = _listed("tools", schema.tool_names)
     if schema.nodes:
         for t in range(len(case.get("conversation") or [])):
-            hints[f"turns.{t}.nodes"] = "nodes: " + ", ".join(schema.nodes)
+            hints[f"turns.{t}.nodes"] = _listed("nodes", schema.nodes)
     return hints
+
+
+HINT_NAMES = 8
+"""Most names a hint lists (a graph may have a hundred tools)."""
+
+
+def _listed(what: str, names: list[str]) -> str:
+    shown = ", ".join(names[:HINT_NAMES])
+    more = len(names) - HINT_NAMES
+    return f"{what}: {shown}" + (f" … ({more} more: type to complete)" if more > 0 else "")

@@ -90,3 +90,11 @@ def test_hints_show_the_called_tools_signature_and_the_nodes() -> None:
     assert field_hints(SCHEMA, _case("", {}, []))["turns.0.tools.0.name"] == (
         "tools: lookup_order, refund"
     )
+
+
+def test_a_hint_lists_a_few_names_of_many() -> None:
+    from tenxeval_tui.evaluation.targets.schema import AgentSchema, ToolSpec
+
+    schema = AgentSchema(tools=[ToolSpec(name=f"t{i}") for i in range(100)])
+    hint = field_hints(schema, _case("", {}, []))["turns.0.tools.0.name"]
+    assert hint == "tools: t0, t1, t2, t3, t4, t5, t6, t7 … (92 more: type to complete)"
