@@ -65,6 +65,7 @@ class EditorScreen(CaseCommandsScreen):
             priority=True,
         ),
         Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
+        Binding("f4", "record_case", "Record a case", tooltip="Chat with the agent, save as case"),
         Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
@@ -490,6 +491,43 @@ class EditorScreen(CaseCommandsScreen):
             self.read_agent_schema()
         document.seal()
         self._update_title()
+
+    @work(exclusive=True, group="dialog")
+    async def action_record_case(self) -> None:
+        """Chat with the eval set's agent and add the conversation as a case (unsaved,
+        undoable), after the selected one (see :mod:`.record_chat`)."""
+        from tenxeval_tui.screens.editor.record_chat import RecordScreen
+
+        await self._settle()
+        document = self.document
+        spec, folder = self.agent_spec()
+        if document is None or not self.checked:
+            self.notify("Open an eval set that loads first.")
+            return
+        if not spec:
+            self.notify(
+                "No agent to talk to: name one with f2 (metadata.agent) or in "
+                "[tool.tenxeval] agent.",
+                severity="warning",
+            )
+            return
+        taken = [case.eval_id for case in document.cases]
+        case = await self.app.push_screen_wait(RecordScreen(spec, folder, taken))
+        if case is None:
+            return
+        if self.document is not document:
+            self.notify("The eval set was reloaded meanwhile: the recorded case was not added.")
+            return
+        after = self.query_one(CaseForm).uid
+        index = document.index_of(after) + 1 if after is not None else len(document.cases)
+        document.seal()
+        uid = document.insert_case(index, case)
+        await self._reshow(uid, "eval_id")
+        self.notify(
+            f"Added the recorded case {case.get('eval_id')!r}: unsaved (ctrl+s writes it, "
+            "ctrl+z removes it).",
+            markup=False,
+        )
 
     # --- focus ---------------------------------------------------------------------
 
