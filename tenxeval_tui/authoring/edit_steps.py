@@ -112,7 +112,14 @@ class SetHeader:
     after: Any
 
 
-Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader
+@dataclass(slots=True)
+class ReplaceCases:
+    """Several cases changed at once (a bulk edit): one undo step."""
+
+    steps: list[ReplaceCase]
+
+
+Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader | ReplaceCases
 
 
 def change_uid(change: Change) -> int | None:
@@ -124,4 +131,6 @@ def change_uid(change: Change) -> int | None:
             return case.uid
         case MoveCase(uid=uid):
             return uid
+        case ReplaceCases(steps=steps) if steps:
+            return steps[0].after.uid
     return None

@@ -529,6 +529,38 @@ class EditorScreen(CaseCommandsScreen):
             markup=False,
         )
 
+    @work(exclusive=True, group="dialog")
+    async def action_bulk_edit(self) -> None:
+        """Apply one edit (a tag, an expected tool call, text in the expected replies) to
+        every case selected in the list (space): one undo step."""
+        from tenxeval_tui.screens.editor.bulk_edit import BulkEditScreen
+
+        await self._settle()
+        document = self.document
+        table = self.query_one(CaseTable)
+        chosen = table.chosen_uids
+        if document is None or not self.checked:
+            return
+        if not chosen:
+            self.notify("Select cases first: space in the case list.")
+            return
+        edit = await self.app.push_screen_wait(BulkEditScreen(len(chosen)))
+        if edit is None:
+            return
+        if self.document is not document:
+            self.notify("The eval set was reloaded meanwhile: the bulk edit was not applied.")
+            return
+        present = {case.uid for case in document.cases}
+        document.seal()
+        changed = document.replace_cases(
+            {uid: edit.apply(document.case(uid).data) for uid in chosen if uid in present}
+        )
+        document.seal()
+        await self._reshow(table.highlighted_uid)
+        self.notify(
+            f"Bulk edit: {len(changed)} of {len(chosen)} case(s) changed (ctrl+z undoes it)."
+        )
+
     # --- focus ---------------------------------------------------------------------
 
     def action_focus_filter(self) -> None:
