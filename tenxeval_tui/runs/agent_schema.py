@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -101,17 +102,22 @@ async def read_schema_async(spec: str, folder: Path) -> SchemaResult:
     try:
         out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
     except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+        await _end(process)
         return SchemaResult(None, f"agent {spec!r}: importing it took over {TIMEOUT:g} s")
-    except asyncio.CancelledError:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
+    except asyncio.CancelledError:  # the editor went: the child goes too
+        await _end(process)
         raise
     return parse_output(
         out.decode(errors="replace"), err.decode(errors="replace"), process.returncode
     )
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Kill the child and take what is left in its pipes: reaped and closed, nothing of
+    it outlives the caller's event loop."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    await process.communicate()
 
 
 def _env(folder: Path) -> dict[str, str]:

@@ -60,6 +60,7 @@ class ChatProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.stderr_tail: list[str] = []
         """The last lines the agent printed (shown when the chat ends on its own)."""
+        self._stderr_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Start the child (the agent is imported afresh)."""
@@ -95,16 +96,13 @@ class ChatProcess:
         """Every line of the child until it exits (then its stderr is in ``stderr_tail``)."""
         process = self.process
         assert process is not None and process.stdout is not None and process.stderr is not None
-        stderr_task = asyncio.create_task(self._read_stderr(process.stderr))
-        try:
-            while raw := await process.stdout.readline():
-                line = decode(raw)
-                if line is not None:
-                    yield line
-            await process.wait()
-            await stderr_task
-        finally:
-            stderr_task.cancel()
+        stderr_task = self._stderr_task = asyncio.create_task(self._read_stderr(process.stderr))
+        while raw := await process.stdout.readline():
+            line = decode(raw)
+            if line is not None:
+                yield line
+        await process.wait()
+        await stderr_task
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         while raw := await stream.readline():
@@ -114,6 +112,18 @@ class ChatProcess:
     def returncode(self) -> int | None:
         """The child's exit status (``None`` while it runs)."""
         return None if self.process is None else self.process.returncode
+
+    async def stop(self) -> None:
+        """End the chat now; the child is reaped and its pipes closed (nothing of it
+        outlives the caller's event loop)."""
+        self.kill()
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._stderr_task
+        if self.process is not None:
+            with contextlib.suppress(RuntimeError, OSError):  # a read was cut short
+                await self.process.communicate()
 
     def kill(self) -> None:
         """End the chat now (the child and whatever the agent started)."""

@@ -127,3 +127,30 @@ async def test_saving_only_the_tool_calls_of_a_plain_agents_chat_and_undo(tmp_pa
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
         await pilot.press("ctrl+z")  # one undo step removes the recorded case
         await wait_for(pilot, lambda: [c.eval_id for c in document.cases] == before)
+
+
+async def test_restart_starts_a_new_chat_with_the_agents_code_as_it_is_now(
+    tmp_path: Path,
+) -> None:
+    project = sample_project(tmp_path / "project")
+    path = project / "sample_evals/plain_agent.evalset.json"
+    app = WorkbenchApp(path, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await record(app, pilot, ["thanks"])
+        assert screen.turns[0].reply == "I can help with orders and refunds."
+        source = project / "sample_evals/plain_agent.py"
+        source.write_text(
+            source.read_text(encoding="utf-8").replace(
+                "I can help with orders and refunds.", "Ask me about your orders."
+            ),
+            encoding="utf-8",
+        )
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: not screen.turns and screen.ready, what="a new chat")
+        assert "you: thanks" not in screen.log_lines
+        await say(pilot, screen, "thanks")
+        assert screen.turns[0].reply == "Ask me about your orders."
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
+        document = editor(app).document
+        assert document is not None and not document.dirty  # closing adds nothing

@@ -106,7 +106,7 @@ class RecordScreen(Screen[dict[str, Any] | None]):
             async for line in chat.lines():
                 self._show(line)
         finally:
-            chat.kill()
+            await chat.stop()
         if chat is self._chat and chat.returncode not in (None, 0, 3):
             tail = "\n".join(chat.stderr_tail[-5:])
             self.ready = False
