@@ -48,6 +48,14 @@ class RecordParts:
     nodes: bool = True
 
 
+def user_messages(case: dict[str, Any]) -> list[str]:
+    """The user's message of every turn of a case (its JSON object), in order."""
+    from tenxeval_tui.authoring.case_fields import message_text
+
+    turns = case.get("conversation") or []
+    return [message_text(t.get("user_content")) for t in turns if isinstance(t, dict)]
+
+
 def free_eval_id(taken: Iterable[str], base: str = "recorded") -> str:
     """``recorded_1``, ``recorded_2``...: the first not in ``taken``."""
     used = set(taken)
@@ -94,4 +102,10 @@ def case_from_recording(
     return data
 
 
-__all__ = ["RecordParts", "RecordedTurn", "case_from_recording", "free_eval_id"]
+__all__ = [
+    "RecordParts",
+    "RecordedTurn",
+    "case_from_recording",
+    "free_eval_id",
+    "user_messages",
+]

@@ -7,6 +7,7 @@ from tenxeval_tui.authoring.recording import (
     RecordParts,
     case_from_recording,
     free_eval_id,
+    user_messages,
 )
 from tenxeval_tui.evaluation import EvalCase
 
@@ -54,3 +55,8 @@ def test_only_the_chosen_parts_are_expected() -> None:
 def test_a_free_eval_id_skips_the_taken_ones() -> None:
     assert free_eval_id(["recorded_1", "recorded_2", "x"]) == "recorded_3"
     assert free_eval_id([]) == "recorded_1"
+
+
+def test_user_messages_of_a_case_in_order() -> None:
+    data = case_from_recording(TURNS, RecordParts(), "r")
+    assert user_messages(data) == ["Weather in Paris?", "crash"]

@@ -154,3 +154,30 @@ async def test_restart_starts_a_new_chat_with_the_agents_code_as_it_is_now(
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
         document = editor(app).document
         assert document is not None and not document.dirty  # closing adds nothing
+
+
+async def test_continuing_a_cases_conversation_replays_its_turns_first(tmp_path: Path) -> None:
+    project = sample_project(tmp_path / "project")
+    path = project / "sample_evals/weather_graph.evalset.json"
+    app = WorkbenchApp(path, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_form(pilot)
+        document = editor(app).document
+        assert document is not None and document.cases[0].eval_id == "paris_weather"
+        await pilot.press("shift+f4")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        screen = app.screen
+        assert isinstance(screen, RecordScreen)
+        await wait_for(pilot, lambda: len(screen.turns) == 1, what="the replayed turn")
+        assert screen.turns[0].user == "What is the weather in Paris?"
+        assert screen.turns[0].reply == "The weather in Paris is sunny, 21°C."
+        await say(pilot, screen, "What about Oslo?")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SaveRecordingScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(c.eval_id == "recorded_1" for c in document.cases))
+        case = next(c for c in document.cases if c.eval_id == "recorded_1").data
+        assert [t["user_content"]["content"] for t in case["conversation"]] == [
+            "What is the weather in Paris?",
+            "What about Oslo?",
+        ]

@@ -18,6 +18,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.authoring.recording import user_messages
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
@@ -29,6 +30,7 @@ from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
 from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
+from tenxeval_tui.screens.editor.record_chat import RecordScreen
 from tenxeval_tui.settings.first_steps import dismiss_hint, hint_dismissed
 from tenxeval_tui.settings.workspace import (
     EvalSetEntry,
@@ -66,6 +68,13 @@ class EditorScreen(CaseCommandsScreen):
         ),
         Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
         Binding("f4", "record_case", "Record a case", tooltip="Chat with the agent, save as case"),
+        Binding(
+            "shift+f4",
+            "record_case(True)",
+            "Continue the case's conversation",
+            show=False,
+            tooltip="A chat with the agent, the selected case's user messages replayed first",
+        ),
         Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
@@ -78,6 +87,7 @@ class EditorScreen(CaseCommandsScreen):
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
             ("tool call (in the form)", list(ToolCallRow.BINDINGS)),
+            ("record a case (the chat, f4)", list(RecordScreen.BINDINGS)),
         ]
 
     def __init__(self) -> None:
@@ -413,6 +423,7 @@ class EditorScreen(CaseCommandsScreen):
             await self._settle()
             self.document.seal()
             await form.show(self.document, uid, unless_shown=True)
+            self.read_agent_schema()  # cached: read again only when the agent's code changed
 
     @on(CaseTable.Selected)
     def _chosen(self) -> None:
@@ -493,16 +504,20 @@ class EditorScreen(CaseCommandsScreen):
         self._update_title()
 
     @work(exclusive=True, group="dialog")
-    async def action_record_case(self) -> None:
+    async def action_record_case(self, continued: bool = False) -> None:
         """Chat with the eval set's agent and add the conversation as a case (unsaved,
-        undoable), after the selected one (see :mod:`.record_chat`)."""
-        from tenxeval_tui.screens.editor.record_chat import RecordScreen
-
+        undoable), after the selected one (see :mod:`.record_chat`); ``continued``: the
+        selected case's user messages are replayed first, and the chat goes on from there."""
         await self._settle()
         document = self.document
         spec, folder = self.agent_spec()
         if document is None or not self.checked:
             self.notify("Open an eval set that loads first.")
+            return
+        selected = self.query_one(CaseForm).uid
+        replay = user_messages(document.case(selected).data) if continued and selected else []
+        if continued and not replay:
+            self.notify("Select a case with turns to continue its conversation.")
             return
         if not spec:
             self.notify(
@@ -512,7 +527,7 @@ class EditorScreen(CaseCommandsScreen):
             )
             return
         taken = [case.eval_id for case in document.cases]
-        case = await self.app.push_screen_wait(RecordScreen(spec, folder, taken))
+        case = await self.app.push_screen_wait(RecordScreen(spec, folder, taken, replay))
         if case is None:
             return
         if self.document is not document:

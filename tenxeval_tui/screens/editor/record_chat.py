@@ -4,7 +4,8 @@ The chat runs in a child process (:class:`~tenxeval_tui.runs.chat_process.ChatPr
 so the agent cannot take the editor down and a restart (``ctrl+r``) imports its code
 afresh. Each turn shows the user's message, every node and tool call as the run view
 shows them (:func:`~tenxeval_tui.runs.event_lines.event_line`), and the reply.
-``ctrl+s`` asks which parts to keep (:class:`SaveRecordingScreen`) and closes with the
+A case's conversation can be continued: its user messages are replayed first (``replay``),
+then the chat goes on. ``ctrl+s`` asks which parts to keep (:class:`SaveRecordingScreen`) and closes with the
 new case's JSON object; the editor adds it through the document model.
 """
 
@@ -46,11 +47,16 @@ class RecordScreen(Screen[dict[str, Any] | None]):
         Binding("escape", "close", "Close (discard the chat)", priority=True),
     ]
 
-    def __init__(self, spec: str, folder: Path, taken_ids: list[str]) -> None:
+    def __init__(
+        self, spec: str, folder: Path, taken_ids: list[str], replay: list[str] | None = None
+    ) -> None:
         super().__init__()
         self.spec = spec
         self.folder = folder
         self.taken_ids = taken_ids
+        self.replay = list(replay or [])
+        """User messages sent first, one a turn (a case's conversation, continued)."""
+        self._pending: list[str] = []
         self.turns: list[RecordedTurn] = []
         """The turns of the conversation so far, as recorded."""
         self.ready = False
@@ -94,6 +100,7 @@ class RecordScreen(Screen[dict[str, Any] | None]):
             self._chat.kill()
         self.turns = []
         self.ready = False
+        self._pending = list(self.replay)
         self.query_one(Log).clear()
         self._status(f"Loading {self.spec}…")
         chat = self._chat = ChatProcess(self.spec, self.folder)
@@ -105,6 +112,8 @@ class RecordScreen(Screen[dict[str, Any] | None]):
         try:
             async for line in chat.lines():
                 self._show(line)
+                if line.kind in ("chat_ready", "turn_end") and self._pending:
+                    await self._say(self._pending.pop(0))
         finally:
             await chat.stop()
         if chat is self._chat and chat.returncode not in (None, 0, 3):
@@ -136,15 +145,16 @@ class RecordScreen(Screen[dict[str, Any] | None]):
 
     @on(Input.Submitted, "#record-input")
     async def _send(self, event: Input.Submitted) -> None:
-        text = event.value
-        if not text.strip() or self._chat is None:
-            return
-        if not await self._chat.say(text):
+        if event.value.strip() and await self._say(event.value):
+            event.input.clear()
+
+    async def _say(self, text: str) -> bool:
+        if self._chat is None or not await self._chat.say(text):
             self._status("The chat has ended; ctrl+r starts a new one.")
-            return
-        event.input.clear()
+            return False
         self._write(f"you: {text}")
         self._status("The agent is answering…")
+        return True
 
     # --- keys ----------------------------------------------------------------------
 
