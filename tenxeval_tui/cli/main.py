@@ -36,7 +36,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
         return 2
     checker = None
-    if args.agent is not None:
+    if args.check_agent or args.agent:
         from tenxeval_tui.cli.validate_agent import AgentChecker
 
         checker = AgentChecker(args.agent)
@@ -171,14 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.add_argument(
-        "--agent",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="MODULE:ATTR",
+        "--check-agent",
+        action="store_true",
         help="also check expected tool calls (names, arguments, types) and node names "
-        "against the agent's own (warnings); without a value: each eval set's agent "
-        "(metadata.agent, else [tool.tenxeval] agent)",
+        "against each eval set's agent (metadata.agent, else [tool.tenxeval] agent): "
+        "warnings, the exit status stays",
+    )
+    validate.add_argument(
+        "--agent",
+        metavar="MODULE:ATTR",
+        help="--check-agent against this agent (it wins over the eval sets' own)",
     )
     validate.set_defaults(func=cmd_validate)
     add_run_parser(sub)

@@ -1,4 +1,4 @@
-"""``validate --agent``: expected tool calls and node orders checked against the agent.
+"""``validate --check-agent``: expected tool calls and node orders checked against the agent.
 
 The same checks as the editor's warnings (:mod:`tenxeval_tui.authoring.agent_checks`):
 an unknown tool, an unknown or missing argument, a value of the wrong type, an unknown
@@ -59,7 +59,7 @@ class AgentChecker:
         data = json.loads(text)
         spec, folder = self._spec(path, data)
         if not spec:
-            return [Problem(str(path), "warning: no agent to check against (--agent SPEC)")]
+            return [Problem(str(path), "warning: no agent to check against (--agent MODULE:ATTR)")]
         key = (spec, folder)
         if key not in self._schemas:
             self._schemas[key] = read_schema(spec, folder)

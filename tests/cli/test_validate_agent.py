@@ -59,3 +59,19 @@ def test_an_agent_that_cannot_load_is_one_warning(
         f"{eval_set}: warning: agent 'nowhere:agent': module 'nowhere' not found "
         "(is the working folder right?)"
     )
+
+
+def test_check_agent_uses_each_eval_sets_own_agent(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    eval_set = project / "evals/plain.evalset.json"
+    data = json.loads(eval_set.read_text(encoding="utf-8"))
+    data["metadata"]["agent"] = "support_agent:support_agent"
+    eval_set.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    _break_first_call(eval_set)
+    assert main(["validate", "--check-agent", str(eval_set)]) == 0
+    out = capsys.readouterr().out
+    assert "order_id: expected string, got integer" in out
+    assert main(["validate", "--check-agent", str(project / "evals")]) == 0  # a folder too
+    assert "order_id: expected string, got integer" in capsys.readouterr().out

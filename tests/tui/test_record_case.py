@@ -124,6 +124,8 @@ async def test_saving_only_the_tool_calls_of_a_plain_agents_chat_and_undo(tmp_pa
             "order_id": "A100",
             "reason": "customer request",
         }
+        result = await run_case(project, "sample_evals.plain_agent:support_agent", case)
+        assert result.criterion_results and result.passed, result.criterion_results
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
         await pilot.press("ctrl+z")  # one undo step removes the recorded case
         await wait_for(pilot, lambda: [c.eval_id for c in document.cases] == before)

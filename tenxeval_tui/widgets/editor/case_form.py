@@ -32,6 +32,8 @@ class CaseForm(VerticalScroll):
         self.completion = AgentCompletion()
         """The agent's schema, which tool, argument and node fields complete from."""
         self._case: dict[str, Any] | None = None
+        self._notes_shown = False
+        """Whether fields show what an agent schema said (to clear when it goes)."""
         self._showing = asyncio.Lock()
         """Held while the form is rebuilt: a key's command and a list highlight can ask at
         once, from two tasks, and must not both mount a form."""
@@ -143,10 +145,13 @@ class CaseForm(VerticalScroll):
         if self._case is None or self.uid is None:
             return
         schema = self.completion.schema
+        if schema is None and not self._notes_shown:
+            return  # no agent known: nothing to show or clear (no cost per keystroke)
         notes = agent_notes(schema, self._case)
         hints = field_hints(schema, self._case)
         for field in self.query(CaseField):
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
+        self._notes_shown = schema is not None
 
     def focus_field(self, key: str) -> bool:
         """Focus the input of field ``key``; ``False`` if the form has no such field."""
