@@ -20,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from tenxeval_tui.evaluation.targets.schema import AgentSchema
 
 TIMEOUT = 60.0
 """Longest wait for an agent's import (seconds)."""
+ERROR_RETRY = 10.0
+"""How long an agent that could not be read is not read again (seconds): its files are
+not known, and showing cases one after the other must not start a process each."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class SchemaResult:
     error: str | None = None
     files: dict[str, float] = field(default_factory=dict)
     """The agent's source files and their mtimes when it was read."""
+    read_at: float = field(default_factory=time.monotonic)
 
     def fresh(self) -> bool:
         """Whether none of the agent's files changed (or went) since it was read."""
@@ -135,9 +140,14 @@ class SchemaCache:
         """How many times a child process was started (the cache's misses)."""
 
     def cached(self, spec: str, folder: Path) -> SchemaResult | None:
-        """The cached result when the agent's files did not change since; else ``None``."""
+        """The cached result when the agent's files did not change since (a failure: for
+        :data:`ERROR_RETRY` seconds); else ``None``."""
         found = self._results.get((spec, folder))
-        return found if found is not None and found.files and found.fresh() else None
+        if found is None:
+            return None
+        if found.schema is None:
+            return found if time.monotonic() - found.read_at < ERROR_RETRY else None
+        return found if found.files and found.fresh() else None
 
     async def get(self, spec: str, folder: Path) -> SchemaResult:
         """The schema of ``spec`` (cached, or read in a child process)."""

@@ -6,6 +6,8 @@ import asyncio
 import os
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.runs.agent_schema import SchemaCache, read_schema
 
 AGENT = '''
@@ -69,3 +71,21 @@ def test_the_cache_reads_again_only_when_the_agents_code_changed(tmp_path: Path)
 
     assert asyncio.run(scenario()) == [["get_time"], ["get_time"], ["get_date"]]
     assert cache.reads == 2
+
+
+def test_a_failure_is_kept_a_while_then_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenxeval_tui.runs import agent_schema
+
+    cache = SchemaCache()
+
+    async def twice() -> None:
+        await cache.get("missing_module:agent", tmp_path)
+        await cache.get("missing_module:agent", tmp_path)
+
+    asyncio.run(twice())
+    assert cache.reads == 1
+    monkeypatch.setattr(agent_schema, "ERROR_RETRY", 0.0)
+    asyncio.run(twice())
+    assert cache.reads == 3

@@ -98,3 +98,33 @@ async def test_a_plain_agents_declared_tools_and_nodes_complete(tmp_path: Path) 
         await pilot.press("backspace", "Z")
         await wait_for(pilot, lambda: field(app, nodes).has_class("-warning"))
         assert field(app, nodes).note == "⚠ the agent has no node 'Z' (it has: ROUTER, ANSWER)"
+
+
+async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
+    tmp_path: Path,
+) -> None:
+    project = sample_project(tmp_path / "project")
+    (project / "broken_agent.py").write_text("raise RuntimeError('no config')\n", "utf-8")
+    path = project / "sample_evals/weather_graph.evalset.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["metadata"]["agent"] = "broken_agent:graph"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    app = WorkbenchApp(path, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await wait_for(pilot, lambda: screen.agent_schema_error is not None)
+        assert screen.agent_schema_error.startswith(
+            "agent 'broken_agent:graph': importing 'broken_agent' raised RuntimeError: no config"
+        )
+        told = [n for n in app._notifications if "No completion from the agent" in n.message]
+        assert len(told) == 1
+        assert app.screen.query_one(CaseForm).completion.schema is None
+        await pilot.press("down")  # another case: the failure is kept a while, not re-read
+        await wait_for(
+            pilot, lambda: app.screen.query_one(CaseForm).uid == screen.document.cases[1].uid
+        )
+        await pilot.pause()
+        assert screen.schemas.reads == 1
+        told = [n for n in app._notifications if "No completion from the agent" in n.message]
+        assert len(told) == 1

@@ -334,7 +334,15 @@ class EditorScreen(CaseCommandsScreen):
             form.completion.schema, self.agent_schema_error = None, None
         else:
             result = await self.schemas.get(spec, folder)
+            told = self.agent_schema_error
             form.completion.schema, self.agent_schema_error = result.schema, result.error
+            if result.error is not None and result.error != told:  # once per problem
+                self.notify(
+                    f"No completion from the agent: {result.error}",
+                    severity="warning",
+                    timeout=8,
+                    markup=False,
+                )
         form.show_agent_notes()
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
