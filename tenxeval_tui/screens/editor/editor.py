@@ -1,7 +1,9 @@
 """The eval set editor: the workspace's files, the case list and the case form.
 
 Opening, checking, saving and following files on disk live here; the editing commands
-(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, its base.
+(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, and the commands
+that know the agent (completion, recording a case, bulk edits) in
+:class:`AgentCommandsScreen`, its bases.
 """
 
 from __future__ import annotations
@@ -18,19 +20,17 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
-from tenxeval_tui.authoring.recording import user_messages
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.editor.agent_commands import AgentCommandsScreen
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
 from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
-from tenxeval_tui.screens.editor.record_chat import RecordScreen
 from tenxeval_tui.settings.first_steps import dismiss_hint, hint_dismissed
 from tenxeval_tui.settings.workspace import (
     EvalSetEntry,
@@ -49,12 +49,12 @@ RUN_KEY = "ctrl+r"
 """The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
-class EditorScreen(CaseCommandsScreen):
+class EditorScreen(AgentCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
     HELP_WHERE = "editor"
 
-    BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
+    BINDINGS = [  # after those of its bases, which Textual inherits
         # Priority: the focus moves when the key arrives (see screens/editor/case_commands.py).
         Binding("ctrl+f", "focus_filter", "Filter", priority=True),
         Binding("ctrl+l", "focus_cases", "Cases", priority=True),
@@ -67,14 +67,6 @@ class EditorScreen(CaseCommandsScreen):
             priority=True,
         ),
         Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
-        Binding("f4", "record_case", "Record a case", tooltip="Chat with the agent, save as case"),
-        Binding(
-            "shift+f4",
-            "record_case(True)",
-            "Continue the case's conversation",
-            show=False,
-            tooltip="A chat with the agent, the selected case's user messages replayed first",
-        ),
         Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
@@ -82,12 +74,15 @@ class EditorScreen(CaseCommandsScreen):
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            (cls.HELP_WHERE, [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
+            (
+                cls.HELP_WHERE,
+                [*CaseCommandsScreen.BINDINGS, *AgentCommandsScreen.BINDINGS, *cls.BINDINGS],
+            ),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
             ("tool call (in the form)", list(ToolCallRow.BINDINGS)),
-            ("record a case (the chat, f4)", list(RecordScreen.BINDINGS)),
+            *AgentCommandsScreen.agent_help_sections(),
         ]
 
     def __init__(self) -> None:
@@ -98,10 +93,6 @@ class EditorScreen(CaseCommandsScreen):
         """The file shown (loaded, or in the error view); watched for changes."""
         self._refocus: str | None = None
         """The field to focus when the form is shown next (the one a reload removed)."""
-        self.schemas = SchemaCache()
-        """The agents' tools and nodes the form completes from, read in child processes."""
-        self.agent_schema_error: str | None = None
-        """Why the open eval set's agent could not be described (``None``: it was)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="≡")
@@ -314,37 +305,6 @@ class EditorScreen(CaseCommandsScreen):
             self.query_one(CaseTable).focus()
         self.read_agent_schema()
 
-    # --- the agent's tools and nodes -----------------------------------------------
-
-    def agent_spec(self) -> tuple[str, Path]:
-        """The open eval set's agent (its ``metadata.agent``, else ``[tool.tenxeval]``'s,
-        as a run resolves it) and the folder its module is found from."""
-        ws = self.workspace
-        folder = (ws.settings_file.parent if ws.settings_file else Path.cwd()).resolve()
-        own = self.document.agent if self.document is not None else ""
-        return (own or ws.settings.agent or "").strip(), folder
-
-    @work(exclusive=True, group="agent-schema")
-    async def read_agent_schema(self) -> None:
-        """Read the agent's tools and nodes for completion and checks: in a child process
-        (the agent cannot take the editor down), cached until its code changes."""
-        spec, folder = self.agent_spec()
-        form = self.query_one(CaseForm)
-        if not spec:
-            form.completion.schema, self.agent_schema_error = None, None
-        else:
-            result = await self.schemas.get(spec, folder)
-            told = self.agent_schema_error
-            form.completion.schema, self.agent_schema_error = result.schema, result.error
-            if result.error is not None and result.error != told:  # once per problem
-                self.notify(
-                    f"No completion from the agent: {result.error}",
-                    severity="warning",
-                    timeout=8,
-                    markup=False,
-                )
-        form.show_agent_notes()
-
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
         """The full check of a file as loaded (``data``), off the UI thread (slow for big
@@ -510,79 +470,6 @@ class EditorScreen(CaseCommandsScreen):
             self.read_agent_schema()
         document.seal()
         self._update_title()
-
-    @work(exclusive=True, group="dialog")
-    async def action_record_case(self, continued: bool = False) -> None:
-        """Chat with the eval set's agent and add the conversation as a case (unsaved,
-        undoable), after the selected one (see :mod:`.record_chat`); ``continued``: the
-        selected case's user messages are replayed first, and the chat goes on from there."""
-        await self._settle()
-        document = self.document
-        spec, folder = self.agent_spec()
-        if document is None or not self.checked:
-            self.notify("Open an eval set that loads first.")
-            return
-        selected = self.query_one(CaseForm).uid
-        replay = user_messages(document.case(selected).data) if continued and selected else []
-        if continued and not replay:
-            self.notify("Select a case with turns to continue its conversation.")
-            return
-        if not spec:
-            self.notify(
-                "No agent to talk to: name one with f2 (metadata.agent) or in "
-                "[tool.tenxeval] agent.",
-                severity="warning",
-            )
-            return
-        taken = [case.eval_id for case in document.cases]
-        case = await self.app.push_screen_wait(RecordScreen(spec, folder, taken, replay))
-        if case is None:
-            return
-        if self.document is not document:
-            self.notify("The eval set was reloaded meanwhile: the recorded case was not added.")
-            return
-        after = self.query_one(CaseForm).uid
-        index = document.index_of(after) + 1 if after is not None else len(document.cases)
-        document.seal()
-        uid = document.insert_case(index, case)
-        await self._reshow(uid, "eval_id")
-        self.notify(
-            f"Added the recorded case {case.get('eval_id')!r}: unsaved (ctrl+s writes it, "
-            "ctrl+z removes it).",
-            markup=False,
-        )
-
-    @work(exclusive=True, group="dialog")
-    async def action_bulk_edit(self) -> None:
-        """Apply one edit (a tag, an expected tool call, text in the expected replies) to
-        every case selected in the list (space): one undo step."""
-        from tenxeval_tui.screens.editor.bulk_edit import BulkEditScreen
-
-        await self._settle()
-        document = self.document
-        table = self.query_one(CaseTable)
-        chosen = table.chosen_uids
-        if document is None or not self.checked:
-            return
-        if not chosen:
-            self.notify("Select cases first: space in the case list.")
-            return
-        edit = await self.app.push_screen_wait(BulkEditScreen(len(chosen)))
-        if edit is None:
-            return
-        if self.document is not document:
-            self.notify("The eval set was reloaded meanwhile: the bulk edit was not applied.")
-            return
-        present = {case.uid for case in document.cases}
-        document.seal()
-        changed = document.replace_cases(
-            {uid: edit.apply(document.case(uid).data) for uid in chosen if uid in present}
-        )
-        document.seal()
-        await self._reshow(table.highlighted_uid)
-        self.notify(
-            f"Bulk edit: {len(changed)} of {len(chosen)} case(s) changed (ctrl+z undoes it)."
-        )
 
     # --- focus ---------------------------------------------------------------------
 
