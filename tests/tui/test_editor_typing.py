@@ -17,10 +17,12 @@ from typing import Any
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
+from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.tui.conftest import wait_for, wait_for_form
 
 
@@ -186,3 +188,27 @@ async def test_keys_right_after_a_rebuild_reach_the_new_field(weather_set: Path)
         ("get_weather", {"city": "London", "day": 1}),
         ("get_time", {}),
     ]
+
+
+async def test_the_case_list_holds_an_edit_in_the_step_that_made_it(weather_set: Path) -> None:
+    """A change of a field's text reaches the document and the case list before the app
+    handles anything else, so the frame that shows the typed letter shows it in the list
+    too (``bench/tui_form_typing.py`` measures the latency this gives)."""
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.query_one(CaseForm).focused_key() == "eval_id")
+        table = screen.query_one(CaseTable)
+        uid = table.highlighted_uid
+        assert uid is not None
+        name = screen.query_one("#f-name", Input)
+        name.value = "renamed at once"  # what a key does to the field, without the queue
+        assert table._row(uid).name == "renamed at once"
+        assert screen.document is not None and screen.document.dirty
+        area = screen.query_one("#f-description", TextArea)
+        area.insert("typed ")  # an edit of a multi-line field, as a key makes it
+        assert screen.document.field_text(uid, "description").startswith("typed ")
+        area.undo()  # undo posts its own change: it is stored at once as well
+        assert not screen.document.field_text(uid, "description").startswith("typed ")

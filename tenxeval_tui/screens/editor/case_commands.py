@@ -14,7 +14,7 @@ them and stores what they hold (:meth:`CaseCommandsScreen._settle`).
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input
@@ -27,7 +27,6 @@ from tenxeval_tui.authoring.document import (
     change_uid,
 )
 from tenxeval_tui.screens.common.choice import ChoiceScreen
-from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.messages import FieldEdited
@@ -98,15 +97,14 @@ class CaseCommandsScreen(Screen[None]):
 
     # --- typing --------------------------------------------------------------------
 
-    @on(FieldEdited)
-    def _field_edited(self, event: FieldEdited) -> None:
+    def apply_field_edit(self, edit: FieldEdited) -> None:
+        """Store an edit of the form's case and show it in the list, in the key's own step
+        (the form hands it over as it happens: see ``FieldEditReceiver``)."""
         form = self.query_one(CaseForm)
         document = self.document
-        if document is None or form.uid is None or not event.field.is_attached:
+        if document is None or form.uid is None or not edit.field.is_attached:
             return
-        # The text the field holds now: a message posted several keys ago changes nothing.
-        text = event.field.value if isinstance(event.field, CaseField) else event.text
-        if document.set_field(form.uid, event.key, text):
+        if document.set_field(form.uid, edit.key, edit.text):
             self._edited(form.uid)
 
     def _edited(self, uid: int) -> None:

@@ -104,7 +104,7 @@ class EditorScreen(AgentCommandsScreen):
                 yield CaseTable(id="cases")
             with ContentSwitcher(initial="message", id="detail"):
                 yield Static("", id="message")
-                yield CaseForm(id="form")
+                yield CaseForm(on_field_edit=self.apply_field_edit, id="form")
                 yield ErrorView(id="error")
         yield FirstStepsHint(id="first-steps")
         yield Footer()

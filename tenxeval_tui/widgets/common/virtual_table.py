@@ -114,31 +114,24 @@ class VirtualTable(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True)
     """The index of the row under the cursor."""
 
-    class Selected(Message):
+    class ItemMessage(Message):
+        """A message about one item of a table: ``table`` sent it, ``item`` is the row's."""
+
+        def __init__(self, table: VirtualTable, item: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.item = item
+
+        @property
+        def control(self) -> VirtualTable:
+            """The table that sent the message."""
+            return self.table
+
+    class Selected(ItemMessage):
         """The user chose an item (enter, or a click on the cursor row)."""
 
-        def __init__(self, table: VirtualTable, item: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.item = item
-
-        @property
-        def control(self) -> VirtualTable:
-            """The table that sent the message."""
-            return self.table
-
-    class Highlighted(Message):
+    class Highlighted(ItemMessage):
         """The item under the cursor changed (``None``: the table is empty)."""
-
-        def __init__(self, table: VirtualTable, item: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.item = item
-
-        @property
-        def control(self) -> VirtualTable:
-            """The table that sent the message."""
-            return self.table
 
     def __init__(
         self,

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.shown_value import ShownValue, shows_controls
-from tenxeval_tui.widgets.editor.messages import FieldEdited
+from tenxeval_tui.widgets.editor.messages import FieldEdited, FieldEditReceiver
 
 CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ \\x9b …)"
 
@@ -64,18 +65,33 @@ async def _run_own_binding(widget: Widget, own: dict[str, Binding], event: event
 
 
 class FieldInput(Input):
-    """A one-line input of the case form whose editing keys act where they were typed."""
+    """A one-line input of the case form whose editing keys act where they were typed,
+    and which reports each change of its text at once to ``on_change``."""
 
     _OWN = _by_key(Input.BINDINGS)
+    on_change: Callable[[], None] | None = None
+
+    def post_message(self, message: Message) -> bool:
+        if isinstance(message, Input.Changed) and self.on_change is not None:
+            self.on_change()
+        return super().post_message(message)
 
     async def _on_key(self, event: events.Key) -> None:
         await _run_own_binding(self, self._OWN, event)
 
 
 class FieldArea(TextArea):
-    """A text area of the case form whose editing keys act where they were typed."""
+    """A text area of the case form whose editing keys act where they were typed, and
+    which reports each change of its text at once to ``on_change`` (an edit, an undo, a
+    redo: every path that posts ``Changed``)."""
 
     _OWN = _by_key(TextArea.BINDINGS)
+    on_change: Callable[[], None] | None = None
+
+    def post_message(self, message: Message) -> bool:
+        if isinstance(message, TextArea.Changed) and self.on_change is not None:
+            self.on_change()
+        return super().post_message(message)
 
     async def _on_key(self, event: events.Key) -> None:
         await _run_own_binding(self, self._OWN, event)
@@ -125,15 +141,18 @@ class CaseField(Vertical):
                 compact=True,
             )
             area.placeholder = self.placeholder
+            area.on_change = self._report_edit
             yield area
         else:
-            yield FieldInput(
+            line = FieldInput(
                 self._shown.shown,
                 id=field_id(self.key),
                 placeholder=self.placeholder,
                 compact=True,
                 suggester=self.suggester,
             )
+            line.on_change = self._report_edit
+            yield line
         yield Static(Text(self._problem or ""), classes="field-error")
         note_line = Static(Text(self._note_text()), classes="field-note")
         note_line.display = bool(self._note_text())
@@ -195,14 +214,18 @@ class CaseField(Vertical):
             note.update(Text(text))
             note.display = bool(text)
 
-    # The message says which field changed; the screen reads the text it holds then, so a
-    # message that arrives late (after more keys, or after the form synced) changes nothing.
-    @on(Input.Changed)
-    def _input_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.post_message(FieldEdited(self.key, self.value, self))
+    def _report_edit(self) -> None:
+        """Hand the value the field stands for now to the form's handler (see
+        :class:`FieldEditReceiver`), in the step of the key that changed it."""
+        if not self.is_attached:
+            return
+        for node in self.ancestors:
+            if isinstance(node, FieldEditReceiver):
+                if node.field_edit_handler is not None:
+                    node.field_edit_handler(FieldEdited(self.key, self.value, self))
+                return
 
+    @on(Input.Changed)
     @on(TextArea.Changed)
-    def _area_changed(self, event: TextArea.Changed) -> None:
-        event.stop()
-        self.post_message(FieldEdited(self.key, self.value, self))
+    def _box_changed(self, event: Input.Changed | TextArea.Changed) -> None:
+        event.stop()  # reported at once by the box (see _report_edit)

@@ -13,12 +13,13 @@ from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
+from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor, turn_texts
 
 
-class CaseForm(VerticalScroll):
-    """Shows one case of a document; edits go up as ``FieldEdited`` messages and
-    ``screen.form_command`` actions.
+class CaseForm(FieldEditReceiver, VerticalScroll):
+    """Shows one case of a document; each edit goes to ``on_field_edit`` the moment it is
+    made (a :class:`FieldEdited`), commands go up as ``screen.form_command`` actions.
 
     The form is rebuilt when another case is shown or the case's shape changes (turns or
     tool calls added, removed, moved; undo); typing only updates problem messages.
@@ -26,8 +27,11 @@ class CaseForm(VerticalScroll):
 
     can_focus = False
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, on_field_edit: FieldEditHandler | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.field_edit_handler = on_field_edit
         self.uid: int | None = None
         self.completion = AgentCompletion()
         """The agent's schema, which tool, argument and node fields complete from."""
