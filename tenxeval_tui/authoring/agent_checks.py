@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tenxeval_tui.evaluation.targets.schema import AgentSchema, check_call
+from tenxeval_tui.evaluation.targets.schema import AgentSchema, check_call, names_listed
 
 __all__ = ["agent_notes", "field_hints"]
 
@@ -28,17 +28,24 @@ def _calls(case: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
     return found
 
 
-def agent_notes(schema: AgentSchema | None, case: dict[str, Any]) -> dict[str, str]:
+def agent_notes(
+    schema: AgentSchema | None, case: dict[str, Any], *, typing: bool = False
+) -> dict[str, str]:
     """Field key -> warning, for every expected call and node order of ``case`` that does
-    not fit the agent (see the module's docstring); empty when nothing is known."""
+    not fit the agent (see the module's docstring); empty when nothing is known.
+
+    ``typing`` (the form, as the user types): a tool or node name that begins one of the
+    agent's is still being typed, and gets no warning yet.
+    """
     if schema is None:
         return {}
     notes: dict[str, str] = {}
     for t, c, call in _calls(case):
         args = call.get("args")
-        problems = check_call(
-            schema, str(call.get("name") or ""), args if isinstance(args, dict) else {}
-        )
+        name = str(call.get("name") or "")
+        if typing and schema.tool(name) is None and _begins(schema.tool_names, name):
+            continue
+        problems = check_call(schema, name, args if isinstance(args, dict) else {})
         if problems.name:
             notes[f"turns.{t}.tools.{c}.name"] = problems.name
         if problems.args:
@@ -47,11 +54,14 @@ def agent_notes(schema: AgentSchema | None, case: dict[str, Any]) -> dict[str, s
         known = set(schema.nodes)
         for t, turn in enumerate(case.get("conversation") or []):
             order = turn.get("expected_node_order") if isinstance(turn, dict) else None
-            unknown = [str(n) for n in order or [] if str(n) not in known]
+            names = [str(n) for n in order or []]
+            if typing and names and names[-1] not in known and _begins(schema.nodes, names[-1]):
+                names = names[:-1]  # the last one is being typed
+            unknown = [n for n in names if n not in known]
             if unknown:
                 notes[f"turns.{t}.nodes"] = (
                     f"the agent has no node {', '.join(map(repr, unknown))} "
-                    f"(it has: {', '.join(schema.nodes)})"
+                    f"({names_listed(schema.nodes)})"
                 )
     return notes
 
@@ -74,11 +84,9 @@ def field_hints(schema: AgentSchema | None, case: dict[str, Any]) -> dict[str, s
     return hints
 
 
-HINT_NAMES = 8
-"""Most names a hint lists (a graph may have a hundred tools)."""
-
-
 def _listed(what: str, names: list[str]) -> str:
-    shown = ", ".join(names[:HINT_NAMES])
-    more = len(names) - HINT_NAMES
-    return f"{what}: {shown}" + (f" … ({more} more: type to complete)" if more > 0 else "")
+    return names_listed(names, what)
+
+
+def _begins(names: list[str], prefix: str) -> bool:
+    return bool(prefix) and any(name.startswith(prefix) for name in names)

@@ -97,4 +97,15 @@ def test_a_hint_lists_a_few_names_of_many() -> None:
 
     schema = AgentSchema(tools=[ToolSpec(name=f"t{i}") for i in range(100)])
     hint = field_hints(schema, _case("", {}, []))["turns.0.tools.0.name"]
-    assert hint == "tools: t0, t1, t2, t3, t4, t5, t6, t7 … (92 more: type to complete)"
+    assert hint == "tools: t0, t1, t2, t3, t4, t5, t6, t7 … (92 more)"
+
+
+def test_a_name_being_typed_gets_no_warning_in_the_form_only() -> None:
+    case = _case("look", {}, ["ROUTER", "ANS"])
+    assert agent_notes(SCHEMA, case, typing=True) == {}
+    assert set(agent_notes(SCHEMA, case)) == {"turns.0.tools.0.name", "turns.0.nodes"}
+    typo = _case("lookx", {}, ["ANS", "ROUTER"])  # not the last node: no longer typed
+    assert set(agent_notes(SCHEMA, typo, typing=True)) == {
+        "turns.0.tools.0.name",
+        "turns.0.nodes",
+    }

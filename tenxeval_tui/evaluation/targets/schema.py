@@ -266,6 +266,17 @@ class CallProblems(BaseModel):
     args: list[str] = Field(default_factory=list)
 
 
+LISTED_NAMES = 8
+"""Most names a message lists (a graph may have a hundred tools)."""
+
+
+def names_listed(names: list[str], what: str = "it has") -> str:
+    """``it has: a, b, c`` or ``it has: a, ... h … (92 more)``: a few names of many."""
+    shown = ", ".join(names[:LISTED_NAMES])
+    more = len(names) - LISTED_NAMES
+    return f"{what}: {shown}" + (f" … ({more} more)" if more > 0 else "")
+
+
 def check_call(schema: AgentSchema, name: str, args: dict[str, Any]) -> CallProblems:
     """The problems of an expected call of ``name`` with ``args`` against the agent's tools.
 
@@ -277,7 +288,7 @@ def check_call(schema: AgentSchema, name: str, args: dict[str, Any]) -> CallProb
         return problems
     tool = schema.tool(name)
     if tool is None:
-        problems.name = f"the agent has no tool {name!r} (it has: {', '.join(schema.tool_names)})"
+        problems.name = f"the agent has no tool {name!r} ({names_listed(schema.tool_names)})"
         return problems
     properties = tool.properties
     for key, value in args.items():
@@ -301,5 +312,6 @@ __all__ = [
     "check_call",
     "describe_target",
     "function_spec",
+    "names_listed",
     "type_name",
 ]

@@ -151,7 +151,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         schema = self.completion.schema
         if schema is None and not self._notes_shown:
             return  # no agent known: nothing to show or clear (no cost per keystroke)
-        notes = agent_notes(schema, self._case)
+        notes = agent_notes(schema, self._case, typing=True)
         hints = field_hints(schema, self._case)
         for field in self.query(CaseField):
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
