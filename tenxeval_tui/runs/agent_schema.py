@@ -136,6 +136,9 @@ class SchemaCache:
 
     def __init__(self) -> None:
         self._results: dict[tuple[str, Path], SchemaResult] = {}
+        self._reading: dict[tuple[str, Path], asyncio.Task[SchemaResult]] = {}
+        """Reads in flight: a caller that gives up (a newer request) does not cut one short
+        (its child would be left half read); the next caller waits for it instead."""
         self.reads = 0
         """How many times a child process was started (the cache's misses)."""
 
@@ -154,10 +157,26 @@ class SchemaCache:
         found = self.cached(spec, folder)
         if found is not None:
             return found
-        self.reads += 1
-        result = await read_schema_async(spec, folder)
-        self._results[(spec, folder)] = result
-        return result
+        key = (spec, folder)
+        task = self._reading.get(key)
+        if task is None:
+            self.reads += 1
+            task = self._reading[key] = asyncio.create_task(read_schema_async(spec, folder))
+            task.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(task)
+
+    def _done(self, key: tuple[str, Path], task: asyncio.Task[SchemaResult]) -> None:
+        if self._reading.get(key) is task:
+            del self._reading[key]
+        if not task.cancelled() and task.exception() is None:
+            self._results[key] = task.result()
+
+    async def close(self) -> None:
+        """Stop the reads in flight (their children killed and reaped)."""
+        tasks = list(self._reading.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _source_files(folder: Path) -> dict[str, float]:

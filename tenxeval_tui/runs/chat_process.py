@@ -61,6 +61,7 @@ class ChatProcess:
         self.stderr_tail: list[str] = []
         """The last lines the agent printed (shown when the chat ends on its own)."""
         self._stderr_task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         """Start the child (the agent is imported afresh)."""
@@ -115,7 +116,12 @@ class ChatProcess:
 
     async def stop(self) -> None:
         """End the chat now; the child is reaped and its pipes closed (nothing of it
-        outlives the caller's event loop)."""
+        outlives the caller's event loop). Callers at once share one stop."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
         self.kill()
         if self._stderr_task is not None:
             self._stderr_task.cancel()

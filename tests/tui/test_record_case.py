@@ -183,3 +183,26 @@ async def test_continuing_a_cases_conversation_replays_its_turns_first(tmp_path:
             "What is the weather in Paris?",
             "What about Oslo?",
         ]
+
+
+async def test_a_report_continues_a_cases_conversation_through_the_app(tmp_path: Path) -> None:
+    from tenxeval_tui.screens.editor.case_actions import CONTINUE_ACTION, app_supports
+    from tenxeval_tui.screens.reports.case_detail import CaseScreen
+
+    project = sample_project(tmp_path / "project")
+    app = WorkbenchApp(project / "sample_evals", watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_form(pilot)
+        assert app_supports(app, CONTINUE_ACTION)
+        assert any(b.action == CONTINUE_ACTION for b in CaseScreen.BINDINGS)  # type: ignore[union-attr]
+        # What the report browser's f4 asks of the app (request_case_action).
+        await app.run_action("continue_conversation('weather_graph', 'london_weather')")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        screen = app.screen
+        assert isinstance(screen, RecordScreen)
+        document = editor(app).document
+        assert document is not None and document.name.startswith("Weather agent")
+        case = next(c for c in document.cases if c.eval_id == "london_weather").data
+        expected = [t["user_content"]["content"] for t in case["conversation"]]
+        await wait_for(pilot, lambda: len(screen.turns) == len(expected), what="the replay")
+        assert [t.user for t in screen.turns] == expected

@@ -51,6 +51,9 @@ class AgentCommandsScreen(CaseCommandsScreen):
         self.agent_schema_error: str | None = None
         """Why the open eval set's agent could not be described (``None``: it was)."""
 
+    async def on_unmount(self) -> None:
+        await self.schemas.close()  # no agent's child outlives the editor
+
     def agent_spec(self) -> tuple[str, Path]:
         """The open eval set's agent (its ``metadata.agent``, else ``[tool.tenxeval]``'s,
         as a run resolves it) and the folder its module is found from."""
@@ -80,6 +83,15 @@ class AgentCommandsScreen(CaseCommandsScreen):
                 )
         form.show_agent_notes()
 
+    def continue_conversation(self, eval_id: str) -> bool:
+        """Continue case ``eval_id``'s conversation (it must be the highlighted case): a
+        chat with its user messages replayed. ``False`` when another case is highlighted."""
+        uid = self.query_one(CaseTable).highlighted_uid
+        if self.document is None or uid is None or self.document.case(uid).eval_id != eval_id:
+            return False
+        self.action_record_case(True)
+        return True
+
     @work(exclusive=True, group="dialog")
     async def action_record_case(self, continued: bool = False) -> None:
         """Chat with the eval set's agent and add the conversation as a case (unsaved,
@@ -88,10 +100,10 @@ class AgentCommandsScreen(CaseCommandsScreen):
         await self._settle()
         document = self.document
         spec, folder = self.agent_spec()
-        if document is None or not self.checked:
+        if document is None:  # a chat needs no checked file; adding its case does
             self.notify("Open an eval set that loads first.")
             return
-        selected = self.query_one(CaseForm).uid
+        selected = self.query_one(CaseTable).highlighted_uid
         replay = user_messages(document.case(selected).data) if continued and selected else []
         if continued and not replay:
             self.notify("Select a case with turns to continue its conversation.")
@@ -107,8 +119,11 @@ class AgentCommandsScreen(CaseCommandsScreen):
         case = await self.app.push_screen_wait(RecordScreen(spec, folder, taken, replay))
         if case is None:
             return
-        if self.document is not document:
-            self.notify("The eval set was reloaded meanwhile: the recorded case was not added.")
+        if self.document is not document or not self.checked:
+            self.notify(
+                "The eval set was reloaded (or does not load) meanwhile: the recorded case "
+                "was not added."
+            )
             return
         after = self.query_one(CaseForm).uid
         index = document.index_of(after) + 1 if after is not None else len(document.cases)

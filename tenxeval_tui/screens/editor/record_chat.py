@@ -76,9 +76,9 @@ class RecordScreen(Screen[dict[str, Any] | None]):
         self.query_one("#record-input", Input).focus()
         self.start_chat()
 
-    def on_unmount(self) -> None:
-        if self._chat is not None:
-            self._chat.kill()
+    async def on_unmount(self) -> None:
+        if self._chat is not None:  # the child goes with the screen, reaped
+            await self._chat.stop()
 
     @property
     def log_lines(self) -> list[str]:
