@@ -112,7 +112,7 @@ class CaseTable(VirtualTable):
         Binding("enter", "select", "Edit case", show=False),
         Binding("delete", "screen.delete_case", "Delete case"),
         Binding("slash", "screen.focus_filter", "Filter", show=False),
-        Binding("space", "toggle_chosen", "Select", tooltip="Select the case for a bulk edit"),
+        Binding("space", "toggle_chosen", "Select", show=False, tooltip="Select for a bulk edit"),
         Binding("ctrl+b", "screen.bulk_edit", "Bulk edit", tooltip="Edit the selected cases"),
     ]
 
