@@ -43,7 +43,7 @@ async def agent(message: str, trace: Trace) -> str:
 def record(root: Path, events: int) -> list[str]:
     """The real worker's protocol lines for a run of one case with ``events`` node events."""
     from tenxeval_tui.evaluation import EvalSetBuilder
-    from tenxeval_tui.runs.worker import RunRequest
+    from tenxeval_tui.runs.plan import RunPlan
 
     (root / "flood_agent.py").write_text(AGENT.format(events=events), encoding="utf-8")
     (root / "pyproject.toml").write_text(
@@ -53,7 +53,7 @@ def record(root: Path, events: int) -> list[str]:
     EvalSetBuilder("flood").add_case("flood please", "done", case_id="flood").save(
         root / "evals" / "flood.evalset.json"
     )
-    request = RunRequest(
+    request = RunPlan(
         agent="flood_agent:agent",
         eval_sets=[root / "evals" / "flood.evalset.json"],
         output_dir=root / "reports",
@@ -65,10 +65,10 @@ def record(root: Path, events: int) -> list[str]:
 
 def worker_peak_mb(root: Path, events: int) -> float:
     """Peak resident memory (MB) of the real worker running the flood agent with ``events``."""
-    from tenxeval_tui.runs.worker import RunRequest
+    from tenxeval_tui.runs.plan import RunPlan
 
     (root / "flood_agent.py").write_text(AGENT.format(events=events), encoding="utf-8")
-    request = RunRequest(
+    request = RunPlan(
         agent="flood_agent:agent",
         eval_sets=[root / "evals" / "flood.evalset.json"],
         output_dir=root / "reports-worker",
@@ -103,14 +103,14 @@ def rss_mb() -> tuple[float, float]:
 async def replay_in_app(root: Path, replay: Path) -> dict[str, Any]:
     """Open the workbench, run (the worker is a cat of ``replay``), wait for the outcome."""
     from tenxeval_tui.app import WorkbenchApp
-    from tenxeval_tui.runs.worker import RunRequest
+    from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.screens.run.run import RunScreen
     from tenxeval_tui.widgets.run.event_stream import EventStream
 
-    def command(self: RunRequest) -> list[str]:
+    def command(self: RunPlan) -> list[str]:
         return ["cat", str(replay)]
 
-    RunRequest.command = command  # type: ignore[method-assign]
+    RunPlan.command = command  # type: ignore[method-assign]
     app = WorkbenchApp(root / "evals" / "flood.evalset.json")
     started = time.perf_counter()
     async with app.run_test(size=(160, 45)) as pilot:

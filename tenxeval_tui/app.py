@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, ScreenStackError, SystemCommand
@@ -33,8 +33,12 @@ from textual.screen import ModalScreen, Screen
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import LeaveGuard
+from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -53,7 +57,10 @@ class WorkbenchCommands(Provider):
             found.setdefault(
                 binding.description, (title, binding.tooltip, binding.action, active.node)
             )
-        for item in self.app.BINDINGS:
+        app_bindings = self.app.BINDINGS
+        if isinstance(self.app, WorkbenchApp):
+            app_bindings = rebound(app_bindings, self.app.preferences.keymap)
+        for item in app_bindings:
             if isinstance(item, Binding) and item.description:
                 title = f"{item.description}  ({format_keys(item.key)})"
                 found.setdefault(item.description, (title, item.tooltip, item.action, self.app))
@@ -114,13 +121,41 @@ class WorkbenchApp(App[None]):
     }
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "go('editor')", "Editor", tooltip="Author and fix eval sets"),
-        Binding("r", "go('run')", "Run view", tooltip="Run eval sets and watch them live"),
-        Binding("b", "go('reports')", "Reports", tooltip="Every report: browse and compare runs"),
-        Binding("question_mark", "help", "Help", tooltip="Every key binding"),
-        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks about unsaved work)"),
-        Binding("ctrl+p", "command_palette", "Commands", tooltip="Search every command"),
+        Binding(
+            "e", "go('editor')", "Editor", tooltip="Author and fix eval sets", id="workbench.editor"
+        ),
+        Binding(
+            "r",
+            "go('run')",
+            "Run view",
+            tooltip="Run eval sets and watch them live",
+            id="workbench.run",
+        ),
+        Binding(
+            "b",
+            "go('reports')",
+            "Reports",
+            tooltip="Every report: browse and compare runs",
+            id="workbench.reports",
+        ),
+        Binding("question_mark", "help", "Help", tooltip="Every key binding", id="workbench.help"),
+        Binding(
+            "ctrl+q",
+            "quit",
+            "Quit",
+            priority=True,
+            tooltip="Quit (asks about unsaved work)",
+            id="workbench.quit",
+        ),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            tooltip="Search every command",
+            id="workbench.commands",
+        ),
     ]
+    """The global keys; their ids are what ``[keys]`` of the user's settings rebinds."""
 
     def __init__(
         self, path: str | Path = ".", *, watch_files: bool = True, watch_runs: bool = False
@@ -133,6 +168,9 @@ class WorkbenchApp(App[None]):
         self._leave_guards: list[LeaveGuard] = []
         self._mode_history: list[str] = []
         """The modes reached before the current one (``esc`` at a mode's first screen)."""
+        self.preferences = Preferences()
+        """The user's settings file: theme, key rebindings, the run view's last options."""
+        self.set_keymap(self.preferences.keymap)
 
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.
@@ -174,6 +212,43 @@ class WorkbenchApp(App[None]):
         # screen stack exists when run headless (as snapshot tests do), and they fail.
         # `tenxeval-tui --watch` opens on the run screen with watch mode on.
         self.switch_mode("run" if self.watch_runs else "editor")
+        self._apply_preferences()
+
+    def _apply_preferences(self) -> None:
+        """The user's theme and what is wrong with their settings file, then remember each
+        theme the user picks."""
+        prefs = self.preferences
+        problems = list(prefs.problems)
+        if prefs.keymap:
+            problems += prefs.unknown_binding_ids(self.known_binding_ids())
+        theme = prefs.theme
+        if theme and theme in self.available_themes:
+            if theme != self.theme:
+                prefs.starting_theme = theme
+                self.theme = theme
+        elif theme:
+            problems.append(
+                f"{prefs.path}: theme: no theme {theme!r} "
+                f"(there are: {', '.join(sorted(self.available_themes))})"
+            )
+        for problem in problems:
+            self.notify(problem, title="Settings", severity="warning", timeout=10)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Any) -> None:
+        problem = self.preferences.save_theme(theme.name)
+        if problem is not None:
+            self.notify(problem, title="Settings", severity="warning")
+
+    def known_binding_ids(self) -> list[str]:
+        """Every binding id ``[keys]`` may rebind: the app's and its screens'."""
+        ids = binding_ids(self.BINDINGS)
+        for screen in self.MODES.values():
+            provider = getattr(screen, "help_sections", None)
+            if callable(provider):
+                for _, bindings in provider():
+                    ids += binding_ids(bindings)
+        return ids
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's system commands but its Quit: the workbench's own (``ctrl+q``, which
@@ -230,12 +305,16 @@ class WorkbenchApp(App[None]):
         own = getattr(current, "HELP_WHERE", None)
         first = [section for section in sections if own is not None and section[0] == own]
         rest = [section for section in sections if section not in first]
-        return [*first, ("everywhere", list(self.BINDINGS)), *rest]
+        keymap = self.preferences.keymap
+        first = [(where, rebound(bindings, keymap)) for where, bindings in first]
+        rest = [(where, rebound(bindings, keymap)) for where, bindings in rest]
+        return [*first, ("everywhere", rebound(self.BINDINGS, keymap)), *rest]
 
     def action_help(self) -> None:
         """Show every key binding, the current screen's first."""
         if not isinstance(self.screen, HelpScreen):
-            go = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action.startswith("go(")]
+            keys = rebound(self.BINDINGS, self.preferences.keymap)
+            go = [b for b in keys if isinstance(b, Binding) and b.action.startswith("go(")]
             self.push_screen(HelpScreen(self.help_sections(self.screen), passthrough=go))
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
@@ -258,7 +337,7 @@ class WorkbenchApp(App[None]):
 
     async def action_continue_conversation(self, eval_set_id: str, eval_id: str) -> None:
         """Continue case ``eval_id``'s conversation with the agent (from a report): the case
-        in the editor, then a chat with its user messages replayed (f4 there)."""
+        in the editor, then a chat with its user messages replayed (f6 there)."""
         await self.action_edit_case(eval_set_id, eval_id)
         editor = self.screen
         if isinstance(editor, EditorScreen):
@@ -269,7 +348,7 @@ class WorkbenchApp(App[None]):
         from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
         from tenxeval_tui.screens.run.run import RunScreen
 
-        path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
+        path = find_eval_set_file(self.workspace.run_files(), eval_set_id)
         if path is None:
             self.notify(
                 f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
@@ -282,6 +361,19 @@ class WorkbenchApp(App[None]):
         while self.screen is not run:  # a report opened from the run view sits on top
             await self.pop_screen()
         run.launch([path], only={str(path): [eval_id]})
+
+    async def accept_actual(
+        self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
+    ) -> str | None:
+        """Accept ``run`` into its case in ``path`` through the editor (ctrl+z there undoes
+        it); why not, or ``None`` once saved (see ``screens/reports/accept_actual``)."""
+        from tenxeval_tui.screens.editor.accept_actual import accept_in_editor
+
+        await self.goto_mode("editor")
+        editor = self.screen
+        if not isinstance(editor, EditorScreen):
+            return "The editor did not open: nothing was written."
+        return await accept_in_editor(editor, path, run, parts)
 
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""

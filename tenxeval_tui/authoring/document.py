@@ -29,6 +29,7 @@ from tenxeval_tui.authoring.edit_steps import (
     Change,
     DeleteCase,
     InsertCase,
+    InsertCases,
     JsonFormat,
     MoveCase,
     ReplaceCase,
@@ -391,6 +392,29 @@ class EvalSetDocument:
         self._push(InsertCase(index, case))
         return case.uid
 
+    def insert_cases(self, index: int, cases: list[dict[str, Any]]) -> list[int]:
+        """Insert ``cases`` at ``index``, in order, as one undo step (an import); their uids.
+
+        An ``eval_id`` the eval set has already (or that comes twice) gets a ``_2``,
+        ``_3``... suffix, so the ids stay unique."""
+        taken = {case.eval_id for case in self.cases}
+        states: list[CaseState] = []
+        for data in cases:
+            data = copy.deepcopy(data)
+            eval_id = str(data.get("eval_id") or "") or self._new_eval_id()
+            candidate, number = eval_id, 2
+            while candidate in taken:
+                candidate, number = f"{eval_id}_{number}", number + 1
+            data["eval_id"] = candidate
+            taken.add(candidate)
+            states.append(CaseState(next(self._uids), data, {}))
+        if not states:
+            return []
+        for offset, state in enumerate(states):
+            self._insert_case(index + offset, state)
+        self._push(InsertCases(index, tuple(states)))
+        return [state.uid for state in states]
+
     @property
     def base_cases(self) -> list[CaseState] | None:
         """The cases as last loaded or saved (``None`` for a file never written)."""
@@ -563,6 +587,12 @@ class EvalSetDocument:
                     self._insert_case(index, case)
                 else:
                     self._pop_case(index)
+            case InsertCases(index=index, cases=cases):
+                for offset, case in enumerate(cases):
+                    if reverse:
+                        self._pop_case(index)
+                    else:
+                        self._insert_case(index + offset, case)
             case MoveCase(source=source, target=target):
                 a, b = (target, source) if reverse else (source, target)
                 self.cases.insert(b, self.cases.pop(a))
@@ -682,6 +712,7 @@ __all__ = [
     "DeleteCase",
     "EvalSetDocument",
     "InsertCase",
+    "InsertCases",
     "JsonFormat",
     "MoveCase",
     "ReplaceCase",

@@ -87,6 +87,14 @@ class InsertCase:
 
 
 @dataclass(slots=True)
+class InsertCases:
+    """Several cases were added at ``index``, in order, as one step (an import)."""
+
+    index: int
+    cases: tuple[CaseState, ...]
+
+
+@dataclass(slots=True)
 class DeleteCase:
     """The case at ``index`` was deleted."""
 
@@ -119,7 +127,7 @@ class ReplaceCases:
     steps: list[ReplaceCase]
 
 
-Change = ReplaceCase | InsertCase | DeleteCase | MoveCase | SetHeader | ReplaceCases
+Change = ReplaceCase | InsertCase | InsertCases | DeleteCase | MoveCase | SetHeader | ReplaceCases
 
 
 def change_uid(change: Change) -> int | None:
@@ -129,6 +137,8 @@ def change_uid(change: Change) -> int | None:
             return after.uid
         case InsertCase(case=case) | DeleteCase(case=case):
             return case.uid
+        case InsertCases(cases=cases):
+            return cases[0].uid if cases else None
         case MoveCase(uid=uid):
             return uid
         case ReplaceCases(steps=steps) if steps:

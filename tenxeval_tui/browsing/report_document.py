@@ -34,6 +34,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     PARTIAL_KEY,
+    RESCORED_KEY,
     EvalCaseResult,
     EvalReport,
     EvalSummary,
@@ -66,11 +67,26 @@ class CaseRow:
     duration: float
     error: str
     eval_set_id: str = ""
+    passes: int | None = None
+    """Repeats that passed, of :attr:`runs` (``None``: the case ran once)."""
+    runs: int | None = None
+    flips: int = 0
+    """Outcome changes between consecutive repeats."""
 
     @property
     def label(self) -> str:
         """The case's name, or its id."""
         return self.name or self.eval_id
+
+    @property
+    def rate(self) -> str:
+        """``3/5``: repeats passed of repeats run (empty for a case that ran once)."""
+        return f"{self.passes}/{self.runs}" if self.runs is not None else ""
+
+    @property
+    def flaky(self) -> bool:
+        """Whether its repeats disagreed (some passed, some did not)."""
+        return self.runs is not None and self.passes is not None and 0 < self.passes < self.runs
 
     def matches(self, status: StatusFilter, words: Iterable[str], tags: Iterable[str]) -> bool:
         """Whether the row passes the status filter, contains every word and has every tag."""
@@ -108,6 +124,19 @@ def case_tags(data: dict[str, Any]) -> tuple[str, ...]:
     return tuple(str(t) for t in tags) if isinstance(tags, list) else ()
 
 
+def repeat_counts(data: dict[str, Any]) -> tuple[int | None, int | None, int]:
+    """``(repeats passed, repeats, flips)`` of a case result's JSON (``None``s: ran once)."""
+    stats = data.get("repeat_stats")
+    if not isinstance(stats, dict):
+        return None, None, 0
+    try:
+        passes, runs = int(stats["passed_repeats"]), int(stats["repeats"])
+        flips = int(stats.get("flips") or 0)
+    except (KeyError, TypeError, ValueError):
+        return None, None, 0
+    return (passes, runs, flips) if 0 <= passes <= runs else (None, None, 0)
+
+
 def _row(index: int, data: Any) -> CaseRow:
     if not isinstance(data, dict) or not isinstance(data.get("eval_id"), str):
         raise ValueError("not a case result")
@@ -116,6 +145,7 @@ def _row(index: int, data: Any) -> CaseRow:
     error = data.get("error")
     passed = bool(data.get("passed")) and error is None
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    passes, runs, flips = repeat_counts(data)
     return CaseRow(
         index=index,
         eval_id=data["eval_id"],
@@ -127,6 +157,9 @@ def _row(index: int, data: Any) -> CaseRow:
         duration=float(data.get("duration_seconds") or 0.0),
         error=str(error) if error is not None else "",
         eval_set_id=str(metadata.get(EVAL_SET_ID_KEY, "")),  # type: ignore[union-attr]
+        passes=passes,
+        runs=runs,
+        flips=flips,
     )
 
 
@@ -210,6 +243,8 @@ class ReportDocument:
         self._keys: dict[tuple[str, str, int], int] | None = None
         self.partial = False
         """The run was cancelled before every case finished."""
+        self.rescored = False
+        """The report is another scoring of a run (``rescore``, a what-if), not a run."""
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -228,6 +263,7 @@ class ReportDocument:
         self.timestamp = float(data.get("timestamp") or 0.0)
         metadata = data.get("metadata")
         self.partial = isinstance(metadata, dict) and bool(metadata.get(PARTIAL_KEY))
+        self.rescored = isinstance(metadata, dict) and RESCORED_KEY in metadata
         self.summary = EvalSummary.model_validate(data.get("summary") or {})
         self.rows = CaseRows(self._raw_results)
         if self._raw_results:
@@ -248,6 +284,11 @@ class ReportDocument:
         self.rows.grow()
         self._keys = None
         self.complete = True
+
+    @property
+    def has_repeats(self) -> bool:
+        """Whether some case of the run ran more than once (the summary says)."""
+        return self.summary.repeat_stats is not None
 
     @property
     def title(self) -> str:
@@ -288,7 +329,15 @@ class ReportDocument:
     def outcome(self) -> RunOutcome:
         """What a comparison needs of this run, from the light rows and the summary."""
         cases = [
-            CaseOutcome(r.eval_set_id or self.eval_set_id, r.eval_id, r.name, r.status, r.score)
+            CaseOutcome(
+                r.eval_set_id or self.eval_set_id,
+                r.eval_id,
+                r.name,
+                r.status,
+                r.score,
+                r.passes,
+                r.runs,
+            )
             for r in self.rows
         ]
         figures = criterion_figures(self.summary.criterion_stats)

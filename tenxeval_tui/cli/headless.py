@@ -20,15 +20,18 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.colour import colour_wanted
+from tenxeval_tui.cli.scenario_files import check_simulators, skip_unready_scenarios
+from tenxeval_tui.cli.usage import UsageError
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
     from tenxeval_tui.cli.run_options import Published
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.dataset.selection import Shard
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.settings.workspace import Workspace
@@ -36,16 +39,17 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
-    """A usage or configuration problem: printed as it is, exit code 2."""
+class EmptyShard(Exception):
+    """The ``--shard`` part holds none of the selected cases: nothing to run (exit code 0)."""
 
 
 def _split_tags(raw: Sequence[str] | None) -> list[str]:
     return [tag.strip() for item in raw or () for tag in item.split(",") if tag.strip()]
 
 
-def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
-    from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
+def _eval_files(paths: Sequence[str], workspace: Workspace) -> tuple[list[Path], set[Path]]:
+    """The files to run, and those of them that are scenario files a folder scan found."""
+    from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, is_scenario_path, run_files_in
 
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
@@ -53,9 +57,11 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
     from tenxeval_tui.evaluation.textfiles import not_regular_reason
 
     files: list[Path] = []
+    scanned: set[Path] = set()
     for path in named:
         if path.is_dir():
-            found = sorted(path.rglob(f"*{EVAL_SET_SUFFIX}"))
+            found = run_files_in(path)
+            scanned.update(f for f in found if is_scenario_path(f))
             for odd in [f for f in found if not_regular_reason(f)]:
                 # a FIFO or device found by the scan is never opened (it would block)
                 print(
@@ -63,7 +69,8 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
                 )
                 found.remove(odd)
             if not found:
-                raise UsageError(f"{path}: no *{EVAL_SET_SUFFIX} files in this folder")
+                wanted = " or ".join(f"*{suffix}" for suffix in RUN_FILE_SUFFIXES)
+                raise UsageError(f"{path}: no {wanted} files in this folder")
             files.extend(found)
         else:
             files.append(path)
@@ -72,7 +79,7 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> list[Path]:
             raise UsageError(f"{file}: {reason}")
         if not file.is_file():
             raise UsageError(f"{file}: file not found")
-    return list(dict.fromkeys(files))
+    return list(dict.fromkeys(files)), scanned - {p for p in named if not p.is_dir()}
 
 
 def _base_config(args: argparse.Namespace, workspace: Workspace) -> tuple[EvalConfig, Path | None]:
@@ -130,16 +137,22 @@ def _check_output_dir(folder: Path) -> None:
 def build_plan(args: argparse.Namespace) -> RunPlan:
     """Resolve flags and settings into a :class:`~tenxeval_tui.runs.plan.RunPlan` (its config
     resolved, its criteria checked); :class:`UsageError` on any problem."""
+    from tenxeval_tui.cli.run_settings import apply_settings
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.settings.layers import SettingsError
     from tenxeval_tui.settings.workspace import open_workspace
 
     workspace = open_workspace(Path.cwd())
     if workspace.problems:
         raise UsageError("\n".join(str(p) for p in workspace.problems))
-    settings = workspace.settings
+    try:
+        sources = apply_settings(args, workspace)
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
     # No agent here is fine when every eval set names its own (checked once they load).
-    agent = args.agent or settings.agent or ""
+    agent = args.agent or ""
+    agent_given = sources["agent"].layer in ("flag", "env")
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
 
     try:
@@ -149,18 +162,20 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         raise UsageError(str(exc)) from None
     # A flag's module is imported from the current folder (as uvicorn does); the
     # settings' from the folder of the pyproject.toml that names it.
-    agent_folder = Path.cwd() if args.agent else workspace.resolve(Path("."))
+    agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
-    files = [] if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    files, scanned = (
+        ([], set()) if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
+    )
     config, config_file = _base_config(args, workspace)
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
         if args.concurrency < 1:
             raise UsageError("--concurrency: must be at least 1")
-        config.max_concurrency, config.parallel = args.concurrency, True
-    elif "concurrency" in settings.model_fields_set:
-        config.max_concurrency = settings.concurrency
+        config.max_concurrency = args.concurrency
+        if sources["concurrency"].layer in ("flag", "env"):
+            config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
             raise UsageError("--timeout: must be a number of seconds more than 0")
@@ -190,21 +205,23 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     ):
         raise UsageError("--resume: not with --watch or --from-journal")
     reporter = config.reporter
-    if args.output_dir:
+    if sources["output_dir"].layer != "default":
         reporter.output_dir = args.output_dir
-    elif "output_dir" in settings.model_fields_set:
-        reporter.output_dir = str(workspace.resolve(settings.output_dir))
     reporter.junit_xml = reporter.junit_xml or args.junit
     reporter.html = reporter.html and not args.no_html
     tags = tuple(_split_tags(args.tags))
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    shard = _shard(args)
+    workers, backend, address = _backend(args, workspace.settings.workers, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
+    user_model = getattr(args, "user_model", None) or None
+    files = skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(reporter.output_dir))
     return RunPlan(
         agent=agent,
-        agent_explicit=bool(args.agent),
+        agent_explicit=agent_given,
         search_path=agent_folder,
         eval_sets=files,
         selection=CaseSelection(eval_ids=tuple(args.cases) if args.cases else None, tags=tags),
@@ -214,7 +231,58 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         limit=subset["limit"],
         sample=subset["sample"],
         seed=subset["seed"],
+        shard=shard,
+        workers=workers,
+        backend=backend,
+        ray_address=address,
+        user_model=user_model,
     )
+
+
+def _backend(
+    args: argparse.Namespace, configured: int | str | None, config: EvalConfig
+) -> tuple[int | None, Literal["process", "ray"], str | None]:
+    """``--workers``, ``--backend`` and ``--address`` (the settings' ``workers`` when no
+    flag says), checked; :class:`UsageError` on a bad value."""
+    raw = getattr(args, "workers", None)
+    source = "--workers" if raw is not None else "tool.tenxeval: workers"
+    value = raw if raw is not None else configured
+    from tenxeval_tui.runs.pool import resolve_workers
+
+    try:
+        workers = resolve_workers(value)
+    except ValueError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    backend: Literal["process", "ray"] = (
+        "ray" if getattr(args, "backend", None) == "ray" else "process"
+    )
+    address = getattr(args, "address", None)
+    if address and backend != "ray":
+        raise UsageError("--address: only goes with --backend ray")
+    if backend == "ray":
+        from tenxeval_tui.runs.ray_backend import ray_missing
+
+        if problem := ray_missing():
+            raise UsageError(f"--backend ray: {problem}")
+    if config.max_cost is not None and (backend == "ray" or (workers or 1) > 1):
+        raise UsageError(
+            "--max-cost: not with several workers (each would keep its own budget); "
+            "run with --workers 1"
+        )
+    return workers, backend, address
+
+
+def _shard(args: argparse.Namespace) -> Shard | None:
+    """``--shard K/N`` as a shard; :class:`UsageError` when it is not one."""
+    raw = getattr(args, "shard", None)
+    if raw is None:
+        return None
+    from tenxeval_tui.evaluation.dataset.selection import Shard
+
+    try:
+        return Shard.parse(raw)
+    except ValueError as exc:
+        raise UsageError(f"--shard: {exc}") from None
 
 
 def _import_criteria_modules(
@@ -251,6 +319,12 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     if unknown:
         raise UsageError(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
     selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+    if not selected and plan.shard is not None:
+        unsharded = select(plan.model_copy(update={"shard": None}), loaded)
+        if any(s.eval_cases for _, s in unsharded):
+            among = sum(len(s.eval_cases) for _, s in unsharded)
+            raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
+    check_simulators(plan, selected)
     if not selected:
         if plan.selection.filters:
             raise UsageError("no case matches --tags/--case in the eval sets")
@@ -262,6 +336,11 @@ def select_for_run(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
         how = f"--limit {plan.limit}" if plan.limit is not None else f"--sample {plan.sample}"
         seed = f" --seed {plan.seed}" if plan.seed is not None else ""
         print(f"running {chosen} of {among} selected cases ({how}{seed})", flush=True)
+    if plan.shard is not None:
+        unsharded = select(plan.model_copy(update={"shard": None}), loaded)
+        among = sum(len(s.eval_cases) for _, s in unsharded)
+        chosen = sum(len(s.eval_cases) for _, s in selected)
+        print(f"running shard {plan.shard}: {chosen} of {among} selected cases", flush=True)
     return selected
 
 
@@ -270,8 +349,13 @@ def execute(
 ) -> int:
     """Run ``plan`` (its files checked and selected by :func:`select_for_run`; with
     ``--resume``, less the cases its journal finished); returns the exit code. The report
-    written is added to ``published``."""
-    selected = select_for_run(plan)
+    written is added to ``published``. A ``--shard`` part that holds no case runs nothing
+    and exits 0."""
+    try:
+        selected = select_for_run(plan)
+    except EmptyShard as exc:
+        print(f"{exc}: nothing to run", flush=True)
+        return EXIT_OK
     if not getattr(args, "resume", None):
         return run_selected(plan, selected, args, published=published)
     from tenxeval_tui.cli.retry_resume import resume_split
@@ -321,6 +405,7 @@ def run_selected(
     """
     from tenxeval_tui.cli.retry_resume import errored_only, merge_by_set, with_finished
 
+    whole_plan = plan
     update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
     if plan.limit is not None or plan.sample is not None or done:
         # the cases picked (or left to resume) here, by id: the worker runs these
@@ -356,6 +441,8 @@ def run_selected(
         return EXIT_INTERRUPTED if interrupted else EXIT_FAILED
     if keep is not None:
         keep.extend(finished)
+    if plan.shard is not None:
+        finished = [_shard_report(whole_plan, finished)]
     code = publish(finished, config, args, published=published)
     if code is not None:
         _drop_journal(journal)
@@ -368,21 +455,36 @@ def run_selected(
     return EXIT_FAILED if code is None else code
 
 
+def _shard_report(plan: RunPlan, reports: Sequence[EvalReport]) -> EvalReport:
+    """The one report of a ``--shard`` run: which part it is, each case's place in the whole."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.runs.plan import load_eval_sets
+    from tenxeval_tui.runs.shards import mark_shard, run_positions
+
+    report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+    return mark_shard(report, plan, run_positions(plan, load_eval_sets(plan.eval_sets)))
+
+
 def _run_pass(
     plan: RunPlan, total: int, args: argparse.Namespace, config: EvalConfig
 ) -> tuple[bool, bool, Path | None, list[EvalReport]]:
     """One run of ``plan`` in a child, with its progress: ``(interrupted, died, journal,
     reports)``; what ended it early is said on stderr."""
+    from tenxeval_tui.cli.logs import configure_logging, log_level, write_stderr_line
     from tenxeval_tui.cli.progress import make_progress
     from tenxeval_tui.runs.child_run import child_reports, run_in_child
-    from tenxeval_tui.runs.worker import set_up_logging
 
-    set_up_logging(args.verbose)
+    level = log_level(getattr(args, "log_level", None), args.verbose)
+    configure_logging(level)
     progress = make_progress(total, quiet=args.quiet)
     with progress:
-        outcome = run_in_child(plan, [progress], verbose=args.verbose)
+        outcome = run_in_child(
+            plan, [progress], verbose=args.verbose, log_level=level, stderr=write_stderr_line
+        )
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
+    for death in outcome.worker_deaths:
+        print(inert(f"tenxeval-tui run: {death}"), file=sys.stderr)
     if outcome.interrupted:
         print("interrupted: writing the report of the finished cases", file=sys.stderr)
     elif outcome.died:

@@ -16,24 +16,31 @@ from tenxeval_tui import __version__
 
 
 def _eval_set_files(paths: Sequence[str]) -> list[Path]:
+    from tenxeval_tui.settings.workspace import run_files_in
+
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.evalset.json")))
+            files.extend(run_files_in(path))
         else:
             files.append(path)
     return files
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Print every problem of every eval set file; exit 1 when there is any."""
+    """Print every problem of every eval set and scenario file; exit 1 when there is any."""
     from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
     from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
+    from tenxeval_tui.settings.workspace import is_scenario_path
 
     files = _eval_set_files(args.paths)
     if not files:
-        print("no eval set files found (looked for *.evalset.json)", file=sys.stderr)
+        print(
+            "no eval set files found (looked for *.evalset.json and *.scenarios.json)",
+            file=sys.stderr,
+        )
         return 2
     checker = None
     if args.check_agent or args.agent:
@@ -42,7 +49,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         checker = AgentChecker(args.agent)
     failed = 0
     for file in files:
-        problems = validate_eval_set_file(file)
+        check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
+        problems = check(file)
         for problem in problems:
             print(inert(str(problem), multiline=True))
         if problems:
@@ -60,7 +68,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
     from tenxeval_tui.app import WorkbenchApp
+    from tenxeval_tui.cli.run_settings import judge_environment_for
 
+    # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
+    os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))
     WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
     return 0
 
@@ -82,6 +93,9 @@ def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         description="Evaluate an agent on eval sets without the UI. Exit codes: 0 when the "
         "pass rate meets --threshold and no case errored, 1 otherwise, 2 for usage or "
         "configuration errors, 130 when interrupted.",
+        epilog="A flag not given takes its value from its TENXEVAL_* environment variable "
+        "(--concurrency: TENXEVAL_CONCURRENCY), then [tool.tenxeval] of pyproject.toml, then "
+        "the user's settings.toml; `tenxeval-tui settings` shows where each value comes from.",
     )
     add_run_arguments(run)
     run.set_defaults(func=cmd_run)
@@ -140,8 +154,25 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_rescore(args: argparse.Namespace) -> int:
     """Score a report again without the agent (see :mod:`tenxeval_tui.cli.rescore_command`)."""
     from tenxeval_tui.cli.rescore_command import rescore_command
+    from tenxeval_tui.cli.run_settings import judge_environment_for, threshold_for
+    from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.settings.layers import SettingsError
 
+    os.environ.update(judge_environment_for(Path.cwd()))  # as `run` does
+    if args.threshold is None:
+        try:
+            args.threshold = threshold_for(Path.cwd())
+        except SettingsError as exc:
+            print(inert(f"tenxeval-tui rescore: {exc}", multiline=True), file=sys.stderr)
+            return 2
     return rescore_command(args)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Join ``run --shard`` reports (see :mod:`tenxeval_tui.cli.merge_command`)."""
+    from tenxeval_tui.cli.merge_command import merge_command
+
+    return merge_command(args)
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
@@ -166,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     # prog: the subcommands' usage lines would repeat the two-line usage above
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="tenxeval-tui")
     validate = sub.add_parser(
-        "validate", help="check eval set files and print every problem (file:line:column)"
+        "validate",
+        help="check eval set and scenario files and print every problem (file:line:column)",
     )
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
@@ -203,8 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--output-dir",
         metavar="DIR",
-        help="where `latest` and `previous` are looked up (default: output_dir of "
-        "[tool.tenxeval], else eval_reports)",
+        help="where `latest` and `previous` are looked up (default: where `run` writes: "
+        "$TENXEVAL_OUTPUT_DIR, output_dir of [tool.tenxeval], the user's settings, "
+        "else eval_reports)",
     )
     compare.add_argument(
         "--eval-set", metavar="ID", help="with `latest`/`previous`: only this eval set"
@@ -223,11 +256,25 @@ def build_parser() -> argparse.ArgumentParser:
     add_rescore_arguments(rescore)
     rescore.set_defaults(func=cmd_rescore)
 
+    from tenxeval_tui.cli.merge_command import add_merge_arguments
+
+    merge = sub.add_parser(
+        "merge",
+        help="join the reports of `run --shard K/N` parts into one report, in eval-set order",
+        description="Join the JSON reports of `run --shard K/N` parts into one, the cases in "
+        "the whole run's order. Reports of different configs or splits, or holding the same "
+        "case twice, are refused (exit code 2). Exit codes otherwise as `run`.",
+    )
+    add_merge_arguments(merge)
+    merge.set_defaults(func=cmd_merge)
+
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser
+    from tenxeval_tui.cli.settings_command import add_settings_parser
 
     add_import_parser(sub)
     add_cache_parser(sub)
+    add_settings_parser(sub)
 
     completion = sub.add_parser(
         "completion",

@@ -21,11 +21,13 @@ class ReportNameError(Exception):
 
 
 def default_output_dir() -> Path:
-    """The project's report folder: ``output_dir`` of ``[tool.tenxeval]`` (or its default)."""
+    """The report folder ``run`` writes to without ``--output-dir``: ``$TENXEVAL_OUTPUT_DIR``,
+    ``output_dir`` of ``[tool.tenxeval]``, the user's ``run.output_dir``, or the default."""
+    from tenxeval_tui.settings.layers import report_folder
+    from tenxeval_tui.settings.user_settings import load_user_settings
     from tenxeval_tui.settings.workspace import open_workspace
 
-    workspace = open_workspace(Path.cwd())
-    return workspace.resolve(workspace.settings.output_dir)
+    return report_folder(open_workspace(Path.cwd()), load_user_settings()[0])
 
 
 def reports_by_set(folder: Path) -> dict[str, list[ReportEntry]]:

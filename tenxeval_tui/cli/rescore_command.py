@@ -42,7 +42,10 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
         ".csv, .html, .xml; default: REPORT.rescored.json beside the report)",
     )
     parser.add_argument(
-        "--threshold", type=float, default=1.0, help="pass rate needed to exit 0 (default: 1.0)"
+        "--threshold",
+        type=float,
+        help="pass rate needed to exit 0 (default: as `run`'s: TENXEVAL_THRESHOLD, "
+        "[tool.tenxeval], the user's settings, else 1.0)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
 
@@ -56,8 +59,6 @@ def _fail(message: str) -> int:
 
 def rescore_command(args: argparse.Namespace) -> int:
     """Run ``tenxeval-tui rescore`` with parsed ``args``; returns the exit code."""
-    import asyncio
-
     from tenxeval_tui.cli.colour import colour_wanted
     from tenxeval_tui.cli.headless import exit_code
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
@@ -70,6 +71,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.reporters import print_report
     from tenxeval_tui.evaluation.reporters.files import reporter_for_path, write_report
     from tenxeval_tui.evaluation.rescore import rescore_report
+    from tenxeval_tui.evaluation.syncrun import run_main
 
     output = Path(args.output) if args.output else Path(args.report).with_suffix(".rescored.json")
     try:
@@ -95,7 +97,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"{reading}: {exc.strerror or exc}")
     try:
-        rescored = asyncio.run(rescore_report(report, config, eval_sets=eval_sets))
+        rescored = run_main(rescore_report(report, config, eval_sets=eval_sets))
     except CriterionConfigError as exc:
         return _fail(str(exc))
     try:

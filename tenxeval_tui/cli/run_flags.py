@@ -1,5 +1,9 @@
 """The flags of ``tenxeval-tui run``.
 
+A flag that is not given takes its value from ``TENXEVAL_<FLAG>`` (``TENXEVAL_THRESHOLD``),
+then ``[tool.tenxeval]``, then the user's ``settings.toml`` (see
+:mod:`tenxeval_tui.cli.run_settings`).
+
 Kept apart from :mod:`tenxeval_tui.cli.headless` and importing only ``argparse``, so that
 ``tenxeval-tui --help`` and ``run --help`` stay fast.
 """
@@ -15,8 +19,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="*",
         metavar="EVAL_SET_OR_FOLDER",
-        help="eval set files, or folders searched for *.evalset.json "
-        "(default: eval_sets of [tool.tenxeval])",
+        help="eval set or scenario files, or folders searched for *.evalset.json and "
+        "*.scenarios.json (default: eval_sets of [tool.tenxeval])",
     )
     parser.add_argument(
         "--agent",
@@ -42,12 +46,35 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "(repeatable; default: criteria_modules of [tool.tenxeval])",
     )
     parser.add_argument(
+        "--user-model",
+        metavar="MODEL",
+        help="the simulated user's model for scenario files (default: the file's "
+        "user_simulator_config.model, the config's, else $TENXEVAL_USER_MODEL or "
+        "$TENXEVAL_JUDGE_MODEL); reached like the judges ($OPENAI_BASE_URL, $OPENAI_API_KEY)",
+    )
+    parser.add_argument(
         "--threshold",
         type=float,
-        default=1.0,
         help="pass rate needed to exit 0 (default: 1.0)",
     )
     parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
+    parser.add_argument(
+        "--workers",
+        metavar="N|auto",
+        help="hand the cases out to N worker processes (auto: one per core), the "
+        "concurrency split between them (default: workers of [tool.tenxeval], else 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["process", "ray"],
+        help="where the workers run: local processes (the default) or Ray actors "
+        "(needs the tenxeval-tui[ray] extra)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="with --backend ray: the Ray cluster to join (default: start a local one)",
+    )
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per case")
     parser.add_argument(
         "--tags",
@@ -87,6 +114,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, metavar="S", help="the seed of --sample: the same seed, the same cases"
     )
     parser.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run only part K of N stable parts of the selected cases (by a hash of eval set "
+        "id and case id), e.g. one CI matrix job each; join the reports with `merge`",
+    )
+    parser.add_argument(
         "--max-cost",
         type=float,
         metavar="USD",
@@ -117,6 +150,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", action="store_true", help="also write a JUnit XML report")
     parser.add_argument("--no-html", action="store_true", help="do not write the HTML report")
     parser.add_argument("--open", action="store_true", help="open the HTML report in a browser")
+    parser.add_argument(
+        "--log-level",
+        type=str.lower,
+        choices=["debug", "info", "warning", "error", "critical"],
+        metavar="LEVEL",
+        help="show log records from LEVEL up (debug, info, warning, error, critical), the "
+        "agent's included (default: none; with -v, info)",
+    )
     noise = parser.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true", help="print only the final summary")
     noise.add_argument(

@@ -31,6 +31,8 @@ from tenxeval_tui.evaluation.token_usage import TokenUsage
 EVAL_SET_ID_KEY = "eval_set_id"
 # EvalReport.metadata key set on a report of a run that was cancelled before the end.
 PARTIAL_KEY = "partial"
+# EvalReport.metadata key of a rescored report: how it was rescored (see .rescore).
+RESCORED_KEY = "rescored"
 # EvalCaseResult.metadata key holding which repeat (0-based) a repeat's result is.
 REPEAT_KEY = "repeat"
 # EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of
@@ -43,6 +45,10 @@ def _unset(value: object) -> bool:
     """Fields only some runs fill (costs with a price table, repeats) are left out of
     reports (JSON included) when unset, so other reports keep the shape they always had."""
     return value is None
+
+
+_NO_TOKENS = TokenUsage()
+"""Shared by the results that used no tokens (it is frozen): one fewer model each."""
 
 
 class CriterionResult(BaseModel):
@@ -100,7 +106,7 @@ class CriterionResult(BaseModel):
             passed=score >= threshold,
             threshold=threshold,
             details=details or {},
-            token_usage=token_usage or TokenUsage(),
+            token_usage=token_usage or _NO_TOKENS,
         )
 
     @classmethod
@@ -352,7 +358,7 @@ class EvalSummary(BaseModel):
             entry["avg_score"] = score_sums[name] / entry["total"]
             entry["pass_rate"] = entry["passed"] / entry["total"]
         per_case = _per_case_tokens(results)
-        total_tokens = sum((r.token_usage for r in results), TokenUsage())
+        total_tokens = TokenUsage.total(r.token_usage for r in results)
         total_duration = sum(r.duration_seconds for r in results)
         costs = [r.cost_usd for r in results if r.cost_usd is not None]
         return cls(

@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic_core import to_jsonable_python
+
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget, price_case
@@ -45,7 +47,8 @@ from tenxeval_tui.evaluation.eval_result import (
     NodeDetail,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
+from tenxeval_tui.evaluation.lean import trusted
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
@@ -77,7 +80,7 @@ class AgentEvaluator:
     from ``config.max_cost``.
 
     After a case the collector holds that case's trajectory (the last case to
-    finish, when several run at once).
+    finish, when several run at once), unless its ``keep_last_case`` is off.
     """
 
     def __init__(
@@ -343,8 +346,11 @@ class AgentEvaluator:
             if error is not None:
                 self._publish(Event.GRAPH_EXECUTION, EventType.ERROR, thread_id, {"error": error})
         duration = time.perf_counter() - started
+        keep = getattr(self.collector, "keep_last_case", True)
         try:
             execution = trace.to_execution_result(duration)
+            if not keep:  # the execution holds the case now (see _case_result's consume)
+                trace.reset()
             if replies and replies[-1]:
                 # What the app returned is the reply; the events' idea of it is the fallback.
                 execution.actual_response = replies[-1]
@@ -360,6 +366,7 @@ class AgentEvaluator:
                 eval_set_id,
                 error,
                 error_info,
+                consume=not keep,
             )
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
@@ -367,7 +374,8 @@ class AgentEvaluator:
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
         price_case(result, self.config.prices, self.config.agent_model)
-        self.collector.absorb(trace)
+        if keep:
+            self.collector.absorb(trace)
         notify.repeat_end(eval_set_id, case.eval_id, result, repeats)
         return result
 
@@ -622,38 +630,87 @@ def _case_result(
     eval_set_id: str,
     error: str | None,
     error_info: dict[str, Any],
+    *,
+    consume: bool = False,
 ) -> EvalCaseResult:
+    """The result of a case; with ``consume``, ``execution`` gives up its node responses
+    one by one as the result's views of them are made (a case of many nodes never holds
+    both at once)."""
     agent_tokens = execution.token_usage
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
     turn_results = _turn_results(case, execution, replies, turn_ends)
     metadata = _case_metadata(case, eval_set_id, thread_id, error_info)
-    return EvalCaseResult(
+    result = EvalCaseResult(
         eval_id=case.eval_id,
         name=case.name,
         passed=error is None and all(cr.passed for cr in criterion_results),
         criterion_results=criterion_results,
-        actual_trajectory=execution.trajectory,
         actual_tool_calls=execution.tool_calls,
         actual_response=execution.actual_response,
         messages=execution.messages,
-        node_responses=[n.model_dump(mode="json") for n in execution.node_responses],
-        node_visits=execution.node_visits,
         duration_seconds=execution.duration_seconds,
         error=error,
         metadata=metadata,
         turn_results=turn_results,
         token_usage=agent_tokens + judge_tokens,
         agent_token_usage=agent_tokens,
-        node_details=[
-            NodeDetail(
-                node_name=n.node_name,
-                input_messages=n.input_messages,
-                response_text=n.response_text,
-                token_usage=n.token_usage,
-                timestamp=n.timestamp,
-            )
-            for n in execution.node_responses
-        ],
+    )
+    # The per-event lists are of their types already: assigned, not validated again
+    # (validation would copy every step, node and message of the case once more).
+    result.actual_trajectory = list(execution.trajectory)
+    result.node_visits = list(execution.node_visits)
+    result.node_responses, result.node_details = _node_views(execution, consume)
+    return result
+
+
+def _node_views(
+    execution: ExecutionResult, consume: bool
+) -> tuple[list[dict[str, Any]], list[NodeDetail]]:
+    """The report's two views of each node response: a dict and a :class:`NodeDetail`."""
+    nodes = execution.node_responses
+    if not consume:
+        return [node_response_dict(n) for n in nodes], [node_detail(n) for n in nodes]
+    responses: list[dict[str, Any]] = []
+    details: list[NodeDetail] = []
+    while nodes:  # from the end: each node is let go as soon as its views exist
+        node = nodes.pop()
+        responses.append(node_response_dict(node))
+        details.append(node_detail(node))
+    responses.reverse()
+    details.reverse()
+    return responses, details
+
+
+def node_response_dict(node: NodeResponseData) -> dict[str, Any]:
+    """``node.model_dump(mode="json")``, sharing its values: its strings, its list of tool
+    names and its empty list of messages (messages are copied as JSON data)."""
+    if node.__pydantic_extra__:
+        return node.model_dump(mode="json")
+    return {
+        "node_name": node.node_name,
+        "input_messages": to_jsonable_python(node.input_messages)
+        if node.input_messages
+        else node.input_messages,
+        "response_text": node.response_text,
+        "has_tool_calls": node.has_tool_calls,
+        "tool_call_names": node.tool_call_names,
+        "is_final": node.is_final,
+        "timestamp": node.timestamp,
+        "token_usage": node.token_usage.model_dump(mode="json"),
+    }
+
+
+def node_detail(node: NodeResponseData) -> NodeDetail:
+    """The report's :class:`NodeDetail` of ``node`` (sharing its values; see :mod:`.lean`)."""
+    return trusted(
+        NodeDetail,
+        {
+            "node_name": node.node_name,
+            "input_messages": node.input_messages,
+            "response_text": node.response_text,
+            "token_usage": node.token_usage,
+            "timestamp": node.timestamp,
+        },
     )
 
 

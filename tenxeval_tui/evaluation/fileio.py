@@ -10,7 +10,7 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -151,8 +151,10 @@ def glob_escape(name: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", name)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
+
+    ``data`` may come in pieces (an iterable of bytes), written as they come.
 
     The data goes to a temporary file in the same folder, is flushed to disk and then
     renamed over the target; a failure part way leaves the old file as it was. Temporary
@@ -166,7 +168,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in [data] if isinstance(data, bytes | bytearray) else data:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, path.stat().st_mode & 0o7777 if path.exists() else 0o644)

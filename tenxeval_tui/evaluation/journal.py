@@ -12,11 +12,14 @@ Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+from pydantic_core import PydanticSerializationError
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
@@ -27,6 +30,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
+from tenxeval_tui.evaluation.json_stream import case_json_parts
 from tenxeval_tui.evaluation.observers import RunObserver
 
 
@@ -38,12 +42,18 @@ class RunJournal(RunObserver):
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def _append(self, data: dict[str, Any]) -> None:
-        line = json.dumps(data, default=str) + "\n"
+        with self._line() as handle:
+            handle.write(json.dumps(data, default=str).encode("utf-8"))
+
+    @contextlib.contextmanager
+    def _line(self) -> Iterator[BinaryIO]:
+        """The journal open for one more line: written by the caller, ended here."""
         with self.path.open("a+b") as handle:
             # A run killed mid-write left half a line: end it, or this line would join it.
             if handle.tell() and (handle.seek(-1, 2), handle.read(1))[1] != b"\n":
-                line = "\n" + line
-            handle.write(line.encode("utf-8"))
+                handle.write(b"\n")
+            yield handle
+            handle.write(b"\n")
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self._append(
@@ -57,13 +67,22 @@ class RunJournal(RunObserver):
         )
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        self._append(
-            {
-                "type": "case",
-                "eval_set_id": result.eval_set_id,
-                "result": result.model_dump(mode="json"),
-            }
-        )
+        # Written in pieces as pydantic serialises them: a case of many steps is never
+        # held whole as a dict tree or as one string.
+        head = json.dumps({"type": "case", "eval_set_id": result.eval_set_id})
+        with self._line() as handle:
+            start = handle.tell()
+            handle.write(head[:-1].encode("utf-8") + b', "result": ')
+            try:
+                for piece in case_json_parts(result, fallback=str):
+                    handle.write(piece)
+            except PydanticSerializationError:  # text UTF-8 cannot hold (a lone surrogate)
+                handle.truncate(start)
+                data: dict[str, Any] = {"type": "case", "eval_set_id": result.eval_set_id}
+                data["result"] = result.model_dump(mode="json", fallback=str)
+                handle.write(json.dumps(data, default=str).encode("utf-8"))
+                return
+            handle.write(b"}")
 
     def on_run_end(self, report: EvalReport) -> None:
         stopped = {

@@ -16,7 +16,8 @@ fallbacks (see :meth:`JudgeSettings.from_config`):
 setting                config field                    fallback
 =====================  ==============================  ===========================
 model                  ``judge_model``                 ``$TENXEVAL_JUDGE_MODEL``
-endpoint               ``judge_base_url``              ``$OPENAI_BASE_URL``, then
+endpoint               ``judge_base_url``              ``$TENXEVAL_JUDGE_BASE_URL``,
+                                                       ``$OPENAI_BASE_URL``, then
                                                        the client's default
 API key                ``$<judge_api_key_env>``        (``OPENAI_API_KEY``)
 temperature            ``judge_temperature`` (0.0)
@@ -63,6 +64,14 @@ if TYPE_CHECKING:
 
 ENV_JUDGE_MODEL = "TENXEVAL_JUDGE_MODEL"
 ENV_BASE_URL = "OPENAI_BASE_URL"
+ENV_JUDGE_BASE_URL = "TENXEVAL_JUDGE_BASE_URL"
+"""The judges' own endpoint, before ``OPENAI_BASE_URL`` (which the agent may read too)."""
+
+
+def _base_url(config: CriterionConfig, env: Mapping[str, str]) -> str | None:
+    return config.judge_base_url or env.get(ENV_JUDGE_BASE_URL) or env.get(ENV_BASE_URL) or None
+
+
 # Local servers (Ollama, vLLM, LM Studio) ignore the key, but the client insists on one.
 _LOCAL_KEY = "not-needed"
 SUPPORTED_API_STYLES = ("chat", "responses")
@@ -106,7 +115,7 @@ class JudgeSettings:
                 f"{criterion}: no judge model; set CriterionConfig.judge_model "
                 f"or the {ENV_JUDGE_MODEL} environment variable"
             )
-        base_url = config.judge_base_url or env.get(ENV_BASE_URL)
+        base_url = _base_url(config, env)
         if not env.get(config.judge_api_key_env) and not base_url:
             problems.append(
                 f"{criterion}: no API key for the judge; set the "
@@ -129,7 +138,7 @@ class JudgeSettings:
         problems = cls.problems(criterion, config, env)
         if problems:
             raise ValueError("; ".join(problems))
-        base_url = config.judge_base_url or env.get(ENV_BASE_URL) or None
+        base_url = _base_url(config, env)
         return cls(
             model=config.judge_model or env[ENV_JUDGE_MODEL],
             base_url=base_url,
@@ -335,6 +344,7 @@ __all__ = [
     "DEFAULT_CACHE_DIR",
     "ENV_BASE_URL",
     "ENV_CACHE_DIR",
+    "ENV_JUDGE_BASE_URL",
     "ENV_JUDGE_MODEL",
     "JudgeCache",
     "JudgeError",

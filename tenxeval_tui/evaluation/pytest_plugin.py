@@ -55,9 +55,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="write no eval report files, whatever the ini file says.",
     )
+    group.addoption(
+        "--tenxeval-in-process",
+        dest="tenxeval_in_process",
+        action="store_true",
+        default=None,
+        help="run agents in pytest's own process, not in a child process each "
+        "(for agents that cannot run in a fork; see tenxeval_isolate).",
+    )
     parser.addini("tenxeval_report_dir", "folder of eval reports (relative to the ini file)")
     parser.addini("tenxeval_threshold", "default pass rate of eval_test (0-1)")
     parser.addini("tenxeval_no_reports", "write no eval report files", type="bool")
+    parser.addini(
+        "tenxeval_isolate",
+        "run agents in a child process each (default: true)",
+        type="bool",
+        default=True,
+    )
 
 
 def _settings(config: pytest.Config) -> PytestSettings:
@@ -81,7 +95,12 @@ def _settings(config: pytest.Config) -> PytestSettings:
     no_reports = config.getoption("tenxeval_no_reports")
     if no_reports is None:
         no_reports = bool(config.getini("tenxeval_no_reports"))
-    return PytestSettings(report_dir=report_dir, threshold=threshold, no_reports=no_reports)
+    isolate = not config.getoption("tenxeval_in_process") and bool(
+        config.getini("tenxeval_isolate")
+    )
+    return PytestSettings(
+        report_dir=report_dir, threshold=threshold, no_reports=no_reports, isolate=isolate
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

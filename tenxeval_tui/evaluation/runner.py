@@ -22,6 +22,8 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator, write_reports
 from tenxeval_tui.evaluation.journal import RunJournal, read_journal, report_from_journal
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.simulators.runner import ScenarioEvaluator, simulator_for
+from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set, load_run_file
 
 logger = logging.getLogger("tenxeval_tui.evaluation.runner")
 
@@ -34,6 +36,12 @@ class EvaluationRunner:
     ``results`` holds reports keyed by ``eval_set_id`` across :meth:`run` calls
     (a later report of the same id replaces the earlier). ``observers`` follow
     every case of every run.
+
+    An eval set made of a scenario file (``NAME.scenarios.json``, loaded by
+    :func:`~tenxeval_tui.evaluation.simulators.scenario_sets.load_run_file`) runs
+    through the user simulator (:class:`~.simulators.runner.ScenarioEvaluator`), its
+    simulated user set up by :func:`~.simulators.runner.simulator_for` with
+    ``user_model`` (ours) winning over the file's and the config's model.
     """
 
     def __init__(
@@ -41,11 +49,13 @@ class EvaluationRunner:
         default_config: EvalConfig | None = None,
         *,
         observers: Sequence[RunObserver] = (),
+        user_model: str | None = None,
     ) -> None:
         self.default_config = default_config or EvalConfig.default()
         self.observers = list(observers)
+        self.user_model = user_model
         self.results: dict[str, EvalReport] = {}
-        self._current: AgentEvaluator | None = None
+        self._current: AgentEvaluator | ScenarioEvaluator | None = None
         self._cancelled = False
 
     async def run(
@@ -56,8 +66,9 @@ class EvaluationRunner:
     ) -> dict[str, EvalReport]:
         """Evaluate each triple, then run the reporters once per report.
 
-        Eval set files are loaded and criteria built before anything runs, so
-        a broken file or criterion fails at once. Reporters are skipped when
+        Eval set files (and scenario files) are loaded, criteria built and simulated
+        users set up before anything runs, so a broken file, criterion or user model
+        fails at once (``ValueError`` for the last). Reporters are skipped when
         ``config.reporter.enabled`` is false; their failures are logged, never
         raised. After :meth:`cancel` the remaining evaluations are skipped and
         the interrupted one's report is partial. Returns this run's reports.
@@ -65,9 +76,14 @@ class EvaluationRunner:
         config = config or self.default_config
         build_criteria(config)
         loaded = [
-            (app, collector, es if isinstance(es, EvalSet) else EvalSet.from_file(es))
+            (app, collector, es if isinstance(es, EvalSet) else load_run_file(es))
             for app, collector, es in evaluations
         ]
+        simulators = {
+            id(eval_set): simulator_for(eval_set, config, self.user_model)
+            for _, _, eval_set in loaded
+            if is_scenario_eval_set(eval_set) and eval_set.eval_cases
+        }
         self._cancelled = False
         # One budget for the whole run: max_cost holds across eval sets (a set started
         # after it ran out has every case not run).
@@ -78,12 +94,26 @@ class EvaluationRunner:
         for app, collector, eval_set in loaded:
             if self._cancelled:
                 break
-            evaluator = AgentEvaluator(
-                app, collector, config, observers=self.observers, budget=budget
-            )
+            evaluator: AgentEvaluator | ScenarioEvaluator
+            if id(eval_set) in simulators:
+                evaluator = ScenarioEvaluator(
+                    (app, collector),
+                    simulators[id(eval_set)],
+                    observers=self.observers,
+                    max_concurrency=config.effective_concurrency,
+                    timeout=config.timeout,
+                    config_used=config.model_dump(mode="json"),
+                    prices=config.prices,
+                    agent_model=config.agent_model,
+                    budget=budget,
+                )
+            else:
+                evaluator = AgentEvaluator(
+                    app, collector, config, observers=self.observers, budget=budget
+                )
             self._current = evaluator
             try:
-                report = await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
+                report = await self._evaluate(evaluator, eval_set, verbose)
             except asyncio.CancelledError:
                 if evaluator.partial_report is not None:
                     self.results[eval_set.eval_set_id] = evaluator.partial_report
@@ -95,6 +125,14 @@ class EvaluationRunner:
         for report in reports:
             write_reports(report, config)
         return {report.eval_set_id: report for report in reports}
+
+    @staticmethod
+    async def _evaluate(
+        evaluator: AgentEvaluator | ScenarioEvaluator, eval_set: EvalSet, verbose: bool
+    ) -> EvalReport:
+        if isinstance(evaluator, ScenarioEvaluator):
+            return await evaluator.evaluate(eval_set)
+        return await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
 
     def cancel(self) -> None:
         """Stop the running :meth:`run` promptly; finished cases are kept."""

@@ -32,6 +32,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.isolation import AgentProcessDied
 
 
 def create_eval_app(graph: Any, *, capture_all_events: bool = True) -> tuple[Any, Any]:
@@ -60,6 +61,7 @@ async def run_eval(
     *,
     repeats: int | None = None,
     pass_rule: PassRule | None = None,
+    isolate: bool | None = None,
 ) -> EvalReport:
     """Evaluate ``graph`` (an app from :func:`create_eval_app`) on one eval set file.
 
@@ -68,6 +70,15 @@ async def run_eval(
     set or its own metadata says otherwise; see :mod:`.repeats`). Under pytest (with the
     plugin on), reports go only where ``--tenxeval-report-dir`` (or its ini key) says,
     and nowhere by default or with ``--tenxeval-no-reports``.
+
+    ``isolate`` runs the agent in a forked child process (:mod:`.isolation`), so that
+    its ``os._exit``, a segfault or a kill fail this call with
+    :class:`~tenxeval_tui.evaluation.isolation.AgentProcessDied` (its ``report`` holds
+    the cases that finished) instead of ending the process, and threads it leaves die
+    with the child. ``None`` (the default): isolated under pytest unless
+    ``--tenxeval-in-process`` (or ``tenxeval_isolate = false``) says otherwise,
+    in-process elsewhere (scripts, notebooks). Platforms without ``fork`` (Windows) run
+    in-process.
     """
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 
@@ -76,7 +87,24 @@ async def run_eval(
     if settings is not None:
         chosen = settings.apply(chosen)
     evaluator = AgentEvaluator(graph, collector, chosen)
-    return await evaluator.evaluate(eval_set_path, verbose=verbose)
+    if not isolating(isolate):
+        return await evaluator.evaluate(eval_set_path, verbose=verbose)
+    from tenxeval_tui.evaluation.isolation import evaluate_in_child
+
+    eval_set = EvalSet.from_file(eval_set_path)
+    return await evaluate_in_child(evaluator, eval_set, verbose=verbose)
+
+
+def isolating(isolate: bool | None) -> bool:
+    """Whether a pytest helper runs the agent in a child process: ``isolate`` when given,
+    else the pytest session's setting (off outside pytest); never where ``fork`` is
+    missing or in such a child already."""
+    from tenxeval_tui.evaluation.isolation import can_isolate
+
+    if isolate is None:
+        settings = current_pytest_settings()
+        isolate = settings is not None and settings.isolate
+    return isolate and can_isolate()
 
 
 def with_repeats(
@@ -102,19 +130,27 @@ def run_eval_sync(
     *,
     repeats: int | None = None,
     pass_rule: PassRule | None = None,
+    isolate: bool | None = None,
 ) -> EvalReport:
     """:func:`run_eval` from synchronous code: a script, or a notebook cell.
 
     Jupyter runs its cells inside an event loop, where ``asyncio.run`` raises; there the
     evaluation runs on an event loop of its own in a helper thread while the cell waits
     (the same way as ``QuickEval.run_sync``). In a notebook, ``await run_eval(...)`` works
-    too.
+    too. ``isolate`` is :func:`run_eval`'s.
     """
     from tenxeval_tui.evaluation.syncrun import run_to_end
 
     return run_to_end(
         run_eval(
-            graph, collector, eval_set_path, config, verbose, repeats=repeats, pass_rule=pass_rule
+            graph,
+            collector,
+            eval_set_path,
+            config,
+            verbose,
+            repeats=repeats,
+            pass_rule=pass_rule,
+            isolate=isolate,
         ),
         thread_name="run_eval_sync",
     )
@@ -131,6 +167,8 @@ class PytestSettings:
     report_dir: Path | None = None
     threshold: float | None = None
     no_reports: bool = False
+    isolate: bool = True
+    """The helpers run agents in a child process (``--tenxeval-in-process`` turns it off)."""
     item: Any = None
     """The pytest item running now (set by the plugin around each test call)."""
 
@@ -220,6 +258,7 @@ def eval_test(
     *,
     repeats: int | None = None,
     pass_rule: PassRule | None = None,
+    isolate: bool | None = None,
 ) -> Callable[[_F], _F]:
     """Decorator for an **async** test function that returns ``(graph, collector)``.
 
@@ -236,6 +275,9 @@ def eval_test(
     fails it. ``repeats`` and ``pass_rule`` are passed to :func:`run_eval`: each case
     runs that many times and passes by the rule (the pass rate is then the share of
     cases that pass by it; the failure lists how many runs of each failed case passed).
+    The agent runs in a child process as :func:`run_eval`'s ``isolate`` says: one that
+    dies fails the test, naming how it ended, the case it was running and the cases
+    that finished.
     """
     chosen = with_repeats(config, repeats, pass_rule) if config is not None else None
     if chosen is None and (repeats is not None or pass_rule is not None):
@@ -277,10 +319,21 @@ def eval_test(
                         pytrace=False,
                     )
                 path = found
+            died: AgentProcessDied | None = None
             try:
-                report = await run_eval(graph, collector, str(path), chosen, verbose=True)
+                report = await run_eval(
+                    graph, collector, str(path), chosen, verbose=True, isolate=isolate
+                )
             except EvalFileError as exc:
                 pytest.fail(f"Eval file {path} cannot be loaded:\n{exc}", pytrace=False)
+            except AgentProcessDied as exc:
+                died = exc
+            if died is not None:  # failed out of the except block: one message, no chain
+                _record_scores(died.report)
+                pytest.fail(
+                    "\n".join([f"{died} ({path}). Failed cases:", *_failure_lines(died.report)]),
+                    pytrace=False,
+                )
             _record_scores(report)
             summary = report.summary
             settings = current_pytest_settings()
@@ -326,7 +379,11 @@ def _mark_asyncio(test: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parametrize_eval_cases(
-    eval_file: str, *, tags: Sequence[str] = (), cases: Sequence[str] | None = None
+    eval_file: str,
+    *,
+    tags: Sequence[str] = (),
+    cases: Sequence[str] | None = None,
+    isolate: bool | None = None,
 ) -> Any:
     """``pytest.mark.parametrize("eval_case", cases, ids=[eval_id, ...])`` over an eval set.
 
@@ -336,6 +393,11 @@ def parametrize_eval_cases(
     the file does not hold raises ``ValueError``). The file is loaded **at decoration
     time** (during test collection): a missing file raises ``FileNotFoundError`` then.
     The tests are marked ``eval``.
+
+    The body of an ``async`` test runs in a child process as :func:`run_eval`'s
+    ``isolate`` says (fixtures are set up here and used there, as the fork copies them;
+    what the test changes in memory stays in the child): its exception fails the test as
+    it would in-process, and the child's death fails it naming how it ended and the case.
     """
     import pytest
 
@@ -349,9 +411,37 @@ def parametrize_eval_cases(
     )
 
     def decorator(func: _F) -> _F:
-        return cast(_F, pytest.mark.eval(parametrize(func)))
+        test = _in_child(func, isolate) if inspect.iscoroutinefunction(func) else func
+        return cast(_F, pytest.mark.eval(parametrize(test)))
 
     return decorator
+
+
+def _in_child(func: Callable[..., Any], isolate: bool | None) -> Callable[..., Any]:
+    """``func`` (an async test of one ``eval_case``) run in a child process when isolating."""
+
+    @functools.wraps(func)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not isolating(isolate):
+            return await func(*args, **kwargs)
+        import pytest
+
+        from tenxeval_tui.evaluation.isolation import call_in_child
+
+        end = await call_in_child(lambda: func(*args, **kwargs))
+        if isinstance(end.error, SystemExit | KeyboardInterrupt):
+            # Raised here they would end the session: they fail this test only.
+            told = "\n".join(getattr(end.error, "__notes__", []))
+            pytest.fail(f"{type(end.error).__name__}: {end.error}\n{told}", pytrace=False)
+        if end.error is not None:
+            raise end.error
+        if end.died:
+            case = kwargs.get("eval_case")
+            told = f" while it ran case {case.eval_id!r}" if case is not None else ""
+            pytest.fail(f"the agent's process died ({end.how()}){told}", pytrace=False)
+        return end.value
+
+    return wrapper
 
 
 def assert_eval_passed(report: EvalReport, min_pass_rate: float = 1.0) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel, ConfigDict, computed_field
 
 
@@ -46,6 +48,22 @@ class TokenUsage(BaseModel):
             output_tokens=self.output_tokens + other.output_tokens,
             cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
             cache_creation_tokens=self.cache_creation_tokens + other.cache_creation_tokens,
+        )
+
+    @classmethod
+    def total(cls, usages: Iterable[TokenUsage]) -> TokenUsage:
+        """The sum of ``usages``, made once (``sum()`` makes a new object per term)."""
+        inp = out = read = creation = 0
+        for usage in usages:
+            inp += usage.input_tokens
+            out += usage.output_tokens
+            read += usage.cache_read_tokens
+            creation += usage.cache_creation_tokens
+        return cls(
+            input_tokens=inp,
+            output_tokens=out,
+            cache_read_tokens=read,
+            cache_creation_tokens=creation,
         )
 
     def __radd__(self, other: object) -> TokenUsage:

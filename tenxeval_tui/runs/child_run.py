@@ -23,17 +23,17 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
-    EVAL_SET_ID_KEY,
     EvalCaseResult,
     EvalReport,
 )
+from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
@@ -69,6 +69,8 @@ class ChildRun:
     worker_error: str | None = None
     in_flight: list[tuple[str, EvalCase]] = field(default_factory=list)
     journal: Path | None = None
+    worker_deaths: list[str] = field(default_factory=list)
+    """With several workers: one line per worker that died mid-run (the run went on)."""
 
     @property
     def died(self) -> bool:
@@ -92,23 +94,40 @@ def journal_path(output_dir: Path) -> Path:
     return output_dir / f"run-{stamp}-{os.getpid()}.journal.jsonl"
 
 
-def child_plan(plan: RunPlan, journal: Path, verbose: bool) -> RunPlan:
+def child_plan(
+    plan: RunPlan, journal: Path, verbose: bool, log_level: str | None = None
+) -> RunPlan:
     """``plan`` as the worker runs it here: keeping ``journal``, its reporters off (the
     reports are written by the caller, from the journal)."""
     config = plan.resolved_config()
     config.reporter.enabled = False
-    return plan.model_copy(update={"config": config, "journal": journal, "verbose": verbose})
+    update = {"config": config, "journal": journal, "verbose": verbose, "log_level": log_level}
+    return plan.model_copy(update=update)
 
 
-def _start(plan: RunPlan, plan_file: Path) -> subprocess.Popen[bytes]:
+def _start(plan: RunPlan, plan_file: Path, *, pipe_stderr: bool) -> subprocess.Popen[bytes]:
     plan_file.write_text(plan.model_dump_json(), encoding="utf-8")
     env = plan.worker_env()
     return subprocess.Popen(
         [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{plan_file}"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if pipe_stderr else None,
         env=env,
     )
+
+
+def _forward_lines(stream: IO[bytes], write: Callable[[str], None]) -> threading.Thread:
+    """A thread handing each line of ``stream`` to ``write`` until it ends."""
+
+    def pump() -> None:
+        with stream:
+            for raw in stream:
+                write(raw.decode("utf-8", errors="replace"))
+
+    thread = threading.Thread(target=pump, name="child-stderr", daemon=True)
+    thread.start()
+    return thread
 
 
 class _Fanout(RunObserver):
@@ -142,6 +161,7 @@ class _Follower:
         self.observer = _Fanout([*observers, self.in_flight])
         self.reports_written = False
         self.worker_error: str | None = None
+        self.worker_deaths: list[str] = []
         self._killer: threading.Timer | None = None
 
     def pump(self, stream: IO[bytes]) -> None:
@@ -159,6 +179,8 @@ class _Follower:
                 continue
             if data.get("type") == "worker_error":
                 self.worker_error = str(data.get("message", "the worker failed"))
+            elif data.get("type") == "worker_died":
+                self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
                 self.reports_written = True
 
@@ -181,16 +203,32 @@ class _Follower:
 
 
 def run_in_child(
-    plan: RunPlan, observers: Sequence[RunObserver], *, verbose: bool = False
+    plan: RunPlan,
+    observers: Sequence[RunObserver],
+    *,
+    verbose: bool = False,
+    log_level: str | None = None,
+    stderr: Callable[[str], None] | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
-    ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`)."""
+    ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
+
+    The child's stderr (the agent's prints, the log records of ``verbose`` or
+    ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
+    given (so a progress bar can print it above itself)."""
     output_dir = Path(plan.resolved_config().reporter.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
-        child = _start(child_plan(plan, journal, verbose), Path(tmp) / "plan.json")
+        child = _start(
+            child_plan(plan, journal, verbose, log_level),
+            Path(tmp) / "plan.json",
+            pipe_stderr=stderr is not None,
+        )
+        forwarder = None
+        if stderr is not None and child.stderr is not None:
+            forwarder = _forward_lines(child.stderr, stderr)
         follower = _Follower(child, observers)
         assert child.stdout is not None
         while True:
@@ -203,8 +241,11 @@ def run_in_child(
                 outcome.interrupted = True
                 follower.stop()
         outcome.status = _wait(child, follower)
+        if forwarder is not None:
+            forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
     outcome.finished = follower.reports_written and outcome.status == 0
     outcome.worker_error = follower.worker_error
+    outcome.worker_deaths = follower.worker_deaths
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
     if journal.is_file():
         outcome.reports = read_journal_runs(journal)
@@ -219,21 +260,6 @@ def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:
             return status
         except KeyboardInterrupt:
             follower.kill()
-
-
-def died_result(eval_set_id: str, case: EvalCase, how: str) -> EvalCaseResult:
-    """The error result of a case that was running when the agent's process died."""
-    return EvalCaseResult(
-        eval_id=case.eval_id,
-        name=case.name,
-        passed=False,
-        error=f"the agent's process died while this case ran ({how})",
-        metadata={
-            EVAL_SET_ID_KEY: eval_set_id,
-            "error_info": {"error_type": "ProcessDied"},
-            **({"tags": list(case.tags)} if case.tags else {}),
-        },
-    )
 
 
 def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalReport]:

@@ -46,7 +46,8 @@ def _tokens(data: dict[str, Any]) -> str:
 
 
 def describe_event(event: EventModel) -> str:
-    """One line of plain text for ``event`` (node visit, tool call, model text, tokens)."""
+    """One line of plain text for ``event`` (node visit, tool call, model text, tokens; a
+    simulated user's message as ``● user "..."``, each turn's reply as ``■ reply "..."``)."""
     data = event.data
     if event.event == Event.NODE_EXECUTION:
         if data.get("visit_only"):
@@ -74,6 +75,8 @@ def describe_event(event: EventModel) -> str:
     if event.event == Event.GRAPH_EXECUTION:
         if event.event_type == EventType.ERROR or data.get("error"):
             return f"✗ error: {_clip(str(data.get('error', '')))}"
+        if data.get("simulated_user"):  # user simulation: the message the model wrote
+            return f"● user {_value(_clip(str(data.get('user_message') or '')))}"
         if event.event_type == EventType.END:
             return f"■ reply {_value(_clip(str(data.get('response_text') or '')))}"
         return f"■ run {event.event_type}"

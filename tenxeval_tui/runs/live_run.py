@@ -112,6 +112,9 @@ class LiveRun(RunObserver):
         """The worker said every case it will run (``worker_plan``): :attr:`total` is final."""
         self.started = time.monotonic()
         self.ended: float | None = None
+        self.cost_usd: float | None = None
+        """What the cases finished in this run cost (``None`` unless a price table priced
+        one; carried cases are not counted)."""
 
     # -- the observer protocol (the worker's lines) ---------------------------
 
@@ -142,6 +145,8 @@ class LiveRun(RunObserver):
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         self._case(result.eval_set_id, result.eval_id).finish(result)
+        if result.cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + result.cost_usd
 
     def on_run_end(self, report: EvalReport) -> None:
         self.reports.append(report)

@@ -15,12 +15,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 
 
 class RunPlan(BaseModel):
@@ -47,7 +49,30 @@ class RunPlan(BaseModel):
         default=None, ge=1, description="Run N of the cases the selection chooses, drawn with seed."
     )
     seed: int | None = Field(default=None, description="The seed of sample.")
+    shard: Shard | None = Field(
+        default=None,
+        description="Run only this stable part of what the selection, limit and sample chose.",
+    )
     concurrency: int | None = Field(default=None, ge=1)
+    repeats: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Runs of each case (the config's repeats); a case's or an eval set's own "
+        "metadata.repeats still wins. None: the config's.",
+    )
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        description="Worker processes (or Ray actors) the cases are handed out to, the "
+        "concurrency split between them (None or 1: one evaluator in the worker).",
+    )
+    backend: Literal["process", "ray"] = Field(
+        default="process", description="Where the workers run: local processes, or Ray."
+    )
+    ray_address: str | None = Field(
+        default=None, description="The Ray cluster to join (None: start a local one)."
+    )
     preset: str | None = None
     config_file: Path | None = Field(
         default=None, description="The eval config file (read unless config is given; watched)."
@@ -64,10 +89,20 @@ class RunPlan(BaseModel):
         default_factory=list,
         description="Imported (search_path first) before the criteria are built.",
     )
+    user_model: str | None = Field(
+        default=None,
+        description="The simulated user's model of scenario files (wins over the files' and "
+        "the config's).",
+    )
     verbose: bool | None = Field(
         default=None,
         description="Logging: None leaves it as it is, False keeps only critical records, "
         "True shows INFO records on stderr.",
+    )
+    log_level: str | None = Field(
+        default=None,
+        description="Logging from this level up (debug, info, warning, error, critical) on "
+        "stderr, whatever ``verbose`` says; None: as ``verbose`` says.",
     )
 
     def command(self) -> list[str]:
@@ -86,7 +121,7 @@ class RunPlan(BaseModel):
 
     def resolved_config(self) -> EvalConfig:
         """The plan's resolved config; or the config file (or the default), with the
-        preset's criteria, the concurrency and the output dir."""
+        preset's criteria, the concurrency, the repeats and the output dir."""
         from tenxeval_tui.evaluation.config.presets import preset_by_name
 
         if self.config is not None:
@@ -99,9 +134,17 @@ class RunPlan(BaseModel):
         if self.concurrency is not None:
             config.max_concurrency = self.concurrency
             config.parallel = True
+        if self.repeats is not None:
+            config.repeats = self.repeats
         if self.output_dir is not None:
             config.reporter.output_dir = str(self.output_dir)
         return config
+
+    @property
+    def pooled(self) -> bool:
+        """Whether the cases are handed out to several workers (or to Ray) instead of run
+        by one evaluator."""
+        return self.backend == "ray" or (self.workers or 1) > 1
 
     def selection_for(self, path: Path) -> CaseSelection:
         """The selection of the eval set in ``path``: the plan's, narrowed by ``only``."""
@@ -119,16 +162,18 @@ class RunPlan(BaseModel):
 
 
 def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
-    """Each file with its eval set, in order; raises what :meth:`EvalSet.from_file` raises
+    """Each file with its eval set, in order (a ``*.scenarios.json`` file as the eval set
+    of its scenarios: one case each); raises what :meth:`EvalSet.from_file` raises
     (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`)."""
-    return [(path, EvalSet.from_file(path)) for path in paths]
+    return [(path, load_run_file(path)) for path in paths]
 
 
 def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[Path, EvalSet]]:
     """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
 
     The plan's ``limit`` or ``sample`` then picks among the cases of every set together,
-    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`).
+    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`); its ``shard``
+    last keeps its part of those, so the parts of one plan together run what it would.
     """
     chosen = [
         (path, eval_set, plan.selection_for(path).cases(eval_set.eval_cases))
@@ -143,6 +188,9 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
             for case in pick_cases(everything, limit=plan.limit, sample=plan.sample, seed=plan.seed)
         }
         chosen = [(p, s, [c for c in cases if id(c) in kept]) for p, s, cases in chosen]
+    if plan.shard is not None:
+        shard = plan.shard
+        chosen = [(p, s, shard.cases(s.eval_set_id, cases)) for p, s, cases in chosen]
     return [
         (path, eval_set.model_copy(update={"eval_cases": cases}))
         for path, eval_set, cases in chosen

@@ -8,13 +8,13 @@ scores in the time the criteria take.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.syncrun import run_main
 from tenxeval_tui.runs.live_run import case_key
 
 
@@ -36,7 +36,7 @@ def rescored_reports(
     for _, eval_set in selected:
         results = [last[case_key(eval_set.eval_set_id, c.eval_id)] for c in eval_set.eval_cases]
         earlier = EvalReport.create(eval_set.eval_set_id, results, eval_set_name=eval_set.name)
-        reports.append(asyncio.run(rescore_report(earlier, config, eval_sets=eval_set)))
+        reports.append(run_main(rescore_report(earlier, config, eval_sets=eval_set)))
     return reports
 
 

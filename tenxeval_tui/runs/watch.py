@@ -36,8 +36,9 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import case_key
-from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
+from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, run_files_in
 
 DEFAULT_DEBOUNCE_MS = 400
 _IGNORED_DIRS = frozenset(
@@ -120,7 +121,7 @@ class ChangeBatch:
 
 def _load(path: Path) -> tuple[EvalSet | None, tuple[Problem, ...]]:
     try:
-        return EvalSet.from_file(path), ()
+        return load_run_file(path), ()
     except FileNotFoundError:
         return None, (Problem(path=str(path), message="file not found"),)
     except EvalFileError as exc:
@@ -196,7 +197,7 @@ class ChangeWatcher:
         for folder in self.eval_folders:
             found.update(
                 p.resolve()
-                for p in folder.rglob(f"*{EVAL_SET_SUFFIX}")
+                for p in run_files_in(folder)
                 if not _IGNORED_DIRS.intersection(p.relative_to(folder).parts)
             )
         return sorted(found)
@@ -215,7 +216,7 @@ class ChangeWatcher:
         """Whether ``path`` is (or would be) one of the watched eval set files."""
         if path in self.eval_files:
             return True
-        if not path.name.endswith(EVAL_SET_SUFFIX):
+        if not path.name.endswith(RUN_FILE_SUFFIXES):
             return False
         return any(
             _is_within(path, folder)

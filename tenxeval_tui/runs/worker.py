@@ -16,7 +16,13 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   starts, not as each eval set begins;
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
+- ``worker_died`` (``message``) for each worker process (``plan.workers`` > 1) that died
+  mid-run: the cases it was running are errors, the run went on;
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written.
+
+With ``plan.workers`` > 1 (or the Ray backend) the cases are handed out to several
+workers (:mod:`tenxeval_tui.runs.pool`, :mod:`tenxeval_tui.runs.ray_backend`) and their
+lines come back through this process, so the stream is the same.
 
 File descriptor 1 is kept for these lines alone: the agent's prints (and the console
 reporter) go to stderr, which the screen shows when the worker dies. SIGTERM cancels
@@ -36,13 +42,16 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import marked_partial, write_reports
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 
 ERROR_EXIT = 3
 
@@ -82,6 +91,17 @@ class LeanJsonLinesObserver(JsonLinesObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
         self._emit({"type": "case_end", "result": lean})
+
+
+class ForgetBulk(RunObserver):
+    """Once a finished case is streamed and journalled, its result keeps only what the
+    run's summary reads (its bulky lists are emptied): a run whose reports are made
+    from the journal holds one case's steps at a time, not every case's."""
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        for one in [result, *(result.repeat_results or [])]:
+            for name in BULKY_RESULT_FIELDS:
+                setattr(one, name, [])
 
 
 class _Lines:
@@ -144,7 +164,10 @@ def load_agents(
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).
-                pairs[spec] = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                # Nor a copy of the last case's steps: its result is streamed and journalled.
+                collector.keep_last_case = False
+                pairs[spec] = (app, collector)
         except AgentLoadError as exc:
             if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
                 raise
@@ -153,11 +176,30 @@ def load_agents(
     return evaluations
 
 
-def set_up_logging(verbose: bool | None) -> None:
-    """``verbose``: INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
+def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
+    """The simulated user of every scenario file is set up (its model, its goal judge);
+    ``ValueError`` naming the scenario set when one is not."""
+    from tenxeval_tui.evaluation.simulators.runner import simulator_for
+    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+
+    for eval_set in eval_sets:
+        if is_scenario_eval_set(eval_set) and eval_set.eval_cases:
+            try:
+                simulator_for(eval_set, config, plan.user_model)
+            except ValueError as exc:
+                raise ValueError(f"scenarios {eval_set.eval_set_id!r}: {exc}") from None
+
+
+def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
+    """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
+    INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
     import logging
 
-    if verbose:
+    if level:
+        logging.basicConfig(
+            level=level.upper(), format="%(levelname)s %(name)s: %(message)s", force=True
+        )
+    elif verbose:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     elif verbose is False:
         # Agents' frameworks log errors with tracebacks; the report already says what failed.
@@ -169,7 +211,6 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
-    from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
@@ -180,7 +221,13 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        evaluations = load_agents(plan, files_and_sets)
+        check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
+        # Several workers each load the agents (the first error is told once): not here.
+        evaluations: list[tuple[Any, Any, EvalSet]] = (
+            [(None, None, eval_set) for _, eval_set in files_and_sets]
+            if plan.pooled
+            else load_agents(plan, files_and_sets)
+        )
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
@@ -190,13 +237,18 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
-    runner = EvaluationRunner(config, observers=observers)
+        if not config.reporter.enabled:  # `run`: its reports are made from the journal
+            observers.append(ForgetBulk())
+    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
+    pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False
 
     def cancel() -> None:
         nonlocal cancelled
         cancelled = True
+        if pool is not None:
+            pool.cancel()
         runner.cancel()
 
     loop.add_signal_handler(signal.SIGTERM, cancel)
@@ -208,7 +260,15 @@ async def run(plan: RunPlan, out: _Lines) -> int:
     loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
-    reports = list((await runner.run(evaluations, config)).values())
+    if pool is not None:
+        reports = await pool.run()
+        if pool.worker_error is not None:
+            out.emit({"type": "worker_error", "message": pool.worker_error})
+            return ERROR_EXIT
+        for death in pool.deaths:
+            out.emit({"type": "worker_died", "message": death})
+    else:
+        reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
     written = write_reports(reports, reporting)
@@ -221,6 +281,56 @@ async def run(plan: RunPlan, out: _Lines) -> int:
         }
     )
     return 0
+
+
+def _pool(
+    plan: RunPlan,
+    config: Any,
+    evaluations: Sequence[tuple[Any, Any, EvalSet]],
+    observers: Sequence[Any],
+    out: _Lines,
+) -> Any:
+    """The backend that hands the run's cases out to ``plan.workers`` workers: local
+    processes (:class:`~tenxeval_tui.runs.pool.ProcessPool`) or Ray actors."""
+    from tenxeval_tui.evaluation.observers import ObserverGroup
+
+    eval_sets = [eval_set for _, _, eval_set in evaluations]
+    group = _Group(ObserverGroup(observers))
+    if plan.backend == "ray":
+        from tenxeval_tui.runs.ray_backend import RayPool
+
+        return RayPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)
+    from tenxeval_tui.runs.pool import ProcessPool
+
+    return ProcessPool(plan, config, eval_sets, plan.workers or 1, group, raw_events=out.write)
+
+
+class _Group(RunObserver):
+    """One observer calling an :class:`ObserverGroup` (failures logged, never raised)."""
+
+    def __init__(self, group: Any) -> None:
+        self.group = group
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[Any]) -> None:
+        self.group.run_start(eval_set, cases)
+
+    def on_case_start(self, eval_set_id: str, case: Any) -> None:
+        self.group.case_start(eval_set_id, case)
+
+    def on_repeat_start(self, eval_set_id: str, case: Any, repeat: int, repeats: int) -> None:
+        self.group.repeat_start(eval_set_id, case, repeat, repeats)
+
+    def on_repeat_event(self, eval_set_id: str, eval_id: str, repeat: int, event: Any) -> None:
+        self.group.event(eval_set_id, eval_id, event, repeat)
+
+    def on_repeat_end(self, eval_set_id: str, eval_id: str, result: Any, repeats: int) -> None:
+        self.group.repeat_end(eval_set_id, eval_id, result, repeats)
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.group.case_end(result)
+
+    def on_run_end(self, report: Any) -> None:
+        self.group.run_end(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
-    set_up_logging(plan.verbose)
+    set_up_logging(plan.verbose, plan.log_level)
     return asyncio.run(run(plan, out))
 
 

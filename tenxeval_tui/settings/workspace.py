@@ -9,8 +9,15 @@ of its parents)::
     eval_sets = ["evals/smoke.evalset.json"]
     output_dir = "eval_reports"
     concurrency = 4
+    workers = 2                          # or "auto": worker processes (run --workers)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
+    threshold = 0.9                      # run defaults, below flags and TENXEVAL_* variables
+    timeout = 60
+    repeat = 3
+    log_level = "info"
+    judge_model = "gpt-4o-mini"          # below TENXEVAL_JUDGE_MODEL, above the user's file
+    judge_base_url = "http://localhost:11434/v1"
 
 Paths in the table are relative to the folder holding ``pyproject.toml``. This module
 has no UI import: the CLI and the Textual app both use it.
@@ -22,12 +29,28 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.settings.user_settings import check_log_level
 
 EVAL_SET_SUFFIX = ".evalset.json"
+SCENARIO_SUFFIX = ".scenarios.json"
+"""Scenario files (simulated conversations), run like eval sets."""
+RUN_FILE_SUFFIXES = (EVAL_SET_SUFFIX, SCENARIO_SUFFIX)
+"""What ``run`` (and the workbench) finds in a folder: eval sets and scenario files."""
+
+
+def run_files_in(folder: Path) -> list[Path]:
+    """The eval set and scenario files under ``folder`` (recursively), sorted by path."""
+    return sorted(p for suffix in RUN_FILE_SUFFIXES for p in folder.rglob(f"*{suffix}"))
+
+
+def is_scenario_path(path: Path) -> bool:
+    """Whether ``path`` names a scenario file (``*.scenarios.json``)."""
+    return path.name.endswith(SCENARIO_SUFFIX)
 
 
 class WorkspaceSettings(BaseModel):
@@ -39,11 +62,34 @@ class WorkspaceSettings(BaseModel):
     eval_sets: list[Path] = Field(default_factory=list)
     output_dir: Path = Path("eval_reports")
     concurrency: int = Field(default=4, ge=1)
+    workers: int | Literal["auto"] | None = Field(
+        default=None,
+        description="Worker processes the cases are handed out to (auto: the machine's cores).",
+    )
     config: Path | None = None
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _count_or_auto(cls, value: Any) -> Any:
+        if value is None or value == "auto" or (type(value) is int and value >= 1):
+            return value
+        raise ValueError(f'{value!r} is not a number of at least 1 or "auto"')
+
     criteria_modules: list[str] = Field(
         default_factory=list,
         description="Modules imported before the criteria are checked (custom criteria).",
     )
+    threshold: float = Field(default=1.0, ge=0.0, le=1.0)
+    timeout: float | None = Field(default=None, gt=0)
+    repeat: int | None = Field(default=None, ge=1)
+    log_level: str | None = None
+    judge_model: str | None = Field(default=None, min_length=1)
+    judge_base_url: str | None = Field(default=None, min_length=1)
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str | None) -> str | None:
+        return check_log_level(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +146,21 @@ class Workspace:
         for named in self.settings.eval_sets:
             found.setdefault(self.resolve(named).resolve(), None)
         return list(found)
+
+    def scenario_files(self) -> list[Path]:
+        """The scenario files (``*.scenarios.json``) found in the folder, sorted (none when
+        the workspace was opened on one eval set file)."""
+        if self.single_file is not None or not self.root.is_dir():
+            return []
+        return [
+            path.resolve()
+            for path in sorted(self.root.rglob(f"*{SCENARIO_SUFFIX}"))
+            if not any(part.startswith(".") for part in path.relative_to(self.root).parts)
+        ]
+
+    def run_files(self) -> list[Path]:
+        """What the workbench's run view runs: the eval set files, then the scenario files."""
+        return [*self.eval_set_files(), *self.scenario_files()]
 
     def entries(self) -> list[EvalSetEntry]:
         """Every eval set file with its case count or its problems (loads each file)."""
@@ -200,9 +261,14 @@ def settings_key_line(text: str, key: str) -> int | None:
 
 
 def open_workspace(path: str | Path) -> Workspace:
-    """Open a workspace on a folder or one eval set file; never raises for a bad path."""
+    """Open a workspace on a folder or one eval set file; never raises for a bad path.
+
+    A scenario file opens the workspace of its folder (the editor edits eval sets only;
+    the run view lists the scenario file there)."""
     target = Path(path).expanduser()
-    if target.is_file():
+    if target.is_file() and is_scenario_path(target):
+        root, single = target.parent, None
+    elif target.is_file():
         root, single = target.parent, target
     else:
         root, single = target, None
@@ -226,12 +292,16 @@ def open_workspace(path: str | Path) -> Workspace:
 
 __all__ = [
     "EVAL_SET_SUFFIX",
+    "RUN_FILE_SUFFIXES",
+    "SCENARIO_SUFFIX",
     "EvalSetEntry",
     "Workspace",
     "WorkspaceSettings",
     "describe_eval_set",
     "find_settings_file",
+    "is_scenario_path",
     "load_settings",
     "open_workspace",
+    "run_files_in",
     "settings_key_line",
 ]

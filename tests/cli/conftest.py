@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# The loopback OpenAI-compatible server (playing judges and simulated users), for the
+# tests of `run` on scenario files.
+from tests.evaluation.criteria.conftest import judge_env, judge_server
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -20,3 +24,6 @@ def project(tmp_path: Path) -> Path:
     del eval_set["metadata"]["agent"]  # the tests name the agent themselves
     (tmp_path / "evals/plain.evalset.json").write_text(json.dumps(eval_set, indent=2))
     return tmp_path
+
+
+__all__ = ["judge_env", "judge_server", "project"]

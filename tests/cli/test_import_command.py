@@ -122,7 +122,7 @@ def test_bad_rows_are_each_named_by_line_and_column_and_nothing_is_written(
     assert f"{source}:4: column 'query': empty" in err
     assert f"{source}:5: column 'expected_tools': tool call 0: name: Field required" in err
     assert f"{source}:6: column 'expected_tools': invalid JSON: Expecting value" in err
-    assert f"{source}:7: column 'id': duplicate id 'a' (also on line 2)" in err
+    assert f"{source}:7: column 'id': duplicate id 'a' (also on line 2; " in err
     assert "5 problem(s); nothing written" in err
     assert "Traceback" not in err
     assert files_in(tmp_path) == {"bad.csv"}  # no output, no temporary file

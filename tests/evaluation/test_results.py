@@ -194,3 +194,18 @@ def test_tokens_per_case_keep_cases_of_two_sets_sharing_an_id() -> None:
         "only_a": 1,
         "b/greeting": 20,
     }
+
+
+def test_token_usage_total_adds_every_count_at_once() -> None:
+    from tenxeval_tui.evaluation.token_usage import TokenUsage
+
+    usages = [
+        TokenUsage(input_tokens=3, output_tokens=4, cache_read_tokens=5),
+        TokenUsage(input_tokens=10, cache_creation_tokens=2),
+        TokenUsage(output_tokens=1),
+    ]
+    total = TokenUsage.total(usages)
+    assert total == sum(usages, TokenUsage())
+    assert (total.input_tokens, total.output_tokens, total.total_tokens) == (13, 5, 18)
+    assert (total.cache_read_tokens, total.cache_creation_tokens) == (5, 2)
+    assert TokenUsage.total([]) == TokenUsage()

@@ -17,7 +17,11 @@ async def test_run_eval_runs_each_case_the_given_number_of_times(tmp_path) -> No
     coin_set(4).to_file(path)
     agent = CoinAgent(0.5, seed=17)
     app, collector = create_eval_app(agent)
-    report = await run_eval(app, collector, str(path), config_with(EXACT), repeats=3, pass_rule=0.5)
+    # In-process: the agent's calls are counted in this process (isolated, they stay in
+    # the child).
+    report = await run_eval(
+        app, collector, str(path), config_with(EXACT), repeats=3, pass_rule=0.5, isolate=False
+    )
     assert agent.calls == {f"question {i}": 3 for i in range(4)}
     for index, result in enumerate(report.results):
         outcomes = agent.expected(f"question {index}", 3)

@@ -85,3 +85,30 @@ def test_an_agent_killing_the_worker_leaves_the_finished_cases_in_the_journal(
     assert "worker_reports" not in [line["type"] for line in lines]
     report = report_from_journal(tmp_path / "journal.jsonl")
     assert report.is_partial and [r.eval_id for r in report.results] == ["c0", "c1"]
+
+
+def test_forget_bulk_empties_a_result_only_after_the_journal_has_it_whole(tmp_path: Path) -> None:
+    from tenxeval_tui.evaluation import EvalCaseResult, TrajectoryStep
+    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.observers import ObserverGroup
+    from tenxeval_tui.runs.worker import BULKY_RESULT_FIELDS, ForgetBulk
+
+    step = TrajectoryStep.node("MAIN", timestamp=1.0)
+    result = EvalCaseResult(
+        eval_id="c0",
+        passed=True,
+        actual_trajectory=[step],
+        node_visits=["MAIN"],
+        node_responses=[{"node_name": "MAIN"}],
+        messages=[{"role": "user", "content": "hi"}],
+        metadata={"eval_set_id": "h"},
+    )
+    result.repeat_results = [result.model_copy(deep=True)]
+    journal = tmp_path / "run.jsonl"
+    ObserverGroup([RunJournal(journal), ForgetBulk()]).case_end(result)
+    kept = report_from_journal(journal).results[0]
+    assert kept.actual_trajectory == [step] and kept.node_visits == ["MAIN"]
+    assert kept.repeat_results is not None and kept.repeat_results[0].node_visits == ["MAIN"]
+    for one in (result, result.repeat_results[0]):
+        assert all(getattr(one, name) == [] for name in BULKY_RESULT_FIELDS)
+    assert result.passed and result.eval_id == "c0"  # what the summary reads stays

@@ -39,7 +39,7 @@ async def run_case(project: Path, spec: str, case: dict[str, Any]) -> Any:
 
 async def record(app: WorkbenchApp, pilot: Any, messages: list[str]) -> RecordScreen:
     await wait_for_form(pilot)
-    await pilot.press("f4")
+    await pilot.press("f6")
     await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
     screen = app.screen
     assert isinstance(screen, RecordScreen)
@@ -166,7 +166,7 @@ async def test_continuing_a_cases_conversation_replays_its_turns_first(tmp_path:
         await wait_for_form(pilot)
         document = editor(app).document
         assert document is not None and document.cases[0].eval_id == "paris_weather"
-        await pilot.press("shift+f4")
+        await pilot.press("shift+f6")
         await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
         screen = app.screen
         assert isinstance(screen, RecordScreen)
@@ -195,7 +195,7 @@ async def test_a_report_continues_a_cases_conversation_through_the_app(tmp_path:
         await wait_for_form(pilot)
         assert app_supports(app, CONTINUE_ACTION)
         assert any(b.action == CONTINUE_ACTION for b in CaseScreen.BINDINGS)  # type: ignore[union-attr]
-        # What the report browser's f4 asks of the app (request_case_action).
+        # What the report browser's f6 asks of the app (request_case_action).
         await app.run_action("continue_conversation('weather_graph', 'london_weather')")
         await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
         screen = app.screen

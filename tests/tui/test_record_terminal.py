@@ -38,7 +38,7 @@ def test_a_case_is_recorded_and_saved_by_keyboard_in_a_terminal(tmp_path: Path) 
             f"env TERM=xterm-256color {APP} {path}",
         )  # fmt: skip
         wait_sync(lambda: "Case #1" in tmux.screen(), what="the form")
-        keys("F4")
+        keys("F6")
         wait_sync(lambda: "Talking to the agent" in tmux.screen(), what="the chat ready")
         keys("-l", "What is the weather in Oslo?")
         keys("Enter")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.collectors.event_collector import EventCollector, E
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType, as_event_model
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
+from tenxeval_tui.evaluation.lean import token_usage, trusted
 from tenxeval_tui.evaluation.subscription import Subscription
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -63,6 +64,10 @@ class TrajectoryCollector(EventCollector):
     def __init__(self, capture_all_events: bool = False) -> None:
         super().__init__()
         self.capture_all_events = capture_all_events
+        self.keep_last_case = True
+        """Whether the evaluator leaves each finished case's trajectory here (see
+        :meth:`absorb`); a run that streams its results elsewhere turns it off, so that
+        the steps of its last case are not kept twice."""
         self.trajectory: list[TrajectoryStep] = []
         self.tool_calls: list[ToolCall] = []
         self.node_visits: list[str] = []
@@ -155,26 +160,35 @@ class TrajectoryCollector(EventCollector):
             return
         data = event.data
         self.node_visits.append(name)
+        # One step and one response per event: built lean (see .lean), as validation
+        # would build them.
         self.trajectory.append(
-            TrajectoryStep(
-                step_type=StepType.NODE,
-                name=name,
-                timestamp=event.timestamp,
-                metadata={"step": data["step"]} if "step" in data else {},
+            trusted(
+                TrajectoryStep,
+                {
+                    "step_type": StepType.NODE,
+                    "name": name,
+                    "args": {},
+                    "timestamp": float(event.timestamp),
+                    "metadata": {"step": data["step"]} if "step" in data else {},
+                },
             )
         )
         if data.get("visit_only"):
             return
         has_tool_calls = bool(data.get("has_tool_calls", False))
-        response = NodeResponseData(
-            node_name=name,
-            input_messages=list(data.get("input_messages") or []),
-            response_text=str(data.get("response_text") or ""),
-            has_tool_calls=has_tool_calls,
-            tool_call_names=list(data.get("tool_call_names") or []),
-            is_final=bool(data.get("is_final", not has_tool_calls)),
-            timestamp=event.timestamp,
-            token_usage=TokenUsage.model_validate(data.get("token_usage") or {}),
+        response = trusted(
+            NodeResponseData,
+            {
+                "node_name": name,
+                "input_messages": _messages(data.get("input_messages")),
+                "response_text": str(data.get("response_text") or ""),
+                "has_tool_calls": has_tool_calls,
+                "tool_call_names": [str(n) for n in data.get("tool_call_names") or []],
+                "is_final": bool(data.get("is_final", not has_tool_calls)),
+                "timestamp": float(event.timestamp),
+                "token_usage": token_usage(data.get("token_usage")),
+            },
         )
         self.node_responses.append(response)
         self._add_messages(response.input_messages)
@@ -295,6 +309,19 @@ class TrajectoryCollector(EventCollector):
             f"TrajectoryCollector(nodes={len(self.node_visits)}, tools={len(self.tool_calls)}, "
             f"responses={len(self.node_responses)}, steps={len(self.trajectory)})"
         )
+
+
+def _messages(value: Any) -> list[dict[str, Any]]:
+    """An event's ``input_messages`` as validation makes them: a new list of dicts (a
+    mapping becomes a dict; anything else is refused, as validation refuses it)."""
+    messages: list[dict[str, Any]] = []
+    for message in value or []:
+        if isinstance(message, Mapping) and not isinstance(message, dict):
+            message = dict(message)
+        if not isinstance(message, dict):
+            raise ValueError(f"input_messages holds a {type(message).__name__}, not a dict")
+        messages.append(message)
+    return messages
 
 
 def make_trajectory_callback(

@@ -1,6 +1,8 @@
 """Eval sets made from other people's files: CSV (or TSV), JSON Lines, Google ADK eval sets.
 
-One row (a CSV record, a JSONL line) is one single-turn case. Which column holds what is
+One row (a CSV record, a JSONL line) is one single-turn case; with a ``turn`` column
+(``turn``, ``turn_index``, ``turn_number``), the rows sharing an id are the turns of one
+multi-turn case, in the order of their turn numbers (:func:`group_turns`). Which column holds what is
 found by name (:data:`DEFAULT_COLUMNS`, case-insensitive) or given by a
 :class:`ColumnMap` (``--map query=question,expected=answer``). Columns nobody mapped go
 into the case's ``metadata``, so nothing of the row is lost.
@@ -52,6 +54,7 @@ DEFAULT_COLUMNS: dict[str, tuple[str, ...]] = {
     "name": ("name",),
     "description": ("description",),
     "tools": ("expected_tools", "expected_tool_calls", "expected_tool_trajectory"),
+    "turn": ("turn", "turn_index", "turn_number"),
 }
 """Each field of a case and the column names it is looked up by when not mapped, in order."""
 
@@ -79,6 +82,7 @@ class ColumnMap:
     name: str | None = None
     description: str | None = None
     tools: str | None = None
+    turn: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> ColumnMap:
@@ -357,16 +361,23 @@ def _cases_from_rows(
         else:
             try:
                 case = _case(row, columns)
+                if "turn" in columns:  # taken out again by group_turns
+                    case["_line"] = row.line
+                    case["_turn"] = _turn_number(row.values.get(columns["turn"]), columns)
             except ValueError as exc:
                 problems.append(Problem(str(path), str(exc), line=row.line))
             else:
                 eval_id = case["eval_id"]
-                if eval_id and eval_id in first_line_of:
+                if "turn" in columns:
+                    if eval_id:
+                        first_line_of.setdefault(eval_id, row.line)
+                elif eval_id and eval_id in first_line_of:
                     problems.append(
                         Problem(
                             str(path),
                             f"column {columns['id']!r}: duplicate id {eval_id!r} "
-                            f"(also on line {first_line_of[eval_id]})",
+                            f"(also on line {first_line_of[eval_id]}; the turns of one "
+                            "case need a turn column)",
                             line=row.line,
                         )
                     )
@@ -380,6 +391,8 @@ def _cases_from_rows(
         raise EvalFileError(problems)
     if not cases:
         raise EvalFileError([Problem(str(path), "no rows to import")])
+    if "turn" in columns:
+        cases = group_turns(path, cases, columns)
     number = 0
     for case in cases:  # rows without an id: case-1, case-2, ... (skipping taken ids)
         if case["eval_id"]:
@@ -389,6 +402,81 @@ def _cases_from_rows(
             number += 1
         case["eval_id"] = f"case-{number}"
     return cases
+
+
+def _turn_number(value: Any, columns: dict[str, str]) -> int | None:
+    """A row's turn number (``None`` when its cell is empty); ``ValueError`` if no number."""
+    column = columns["turn"]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(f"column {column!r}: a turn number, not {type(value).__name__}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError(f"column {column!r}: {value!r} is not a turn number") from None
+    if not number.is_integer() or number < 0:
+        raise ValueError(f"column {column!r}: {value!r} is not a whole number from 0")
+    return int(number)
+
+
+def group_turns(
+    path: Path, rows: list[dict[str, Any]], columns: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The rows of a file with a ``turn`` column as cases: rows sharing an id are one case,
+    its turns ordered by turn number (rows without a number keep their file order, after
+    those with one). The case's name, description, tags and metadata come from its first
+    row; a later row's other columns go into its turn's ``user_content.metadata``, so nothing
+    is lost. A row with a turn number but no id, and a turn number used twice in a case,
+    are problems at their lines."""
+    problems: list[Problem] = []
+    cases: dict[str, dict[str, Any]] = {}
+    turns: dict[str, list[tuple[int | None, int, dict[str, Any]]]] = {}
+    order: list[str] = []
+    for index, row in enumerate(rows):
+        line, number = row.pop("_line"), row.pop("_turn")
+        eval_id = row["eval_id"]
+        if not eval_id:
+            if number is not None:
+                problems.append(
+                    Problem(
+                        str(path),
+                        f"column {columns['turn']!r}: turn {number} has no id to join a case "
+                        f"by (fill column {columns.get('id', 'id')!r})",
+                        line=line,
+                    )
+                )
+            key = f"\0row{index}"  # its own single-turn case
+        else:
+            key = eval_id
+        (turn,) = row["conversation"]
+        if key not in cases:
+            cases[key] = row
+            turns[key] = []
+            order.append(key)
+        else:
+            if row["metadata"]:
+                turn["user_content"]["metadata"] = row["metadata"]
+            cases[key]["tags"] = list(dict.fromkeys([*cases[key]["tags"], *row["tags"]]))
+        taken = [n for n, _, _ in turns[key] if n is not None]
+        if number is not None and number in taken:
+            problems.append(
+                Problem(
+                    str(path),
+                    f"column {columns['turn']!r}: case {eval_id!r} has turn {number} twice",
+                    line=line,
+                )
+            )
+        turns[key].append((number, line, turn))
+    if problems:
+        raise EvalFileError(problems[:MAX_PROBLEMS])
+    grouped = []
+    for key in order:
+        ordered = sorted(turns[key], key=lambda t: (t[0] is None, t[0] or 0))
+        case = cases[key]
+        case["conversation"] = [turn for _, _, turn in ordered]
+        grouped.append(case)
+    return grouped
 
 
 def _without_null_keys(value: Any) -> Any:

@@ -6,10 +6,15 @@ way wherever it runs. A case is selected when it is one of the eval ids (none gi
 any) **and** carries the tags: every one of them (``every_tag=True``, as
 :meth:`EvalSet.filter_by_tags` and ``--tags`` do) or one of them (``every_tag=False``,
 as the run view's ``#tag`` filter does).
+
+:class:`Shard` splits what was selected into N stable parts (``run --shard K/N``): a
+case's part depends only on its eval set id and eval id, so N CI jobs that each run one
+part run every case exactly once, whatever machine or order they run in.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Protocol, TypeVar
 
@@ -78,4 +83,45 @@ class CaseSelection(BaseModel):
         return self.eval_ids is not None or bool(self.tags)
 
 
-__all__ = ["CaseSelection", "SelectableCase"]
+class Shard(BaseModel):
+    """Part ``index`` (1-based) of ``count`` stable parts of a run's cases.
+
+    A case belongs to the part given by a SHA-256 hash of its eval set id and eval id
+    (never Python's salted ``hash``), so every process and machine agrees, and the parts
+    are disjoint and cover every case.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int = Field(ge=1, description="Which part, from 1 to count.")
+    count: int = Field(ge=1, description="How many parts the cases are split into.")
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """``"K/N"`` as a shard; ``ValueError`` saying what is wrong otherwise."""
+        head, slash, tail = text.strip().partition("/")
+        if not slash or not head.strip().isdigit() or not tail.strip().isdigit():
+            raise ValueError(f"{text!r} is not K/N (e.g. 2/4: the second of four parts)")
+        index, count = int(head), int(tail)
+        if count < 1 or not 1 <= index <= count:
+            raise ValueError(f"{text!r}: K must be from 1 to N, and N at least 1")
+        return cls(index=index, count=count)
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def part_of(self, eval_set_id: str, eval_id: str) -> int:
+        """The part (1-based) the case ``eval_id`` of eval set ``eval_set_id`` belongs to."""
+        digest = hashlib.sha256(f"{eval_set_id}\0{eval_id}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") % self.count + 1
+
+    def selects(self, eval_set_id: str, eval_id: str) -> bool:
+        """Whether the case belongs to this part."""
+        return self.part_of(eval_set_id, eval_id) == self.index
+
+    def cases(self, eval_set_id: str, cases: Iterable[CaseT]) -> list[CaseT]:
+        """The ``cases`` of eval set ``eval_set_id`` in this part, in their order."""
+        return [case for case in cases if self.selects(eval_set_id, case.eval_id)]
+
+
+__all__ = ["CaseSelection", "SelectableCase", "Shard"]

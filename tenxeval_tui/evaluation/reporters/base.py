@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable
 from pathlib import Path
 
 from tenxeval_tui.evaluation.eval_result import EvalReport
@@ -39,14 +40,18 @@ class BaseReporter(abc.ABC):
         """The report as the UTF-8 bytes of its file (override when that is quicker)."""
         return self.render(report).encode("utf-8")
 
+    def render_parts(self, report: EvalReport) -> Iterable[bytes]:
+        """The bytes of :meth:`render_bytes` in pieces, written as they come (override for a
+        report too big to hold whole: a case of many steps)."""
+        return [self.render_bytes(report)]
+
     def save(self, report: EvalReport, path: str | Path) -> Path:
         """Write the report to ``path`` atomically (folders are created) and return the path."""
         target = Path(path)
         # Rendering allocates many short-lived objects next to a report that may hold
         # millions; full collections would rescan that report again and again.
         with gc_paused():
-            data = self.render_bytes(report)
-        atomic_write_bytes(target, data)
+            atomic_write_bytes(target, self.render_parts(report))
         return target
 
     def generate(self, report: EvalReport, output_dir: str | Path | None = None) -> str | None:

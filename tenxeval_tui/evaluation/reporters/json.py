@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.fileio import without_surrogates
+from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused, without_surrogates
+from tenxeval_tui.evaluation.json_stream import report_json_parts
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
@@ -125,6 +129,24 @@ class JSONReporter(BaseReporter):
             # text UTF-8 cannot hold (a lone surrogate from the agent): written as U+FFFD
             cleaned = without_surrogates(self.to_dict(report))
             return pydantic_core.to_json(cleaned, indent=indent) + b"\n"
+
+    def render_parts(self, report: EvalReport) -> Iterable[bytes]:
+        """:meth:`render_bytes` in pieces (:mod:`..json_stream`): a report of a case with
+        many steps is never held whole (whole when the switches leave data out)."""
+        if self._exclude():
+            return [self.render_bytes(report)]
+        return itertools.chain(report_json_parts(report, self.indent_for(report)), [b"\n"])
+
+    def save(self, report: EvalReport, path: str | Path) -> Path:
+        """Write the report to ``path`` atomically, in pieces; when its text needs cleaning
+        (a lone surrogate, found part way), written whole instead."""
+        try:
+            return super().save(report, path)
+        except pydantic_core.PydanticSerializationError:
+            target = Path(path)
+            with gc_paused():
+                atomic_write_bytes(target, self.render_bytes(report))
+            return target
 
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""

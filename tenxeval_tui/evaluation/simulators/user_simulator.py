@@ -25,6 +25,7 @@ from typing import Any
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import CriteriaConfig, EvalConfig
+from tenxeval_tui.evaluation.config.prices import PriceTable
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, Invocation, MessageContent
@@ -153,24 +154,35 @@ class UserSimulator:
         eval_set_id: str = "",
         observers: Sequence[RunObserver] = (),
         timeout: float = DEFAULT_TIMEOUT,
+        prices: PriceTable | None = None,
+        agent_model: str | None = None,
     ) -> tuple[EvalCaseResult, SimulationResult]:
         """Simulate ``scenario`` as a case of ``eval_set_id``, followed by ``observers``.
 
         Returns the case result (its ``turn_results`` and ``messages`` hold the
         conversation, ``metadata["simulation"]`` the scenario's outcome) and the
         :class:`SimulationResult` made from it. ``timeout`` (seconds) covers the
-        whole conversation.
+        whole conversation. With ``prices`` (an ``EvalConfig.prices`` table) the
+        case's ``cost_usd`` is priced as an eval case's (the agent's tokens at
+        ``agent_model``'s price, each judge's at its model's) plus the simulated
+        user's tokens at its model's price (a model not in the table adds nothing).
         """
         app, collector = app_and_collector(graph)
+        settings = self.settings()
         user = SimulatedUser(
             scenario,
             scenario.max_turns or self.max_turns,
-            UserModel(self.settings(), self.judge_pool),
+            UserModel(settings, self.judge_pool),
         )
         case = scenario_case(scenario, agent_config)
         run_config = EvalConfig(
-            criteria=CriteriaConfig(), timeout=timeout, reporter=ReporterConfig(enabled=False)
+            criteria=CriteriaConfig(),
+            timeout=timeout,
+            reporter=ReporterConfig(enabled=False),
+            prices=dict(prices or {}),
+            agent_model=agent_model,
         )
+        user_price = (prices or {}).get(settings.model)
         evaluator = AgentEvaluator(app, collector, run_config, observers=observers)
 
         async def score(execution: ExecutionResult, ran: EvalCase) -> list[CriterionResult]:
@@ -179,6 +191,8 @@ class UserSimulator:
         def finish(result: EvalCaseResult) -> None:
             result.metadata[SIMULATION_KEY] = _outcome(user, result)
             result.token_usage = result.token_usage + user.token_usage
+            if user_price is not None:
+                result.cost_usd = (result.cost_usd or 0.0) + user_price.cost(user.token_usage)
 
         result = await evaluator.evaluate_case(
             case, eval_set_id, next_turn=user.next_turn, score=score, finish=finish

@@ -25,7 +25,17 @@ def _normalise(bindings: Iterable[BindingType]) -> Iterable[Binding]:
             yield Binding(key, action, rest[0] if rest else "")
 
 
-_KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "number_sign": "#"}
+_KEY_NAMES = {
+    "question_mark": "?",
+    "slash": "/",
+    "escape": "esc",
+    "number_sign": "#",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "plus": "+",
+    "minus": "-",
+    "equals_sign": "=",
+}
 
 
 def format_keys(key: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App
 
+from tenxeval_tui.screens.common.preferences import Preferences
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 LeaveGuard = Callable[[], Awaitable[bool]]
@@ -53,6 +54,11 @@ class WorkbenchHost(Protocol):
         """Ask ``guard`` before quitting."""
         ...
 
+    @property
+    def preferences(self) -> Preferences:
+        """The user's settings file (theme, keys, the run view's last options)."""
+        ...
+
 
 class StandaloneHost:
     """The host of a screen in an app that is not the workbench: the current folder's
@@ -64,6 +70,14 @@ class StandaloneHost:
 
     def __init__(self) -> None:
         self._workspace: Workspace | None = None
+        self._preferences: Preferences | None = None
+
+    @property
+    def preferences(self) -> Preferences:
+        """The user's settings file (read when first asked for)."""
+        if self._preferences is None:
+            self._preferences = Preferences()
+        return self._preferences
 
     @property
     def workspace(self) -> Workspace:

@@ -29,9 +29,9 @@ class AgentCommandsScreen(CaseCommandsScreen):
     """Completion and checks from the agent's schema, recording, bulk edits."""
 
     BINDINGS = [
-        Binding("f4", "record_case", "Record a case", tooltip="Chat with the agent, save as case"),
+        Binding("f6", "record_case", "Record a case", tooltip="Chat with the agent, save as case"),
         Binding(
-            "shift+f4",
+            "shift+f6",
             "record_case(True)",
             "Continue the case's conversation",
             show=False,
@@ -42,7 +42,7 @@ class AgentCommandsScreen(CaseCommandsScreen):
     @classmethod
     def agent_help_sections(cls) -> list[tuple[str, list[Any]]]:
         """The keys of the screens these commands open, for the help screen."""
-        return [("record a case (the chat, f4)", list(RecordScreen.BINDINGS))]
+        return [("record a case (the chat, f6)", list(RecordScreen.BINDINGS))]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -23,6 +23,7 @@ from tenxeval_tui.authoring.document import (
     DeleteCase,
     EvalSetDocument,
     InsertCase,
+    InsertCases,
     MoveCase,
     change_uid,
 )
@@ -32,7 +33,7 @@ from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.messages import FieldEdited
 
 _NEEDS_CASE = {"duplicate_case", "delete_case", "move_case", "add_turn", "add_call"}
-_NEEDS_DOCUMENT = {"save", "undo", "redo", "new_case"} | _NEEDS_CASE
+_NEEDS_DOCUMENT = {"save", "undo", "redo", "new_case", "import_rows"} | _NEEDS_CASE
 
 
 class CaseCommandsScreen(Screen[None]):
@@ -259,7 +260,7 @@ class CaseCommandsScreen(Screen[None]):
             self.notify("Nothing to redo." if redo else "Nothing to undo.")
             return
         uid = change_uid(change)
-        if isinstance(change, DeleteCase | InsertCase | MoveCase):
+        if isinstance(change, DeleteCase | InsertCase | InsertCases | MoveCase):
             present = {case.uid for case in document.cases}
             await self._reshow(uid if uid in present else None)
         else:

@@ -67,6 +67,14 @@ class EditorScreen(AgentCommandsScreen):
             priority=True,
         ),
         Binding("f2", "edit_eval_set", "Eval set name, id, agent", show=False),
+        Binding(
+            "f4",
+            "import_rows",
+            "Import rows…",
+            show=False,  # in the help and the command palette
+            tooltip="Add the rows of a CSV, TSV or JSONL file as cases (ctrl+z undoes)",
+            id="editor.import",
+        ),
         Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
     ]
 
@@ -163,6 +171,12 @@ class EditorScreen(AgentCommandsScreen):
             cases = self.query_one(CaseTable)
             return (self.focused is not cases and bool(cases.display)) or can_go_back(self)
         return super().check_action(action, parameters)
+
+    def action_import_rows(self) -> None:
+        """Add the rows of a CSV, TSV, JSONL or ADK file as cases (one undo step)."""
+        from tenxeval_tui.screens.editor.import_rows import ask_and_import
+
+        ask_and_import(self)
 
     def action_hide_hint(self) -> None:
         """Hide the newcomer's tip, for good (remembered in the user's state folder)."""

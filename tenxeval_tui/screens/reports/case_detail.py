@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
@@ -21,7 +23,13 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
+from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 
 
 class CaseScreen(Screen[None]):
@@ -35,8 +43,10 @@ class CaseScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        ACCEPT_KEY,
+        *REPEAT_KEYS,
         Binding(
-            "f4",
+            "f6",
             "continue_conversation",
             "Continue the chat",
             tooltip="A chat with the agent, this case's user messages replayed first",
@@ -44,6 +54,7 @@ class CaseScreen(Screen[None]):
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
+        *SAVE_BINDINGS,
     ]
 
     def __init__(
@@ -55,14 +66,19 @@ class CaseScreen(Screen[None]):
         baseline: EvalCaseResult | None = None,
         eval_case: EvalCase | None = None,
         report_path: Path | None = None,
+        run_timestamp: float | None = None,
     ) -> None:
         super().__init__()
+        self.run_timestamp = run_timestamp
+        """When the run of ``result`` ended (its report's timestamp): accepting its actual
+        needs it, to refuse when the eval set changed since."""
         self.report_path = report_path
         self.result = result
         self.report_title = report_title
         self.eval_set_id = eval_set_id or result.eval_set_id
         self.baseline = baseline
         self.eval_case = eval_case
+        self.case_saver = CaseSaver(self)
 
     def compose(self) -> ComposeResult:
         yield CaseDetailView(id="case-detail")
@@ -87,7 +103,35 @@ class CaseScreen(Screen[None]):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return can_go_back(self)
+        if action == SAVE_ACTION:
+            return is_simulated(self.result)  # hidden for other cases
+        if action in REPEAT_ACTIONS:
+            return bool(self.result.repeat_results)
+        if action == "accept_actual":
+            return self.run_timestamp is not None
         return True
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the case shown (or its repeat shown) did as its expectations."""
+        if self.run_timestamp is None:
+            return
+        run = accepted_run(self.result, self.query_one(CaseDetailView).repeat)
+        await accept_actual(self, run, self.eval_set_id, self.run_timestamp)
+
+    def action_next_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self.query_one(CaseDetailView).step_repeat(-1)
+
+    def action_save_as_case(self) -> None:
+        """Save this simulated conversation as a case of an eval set (asks which)."""
+        self.case_saver.save(self.result)
+
+    async def action_undo_save_as_case(self) -> None:
+        """Take the case saved last out of its eval set again."""
+        await self.case_saver.undo()
 
     def action_copy(self) -> None:
         """Ask what to copy (reply, tool calls, diff, the report's path), then copy it."""

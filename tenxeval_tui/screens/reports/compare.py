@@ -24,8 +24,13 @@ from tenxeval_tui.evaluation.compare import (
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.stats import wilson_interval
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
-from tenxeval_tui.widgets.reports.comparison_table import CHANGE_STYLES, ComparisonTable
+from tenxeval_tui.widgets.reports.comparison_table import (
+    CHANGE_STYLES,
+    NOISE_STYLE,
+    ComparisonTable,
+)
 from tenxeval_tui.widgets.reports.report_list import format_time
 from tenxeval_tui.widgets.reports.status_text import PARTIAL_MARK, delta_text, score_text
 
@@ -52,6 +57,18 @@ def comparison_header(
     text.append_text(
         delta_text(comparison.current_pass_rate - comparison.baseline_pass_rate, points=True)
     )
+    if comparison.significance:
+        ran = [c for c in comparison.cases if c.current_status is not None]
+        passed = sum(1 for c in ran if c.current_status == "passed")
+        low, high = wilson_interval(passed, len(ran))
+        text.append(f"   (95% CI {low:.0%} to {high:.0%})", style="dim")
+        text.append("\nNoise-aware ", style="bold")
+        text.append(f"{comparison.significance}: ")
+        flips = len(comparison.noise_flips)
+        text.append(
+            f"{flips} status flip{'s' if flips != 1 else ''} within noise (not counted)",
+            style=NOISE_STYLE if flips else "dim",
+        )
     text.append("\n")
     for i, change in enumerate(CaseChange):
         if i:
@@ -144,6 +161,7 @@ class CompareScreen(Screen[None]):
             comparison_header(comparison, baseline, current)
         )
         self.query_one("#compare-criteria", Static).update(criteria_deltas(comparison))
+        self.query_one(ComparisonTable).show_runs(comparison.significance is not None)
         self._refresh_cases()
         self.query_one(ComparisonTable).focus()
 
@@ -152,7 +170,8 @@ class CompareScreen(Screen[None]):
             return
         cases = self.comparison.sorted_cases(self.sort_key, reverse=self.reverse)
         if not self.show_unchanged:
-            cases = [c for c in cases if c.change != CaseChange.UNCHANGED]
+            # a flip within noise stays listed: the user should see it was not counted
+            cases = [c for c in cases if c.change != CaseChange.UNCHANGED or c.noise_flip]
         table = self.query_one(ComparisonTable)
         table.set_items(cases, keep=table.current)
         direction = "descending" if self.reverse else "ascending"
@@ -206,6 +225,7 @@ class CompareScreen(Screen[None]):
                 eval_set_id=case.eval_set_id or current.eval_set_id,
                 baseline=before if after is not None else None,
                 report_path=self.current_path if after is not None else self.baseline_path,
+                run_timestamp=(current if after is not None else baseline).timestamp,
             )
         )
 

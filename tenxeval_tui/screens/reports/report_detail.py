@@ -20,6 +20,8 @@ from tenxeval_tui.browsing.report_document import (
     ReportReader,
     StatusFilter,
 )
+from tenxeval_tui.browsing.simulated_case import is_simulated
+from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -31,8 +33,14 @@ from tenxeval_tui.screens.editor.case_actions import (
     app_supports,
     request_case_action,
 )
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.html_report import open_html_report
-from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
+from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
+from tenxeval_tui.widgets.reports.case_detail_view import (
+    REPEAT_ACTIONS,
+    REPEAT_KEYS,
+    CaseDetailView,
+)
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import format_time
 from tenxeval_tui.widgets.reports.score_bars import ScoreBars
@@ -65,6 +73,10 @@ def summary_text(doc: ReportDocument) -> Text:
         "   ",
         (f"{s.total_token_usage.total_tokens} tokens", "cyan"),
     )
+    if s.total_cost_usd is not None:  # only with a price table
+        text.append("   ")
+        text.append(format_cost(s.total_cost_usd), style="cyan")
+        text.append(" cost")
     if doc.partial:
         text.append(PARTIAL_MARK, style="bold yellow")
     if not doc.complete:
@@ -85,8 +97,32 @@ class ReportScreen(Screen[None]):
         Binding("slash", "focus_filter", "Filter"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
+        Binding(
+            "h",
+            "flaky_cases",
+            "Flaky cases",
+            show=False,  # the footer is full: the repeat keys come first
+            tooltip="This eval set's cases over its runs",
+        ),
+        Binding(
+            "t",
+            "what_if",
+            "What-if thresholds",
+            show=False,
+            tooltip="Change criteria thresholds and see the verdicts move (no agent run)",
+        ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        ACCEPT_KEY,
+        *REPEAT_KEYS,
+        Binding(
+            "x",
+            "export",
+            "Export…",
+            show=False,  # in the help and the command palette
+            tooltip="Write this report as CSV or JSONL (or JSON, HTML, JUnit XML)",
+            id="report.export",
+        ),
         Binding(
             "y",
             "copy",
@@ -94,6 +130,7 @@ class ReportScreen(Screen[None]):
             show=False,
             tooltip="The case's reply, tool calls or diff; the report's path",
         ),
+        *SAVE_BINDINGS,
     ]
 
     def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
@@ -103,6 +140,7 @@ class ReportScreen(Screen[None]):
         self.status_filter = StatusFilter.ALL
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
+        self.case_saver = CaseSaver(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
@@ -160,6 +198,7 @@ class ReportScreen(Screen[None]):
         self.document = document
         self.query_one("#report-header", Static).update(summary_text(document))
         self.query_one(ScoreBars).show_stats(document.summary.criterion_stats)
+        self.query_one(ReportCaseTable).show_runs(document.has_repeats)
         self._apply_filter()
         self.query_one(ReportCaseTable).focus()
         self.call_after_refresh(self._case_view)  # ready before the first case is opened
@@ -233,16 +272,20 @@ class ReportScreen(Screen[None]):
             )
             return
         view = await self._case_view()
+        had_repeats = view.is_mounted and view.display and view.repeat_count > 0
+        simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
         if not view.display:
             self._set_case_open(True)
+        elif had_repeats != (view.repeat_count > 0) or self._simulated_shown != simulated_before:
+            self.refresh_bindings()  # the repeat keys and "save as case" come and go with the case
 
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
         self.query_one("#report-overview").display = not case_open
         self._view.display = case_open
-        # Every key works in both states, so the footer need not be rebuilt.
+        self.refresh_bindings()  # accept and the repeat keys show only with a case open
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
@@ -266,12 +309,67 @@ class ReportScreen(Screen[None]):
 
         pick_baseline_then_compare(self, self.path, self.document.eval_set_id)
 
+    def action_flaky_cases(self) -> None:
+        """This report's eval set: its cases over the runs in the report's folder."""
+        if self.document is None:
+            return
+        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+
+        self.app.push_screen(FlakinessScreen(self.path.parent, self.document.eval_set_id))
+
+    def action_what_if(self) -> None:
+        """Try other thresholds on this report."""
+        if self.document is None:
+            return
+        if not self.document.complete:
+            self.notify("Still reading the report's cases: try again in a moment.")
+            return
+        from tenxeval_tui.screens.reports.what_if import WhatIfScreen
+
+        self.app.push_screen(WhatIfScreen(self.path, self.document))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return self.showing_case is not None or can_go_back(self)
+        if action == SAVE_ACTION:
+            return self._simulated_shown  # hidden unless a simulated conversation is open
+        if action in REPEAT_ACTIONS:
+            return bool(self.showing_case is not None and self._view.repeat_count)
+        if action == "accept_actual":
+            return self.showing_case is not None
         return True
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the case shown (or its repeat shown) did as its expectations."""
+        result = self.showing_case
+        if result is None or self.document is None:
+            return
+        run = accepted_run(result, self._view.repeat)
+        set_id = result.eval_set_id or self.document.eval_set_id
+        await accept_actual(self, run, set_id, self.document.timestamp)
+
+    def action_next_repeat(self) -> None:
+        self._view.step_repeat(1)
+
+    def action_previous_repeat(self) -> None:
+        self._view.step_repeat(-1)
+
+    @property
+    def _simulated_shown(self) -> bool:
+        """Whether the case on screen is a simulated conversation (it can be saved as a case)."""
+        result = self.showing_case
+        return result is not None and is_simulated(result)
+
+    def action_save_as_case(self) -> None:
+        """Save the simulated conversation on screen as a case of an eval set (asks which)."""
+        self.case_saver.save(self.showing_case)
+
+    async def action_undo_save_as_case(self) -> None:
+        """Take the case saved last out of its eval set again."""
+        await self.case_saver.undo()
 
     async def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current
@@ -289,6 +387,12 @@ class ReportScreen(Screen[None]):
             copy_text(self, report_path(self.path))
         else:
             copy_from_case(self, result, path=self.path)
+
+    def action_export(self) -> None:
+        """Write the report to a file the user names (its ending names the format)."""
+        from tenxeval_tui.screens.reports.export_dialog import export_report
+
+        export_report(self, self.path)
 
     async def action_edit_case(self) -> None:
         await self._case_action(EDIT_ACTION)

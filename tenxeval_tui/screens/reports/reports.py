@@ -24,8 +24,11 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.what_if import WhatIfScreen
+from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
@@ -42,6 +45,7 @@ class ReportsScreen(Screen[None]):
         Binding("f5", "refresh", "Refresh"),
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
+        Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
@@ -58,15 +62,18 @@ class ReportsScreen(Screen[None]):
             ("case and comparison tables", list(VirtualTable.BINDINGS)),
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
+            (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
+            (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
         ]
 
     @property
     def folder(self) -> Path:
-        """The folder listed: as given, else the workspace's ``output_dir``, else ``eval_reports``."""
+        """The folder listed: as given, else where runs write reports (``$TENXEVAL_OUTPUT_DIR``,
+        the workspace's ``output_dir``, the user's ``run.output_dir``, ``eval_reports``)."""
         if self._folder is not None:
             return self._folder
-        workspace = host_of(self.app).workspace
-        return Path(workspace.resolve(workspace.settings.output_dir))
+        host = host_of(self.app)
+        return report_folder(host.workspace, host.preferences.settings)
 
     def compose(self) -> ComposeResult:
         yield Static(id="reports-title", classes="reports-title")
@@ -186,6 +193,12 @@ class ReportsScreen(Screen[None]):
             from tenxeval_tui.screens.common.copy_menu import copy_text, report_path
 
             copy_text(self, report_path(entry.path))
+
+    def action_flaky_cases(self) -> None:
+        """The highlighted report's eval set: its cases over the runs in this folder."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(FlakinessScreen(self.folder, entry.eval_set_id))
 
     def action_compare(self) -> None:
         entry = self._entry

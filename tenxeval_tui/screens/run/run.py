@@ -8,6 +8,7 @@ from it several times a second (only the rows that changed, only the new events)
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,11 +23,12 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.repeats import MAX_REPEATS
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_process import WorkerProcess
@@ -34,6 +36,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
@@ -113,13 +116,11 @@ class RunScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         ws = self.workspace
-        sets = [(ws.display_path(p), p) for p in ws.eval_set_files()]
+        sets = [(ws.display_path(p), p) for p in ws.run_files()]
         yield Header(icon="≡")
+        agent, concurrency, preset = self._initial_options()
         yield RunOptions(
-            sets,
-            agent=ws.settings.agent or "",
-            concurrency=ws.settings.concurrency,
-            id="run-options",
+            sets, agent=agent, concurrency=concurrency, preset=preset, id="run-options"
         )
         yield RunProgress(timings=self.timings, id="run-progress")
         with Horizontal(id="run-main"):
@@ -130,6 +131,22 @@ class RunScreen(Screen[None]):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
         yield Footer()
+
+    def _initial_options(self) -> tuple[str, int, str | None]:
+        """The options bar's agent, jobs and preset: those of the last run in this workspace
+        (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``, the
+        project's, the user's ``run.concurrency``, the defaults."""
+        ws = self.workspace
+        user = host_of(self.app).preferences.settings
+        try:
+            layered = resolve_settings({}, os.environ, ws, user, names=("agent", "concurrency"))
+            agent, concurrency = layered["agent"].value, layered["concurrency"].value
+        except SettingsError:  # a bad variable: `run` names it; here the project's
+            agent, concurrency = ws.settings.agent, None
+        last = user.last_run
+        if last.agent is not None and last.workspace == str(ws.root.resolve()):
+            agent = last.agent
+        return agent or "", last.concurrency or concurrency or ws.settings.concurrency, last.preset
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
@@ -173,10 +190,19 @@ class RunScreen(Screen[None]):
         self.launch(paths, only=only, tags=choice.tags)
 
     def chosen_paths(self, choice: RunChoice) -> list[Path]:
-        """The eval set files the scope option selects."""
+        """The eval set (and scenario) files the scope option selects: "all" leaves out the
+        scenario files whose simulated user is not set up, saying why in a notification."""
         if choice.scope != ALL_SETS:
             return [Path(choice.scope)]
-        return self.workspace.eval_set_files()
+        files, skipped = ready_run_files(self.workspace.run_files(), self.config_file, choice)
+        for path, problem in skipped:
+            self.notify(
+                inert(f"Skipped {self.workspace.display_path(path)}: {problem}"),
+                title="scenario file not run",
+                severity="warning",
+                markup=False,
+            )
+        return files
 
     def launch(
         self,
@@ -197,11 +223,13 @@ class RunScreen(Screen[None]):
         problem = agent_problem(agent, self.search_path) if agent else None
         if not paths:
             problem = f"No eval sets to run in {self.workspace.root}."
+        if choice.repeats is not None and not 1 <= choice.repeats <= MAX_REPEATS:
+            problem = f"Repeats: {choice.repeats} is not a whole number from 1 to {MAX_REPEATS:,}."
         if problem:
             self._say(problem, "bold red")
             return False
         ws = self.workspace
-        output_dir = ws.resolve(ws.settings.output_dir).resolve()
+        output_dir = report_folder(ws, host_of(self.app).preferences.settings).resolve()
         self.request = RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
@@ -210,6 +238,8 @@ class RunScreen(Screen[None]):
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
             selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
+            repeats=choice.repeats,
+            workers=_workers(ws.settings.workers),
             preset=choice.preset,
             config_file=self.config_file,
             output_dir=output_dir,
@@ -218,7 +248,20 @@ class RunScreen(Screen[None]):
         )
         self.runs_started += 1
         self._run_worker(self.request, list(carry or []))
+        self._remember_options(choice)
         return True
+
+    def _remember_options(self, choice: RunChoice) -> None:
+        """Keep the options of this run in the user's settings for the next session."""
+        values = {
+            "agent": choice.agent,
+            "workspace": str(self.workspace.root.resolve()),
+            "concurrency": choice.concurrency,
+            "preset": choice.preset,
+        }
+        problem = host_of(self.app).preferences.save_last_run(values)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
 
     @work(exclusive=True, group="run")
     async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
@@ -563,6 +606,17 @@ class RunScreen(Screen[None]):
         await self._stop_process()
 
 
+def _workers(setting: int | str | None) -> int | None:
+    """The settings' ``workers`` as a count (``auto``: the cores; checked when the settings
+    were read)."""
+    from tenxeval_tui.runs.pool import resolve_workers
+
+    try:
+        return resolve_workers(setting)
+    except ValueError:
+        return None
+
+
 def _result_in_reports(
     reports: list[Path], lean: EvalCaseResult
 ) -> tuple[EvalCaseResult, str] | None:
@@ -581,11 +635,26 @@ def _result_in_reports(
     return None
 
 
+def ready_run_files(
+    files: list[Path], config_file: Path | None, choice: RunChoice
+) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """``files`` less the scenario files that cannot run with the run's config, and those
+    with why (a config that does not load leaves them all to the worker, which says so)."""
+    from tenxeval_tui.runs.scenario_check import runnable_files
+
+    plan = RunPlan(agent="", eval_sets=[], config_file=config_file, preset=choice.preset)
+    try:
+        config = plan.resolved_config()
+    except (EvalFileError, OSError, ValueError):
+        return files, []
+    return runnable_files(files, config)
+
+
 def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
     """``eval_set_id -> (path, name)`` of each file (raises what loading raises)."""
     found: dict[str, tuple[Path, str]] = {}
     for path in paths:
-        eval_set = EvalSet.from_file(path)
+        eval_set = load_run_file(path)
         found[eval_set.eval_set_id] = (path, eval_set.name)
     return found
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.case_diff import expectations_for, user_turns
+from tenxeval_tui.browsing.repeats import divergence_label, repeat_lines, stats_label
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -20,8 +22,16 @@ from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.widgets.common.section_title import titled
 from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
+from tenxeval_tui.widgets.reports.simulated_conversation import SimulatedConversation
 from tenxeval_tui.widgets.reports.status_text import status_text
 from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
+
+REPEAT_KEYS: list[BindingType] = [
+    Binding("left_square_bracket", "previous_repeat", "Prev repeat", key_display="["),
+    Binding("right_square_bracket", "next_repeat", "Next repeat", key_display="]"),
+]
+"""Stepping through a case's repeats (bound by the screens that show this view)."""
+REPEAT_ACTIONS = ("previous_repeat", "next_repeat")
 
 
 def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
@@ -80,6 +90,32 @@ def turns_text(turns: list[str]) -> Text:
     return text
 
 
+def repeats_text(result: EvalCaseResult, shown: int | None) -> Text:
+    """The case's repeat figures and one line per repeat (``shown`` marked; ``None``: the
+    case's own top level, which shows its representative repeat)."""
+    text = Text()
+    stats = result.repeat_stats
+    if stats is not None:
+        text.append(stats_label(stats), style="bold")
+        text.append(
+            f"\n{'▶' if shown is None else ' '} case       "
+            f"the top level shows repeat #{stats.representative + 1}",
+            style="reverse" if shown is None else "",
+        )
+    for line in repeat_lines(result):
+        row = Text(f"\n{'▶' if shown == line.index else ' '} #{line.index + 1:<3} ")
+        row.append_text(status_text(line.status))
+        row.append(f" {line.duration:6.2f}s  ")
+        row.append(
+            inert(divergence_label(line.divergence)),
+            style="dim" if not line.divergence or not line.divergence.diverged else "yellow",
+        )
+        if shown == line.index:
+            row.stylize("reverse")
+        text.append_text(row)
+    return text
+
+
 def _section(title: str, id: str) -> Static:
     return Static(Text(title, style="bold underline"), classes="case-section", id=id)
 
@@ -107,13 +143,20 @@ class CaseDetailView(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.result: EvalCaseResult | None = None
+        """The case shown (its top level, with its repeats when it has them)."""
         self.baseline: EvalCaseResult | None = None
+        self.repeat: int | None = None
+        """The repeat shown (0-based), or ``None`` for the case's top level."""
+        self._report_title = ""
+        self._eval_case: EvalCase | None = None
 
     def compose(self) -> ComposeResult:
         # A section whose body is one widget shows its title in it (see titled).
         yield Static(id="case-title")
+        yield Static(id="case-repeats", classes="titled")
         yield Static(id="case-error", classes="titled")
         yield Static(id="case-turns", classes="titled")
+        yield SimulatedConversation(id="case-conversation", classes="titled")
         yield _section("Response: baseline run vs this run", "baseline-response-section")
         yield ResponseDiff(id="baseline-response-diff")
         yield _section("Tool calls: baseline run vs this run", "baseline-trajectory-section")
@@ -137,15 +180,58 @@ class CaseDetailView(VerticalScroll):
         eval_case: EvalCase | None = None,
     ) -> None:
         """Fill the view with ``result`` (and ``baseline``, the same case in another run)."""
-        self.result, self.baseline = result, baseline
+        self.result, self.baseline, self.repeat = result, baseline, None
+        self._report_title, self._eval_case = report_title, eval_case
+        self._fill(result)
+
+    @property
+    def repeat_count(self) -> int:
+        """How many repeats the case shown has (0 when it ran once)."""
+        return len(self.result.repeat_results or []) if self.result is not None else 0
+
+    @property
+    def shown_run(self) -> EvalCaseResult | None:
+        """The run on screen: the repeat stepped to, else the case's top level."""
+        if self.result is None or self.repeat is None:
+            return self.result
+        return self.result.runs[self.repeat]
+
+    def show_repeat(self, repeat: int | None) -> None:
+        """Show repeat ``repeat`` (0-based) of the case, or its top level for ``None``."""
+        if self.result is None or (repeat is not None and not 0 <= repeat < self.repeat_count):
+            return
+        self.repeat = repeat
+        run = self.shown_run
+        assert run is not None
+        self._fill(run)
+
+    def step_repeat(self, delta: int) -> None:
+        """Step ``delta`` through the top level and the repeats, wrapping around."""
+        count = self.repeat_count
+        if not count:
+            return
+        position = 0 if self.repeat is None else self.repeat + 1  # the top level is 0
+        position = (position + delta) % (count + 1)
+        self.show_repeat(None if position == 0 else position - 1)
+
+    def _fill(self, run: EvalCaseResult) -> None:
+        result, baseline, eval_case = run, self.baseline, self._eval_case
+        assert self.result is not None
         expected = expectations_for(result, eval_case)
-        self.query_one("#case-title", Static).update(self._title(result, report_title, baseline))
+        self.query_one("#case-title", Static).update(
+            self._title(result, self._report_title, baseline, self.repeat, self.repeat_count)
+        )
+        repeats = self.query_one("#case-repeats", Static)
+        repeats.display = bool(self.repeat_count)
+        if self.repeat_count:
+            repeats.update(titled("Repeats  ([ ] step)", repeats_text(self.result, self.repeat)))
         error = self.query_one("#case-error", Static)
         error.display = bool(result.error)
         error.update(titled("Error", Text(inert(result.error or "", multiline=True), "magenta")))
         self.query_one("#case-turns", Static).update(
             titled("Turns", turns_text(expected.turns or user_turns(result)))
         )
+        self.query_one(SimulatedConversation).show_result(result)
         self._show_baseline(result, baseline)
         self.query_one("#response-diff", ResponseDiff).show_texts(
             "Expected", expected.response, "Actual", result.actual_response
@@ -191,10 +277,21 @@ class CaseDetailView(VerticalScroll):
         )
 
     @staticmethod
-    def _title(result: EvalCaseResult, report_title: str, baseline: EvalCaseResult | None) -> Text:
+    def _title(
+        result: EvalCaseResult,
+        report_title: str,
+        baseline: EvalCaseResult | None,
+        repeat: int | None = None,
+        repeats: int = 0,
+    ) -> Text:
         title = Text.assemble(status_text(result.status), " ", (inert(result.eval_id), "bold"))
         if result.name and result.name != result.eval_id:
             title.append(f"  {inert(result.name)}")
+        if repeat is not None:
+            title.append(f"   repeat {repeat + 1} of {repeats}", style="bold cyan")
+        elif result.repeat_stats is not None:
+            rs = result.repeat_stats
+            title.append(f"   {rs.passed_repeats}/{rs.repeats} repeats passed", style="cyan")
         title.append(f"\n{result.duration_seconds:.2f}s", style="cyan")
         if report_title:
             title.append(f"   in {inert(report_title)}", style="dim")

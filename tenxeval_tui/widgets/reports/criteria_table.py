@@ -1,10 +1,12 @@
-"""Every criterion of a case: score, threshold, verdict, tokens, and the judge's reasoning."""
+"""Every criterion of a case: score, threshold, verdict, tokens, the judge's reasoning, and
+how often a judge's samples disagreed (``num_samples`` > 1)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
 from tenxeval_tui.evaluation.eval_result import CriterionResult
+from tenxeval_tui.evaluation.flakiness import sample_disagreement
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.section_title import TitledStatic
 from tenxeval_tui.widgets.reports.status_text import delta_text, score_text
@@ -72,4 +74,11 @@ class CriteriaTable(TitledStatic):
             elif cr.reason:
                 text.append("\n    ")
                 text.append(inert(cr.reason, multiline=True), style="italic")
+            split = sample_disagreement(cr)
+            if split is not None:
+                items = len(cr.details.get("votes") or {})
+                text.append(
+                    f"\n    judge samples disagreed on {split:.0%} of {items} item(s)",
+                    style="yellow" if split else "dim",
+                )
         self.show_body(text)

@@ -38,8 +38,20 @@ def case_cells(row: CaseRow) -> Sequence[Text]:
     )
 
 
+RUNS_COLUMN = Column("Runs", 7)
+
+
+def runs_text(row: CaseRow) -> Text:
+    """``3/5`` repeats passed: green when all, red when none, yellow (flaky) between."""
+    if row.runs is None or row.passes is None:
+        return Text("")
+    style = "green" if row.passes == row.runs else ("red" if not row.passes else "bold yellow")
+    return Text(row.rate, style=style)
+
+
 class ReportCaseTable(VirtualTable):
-    """One row per case: status, id, name, mean score, duration, what failed."""
+    """One row per case: status, id, name, mean score, duration, what failed; and, for a
+    run with repeats, how many of each case's repeats passed (``3/5``)."""
 
     DEFAULT_CSS = """
     ReportCaseTable {
@@ -49,3 +61,19 @@ class ReportCaseTable(VirtualTable):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(CASE_COLUMNS, case_cells, id=id)
+        self.with_runs = False
+
+    def show_runs(self, with_runs: bool) -> None:
+        """Add (or drop) the ``Runs`` column, for a report whose cases have repeats."""
+        if with_runs == self.with_runs:
+            return
+        self.with_runs = with_runs
+        self.columns = (
+            [CASE_COLUMNS[0], RUNS_COLUMN, *CASE_COLUMNS[1:]] if with_runs else list(CASE_COLUMNS)
+        )
+        self.replace_items(self.items)
+
+    def row_cells(self, index: int) -> Sequence[Text]:
+        row: CaseRow = self.items[index]
+        cells = case_cells(row)
+        return [cells[0], runs_text(row), *cells[1:]] if self.with_runs else cells

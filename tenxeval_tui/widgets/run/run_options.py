@@ -1,4 +1,4 @@
-"""What to run and how: scope, case filter, agent, concurrency, preset, watch."""
+"""What to run and how: scope, case filter, agent, concurrency, repeats, preset, watch."""
 
 from __future__ import annotations
 
@@ -58,6 +58,8 @@ class RunChoice:
     """``#tag`` words select by tag; other words are eval ids."""
     agent: str = ""
     concurrency: int | None = None
+    repeats: int | None = None
+    """Runs of each case; ``None`` (left empty): the config's (an eval set's own wins)."""
     preset: str | None = None
     watch: bool = False
     tags: list[str] = field(default_factory=list)
@@ -100,6 +102,7 @@ class RunOptions(Vertical):
     RunOptions #case-filter { width: 24; }
     RunOptions #agent { width: 1fr; }
     RunOptions #concurrency { width: 6; }
+    RunOptions #repeats { width: 6; }
     RunOptions #preset { width: 22; }
     RunOptions.-narrow #scope { width: 1fr; max-width: 30; }
     RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
@@ -113,12 +116,14 @@ class RunOptions(Vertical):
         *,
         agent: str = "",
         concurrency: int = 4,
+        preset: str | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._eval_sets = eval_sets
         self._agent = agent
         self._concurrency = concurrency
+        self._preset = preset if preset in PRESETS else "default"
 
     def compose(self) -> ComposeResult:
         scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
@@ -134,8 +139,17 @@ class RunOptions(Vertical):
             yield Input(
                 str(self._concurrency), type="integer", id="concurrency", compact=True, max_length=3
             )
+            yield Label("runs", id="repeats-label")
+            yield Input(
+                placeholder="1",
+                type="integer",
+                id="repeats",
+                compact=True,
+                max_length=5,
+                tooltip="Runs of each case (empty: the config's; an eval set's own wins)",
+            )
             presets = [(name, name) for name in PRESETS]
-            yield Select(presets, value="default", allow_blank=False, id="preset", compact=True)
+            yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)
             yield Checkbox("watch", False, id="watch", compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -145,12 +159,14 @@ class RunOptions(Vertical):
         """What is chosen now."""
         scope = self.query_one("#scope", Select).value
         concurrency = self.query_one("#concurrency", Input).value.strip()
+        repeats = self.query_one("#repeats", Input).value.strip()
         preset = self.query_one("#preset", Select).value
         return RunChoice(
             scope=str(scope) if isinstance(scope, str) else ALL_SETS,
             filter=self.query_one("#case-filter", Input).value,
             agent=self.query_one("#agent", Input).value.strip(),
             concurrency=max(1, int(concurrency)) if concurrency.isdigit() else None,
+            repeats=int(repeats) if repeats.isdigit() else None,
             preset=str(preset) if isinstance(preset, str) else None,
             watch=self.query_one("#watch", Checkbox).value,
         )

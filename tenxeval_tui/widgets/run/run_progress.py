@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ProgressBar
 
+from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus, LiveRun
 
 NARROW = 130
@@ -159,6 +160,9 @@ def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None =
         text.append(f"{run.elapsed():.0f}s")
     text.append("  tokens ", style="dim")
     text.append(str(tally.tokens))
+    if run.cost_usd is not None:  # only with a price table (see evaluation/cost.py)
+        text.append("  cost ", style="dim")
+        text.append(format_cost(run.cost_usd))
     return text
 
 

@@ -162,6 +162,7 @@ def test_one_failing_reporter_does_not_stop_the_others(tmp_path, monkeypatch, ca
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(JSONReporter, "render_bytes", explode)
+    monkeypatch.setattr(JSONReporter, "render_parts", explode)  # what save writes
     config = ReporterConfig(**{**ALL_FILES, "console": True})
     with caplog.at_level(logging.ERROR, logger="tenxeval_tui.evaluation.reporters"):
         out = ReporterManager(config).run_all(mixed_report(), output_dir=tmp_path)

@@ -356,7 +356,14 @@ JOURNALS = Path(__file__).parent / "reports" / ".journal"
 
 
 def paris_journalled() -> bool:
-    return any('"eval_id": "paris"' in j.read_text() for j in JOURNALS.glob("*.jsonl"))
+    from tenxeval_tui.evaluation.journal import read_journal_runs
+
+    return any(
+        r.eval_id == "paris"
+        for j in JOURNALS.glob("*.jsonl")
+        for report in read_journal_runs(j)
+        for r in report.results
+    )
 
 
 async def agent(message: str, trace: Trace) -> str:

@@ -1,0 +1,158 @@
+"""Light summaries of stored runs (a report's cases by id, status and repeat counts), cached.
+
+UI-free. A history view reads many reports (50 runs of 1,000 cases is 150 MB of
+JSON: seconds just to decode) but needs a few fields of each case. A
+:class:`RunSummary` holds those fields; :class:`RunSummaries` makes one from a
+report's light rows the first time it sees the file and keeps it in a cache folder
+(one small JSON file per report, named by a hash of the report's path), valid while
+the report's size and modification time are unchanged. Later reads cost a
+``stat`` and a small file. A cache that cannot be read or written is only a cache:
+the report is read instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.browsing.report_document import ReportDocument
+from tenxeval_tui.browsing.reports_index import is_report_file
+from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.fileio import atomic_write_text
+
+CACHE_VERSION = 2
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What a history needs of one stored run."""
+
+    path: Path
+    eval_set_id: str
+    timestamp: float
+    outcome: RunOutcome
+    flips: tuple[int, ...]
+    """Flips between consecutive repeats of each case (aligned with ``outcome.cases``)."""
+    rescored: bool = False
+    """Another scoring of a run (``rescore``, a what-if): not a run of its own."""
+
+    @classmethod
+    def of_document(cls, document: ReportDocument) -> RunSummary:
+        """The summary of an opened report (from its light rows)."""
+        return cls(
+            path=document.path,
+            eval_set_id=document.eval_set_id,
+            timestamp=document.timestamp,
+            outcome=document.outcome(),
+            flips=tuple(row.flips for row in document.rows),
+            rescored=document.rescored,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON (the cache's shape)."""
+        o = self.outcome
+        return {
+            "eval_set_id": self.eval_set_id,
+            "timestamp": self.timestamp,
+            "title": o.title,
+            "pass_rate": o.pass_rate,
+            "partial": o.partial,
+            "rescored": self.rescored,
+            "criteria": {k: list(v) for k, v in o.criteria.items()},
+            "cases": [
+                [c.eval_set_id, c.eval_id, c.name, c.status, c.score, c.passes, c.runs, f]
+                for c, f in zip(o.cases, self.flips, strict=True)
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, path: Path, data: dict[str, Any]) -> RunSummary:
+        """A summary from :meth:`to_json`'s shape (``KeyError``/``ValueError`` when not)."""
+        cases = [CaseOutcome(*row[:7]) for row in data["cases"]]
+        return cls(
+            path=path,
+            eval_set_id=str(data["eval_set_id"]),
+            timestamp=float(data["timestamp"]),
+            outcome=RunOutcome(
+                title=str(data["title"]),
+                pass_rate=float(data["pass_rate"]),
+                cases=cases,
+                criteria={k: (float(v[0]), float(v[1])) for k, v in data["criteria"].items()},
+                partial=bool(data["partial"]),
+            ),
+            flips=tuple(int(row[7]) for row in data["cases"]),
+            rescored=bool(data["rescored"]),
+        )
+
+
+class RunSummaries:
+    """Run summaries of report files, cached in ``cache_dir`` (``None``: not cached)."""
+
+    def __init__(self, cache_dir: Path | None) -> None:
+        self.cache_dir = cache_dir
+        self.read = 0
+        """Reports read (not found in the cache) since this object was made."""
+
+    def _cache_file(self, path: Path) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:32]
+        return self.cache_dir / f"{digest}.json"
+
+    def summary(self, path: Path) -> RunSummary:
+        """The summary of the report at ``path``; a bad report raises
+        :class:`~tenxeval_tui.evaluation.errors.EvalFileError` (file, line, column)."""
+        stat = path.stat()
+        stamp = [CACHE_VERSION, stat.st_size, stat.st_mtime_ns]
+        cache = self._cache_file(path)
+        if cache is not None:
+            try:
+                data = json.loads(cache.read_text(encoding="utf-8"))
+                if data.get("stamp") == stamp:
+                    return RunSummary.from_json(path, data)
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                pass  # absent or stale or unreadable: read the report
+        self.read += 1
+        summary = RunSummary.of_document(ReportDocument.open(path))
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(cache, json.dumps({"stamp": stamp, **summary.to_json()}))
+            except OSError:
+                pass
+        return summary
+
+    def of_folder(self, folder: Path) -> Iterator[RunSummary | EvalFileError]:
+        """The summary of every report in ``folder``; a report that does not load is
+        yielded as its error (the others still come)."""
+        try:
+            paths = sorted(p for p in folder.iterdir() if is_report_file(p))
+        except OSError:
+            return
+        for path in paths:
+            try:
+                yield self.summary(path)
+            except EvalFileError as exc:
+                yield exc
+            except OSError:
+                continue  # removed while listed
+
+
+def eval_set_history(
+    summaries: Sequence[RunSummary], eval_set_id: str, last: int | None
+) -> list[RunSummary]:
+    """The runs of ``eval_set_id`` among ``summaries``, oldest first (the ``last`` ones);
+    rescored reports are other scorings of runs already there, and are left out."""
+    runs = sorted(
+        (s for s in summaries if s.eval_set_id == eval_set_id and not s.rescored),
+        key=lambda s: (s.timestamp, s.path.name),
+    )
+    return runs[-last:] if last else runs
+
+
+__all__ = ["RunSummaries", "RunSummary", "eval_set_history"]

@@ -1,0 +1,164 @@
+"""A report's JSON in pieces: byte for byte what pydantic writes for the whole report, but
+never all of it in memory at once.
+
+A case of 200,000 steps makes a JSON report of a few hundred megabytes when indented;
+:func:`report_json_parts` yields it a few hundred steps at a time. Each model is first
+serialised with its long lists replaced by a one-element marker list (a *skeleton*,
+small), and each marker is then replaced by its list, serialised in batches with the
+list's own type (so every item is written as it is in the whole report). JSON strings
+hold no raw newline, so moving a serialised piece deeper is adding spaces after each
+newline.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+
+CASE_LISTS = (
+    "actual_trajectory",
+    "actual_tool_calls",
+    "messages",
+    "node_responses",
+    "node_visits",
+    "node_details",
+)
+"""The fields of a case that grow with its events: streamed."""
+BATCH = 500
+"""Items serialised at once."""
+
+
+Fallback = Callable[[Any], Any] | None
+
+
+def report_json_parts(
+    report: EvalReport, indent: int | None, fallback: Fallback = None
+) -> Iterator[bytes]:
+    """The JSON of ``report`` (``to_json(report, indent=indent, fallback=fallback)``) in
+    pieces.
+
+    Raises what pydantic's serialiser raises (text UTF-8 cannot hold), possibly after
+    pieces were yielded.
+    """
+    yield from _model_parts(report, ("results",), indent, 0, fallback)
+
+
+def case_json_parts(
+    result: EvalCaseResult, indent: int | None = None, fallback: Fallback = None
+) -> Iterator[bytes]:
+    """The JSON of one case result in pieces, as :func:`report_json_parts` writes it."""
+    yield from _model_parts(result, CASE_LISTS, indent, 0, fallback)
+
+
+def _model_parts(
+    model: BaseModel, streamed: Sequence[str], indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
+    """``model`` serialised at ``depth`` (its first line not indented), its ``streamed``
+    list fields in batches."""
+    lists = {name: getattr(model, name) for name in streamed if getattr(model, name, None)}
+    marks = {name: f"tenxeval-stream-{uuid.uuid4().hex}" for name in lists}
+    skeleton = model.model_copy(update={name: [mark] for name, mark in marks.items()})
+    text = _deeper(
+        type(model).__pydantic_serializer__.to_json(
+            skeleton, indent=indent, warnings=False, fallback=fallback
+        ),
+        indent,
+        depth,
+    )
+    done = 0
+    for name, mark in marks.items():
+        found = text.index(f'"{mark}"'.encode(), done)
+        if indent is None:
+            start, end, level = found - 1, found + len(mark) + 3, 0
+        else:
+            line = text.rindex(b"\n", 0, found) + 1
+            level = (found - line) // indent - 1  # the depth of the line holding the key
+            start = line - 2  # the "[" and the newline after it
+            end = found + len(mark) + 2 + 1 + level * indent + 1
+        if text[start : start + 1] != b"[" or text[end - 1 : end] != b"]":
+            raise ValueError(f"unexpected skeleton around {name}")  # pragma: no cover
+        yield text[done:start]
+        item_type = _item_type(type(model), name)
+        if name == "results":
+            yield from _results_parts(lists[name], indent, level, fallback)
+        else:
+            yield from _list_parts(lists[name], item_type, indent, level, fallback)
+        done = end
+    yield text[done:]
+
+
+def _results_parts(
+    results: list[Any], indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
+    """A report's ``results`` list, each case with its own lists streamed."""
+    if indent is None:
+        yield b"["
+        for index, result in enumerate(results):
+            if index:
+                yield b","
+            yield from _model_parts(result, CASE_LISTS, None, 0, fallback)
+        yield b"]"
+        return
+    pad = b" " * (indent * (depth + 1))
+    yield b"[\n"
+    for index, result in enumerate(results):
+        yield (b",\n" if index else b"") + pad
+        if type(result) is EvalCaseResult:
+            yield from _model_parts(result, CASE_LISTS, indent, depth + 1, fallback)
+        else:  # pragma: no cover - a subclass: written as the declared type writes it
+            whole = _adapter(EvalCaseResult).dump_json(result, indent=indent, fallback=fallback)
+            yield _deeper(whole, indent, depth + 1)
+    yield b"\n" + b" " * (indent * depth) + b"]"
+
+
+def _list_parts(
+    items: list[Any], item_type: Any, indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
+    """``items`` (a list of ``item_type``) serialised in batches, as the list is whole."""
+    adapter = _adapter(list[item_type])
+    if indent is None:
+        yield b"["
+        for start in range(0, len(items), BATCH):
+            batch = adapter.dump_json(
+                items[start : start + BATCH], warnings=False, fallback=fallback
+            )
+            yield (b"," if start else b"") + batch[1:-1]
+        yield b"]"
+        return
+    yield b"["
+    for start in range(0, len(items), BATCH):
+        batch = adapter.dump_json(
+            items[start : start + BATCH], indent=indent, warnings=False, fallback=fallback
+        )
+        # "[\n  item,\n  item\n]": the items, one level deeper than the list's line.
+        yield (b"," if start else b"") + _deeper(batch[1:-2], indent, depth)
+    yield b"\n" + b" " * (indent * depth) + b"]"
+
+
+def _deeper(text: bytes, indent: int | None, depth: int) -> bytes:
+    """``text`` (serialised at depth 0) moved ``depth`` levels deeper."""
+    if indent is None or depth == 0:
+        return text
+    return text.replace(b"\n", b"\n" + b" " * (indent * depth))
+
+
+@functools.cache
+def _adapter(annotation: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(annotation)
+
+
+@functools.cache
+def _item_type(cls: type[BaseModel], name: str) -> Any:
+    """The item type of the list field ``name`` of ``cls`` (``list[X]`` gives ``X``)."""
+    annotation = cls.model_fields[name].annotation
+    (item,) = getattr(annotation, "__args__", (Any,))
+    return item
+
+
+__all__ = ["CASE_LISTS", "case_json_parts", "report_json_parts"]

@@ -1,0 +1,343 @@
+"""Local processes (``run --workers N``): the cases of one run handed out to N worker processes.
+
+:class:`ProcessPool` is the driver; it runs inside the run's worker child
+(:mod:`tenxeval_tui.runs.worker`) in place of the single evaluator, so every front end
+(``run``, the workbench, watch) gets it through the same :class:`RunPlan` and the same
+protocol lines. It starts N :mod:`tenxeval_tui.runs.pool_worker` processes, each with
+its share of the run's concurrency, and hands cases out dynamically in small batches, as
+each worker asks (so a slow case never leaves one worker as the tail). Every line a worker
+writes comes back as it is written: its events (each tagged with its case) in order per
+case; the driver feeds them to the run's observers (the protocol stream, the journal),
+calls ``on_run_start`` and ``on_run_end`` for each eval set itself, and returns one
+report per eval set in input order.
+
+Faults: a worker that dies mid-run (a kill, the OOM killer, ``os._exit``) has the cases it
+was running end as errors saying which worker died and how; the cases it was handed but
+had not started go to the others; nothing is counted twice. A worker that cannot load (the
+agent does not import) stops the run before any case is handed out, the error said once.
+:meth:`ProcessPool.cancel` stops every worker promptly; finished cases are kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import tempfile
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.runs.plan import RunPlan
+
+LINE_LIMIT = 256 * 1024 * 1024
+"""The longest line read from a worker (a case result with thousands of steps)."""
+STOP_GRACE = 5.0
+"""Seconds a worker asked to stop may take before it is killed."""
+EVENT_PREFIX = b'{"type": "event"'
+
+Key = tuple[int, int]
+"""A case: (index of its eval set, index of the case in it)."""
+
+
+def shares(concurrency: int, workers: int) -> list[int]:
+    """The run's concurrency split between ``workers`` (each at least 1)."""
+    base, extra = divmod(max(concurrency, 1), workers)
+    return [max(1, base + (1 if i < extra else 0)) for i in range(workers)]
+
+
+def how_it_ended(status: int | None) -> str:
+    """A process's end in words: ``killed by signal 9 (SIGKILL)``, ``exited with status 7``."""
+    if status is not None and status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = "unknown signal"
+        return f"killed by signal {-status} ({name})"
+    return f"exited with status {status}"
+
+
+@dataclass
+class _Worker:
+    number: int
+    process: asyncio.subprocess.Process
+    share: int
+    ready: bool = False
+    wants: bool = False
+    alive: bool = True
+    handed: deque[Key] = field(default_factory=deque)
+    """Cases handed over and not started yet, in order."""
+    running: dict[tuple[str, str], Key] = field(default_factory=dict)
+
+
+class ProcessPool:
+    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) in ``workers`` processes.
+
+    ``observer`` sees every call as if one evaluator ran the run; event lines go to
+    ``raw_events`` as they are (already in the observer protocol's format) when given,
+    else they are decoded for ``observer``.
+    """
+
+    def __init__(
+        self,
+        plan: RunPlan,
+        config: EvalConfig,
+        eval_sets: Sequence[EvalSet],
+        workers: int,
+        observer: RunObserver,
+        *,
+        raw_events: Callable[[str], object] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.config = config
+        self.eval_sets = list(eval_sets)
+        self.count = max(1, workers)
+        self.observer = observer
+        self.raw_events = raw_events
+        self.pending: deque[Key] = deque(
+            (s, c)
+            for s, eval_set in enumerate(self.eval_sets)
+            for c in range(len(eval_set.eval_cases))
+        )
+        self.total = len(self.pending)
+        self.results: dict[Key, EvalCaseResult] = {}
+        self.workers: list[_Worker] = []
+        self.cancelled = False
+        self.worker_error: str | None = None
+        self.deaths: list[str] = []
+        """One line per worker that died mid-run: which, how, and what became of its cases."""
+        self._done_sent = False
+
+    # -- starting ---------------------------------------------------------
+
+    def _worker_plan(self, share: int) -> RunPlan:
+        config = self.config.model_copy(deep=True)
+        config.max_concurrency, config.parallel = share, True
+        config.reporter.enabled = False
+        return self.plan.model_copy(
+            update={"config": config, "journal": None, "workers": None, "backend": "process"}
+        )
+
+    async def _start(self, folder: Path) -> None:
+        env = self.plan.worker_env()
+        for number, share in enumerate(shares(self.config.effective_concurrency, self.count)):
+            plan_file = folder / f"worker-{number + 1}.json"
+            plan_file.write_text(self._worker_plan(share).model_dump_json(), encoding="utf-8")
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "tenxeval_tui.runs.pool_worker",
+                f"@{plan_file}",
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+                limit=LINE_LIMIT,
+            )
+            self.workers.append(_Worker(number + 1, process, share))
+
+    # -- running ----------------------------------------------------------
+
+    async def run(self) -> list[EvalReport]:
+        """Run every case; one report per eval set, cases in input order (partial when
+        cancelled, or when cases could not run)."""
+        for eval_set in self.eval_sets:
+            self.observer.on_run_start(eval_set, eval_set.eval_cases)
+        with tempfile.TemporaryDirectory(prefix="tenxeval-pool-") as tmp:
+            await self._start(Path(tmp))
+            await asyncio.gather(*(self._follow(w) for w in self.workers))
+        reports = self._reports()
+        for report in reports:
+            self.observer.on_run_end(report)
+        return reports
+
+    def cancel(self) -> None:
+        """Stop every worker now (SIGTERM, then SIGKILL after :data:`STOP_GRACE`)."""
+        self.cancelled = True
+        loop = asyncio.get_running_loop()
+        for worker in self.workers:
+            if worker.alive and worker.process.returncode is None:
+                worker.process.terminate()
+                loop.call_later(STOP_GRACE, _kill, worker.process)
+
+    async def _follow(self, worker: _Worker) -> None:
+        stream = worker.process.stdout
+        assert stream is not None
+        while raw := await stream.readline():
+            if raw.startswith(EVENT_PREFIX):
+                line = raw.decode("utf-8", errors="replace")
+                if self.raw_events is not None:
+                    self.raw_events(line)
+                else:
+                    replay_json_lines([line], self.observer)
+                continue
+            self._handle(worker, raw)
+        status = await worker.process.wait()
+        worker.alive = False
+        self._ended(worker, status)
+
+    def _handle(self, worker: _Worker, raw: bytes) -> None:
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return  # not a protocol line
+        if not isinstance(data, dict):
+            return
+        kind = data.get("type")
+        if kind == "pool_ready":
+            worker.ready = True
+            self._serve_all()
+        elif kind == "want":
+            worker.wants = True
+            self._serve_all()
+        elif kind == "worker_error":
+            if self.worker_error is None:
+                self.worker_error = str(data.get("message", "a worker failed to start"))
+            self.cancel()
+        elif kind == "case_start":
+            key = (str(data.get("eval_set_id")), str(data.get("eval_id")))
+            started = self._started(worker, key)
+            if started is not None:
+                worker.running[key] = started
+            replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
+        elif kind == "case_end":
+            result = EvalCaseResult.model_validate(data["result"])
+            found = worker.running.pop((result.eval_set_id, result.eval_id), None)
+            if found is not None and found not in self.results:
+                self.results[found] = result
+                self.observer.on_case_end(result)
+                self._serve_all()
+        else:
+            replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
+
+    def _started(self, worker: _Worker, key: tuple[str, str]) -> Key | None:
+        for index, (s, c) in enumerate(worker.handed):
+            eval_set = self.eval_sets[s]
+            if (eval_set.eval_set_id, eval_set.eval_cases[c].eval_id) == key:
+                del worker.handed[index]
+                return (s, c)
+        return None
+
+    def _outstanding(self) -> int:
+        return sum(len(w.handed) + len(w.running) for w in self.workers if w.alive)
+
+    def _serve_all(self) -> None:
+        if not all(w.ready or not w.alive for w in self.workers):
+            return  # no case starts before every worker has loaded (or failed to)
+        for worker in self.workers:
+            if worker.wants and worker.alive:
+                self._serve(worker)
+        if not self.pending and not self._outstanding():
+            self._finish()
+
+    def _serve(self, worker: _Worker) -> None:
+        if self.cancelled or not self.pending:
+            return  # parked: a dead worker's cases may come back to the queue
+        # Small batches (one case per slot of the worker), asked for as its queue runs dry:
+        # a slow case never leaves one worker holding the tail.
+        size = max(1, min(len(self.pending), worker.share))
+        batch = [self.pending.popleft() for _ in range(size)]
+        worker.handed.extend(batch)
+        worker.wants = False
+        self._send(worker, {"type": "batch", "cases": [list(key) for key in batch]})
+
+    def _finish(self) -> None:
+        if self._done_sent:
+            return
+        self._done_sent = True
+        for worker in self.workers:
+            if worker.alive:
+                self._send(worker, {"type": "done"})
+
+    def _send(self, worker: _Worker, data: dict[str, object]) -> None:
+        stdin = worker.process.stdin
+        if stdin is None or stdin.is_closing():
+            return
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            stdin.write((json.dumps(data) + "\n").encode())
+
+    def _ended(self, worker: _Worker, status: int) -> None:
+        """A worker's output ended: what it was running is an error, unless the run was
+        stopped; what it had not started goes back to the queue."""
+        from tenxeval_tui.runs.child_run import died_result
+
+        if not self.cancelled and self.worker_error is None and (worker.running or worker.handed):
+            how = f"worker {worker.number} of {self.count} {how_it_ended(status)}"
+            for key in worker.running.values():
+                eval_set = self.eval_sets[key[0]]
+                result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
+                self.results[key] = result
+                self.observer.on_case_end(result)
+            self.deaths.append(
+                f"{how}: {len(worker.running)} running case(s) end as errors, "
+                f"{len(worker.handed)} not started go to the other workers"
+            )
+        elif not self.cancelled and status != 0 and not worker.ready and self.worker_error is None:
+            self.worker_error = f"worker {worker.number} {how_it_ended(status)} while loading"
+            self.cancel()
+        self.pending.extendleft(reversed(worker.handed))
+        worker.handed.clear()
+        worker.running.clear()
+        if any(w.alive for w in self.workers):
+            self._serve_all()
+
+    def _reports(self) -> list[EvalReport]:
+        used = self.config.model_dump(mode="json")
+        reports = []
+        for s, eval_set in enumerate(self.eval_sets):
+            results = [
+                self.results[(s, c)]
+                for c in range(len(eval_set.eval_cases))
+                if (s, c) in self.results
+            ]
+            partial = self.cancelled or len(results) < len(eval_set.eval_cases)
+            reports.append(
+                EvalReport.create(
+                    eval_set_id=eval_set.eval_set_id,
+                    results=results,
+                    eval_set_name=eval_set.name,
+                    config_used=used,
+                    metadata={PARTIAL_KEY: True} if partial else {},
+                )
+            )
+        return reports
+
+
+def _kill(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+
+
+def default_workers() -> int:
+    """``--workers auto``: the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def resolve_workers(value: int | str | None) -> int | None:
+    """A ``workers`` setting or flag as a count: ``"auto"`` is :func:`default_workers`,
+    ``None`` stays ``None``; ``ValueError`` saying what is wrong otherwise."""
+    if value is None:
+        return None
+    if str(value).strip().lower() == "auto":
+        return default_workers()
+    try:
+        count = int(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is neither a number nor 'auto'") from None
+    if count < 1:
+        raise ValueError(f"must be at least 1, not {count}")
+    return count
+
+
+__all__ = ["ProcessPool", "default_workers", "how_it_ended", "resolve_workers", "shares"]

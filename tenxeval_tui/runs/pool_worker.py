@@ -1,0 +1,186 @@
+"""One process of a pool of workers (``run --workers N``): runs the cases it is handed.
+
+``python -m tenxeval_tui.runs.pool_worker @PLAN_FILE`` loads the plan's eval sets (selected
+as every worker selects them, so ``[set index, case index]`` pairs mean the same case in
+the driver, :mod:`tenxeval_tui.runs.pool`), its criteria and agents, then says so and asks
+for work. The protocol, one JSON object per line:
+
+- stdin, from the driver: ``{"type": "batch", "cases": [[set, case], ...]}`` (cases to
+  run) and ``{"type": "done"}`` (nothing more will come: finish what you have and exit);
+  end of file is ``done`` too (the driver is gone).
+- stdout, to the driver: ``{"type": "pool_ready"}`` once loaded, ``{"type": "want"}``
+  when its queue runs dry (one request at a time), every observer call as
+  :class:`~tenxeval_tui.evaluation.observers.JsonLinesObserver` writes it (``case_start``,
+  ``event``, ``repeat_*``, ``case_end`` with the whole result: the driver keeps the
+  journal and writes the report), and ``worker_error`` (``message``) when it cannot load
+  (exit status 3).
+
+Its share of the run's concurrency is the plan's config's ``max_concurrency``: that many
+cases run at once (each case's repeats one after the other). SIGTERM stops it: the running
+cases are cancelled (no ``case_end``), and it exits. The agent's prints go to stderr, as in
+:mod:`tenxeval_tui.runs.worker`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.worker import (
+    ERROR_EXIT,
+    _Lines,
+    _protocol_stream,
+    exit_now,
+    load_agents,
+    set_up_logging,
+)
+
+READ_LIMIT = 1 << 24
+"""The longest stdin line read (a batch is a few pairs: far below)."""
+
+
+def with_resolved_repeats(config: Any, eval_set: EvalSet, case: EvalCase) -> EvalCase:
+    """``case`` carrying its repeat count in its metadata: the eval set's (or the config's)
+    count holds when the case is run on its own, as :meth:`AgentEvaluator.evaluate_case`
+    runs it."""
+    from tenxeval_tui.evaluation.repeats import REPEATS_KEY, resolve_repeats
+
+    count = resolve_repeats(config, eval_set, case)
+    if case.metadata.get(REPEATS_KEY) == count or count == 1:
+        return case
+    return case.model_copy(update={"metadata": {**case.metadata, REPEATS_KEY: count}})
+
+
+class _Slots:
+    """The cases handed to this process, run ``share`` at a time."""
+
+    def __init__(self, evaluators: Sequence[tuple[Any, EvalSet]], share: int, out: _Lines) -> None:
+        self.evaluators = evaluators
+        self.share = max(1, share)
+        self.out = out
+        self.queue: asyncio.Queue[tuple[int, int] | None] = asyncio.Queue()
+        self.asked = False
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def want(self) -> None:
+        if not self.asked:
+            self.asked = True
+            self.out.emit({"type": "want"})
+
+    def take(self, line: str) -> bool:
+        """Queue what a driver line hands over; ``False`` once nothing more will come."""
+        data: dict[str, Any] = {"type": "done"}
+        try:
+            if line.strip():
+                data = json.loads(line)
+        except ValueError:
+            pass
+        if data.get("type") != "batch":
+            for _ in range(self.share):
+                self.queue.put_nowait(None)
+            return False
+        self.asked = False
+        for set_index, case_index in data.get("cases", []):
+            self.queue.put_nowait((int(set_index), int(case_index)))
+        return True
+
+    async def slot(self) -> None:
+        while True:
+            item = await self.queue.get()
+            if item is None:
+                return
+            if self.queue.empty():
+                self.want()
+            evaluator, eval_set = self.evaluators[item[0]]
+            case = eval_set.eval_cases[item[1]]
+            await evaluator.evaluate_case(
+                with_resolved_repeats(evaluator.config, eval_set, case), eval_set.eval_set_id
+            )
+
+
+async def _read_driver(slots: _Slots) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=READ_LIMIT)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while slots.take((await reader.readline()).decode("utf-8", errors="replace")):
+        pass
+
+
+async def run(plan: RunPlan, out: _Lines) -> int:
+    """Load ``plan``, then run the cases the driver hands over; returns the exit status."""
+    from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError
+    from tenxeval_tui.runs.criteria_modules import import_criteria_modules
+
+    try:
+        import_criteria_modules(plan.criteria_modules, plan.search_path)
+        config = plan.resolved_config()
+        files_and_sets = selected_eval_sets(plan)
+        loaded = load_agents(plan, files_and_sets)
+        observer = JsonLinesObserver(out.write)
+        evaluators = [
+            (AgentEvaluator(app, collector, config, observers=[observer]), eval_set)
+            for app, collector, eval_set in loaded
+        ]
+    except AgentLoadError as exc:
+        out.emit({"type": "worker_error", "message": str(exc), "usage": True})
+        return ERROR_EXIT
+    except Exception as exc:  # everything that stops a worker from starting, in one line
+        out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
+        return ERROR_EXIT
+    slots = _Slots(evaluators, config.max_concurrency, out)
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        for task in slots.tasks:
+            task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
+    loop.add_signal_handler(signal.SIGINT, lambda: None)  # the driver decides, not Ctrl-C
+
+    def stop_soon() -> None:  # a write may fail off the loop (a tool's thread)
+        loop.call_soon_threadsafe(stop)
+
+    out.on_broken = stop_soon
+    out.emit({"type": "pool_ready"})
+    slots.want()
+    reading = asyncio.create_task(_read_driver(slots))
+    slots.tasks = [asyncio.create_task(slots.slot()) for _ in range(slots.share)]
+    await asyncio.gather(*slots.tasks, return_exceptions=True)
+    reading.cancel()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tenxeval_tui.runs.pool_worker @PLAN_FILE``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = _Lines(_protocol_stream())
+    try:
+        raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
+        plan = RunPlan.model_validate_json(raw)
+    except (IndexError, OSError, ValueError) as exc:
+        out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
+        return ERROR_EXIT
+    set_up_logging(plan.verbose)
+    return asyncio.run(run(plan, out))
+
+
+if __name__ == "__main__":
+    try:
+        code = main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    exit_now(code)

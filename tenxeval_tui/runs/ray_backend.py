@@ -1,0 +1,358 @@
+"""The Ray backend (``run --backend ray [--address ADDRESS]``): evaluators as async Ray actors.
+
+:class:`RayPool` is the driver; like :class:`~tenxeval_tui.runs.pool.ProcessPool` it runs
+inside the run's worker child (:mod:`tenxeval_tui.runs.worker`), so every front end gets it
+through the same :class:`RunPlan` and the same protocol lines, and the driver writes the
+journal and the report. Without an address it starts a local Ray instance on 127.0.0.1
+(one CPU per worker at least) and stops it after the run; with one it joins that cluster,
+whose nodes must be able to import the agent (install the project there, or start Ray with
+a ``runtime_env``).
+
+Each :class:`EvaluatorActor` loads the plan's eval sets, criteria and agents once (an agent
+that does not import fails the run before any case is handed out, said once) and runs the
+batches of cases it is handed with its share of the concurrency. A batch is a Ray streaming
+generator: the observer lines of its cases (``case_start``, every ``event``, ``case_end``
+with the whole result) come back to the driver as they are written, in order per case.
+The driver hands out small batches as each actor finishes one (two in flight per actor,
+so it never idles between them). An actor that dies: the cases it was running end as
+errors saying so, the cases of its batches it had not started go to the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
+from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.pool import shares
+
+BATCHES_IN_FLIGHT = 2
+"""Batches each actor holds at once: the next is running while one's results come back."""
+EVENT_PREFIX = '{"type": "event"'
+
+Key = tuple[int, int]
+
+_BATCH_LINES: ContextVar[asyncio.Queue[str] | None] = ContextVar("batch_lines", default=None)
+"""The line queue of the batch whose case is running (each batch's tasks see their own)."""
+
+
+def ray_missing() -> str | None:
+    """Why Ray cannot be used here, or ``None`` when it can."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return "Ray is not installed: pip install 'tenxeval-tui[ray]'"
+    return None
+
+
+class EvaluatorActor:
+    """One evaluator of a run, as an async Ray actor (made remote by :func:`_actor_class`)."""
+
+    def __init__(self, plan_json: str) -> None:
+        self.plan = RunPlan.model_validate_json(plan_json)
+        self.evaluators: list[tuple[Any, EvalSet]] = []
+
+    def load(self) -> str | None:
+        """Load the eval sets, criteria and agents; what went wrong, in one line, or
+        ``None`` (an exception is not raised: the agent's own may not cross to the driver)."""
+        from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+        from tenxeval_tui.evaluation.targets.loader import AgentLoadError
+        from tenxeval_tui.runs.criteria_modules import import_criteria_modules
+        from tenxeval_tui.runs.plan import selected_eval_sets
+        from tenxeval_tui.runs.worker import load_agents, set_up_logging
+
+        set_up_logging(False)
+        try:
+            import_criteria_modules(self.plan.criteria_modules, self.plan.search_path)
+            config = self.plan.resolved_config()
+            loaded = load_agents(self.plan, selected_eval_sets(self.plan))
+        except AgentLoadError as exc:
+            return str(exc)
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        observer = JsonLinesObserver(self._write)
+        self.evaluators = [
+            (AgentEvaluator(app, collector, config, observers=[observer]), eval_set)
+            for app, collector, eval_set in loaded
+        ]
+        return None
+
+    def _write(self, line: str) -> None:
+        lines = _BATCH_LINES.get()
+        if lines is not None:
+            lines.put_nowait(line)
+
+    async def run_batch(self, batch: list[list[int]]) -> AsyncIterator[str]:
+        """Run the cases of ``batch`` (``[set, case]`` pairs) at once; yields their observer
+        lines as they are written, several joined when they come together."""
+        from tenxeval_tui.runs.pool_worker import with_resolved_repeats
+
+        # Each batch has its own queue: its cases' tasks find it in their context (they copy
+        # it when created), so a batch's stream holds its own cases' lines, in order.
+        lines: asyncio.Queue[str] = asyncio.Queue()
+        _BATCH_LINES.set(lines)
+
+        async def one(set_index: int, case_index: int) -> None:
+            evaluator, eval_set = self.evaluators[set_index]
+            case = eval_set.eval_cases[case_index]
+            await evaluator.evaluate_case(
+                with_resolved_repeats(evaluator.config, eval_set, case), eval_set.eval_set_id
+            )
+
+        running = asyncio.ensure_future(asyncio.gather(*(one(s, c) for s, c in batch)))
+        while not (running.done() and lines.empty()):
+            getter = asyncio.ensure_future(lines.get())
+            either: set[asyncio.Future[Any]] = {getter, running}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()
+                continue
+            chunk = [getter.result()]
+            while not lines.empty():
+                chunk.append(lines.get_nowait())
+            yield "".join(chunk)
+        await running
+
+
+def _actor_class() -> Any:
+    import ray
+
+    return ray.remote(EvaluatorActor)
+
+
+class RayPool:
+    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) on ``workers`` Ray actors;
+    the same interface as :class:`~tenxeval_tui.runs.pool.ProcessPool`."""
+
+    def __init__(
+        self,
+        plan: RunPlan,
+        config: EvalConfig,
+        eval_sets: Sequence[EvalSet],
+        workers: int,
+        observer: RunObserver,
+        *,
+        raw_events: Callable[[str], object] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.config = config
+        self.eval_sets = list(eval_sets)
+        self.count = max(1, workers)
+        self.observer = observer
+        self.raw_events = raw_events
+        self.pending: deque[Key] = deque(
+            (s, c) for s, es in enumerate(self.eval_sets) for c in range(len(es.eval_cases))
+        )
+        self.results: dict[Key, EvalCaseResult] = {}
+        self.cancelled = False
+        self.worker_error: str | None = None
+        self.deaths: list[str] = []
+        self.actors: list[Any] = []
+        self._dead: set[int] = set()
+        self._waiting: dict[int, dict[tuple[str, str], Key]] = {}
+        self._started: dict[int, dict[tuple[str, str], Key]] = {}
+        self._started_ray = False
+
+    def _actor_plan(self, share: int) -> str:
+        config = self.config.model_copy(deep=True)
+        config.max_concurrency, config.parallel = share, True
+        config.reporter.enabled = False
+        plan = self.plan.model_copy(
+            update={"config": config, "journal": None, "workers": None, "backend": "process"}
+        )
+        return plan.model_dump_json()
+
+    def _connect(self) -> None:
+        import ray
+
+        if ray.is_initialized():
+            return
+        env = {"PYTHONPATH": self.plan.worker_env().get("PYTHONPATH", "")}
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": "ERROR",
+            "runtime_env": {"env_vars": env},
+        }
+        if self.plan.ray_address:
+            ray.init(address=self.plan.ray_address, **options)
+        else:
+            from tenxeval_tui.runs.pool import default_workers
+
+            ray.init(
+                num_cpus=max(self.count, default_workers()),
+                _node_ip_address="127.0.0.1",
+                **options,
+            )
+            self._started_ray = True
+
+    async def run(self) -> list[EvalReport]:
+        """Run every case; one report per eval set, cases in input order."""
+        import ray
+
+        for eval_set in self.eval_sets:
+            self.observer.on_run_start(eval_set, eval_set.eval_cases)
+        try:
+            await asyncio.to_thread(self._connect)
+            actor = _actor_class().options(num_cpus=1)
+            self.actors = [
+                actor.remote(self._actor_plan(share))
+                for share in shares(self.config.effective_concurrency, self.count)
+            ]
+            loads = await asyncio.gather(
+                *(a.load.remote() for a in self.actors), return_exceptions=True
+            )
+            failed = next((e for e in loads if e is not None), None)
+            if failed is not None:
+                self.worker_error = _cause(failed) if isinstance(failed, BaseException) else failed
+            else:
+                await asyncio.gather(
+                    *(
+                        self._feed(number, actor)
+                        for number, actor in enumerate(self.actors)
+                        for _ in range(BATCHES_IN_FLIGHT)
+                    )
+                )
+        finally:
+            for actor in self.actors:
+                ray.kill(actor)
+            if self._started_ray:
+                ray.shutdown()
+        reports = self._reports()
+        for report in reports:
+            self.observer.on_run_end(report)
+        return reports
+
+    def cancel(self) -> None:
+        """Stop now: no more batches; the actors are killed (finished cases are kept)."""
+        self.cancelled = True
+        try:
+            import ray
+
+            for actor in self.actors:
+                ray.kill(actor)
+        except Exception:  # Ray is going down already
+            pass
+
+    def _batch(self, share: int) -> list[Key]:
+        size = max(1, min(len(self.pending), -(-share // BATCHES_IN_FLIGHT)))
+        return [self.pending.popleft() for _ in range(size)]
+
+    async def _feed(self, number: int, actor: Any) -> None:
+        share = shares(self.config.effective_concurrency, self.count)[number]
+        # What an actor holds is tracked per actor (its batches die with it).
+        waiting = self._waiting.setdefault(number, {})
+        started = self._started.setdefault(number, {})
+        while self.pending and not self.cancelled and number not in self._dead:
+            batch = self._batch(share)
+            waiting.update({self._case_key(key): key for key in batch})
+            try:
+                stream = actor.run_batch.options(num_returns="streaming").remote(
+                    [list(key) for key in batch]
+                )
+                async for ref in stream:
+                    self._take(await ref, waiting, started)
+            except Exception as exc:
+                if self.cancelled:
+                    return
+                self._lost(number, exc, waiting, started)
+                return
+
+    def _case_key(self, key: Key) -> tuple[str, str]:
+        eval_set = self.eval_sets[key[0]]
+        return (eval_set.eval_set_id, eval_set.eval_cases[key[1]].eval_id)
+
+    def _take(
+        self, chunk: str, waiting: dict[tuple[str, str], Key], started: dict[tuple[str, str], Key]
+    ) -> None:
+        for line in chunk.splitlines(keepends=True):
+            if line.startswith(EVENT_PREFIX):
+                if self.raw_events is not None:
+                    self.raw_events(line)
+                else:
+                    replay_json_lines([line], self.observer)
+                continue
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue
+            kind = data.get("type") if isinstance(data, dict) else None
+            if kind == "case_end":
+                result = EvalCaseResult.model_validate(data["result"])
+                case = (result.eval_set_id, result.eval_id)
+                key = started.pop(case, None) or waiting.pop(case, None)
+                waiting.pop(case, None)
+                if key is not None and key not in self.results:
+                    self.results[key] = result
+                    self.observer.on_case_end(result)
+                continue
+            if kind == "case_start":
+                case = (str(data.get("eval_set_id")), str(data.get("eval_id")))
+                if case in waiting:
+                    started[case] = waiting.pop(case)
+            replay_json_lines([line], self.observer)
+
+    def _lost(
+        self,
+        number: int,
+        exc: BaseException,
+        waiting: dict[tuple[str, str], Key],
+        started: dict[tuple[str, str], Key],
+    ) -> None:
+        """The actor died (or its batch failed): its running cases end as errors, the ones
+        it had not started go back to the queue."""
+        from tenxeval_tui.runs.child_run import died_result
+
+        if number in self._dead:
+            return  # its other batch told it already
+        how = f"Ray actor {number + 1} of {self.count} died ({type(exc).__name__})"
+        for key in started.values():
+            eval_set = self.eval_sets[key[0]]
+            result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
+            self.results[key] = result
+            self.observer.on_case_end(result)
+        self.deaths.append(
+            f"{how}: {len(started)} running case(s) end as errors, {len(waiting)} not "
+            "started go to the other workers"
+        )
+        self.pending.extendleft(reversed(sorted(waiting.values())))
+        started.clear()
+        waiting.clear()
+        self._dead.add(number)
+        if len(self._dead) == len(self.actors):
+            self.cancelled = True  # nobody left: what is not done is not run
+
+    def _reports(self) -> list[EvalReport]:
+        used = self.config.model_dump(mode="json")
+        reports = []
+        for s, eval_set in enumerate(self.eval_sets):
+            count = len(eval_set.eval_cases)
+            results = [self.results[(s, c)] for c in range(count) if (s, c) in self.results]
+            partial = self.cancelled or len(results) < count
+            reports.append(
+                EvalReport.create(
+                    eval_set_id=eval_set.eval_set_id,
+                    results=results,
+                    eval_set_name=eval_set.name,
+                    config_used=used,
+                    metadata={PARTIAL_KEY: True} if partial else {},
+                )
+            )
+        return reports
+
+
+def _cause(exc: BaseException) -> str:
+    """The error an actor raised while loading, in one line (Ray wraps it)."""
+    cause = getattr(exc, "cause", None) or exc.__cause__ or exc
+    return f"{type(cause).__name__}: {cause}".splitlines()[0]
+
+
+__all__ = ["EvaluatorActor", "RayPool", "ray_missing"]

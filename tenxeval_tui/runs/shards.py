@@ -1,0 +1,188 @@
+"""Static shards: what a ``run --shard K/N`` report records, and ``merge`` of such reports.
+
+A sharded run (:attr:`~tenxeval_tui.runs.plan.RunPlan.shard`) runs one stable part of the
+cases its plan selects. Its report says which part it is (``metadata.shard``: ``index``,
+``count``, ``total``: the cases of the whole run) and each result its place in the whole
+run (``metadata.run_position``), so :func:`merge_reports` can put the parts back in
+eval-set order without the eval set files. It refuses reports run with different configs
+(the settings of how a run is carried out aside: :data:`EXECUTION_FIELDS` change no
+score) or holding the same case twice, with a :class:`MergeError` naming the files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import (
+    EVAL_SET_ID_KEY,
+    NOT_RUN_KEY,
+    PARTIAL_KEY,
+    STOPPED_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
+from tenxeval_tui.runs.plan import RunPlan, select
+
+SHARD_KEY = "shard"
+"""Report metadata of a sharded run: ``{"index": K, "count": N, "total": cases}``."""
+POSITION_KEY = "run_position"
+"""Result metadata of a sharded run: the case's place (0-based) in the whole run."""
+MERGED_KEY = "merged_from"
+"""Report metadata of a merged report: the files it was merged from."""
+EXECUTION_FIELDS = frozenset({"reporter", "max_concurrency", "parallel", "verbose"})
+"""Config fields that may differ between the parts of one run (how, not what, it runs)."""
+
+
+class MergeError(ValueError):
+    """Reports that cannot be merged; the message names the files and the problem."""
+
+
+def run_positions(
+    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]
+) -> dict[tuple[str, str], int]:
+    """``(eval set id, eval id) -> place`` of every case the whole (unsharded) plan runs."""
+    whole = select(plan.model_copy(update={"shard": None}), loaded)
+    keys = [(s.eval_set_id, c.eval_id) for _, s in whole for c in s.eval_cases]
+    return {key: index for index, key in reversed(list(enumerate(keys)))}
+
+
+def _key(report: EvalReport, result: EvalCaseResult) -> tuple[str, str]:
+    return (result.eval_set_id or report.eval_set_id, result.eval_id)
+
+
+def mark_shard(
+    report: EvalReport, plan: RunPlan, positions: dict[tuple[str, str], int]
+) -> EvalReport:
+    """``report`` of the sharded ``plan``, saying which part it is and each case's place."""
+    if plan.shard is None:
+        return report
+    results = [
+        r.model_copy(update={"metadata": {**r.metadata, POSITION_KEY: positions[_key(report, r)]}})
+        if _key(report, r) in positions
+        else r
+        for r in report.results
+    ]
+    shard = {"index": plan.shard.index, "count": plan.shard.count, "total": len(positions)}
+    return report.model_copy(
+        update={"results": results, "metadata": {**report.metadata, SHARD_KEY: shard}}
+    )
+
+
+def _scoring_config(report: EvalReport) -> dict[str, Any]:
+    return {k: v for k, v in report.config_used.items() if k not in EXECUTION_FIELDS}
+
+
+def _config_difference(first: dict[str, Any], other: dict[str, Any]) -> str:
+    keys = sorted(k for k in {*first, *other} if first.get(k) != other.get(k))
+    shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+    return f"they differ in {shown}"
+
+
+def check_mergeable(reports: Sequence[tuple[str, EvalReport]]) -> None:
+    """:class:`MergeError` when the reports (each with its file name) were run with
+    different configs, are parts of different splits, or share a case."""
+    if not reports:
+        raise MergeError("no reports to merge")
+    first_name, first = reports[0]
+    scoring = _scoring_config(first)
+    for name, report in reports[1:]:
+        other = _scoring_config(report)
+        if other != scoring:
+            raise MergeError(
+                f"{name}: was run with another config than {first_name} "
+                f"({_config_difference(scoring, other)}); merge only parts of one run"
+            )
+    counts = {
+        name: report.metadata[SHARD_KEY].get("count")
+        for name, report in reports
+        if isinstance(report.metadata.get(SHARD_KEY), dict)
+    }
+    if len(set(counts.values())) > 1:
+        shown = ", ".join(f"{name} (of {count})" for name, count in counts.items())
+        raise MergeError(f"the reports are parts of different splits: {shown}")
+    seen: dict[tuple[str, str], str] = {}
+    for name, report in reports:
+        for result in report.results:
+            key = _key(report, result)
+            if key in seen:
+                raise MergeError(
+                    f"{name}: case {key[1]!r} of eval set {key[0]!r} is in {seen[key]} too "
+                    "(overlapping reports: merge each part once)"
+                )
+            seen[key] = name
+
+
+def missing_shards(reports: Sequence[EvalReport]) -> list[str]:
+    """The parts (``"K/N"``) of the split the reports come from that none of them is, when
+    cases of the whole run are missing (a part holding no case writes no report)."""
+    shards = [r.metadata[SHARD_KEY] for r in reports if isinstance(r.metadata.get(SHARD_KEY), dict)]
+    if not shards:
+        return []
+    total = max(int(s.get("total", 0)) for s in shards)
+    if sum(len(r.results) for r in reports) >= total:
+        return []
+    count = int(shards[0]["count"])
+    have = {int(s["index"]) for s in shards}
+    return [f"{k}/{count}" for k in range(1, count + 1) if k not in have]
+
+
+def merge_reports(reports: Sequence[tuple[str, EvalReport]]) -> EvalReport:
+    """One report of the parts (each with its file name), cases in the whole run's order.
+
+    Checked first by :func:`check_mergeable`. Cases without a place (a report not from a
+    sharded run) follow, in their reports' order. The merged report is partial when a
+    part is, or when a part of the split is missing.
+    """
+    check_mergeable(reports)
+    tagged: list[tuple[float, int, EvalCaseResult]] = []
+    for name_index, (_, report) in enumerate(reports):
+        for result in report.results:
+            place = result.metadata.get(POSITION_KEY)
+            kept = {k: v for k, v in result.metadata.items() if k != POSITION_KEY}
+            kept.setdefault(EVAL_SET_ID_KEY, report.eval_set_id)
+            order = float(place) if isinstance(place, int) else float("inf")
+            tagged.append((order, name_index, result.model_copy(update={"metadata": kept})))
+    tagged.sort(key=lambda item: (item[0], item[1]))
+    parts = [report for _, report in reports]
+    set_ids = list(dict.fromkeys(i for r in parts for i in _set_ids(r)))
+    one_set = len({r.eval_set_id for r in parts}) == 1
+    partial = any(r.is_partial for r in parts) or bool(missing_shards(parts))
+    stopped = next((r.metadata[STOPPED_KEY] for r in parts if r.metadata.get(STOPPED_KEY)), None)
+    metadata: dict[str, Any] = {
+        MERGED_KEY: [name for name, _ in reports],
+        **({"eval_set_ids": set_ids} if len(set_ids) > 1 else {}),
+        **({PARTIAL_KEY: True} if partial else {}),
+    }
+    if stopped:
+        metadata[STOPPED_KEY] = stopped
+        metadata[NOT_RUN_KEY] = [i for r in parts for i in r.metadata.get(NOT_RUN_KEY) or []]
+    return EvalReport.create(
+        eval_set_id=parts[0].eval_set_id if one_set else "combined_eval",
+        eval_set_name=parts[0].eval_set_name if one_set else "Combined Evaluation",
+        results=[result for _, _, result in tagged],
+        config_used=parts[0].config_used,
+        metadata=metadata,
+    )
+
+
+def _set_ids(report: EvalReport) -> list[str]:
+    listed = report.metadata.get("eval_set_ids")
+    if isinstance(listed, list) and listed:
+        return [str(i) for i in listed]
+    return [report.eval_set_id]
+
+
+__all__ = [
+    "MERGED_KEY",
+    "POSITION_KEY",
+    "SHARD_KEY",
+    "MergeError",
+    "check_mergeable",
+    "mark_shard",
+    "merge_reports",
+    "missing_shards",
+    "run_positions",
+]

@@ -1,0 +1,200 @@
+"""`tenxeval-tui run` and `tenxeval-tui settings` with the layered settings: flag >
+TENXEVAL_* > [tool.tenxeval] > the user's settings.toml > default, through the real console
+script (the user's folder is the suite's temporary one, TENXEVAL_CONFIG_DIR)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tests.cli.test_run import AGENT, cli, reports
+from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
+
+
+def user_file(text: str) -> Path:
+    path = Path(os.environ["TENXEVAL_CONFIG_DIR"]) / "settings.toml"
+    path.write_text(text)
+    return path
+
+
+def summary(project: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    done = cli(project, "run", "--agent", AGENT, "evals", "--json", "--no-html", *args, env=env)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+    data: dict[str, object] = json.loads(done.stdout)
+    return data
+
+
+def test_each_level_of_the_threshold_and_output_folder(project: Path) -> None:
+    assert summary(project)["threshold"] == 1.0
+    assert reports(project / "eval_reports")  # the default folder
+
+    user_file('[run]\nthreshold = 0.5\noutput_dir = "by-user"\n')
+    assert summary(project)["threshold"] == 0.5
+    assert reports(project / "by-user")
+
+    (project / "pyproject.toml").write_text(
+        '[tool.tenxeval]\nthreshold = 0.6\noutput_dir = "by-project"\n'
+    )
+    assert summary(project)["threshold"] == 0.6
+    assert reports(project / "by-project")
+
+    env = {"TENXEVAL_THRESHOLD": "0.7", "TENXEVAL_OUTPUT_DIR": "by-env"}
+    assert summary(project, env=env)["threshold"] == 0.7
+    assert reports(project / "by-env")
+
+    flagged = summary(project, "--threshold", "0.8", "--output-dir", "by-flag", env=env)
+    assert flagged["threshold"] == 0.8
+    assert reports(project / "by-flag")
+
+
+def test_concurrency_and_repeat_from_the_user_file_reach_the_run(project: Path) -> None:
+    user_file("[run]\nconcurrency = 3\nrepeat = 2\n")
+    summary(project)
+    (report,) = reports(project / "eval_reports")
+    used = json.loads(report.read_text())["config_used"]
+    assert used["max_concurrency"] == 3 and used["repeats"] == 2
+
+
+def test_a_bad_user_file_is_a_located_warning_and_the_run_goes_on(project: Path) -> None:
+    path = user_file('[run]\nconcurrency = 2\nthreshold = "high"\n')
+    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html")
+    assert done.returncode in (0, 1), done.stderr  # it ran: 1 is a failed case, 2 a usage error
+    assert reports(project / "eval_reports")
+    assert f"warning: {path}:3: run.threshold: " in done.stderr
+    assert f"{path}: ignored until it is fixed" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_bad_environment_value_is_a_usage_error_naming_it(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", env={"TENXEVAL_CONCURRENCY": "lots"})
+    assert done.returncode == 2
+    assert "$TENXEVAL_CONCURRENCY: 'lots' is not a whole number" in done.stderr
+    assert not (project / "eval_reports").exists()
+
+
+def test_the_agent_from_the_environment(project: Path) -> None:
+    done = cli(project, "run", "evals", "--no-html", env={"TENXEVAL_AGENT": AGENT})
+    assert done.returncode in (0, 1), done.stderr
+    assert "passed" in done.stdout and reports(project / "eval_reports")
+
+
+def test_the_judge_model_and_endpoint_of_the_user_file_reach_the_judge(project: Path) -> None:
+    server = JudgeServer().start()
+    try:
+        server.fallback = lambda body: Scripted(verdict("valid").content)
+        user_file(f'[judge]\nmodel = "user-judge"\nbase_url = "{server.base_url}"\n')
+        config = EvalConfig.default()
+        config.criteria.llm_judge = CriterionConfig.llm_judge(threshold=0.5, num_samples=1)
+        config.to_file(project / "judged.json")
+        env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
+        done = cli(
+            project,
+            "run",
+            "--agent",
+            AGENT,
+            "evals",
+            "--config",
+            "judged.json",
+            "--no-html",
+            "--case",
+            "greeting",
+            env=env,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert server.requests and {r["model"] for r in server.requests} == {"user-judge"}
+    finally:
+        server.stop()
+
+
+def test_settings_shows_each_value_and_where_it_comes_from(project: Path) -> None:
+    path = user_file('theme = "nord"\n[run]\ntimeout = 30\n')
+    (project / "pyproject.toml").write_text("[tool.tenxeval]\nconcurrency = 2\n")
+    done = cli(project, "settings", "--json", env={"TENXEVAL_REPEAT": "4"})
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["settings_file"] == str(path)
+    found = {name: (s["value"], s["layer"]) for name, s in data["settings"].items()}
+    assert found["theme"] == ("nord", "user")
+    assert found["timeout"] == (30.0, "user")
+    assert found["concurrency"] == (2, "project")
+    assert found["repeat"] == (4, "env")
+    assert found["threshold"] == (1.0, "default")
+    assert cli(project, "settings", "--path").stdout.strip() == str(path)
+
+
+def test_settings_names_the_problem_of_a_bad_file(project: Path) -> None:
+    path = user_file("theme = \n")
+    done = cli(project, "settings")
+    assert done.returncode == 1
+    assert f"problem: {path}:1:" in done.stdout and "invalid TOML" in done.stdout
+
+
+def test_rescore_asks_the_judge_of_the_user_file(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html", "--case", "greeting")
+    assert done.returncode in (0, 1), done.stderr
+    (report,) = reports(project / "eval_reports")
+    server = JudgeServer().start()
+    try:
+        server.fallback = lambda body: Scripted(verdict("valid").content)
+        user_file(f'[judge]\nmodel = "rescore-judge"\nbase_url = "{server.base_url}"\n')
+        config = EvalConfig.default()
+        config.criteria.llm_judge = CriterionConfig.llm_judge(threshold=0.5, num_samples=1)
+        config.to_file(project / "judged.json")
+        env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
+        again = cli(project, "rescore", str(report), "--config", "judged.json", "-q", env=env)
+        assert again.returncode in (0, 1), again.stdout + again.stderr
+        assert {r["model"] for r in server.requests} == {"rescore-judge"}
+    finally:
+        server.stop()
+
+
+def test_the_workbench_gets_the_judge_of_the_project_unless_the_environment_has_one(
+    tmp_path: Path,
+) -> None:
+    from tenxeval_tui.cli.run_settings import judge_environment_for
+
+    (tmp_path / "pyproject.toml").write_text('[tool.tenxeval]\njudge_model = "project-judge"\n')
+    user_file('[judge]\nmodel = "user-judge"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    assert judge_environment_for(tmp_path, {}) == {
+        "TENXEVAL_JUDGE_MODEL": "project-judge",
+        "TENXEVAL_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",
+    }
+    assert judge_environment_for(tmp_path, {"TENXEVAL_JUDGE_MODEL": "env-judge"}) == {
+        "TENXEVAL_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"
+    }
+    user_file("[judge\n")  # a broken file sets nothing (the app says why)
+    assert judge_environment_for(tmp_path, {}) == {"TENXEVAL_JUDGE_MODEL": "project-judge"}
+
+
+def test_compare_latest_looks_where_run_wrote_by_the_environment(tmp_path: Path) -> None:
+    from tests.report_samples import write_reports
+
+    base, cur = write_reports(tmp_path / "by-env")
+    env = {"TENXEVAL_OUTPUT_DIR": "by-env"}
+    words = cli(tmp_path, "compare", "previous", "latest", env=env)
+    names = cli(tmp_path, "compare", str(base), str(cur))
+    assert words.returncode == names.returncode == 1, words.stderr
+    assert words.stdout == names.stdout
+
+
+def test_rescore_takes_the_threshold_of_the_layers(project: Path) -> None:
+    # one case that passes, one that fails (wrong_status expects another reply), none errors
+    args = ("--case", "greeting", "--case", "wrong_status", "--no-html")
+    done = cli(project, "run", "--agent", AGENT, "evals", *args)
+    (report,) = reports(project / "eval_reports")
+    assert json.loads(report.read_text())["summary"]["pass_rate"] == 0.5
+    strict = cli(project, "rescore", str(report), "-q")
+    assert strict.returncode == 1  # threshold 1.0 by default
+    lenient = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "0.5"})
+    assert lenient.returncode == 0, lenient.stdout + lenient.stderr
+    user_file("[run]\nthreshold = 0.5\n")
+    assert cli(project, "rescore", str(report), "-q").returncode == 0
+    flagged = cli(project, "rescore", str(report), "-q", "--threshold", "1")
+    assert flagged.returncode == 1
+    bad = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "lots"})
+    assert bad.returncode == 2 and "$TENXEVAL_THRESHOLD: 'lots' is not a number" in bad.stderr
+    assert done.returncode == 1

@@ -1,0 +1,169 @@
+"""Worker processes (`RunPlan.workers`): the worker child's protocol stream is the same as
+one evaluator's, with the real 10xGraph scripted-model agent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tenxeval_tui.evaluation.config.presets import preset_by_name
+from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.pool import shares
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PID_AGENT = """
+import asyncio, os, signal
+
+async def agent(message, trace):
+    if message == "die":
+        await asyncio.sleep(1.5)  # its neighbours on the actor most likely finish first
+        os.kill(os.getpid(), signal.SIGKILL)
+    await asyncio.sleep(0.05)
+    trace.node("MAIN", response=message)
+    return f"{message} from {os.getpid()}"
+"""
+
+
+def _lines(plan: RunPlan) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        plan.command(), cwd=ROOT, env=plan.worker_env(), capture_output=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
+
+
+def _by_case(lines: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    cases: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for line in lines:
+        if line["type"] in ("case_start", "event"):
+            cases[line["eval_id"]].append(line)
+        elif line["type"] == "case_end":
+            cases[line["result"]["eval_id"]].append(line)
+    return cases
+
+
+def _steps(lines: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """A case's lines as (type, event type, node): what must match whatever process ran it."""
+    return [
+        (line["type"], str(line.get("event", {}).get("event_type", "")),
+         str(line.get("event", {}).get("node_name", "")))
+        for line in lines
+    ]  # fmt: skip
+
+
+def _outcome(line: dict[str, Any]) -> tuple[Any, ...]:
+    r = line["result"]
+    return (
+        r["eval_id"],
+        r["passed"],
+        r.get("error"),
+        tuple((c["criterion"], c["score"], c["passed"]) for c in r["criterion_results"]),
+    )
+
+
+def test_two_workers_stream_what_one_evaluator_does_in_order_per_case(tmp_path: Path) -> None:
+    config = preset_by_name("tool_usage")
+    config.max_concurrency = 4
+    config.reporter.enabled = False
+    one = RunPlan(
+        agent="sample_evals.weather_graph:build_graph",
+        eval_sets=[ROOT / "sample_evals/weather_graph.evalset.json"],
+        config=config,
+        search_path=ROOT,
+    )
+    single = _lines(one)
+    pooled = _lines(one.model_copy(update={"workers": 2}))
+    assert pooled[0]["type"] == "worker_plan" and pooled[0] == single[0]
+    assert [line["type"] for line in pooled if line["type"].startswith("run_")] == [
+        "run_start",
+        "run_end",
+    ]
+    assert pooled[-1]["type"] == "worker_reports"
+    single_cases, pooled_cases = _by_case(single), _by_case(pooled)
+    assert set(pooled_cases) == set(single_cases) and len(pooled_cases) == 9
+    assert sum(line["type"] == "event" for line in pooled) > 2 * 9  # nodes and tool calls
+    for eval_id, lines in pooled_cases.items():
+        # case_start, then its events in order, then case_end: once each
+        assert lines[0]["type"] == "case_start" and lines[-1]["type"] == "case_end", eval_id
+        assert sum(1 for line in lines if line["type"] == "case_end") == 1
+        assert _steps(lines) == _steps(single_cases[eval_id]), eval_id
+        assert _outcome(lines[-1]) == _outcome(single_cases[eval_id][-1])
+    end = next(line for line in pooled if line["type"] == "run_end")["report"]
+    end_single = next(line for line in single if line["type"] == "run_end")["report"]
+    assert end["summary"]["passed_cases"] == end_single["summary"]["passed_cases"]
+    assert end["summary"]["total_cases"] == 9
+
+
+def test_the_concurrency_is_split_between_the_workers() -> None:
+    assert shares(4, 2) == [2, 2]
+    assert shares(5, 2) == [3, 2]
+    assert shares(1, 3) == [1, 1, 1]  # every worker runs at least one case at a time
+
+
+def _pid_plan(folder: Path, messages: list[str], **update: object) -> RunPlan:
+    """A plan of the pid agent on ``messages``, 2 workers on the Ray backend, a journal."""
+    (folder / "pid_agent.py").write_text(PID_AGENT)
+    cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(messages)]
+    EvalSet(eval_set_id="pids", eval_cases=cases).to_file(folder / "p.evalset.json")
+    config = preset_by_name("quick_check")
+    config.max_concurrency = 2
+    config.reporter.enabled = False
+    plan = RunPlan(
+        agent="pid_agent:agent",
+        agent_explicit=True,
+        eval_sets=[folder / "p.evalset.json"],
+        config=config,
+        search_path=folder,
+        workers=2,
+        backend="ray",
+        journal=folder / "run.journal.jsonl",
+    )
+    return plan.model_copy(update=update)
+
+
+def _run(plan: RunPlan, cwd: Path) -> tuple[int, list[dict[str, object]]]:
+    done = subprocess.run(
+        plan.command(), cwd=cwd, env=plan.worker_env(), capture_output=True, timeout=240
+    )
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
+    return done.returncode, lines
+
+
+def killed_worker_keeps_every_case_once(folder: Path, backend: str, died_as: str) -> None:
+    """A worker killed mid-run: its running case errs, every case ends once (stream and
+    journal), the run goes on and says so."""
+    messages = [f"m{i}" for i in range(10)]
+    messages[3] = "die"
+    code, lines = _run(_pid_plan(folder, messages, backend=backend), folder)
+    assert code == 0, lines[-3:]
+    ends = [line["result"] for line in lines if line["type"] == "case_end"]
+    assert sorted(r["eval_id"] for r in ends) == sorted(f"c{i}" for i in range(10))  # type: ignore[index]
+    died = next(r for r in ends if r["eval_id"] == "c3")  # type: ignore[index]
+    assert str(died["error"]).startswith(died_as)  # type: ignore[index]
+    (death,) = [line for line in lines if line["type"] == "worker_died"]
+    assert "running case(s) end as errors" in str(death["message"])
+    # a case that ran beside it on that actor died with it; every other case passed
+    for r in ends:
+        if r["error"]:  # type: ignore[index]
+            assert r["error"] == died["error"], r  # type: ignore[index]
+    assert sum(1 for r in ends if not r["error"]) >= 7  # type: ignore[index]
+    # the journal (kept by the driver) has every case once
+    journal = [
+        json.loads(line)
+        for line in (folder / "run.journal.jsonl").read_text().splitlines()
+        if '"type": "case"' in line
+    ]
+    assert sorted(j["result"]["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
+
+
+def test_a_killed_worker_process_errs_its_running_case_and_every_other_case_runs_once(
+    tmp_path: Path,
+) -> None:
+    killed_worker_keeps_every_case_once(
+        tmp_path, "process", "the agent's process died while this case ran (worker "
+    )

@@ -1,0 +1,38 @@
+"""The run screen with `workers` in [tool.tenxeval]: the cases go to worker processes and
+the live view, the counts and the reports are those of one process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.runs.live_run import CaseStatus
+
+from .conftest import write_workspace
+from .test_run_screen import run_all
+
+
+async def _finished_run(root: Path) -> tuple[dict[str, int], dict[str, list[str]], int | None]:
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert screen.live is not None and screen.request is not None
+        events = {key: list(case.events) for key, case in screen.live.cases.items()}
+        assert all(c.status is not CaseStatus.RUNNING for c in screen.live.cases.values())
+        return screen.live.counts(), events, screen.request.workers
+
+
+async def test_workers_from_the_settings_show_what_one_process_shows(tmp_path: Path) -> None:
+    one = write_workspace(tmp_path / "one")
+    two = write_workspace(tmp_path / "two")
+    settings = two / "pyproject.toml"
+    settings.write_text(settings.read_text() + "workers = 2\n")
+    counts_one, events_one, workers_one = await _finished_run(one)
+    counts_two, events_two, workers_two = await _finished_run(two)
+    assert (workers_one, workers_two) == (None, 2)
+    assert counts_two == counts_one
+    assert (counts_two["passed"], counts_two["failed"], counts_two["error"]) == (3, 1, 1)
+    # every case's events reached the live view, in the order one process gives them
+    assert events_two == events_one and sum(map(len, events_two.values())) >= 5 * 3
+    reports = sorted(p.suffix for p in (two / "reports").iterdir() if p.is_file())
+    assert reports == [".html", ".html", ".json", ".json"]

@@ -1,0 +1,78 @@
+"""The flaky-cases view of the report browser, driven through Textual's Pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Static
+
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
+from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
+from tenxeval_tui.widgets.reports.report_list import ReportList
+from tests.browsing.test_flaky_cases import write_history
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+
+OK, BAD = [True], [False]
+HISTORY = [
+    {"london": OK, "paris": OK, "tokyo": OK, "oslo": [True, False, True]},
+    {"london": OK, "paris": BAD, "tokyo": OK, "oslo": [True, True, True]},
+    {"london": OK, "paris": OK, "tokyo": BAD, "oslo": [True, True, True]},
+]
+
+
+async def open_flaky(pilot: Any) -> FlakinessScreen:
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, FlakinessScreen) and app.screen.loaded)
+    assert isinstance(app.screen, FlakinessScreen)
+    return app.screen
+
+
+async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
+    write_history(tmp_path, HISTORY)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        await pilot.press("h")
+        screen = await open_flaky(pilot)
+        ids = lambda: [c.history.eval_id for c in screen.visible_cases]  # noqa: E731
+        assert ids() == ["paris", "oslo", "tokyo"]  # london never flipped: hidden
+        header = plain(screen.query_one("#flaky-header", Static))
+        assert "over the last 10 runs: 3 report(s)" in header
+        assert "3 of 4 cases flipped" in header
+        table = screen.query_one(FlakyTable)
+        paris = [t.plain for t in table.row_cells(0)]
+        assert paris[:6] == ["2", "100%", "0", "2/3 67%", "+0.0 pts", "✓✗✓"]
+        oslo = [t.plain for t in table.row_cells(1)]
+        assert oslo[2] == "2" and oslo[3] == "8/9 89%" and oslo[5] == "✗✓✓"
+        await pilot.press("a")
+        assert ids()[-1] == "london"
+        await pilot.press("s", "s")  # by pass rate, lowest first
+        assert ids() == ["paris", "tokyo", "oslo", "london"]
+        await pilot.press("v")
+        assert ids()[0] == "london"
+        await pilot.press("l")  # the last 20 runs: the same three here, read again
+        await until(pilot, lambda: screen.loaded)
+        assert "the last 20 runs" in plain(screen.query_one("#flaky-header", Static))
+        await pilot.press("end", "enter")  # paris (reversed pass-rate order: last)
+        await until(pilot, lambda: isinstance(app.screen, CaseScreen))
+        case_screen = app.screen
+        assert isinstance(case_screen, CaseScreen)
+        assert case_screen.result.eval_id == "paris" and case_screen.result.passed
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReportsScreen)
+
+
+async def test_flaky_cases_from_a_report(tmp_path: Path) -> None:
+    write_history(tmp_path, HISTORY[:1])
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot, count=1)
+        await pilot.press("h")
+        screen = await open_flaky(pilot)
+        # one run: only the repeats of oslo disagreed
+        assert [c.history.eval_id for c in screen.visible_cases] == ["oslo"]
