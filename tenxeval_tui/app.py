@@ -335,6 +335,14 @@ class WorkbenchApp(App[None]):
         if problem is not None:
             self.notify(problem, severity="warning")
 
+    async def action_continue_conversation(self, eval_set_id: str, eval_id: str) -> None:
+        """Continue case ``eval_id``'s conversation with the agent (from a report): the case
+        in the editor, then a chat with its user messages replayed (f6 there)."""
+        await self.action_edit_case(eval_set_id, eval_id)
+        editor = self.screen
+        if isinstance(editor, EditorScreen):
+            editor.continue_conversation(eval_id)
+
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
         from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
