@@ -375,6 +375,19 @@ class WorkbenchApp(App[None]):
             return "The editor did not open: nothing was written."
         return await accept_in_editor(editor, path, run, parts)
 
+    async def accept_actual_many(
+        self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
+    ) -> str | None:
+        """Accept several runs into their cases in ``path`` through the editor, as one undo
+        step there; why not, or ``None`` once saved (see ``screens/reports/accept_many``)."""
+        from tenxeval_tui.screens.editor.accept_actual import accept_many_in_editor
+
+        await self.goto_mode("editor")
+        editor = self.screen
+        if not isinstance(editor, EditorScreen):
+            return "The editor did not open: nothing was written."
+        return await accept_many_in_editor(editor, path, runs, parts)
+
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""
         self._quit_flow()
