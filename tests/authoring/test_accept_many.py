@@ -69,9 +69,7 @@ def eval_set(tmp_path: Path) -> Path:
 
 def replies(path: Path) -> dict[str, str]:
     cases = json.loads(path.read_text(encoding="utf-8"))["eval_cases"]
-    return {
-        c["eval_id"]: c["conversation"][0]["expected_final_response"]["content"] for c in cases
-    }
+    return {c["eval_id"]: c["conversation"][0]["expected_final_response"]["content"] for c in cases}
 
 
 async def test_the_rule_picks_the_cases_that_failed_on_their_reply_alone(eval_set: Path) -> None:

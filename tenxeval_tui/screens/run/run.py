@@ -672,7 +672,7 @@ class RunScreen(Screen[None]):
     @work(exclusive=True, group="accept")
     async def action_accept_actual(self) -> None:
         """Write what the selected finished case did as its expectations (asks first)."""
-        await accept_selected(self)
+        await accept_selected(self, self.live, self.selected, self.case_reports)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
         only: dict[str, list[str]] = {}

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
+
+from textual.screen import Screen
 
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.runs.live_run import FINISHED, CaseStatus, LiveRun
 from tenxeval_tui.screens.reports.accept_actual import accept_actual, accepted_run
-
-if TYPE_CHECKING:
-    from tenxeval_tui.screens.run.run import RunScreen
 
 
 class StoredResult(NamedTuple):
@@ -64,16 +63,18 @@ def can_accept(run: LiveRun | None, key: str | None, reports: dict[str, list[Pat
     )
 
 
-async def accept_selected(screen: RunScreen) -> bool:
-    """Ask, then write what the selected case did as its expectations; ``True`` when the
-    file was written. Must run in a worker (it waits for the dialog)."""
-    run, key = screen.live, screen.selected
-    if not can_accept(run, key, screen.case_reports):
+async def accept_selected(
+    screen: Screen[Any], run: LiveRun | None, key: str | None, reports: dict[str, list[Path]]
+) -> bool:
+    """Ask, then write what the case ``key`` of ``run`` did as its expectations (its full
+    result from ``reports``, case key -> the JSON reports of the run that ran it); ``True``
+    when the file was written. Must run in a worker (it waits for the dialog)."""
+    if not can_accept(run, key, reports):
         return False
     assert run is not None and key is not None
     state = run.cases[key]
     assert state.result is not None
-    found = await asyncio.to_thread(result_in_reports, screen.case_reports[key], state.result)
+    found = await asyncio.to_thread(result_in_reports, reports[key], state.result)
     if found is None:
         screen.app.notify(
             f"No report of this run holds case {state.eval_id!r}: nothing to accept.",
