@@ -27,6 +27,7 @@ from tenxeval_tui.authoring.recording import (
     free_eval_id,
 )
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.runs.case_steps import is_start
 from tenxeval_tui.runs.chat_process import ChatLine, ChatProcess
 from tenxeval_tui.runs.event_lines import event_line
 from tenxeval_tui.screens.editor.save_recording import SaveRecordingScreen
@@ -133,7 +134,8 @@ class RecordScreen(Screen[dict[str, Any] | None]):
         elif line.kind == "chat_error":
             self._status(f"{line.data.get('message', '')}\nFix it and press ctrl+r.")
         elif line.kind == "event" and line.event is not None:
-            self._write("    " + event_line(line.event))
+            if not is_start(line.event):  # a step's start only announces it; its end is shown
+                self._write("    " + event_line(line.event))
         elif line.kind == "turn_end":
             turn = RecordedTurn.from_line(line.data)
             self.turns.append(turn)

@@ -160,7 +160,12 @@ class RunScreen(Screen[None]):
         yield Header(icon="≡")
         agent, concurrency, preset = self._initial_options()
         yield RunOptions(
-            sets, agent=agent, concurrency=concurrency, preset=preset, id="run-options"
+            sets,
+            agent=agent,
+            concurrency=concurrency,
+            workers=_workers(ws.settings.workers),
+            preset=preset,
+            id="run-options",
         )
         yield RunProgress(timings=self.timings, id="run-progress")
         with Horizontal(id="run-main"):
@@ -281,7 +286,7 @@ class RunScreen(Screen[None]):
             selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
             repeats=choice.repeats,
-            workers=_workers(ws.settings.workers),
+            workers=choice.workers,
             preset=choice.preset,
             config_file=self.config_file,
             output_dir=output_dir,
