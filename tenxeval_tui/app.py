@@ -335,6 +335,14 @@ class WorkbenchApp(App[None]):
         if problem is not None:
             self.notify(problem, severity="warning")
 
+    async def action_continue_conversation(self, eval_set_id: str, eval_id: str) -> None:
+        """Continue case ``eval_id``'s conversation with the agent (from a report): the case
+        in the editor, then a chat with its user messages replayed (f6 there)."""
+        await self.action_edit_case(eval_set_id, eval_id)
+        editor = self.screen
+        if isinstance(editor, EditorScreen):
+            editor.continue_conversation(eval_id)
+
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
         from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
@@ -366,6 +374,19 @@ class WorkbenchApp(App[None]):
         if not isinstance(editor, EditorScreen):
             return "The editor did not open: nothing was written."
         return await accept_in_editor(editor, path, run, parts)
+
+    async def accept_actual_many(
+        self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
+    ) -> str | None:
+        """Accept several runs into their cases in ``path`` through the editor, as one undo
+        step there; why not, or ``None`` once saved (see ``screens/reports/accept_many``)."""
+        from tenxeval_tui.screens.editor.accept_actual import accept_many_in_editor
+
+        await self.goto_mode("editor")
+        editor = self.screen
+        if not isinstance(editor, EditorScreen):
+            return "The editor did not open: nothing was written."
+        return await accept_many_in_editor(editor, path, runs, parts)
 
     async def action_quit(self) -> None:
         """Quit, once every screen with unsaved work has had its say."""

@@ -15,6 +15,7 @@ import copy
 import itertools
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from tenxeval_tui.authoring.edit_steps import (
     JsonFormat,
     MoveCase,
     ReplaceCase,
+    ReplaceCases,
     SetHeader,
     change_uid,
 )
@@ -365,6 +367,22 @@ class EvalSetDocument:
         """Replace case ``uid`` whole with ``data`` (and its ``drafts``): one undo step."""
         self._replace(CaseState(uid, data, dict(drafts or {})))
 
+    def replace_cases(self, updates: Mapping[int, dict[str, Any]]) -> list[int]:
+        """Replace the data of several cases at once (``uid -> data``; each case keeps
+        its drafts): one undo step for all. The uids of the cases that changed."""
+        steps: list[ReplaceCase] = []
+        for uid, data in updates.items():
+            index = self.index_of(uid)
+            before = self.cases[index]
+            if data == before.data:
+                continue
+            after = CaseState(uid, data, dict(before.drafts))
+            self._set_case(index, after)
+            steps.append(ReplaceCase(before, after))
+        if steps:
+            self._push(ReplaceCases(steps))
+        return [step.after.uid for step in steps]
+
     def insert_case(
         self, index: int, data: dict[str, Any], drafts: dict[str, tuple[str, str]] | None = None
     ) -> int:
@@ -578,6 +596,9 @@ class EvalSetDocument:
             case MoveCase(source=source, target=target):
                 a, b = (target, source) if reverse else (source, target)
                 self.cases.insert(b, self.cases.pop(a))
+            case ReplaceCases(steps=steps):
+                for step in reversed(steps) if reverse else steps:
+                    self._apply(step, reverse=reverse)
             case SetHeader(key=key, before=before, after=after):
                 value = before if reverse else after
                 if value is None:  # the file had no such field: undo leaves none
@@ -695,6 +716,7 @@ __all__ = [
     "JsonFormat",
     "MoveCase",
     "ReplaceCase",
+    "ReplaceCases",
     "SetHeader",
     "change_uid",
 ]

@@ -120,7 +120,14 @@ class SetHeader:
     after: Any
 
 
-Change = ReplaceCase | InsertCase | InsertCases | DeleteCase | MoveCase | SetHeader
+@dataclass(slots=True)
+class ReplaceCases:
+    """Several cases changed at once (a bulk edit): one undo step."""
+
+    steps: list[ReplaceCase]
+
+
+Change = ReplaceCase | InsertCase | InsertCases | DeleteCase | MoveCase | SetHeader | ReplaceCases
 
 
 def change_uid(change: Change) -> int | None:
@@ -134,4 +141,6 @@ def change_uid(change: Change) -> int | None:
             return cases[0].uid if cases else None
         case MoveCase(uid=uid):
             return uid
+        case ReplaceCases(steps=steps) if steps:
+            return steps[0].after.uid
     return None

@@ -42,6 +42,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    checker = None
+    if args.check_agent or args.agent:
+        from tenxeval_tui.cli.validate_agent import AgentChecker
+
+        checker = AgentChecker(args.agent)
     failed = 0
     for file in files:
         check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
@@ -50,7 +55,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(inert(str(problem), multiline=True))
         if problems:
             failed += 1
-        elif not args.quiet:
+            continue
+        # Agent warnings (an unknown tool, a wrong argument): printed, not failures.
+        warnings = checker.check(file) if checker is not None else []
+        for warning in warnings:
+            print(inert(str(warning), multiline=True))
+        if not args.quiet and not warnings:
             print(inert(f"{file}: ok"))
     return 1 if failed else 0
 
@@ -192,6 +202,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    validate.add_argument(
+        "--check-agent",
+        action="store_true",
+        help="also check expected tool calls (names, arguments, types) and node names "
+        "against each eval set's agent (metadata.agent, else [tool.tenxeval] agent): "
+        "warnings, the exit status stays",
+    )
+    validate.add_argument(
+        "--agent",
+        metavar="MODULE:ATTR",
+        help="--check-agent against this agent (it wins over the eval sets' own)",
+    )
     validate.set_defaults(func=cmd_validate)
     add_run_parser(sub)
 

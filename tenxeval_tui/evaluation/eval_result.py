@@ -38,6 +38,9 @@ REPEAT_KEY = "repeat"
 # EvalReport.metadata keys of a run that stopped itself (``"max_cost"``) and the ids of
 # the cases it did not run.
 STOPPED_KEY = "stopped_by"
+# EvalCaseResult.metadata key of a case run a second time because the worker running it
+# died (``--workers``, ``--backend ray``): how that worker died.
+RETRIED_KEY = "retried"
 NOT_RUN_KEY = "not_run"
 
 

@@ -72,6 +72,10 @@ class RunObserver:
     ) -> None:
         """A run of a case finished (``result.repeat_index`` says which)."""
 
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        """A started case will run again from the start (its worker died: ``reason``);
+        what it streamed so far is void, and a second ``on_case_start`` follows."""
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         """A case finished (``result.eval_set_id`` names its eval set)."""
 
@@ -135,6 +139,9 @@ class ObserverGroup:
     ) -> None:
         self._call("on_repeat_end", eval_set_id, eval_id, result, repeats)
 
+    def case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        self._call("on_case_retry", eval_set_id, eval_id, reason)
+
     def case_end(self, result: EvalCaseResult) -> None:
         self._call("on_case_end", result)
 
@@ -173,6 +180,10 @@ class JsonLinesObserver(RunObserver):
     ``status``, ``passed``, ``error``, ``duration_seconds``) lines, and its
     ``event`` lines carry ``repeat``; a case that runs once is streamed exactly
     as before repeats existed.
+
+    A case whose worker died while it ran (``--workers``) and that runs again has a
+    ``case_retry`` line (``eval_set_id``, ``eval_id``, ``reason``) before its second
+    ``case_start``: what its first run streamed is void.
     """
 
     def __init__(
@@ -273,6 +284,12 @@ class JsonLinesObserver(RunObserver):
             }
         )
 
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        self._repeated.discard((eval_set_id, eval_id))
+        self._emit(
+            {"type": "case_retry", "eval_set_id": eval_set_id, "eval_id": eval_id, "reason": reason}
+        )
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         self._repeated.discard((result.eval_set_id, result.eval_id))
         self._emit({"type": "case_end", "result": result.model_dump(mode="json")})
@@ -346,6 +363,10 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
                     str(data["eval_id"]),
                     _light_repeat(data),
                     int(data["repeats"]),
+                )
+            elif kind == "case_retry":
+                observer.on_case_retry(
+                    str(data["eval_set_id"]), str(data["eval_id"]), str(data.get("reason", ""))
                 )
             elif kind == "case_end":
                 observer.on_case_end(EvalCaseResult.model_validate(data["result"]))

@@ -142,6 +142,9 @@ class _Fanout(RunObserver):
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
         self.group.case_start(eval_set_id, case)
 
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        self.group.case_retry(eval_set_id, eval_id, reason)
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.group.case_end(result)
 

@@ -85,6 +85,8 @@ class CaseState:
     """How many times the case runs (``--repeat N``, or its own ``metadata.repeats``)."""
     repeats_done: int = 0
     """How many of its runs finished."""
+    retried: str | None = None
+    """How the worker that first ran it died, when it runs (or ran) a second time."""
 
     @property
     def key(self) -> str:
@@ -220,6 +222,14 @@ class LiveRun(RunObserver):
     def on_run_end(self, report: EvalReport) -> None:
         self.reports.append(report)
         self.partial = self.partial or report.is_partial
+
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        """The case's worker died: it runs again from the start on another, its first
+        run's lines are dropped (its events, tokens and steps are counted once)."""
+        old = self._case(eval_set_id, eval_id)
+        state = CaseState(eval_set_id, eval_id, old.name, repeats=old.repeats)
+        state.retried = reason
+        self.cases[state.key] = state
 
     def _case(self, eval_set_id: str, eval_id: str) -> CaseState:
         key = case_key(eval_set_id, eval_id)

@@ -11,9 +11,11 @@ case; the driver feeds them to the run's observers (the protocol stream, the jou
 calls ``on_run_start`` and ``on_run_end`` for each eval set itself, and returns one
 report per eval set in input order.
 
-Faults: a worker that dies mid-run (a kill, the OOM killer, ``os._exit``) has the cases it
-was running end as errors saying which worker died and how; the cases it was handed but
-had not started go to the others; nothing is counted twice. A worker that cannot load (the
+Faults: a worker that dies mid-run (a kill, the OOM killer, ``os._exit``): the cases it was
+running run once more on another worker (:mod:`tenxeval_tui.runs.retry`; their results say
+so), or end as errors saying which worker died and how when their retry's worker dies too
+or no worker is left; the cases it was handed but had not started go to the others;
+nothing is counted twice. A worker that cannot load (the
 agent does not import) stops the run before any case is handed out, the error said once.
 :meth:`ProcessPool.cancel` stops every worker promptly; finished cases are kept.
 """
@@ -37,6 +39,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.retry import Retries, death_line
 
 LINE_LIMIT = 256 * 1024 * 1024
 """The longest line read from a worker (a case result with thousands of steps)."""
@@ -114,6 +117,7 @@ class ProcessPool:
         self.worker_error: str | None = None
         self.deaths: list[str] = []
         """One line per worker that died mid-run: which, how, and what became of its cases."""
+        self.retries = Retries()
         self._done_sent = False
 
     # -- starting ---------------------------------------------------------
@@ -211,7 +215,7 @@ class ProcessPool:
             result = EvalCaseResult.model_validate(data["result"])
             found = worker.running.pop((result.eval_set_id, result.eval_id), None)
             if found is not None and found not in self.results:
-                self.results[found] = result
+                self.results[found] = self.retries.mark(found, result)
                 self.observer.on_case_end(result)
                 self._serve_all()
         else:
@@ -264,25 +268,30 @@ class ProcessPool:
             stdin.write((json.dumps(data) + "\n").encode())
 
     def _ended(self, worker: _Worker, status: int) -> None:
-        """A worker's output ended: what it was running is an error, unless the run was
-        stopped; what it had not started goes back to the queue."""
+        """A worker's output ended: what it was running goes back to the queue once (else
+        is an error), unless the run was stopped; what it had not started goes back too."""
         from tenxeval_tui.runs.child_run import died_result
 
+        retried: list[Key] = []
         if not self.cancelled and self.worker_error is None and (worker.running or worker.handed):
             how = f"worker {worker.number} of {self.count} {how_it_ended(status)}"
-            for key in worker.running.values():
+            others = any(w.alive for w in self.workers if w is not worker)
+            errored = 0
+            for case, key in worker.running.items():
+                if others and self.retries.take(key, how):
+                    retried.append(key)
+                    self.observer.on_case_retry(case[0], case[1], how)
+                    continue
                 eval_set = self.eval_sets[key[0]]
                 result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
-                self.results[key] = result
+                self.results[key] = self.retries.mark(key, result)
                 self.observer.on_case_end(result)
-            self.deaths.append(
-                f"{how}: {len(worker.running)} running case(s) end as errors, "
-                f"{len(worker.handed)} not started go to the other workers"
-            )
+                errored += 1
+            self.deaths.append(death_line(how, len(retried), errored, len(worker.handed)))
         elif not self.cancelled and status != 0 and not worker.ready and self.worker_error is None:
             self.worker_error = f"worker {worker.number} {how_it_ended(status)} while loading"
             self.cancel()
-        self.pending.extendleft(reversed(worker.handed))
+        self.pending.extendleft(reversed([*sorted(retried), *worker.handed]))
         worker.handed.clear()
         worker.running.clear()
         if any(w.alive for w in self.workers):

@@ -14,8 +14,10 @@ batches of cases it is handed with its share of the concurrency. A batch is a Ra
 generator: the observer lines of its cases (``case_start``, every ``event``, ``case_end``
 with the whole result) come back to the driver as they are written, in order per case.
 The driver hands out small batches as each actor finishes one (two in flight per actor,
-so it never idles between them). An actor that dies: the cases it was running end as
-errors saying so, the cases of its batches it had not started go to the others.
+so it never idles between them). An actor that dies: the cases it was running run once
+more on another actor (:mod:`tenxeval_tui.runs.retry`), or end as errors saying so when
+their retry's actor dies too or no actor is left; the cases of its batches it had not
+started go to the others.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, Eva
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.pool import shares
+from tenxeval_tui.runs.retry import Retries, death_line
 
 BATCHES_IN_FLIGHT = 2
 """Batches each actor holds at once: the next is running while one's results come back."""
@@ -160,6 +163,9 @@ class RayPool:
         self._waiting: dict[int, dict[tuple[str, str], Key]] = {}
         self._started: dict[int, dict[tuple[str, str], Key]] = {}
         self._started_ray = False
+        self.retries = Retries()
+        self._changed: asyncio.Event | None = None
+        """Set when a case ends or goes back to the queue: an idle feeder looks again."""
 
     def _actor_plan(self, share: int) -> str:
         config = self.config.model_copy(deep=True)
@@ -200,6 +206,7 @@ class RayPool:
 
         for eval_set in self.eval_sets:
             self.observer.on_run_start(eval_set, eval_set.eval_cases)
+        self._changed = asyncio.Event()
         try:
             await asyncio.to_thread(self._connect)
             actor = _actor_class().options(num_cpus=1)
@@ -234,6 +241,7 @@ class RayPool:
     def cancel(self) -> None:
         """Stop now: no more batches; the actors are killed (finished cases are kept)."""
         self.cancelled = True
+        self._wake()
         try:
             import ray
 
@@ -251,7 +259,15 @@ class RayPool:
         # What an actor holds is tracked per actor (its batches die with it).
         waiting = self._waiting.setdefault(number, {})
         started = self._started.setdefault(number, {})
-        while self.pending and not self.cancelled and number not in self._dead:
+        while not self.cancelled and number not in self._dead:
+            if not self.pending:
+                if not self._outstanding():
+                    return
+                # Another actor may die yet: its cases come back to the queue.
+                assert self._changed is not None
+                self._changed.clear()
+                await self._changed.wait()
+                continue
             batch = self._batch(share)
             waiting.update({self._case_key(key): key for key in batch})
             try:
@@ -265,6 +281,18 @@ class RayPool:
                     return
                 self._lost(number, exc, waiting, started)
                 return
+
+    def _outstanding(self) -> int:
+        """Cases handed to live actors and not finished."""
+        return sum(
+            len(self._waiting.get(n, {})) + len(self._started.get(n, {}))
+            for n in range(len(self.actors))
+            if n not in self._dead
+        )
+
+    def _wake(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
 
     def _case_key(self, key: Key) -> tuple[str, str]:
         eval_set = self.eval_sets[key[0]]
@@ -291,8 +319,9 @@ class RayPool:
                 key = started.pop(case, None) or waiting.pop(case, None)
                 waiting.pop(case, None)
                 if key is not None and key not in self.results:
-                    self.results[key] = result
+                    self.results[key] = self.retries.mark(key, result)
                     self.observer.on_case_end(result)
+                    self._wake()
                 continue
             if kind == "case_start":
                 case = (str(data.get("eval_set_id")), str(data.get("eval_id")))
@@ -307,28 +336,33 @@ class RayPool:
         waiting: dict[tuple[str, str], Key],
         started: dict[tuple[str, str], Key],
     ) -> None:
-        """The actor died (or its batch failed): its running cases end as errors, the ones
-        it had not started go back to the queue."""
+        """The actor died (or its batch failed): its running cases go back to the queue
+        once (else end as errors), the ones it had not started go back too."""
         from tenxeval_tui.runs.child_run import died_result
 
         if number in self._dead:
             return  # its other batch told it already
+        self._dead.add(number)
         how = f"Ray actor {number + 1} of {self.count} died ({type(exc).__name__})"
-        for key in started.values():
+        others = len(self._dead) < len(self.actors)
+        retried: list[Key] = []
+        for case, key in started.items():
+            if others and self.retries.take(key, how):
+                retried.append(key)
+                self.observer.on_case_retry(case[0], case[1], how)
+                continue
             eval_set = self.eval_sets[key[0]]
             result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
-            self.results[key] = result
+            self.results[key] = self.retries.mark(key, result)
             self.observer.on_case_end(result)
-        self.deaths.append(
-            f"{how}: {len(started)} running case(s) end as errors, {len(waiting)} not "
-            "started go to the other workers"
-        )
-        self.pending.extendleft(reversed(sorted(waiting.values())))
+        errored = len(started) - len(retried)
+        self.deaths.append(death_line(how, len(retried), errored, len(waiting)))
+        self.pending.extendleft(reversed([*sorted(retried), *sorted(waiting.values())]))
         started.clear()
         waiting.clear()
-        self._dead.add(number)
-        if len(self._dead) == len(self.actors):
+        if not others:
             self.cancelled = True  # nobody left: what is not done is not run
+        self._wake()
 
     def _reports(self) -> list[EvalReport]:
         used = self.config.model_dump(mode="json")

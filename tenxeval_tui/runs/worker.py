@@ -330,6 +330,9 @@ class _Group(RunObserver):
     def on_repeat_end(self, eval_set_id: str, eval_id: str, result: Any, repeats: int) -> None:
         self.group.repeat_end(eval_set_id, eval_id, result, repeats)
 
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        self.group.case_retry(eval_set_id, eval_id, reason)
+
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.group.case_end(result)
 

@@ -61,3 +61,31 @@ def test_no_event_model_outlives_its_line() -> None:
     alive = sum(1 for obj in gc.get_objects() if issubclass(type(obj), EventModel))
     assert len(live.cases["s::c"].events) == 500
     assert alive == 0  # the view keeps lines; the full events are in the reports and journal
+
+
+def test_a_retried_case_starts_over_and_says_how_its_first_worker_died() -> None:
+    """``case_retry`` (a worker died): the first run's lines are dropped, the second
+    ``case_start`` runs the same case again, not a new one."""
+    from tenxeval_tui.evaluation import EvalCase
+    from tenxeval_tui.runs.live_run import CaseStatus
+
+    out = io.StringIO()
+    writer = JsonLinesObserver(out.write)
+    case = EvalCase(eval_id="c", name="the case")
+    writer.on_case_start("s", case)
+    writer.on_event("s", "c", node("MAIN", "first run", token_usage={"input_tokens": 5}))
+    writer.on_case_retry("s", "c", "worker 1 of 2 killed by signal 9 (SIGKILL)")
+    lines = out.getvalue().splitlines()
+    assert '"type": "case_retry"' in lines[-1]
+    live = LiveRun()
+    assert replay_json_lines(lines, live) == 3
+    state = live.cases["s::c"]
+    assert state.retried == "worker 1 of 2 killed by signal 9 (SIGKILL)"
+    assert list(state.events) == [] and state.tokens == 0 and state.name == "the case"
+    assert state.status == CaseStatus.QUEUED and len(live.cases) == 1
+    writer.on_case_start("s", case)
+    writer.on_event("s", "c", node("MAIN", "second run"))
+    replay_json_lines(out.getvalue().splitlines()[3:], live)
+    state = live.cases["s::c"]
+    assert list(state.events) == ['▸ MAIN says "second run"']
+    assert state.status == CaseStatus.RUNNING and state.retried is not None

@@ -19,8 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PID_AGENT = """
 import asyncio, os, signal
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 async def agent(message, trace):
-    if message == "die":
+    # "die" kills the process running it every time, "die-once" the first time only
+    mark = os.path.join(HERE, "ran-" + message)
+    if message == "die" or (message == "die-once" and not os.path.exists(mark)):
+        open(mark, "a").close()
         await asyncio.sleep(1.5)  # its neighbours on the actor most likely finish first
         os.kill(os.getpid(), signal.SIGKILL)
     await asyncio.sleep(0.05)
@@ -134,36 +139,81 @@ def _run(plan: RunPlan, cwd: Path) -> tuple[int, list[dict[str, object]]]:
     return done.returncode, lines
 
 
-def killed_worker_keeps_every_case_once(folder: Path, backend: str, died_as: str) -> None:
-    """A worker killed mid-run: its running case errs, every case ends once (stream and
-    journal), the run goes on and says so."""
+def _journal(folder: Path) -> list[dict[str, Any]]:
+    return [
+        json.loads(line)["result"]
+        for line in (folder / "run.journal.jsonl").read_text().splitlines()
+        if '"type": "case"' in line
+    ]
+
+
+def _starts_are_said(lines: list[dict[str, Any]]) -> None:
+    """A case starts a second time only after a ``case_retry`` line said so."""
+    for eval_id, case in _by_case(lines).items():
+        retries = [line for line in lines if line["type"] == "case_retry"
+                   and line["eval_id"] == eval_id]  # fmt: skip
+        starts = [line for line in case if line["type"] == "case_start"]
+        assert len(starts) == 1 + len(retries), eval_id
+
+
+def killed_worker_retries_its_cases_once(folder: Path, backend: str, died_as: str) -> None:
+    """A worker killed mid-run: its running case runs again on another worker and passes,
+    every case ends once (stream and journal), the run goes on and says so."""
     messages = [f"m{i}" for i in range(10)]
-    messages[3] = "die"
+    messages[3] = "die-once"
     code, lines = _run(_pid_plan(folder, messages, backend=backend), folder)
     assert code == 0, lines[-3:]
     ends = [line["result"] for line in lines if line["type"] == "case_end"]
     assert sorted(r["eval_id"] for r in ends) == sorted(f"c{i}" for i in range(10))  # type: ignore[index]
-    died = next(r for r in ends if r["eval_id"] == "c3")  # type: ignore[index]
-    assert str(died["error"]).startswith(died_as)  # type: ignore[index]
+    assert all(not r["error"] for r in ends), ends  # type: ignore[index]
     (death,) = [line for line in lines if line["type"] == "worker_died"]
-    assert "running case(s) end as errors" in str(death["message"])
-    # a case that ran beside it on that actor died with it; every other case passed
+    assert str(death["message"]).startswith(died_as)
+    assert "running case(s) retried on the other workers" in str(death["message"])
+    # c3 was retried (and a case that ran beside it on that actor): said in the stream
+    # before its second start, and in its result
+    retried = {str(line["eval_id"]) for line in lines if line["type"] == "case_retry"}
+    assert "c3" in retried
+    _starts_are_said(lines)  # type: ignore[arg-type]
     for r in ends:
-        if r["error"]:  # type: ignore[index]
-            assert r["error"] == died["error"], r  # type: ignore[index]
-    assert sum(1 for r in ends if not r["error"]) >= 7  # type: ignore[index]
-    # the journal (kept by the driver) has every case once
-    journal = [
-        json.loads(line)
-        for line in (folder / "run.journal.jsonl").read_text().splitlines()
-        if '"type": "case"' in line
-    ]
-    assert sorted(j["result"]["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
+        said = r["metadata"].get("retried")  # type: ignore[index]
+        assert (said is not None) == (r["eval_id"] in retried), r  # type: ignore[index]
+        if said is not None:
+            assert str(death["message"]).startswith(f"{said}: ")  # how that worker died
+    # the journal (kept by the driver) has every case once, the retried ones saying so
+    journal = _journal(folder)
+    assert sorted(j["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
+    assert {j["eval_id"] for j in journal if j["metadata"].get("retried")} == retried
 
 
-def test_a_killed_worker_process_errs_its_running_case_and_every_other_case_runs_once(
+def test_a_case_whose_retry_dies_too_ends_as_the_error_it_was(tmp_path: Path) -> None:
+    """Three workers, one case at a time each: the case that kills its worker kills the
+    one it is retried on too; it ends as an error (saying it was retried), the rest pass."""
+    messages = [f"m{i}" for i in range(9)]
+    messages[2] = "die"
+    config = preset_by_name("quick_check")
+    config.max_concurrency, config.reporter.enabled = 3, False
+    plan = _pid_plan(tmp_path, messages, backend="process", workers=3, config=config)
+    code, lines = _run(plan, tmp_path)
+    assert code == 0, lines[-3:]
+    deaths = [str(line["message"]) for line in lines if line["type"] == "worker_died"]
+    assert len(deaths) == 2, deaths
+    assert "1 running case(s) retried on the other workers" in deaths[0]
+    assert "1 running case(s) end as errors" in deaths[1]
+    assert [line["eval_id"] for line in lines if line["type"] == "case_retry"] == ["c2"]
+    _starts_are_said(lines)
+    ends = {line["result"]["eval_id"]: line["result"] for line in lines
+            if line["type"] == "case_end"}  # fmt: skip
+    assert sorted(ends) == sorted(f"c{i}" for i in range(9))
+    died = ends["c2"]
+    assert died["error"].startswith("the agent's process died while this case ran (worker ")
+    assert died["metadata"]["retried"].startswith("worker ")  # its first worker
+    assert died["metadata"]["retried"] != died["error"]
+    assert all(not r["error"] for i, r in ends.items() if i != "c2")
+    assert all("retried" not in r["metadata"] for i, r in ends.items() if i != "c2")
+    assert sorted(j["eval_id"] for j in _journal(tmp_path)) == sorted(ends)
+
+
+def test_a_killed_worker_process_has_its_running_case_retried_and_every_case_runs_once(
     tmp_path: Path,
 ) -> None:
-    killed_worker_keeps_every_case_once(
-        tmp_path, "process", "the agent's process died while this case ran (worker "
-    )
+    killed_worker_retries_its_cases_once(tmp_path, "process", "worker ")

@@ -1,6 +1,6 @@
 """The Ray backend (`RunPlan.backend == "ray"`), with a local Ray instance on 127.0.0.1 that
 the backend starts and stops itself (no address given): the same stream as one evaluator,
-an actor killed mid-run, an agent that does not import."""
+an actor killed mid-run (its cases retried), an agent that does not import."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.runs.test_pool import (
     _pid_plan,
     _run,
     _steps,
-    killed_worker_keeps_every_case_once,
+    killed_worker_retries_its_cases_once,
 )
 
 pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
@@ -48,12 +48,10 @@ def test_ray_actors_stream_what_one_evaluator_does_in_order_per_case() -> None:
         assert _outcome(lines[-1]) == _outcome(single_cases[eval_id][-1])
 
 
-def test_a_killed_actor_errs_its_running_case_and_every_other_case_runs_once(
+def test_a_killed_actor_has_its_running_cases_retried_and_every_case_runs_once(
     tmp_path: Path,
 ) -> None:
-    killed_worker_keeps_every_case_once(
-        tmp_path, "ray", "the agent's process died while this case ran (Ray actor "
-    )
+    killed_worker_retries_its_cases_once(tmp_path, "ray", "Ray actor ")
 
 
 def test_an_agent_that_does_not_import_fails_once_before_any_case(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ def test_a_case_typed_at_30_ms_a_key_in_a_terminal_is_saved_as_typed(weather_set
     try:
         tmux.run(
             "new-session", "-d", "-s", "app", "-x", "120", "-y", "50",
-            f"env TERM=xterm-256color {APP} {weather_set}",
+            f"env -u COLUMNS -u LINES TERM=xterm-256color {APP} {weather_set}",
         )  # fmt: skip
         # Ready: the form shows london (the file checked), its fields take keys.
         wait_sync(lambda: "Case #1" in tmux.screen() and "london" in tmux.screen(), what="the form")

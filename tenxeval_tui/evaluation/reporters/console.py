@@ -12,7 +12,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tenxeval_tui.evaluation.cost import format_cost
-from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import (
+    NOT_RUN_KEY,
+    RETRIED_KEY,
+    STOPPED_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 
@@ -187,6 +193,19 @@ class ConsoleReporter(BaseReporter):
                     "   ",
                     (f"{rs.flaky_cases} flaky", "yellow" if rs.flaky_cases else ""),
                     f" ({rs.total_flips} flips)",
+                )
+            )
+        retried = [r for r in report.results if r.metadata.get(RETRIED_KEY)]
+        if retried:
+            # A worker died while these ran: each ran once more (kept once in the figures).
+            console.print(
+                Text(
+                    f"retried after a worker died: {len(retried)} case(s): "
+                    + ", ".join(
+                        f"{_clean(r.eval_id)} ({_clean(str(r.metadata[RETRIED_KEY]))})"
+                        for r in retried
+                    ),
+                    style="yellow",
                 )
             )
         if s.criterion_stats:

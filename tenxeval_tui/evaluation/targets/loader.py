@@ -220,13 +220,28 @@ def load_agent(
     obj = import_target(spec, cwd=cwd)
     if _is_pair(obj) or _is_tenxgraph(obj) or not _is_factory(obj):
         return _to_pair(spec, obj, capture_all_events)
+    return _to_pair(spec, _call_factory(spec, obj), capture_all_events, via="the factory returned ")
+
+
+def _call_factory(spec: str, factory: Any) -> Any:
     try:
-        made = obj()
+        return factory()
     except Exception as exc:
         raise AgentLoadError(
             spec, f"calling the factory raised {_describe(exc)}{_where(exc)}"
         ) from None
-    return _to_pair(spec, made, capture_all_events, via="the factory returned ")
+
+
+def build_target(spec: str, *, cwd: str | Path | None = None) -> Any:
+    """What ``spec`` names, a factory called (once): the graph, plain agent or pair that
+    :func:`load_agent` would wrap, not wrapped (to describe it, see :mod:`.schema`).
+
+    Raises :class:`AgentLoadError` only.
+    """
+    obj = import_target(spec, cwd=cwd)
+    if _is_pair(obj) or _is_tenxgraph(obj) or not _is_factory(obj):
+        return obj
+    return _call_factory(spec, obj)
 
 
 def agent_source_folder(spec: str, *, cwd: str | Path | None = None) -> Path | None:
@@ -254,6 +269,7 @@ __all__ = [
     "EXPECTED_KINDS",
     "AgentLoadError",
     "agent_source_folder",
+    "build_target",
     "import_target",
     "load_agent",
     "parse_spec",

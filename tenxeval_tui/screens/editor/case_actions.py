@@ -1,8 +1,9 @@
 """Handing a case over to the other screens of the app: the editor and the run view.
 
 The report browser does not edit or run anything itself. It asks the app to,
-through the app's actions ``edit_case`` and ``rerun_case`` (both take the eval
-set id and the case id: :class:`CaseEditor`, :class:`CaseRerunner`). When the app
+through the app's actions ``edit_case``, ``rerun_case`` and ``continue_conversation``
+(each takes the eval set id and the case id: :class:`CaseEditor`, :class:`CaseRerunner`,
+:class:`CaseContinuer`). When the app
 has no such action the key is shown disabled rather than doing nothing.
 """
 
@@ -19,6 +20,7 @@ from tenxeval_tui.settings.workspace import SCENARIO_SUFFIX
 
 EDIT_ACTION = "edit_case"
 RERUN_ACTION = "rerun_case"
+CONTINUE_ACTION = "continue_conversation"
 
 
 @runtime_checkable
@@ -39,11 +41,25 @@ class CaseRerunner(Protocol):
         ...
 
 
-_HOSTS: dict[str, type] = {EDIT_ACTION: CaseEditor, RERUN_ACTION: CaseRerunner}
+@runtime_checkable
+class CaseContinuer(Protocol):
+    """An app that continues a case's conversation in a chat with the agent."""
+
+    def action_continue_conversation(self, eval_set_id: str, eval_id: str) -> Any:
+        """Open a chat with the agent, case ``eval_id``'s user messages replayed first."""
+        ...
+
+
+_HOSTS: dict[str, type] = {
+    EDIT_ACTION: CaseEditor,
+    RERUN_ACTION: CaseRerunner,
+    CONTINUE_ACTION: CaseContinuer,
+}
 
 
 def app_supports(app: App[Any], action: str) -> bool:
-    """Whether ``app`` offers ``action`` (:data:`EDIT_ACTION` or :data:`RERUN_ACTION`)."""
+    """Whether ``app`` offers ``action`` (:data:`EDIT_ACTION`, :data:`RERUN_ACTION` or
+    :data:`CONTINUE_ACTION`)."""
     host = _HOSTS.get(action)
     return host is not None and isinstance(app, host)
 

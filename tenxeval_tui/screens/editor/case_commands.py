@@ -112,7 +112,9 @@ class CaseCommandsScreen(Screen[None]):
         """Show an edit of case ``uid`` in the list and its problems in the form."""
         assert self.document is not None
         self.query_one(CaseTable).update_case(self.document.case(uid))
-        self.query_one(CaseForm).show_problems(self.document.field_problems(uid))
+        self.query_one(CaseForm).show_problems(
+            self.document.field_problems(uid), self.document.case(uid).data
+        )
         self._refresh_marks()
 
     async def _settle(self) -> None:

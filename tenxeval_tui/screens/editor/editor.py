@@ -1,7 +1,9 @@
 """The eval set editor: the workspace's files, the case list and the case form.
 
 Opening, checking, saving and following files on disk live here; the editing commands
-(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, its base.
+(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, and the commands
+that know the agent (completion, recording a case, bulk edits) in
+:class:`AgentCommandsScreen`, its bases.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.editor.agent_commands import AgentCommandsScreen
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
@@ -46,12 +49,12 @@ RUN_KEY = "ctrl+r"
 """The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
-class EditorScreen(CaseCommandsScreen):
+class EditorScreen(AgentCommandsScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
     HELP_WHERE = "editor"
 
-    BINDINGS = [  # after CaseCommandsScreen's, which Textual inherits
+    BINDINGS = [  # after those of its bases, which Textual inherits
         # Priority: the focus moves when the key arrives (see screens/editor/case_commands.py).
         Binding("ctrl+f", "focus_filter", "Filter", priority=True),
         Binding("ctrl+l", "focus_cases", "Cases", priority=True),
@@ -79,11 +82,15 @@ class EditorScreen(CaseCommandsScreen):
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            (cls.HELP_WHERE, [*CaseCommandsScreen.BINDINGS, *cls.BINDINGS]),
+            (
+                cls.HELP_WHERE,
+                [*CaseCommandsScreen.BINDINGS, *AgentCommandsScreen.BINDINGS, *cls.BINDINGS],
+            ),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
             ("tool call (in the form)", list(ToolCallRow.BINDINGS)),
+            *AgentCommandsScreen.agent_help_sections(),
         ]
 
     def __init__(self) -> None:
@@ -310,6 +317,7 @@ class EditorScreen(CaseCommandsScreen):
         )
         if self.focused is None:  # the focused field went with the old form
             self.query_one(CaseTable).focus()
+        self.read_agent_schema()
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
@@ -397,6 +405,7 @@ class EditorScreen(CaseCommandsScreen):
             await self._settle()
             self.document.seal()
             await form.show(self.document, uid, unless_shown=True)
+            self.read_agent_schema()  # cached: read again only when the agent's code changed
 
     @on(CaseTable.Selected)
     def _chosen(self) -> None:
@@ -472,6 +481,7 @@ class EditorScreen(CaseCommandsScreen):
                 document.set_header(key, after)
         if edited.agent != current.agent:
             document.set_agent(edited.agent)
+            self.read_agent_schema()
         document.seal()
         self._update_title()
 

@@ -17,6 +17,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case
 from tenxeval_tui.screens.editor.case_actions import (
+    CONTINUE_ACTION,
     EDIT_ACTION,
     RERUN_ACTION,
     app_supports,
@@ -46,6 +47,12 @@ class CaseScreen(Screen[None]):
         ACCEPT_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
+        Binding(
+            "f6",
+            "continue_conversation",
+            "Continue the chat",
+            tooltip="A chat with the agent, this case's user messages replayed first",
+        ),
         Binding(
             "y", "copy", "Copy…", show=False, tooltip="Copy the reply, tool calls, diff or path"
         ),
@@ -94,7 +101,7 @@ class CaseScreen(Screen[None]):
         await go_back_one_step(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in (EDIT_ACTION, RERUN_ACTION):
+        if action in (EDIT_ACTION, RERUN_ACTION, CONTINUE_ACTION):
             return True if app_supports(self.app, action) else None
         if action == "back":
             return can_go_back(self)
@@ -147,3 +154,7 @@ class CaseScreen(Screen[None]):
 
     async def action_rerun_case(self) -> None:
         await request_case_action(self.app, RERUN_ACTION, self.eval_set_id, self.result.eval_id)
+
+    async def action_continue_conversation(self) -> None:
+        """Continue this case's conversation in a chat with the agent (in the editor)."""
+        await request_case_action(self.app, CONTINUE_ACTION, self.eval_set_id, self.result.eval_id)

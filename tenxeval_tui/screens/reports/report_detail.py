@@ -34,6 +34,7 @@ from tenxeval_tui.screens.editor.case_actions import (
     request_case_action,
 )
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
+from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY, accept_replies
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
@@ -126,6 +127,7 @@ class ReportScreen(Screen[None]):
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
+        ACCEPT_MANY_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
         Binding(
@@ -368,6 +370,12 @@ class ReportScreen(Screen[None]):
         """Show the open case as a transcript, or its detail again."""
         if self.showing_case is not None:
             self._view.toggle_transcript()
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_replies(self) -> None:
+        """Accept the reply of every case that failed on its reply alone (asks first)."""
+        if self.document is not None:
+            await accept_replies(self, self.document)
 
     def action_next_repeat(self) -> None:
         self._view.step_repeat(1)

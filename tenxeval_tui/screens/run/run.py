@@ -37,6 +37,8 @@ from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
+from tenxeval_tui.screens.run.run_accept import accept_selected, can_accept, result_in_reports
 from tenxeval_tui.screens.run.run_stop import (
     STOP_CHOICES,
     ack_message,
@@ -86,6 +88,7 @@ class RunScreen(Screen[None]):
         ),
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
+        ACCEPT_KEY,
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
         Binding(
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
@@ -161,7 +164,12 @@ class RunScreen(Screen[None]):
         yield Header(icon="≡")
         agent, concurrency, preset = self._initial_options()
         yield RunOptions(
-            sets, agent=agent, concurrency=concurrency, preset=preset, id="run-options"
+            sets,
+            agent=agent,
+            concurrency=concurrency,
+            workers=_workers(ws.settings.workers),
+            preset=preset,
+            id="run-options",
         )
         yield RunProgress(timings=self.timings, id="run-progress")
         with Horizontal(id="run-main"):
@@ -284,7 +292,7 @@ class RunScreen(Screen[None]):
             selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
             concurrency=choice.concurrency,
             repeats=choice.repeats,
-            workers=_workers(ws.settings.workers),
+            workers=choice.workers,
             preset=choice.preset,
             config_file=self.config_file,
             output_dir=output_dir,
@@ -545,16 +553,20 @@ class RunScreen(Screen[None]):
             self.notify("This case has no result yet: its events are in the events pane.")
             return
         lean = state.result
-        found = await asyncio.to_thread(_result_in_reports, self.case_reports.get(key, []), lean)
-        result, title = found or (
+        found = await asyncio.to_thread(result_in_reports, self.case_reports.get(key, []), lean)
+        result, title, ended = found or (
             lean,
             run.eval_set_names.get(state.eval_set_id, "") if run else "",
+            None,
         )
         from tenxeval_tui.screens.reports.case_detail import CaseScreen
 
         await self.app.push_screen(
             CaseScreen(
-                result, report_title=title or state.eval_set_id, eval_set_id=state.eval_set_id
+                result,
+                report_title=title or state.eval_set_id,
+                eval_set_id=state.eval_set_id,
+                run_timestamp=ended,
             )
         )
 
@@ -572,6 +584,8 @@ class RunScreen(Screen[None]):
             return bool(run and run.done and self._failed(run))
         if action == "rerun_selected":
             return bool(run and run.done and self.selected)
+        if action == "accept_actual":
+            return can_accept(run, self.selected, self.case_reports)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
         if action == "back":
@@ -669,6 +683,11 @@ class RunScreen(Screen[None]):
         keep = [r for r in run.results() if f"{r.eval_set_id}::{r.eval_id}" != self.selected]
         self._rerun(target, keep)
 
+    @work(exclusive=True, group="accept")
+    async def action_accept_actual(self) -> None:
+        """Write what the selected finished case did as its expectations (asks first)."""
+        await accept_selected(self, self.live, self.selected, self.case_reports)
+
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
         only: dict[str, list[str]] = {}
         for result in targets:
@@ -752,24 +771,6 @@ def _workers(setting: int | str | None) -> int | None:
         return resolve_workers(setting)
     except ValueError:
         return None
-
-
-def _result_in_reports(
-    reports: list[Path], lean: EvalCaseResult
-) -> tuple[EvalCaseResult, str] | None:
-    """``lean``'s full result (trajectory, messages...) and report title, from the first of
-    ``reports`` that holds it; ``None`` when none does (or none can be read)."""
-    from tenxeval_tui.browsing.report_document import ReportDocument
-
-    for path in reports:
-        try:
-            document = ReportDocument.open(path)
-            index = document.index_of(lean.eval_set_id, lean.eval_id)
-            if index is not None:
-                return document.case(index), document.title
-        except (EvalFileError, OSError):
-            continue
-    return None
 
 
 def ready_run_files(

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
@@ -105,7 +106,14 @@ class CaseField(Vertical):
     """
 
     def __init__(
-        self, key: str, label: str, text: str, *, multiline: bool = False, placeholder: str = ""
+        self,
+        key: str,
+        label: str,
+        text: str,
+        *,
+        multiline: bool = False,
+        placeholder: str = "",
+        suggester: Suggester | None = None,
     ) -> None:
         super().__init__(classes="case-field")
         self.key = key
@@ -113,7 +121,11 @@ class CaseField(Vertical):
         self.text = text
         self.multiline = multiline
         self.placeholder = placeholder
+        self.suggester = suggester
+        """Completes a one-line field as it is typed (→ at its end accepts)."""
         self._problem: str | None = None
+        self._warning: str | None = None
+        self._hint: str | None = None
         self._shown = ShownValue(text, multiline=multiline)
 
     def compose(self) -> ComposeResult:
@@ -137,10 +149,14 @@ class CaseField(Vertical):
                 id=field_id(self.key),
                 placeholder=self.placeholder,
                 compact=True,
+                suggester=self.suggester,
             )
             line.on_change = self._report_edit
             yield line
         yield Static(Text(self._problem or ""), classes="field-error")
+        note_line = Static(Text(self._note_text()), classes="field-note")
+        note_line.display = bool(self._note_text())
+        yield note_line
 
     @property
     def editor(self) -> Input | TextArea | None:
@@ -170,6 +186,33 @@ class CaseField(Vertical):
         self.set_class(message is not None, "-invalid")
         for error in self.query(".field-error").results(Static):
             error.update(Text(message or ""))
+        self._show_note()
+
+    def set_agent_note(self, warning: str | None, hint: str | None) -> None:
+        """Show what the agent's schema says of this field, under it: a ``warning`` (it
+        does not fit the agent; no obstacle to saving), else a ``hint`` (the called tool's
+        signature, the agent's nodes). A problem of the field's own hides the warning."""
+        if (warning, hint) == (self._warning, self._hint):
+            return
+        self._warning, self._hint = warning, hint
+        self._show_note()
+
+    def _note_text(self) -> str:
+        if self._warning is not None and self._problem is None:
+            return "⚠ " + self._warning
+        return self._hint or ""
+
+    @property
+    def note(self) -> str:
+        """The agent's warning or hint shown under the field ("" when none is)."""
+        return self._note_text()
+
+    def _show_note(self) -> None:
+        text = self._note_text()
+        self.set_class(bool(self._warning) and self._problem is None, "-warning")
+        for note in self.query(".field-note").results(Static):
+            note.update(Text(text))
+            note.display = bool(text)
 
     def _report_edit(self) -> None:
         """Hand the value the field stands for now to the form's handler (see

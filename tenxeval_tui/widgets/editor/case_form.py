@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
+from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
 from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor, turn_texts
@@ -30,6 +33,11 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         super().__init__(id=id)
         self.field_edit_handler = on_field_edit
         self.uid: int | None = None
+        self.completion = AgentCompletion()
+        """The agent's schema, which tool, argument and node fields complete from."""
+        self._case: dict[str, Any] | None = None
+        self._notes_shown = False
+        """Whether fields show what an agent schema said (to clear when it goes)."""
         self._showing = asyncio.Lock()
         """Held while the form is rebuilt: a key's command and a list highlight can ask at
         once, from two tasks, and must not both mount a form."""
@@ -74,7 +82,9 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 CaseField("tags", "tags (comma separated)", text("tags")),
             ]
             for turn in range(len(case.get("conversation") or [])):
-                widgets.append(TurnEditor(turn, case, turn_texts(text, case, turn)))
+                widgets.append(
+                    TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+                )
             widgets += [
                 Label("no turns: ctrl+t adds one", classes="form-hint")
                 if not case.get("conversation")
@@ -97,7 +107,9 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 ),
             ]
             await self.mount_all(widgets)
-            self.show_problems(document.field_problems(uid))
+            self.show_problems(document.field_problems(uid), case)
+            # The turns' own fields are composed after this: their notes once they are.
+            self.call_after_refresh(self.show_agent_notes)
 
     async def settle(self) -> dict[str, str]:
         """Wait until every field has handled the keys already sent to it; then the text
@@ -120,10 +132,30 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
         return {field.key: field.value for field in fields if field.edited}
 
-    def show_problems(self, problems: dict[str, str]) -> None:
-        """Put each problem's message under its field; clear the others."""
+    def show_problems(self, problems: dict[str, str], case: dict[str, Any] | None = None) -> None:
+        """Put each problem's message under its field; clear the others. With the case's
+        data (``case``), what the agent's schema says of its fields is shown too
+        (:meth:`show_agent_notes`)."""
         for field in self.query(CaseField):
             field.set_problem(problems.get(field.key))
+        if case is not None:
+            self.show_agent_notes(case)
+
+    def show_agent_notes(self, case: dict[str, Any] | None = None) -> None:
+        """Show the agent's warnings and hints of ``case`` (by default the case shown)
+        under its fields (see :mod:`tenxeval_tui.authoring.agent_checks`)."""
+        if case is not None:
+            self._case = case
+        if self._case is None or self.uid is None:
+            return
+        schema = self.completion.schema
+        if schema is None and not self._notes_shown:
+            return  # no agent known: nothing to show or clear (no cost per keystroke)
+        notes = agent_notes(schema, self._case, typing=True)
+        hints = field_hints(schema, self._case)
+        for field in self.query(CaseField):
+            field.set_agent_note(notes.get(field.key), hints.get(field.key))
+        self._notes_shown = schema is not None
 
     def focus_field(self, key: str) -> bool:
         """Focus the input of field ``key``; ``False`` if the form has no such field."""

@@ -112,6 +112,8 @@ class CaseTable(VirtualTable):
         Binding("enter", "select", "Edit case", show=False),
         Binding("delete", "screen.delete_case", "Delete case"),
         Binding("slash", "screen.focus_filter", "Filter", show=False),
+        Binding("space", "toggle_chosen", "Select", show=False, tooltip="Select for a bulk edit"),
+        Binding("ctrl+b", "screen.bulk_edit", "Bulk edit", tooltip="Edit the selected cases"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -139,6 +141,8 @@ class CaseTable(VirtualTable):
         self._order: list[int] = []
         self._visible: list[int] = []
         self._marked: set[int] = set()
+        self._chosen: set[int] = set()
+        """Cases selected (space) for a bulk edit."""
         self._filter = CaseFilter()
         self._pinned: int | None = None
         """A case an edit took out of the filter: listed until the filter changes, so the
@@ -155,8 +159,31 @@ class CaseTable(VirtualTable):
         if self._pinned not in self._cases:
             self._pinned = None
         self._marked = set(marked)
+        self._chosen &= set(self._cases)
         self._refilter()
         self.call_after_refresh(self._warm_up, 0)
+
+    @property
+    def chosen_uids(self) -> list[int]:
+        """The cases selected for a bulk edit, in list order (hidden ones too)."""
+        return [uid for uid in self._order if uid in self._chosen]
+
+    def action_toggle_chosen(self) -> None:
+        """Select (or unselect) the highlighted case for a bulk edit, then move down."""
+        uid = self.highlighted_uid
+        if uid is None:
+            return
+        self._chosen ^= {uid}
+        index = self.index_of(uid)
+        if index is not None:
+            self.refresh_row(index)
+        self.move_to(self._visible[min(self.cursor + 1, len(self._visible) - 1)])
+
+    def clear_chosen(self) -> None:
+        """Unselect every case."""
+        if self._chosen:
+            self._chosen.clear()
+            self.refresh_rows()
 
     def _row(self, uid: int) -> CaseRow:
         row = self._rows.get(uid)
@@ -274,7 +301,8 @@ class CaseTable(VirtualTable):
         row = self._row(uid)
         id_w, name_w, tags_w = self._columns(width)
         text = (
-            ("! " if uid in self._marked else "  ")
+            ("!" if uid in self._marked else " ")
+            + ("✓" if uid in self._chosen else " ")
             + self._cell(row.eval_id, id_w)
             + self._cell(row.name, name_w)
             + f"{row.turns if row.turns >= 0 else '?':>5} "

@@ -9,6 +9,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button
 
+from tenxeval_tui.widgets.editor.agent_completion import (
+    AgentCompletion,
+    ToolArgsSuggester,
+    ToolNameSuggester,
+)
 from tenxeval_tui.widgets.editor.case_field import CaseField
 
 
@@ -33,21 +38,38 @@ class ToolCallRow(Vertical):
         Binding("ctrl+r", "remove", "Remove call", priority=True),
     ]
 
-    def __init__(self, turn: int, call: int, name: str, args: str) -> None:
+    def __init__(
+        self,
+        turn: int,
+        call: int,
+        name: str,
+        args: str,
+        completion: AgentCompletion | None = None,
+    ) -> None:
         super().__init__(classes="tool-call")
         self.turn = turn
         self.call = call
         self.name_text = name
         self.args_text = args
+        self.completion = completion or AgentCompletion()
 
     def compose(self) -> ComposeResult:
         prefix = f"turns.{self.turn}.tools.{self.call}"
         with Horizontal(classes="tool-call-fields"):
-            yield CaseField(
-                f"{prefix}.name", f"tool {self.call + 1}", self.name_text, placeholder="tool name"
+            name = CaseField(
+                f"{prefix}.name",
+                f"tool {self.call + 1}",
+                self.name_text,
+                placeholder="tool name",
+                suggester=ToolNameSuggester(self.completion),
             )
+            yield name
             yield CaseField(
-                f"{prefix}.args", "args (JSON object)", self.args_text, placeholder="{}"
+                f"{prefix}.args",
+                "args (JSON object)",
+                self.args_text,
+                placeholder="{}",
+                suggester=ToolArgsSuggester(self.completion, lambda: name.value),
             )
             with Horizontal(classes="row-buttons"):
                 yield Button("↑", id="up", compact=True, tooltip="Move call up (ctrl+up)")

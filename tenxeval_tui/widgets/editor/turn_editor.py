@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label
 
 from tenxeval_tui.authoring import case_fields as casefields
+from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion, NodeSuggester
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow, form_command
 
@@ -22,11 +23,18 @@ class TurnEditor(Vertical):
     # (see tenxeval_tui.screens.editor.case_commands); a tool call row's ctrl+r comes first.
     BINDINGS = [Binding("ctrl+r", "remove_turn", "Remove turn", priority=True)]
 
-    def __init__(self, turn: int, case: dict[str, Any], texts: dict[str, str]) -> None:
+    def __init__(
+        self,
+        turn: int,
+        case: dict[str, Any],
+        texts: dict[str, str],
+        completion: AgentCompletion | None = None,
+    ) -> None:
         super().__init__(classes="turn")
         self.turn = turn
         self.case = case
         self.texts = texts
+        self.completion = completion or AgentCompletion()
         self.border_title = f"Turn {turn + 1}"
 
     def compose(self) -> ComposeResult:
@@ -51,11 +59,13 @@ class TurnEditor(Vertical):
                 c,
                 self.texts[f"turns.{t}.tools.{c}.name"],
                 self.texts[f"turns.{t}.tools.{c}.args"],
+                self.completion,
             )
         yield CaseField(
             f"turns.{t}.nodes",
             "expected node order (comma separated)",
             self.texts[f"turns.{t}.nodes"],
+            suggester=NodeSuggester(self.completion),
         )
         with Horizontal(classes="turn-buttons"):
             yield Button("+ tool call (ctrl+o)", id="add-call", compact=True)

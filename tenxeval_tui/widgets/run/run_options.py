@@ -1,4 +1,4 @@
-"""What to run and how: scope, case filter, agent, concurrency, repeats, preset, watch."""
+"""What to run and how: scope, case filter, agent, concurrency, repeats, workers, preset, watch."""
 
 from __future__ import annotations
 
@@ -60,6 +60,8 @@ class RunChoice:
     concurrency: int | None = None
     repeats: int | None = None
     """Runs of each case; ``None`` (left empty): the config's (an eval set's own wins)."""
+    workers: int | None = None
+    """Worker processes the cases go to; ``None`` (left empty) or 1: the run's own process."""
     preset: str | None = None
     watch: bool = False
     tags: list[str] = field(default_factory=list)
@@ -103,6 +105,7 @@ class RunOptions(Vertical):
     RunOptions #agent { width: 1fr; }
     RunOptions #concurrency { width: 6; }
     RunOptions #repeats { width: 6; }
+    RunOptions #workers { width: 4; }
     RunOptions #preset { width: 22; }
     RunOptions.-narrow #scope { width: 1fr; max-width: 30; }
     RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
@@ -116,10 +119,12 @@ class RunOptions(Vertical):
         *,
         agent: str = "",
         concurrency: int = 4,
+        workers: int | None = None,
         preset: str | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._workers = workers
         self._eval_sets = eval_sets
         self._agent = agent
         self._concurrency = concurrency
@@ -148,6 +153,17 @@ class RunOptions(Vertical):
                 max_length=5,
                 tooltip="Runs of each case (empty: the config's; an eval set's own wins)",
             )
+            yield Label("workers", id="workers-label")
+            yield Input(
+                str(self._workers) if self._workers else "",
+                placeholder="1",
+                type="integer",
+                id="workers",
+                compact=True,
+                max_length=2,
+                tooltip="Worker processes the cases go to, the jobs split between them "
+                "(empty or 1: one process; [tool.tenxeval] workers sets the default)",
+            )
             presets = [(name, name) for name in PRESETS]
             yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)
             yield Checkbox("watch", False, id="watch", compact=True)
@@ -160,6 +176,7 @@ class RunOptions(Vertical):
         scope = self.query_one("#scope", Select).value
         concurrency = self.query_one("#concurrency", Input).value.strip()
         repeats = self.query_one("#repeats", Input).value.strip()
+        workers = self.query_one("#workers", Input).value.strip()
         preset = self.query_one("#preset", Select).value
         return RunChoice(
             scope=str(scope) if isinstance(scope, str) else ALL_SETS,
@@ -167,6 +184,7 @@ class RunOptions(Vertical):
             agent=self.query_one("#agent", Input).value.strip(),
             concurrency=max(1, int(concurrency)) if concurrency.isdigit() else None,
             repeats=int(repeats) if repeats.isdigit() else None,
+            workers=max(1, int(workers)) if workers.isdigit() else None,
             preset=str(preset) if isinstance(preset, str) else None,
             watch=self.query_one("#watch", Checkbox).value,
         )

@@ -1,5 +1,6 @@
-"""The run screen with `workers` in [tool.tenxeval]: the cases go to worker processes and
-the live view, the counts and the reports are those of one process."""
+"""The run screen with `workers` in [tool.tenxeval] or typed in the options bar: the cases
+go to worker processes and the live view, the counts and the reports are those of one
+process."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
+from tenxeval_tui.widgets.run.run_options import RunOptions
 
-from .conftest import write_workspace
+from .conftest import open_run_screen, wait_until, write_workspace
 from .test_run_screen import run_all
 
 
@@ -36,3 +38,34 @@ async def test_workers_from_the_settings_show_what_one_process_shows(tmp_path: P
     assert events_two == events_one and sum(map(len, events_two.values())) >= 5 * 3
     reports = sorted(p.suffix for p in (two / "reports").iterdir() if p.is_file())
     assert reports == [".html", ".html", ".json", ".json"]
+
+
+async def test_the_workers_field_starts_at_the_setting_and_what_is_typed_runs(
+    tmp_path: Path,
+) -> None:
+    with_setting = write_workspace(tmp_path / "set")
+    settings = with_setting / "pyproject.toml"
+    settings.write_text(settings.read_text() + "workers = 3\n")
+    app = WorkbenchApp(with_setting)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        field, options = screen.query_one("#workers"), screen.query_one(RunOptions)
+        assert field.value == "3" and options.choice().workers == 3  # type: ignore[attr-defined]
+        field.value = ""  # type: ignore[attr-defined]
+        assert options.choice().workers is None  # empty: one process
+        field.value = "0"  # type: ignore[attr-defined]
+        assert options.choice().workers == 1  # at least one, as jobs
+    plain = write_workspace(tmp_path / "plain")
+    app = WorkbenchApp(plain)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        field = screen.query_one("#workers")
+        assert field.value == ""  # type: ignore[attr-defined]
+        field.value = "2"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
+        assert screen.request is not None and screen.request.workers == 2
+        assert screen.request.pooled
+        assert screen.live is not None
+        counts = screen.live.counts()
+        assert (counts["passed"], counts["failed"], counts["error"]) == (3, 1, 1)

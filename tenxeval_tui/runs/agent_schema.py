@@ -1,0 +1,226 @@
+"""An agent's schema (tools, nodes) read in a child process, and cached per agent and code.
+
+``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER`` imports the agent (``FOLDER``
+first on the path), describes it (:func:`~tenxeval_tui.evaluation.targets.schema.describe_target`)
+and prints one JSON line: ``{"schema": ..., "files": {path: mtime}}`` (the files of
+every module it imported from ``FOLDER``), or ``{"error": message}``. The agent never
+runs in the caller's process, so an agent that crashes or hangs on import cannot take
+the editor down, and every read imports its code afresh.
+
+:class:`SchemaCache` keeps each agent's schema until one of those files changes.
+No UI import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.targets.schema import AgentSchema
+
+TIMEOUT = 60.0
+"""Longest wait for an agent's import (seconds)."""
+ERROR_RETRY = 10.0
+"""How long an agent that could not be read is not read again (seconds): its files are
+not known, and showing cases one after the other must not start a process each."""
+
+
+@dataclass(frozen=True)
+class SchemaResult:
+    """The schema of an agent, or why it could not be read (``schema`` is then ``None``)."""
+
+    schema: AgentSchema | None
+    error: str | None = None
+    files: dict[str, float] = field(default_factory=dict)
+    """The agent's source files and their mtimes when it was read."""
+    read_at: float = field(default_factory=time.monotonic)
+
+    def fresh(self) -> bool:
+        """Whether none of the agent's files changed (or went) since it was read."""
+        for path, mtime in self.files.items():
+            try:
+                if os.stat(path).st_mtime != mtime:
+                    return False
+            except OSError:
+                return False
+        return True
+
+
+def command(spec: str, folder: Path) -> list[str]:
+    """The child's command line."""
+    return [sys.executable, "-m", "tenxeval_tui.runs.agent_schema", spec, str(folder)]
+
+
+def parse_output(stdout: str, stderr: str = "", code: int | None = 0) -> SchemaResult:
+    """The result the child printed (its last JSON line), or an error saying what happened."""
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                break
+            if "error" in data:
+                return SchemaResult(None, str(data["error"]))
+            files = {str(k): float(v) for k, v in (data.get("files") or {}).items()}
+            return SchemaResult(AgentSchema.model_validate(data["schema"]), None, files)
+    tail = stderr.strip().splitlines()[-3:]
+    return SchemaResult(None, f"the agent's process ended ({code}): " + " ".join(tail))
+
+
+def read_schema(spec: str, folder: Path) -> SchemaResult:
+    """The schema of ``spec``, read in a child process (blocking; for the CLI)."""
+    try:
+        done = subprocess.run(
+            command(spec, folder),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            cwd=folder,
+            env=_env(folder),
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        return SchemaResult(None, f"agent {spec!r}: importing it took over {TIMEOUT:g} s")
+    return parse_output(done.stdout, done.stderr, done.returncode)
+
+
+async def read_schema_async(spec: str, folder: Path) -> SchemaResult:
+    """:func:`read_schema` on an event loop (the editor's)."""
+    process = await asyncio.create_subprocess_exec(
+        *command(spec, folder),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=folder,
+        env=_env(folder),
+        start_new_session=True,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    except TimeoutError:
+        await _end(process)
+        return SchemaResult(None, f"agent {spec!r}: importing it took over {TIMEOUT:g} s")
+    except asyncio.CancelledError:  # the editor went: the child goes too
+        await _end(process)
+        raise
+    return parse_output(
+        out.decode(errors="replace"), err.decode(errors="replace"), process.returncode
+    )
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Kill the child and take what is left in its pipes: reaped and closed, nothing of
+    it outlives the caller's event loop."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    await process.communicate()
+
+
+def _env(folder: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+class SchemaCache:
+    """Agent schemas by ``(spec, folder)``, each kept until the agent's code changes."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple[str, Path], SchemaResult] = {}
+        self._reading: dict[tuple[str, Path], asyncio.Task[SchemaResult]] = {}
+        """Reads in flight: a caller that gives up (a newer request) does not cut one short
+        (its child would be left half read); the next caller waits for it instead."""
+        self.reads = 0
+        """How many times a child process was started (the cache's misses)."""
+
+    def cached(self, spec: str, folder: Path) -> SchemaResult | None:
+        """The cached result when the agent's files did not change since (a failure: for
+        :data:`ERROR_RETRY` seconds); else ``None``."""
+        found = self._results.get((spec, folder))
+        if found is None:
+            return None
+        if found.schema is None:
+            return found if time.monotonic() - found.read_at < ERROR_RETRY else None
+        return found if found.files and found.fresh() else None
+
+    async def get(self, spec: str, folder: Path) -> SchemaResult:
+        """The schema of ``spec`` (cached, or read in a child process)."""
+        found = self.cached(spec, folder)
+        if found is not None:
+            return found
+        key = (spec, folder)
+        task = self._reading.get(key)
+        if task is None:
+            self.reads += 1
+            task = self._reading[key] = asyncio.create_task(read_schema_async(spec, folder))
+            task.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(task)
+
+    def _done(self, key: tuple[str, Path], task: asyncio.Task[SchemaResult]) -> None:
+        if self._reading.get(key) is task:
+            del self._reading[key]
+        if not task.cancelled() and task.exception() is None:
+            self._results[key] = task.result()
+
+    async def close(self) -> None:
+        """Stop the reads in flight (their children killed and reaped)."""
+        tasks = list(self._reading.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _source_files(folder: Path) -> dict[str, float]:
+    root = folder.resolve()
+    files: dict[str, float] = {}
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or name.split(".")[0] == "tenxeval_tui":
+            continue
+        resolved = Path(path).resolve()
+        if resolved.is_relative_to(root) and ".venv" not in resolved.parts:
+            with contextlib.suppress(OSError):
+                files[str(resolved)] = resolved.stat().st_mtime
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER``: print the schema line."""
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, build_target
+    from tenxeval_tui.evaluation.targets.schema import describe_target
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout
+    sys.stdout = sys.stderr  # the agent's prints stay off the result line
+    data: dict[str, Any]
+    if len(args) != 2:
+        data = {"error": "usage: tenxeval_tui.runs.agent_schema SPEC FOLDER"}
+    else:
+        spec, folder = args[0], Path(args[1])
+        try:
+            schema = describe_target(build_target(spec, cwd=folder))
+            data = {"schema": schema.model_dump(mode="json"), "files": _source_files(folder)}
+        except AgentLoadError as exc:
+            data = {"error": str(exc)}
+        except Exception as exc:  # describing it failed: say so, the editor goes on
+            data = {
+                "error": f"agent {spec!r}: describing its tools raised {type(exc).__name__}: {exc}"
+            }
+    out.write(json.dumps(data, default=str) + "\n")
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # no wait for threads the agent left running
