@@ -57,6 +57,17 @@ def shares(concurrency: int, workers: int) -> list[int]:
     return [max(1, base + (1 if i < extra else 0)) for i in range(workers)]
 
 
+def share_plan(plan: RunPlan, config: EvalConfig, share: int) -> RunPlan:
+    """The plan one worker (a process or a Ray actor) runs: ``config`` with ``share`` of the
+    concurrency, no reporters and no journal of its own (the driver writes both), in-process."""
+    config = config.model_copy(deep=True)
+    config.max_concurrency, config.parallel = share, True
+    config.reporter.enabled = False
+    return plan.model_copy(
+        update={"config": config, "journal": None, "workers": None, "backend": "process"}
+    )
+
+
 def how_it_ended(status: int | None) -> str:
     """A process's end in words: ``killed by signal 9 (SIGKILL)``, ``exited with status 7``."""
     if status is not None and status < 0:
@@ -122,19 +133,13 @@ class ProcessPool:
 
     # -- starting ---------------------------------------------------------
 
-    def _worker_plan(self, share: int) -> RunPlan:
-        config = self.config.model_copy(deep=True)
-        config.max_concurrency, config.parallel = share, True
-        config.reporter.enabled = False
-        return self.plan.model_copy(
-            update={"config": config, "journal": None, "workers": None, "backend": "process"}
-        )
-
     async def _start(self, folder: Path) -> None:
         env = self.plan.worker_env()
         for number, share in enumerate(shares(self.config.effective_concurrency, self.count)):
             plan_file = folder / f"worker-{number + 1}.json"
-            plan_file.write_text(self._worker_plan(share).model_dump_json(), encoding="utf-8")
+            plan_file.write_text(
+                share_plan(self.plan, self.config, share).model_dump_json(), encoding="utf-8"
+            )
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",

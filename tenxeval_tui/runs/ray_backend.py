@@ -34,7 +34,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.pool import shares
+from tenxeval_tui.runs.pool import share_plan, shares
 from tenxeval_tui.runs.retry import Retries, death_line
 
 BATCHES_IN_FLIGHT = 2
@@ -167,15 +167,6 @@ class RayPool:
         self._changed: asyncio.Event | None = None
         """Set when a case ends or goes back to the queue: an idle feeder looks again."""
 
-    def _actor_plan(self, share: int) -> str:
-        config = self.config.model_copy(deep=True)
-        config.max_concurrency, config.parallel = share, True
-        config.reporter.enabled = False
-        plan = self.plan.model_copy(
-            update={"config": config, "journal": None, "workers": None, "backend": "process"}
-        )
-        return plan.model_dump_json()
-
     def _connect(self) -> None:
         import ray
 
@@ -211,7 +202,7 @@ class RayPool:
             await asyncio.to_thread(self._connect)
             actor = _actor_class().options(num_cpus=1)
             self.actors = [
-                actor.remote(self._actor_plan(share))
+                actor.remote(share_plan(self.plan, self.config, share).model_dump_json())
                 for share in shares(self.config.effective_concurrency, self.count)
             ]
             loads = await asyncio.gather(
