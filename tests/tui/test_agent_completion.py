@@ -16,6 +16,11 @@ from tests.tui.conftest import wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
 
 
+def told(app: WorkbenchApp) -> int:
+    """How many toasts said the agent gives no completion."""
+    return sum("No completion from the agent" in n.message for n in app._notifications)
+
+
 def editor(app: WorkbenchApp) -> EditorScreen:
     return next(s for s in app.screen_stack if isinstance(s, EditorScreen))
 
@@ -117,8 +122,9 @@ async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
         assert screen.agent_schema_error.startswith(
             "agent 'broken_agent:graph': importing 'broken_agent' raised RuntimeError: no config"
         )
-        told = [n for n in app._notifications if "No completion from the agent" in n.message]
-        assert len(told) == 1
+        # a toast is a message the app handles later: wait for it, then count
+        await wait_for(pilot, lambda: told(app) >= 1, what="the toast")
+        assert told(app) == 1
         assert app.screen.query_one(CaseForm).completion.schema is None
         await pilot.press("down")  # another case: the failure is kept a while, not re-read
         await wait_for(
@@ -126,5 +132,4 @@ async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
         )
         await pilot.pause()
         assert screen.schemas.reads == 1
-        told = [n for n in app._notifications if "No completion from the agent" in n.message]
-        assert len(told) == 1
+        assert told(app) == 1

@@ -58,7 +58,9 @@ async def test_csv_rows_become_cases_and_one_undo_takes_them_back(
         assert rome["tags"] == ["smoke"]
         form = screen.query_one(CaseForm)
         assert form.uid == screen.document.cases[2].uid  # the first imported case is shown
-        assert any("Imported 2 case(s) from more.csv" in t for t in toasts(app))
+        await wait_for(
+            pilot, lambda: any("Imported 2 case(s) from more.csv" in t for t in toasts(app))
+        )
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: ids(screen) == ["london", "paris"])
         await pilot.press("ctrl+y")

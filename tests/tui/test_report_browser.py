@@ -39,7 +39,9 @@ async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReportsScreen)
-        assert any("zz_broken.json:1:17" in n.message for n in app._notifications)
+        await until(
+            pilot, lambda: any("zz_broken.json:1:17" in n.message for n in app._notifications)
+        )
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ReportScreen))
 

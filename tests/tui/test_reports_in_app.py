@@ -69,7 +69,9 @@ async def test_unknown_eval_set_says_so(weather_set: Path) -> None:
         await app.run_action("edit_case('not-here', 'x')")
         await pilot.pause()
         assert isinstance(app.screen, ReportsScreen)  # stays where it was
-        assert any("No eval set 'not-here'" in n.message for n in app._notifications)
+        await until(
+            pilot, lambda: any("No eval set 'not-here'" in n.message for n in app._notifications)
+        )
 
 
 async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> None:

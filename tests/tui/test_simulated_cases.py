@@ -162,7 +162,10 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
         ]
         assert case.tags == ["simulated"]
         assert case.metadata["goals"] == list(GOALS)[:2]
-        assert any("Saved as case 'two_cities'" in n.message for n in app._notifications)
+        await until(
+            pilot,
+            lambda: any("Saved as case 'two_cities'" in n.message for n in app._notifications),
+        )
 
         await pilot.press("ctrl+s", "enter")  # again: the id is taken, so it gets another
         await until(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 4)

@@ -133,7 +133,12 @@ async def test_all_skips_a_scenario_file_without_a_user_model_and_says_so(
         ]
         assert screen.live is not None and not screen.live.crashed
         assert not any(key.startswith("trips::") for key in screen.live.cases)
-        notes = [str(n.message) for n in app._notifications]
-        assert any(
-            "Skipped evals/trips.scenarios.json" in n and "no judge model" in n for n in notes
+        await wait_until(
+            lambda: any(
+                "Skipped evals/trips.scenarios.json" in str(n.message)
+                and "no judge model" in str(n.message)
+                for n in app._notifications
+            ),
+            pilot,
+            what="the skipped file's toast",
         )

@@ -53,7 +53,11 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(tmp_path: Path) 
         assert rome is not None and rome.error is not None and "cancelled by the user" in rome.error
         assert status_of(screen, "cities::paris") == CaseStatus.PASSED
         assert status_of(screen, "cities::oslo") == CaseStatus.FAILED
-        assert any("stopped: it is cancelled" in n.message for n in pilot.app._notifications)
+        await wait_until(
+            lambda: any("stopped: it is cancelled" in n.message for n in pilot.app._notifications),
+            pilot,
+            what="the toast",
+        )
 
 
 async def test_a_stopped_case_can_be_scored_on_what_it_did(tmp_path: Path) -> None:
@@ -84,7 +88,11 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
         assert rome.actual_response == "The weather service timed out."
         lines = [str(line) for line in screen.query_one(EventStream).lines]
         assert any("⚙ get_weather" in line and "ToolCallTimeout" in line for line in lines)
-        assert any("Ended get_weather" in n.message for n in pilot.app._notifications)
+        await wait_until(
+            lambda: any("Ended get_weather" in n.message for n in pilot.app._notifications),
+            pilot,
+            what="the toast",
+        )
 
 
 async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
