@@ -42,6 +42,8 @@ class FlipMarks:
         self.eval_set_ids: tuple[str, ...] = ()
         self.reads = 0
         """Histories handed to the screen so far (tests wait on it)."""
+        self.histories: dict[str, FlipHistory] = {}
+        """The histories handed to the screen last."""
 
     @property
     def folder(self) -> Path:
@@ -83,6 +85,7 @@ class FlipMarks:
         if ids != self.eval_set_ids:
             return  # asked for other eval sets meanwhile: their answer comes
         self.reads += 1
+        self.histories = histories
         self.show(histories)
 
     def start_following(self) -> None:
