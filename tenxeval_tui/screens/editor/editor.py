@@ -519,7 +519,7 @@ class EditorScreen(AgentCommandsScreen):
         cases = history.cases if history is not None else {}
         self.query_one(CaseTable).set_flipped(frozenset(cases))
         self.query_one(CaseForm).set_flip_notes(
-            {eval_id: f"{flips.describe()} · h: flaky cases" for eval_id, flips in cases.items()}
+            {eval_id: flips.describe() for eval_id, flips in cases.items()}
         )
         legend = self.query_one("#case-legend", Static)
         legend.update(Text(f"{FLIP_MARK} flipped in recent runs · h: details"))

@@ -321,7 +321,8 @@ class CaseTable(VirtualTable):
         if uid in self._marked:
             mark = [Segment("!")]
         elif self._flipped and self._cases[uid].eval_id in self._flipped:
-            mark = [Segment(FLIP_MARK, self.get_component_rich_style("case-table--flipped"))]
+            style = self.get_component_rich_style("case-table--flipped", partial=True)
+            mark = [Segment(FLIP_MARK, style)]  # partial: the cursor's background shows
         text = (
             ("" if mark else " ")
             + ("✓" if uid in self._chosen else " ")
