@@ -15,7 +15,7 @@ from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.browsing.test_flaky_cases import DAY
 from tests.repeat_samples import repeats_report
 from tests.report_samples import BASELINE_TIME
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import search_palette, wait_for, wait_for_form
 
 OK, BAD = [True], [False]
 
@@ -112,3 +112,16 @@ async def test_h_opens_the_flaky_cases_of_the_open_eval_set(weather_set: Path) -
         assert [c.history.eval_id for c in flaky.visible_cases] == ["paris"]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_the_palette_opens_the_flaky_cases(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set.parent, watch_files=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_editor(pilot)
+        await pilot.press("ctrl+l")
+        await search_palette(pilot, "flaky", "Flaky cases (~ in the case list)  (h)")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FlakinessScreen) and app.screen.loaded)
+        flaky = app.screen
+        assert isinstance(flaky, FlakinessScreen)
+        assert flaky.eval_set_id == set_id_of(weather_set) and flaky.visible_cases == []
