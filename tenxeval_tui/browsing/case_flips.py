@@ -9,7 +9,8 @@ newest run they were in. It reads the reports as cached light summaries
 size and modification time, so that asking again after a new report costs a
 ``stat`` per report and the read of the new one. Callers ask from a worker thread
 (the first look at a big folder reads each report once); the index is safe to
-share between threads.
+share between threads. Importing it is light (the workbench imports it at start); what
+reads reports is imported when first used, in the worker thread.
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tenxeval_tui.browsing.flaky_cases import HISTORY_SIZES, flaky_cases
-from tenxeval_tui.browsing.reports_index import is_report_file
-from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary, eval_set_history
-from tenxeval_tui.evaluation.compare import numbered_keys
-from tenxeval_tui.evaluation.errors import EvalFileError
+if TYPE_CHECKING:
+    from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary
 
-FLIP_WINDOW: int | None = HISTORY_SIZES[0]
-"""How many of an eval set's last runs the marks look at: the flakiness view's first."""
+FLIP_WINDOW: int | None = 10
+"""How many of an eval set's last runs the marks look at: the flakiness view's first
+(``HISTORY_SIZES[0]``)."""
 
 FLIP_MARK = "~"
 """The mark of a flipped case in the case lists (the legend and the help say so)."""
@@ -93,6 +93,9 @@ class FlipHistory:
 
 def flip_history(eval_set_id: str, runs: Sequence[RunSummary]) -> FlipHistory:
     """The flipped cases of ``eval_set_id`` over ``runs`` (its runs, oldest first)."""
+    from tenxeval_tui.browsing.flaky_cases import flaky_cases
+    from tenxeval_tui.evaluation.compare import numbered_keys
+
     disagreed: dict[tuple[str, str, int], bool] = {}
     for run in runs:  # oldest first: the newest run a case is in has the last word
         keys = numbered_keys(c.key for c in run.outcome.cases)
@@ -126,14 +129,15 @@ class CaseFlipIndex:
     ) -> None:
         self.folder = Path(folder)
         self.last = last
-        self._summaries = RunSummaries(cache_dir)
+        self.cache_dir = cache_dir
+        self._summaries: RunSummaries | None = None
         self._known: dict[Path, tuple[tuple[int, int], RunSummary | None]] = {}
         self._lock = threading.Lock()
 
     @property
     def reports_read(self) -> int:
         """Reports read in full (not found in the disk cache) so far."""
-        return self._summaries.read
+        return self._summaries.read if self._summaries is not None else 0
 
     def history(self, eval_set_id: str) -> FlipHistory:
         """The flipped cases of ``eval_set_id`` over its last runs in the folder; no
@@ -142,6 +146,8 @@ class CaseFlipIndex:
 
     def histories(self, eval_set_ids: Iterable[str]) -> dict[str, FlipHistory]:
         """:meth:`history` of each of ``eval_set_ids``, from one look at the folder."""
+        from tenxeval_tui.browsing.run_summaries import eval_set_history
+
         with self._lock:
             summaries, unreadable = self._scan()
         found = {}
@@ -153,6 +159,13 @@ class CaseFlipIndex:
 
     def _scan(self) -> tuple[list[RunSummary], int]:
         """Every report's summary, reading only the new and changed files."""
+        from tenxeval_tui.browsing.reports_index import is_report_file
+        from tenxeval_tui.browsing.run_summaries import RunSummaries
+        from tenxeval_tui.evaluation.errors import EvalFileError
+
+        if self._summaries is None:
+            self._summaries = RunSummaries(self.cache_dir)
+        reader = self._summaries
         try:
             paths = [p for p in self.folder.iterdir() if is_report_file(p)]
         except OSError:
@@ -167,7 +180,7 @@ class CaseFlipIndex:
             entry = self._known.get(path)
             if entry is None or entry[0] != stamp:
                 try:
-                    entry = (stamp, self._summaries.summary(path))
+                    entry = (stamp, reader.summary(path))
                 except EvalFileError:
                     entry = (stamp, None)
                 except OSError:

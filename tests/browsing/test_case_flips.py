@@ -89,3 +89,10 @@ def test_only_the_last_runs_count(tmp_path: Path) -> None:
     stat = paths[-1].stat()
     os.utime(paths[-1], ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     assert index.history("weather-agent").flipped_ids == {"paris"}
+
+
+def test_the_marks_window_is_the_flaky_views_first() -> None:
+    from tenxeval_tui.browsing.case_flips import FLIP_WINDOW
+    from tenxeval_tui.browsing.flaky_cases import HISTORY_SIZES
+
+    assert HISTORY_SIZES[0] == FLIP_WINDOW
