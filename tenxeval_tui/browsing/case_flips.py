@@ -91,29 +91,56 @@ class FlipHistory:
         return frozenset(self.cases)
 
 
-def flip_history(eval_set_id: str, runs: Sequence[RunSummary]) -> FlipHistory:
-    """The flipped cases of ``eval_set_id`` over ``runs`` (its runs, oldest first)."""
-    from tenxeval_tui.browsing.flaky_cases import flaky_cases
-    from tenxeval_tui.evaluation.compare import numbered_keys
+@dataclass(slots=True)
+class _Tally:
+    """One case's outcomes as :func:`flip_history` reads the runs."""
 
-    disagreed: dict[tuple[str, str, int], bool] = {}
+    outcomes: list[bool] = field(default_factory=list)
+    passes: int = 0
+    total: int = 0
+    repeat_flips: int = 0
+    disagreed: bool = False
+
+
+def flip_history(eval_set_id: str, runs: Sequence[RunSummary]) -> FlipHistory:
+    """The flipped cases of ``eval_set_id`` over ``runs`` (its runs, oldest first).
+
+    A case flipped when it did in the flakiness view's terms
+    (:attr:`~tenxeval_tui.browsing.flaky_cases.FlakyCase.unstable`: its outcome changed
+    between runs or between repeats, or it passed only sometimes); counted here in one
+    pass over the runs, since the marks need neither ranks nor trends. A second case
+    with the same id in a run (two files sharing an ``eval_set_id``) is left out.
+    """
+    from tenxeval_tui.evaluation.stats import flip_count
+
+    tallies: dict[str, _Tally] = {}
     for run in runs:  # oldest first: the newest run a case is in has the last word
-        keys = numbered_keys(c.key for c in run.outcome.cases)
-        for key, outcome, flips in zip(keys, run.outcome.cases, run.flips, strict=True):
-            passes, total = outcome.counts
-            disagreed[key] = flips > 0 or 0 < passes < total
+        seen: set[str] = set()
+        for case, flips in zip(run.outcome.cases, run.flips, strict=True):
+            eval_id = case.eval_id
+            if eval_id in seen or case.eval_set_id != eval_set_id:
+                continue
+            seen.add(eval_id)
+            tally = tallies.get(eval_id)
+            if tally is None:
+                tally = tallies[eval_id] = _Tally()
+            passes, total = case.counts
+            tally.outcomes.append(case.passed)
+            tally.passes += passes
+            tally.total += total
+            tally.repeat_flips += flips
+            tally.disagreed = flips > 0 or 0 < passes < total
     cases: dict[str, CaseFlips] = {}
-    for case in flaky_cases(runs):
-        h = case.history
-        if not case.unstable or h.occurrence or h.eval_set_id != eval_set_id:
-            continue
-        cases[h.eval_id] = CaseFlips(
-            eval_id=h.eval_id,
-            flips=h.flips,
-            repeat_flips=case.repeat_flips,
-            runs=h.runs,
-            newest_disagreed=disagreed.get(case.key, False),
-        )
+    for eval_id, tally in tallies.items():
+        flips = flip_count(tally.outcomes)
+        if flips or tally.repeat_flips or 0 < tally.passes < tally.total:
+            cases[eval_id] = CaseFlips(
+                eval_id=eval_id,
+                flips=flips,
+                repeat_flips=tally.repeat_flips,
+                runs=len(tally.outcomes),
+                newest_disagreed=tally.disagreed,
+            )
     return FlipHistory(eval_set_id, len(runs), cases)
 
 
@@ -132,6 +159,9 @@ class CaseFlipIndex:
         self.cache_dir = cache_dir
         self._summaries: RunSummaries | None = None
         self._known: dict[Path, tuple[tuple[int, int], RunSummary | None]] = {}
+        self._computed: dict[str, tuple[tuple[tuple[Path, int, int], ...], FlipHistory]] = {}
+        """Each eval set's history, by the runs it was counted from (asked again with
+        the same runs: not counted again)."""
         self._lock = threading.Lock()
 
     @property
@@ -150,10 +180,18 @@ class CaseFlipIndex:
 
         with self._lock:
             summaries, unreadable = self._scan()
+            stamps = {path: stamp for path, (stamp, _) in self._known.items()}
         found = {}
         for set_id in eval_set_ids:
             runs = eval_set_history(summaries, set_id, self.last)
-            history = flip_history(set_id, runs)
+            counted = tuple((run.path, *stamps[run.path]) for run in runs)
+            with self._lock:
+                known = self._computed.get(set_id)
+            if known is None or known[0] != counted:
+                known = (counted, flip_history(set_id, runs))
+                with self._lock:
+                    self._computed[set_id] = known
+            history = known[1]
             found[set_id] = FlipHistory(set_id, history.runs, history.cases, unreadable)
         return found
 

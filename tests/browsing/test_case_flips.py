@@ -96,3 +96,37 @@ def test_the_marks_window_is_the_flaky_views_first() -> None:
     from tenxeval_tui.browsing.flaky_cases import HISTORY_SIZES
 
     assert HISTORY_SIZES[0] == FLIP_WINDOW
+
+
+def test_the_flagged_cases_are_those_the_flaky_view_lists(tmp_path: Path) -> None:
+    import random
+
+    from tenxeval_tui.browsing.case_flips import flip_history
+    from tenxeval_tui.browsing.flaky_cases import flaky_cases
+    from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary, eval_set_history
+
+    rng = random.Random(7)
+    ids = [f"c{i}" for i in range(30)]
+    steady = set(ids[:10])  # always pass; the others pass by a draw, some runs repeated
+    runs = [
+        {
+            i: [True] if i in steady else [rng.random() < 0.9 for _ in range(rng.choice([1, 3]))]
+            for i in ids
+        }
+        for _ in range(4)
+    ]
+    write_history(tmp_path, runs)
+    found = [s for s in RunSummaries(None).of_folder(tmp_path) if isinstance(s, RunSummary)]
+    history = eval_set_history(found, "weather-agent", None)
+    expected = {c.history.eval_id: c for c in flaky_cases(history) if c.unstable}
+    flagged = flip_history("weather-agent", history)
+    assert 0 < len(expected) < len(ids)
+    assert flagged.flipped_ids == set(expected)
+    for eval_id, case in expected.items():
+        flips = flagged.of(eval_id)
+        assert flips is not None
+        assert (flips.flips, flips.repeat_flips, flips.runs) == (
+            case.history.flips,
+            case.repeat_flips,
+            case.history.runs,
+        )
