@@ -105,6 +105,9 @@ class FlipMarks:
                 await asyncio.sleep(1)
                 continue
             try:
+                # A report written while the watcher was starting is missed by it: the
+                # first time it wakes up (a change, or a second without any), read again.
+                started = False
                 async for changes in awatch(
                     watched,
                     watch_filter=partial(_is_report_change, folder),
@@ -114,7 +117,8 @@ class FlipMarks:
                     rust_timeout=1000,
                     yield_on_timeout=True,
                 ):
-                    if changes:
+                    if changes or not started:
+                        started = True
                         self.refresh()
                     if not watched.is_dir() or (watched != folder and folder.is_dir()):
                         self.refresh()
