@@ -83,6 +83,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             index = document.index_of(uid)
             self._shown_id = document.case(uid).eval_id
             flips = Static(id="case-flips", classes="form-flips")
+            flips.display = False  # until the case is known to have flipped
             widgets: list[Widget] = [
                 Label(f"Case #{index + 1}", classes="form-title"),
                 flips,
