@@ -97,9 +97,12 @@ def _parts(batch: Batch, answer: str | None) -> tuple[str, ...] | None:
 
 
 def _plan(batch: Batch, path: Path) -> tuple[EvalSetDocument, ManyPlan]:
-    """The file's document and what accepting the batch (every part it offers) writes."""
+    """The file's document and what accepting the batch (every part it offers) writes,
+    case by case in the file's order."""
     eval_set = EvalSetDocument.load(path)
-    plan = plan_accept_many(eval_set, batch.runs, PARTS if batch.chosen else REPLY_ONLY)
+    order = {case.eval_id: i for i, case in enumerate(eval_set.cases)}
+    runs = sorted(batch.runs, key=lambda r: order.get(r.eval_id, len(order)))  # the file's order
+    plan = plan_accept_many(eval_set, runs, PARTS if batch.chosen else REPLY_ONLY)
     return eval_set, ManyPlan(plan.plans, [*batch.left_out, *plan.skipped])
 
 

@@ -6,7 +6,8 @@ the key goes on to the screen). Selected rows show a ``✓`` in a gutter before 
 column; the gutter is drawn only while something is selected, so a table nobody selects
 in looks as it always did. The selection is kept by each item's key
 (:meth:`MarkableTable.mark_key`), so it outlives a filter that hides a row; each change
-posts :class:`MarkableTable.MarksChanged` with the count, for the screen to show it.
+posts :class:`MarkableTable.MarksChanged` with the count, for the screen to show it
+(a table with a border shows it in its border's subtitle).
 """
 
 from __future__ import annotations
@@ -109,7 +110,9 @@ class MarkableTable(VirtualTable):
             self.lead_changed()
         self.refresh_rows()
         self.refresh_bindings()
-        self.post_message(self.MarksChanged(self, len(self._marks)))
+        count = len(self._marks)
+        self.border_subtitle = f"{count} selected · esc clears" if count else ""
+        self.post_message(self.MarksChanged(self, count))
 
     def lead_changed(self) -> None:
         """The gutter came or went: the columns have that much less (or more) room."""
