@@ -11,12 +11,14 @@ from textual.widgets import Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.help import binding_rows
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tests.authoring.test_accept_many import EVAL_SET, replies, run
 from tests.tui.accept_setup import notices, report_project
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.conftest import highlighted_command, search_palette
 
 
 async def project(tmp_path: Path) -> Path:
@@ -206,3 +208,28 @@ async def test_star_selects_the_failed_cases_and_escape_clears_before_going_back
         assert "selected" not in plain(screen.query_one("#status-filter", Static))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is not screen)
+
+
+async def test_the_selection_keys_are_in_the_help_and_the_palette(tmp_path: Path) -> None:
+    await project(tmp_path)
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        screen = await open_current_report(pilot, count=1)
+        rows = binding_rows(app.help_sections(screen))
+        for row in [
+            ("one report's case table", "space", "Select"),
+            ("one report's case table", "*", "Select failed"),
+            ("one report's case table", "esc", "Clear selection"),
+            ("one report", "A", "Accept several"),
+            ("run view's case table", "space", "Select"),
+            ("run view", "A", "Accept several"),
+        ]:
+            assert row in rows
+        await search_palette(pilot, "select failed", "Select failed")
+        assert "(*)" in highlighted_command(app)
+        await pilot.press("enter")
+        table = screen.query_one(ReportCaseTable)
+        await until(pilot, lambda: table.mark_count == 3)
+        await search_palette(pilot, "accept several", "Accept several")
+        assert "(A)" in highlighted_command(app)

@@ -11,7 +11,7 @@ from textual.binding import BindingType
 from tenxeval_tui.browsing.report_document import CaseRow
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS, MarkableTable
-from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
+from tenxeval_tui.widgets.common.virtual_table import Column
 from tenxeval_tui.widgets.reports.status_text import score_text, status_text
 
 CASE_COLUMNS = (
@@ -58,7 +58,7 @@ class ReportCaseTable(MarkableTable):
     selected (``space``, ``*``) for an action on several: the selection is of case indexes
     in the report, so a filter keeps it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [*VirtualTable.BINDINGS, *MARK_KEYS]
+    BINDINGS: ClassVar[list[BindingType]] = MARK_KEYS  # with the table's own (inherited)
 
     DEFAULT_CSS = """
     ReportCaseTable {
