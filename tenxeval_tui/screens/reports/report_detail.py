@@ -227,7 +227,7 @@ class ReportScreen(Screen[None]):
         marked = self.query_one(ReportCaseTable).mark_count
         if marked:
             label.append(f"   {marked} selected", style="bold green")
-            label.append(" (A accepts their actual, esc clears)", style="dim")
+            label.append(" · A accepts · esc clears ", style="dim")
         self.query_one("#status-filter", Static).update(label)
 
     @on(ReportCaseTable.MarksChanged, "#case-table")

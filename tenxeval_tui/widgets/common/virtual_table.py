@@ -293,8 +293,16 @@ class VirtualTable(ScrollView, can_focus=True):
         :meth:`row_style`)."""
         line = self.join_cells(self.row_cells(index))
         if self.lead_width:
-            line = self.lead_cell(index) + line
+            line = self._led(self.lead_cell(index), line)
         return list(line.render(self.app.console))
+
+    @staticmethod
+    def _led(lead: Text, line: Text) -> Text:
+        """``line`` after ``lead``, each keeping its own styles."""
+        joined = Text(no_wrap=True, overflow="ellipsis")
+        joined.append_text(lead)
+        joined.append_text(line)
+        return joined
 
     def row_style(self, index: int) -> Style:
         """The style row ``index`` is drawn in (the cursor row's own)."""
@@ -310,7 +318,7 @@ class VirtualTable(ScrollView, can_focus=True):
         if y < self._header_rows:
             header = self.join_cells(self.header_cells())
             if self.lead_width:
-                header = self.lead_cell(None) + header
+                header = self._led(self.lead_cell(None), header)
             return self._fit(list(header.render(self.app.console)), self.header_style())
         index = self.scroll_offset.y + y - self._header_rows
         if not 0 <= index < len(self._items):
