@@ -9,6 +9,8 @@ import shutil
 import time
 from pathlib import Path
 
+from textual.widgets import Input
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus, case_key
 from tenxeval_tui.screens.common.choice import ChoiceScreen
@@ -16,6 +18,7 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.tui.conftest import wait_for_form
 
 from .conftest import open_run_screen, wait_until
 
@@ -254,3 +257,30 @@ async def test_the_rule_without_a_selection_then_a_refusal_once_the_file_changed
         )
         assert app.screen is run
         assert eval_set.read_text(encoding="utf-8") == text
+
+
+async def test_unsaved_changes_in_the_editor_are_not_overwritten(tmp_path: Path) -> None:
+    eval_set = three_failing_project(tmp_path / "project")
+    before = eval_set.read_text(encoding="utf-8")
+    app = WorkbenchApp(tmp_path / "project", watch_files=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        run = await finished_run(pilot, app)
+        await pilot.press("e")
+        await wait_for_form(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        editor.query_one("#f-name", Input).value = "renamed, not saved"
+        assert editor.document is not None and editor.document.dirty
+        await pilot.press("r")
+        await wait_until(lambda: app.screen is run, pilot, what="the run view again")
+        await select(pilot, run, WRONG, GREETING)
+        await pilot.press("A")
+        await wait_until(lambda: isinstance(app.screen, ChoiceScreen), pilot, what="the dialog")
+        await pilot.press("a")
+        await wait_until(
+            lambda: any("has unsaved changes in the editor" in n for n in notices(app)),
+            pilot,
+            what="the refusal",
+        )
+        assert eval_set.read_text(encoding="utf-8") == before
+        assert editor.document.dirty  # the edit is still there, to save or undo
