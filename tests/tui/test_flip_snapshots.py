@@ -59,7 +59,7 @@ def test_run_view_with_a_flipped_case(snap_compare: Any, tmp_path: Path) -> None
             lambda: (
                 "cities" in marks.histories
                 and marks.histories["cities"].runs == 3
-                and table.marked_keys == ["cities::rome"]
+                and table.flipped_keys == ["cities::rome"]
             ),
         )
         screen.repaint()

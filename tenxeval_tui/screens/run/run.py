@@ -40,7 +40,13 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
-from tenxeval_tui.screens.run.run_accept import accept_selected, can_accept, result_in_reports
+from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
+from tenxeval_tui.screens.run.run_accept import (
+    accept_many_in_run,
+    accept_selected,
+    can_accept,
+    result_in_reports,
+)
 from tenxeval_tui.screens.run.run_stop import (
     STOP_CHOICES,
     ack_message,
@@ -91,6 +97,7 @@ class RunScreen(Screen[None]):
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         ACCEPT_KEY,
+        ACCEPT_MANY_KEY,
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
         Binding(
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
@@ -598,6 +605,8 @@ class RunScreen(Screen[None]):
             return bool(run and run.done and self.selected)
         if action == "accept_actual":
             return can_accept(run, self.selected, self.case_reports)
+        if action == "accept_many":
+            return bool(run and run.done and not self.running)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
         if action == "back":
@@ -699,6 +708,13 @@ class RunScreen(Screen[None]):
     async def action_accept_actual(self) -> None:
         """Write what the selected finished case did as its expectations (asks first)."""
         await accept_selected(self, self.live, self.selected, self.case_reports)
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_many(self) -> None:
+        """Accept the actual of the selected cases, else the reply of every case that
+        failed on its reply alone (asks first)."""
+        marked = [str(key) for key in self.query_one(RunCaseTable).marked_keys]
+        await accept_many_in_run(self, self.live, marked, self.case_reports)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
         only: dict[str, list[str]] = {}

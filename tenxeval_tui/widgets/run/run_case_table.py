@@ -22,7 +22,8 @@ from tenxeval_tui.browsing.case_flips import FLIP_MARK
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.case_steps import clock_text
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
-from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column, VirtualTable
+from tenxeval_tui.widgets.common.markable_table import MARK_KEYS, MarkableTable
+from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column
 from tenxeval_tui.widgets.run.run_columns import (
     CELL_PADDING,
     ColumnPlan,
@@ -99,15 +100,17 @@ def scores_text(state: CaseState, form: str = "full") -> Text:
     return text
 
 
-class RunCaseTable(VirtualTable):
+class RunCaseTable(MarkableTable):
     """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail
-    (``Selected`` and ``Highlighted`` carry the case key). A ``~`` before a case's name
-    marks a case that flipped (:meth:`set_flipped`, or its repeats in this run); the
-    border's subtitle says so while a row has it."""
+    (``Selected`` and ``Highlighted`` carry the case key). Cases can be selected
+    (``space``, ``*``: :attr:`marked_keys` are case keys) for an action on several.
+    A ``~`` before a case's name marks a case that flipped (:meth:`set_flipped`, or its
+    repeats in this run); while nothing is selected, the border's subtitle says so."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_KEYS,
         Binding("enter", "select", "Case detail", tooltip="The selected case's detail"),
+        *MARK_KEYS,
     ]
 
     DEFAULT_CSS = """
@@ -154,7 +157,15 @@ class RunCaseTable(VirtualTable):
     @property
     def _width(self) -> int:
         # A vertical scrollbar is counted in always, so rows arriving never change the plan.
-        return max(self.size.width - self.styles.scrollbar_size_vertical, 0)
+        return max(self.size.width - self.styles.scrollbar_size_vertical - self.lead_width, 0)
+
+    def lead_changed(self) -> None:
+        self._replan()
+        super().lead_changed()
+
+    def is_failed(self, item: object) -> bool:
+        state = self._states.get(str(item))
+        return state is not None and state[0].status == CaseStatus.FAILED
 
     def _plan_columns(self) -> list[Column]:
         return [
@@ -227,13 +238,20 @@ class RunCaseTable(VirtualTable):
             self._show_legend()
 
     @property
-    def marked_keys(self) -> list[str]:
+    def flipped_keys(self) -> list[str]:
         """The keys of the rows with the flip mark, in table order."""
         return [k for k in self._keys if k in self._flipped or k in self._disagreed]
 
     def _show_legend(self) -> None:
-        marked = bool(self._disagreed) or not self._flipped.isdisjoint(self._row_of)
-        self.border_subtitle = FLIP_LEGEND if marked else ""
+        """The flip legend in the border's subtitle, unless it counts the selection."""
+        if self.mark_count:
+            return
+        flipped = bool(self._disagreed) or not self._flipped.isdisjoint(self._row_of)
+        self.border_subtitle = FLIP_LEGEND if flipped else ""
+
+    def _marks_changed(self, had: bool) -> None:
+        super()._marks_changed(had)
+        self._show_legend()  # the selection cleared: the legend again
 
     def tick(self, now: float, running: Iterable[str] = ()) -> None:
         """Count running cases' times to ``now``; repaint the rows of ``running`` (keys)."""
@@ -249,17 +267,19 @@ class RunCaseTable(VirtualTable):
             return
         self._disagreed.discard(key)
         self._keys.remove(key)
+        self.set_marks([k for k in self.marked_keys if k != key])
         self._row_of = {k: i for i, k in enumerate(self._keys)}
         self.replace_items(self._keys)
         self.cursor = self.cursor
         self._show_legend()
 
     def reset(self) -> None:
-        """Remove every row (the columns stay)."""
+        """Remove every row and the selection (the columns stay)."""
         self._keys = []
         self._row_of = {}
         self._states.clear()
         self._disagreed.clear()
+        self.clear_marks()
         self.replace_items(self._keys)
         self.cursor = 0
         self._show_legend()
