@@ -125,3 +125,30 @@ async def test_the_palette_opens_the_flaky_cases(weather_set: Path) -> None:
         flaky = app.screen
         assert isinstance(flaky, FlakinessScreen)
         assert flaky.eval_set_id == set_id_of(weather_set) and flaky.visible_cases == []
+
+
+async def test_marks_read_as_the_screen_goes_away_are_dropped(tmp_path: Path) -> None:
+    """As the app quits, a screen's widgets go before a read in flight ends: its marks are
+    dropped, with no error (the worker does not fail)."""
+    from textual.app import App
+    from textual.screen import Screen
+
+    from tenxeval_tui.screens.common.flip_marks import FlipMarks
+
+    write_run(tmp_path, 0, {"paris": OK}, "weather")
+    write_run(tmp_path, 1, {"paris": BAD}, "weather")
+
+    class Emptied(Screen[None]):
+        """A screen whose case list is gone already."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.marks = FlipMarks(self, lambda _: self.query_one(CaseTable), folder=tmp_path)
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        screen = Emptied()
+        await app.push_screen(screen)
+        screen.marks.follow(["weather"])
+        await wait_for(pilot, lambda: screen.marks.reads == 1, what="the read delivered")
+        assert screen.marks.histories["weather"].flipped_ids == {"paris"}

@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -78,15 +79,19 @@ class FlipMarks:
 
     def _read(self, index: CaseFlipIndex, ids: tuple[str, ...]) -> None:
         histories = index.histories(ids) if ids else {}
-        if not get_current_worker().is_cancelled:
-            self.screen.app.call_from_thread(self._deliver, ids, histories)
+        app = self.screen.app
+        if not get_current_worker().is_cancelled and app.is_running:
+            app.call_from_thread(self._deliver, ids, histories)
 
     def _deliver(self, ids: tuple[str, ...], histories: dict[str, FlipHistory]) -> None:
-        if ids != self.eval_set_ids:
-            return  # asked for other eval sets meanwhile: their answer comes
+        if ids != self.eval_set_ids or not self.screen.is_attached:
+            return  # asked for other eval sets meanwhile (their answer comes), or closed
         self.reads += 1
         self.histories = histories
-        self.show(histories)
+        try:
+            self.show(histories)
+        except NoMatches:
+            return  # the screen is being taken down (the app quits): nothing to mark
 
     def start_following(self) -> None:
         """Read the histories again whenever a report file in the folder changes (when
