@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from tenxeval_tui.evaluation.dataset.selection import Shard
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.settings.layers import Resolved
     from tenxeval_tui.settings.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -213,7 +214,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
     shard = _shard(args)
-    workers, backend, address = _backend(args, workspace.settings.workers, config)
+    workers, backend, address = _backend(args, sources, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     user_model = getattr(args, "user_model", None) or None
@@ -240,19 +241,17 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
 
 
 def _backend(
-    args: argparse.Namespace, configured: int | str | None, config: EvalConfig
+    args: argparse.Namespace, sources: Mapping[str, Resolved], config: EvalConfig
 ) -> tuple[int | None, Literal["process", "ray"], str | None]:
-    """``--workers``, ``--backend`` and ``--address`` (the settings' ``workers`` when no
-    flag says), checked; :class:`UsageError` on a bad value."""
-    raw = getattr(args, "workers", None)
-    source = "--workers" if raw is not None else "tool.tenxeval: workers"
-    value = raw if raw is not None else configured
+    """``--workers``, ``--backend`` and ``--address`` (``workers`` and ``backend`` filled
+    from the settings' layers when no flag says), checked; :class:`UsageError` on a bad
+    value, naming where it was set."""
     from tenxeval_tui.runs.pool import resolve_workers
 
     try:
-        workers = resolve_workers(value)
+        workers = resolve_workers(getattr(args, "workers", None))
     except ValueError as exc:
-        raise UsageError(f"{source}: {exc}") from None
+        raise UsageError(f"{sources['workers'].where}: {exc}") from None
     backend: Literal["process", "ray"] = (
         "ray" if getattr(args, "backend", None) == "ray" else "process"
     )
@@ -263,7 +262,9 @@ def _backend(
         from tenxeval_tui.runs.ray_backend import ray_missing
 
         if problem := ray_missing():
-            raise UsageError(f"--backend ray: {problem}")
+            origin = sources["backend"]
+            said = "--backend ray" if origin.layer == "flag" else f'{origin.where} = "ray"'
+            raise UsageError(f"{said}: {problem}")
     if config.max_cost is not None and (backend == "ray" or (workers or 1) > 1):
         raise UsageError(
             "--max-cost: not with several workers (each would keep its own budget); "

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.widgets.run.run_options import RunOptions
@@ -69,3 +71,22 @@ async def test_the_workers_field_starts_at_the_setting_and_what_is_typed_runs(
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["passed"], counts["failed"], counts["error"]) == (3, 1, 1)
+
+
+async def test_the_workers_field_starts_at_the_layered_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_workspace(tmp_path / "ws")
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text() + "workers = 3\n")
+
+    async def starts_at() -> str:
+        app = WorkbenchApp(root)
+        async with app.run_test(size=(160, 40)) as pilot:
+            screen = await open_run_screen(pilot)
+            return str(screen.query_one("#workers").value)  # type: ignore[attr-defined]
+
+    monkeypatch.setenv("TENXEVAL_WORKERS", "2")
+    assert await starts_at() == "2"  # the environment over the project
+    monkeypatch.setenv("TENXEVAL_WORKERS", "lots")
+    assert await starts_at() == "3"  # a bad variable (`run` names it): the project's
