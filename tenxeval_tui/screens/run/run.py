@@ -173,12 +173,12 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         sets = [(ws.display_path(p), p) for p in ws.run_files()]
         yield Header(icon="≡")
-        agent, concurrency, preset = self._initial_options()
+        agent, concurrency, workers, preset = self._initial_options()
         yield RunOptions(
             sets,
             agent=agent,
             concurrency=concurrency,
-            workers=_workers(ws.settings.workers),
+            workers=_workers(workers),
             preset=preset,
             id="run-options",
         )
@@ -194,21 +194,23 @@ class RunScreen(Screen[None]):
                 yield TranscriptPane(id="run-transcript")
         yield Footer()
 
-    def _initial_options(self) -> tuple[str, int, str | None]:
-        """The options bar's agent, jobs and preset: those of the last run in this workspace
-        (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``, the
-        project's, the user's ``run.concurrency``, the defaults."""
+    def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
+        """The options bar's agent, jobs, workers and preset: those of the last run in this
+        workspace (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``
+        / ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
         ws = self.workspace
         user = host_of(self.app).preferences.settings
+        names = ("agent", "concurrency", "workers")
         try:
-            layered = resolve_settings({}, os.environ, ws, user, names=("agent", "concurrency"))
-            agent, concurrency = layered["agent"].value, layered["concurrency"].value
+            layered = resolve_settings({}, os.environ, ws, user, names=names)
+            agent, concurrency, workers = (layered[name].value for name in names)
         except SettingsError:  # a bad variable: `run` names it; here the project's
-            agent, concurrency = ws.settings.agent, None
+            agent, concurrency, workers = ws.settings.agent, None, ws.settings.workers
         last = user.last_run
         if last.agent is not None and last.workspace == str(ws.root.resolve()):
             agent = last.agent
-        return agent or "", last.concurrency or concurrency or ws.settings.concurrency, last.preset
+        jobs = last.concurrency or concurrency or ws.settings.concurrency
+        return agent or "", jobs, workers, last.preset
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"

@@ -63,9 +63,21 @@ def status_text(status: CaseStatus, *, short: bool = False) -> Text:
     return Text(label.split()[0] if short else label, style=style)
 
 
+RETRIED_MARK = "↻"
+"""After the status of a case that runs (or ran) again because its worker died."""
+
+
 def status_cell(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     """The status cell of ``state`` at ``now``: a running case says which of its repeats it
-    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow."""
+    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow; a case retried
+    after its worker died ends with :data:`RETRIED_MARK` (not when ``short``)."""
+    cell = _status(state, now, slow_after, short=short)
+    if state.retried is not None and not short:
+        cell.append(f" {RETRIED_MARK}", style="bold cyan")
+    return cell
+
+
+def _status(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     if state.status != CaseStatus.RUNNING:
         return status_text(state.status, short=short)
     slow = state.is_slow(now, slow_after)
