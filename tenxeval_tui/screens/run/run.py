@@ -24,6 +24,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
+from tenxeval_tui.browsing.case_flips import FlipHistory
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
@@ -36,6 +37,7 @@ from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
 from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
@@ -148,6 +150,8 @@ class RunScreen(Screen[None]):
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
         self.transcript = TranscriptSwitch(self)
+        self.flip_marks = FlipMarks(self, self._show_flips)
+        """Which cases of the eval sets run flipped over their last runs (marked rows)."""
 
     # --- layout ----------------------------------------------------------------------
 
@@ -220,6 +224,7 @@ class RunScreen(Screen[None]):
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
+        self.flip_marks.start_following()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
@@ -391,6 +396,7 @@ class RunScreen(Screen[None]):
         self.set_names.update({set_id: name for set_id, (_, name) in found.items()})
         for set_id, (_, name) in found.items():
             run.eval_set_names.setdefault(set_id, name)
+        self.flip_marks.follow(self.set_paths)
 
     async def _stop_process(self) -> None:
         process = self.process
@@ -485,6 +491,12 @@ class RunScreen(Screen[None]):
 
     def watch_runs_finished(self) -> None:
         self.refresh_bindings()  # the keys that act on a finished run
+        self.flip_marks.refresh()  # with the reports this run wrote
+
+    def _show_flips(self, histories: dict[str, FlipHistory]) -> None:
+        self.query_one(RunCaseTable).set_flipped(
+            frozenset(case_key(s, i) for s, history in histories.items() for i in history.cases)
+        )
 
     # --- repainting ------------------------------------------------------------------
 
