@@ -10,7 +10,6 @@ disk when the host follows files) or when the screen asks (after a run).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -21,6 +20,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from tenxeval_tui.browsing.case_flips import CaseFlipIndex, FlipHistory
+from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.settings.first_steps import state_dir
 from tenxeval_tui.settings.layers import report_folder
@@ -100,42 +100,7 @@ class FlipMarks:
             self.screen.run_worker(self._follow_folder(), exclusive=True, group="flip-watch")
 
     async def _follow_folder(self) -> None:
-        from watchfiles import awatch
-
-        folder = self.folder
-        while True:
-            # The folder itself, or (until it is made) its nearest folder that exists.
-            watched = next((p for p in (folder, *folder.parents) if p.is_dir()), None)
-            if watched is None:
-                await asyncio.sleep(1)
-                continue
-            try:
-                # A report written while the watcher was starting is missed by it: the
-                # first time it wakes up (a change, or a second without any), read again.
-                started = False
-                async for changes in awatch(
-                    watched,
-                    watch_filter=partial(_is_report_change, folder),
-                    debounce=300,
-                    step=50,
-                    recursive=False,
-                    rust_timeout=1000,
-                    yield_on_timeout=True,
-                ):
-                    if changes or not started:
-                        started = True
-                        self.refresh()
-                    if not watched.is_dir() or (watched != folder and folder.is_dir()):
-                        self.refresh()
-                        break
-            except OSError:  # the folder went away while watched: look again shortly
-                await asyncio.sleep(1)
-
-
-def _is_report_change(folder: Path, _change: object, changed: str) -> bool:
-    """A JSON file in ``folder`` (a report), or ``folder`` itself (created or removed)."""
-    path = Path(changed)
-    return path == folder or (path.parent == folder and path.suffix == ".json")
+        await follow_report_folder(self.folder, self.refresh)
 
 
 __all__ = ["FlipHandler", "FlipMarks"]

@@ -6,8 +6,6 @@ without pressing ``f5``. Before the folder exists, its parent is watched for it.
 
 from __future__ import annotations
 
-import asyncio
-from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
@@ -102,34 +101,7 @@ class ReportsScreen(Screen[None]):
     @work(exclusive=True, group="reports-watch")
     async def _follow_folder(self) -> None:
         """Reread the list whenever a report file in the folder changes."""
-        from watchfiles import awatch
-
-        folder = self.folder.resolve()
-        while True:
-            # The folder itself, or (until it is made) its nearest folder that exists.
-            watched = next((p for p in (folder, *folder.parents) if p.is_dir()), None)
-            if watched is None:
-                await asyncio.sleep(1)
-                continue
-            try:
-                # Every second without changes the loop wakes up to see whether the
-                # folder was made, removed or made again: then it watches anew.
-                async for changes in awatch(
-                    watched,
-                    watch_filter=partial(_is_report_change, folder),
-                    debounce=300,
-                    step=50,
-                    recursive=False,
-                    rust_timeout=1000,
-                    yield_on_timeout=True,
-                ):
-                    if changes:
-                        self.action_refresh()
-                    if not watched.is_dir() or (watched != folder and folder.is_dir()):
-                        self.action_refresh()
-                        break
-            except OSError:  # the folder went away while watched: look again shortly
-                await asyncio.sleep(1)
+        await follow_report_folder(self.folder, self.action_refresh)
 
     def _show(self, entries: list[ReportEntry]) -> None:
         table = self.query_one(ReportList)
@@ -209,9 +181,3 @@ class ReportsScreen(Screen[None]):
         from tenxeval_tui.screens.reports.baseline_picker import pick_baseline_then_compare
 
         pick_baseline_then_compare(self, entry.path, entry.eval_set_id)
-
-
-def _is_report_change(folder: Path, _change: object, changed: str) -> bool:
-    """A JSON file in ``folder`` (a report), or ``folder`` itself (created or removed)."""
-    path = Path(changed)
-    return path == folder or (path.parent == folder and path.suffix == ".json")
