@@ -32,6 +32,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.json_stream import case_json_parts
+from tenxeval_tui.evaluation.node_views import fill
 from tenxeval_tui.evaluation.observers import RunObserver
 
 
@@ -80,7 +81,7 @@ class RunJournal(RunObserver):
             except PydanticSerializationError:  # text UTF-8 cannot hold (a lone surrogate)
                 handle.truncate(start)
                 data: dict[str, Any] = {"type": "case", "eval_set_id": result.eval_set_id}
-                data["result"] = result.model_dump(mode="json", fallback=str)
+                data["result"] = fill(result).model_dump(mode="json", fallback=str)
                 handle.write(json.dumps(data, default=str).encode("utf-8"))
                 return
             handle.write(b"}")
