@@ -154,7 +154,11 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
     path = Path(path)
     runs: list[_Run] = []
     latest: dict[str, _Run] = {}
-    lines = path.read_text(encoding="utf-8").splitlines()
+    # Lines end at "\n" only: str.splitlines would also cut at U+2028 and the like, which
+    # pydantic writes as they are inside JSON strings (an agent's text may hold them).
+    lines = path.read_text(encoding="utf-8").split("\n")
+    while lines and not lines[-1]:
+        lines.pop()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
