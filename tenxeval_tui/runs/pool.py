@@ -37,6 +37,7 @@ from pathlib import Path
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.retry import Retries, death_line
@@ -217,7 +218,7 @@ class ProcessPool:
                 worker.running[key] = started
             replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
         elif kind == "case_end":
-            result = EvalCaseResult.model_validate(data["result"])
+            result = case_result(data["result"])  # made lean (see lean_load)
             found = worker.running.pop((result.eval_set_id, result.eval_id), None)
             if found is not None and found not in self.results:
                 self.results[found] = self.retries.mark(found, result)

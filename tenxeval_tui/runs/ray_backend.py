@@ -32,6 +32,7 @@ from typing import Any
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.pool import share_plan, shares
@@ -305,7 +306,7 @@ class RayPool:
                 continue
             kind = data.get("type") if isinstance(data, dict) else None
             if kind == "case_end":
-                result = EvalCaseResult.model_validate(data["result"])
+                result = case_result(data["result"])  # made lean (see lean_load)
                 case = (result.eval_set_id, result.eval_id)
                 key = started.pop(case, None) or waiting.pop(case, None)
                 waiting.pop(case, None)
