@@ -2,8 +2,8 @@
 
 Every model call of a case appears twice in its :class:`EvalCaseResult`: as a dict in
 ``node_responses`` and as a :class:`NodeDetail` in ``node_details`` (10xGraph's report
-shape). Held whole, the two views take about 800 bytes a node on top of the node responses
-they are made from: 160 MB for a case of 200,000 events.
+shape). Held whole, the two views take about 700 bytes a node on top of the node responses
+they are made from: 140 MB for a case of 200,000 events.
 
 The run worker writes its results (the run journal, the reports) and never reads those
 lists, so its evaluator leaves them *pending* (:func:`defer`): the result keeps the node

@@ -85,6 +85,10 @@ def test_an_agent_killing_the_worker_leaves_the_finished_cases_in_the_journal(
     assert "worker_reports" not in [line["type"] for line in lines]
     report = report_from_journal(tmp_path / "journal.jsonl")
     assert report.is_partial and [r.eval_id for r in report.results] == ["c0", "c1"]
+    # Each finished case whole, its node views made from the worker's pending result.
+    first = report.results[0]
+    assert [d.response_text for d in first.node_details] == ["one"]
+    assert [n["response_text"] for n in first.node_responses] == ["one"]
 
 
 def test_forget_bulk_empties_a_result_only_after_the_journal_has_it_whole(tmp_path: Path) -> None:
