@@ -85,6 +85,8 @@ class CaseState:
     """How many times the case runs (``--repeat N``, or its own ``metadata.repeats``)."""
     repeats_done: int = 0
     """How many of its runs finished."""
+    repeats_passed: int = 0
+    """How many of its finished runs passed."""
     retried: str | None = None
     """How the worker that first ran it died, when it runs (or ran) a second time."""
 
@@ -92,6 +94,15 @@ class CaseState:
     def key(self) -> str:
         """See :func:`case_key`."""
         return case_key(self.eval_set_id, self.eval_id)
+
+    @property
+    def repeats_disagree(self) -> bool:
+        """Whether its repeats disagreed so far (some passed, some did not): from its
+        result's figures once it has one, else from the repeats finished."""
+        stats = self.result.repeat_stats if self.result is not None else None
+        if stats is not None:
+            return stats.is_flaky
+        return 0 < self.repeats_passed < self.repeats_done
 
     @property
     def scores(self) -> list[tuple[str, float, bool]]:
@@ -214,6 +225,7 @@ class LiveRun(RunObserver):
         state = self._case(eval_set_id, eval_id)
         state.repeats = max(repeats, 1)
         state.repeats_done += 1
+        state.repeats_passed += result.passed
         state.steps.clear()
 
     def on_case_end(self, result: EvalCaseResult) -> None:

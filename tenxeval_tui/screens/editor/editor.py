@@ -20,11 +20,13 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.agent_commands import AgentCommandsScreen
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
@@ -76,6 +78,14 @@ class EditorScreen(AgentCommandsScreen):
             id="editor.import",
         ),
         Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
+        Binding(
+            "h",
+            "flaky_cases",
+            f"Flaky cases ({FLIP_MARK} in the case list)",
+            show=False,  # in the help, the command palette and the list's legend
+            tooltip=f"The eval set's cases over its runs; {FLIP_MARK} marks those that flipped",
+            id="editor.flaky_cases",
+        ),
     ]
 
     @classmethod
@@ -101,6 +111,8 @@ class EditorScreen(AgentCommandsScreen):
         """The file shown (loaded, or in the error view); watched for changes."""
         self._refocus: str | None = None
         """The field to focus when the form is shown next (the one a reload removed)."""
+        self.flip_marks = FlipMarks(self, self._show_flips)
+        """Which cases flipped over the eval set's last runs (the case list's marks)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="≡")
@@ -110,6 +122,7 @@ class EditorScreen(AgentCommandsScreen):
                 yield Input(placeholder="filter: words, #tag", id="filter", compact=True)
                 yield Static("", id="case-header")
                 yield CaseTable(id="cases")
+                yield Static("", id="case-legend")
             with ContentSwitcher(initial="message", id="detail"):
                 yield Static("", id="message")
                 yield CaseForm(on_field_edit=self.apply_field_edit, id="form")
@@ -133,6 +146,7 @@ class EditorScreen(AgentCommandsScreen):
         files = workspace.eval_set_files()
         self.entries = [EvalSetEntry(path) for path in files]
         self._show_entries()
+        self.flip_marks.start_following()
         if not files:
             problems = "".join(f"{p}\n\n" for p in workspace.problems)
             self._show_message(
@@ -167,6 +181,8 @@ class EditorScreen(AgentCommandsScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hide_hint":
             return self.query_one(FirstStepsHint).display
+        if action == "flaky_cases":
+            return self.document is not None and bool(self.document.header("eval_set_id"))
         if action == "back":  # to the case list first; from there, only where there is a step
             cases = self.query_one(CaseTable)
             return (self.focused is not cases and bool(cases.display)) or can_go_back(self)
@@ -265,6 +281,7 @@ class EditorScreen(AgentCommandsScreen):
         self.checked = False
         self.query_one(CaseForm).uid = None
         self.query_one(CaseTable).set_cases([], set())
+        self.flip_marks.follow([])
         self.query_one(ErrorView).show(
             f"{self.workspace.display_path(path)} does not load:",
             problems,
@@ -293,6 +310,8 @@ class EditorScreen(AgentCommandsScreen):
         self._set_entry(document)
         table = self.query_one(CaseTable)
         table.set_cases(document.cases, set())
+        # After the first frame: opening the file does not wait on the reports.
+        self.call_after_refresh(self._follow_flips)
         for case in document.cases if keep_id is not None else []:
             if case.eval_id == keep_id:
                 table.select_uid(case.uid)
@@ -479,11 +498,47 @@ class EditorScreen(AgentCommandsScreen):
             if after != getattr(current, key):  # each field changed is one undo step
                 document.seal()
                 document.set_header(key, after)
+        if edited.eval_set_id != current.eval_set_id:
+            self._follow_flips()
         if edited.agent != current.agent:
             document.set_agent(edited.agent)
             self.read_agent_schema()
         document.seal()
         self._update_title()
+
+    # --- flipped cases -------------------------------------------------------------
+
+    def _follow_flips(self) -> None:
+        """Mark the cases of the open eval set that flipped in its last runs."""
+        document = self.document
+        self.flip_marks.follow([document.header("eval_set_id")] if document else [])
+
+    def _show_flips(self, histories: dict[str, FlipHistory]) -> None:
+        ids = self.flip_marks.eval_set_ids
+        history = histories.get(ids[0]) if ids else None
+        cases = history.cases if history is not None else {}
+        self.query_one(CaseTable).set_flipped(frozenset(cases))
+        self.query_one(CaseForm).set_flip_notes(
+            {eval_id: flips.describe() for eval_id, flips in cases.items()}
+        )
+        legend = self.query_one("#case-legend", Static)
+        legend.update(Text(f"{FLIP_MARK} flipped in recent runs · h: details"))
+        legend.display = bool(cases)
+
+    def action_flaky_cases(self) -> None:
+        """The open eval set's cases over its runs in the report folder, most unstable first."""
+        document = self.document
+        if document is None:
+            return
+        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+
+        self.app.push_screen(
+            FlakinessScreen(self.flip_marks.folder, document.header("eval_set_id"))
+        )
+
+    def on_screen_resume(self) -> None:
+        if self.document is not None and self.flip_marks.eval_set_ids:
+            self.flip_marks.refresh()  # a run may have written a report meanwhile
 
     # --- focus ---------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
+from tenxeval_tui.browsing.case_flips import FlipHistory
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
@@ -36,9 +37,16 @@ from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
-from tenxeval_tui.screens.run.run_accept import accept_selected, can_accept, result_in_reports
+from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
+from tenxeval_tui.screens.run.run_accept import (
+    accept_many_in_run,
+    accept_selected,
+    can_accept,
+    result_in_reports,
+)
 from tenxeval_tui.screens.run.run_stop import (
     STOP_CHOICES,
     ack_message,
@@ -89,6 +97,7 @@ class RunScreen(Screen[None]):
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         ACCEPT_KEY,
+        ACCEPT_MANY_KEY,
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
         Binding(
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
@@ -141,6 +150,8 @@ class RunScreen(Screen[None]):
         self._workspace: Workspace | None = None
         self.watcher = WatchController(self)
         self.transcript = TranscriptSwitch(self)
+        self.flip_marks = FlipMarks(self, self._show_flips)
+        """Which cases of the eval sets run flipped over their last runs (marked rows)."""
 
     # --- layout ----------------------------------------------------------------------
 
@@ -162,12 +173,12 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         sets = [(ws.display_path(p), p) for p in ws.run_files()]
         yield Header(icon="≡")
-        agent, concurrency, preset = self._initial_options()
+        agent, concurrency, workers, preset = self._initial_options()
         yield RunOptions(
             sets,
             agent=agent,
             concurrency=concurrency,
-            workers=_workers(ws.settings.workers),
+            workers=_workers(workers),
             preset=preset,
             id="run-options",
         )
@@ -183,21 +194,23 @@ class RunScreen(Screen[None]):
                 yield TranscriptPane(id="run-transcript")
         yield Footer()
 
-    def _initial_options(self) -> tuple[str, int, str | None]:
-        """The options bar's agent, jobs and preset: those of the last run in this workspace
-        (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``, the
-        project's, the user's ``run.concurrency``, the defaults."""
+    def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
+        """The options bar's agent, jobs, workers and preset: those of the last run in this
+        workspace (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``
+        / ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
         ws = self.workspace
         user = host_of(self.app).preferences.settings
+        names = ("agent", "concurrency", "workers")
         try:
-            layered = resolve_settings({}, os.environ, ws, user, names=("agent", "concurrency"))
-            agent, concurrency = layered["agent"].value, layered["concurrency"].value
+            layered = resolve_settings({}, os.environ, ws, user, names=names)
+            agent, concurrency, workers = (layered[name].value for name in names)
         except SettingsError:  # a bad variable: `run` names it; here the project's
-            agent, concurrency = ws.settings.agent, None
+            agent, concurrency, workers = ws.settings.agent, None, ws.settings.workers
         last = user.last_run
         if last.agent is not None and last.workspace == str(ws.root.resolve()):
             agent = last.agent
-        return agent or "", last.concurrency or concurrency or ws.settings.concurrency, last.preset
+        jobs = last.concurrency or concurrency or ws.settings.concurrency
+        return agent or "", jobs, workers, last.preset
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
@@ -211,6 +224,7 @@ class RunScreen(Screen[None]):
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
+        self.flip_marks.start_following()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
@@ -382,6 +396,7 @@ class RunScreen(Screen[None]):
         self.set_names.update({set_id: name for set_id, (_, name) in found.items()})
         for set_id, (_, name) in found.items():
             run.eval_set_names.setdefault(set_id, name)
+        self.flip_marks.follow(self.set_paths)
 
     async def _stop_process(self) -> None:
         process = self.process
@@ -476,6 +491,12 @@ class RunScreen(Screen[None]):
 
     def watch_runs_finished(self) -> None:
         self.refresh_bindings()  # the keys that act on a finished run
+        self.flip_marks.refresh()  # with the reports this run wrote
+
+    def _show_flips(self, histories: dict[str, FlipHistory]) -> None:
+        self.query_one(RunCaseTable).set_flipped(
+            frozenset(case_key(s, i) for s, history in histories.items() for i in history.cases)
+        )
 
     # --- repainting ------------------------------------------------------------------
 
@@ -586,6 +607,8 @@ class RunScreen(Screen[None]):
             return bool(run and run.done and self.selected)
         if action == "accept_actual":
             return can_accept(run, self.selected, self.case_reports)
+        if action == "accept_many":
+            return bool(run and run.done and not self.running)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
         if action == "back":
@@ -687,6 +710,13 @@ class RunScreen(Screen[None]):
     async def action_accept_actual(self) -> None:
         """Write what the selected finished case did as its expectations (asks first)."""
         await accept_selected(self, self.live, self.selected, self.case_reports)
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_many(self) -> None:
+        """Accept the actual of the selected cases, else the reply of every case that
+        failed on its reply alone (asks first)."""
+        marked = [str(key) for key in self.query_one(RunCaseTable).marked_keys]
+        await accept_many_in_run(self, self.live, marked, self.case_reports)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
         only: dict[str, list[str]] = {}

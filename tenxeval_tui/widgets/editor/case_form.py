@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
+from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
 from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
@@ -38,6 +41,10 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         self._case: dict[str, Any] | None = None
         self._notes_shown = False
         """Whether fields show what an agent schema said (to clear when it goes)."""
+        self.flip_notes: Mapping[str, str] = {}
+        """What the last runs say of the cases that flipped, by ``eval_id``
+        (:meth:`set_flip_notes`)."""
+        self._shown_id: str | None = None
         self._showing = asyncio.Lock()
         """Held while the form is rebuilt: a key's command and a list highlight can ask at
         once, from two tasks, and must not both mount a form."""
@@ -74,8 +81,12 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             case = document.case(uid).data
             text = lambda key: document.field_text(uid, key)  # noqa: E731
             index = document.index_of(uid)
+            self._shown_id = document.case(uid).eval_id
+            flips = Static(id="case-flips", classes="form-flips")
+            flips.display = False  # until the case is known to have flipped
             widgets: list[Widget] = [
                 Label(f"Case #{index + 1}", classes="form-title"),
+                flips,
                 CaseField("eval_id", "eval_id", text("eval_id")),
                 CaseField("name", "name", text("name")),
                 CaseField("description", "description", text("description"), multiline=True),
@@ -107,9 +118,23 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 ),
             ]
             await self.mount_all(widgets)
+            self._show_flips(flips)
             self.show_problems(document.field_problems(uid), case)
             # The turns' own fields are composed after this: their notes once they are.
             self.call_after_refresh(self.show_agent_notes)
+
+    def set_flip_notes(self, notes: Mapping[str, str]) -> None:
+        """What to say of the flipped cases (``eval_id`` -> one line); the case shown
+        says its own at once, under its title."""
+        self.flip_notes = notes
+        found = self.query("#case-flips")
+        if found:
+            self._show_flips(found.first(Static))
+
+    def _show_flips(self, line: Static) -> None:
+        note = self.flip_notes.get(self._shown_id or "") if self.uid is not None else None
+        line.update(Text(inert(note or "")))
+        line.display = note is not None
 
     async def settle(self) -> dict[str, str]:
         """Wait until every field has handled the keys already sent to it; then the text

@@ -23,6 +23,7 @@ from textual.message import Message
 
 from tenxeval_tui.authoring import case_fields as casefields
 from tenxeval_tui.authoring.document import CaseState
+from tenxeval_tui.browsing.case_flips import FLIP_MARK
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, VirtualTable
 
@@ -99,7 +100,8 @@ class CaseFilter:
 
 
 class CaseTable(VirtualTable):
-    """The cases of the open eval set, one line each; a mark flags cases with problems.
+    """The cases of the open eval set, one line each; a mark flags cases with problems
+    (``!``), else cases that flipped in the last runs (``~``, :meth:`set_flipped`).
 
     The items are the uids of the visible cases: ``Highlighted`` carries the uid under
     the cursor (``None`` when no case is visible), ``Selected`` (enter or a double
@@ -120,6 +122,7 @@ class CaseTable(VirtualTable):
         "case-table--header",
         "case-table--cursor",
         "case-table--problem",
+        "case-table--flipped",
         "case-table--dim",
     }
 
@@ -143,6 +146,8 @@ class CaseTable(VirtualTable):
         self._marked: set[int] = set()
         self._chosen: set[int] = set()
         """Cases selected (space) for a bulk edit."""
+        self._flipped: frozenset[str] = frozenset()
+        """The ``eval_id`` of the cases that flipped in the last runs."""
         self._filter = CaseFilter()
         self._pinned: int | None = None
         """A case an edit took out of the filter: listed until the filter changes, so the
@@ -223,6 +228,18 @@ class CaseTable(VirtualTable):
             self._marked = set(marked)
             self.refresh_rows()
 
+    def set_flipped(self, eval_ids: frozenset[str]) -> None:
+        """Mark the cases with these ids as flipped in the last runs (``~``)."""
+        if eval_ids != self._flipped:
+            self._flipped = frozenset(eval_ids)
+            self.refresh_rows()
+
+    @property
+    def flipped_uids(self) -> list[int]:
+        """The cases marked as flipped, in list order (hidden ones too)."""
+        flipped = self._flipped
+        return [uid for uid in self._order if self._cases[uid].eval_id in flipped]
+
     def set_filter(self, text: str) -> None:
         """Filter the rows by ``text`` (see :class:`CaseFilter`)."""
         new = CaseFilter.parse(text)
@@ -300,8 +317,14 @@ class CaseTable(VirtualTable):
         uid = self._visible[index]
         row = self._row(uid)
         id_w, name_w, tags_w = self._columns(width)
+        mark: list[Segment] = []
+        if uid in self._marked:
+            mark = [Segment("!")]
+        elif self._flipped and self._cases[uid].eval_id in self._flipped:
+            style = self.get_component_rich_style("case-table--flipped", partial=True)
+            mark = [Segment(FLIP_MARK, style)]  # partial: the cursor's background shows
         text = (
-            ("!" if uid in self._marked else " ")
+            ("" if mark else " ")
             + ("✓" if uid in self._chosen else " ")
             + self._cell(row.eval_id, id_w)
             + self._cell(row.name, name_w)
@@ -309,7 +332,7 @@ class CaseTable(VirtualTable):
             + f"{row.tools if row.tools >= 0 else '?':>5} "
             + set_cell_size(", ".join(row.tags), tags_w)
         )
-        return [Segment(set_cell_size(text, width))]
+        return [*mark, Segment(set_cell_size(text, width - len(mark)))]
 
     def row_style(self, index: int) -> Style:
         style: Style = self.rich_style

@@ -18,10 +18,12 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 
+from tenxeval_tui.browsing.case_flips import FLIP_MARK
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.case_steps import clock_text
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
-from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column, VirtualTable
+from tenxeval_tui.widgets.common.markable_table import MARK_KEYS, MarkableTable
+from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column
 from tenxeval_tui.widgets.run.run_columns import (
     CELL_PADDING,
     ColumnPlan,
@@ -41,15 +43,41 @@ STATUS_STYLE = {
 }
 
 
+FLIP_STYLE = "bold yellow"
+FLIP_LEGEND = f"{FLIP_MARK} flipped in recent runs or repeats"
+"""The table's legend (its border's subtitle) while a row has the mark."""
+
+
+def case_cell(state: CaseState, *, flipped: bool = False) -> Text:
+    """The case's name (or id), after the flip mark when it flipped in its eval set's
+    last runs (``flipped``) or its repeats disagree in this run."""
+    name = inert(state.name or state.eval_id)
+    if flipped or state.repeats_disagree:
+        return Text.assemble((f"{FLIP_MARK} ", FLIP_STYLE), name)
+    return Text(name)
+
+
 def status_text(status: CaseStatus, *, short: bool = False) -> Text:
     """The status cell: a sign and a word (only the sign when ``short``), coloured."""
     label, style = STATUS_STYLE[status]
     return Text(label.split()[0] if short else label, style=style)
 
 
+RETRIED_MARK = "↻"
+"""After the status of a case that runs (or ran) again because its worker died."""
+
+
 def status_cell(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     """The status cell of ``state`` at ``now``: a running case says which of its repeats it
-    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow."""
+    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow; a case retried
+    after its worker died ends with :data:`RETRIED_MARK` (not when ``short``)."""
+    cell = _status(state, now, slow_after, short=short)
+    if state.retried is not None and not short:
+        cell.append(f" {RETRIED_MARK}", style="bold cyan")
+    return cell
+
+
+def _status(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     if state.status != CaseStatus.RUNNING:
         return status_text(state.status, short=short)
     slow = state.is_slow(now, slow_after)
@@ -84,13 +112,17 @@ def scores_text(state: CaseState, form: str = "full") -> Text:
     return text
 
 
-class RunCaseTable(VirtualTable):
+class RunCaseTable(MarkableTable):
     """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail
-    (``Selected`` and ``Highlighted`` carry the case key)."""
+    (``Selected`` and ``Highlighted`` carry the case key). Cases can be selected
+    (``space``, ``*``: :attr:`marked_keys` are case keys) for an action on several.
+    A ``~`` before a case's name marks a case that flipped (:meth:`set_flipped`, or its
+    repeats in this run); while nothing is selected, the border's subtitle says so."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_KEYS,
         Binding("enter", "select", "Case detail", tooltip="The selected case's detail"),
+        *MARK_KEYS,
     ]
 
     DEFAULT_CSS = """
@@ -118,6 +150,10 @@ class RunCaseTable(VirtualTable):
         self._widest: list[tuple[str, float]] = []
         """The scores of the case with the longest scores, which the column should fit."""
         self._layout_pending = False
+        self._flipped: frozenset[str] = frozenset()
+        """Keys of the cases that flipped in their eval set's last runs."""
+        self._disagreed: set[str] = set()
+        """Keys of the cases whose repeats disagree in this run."""
         self.now = 0.0
         """The run's clock at the last :meth:`tick` (running cases' times are counted to it)."""
         self.slow_after: float | None = None
@@ -133,7 +169,15 @@ class RunCaseTable(VirtualTable):
     @property
     def _width(self) -> int:
         # A vertical scrollbar is counted in always, so rows arriving never change the plan.
-        return max(self.size.width - self.styles.scrollbar_size_vertical, 0)
+        return max(self.size.width - self.styles.scrollbar_size_vertical - self.lead_width, 0)
+
+    def lead_changed(self) -> None:
+        self._replan()
+        super().lead_changed()
+
+    def is_failed(self, item: object) -> bool:
+        state = self._states.get(str(item))
+        return state is not None and state[0].status == CaseStatus.FAILED
 
     def _plan_columns(self) -> list[Column]:
         return [
@@ -173,6 +217,7 @@ class RunCaseTable(VirtualTable):
 
     def _rows_added(self) -> None:
         self._layout_pending = False
+        self._show_legend()
         self.update_virtual_size()
         self.cursor = self.cursor  # the first rows highlight the first case
         self.refresh()
@@ -181,6 +226,9 @@ class RunCaseTable(VirtualTable):
         """Note ``state``; ``True`` when it is a new row."""
         key = state.key
         self._states[key] = (state, eval_set_label)
+        if state.repeats_disagree and key not in self._disagreed:
+            self._disagreed.add(key)
+            self._show_legend()
         if state.result is not None:
             scores = [(criterion, score) for criterion, score, _ in state.scores]
             if scores_width(scores, "full") > scores_width(self._widest, "full"):
@@ -194,6 +242,29 @@ class RunCaseTable(VirtualTable):
         self._keys.append(key)
         return True
 
+    def set_flipped(self, keys: frozenset[str]) -> None:
+        """Mark the cases with these keys as flipped in their eval sets' last runs."""
+        if keys != self._flipped:
+            self._flipped = frozenset(keys)
+            self.refresh_rows()
+            self._show_legend()
+
+    @property
+    def flipped_keys(self) -> list[str]:
+        """The keys of the rows with the flip mark, in table order."""
+        return [k for k in self._keys if k in self._flipped or k in self._disagreed]
+
+    def _show_legend(self) -> None:
+        """The flip legend in the border's subtitle, unless it counts the selection."""
+        if self.mark_count:
+            return
+        flipped = bool(self._disagreed) or not self._flipped.isdisjoint(self._row_of)
+        self.border_subtitle = FLIP_LEGEND if flipped else ""
+
+    def _marks_changed(self, had: bool) -> None:
+        super()._marks_changed(had)
+        self._show_legend()  # the selection cleared: the legend again
+
     def tick(self, now: float, running: Iterable[str] = ()) -> None:
         """Count running cases' times to ``now``; repaint the rows of ``running`` (keys)."""
         self.now = now
@@ -206,18 +277,24 @@ class RunCaseTable(VirtualTable):
         """Remove the row of case ``key`` (if shown)."""
         if self._states.pop(key, None) is None:
             return
+        self._disagreed.discard(key)
         self._keys.remove(key)
+        self.set_marks([k for k in self.marked_keys if k != key])
         self._row_of = {k: i for i, k in enumerate(self._keys)}
         self.replace_items(self._keys)
         self.cursor = self.cursor
+        self._show_legend()
 
     def reset(self) -> None:
-        """Remove every row (the columns stay)."""
+        """Remove every row and the selection (the columns stay)."""
         self._keys = []
         self._row_of = {}
         self._states.clear()
+        self._disagreed.clear()
+        self.clear_marks()
         self.replace_items(self._keys)
         self.cursor = 0
+        self._show_legend()
 
     def has_key(self, key: str) -> bool:
         """Whether case ``key`` has a row."""
@@ -244,7 +321,7 @@ class RunCaseTable(VirtualTable):
         cells = {
             "status": status_cell(state, self.now, self.slow_after, short=plan.status_short),
             "eval set": Text(inert(eval_set_label or state.eval_set_id)),
-            "case": Text(inert(state.name or state.eval_id)),
+            "case": case_cell(state, flipped=key in self._flipped),
             "time": time_cell(state, self.now, self.slow_after) if self.timings else Text(),
             "tokens": Text(str(state.tokens) if state.tokens else ""),
             "scores": self._scores_or_step(state, plan.score_form),
@@ -260,4 +337,4 @@ class RunCaseTable(VirtualTable):
         return Text(label, style="italic yellow", no_wrap=True, overflow="ellipsis")
 
 
-__all__ = ["RunCaseTable", "scores_text", "status_cell", "status_text", "time_cell"]
+__all__ = ["RunCaseTable", "case_cell", "scores_text", "status_cell", "status_text", "time_cell"]
