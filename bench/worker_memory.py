@@ -8,7 +8,7 @@ a run journal and the default reporters, as the workbench runs it (``--no-report
 ``PYTHONPATH``) and on this tree; each at 1 event and at ``--events``. Prints the peak
 resident memory of each, the cost per event and the projection at 200,000 events
 (target: at most 300 MB), side by side; and whether the two trees' JSON reports hold
-the same results (timings and ids aside).
+the same results and their HTML reports show the same cases (timings and ids aside).
 
 Run: .venv/bin/python bench/worker_memory.py [--events N] [--baseline REV]
 """
@@ -145,6 +145,25 @@ def comparable(report_dir: Path) -> list[dict[str, Any]]:
     return list(results)
 
 
+def html_cases(report_dir: Path) -> list[Any] | None:
+    """The cases' data of the HTML report in ``report_dir`` (what its page shows) without
+    what differs run to run; ``None`` when there is no HTML report."""
+    found = list(report_dir.glob("*.html"))
+    if not found:
+        return None
+    page = found[0].read_text(encoding="utf-8")
+    block = page.split('id="case-data">', 1)[1].split("</script>", 1)[0]
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "duration"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return list(strip(json.loads(block)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
@@ -175,7 +194,7 @@ def main() -> int:
             per_event = (full - empty) * 1024 * 1024 / args.events
             projected = empty + per_event * TARGET_EVENTS / 1024 / 1024
             rows.append((label, empty, full, per_event, projected))
-            reports.append(comparable(out / "reports"))
+            reports.append((comparable(out / "reports"), html_cases(out / "reports")))
     shape = "one case" if args.cases == 1 else f"{args.cases:,} cases"
     writes = "journal only, as `run`" if args.no_reports else "journal + reports"
     print(f"worker peak memory, {shape} of {args.events:,} node events in all ({writes}):")
@@ -189,9 +208,12 @@ def main() -> int:
             f"{label:28} {empty:7.0f} MB {full:12.0f} MB {per_event:8,.0f} B "
             f"{projected:8.0f} MB  {verdict} (target <= {TARGET_MB} MB)"
         )
-    same = reports[0] == reports[1]
+    same = reports[0][0] == reports[1][0]
     print(f"JSON reports of the two trees hold the same results: {'yes' if same else 'NO'}")
-    return 0 if same and rows[-1][-1] <= TARGET_MB else 1
+    same_html = reports[0][1] == reports[1][1]
+    if reports[0][1] is not None:
+        print(f"HTML reports of the two trees show the same cases: {'yes' if same_html else 'NO'}")
+    return 0 if same and same_html and rows[-1][-1] <= TARGET_MB else 1
 
 
 if __name__ == "__main__":

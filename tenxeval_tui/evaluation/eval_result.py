@@ -13,11 +13,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.lean import extra_on_demand
 from tenxeval_tui.evaluation.stats import (
     RepeatStats,
     RunRepeatStats,
@@ -135,6 +143,7 @@ class NodeDetail(BaseModel):
     """One node's input and output as kept in a report."""
 
     model_config = ConfigDict(extra="allow")
+    __setattr__ = extra_on_demand  # instances are built lean (see evaluation/lean.py)
 
     node_name: str = ""
     input_messages: list[dict[str, Any]] = Field(default_factory=list)
@@ -183,6 +192,9 @@ class EvalCaseResult(BaseModel):
     """What the case cost, agent and judges (only with a price table; see :mod:`.cost`)."""
     repeat_results: list[EvalCaseResult] | None = Field(default=None, exclude_if=_unset)
     repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
+    _pending_nodes: list[Any] | None = PrivateAttr(default=None)
+    """The node responses whose ``node_responses`` and ``node_details`` views are not made
+    yet (the run worker's results: see :mod:`.node_views`); ``None`` for every other."""
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:

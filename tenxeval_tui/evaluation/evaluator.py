@@ -30,8 +30,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic_core import to_jsonable_python
-
 from tenxeval_tui.evaluation.case_control import (
     CANCELLED,
     CURRENT_CASE,
@@ -54,8 +52,8 @@ from tenxeval_tui.evaluation.eval_result import (
     NodeDetail,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
-from tenxeval_tui.evaluation.lean import trusted
+from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
@@ -413,6 +411,7 @@ class AgentEvaluator:
                 error,
                 error_info,
                 consume=not keep,
+                defer_views=getattr(self.collector, "defer_node_views", False),
             )
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
@@ -757,10 +756,12 @@ def _case_result(
     error_info: dict[str, Any],
     *,
     consume: bool = False,
+    defer_views: bool = False,
 ) -> EvalCaseResult:
     """The result of a case; with ``consume``, ``execution`` gives up its node responses
     one by one as the result's views of them are made (a case of many nodes never holds
-    both at once)."""
+    both at once); with ``defer_views`` (and ``consume``) the result keeps the node
+    responses and leaves its views of them pending (see :mod:`.node_views`)."""
     agent_tokens = execution.token_usage
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
     turn_results = _turn_results(case, execution, replies, turn_ends)
@@ -784,7 +785,11 @@ def _case_result(
     # (validation would copy every step, node and message of the case once more).
     result.actual_trajectory = list(execution.trajectory)
     result.node_visits = list(execution.node_visits)
-    result.node_responses, result.node_details = _node_views(execution, consume)
+    if consume and defer_views:
+        defer(result, execution.node_responses)
+        execution.node_responses = []
+    else:
+        result.node_responses, result.node_details = _node_views(execution, consume)
     return result
 
 
@@ -804,39 +809,6 @@ def _node_views(
     responses.reverse()
     details.reverse()
     return responses, details
-
-
-def node_response_dict(node: NodeResponseData) -> dict[str, Any]:
-    """``node.model_dump(mode="json")``, sharing its values: its strings, its list of tool
-    names and its empty list of messages (messages are copied as JSON data)."""
-    if node.__pydantic_extra__:
-        return node.model_dump(mode="json")
-    return {
-        "node_name": node.node_name,
-        "input_messages": to_jsonable_python(node.input_messages)
-        if node.input_messages
-        else node.input_messages,
-        "response_text": node.response_text,
-        "has_tool_calls": node.has_tool_calls,
-        "tool_call_names": node.tool_call_names,
-        "is_final": node.is_final,
-        "timestamp": node.timestamp,
-        "token_usage": node.token_usage.model_dump(mode="json"),
-    }
-
-
-def node_detail(node: NodeResponseData) -> NodeDetail:
-    """The report's :class:`NodeDetail` of ``node`` (sharing its values; see :mod:`.lean`)."""
-    return trusted(
-        NodeDetail,
-        {
-            "node_name": node.node_name,
-            "input_messages": node.input_messages,
-            "response_text": node.response_text,
-            "token_usage": node.token_usage,
-            "timestamp": node.timestamp,
-        },
-    )
 
 
 def write_reports(report: EvalReport, config: EvalConfig, output_dir: str | None = None) -> Any:

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import pydantic_core
 from pydantic_core import PydanticSerializationError
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
@@ -32,6 +33,8 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.json_stream import case_json_parts
+from tenxeval_tui.evaluation.lean_load import case_result
+from tenxeval_tui.evaluation.node_views import fill
 from tenxeval_tui.evaluation.observers import RunObserver
 
 
@@ -80,7 +83,7 @@ class RunJournal(RunObserver):
             except PydanticSerializationError:  # text UTF-8 cannot hold (a lone surrogate)
                 handle.truncate(start)
                 data: dict[str, Any] = {"type": "case", "eval_set_id": result.eval_set_id}
-                data["result"] = result.model_dump(mode="json", fallback=str)
+                data["result"] = fill(result).model_dump(mode="json", fallback=str)
                 handle.write(json.dumps(data, default=str).encode("utf-8"))
                 return
             handle.write(b"}")
@@ -153,46 +156,75 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
     path = Path(path)
     runs: list[_Run] = []
     latest: dict[str, _Run] = {}
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            kind = data["type"]
-            set_id = str(data.get("eval_set_id", ""))
-            if kind == "run_start":
-                run = _Run(set_id, str(data.get("eval_set_name", "")), data.get("eval_ids") or [])
-                run.order = [str(i) for i in run.order]
-                runs.append(run)
-                latest[set_id] = run
-            elif kind == "case":
-                result = EvalCaseResult.model_validate(data["result"])
-                if set_id not in latest:
-                    latest[set_id] = _Run(set_id)
-                    runs.append(latest[set_id])
-                latest[set_id].results.append(result)
-            elif kind == "run_end" and set_id in latest:
-                latest[set_id].complete = not data.get("partial", False)
-                latest[set_id].metadata = dict(data.get("metadata") or {})
-                wall = data.get("wall_seconds")
-                latest[set_id].wall_seconds = float(wall) if wall is not None else None
-        except (ValueError, KeyError, TypeError) as exc:
-            if number == len(lines) or _cut_short(line, exc):
-                continue  # the write in progress when a run was killed
-            raise EvalFileError(
-                [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
-            ) from None
+    last = _last_line(path)
+    with path.open("rb") as handle:  # a line at a time, each ending at b"\n" only
+        number = 0
+        while raw := handle.readline():
+            number += 1
+            try:
+                data = _parsed(raw) if raw.strip() else None
+                raw = b""
+                if data is not None:
+                    _take(data, runs, latest)
+            except (ValueError, KeyError, TypeError) as exc:
+                if number == last or _cut_short(raw, exc):
+                    continue  # the write in progress when a run was killed
+                raise EvalFileError(
+                    [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
+                ) from None
     return [run.report() for run in runs]
 
 
-def _cut_short(line: str, problem: Exception) -> bool:
-    """Whether ``line`` is the start of a JSON object that ends too early (a torn write)."""
-    return (
-        isinstance(problem, json.JSONDecodeError)
-        and line.lstrip().startswith("{")
-        and problem.pos >= len(line.rstrip())
-    )
+def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> None:
+    """Add one parsed journal line to ``runs`` (``latest``: each eval set's latest run)."""
+    kind = data["type"]
+    set_id = str(data.get("eval_set_id", ""))
+    if kind == "run_start":
+        run = _Run(set_id, str(data.get("eval_set_name", "")), data.get("eval_ids") or [])
+        run.order = [str(i) for i in run.order]
+        runs.append(run)
+        latest[set_id] = run
+    elif kind == "case":
+        result = case_result(data.pop("result"))  # made lean (see lean_load)
+        if set_id not in latest:
+            latest[set_id] = _Run(set_id)
+            runs.append(latest[set_id])
+        latest[set_id].results.append(result)
+    elif kind == "run_end" and set_id in latest:
+        latest[set_id].complete = not data.get("partial", False)
+        latest[set_id].metadata = dict(data.get("metadata") or {})
+        wall = data.get("wall_seconds")
+        latest[set_id].wall_seconds = float(wall) if wall is not None else None
+
+
+def _last_line(path: Path) -> int:
+    """The number of the last line of ``path`` that is not blank (0: none); lines end at
+    ``\\n`` only (``str.splitlines`` would also cut at U+2028 and the like, which pydantic
+    writes as they are inside JSON strings)."""
+    last = 0
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if raw.strip():
+                last = number
+    return last
+
+
+def _parsed(raw: bytes) -> Any:
+    """A journal line's JSON. Parsed by pydantic's parser, which keeps one copy of each
+    short string it meets again (a case's node names, its replies in both node views);
+    by Python's when pydantic's refuses it (a lone surrogate that the journal wrote
+    escaped), so that the two read the same lines."""
+    try:
+        return pydantic_core.from_json(raw, cache_strings=True)
+    except ValueError:
+        return json.loads(raw.decode("utf-8"))
+
+
+def _cut_short(raw: bytes, problem: Exception) -> bool:
+    """Whether ``raw`` is the start of a JSON object that ends too early (a torn write)."""
+    if not isinstance(problem, json.JSONDecodeError) or not raw.lstrip().startswith(b"{"):
+        return False
+    return problem.pos >= len(raw.decode("utf-8", "replace").rstrip())
 
 
 def report_from_journal(path: str | Path) -> EvalReport:

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.node_views import fill, views
 
 CASE_LISTS = (
     "actual_trajectory",
@@ -61,7 +62,7 @@ def _model_parts(
 ) -> Iterator[bytes]:
     """``model`` serialised at ``depth`` (its first line not indented), its ``streamed``
     list fields in batches."""
-    lists = {name: getattr(model, name) for name in streamed if getattr(model, name, None)}
+    lists = _lists(model, streamed)
     marks = {name: f"tenxeval-stream-{uuid.uuid4().hex}" for name in lists}
     skeleton = model.model_copy(update={name: [mark] for name, mark in marks.items()})
     text = _deeper(
@@ -93,8 +94,20 @@ def _model_parts(
     yield text[done:]
 
 
+def _lists(model: BaseModel, streamed: Sequence[str]) -> dict[str, Sequence[Any]]:
+    """The non-empty ``streamed`` lists of ``model``; a case result's pending node views
+    (see :mod:`.node_views`) made as they are read."""
+    if not isinstance(model, EvalCaseResult):
+        found = {name: getattr(model, name, None) for name in streamed}
+        return {name: items for name, items in found.items() if items}
+    for one in model.repeat_results or ():  # written whole, with the case's skeleton
+        fill(one)
+    found_views = {name: views(model, name) for name in streamed}
+    return {name: items for name, items in found_views.items() if items}
+
+
 def _results_parts(
-    results: list[Any], indent: int | None, depth: int, fallback: Fallback
+    results: Sequence[Any], indent: int | None, depth: int, fallback: Fallback
 ) -> Iterator[bytes]:
     """A report's ``results`` list, each case with its own lists streamed."""
     if indent is None:
@@ -112,13 +125,14 @@ def _results_parts(
         if type(result) is EvalCaseResult:
             yield from _model_parts(result, CASE_LISTS, indent, depth + 1, fallback)
         else:  # pragma: no cover - a subclass: written as the declared type writes it
+            fill(result)
             whole = _adapter(EvalCaseResult).dump_json(result, indent=indent, fallback=fallback)
             yield _deeper(whole, indent, depth + 1)
     yield b"\n" + b" " * (indent * depth) + b"]"
 
 
 def _list_parts(
-    items: list[Any], item_type: Any, indent: int | None, depth: int, fallback: Fallback
+    items: Sequence[Any], item_type: Any, indent: int | None, depth: int, fallback: Fallback
 ) -> Iterator[bytes]:
     """``items`` (a list of ``item_type``) serialised in batches, as the list is whole."""
     adapter = _adapter(list[item_type])

@@ -33,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import replay_json_lines
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.retry import Key
@@ -151,7 +151,7 @@ class ProcessPool(CasePool):
                 worker.running[key] = started
             replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
         elif kind == "case_end":
-            result = EvalCaseResult.model_validate(data["result"])
+            result = case_result(data["result"])  # made lean (see lean_load)
             found = worker.running.pop((result.eval_set_id, result.eval_id), None)
             if self._record(found, result):
                 self._serve_all()

@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.plan import RunPlan
@@ -262,7 +262,7 @@ class RayPool(CasePool):
                 continue
             kind = data.get("type") if isinstance(data, dict) else None
             if kind == "case_end":
-                result = EvalCaseResult.model_validate(data["result"])
+                result = case_result(data["result"])  # made lean (see lean_load)
                 case = (result.eval_set_id, result.eval_id)
                 key = started.pop(case, None) or waiting.pop(case, None)
                 waiting.pop(case, None)

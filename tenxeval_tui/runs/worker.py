@@ -102,9 +102,12 @@ class ForgetBulk(RunObserver):
     from the journal holds one case's steps at a time, not every case's."""
 
     def on_case_end(self, result: EvalCaseResult) -> None:
+        from tenxeval_tui.evaluation.node_views import forget
+
         for one in [result, *(result.repeat_results or [])]:
             for name in BULKY_RESULT_FIELDS:
                 setattr(one, name, [])
+            forget(one)
 
 
 def load_agents(
@@ -133,6 +136,9 @@ def load_agents(
                 app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
                 # Nor a copy of the last case's steps: its result is streamed and journalled.
                 collector.keep_last_case = False
+                # Nor the two report views of each node response: the journal and the
+                # reports make them as they write them (see evaluation/node_views.py).
+                collector.defer_node_views = True
                 pairs[spec] = (app, collector)
         except AgentLoadError as exc:
             if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:

@@ -16,10 +16,10 @@ from tenxeval_tui.evaluation import (
     TrajectoryStep,
 )
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, NodeDetail
-from tenxeval_tui.evaluation.evaluator import node_detail, node_response_dict
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
 from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.lean import token_usage, trusted
+from tenxeval_tui.evaluation.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 MESSAGES = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
@@ -134,6 +134,8 @@ def test_a_trusted_model_behaves_as_a_validated_one() -> None:
     one.name = "renamed"  # assignment works, and touches only this instance
     one.note = "extra"  # an unknown attribute is kept, as extra="allow" keeps it
     assert (two.name, one.model_dump()["note"]) == ("n", "extra")
+    assert "note" not in two.model_dump() and not two.model_extra  # one's extra is its own
+    assert two == TrajectoryStep(step_type="node", name="n", timestamp=1.5)
     assert one.model_fields_set == two.model_fields_set == set(TrajectoryStep.model_fields)
     assert one.model_copy(update={"name": "copy"}).name == "copy"
 
@@ -164,3 +166,23 @@ def test_a_case_result_in_the_journal_reads_back_equal(tmp_path: Path) -> None:
     assert back.results[1].error == "bad \ud800 text"
     assert back.results[2].node_visits[-1] == "bad \ud800"
     assert len((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()) == 4
+
+
+def test_node_names_are_shared_and_the_cache_stays_bounded() -> None:
+    from tenxeval_tui.evaluation import lean
+
+    first, second = "".join(["no", "de"]), "".join(["n", "ode"])
+    assert first is not second
+    assert lean.shared_name(first) is lean.shared_name(second) is first
+    for index in range(lean._NAMES_CACHE_SIZE + 10):
+        lean.shared_name(f"made-up-{index}")
+    assert len(lean._NAMES) <= lean._NAMES_CACHE_SIZE
+
+
+def test_a_lean_node_detail_and_node_response_take_extra_attributes_too() -> None:
+    node = trusted(NodeResponseData, {**NodeResponseData().__dict__})
+    node.note = 1  # type: ignore[attr-defined]
+    detail = node_detail(NodeResponseData())
+    detail.note = 2  # type: ignore[attr-defined]
+    assert (node.model_dump()["note"], detail.model_dump()["note"]) == (1, 2)
+    assert node_detail(NodeResponseData()).model_extra is None  # none made until needed

@@ -85,6 +85,10 @@ def test_an_agent_killing_the_worker_leaves_the_finished_cases_in_the_journal(
     assert "worker_reports" not in [line["type"] for line in lines]
     report = report_from_journal(tmp_path / "journal.jsonl")
     assert report.is_partial and [r.eval_id for r in report.results] == ["c0", "c1"]
+    # Each finished case whole, its node views made from the worker's pending result.
+    first = report.results[0]
+    assert [d.response_text for d in first.node_details] == ["one"]
+    assert [n["response_text"] for n in first.node_responses] == ["one"]
 
 
 def test_forget_bulk_empties_a_result_only_after_the_journal_has_it_whole(tmp_path: Path) -> None:
@@ -112,3 +116,72 @@ def test_forget_bulk_empties_a_result_only_after_the_journal_has_it_whole(tmp_pa
     for one in (result, result.repeat_results[0]):
         assert all(getattr(one, name) == [] for name in BULKY_RESULT_FIELDS)
     assert result.passed and result.eval_id == "c0"  # what the summary reads stays
+
+
+FLOOD = """
+async def agent(message, trace):
+    for index in range(1_100):
+        trace.node(
+            f"N{index % 3}",
+            response=f"step {index} <b>",
+            tool_calls=["search"] if index % 5 == 0 else [],
+            tokens={"input_tokens": index % 4, "output_tokens": 1},
+        )
+    return message
+"""
+
+
+def without_run_values(value: object) -> object:
+    """``value`` without what differs run to run (times, thread ids)."""
+    if isinstance(value, dict):
+        varying = {"timestamp", "duration_seconds", "duration", "thread_id"}
+        return {k: without_run_values(v) for k, v in value.items() if k not in varying}
+    if isinstance(value, list):
+        return [without_run_values(v) for v in value]
+    return value
+
+
+def test_the_workers_reports_of_a_case_of_many_nodes_are_the_in_process_ones(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from tenxeval_tui.evaluation import EvalReport, HTMLReporter, JSONReporter
+    from tenxeval_tui.evaluation.runner import EvaluationRunner
+    from tenxeval_tui.evaluation.targets.loader import load_agent
+
+    (tmp_path / "flood.py").write_text(FLOOD)
+    eval_set = EvalSet(eval_set_id="f", eval_cases=[EvalCase.single_turn("c0", "hi", "hi")])
+    eval_set.to_file(tmp_path / "f.evalset.json")
+    plan = RunPlan(
+        agent="flood:agent",
+        eval_sets=[tmp_path / "f.evalset.json"],
+        output_dir=tmp_path / "out",
+        journal=tmp_path / "journal.jsonl",
+        search_path=tmp_path,
+    )
+    config = plan.resolved_config()
+    config.reporter.output_dir = str(tmp_path / "out")
+    plan = plan.model_copy(update={"config": config})
+    done = subprocess.run(plan.command(), cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    written = EvalReport.from_file(next((tmp_path / "out").glob("f_*.json")))
+    # The same run's journal (written from the same pending result) holds the same case.
+    assert written.results == report_from_journal(tmp_path / "journal.jsonl").results
+    assert len(written.results[0].node_details) == 1_100
+
+    app, collector = load_agent("flood:agent", cwd=tmp_path)
+    quiet = config.model_copy(deep=True)
+    quiet.reporter.enabled = False
+    report = asyncio.run(EvaluationRunner(quiet).run([(app, collector, eval_set)], quiet))["f"]
+    at_home = json.loads(JSONReporter().render(report))
+    assert without_run_values(json.loads(written.model_dump_json())["results"]) == (
+        without_run_values(at_home["results"])
+    )
+    page = next((tmp_path / "out").glob("f_*.html")).read_text(encoding="utf-8")
+
+    def cases(html: str) -> object:
+        block = html.split('id="case-data">')[1].split("</script>")[0]
+        return without_run_values(json.loads(block))
+
+    assert cases(page) == cases(HTMLReporter().render(report))

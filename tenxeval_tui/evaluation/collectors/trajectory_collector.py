@@ -26,7 +26,7 @@ from tenxeval_tui.evaluation.collectors.event_collector import EventCollector, E
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType, as_event_model
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
-from tenxeval_tui.evaluation.lean import token_usage, trusted
+from tenxeval_tui.evaluation.lean import shared_name, token_usage, trusted
 from tenxeval_tui.evaluation.subscription import Subscription
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -68,6 +68,11 @@ class TrajectoryCollector(EventCollector):
         """Whether the evaluator leaves each finished case's trajectory here (see
         :meth:`absorb`); a run that streams its results elsewhere turns it off, so that
         the steps of its last case are not kept twice."""
+        self.defer_node_views = False
+        """With ``keep_last_case`` off: whether the evaluator leaves each case result's
+        ``node_responses`` and ``node_details`` pending (see
+        :mod:`~tenxeval_tui.evaluation.node_views`), for a run that writes its results
+        rather than reads them."""
         self.trajectory: list[TrajectoryStep] = []
         self.tool_calls: list[ToolCall] = []
         self.node_visits: list[str] = []
@@ -146,7 +151,7 @@ class TrajectoryCollector(EventCollector):
         self._broadcast(event)
 
     def _node_event(self, event: EventModel) -> None:
-        name = event.node_name or str(event.data.get("node_name", ""))
+        name = shared_name(event.node_name or str(event.data.get("node_name", "")))
         if not name:
             return
         if event.event_type == EventType.START:

@@ -34,6 +34,7 @@ from tenxeval_tui.evaluation.dataset.adk import (
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.lean import extra_on_demand
 
 _KEEP_UNKNOWN = ConfigDict(extra="allow")
 
@@ -78,6 +79,7 @@ class TrajectoryStep(BaseModel):
     """One step (a node visit or a tool call) of what the agent did, in order."""
 
     model_config = _KEEP_UNKNOWN
+    __setattr__ = extra_on_demand  # instances are built lean (see evaluation/lean.py)
 
     step_type: StepType
     name: str

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, ToolCall, TrajectoryStep
+from tenxeval_tui.evaluation.lean import extra_on_demand
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 
@@ -15,6 +16,7 @@ class NodeResponseData(BaseModel):
     """One model-node invocation: what it was sent and what it answered."""
 
     model_config = ConfigDict(extra="allow")
+    __setattr__ = extra_on_demand  # instances are built lean (see evaluation/lean.py)
 
     node_name: str = ""
     input_messages: list[dict[str, Any]] = Field(default_factory=list)

@@ -10,12 +10,14 @@ each thing once (a detail already shown in its own section is not repeated).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.node_views import node_entries, views
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
@@ -211,8 +213,23 @@ def _criteria(result: EvalCaseResult, opts: ViewOptions) -> list[dict[str, Any]]
     return criteria
 
 
-def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
-    """The parts of ``result`` a reader of the report needs, as JSON-ready data."""
+def node_view_entries(result: EvalCaseResult, opts: ViewOptions) -> Iterator[dict[str, Any]]:
+    """The ``node_responses`` of :func:`case_view`, one at a time."""
+    final = result.actual_response
+    return (_node(nr, final, opts) for nr in node_entries(result))
+
+
+def case_view(
+    result: EvalCaseResult,
+    opts: ViewOptions,
+    *,
+    nodes: Callable[[Iterator[dict[str, Any]]], Any] = list,
+) -> dict[str, Any]:
+    """The parts of ``result`` a reader of the report needs, as JSON-ready data.
+
+    ``nodes`` makes its ``node_responses`` entry of :func:`node_view_entries` (a list; a
+    writer that streams them puts a placeholder there).
+    """
     view: dict[str, Any] = {
         "id": result.eval_id,
         "name": result.name,
@@ -253,10 +270,8 @@ def case_view(result: EvalCaseResult, opts: ViewOptions) -> dict[str, Any]:
         expected_nodes = found.get("expected_node_order")
         if isinstance(expected_nodes, list):
             view["expected_nodes"] = [str(n) for n in expected_nodes]
-    if opts.include_node_responses and result.node_responses:
-        view["node_responses"] = [
-            _node(nr, result.actual_response, opts) for nr in result.node_responses
-        ]
+    if opts.include_node_responses and views(result, "node_responses"):
+        view["node_responses"] = nodes(node_view_entries(result, opts))
     if result.repeat_stats is not None:
         view["runs"] = _runs(result, opts)
     return view

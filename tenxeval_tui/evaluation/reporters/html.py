@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
+import uuid
+from collections.abc import Iterator
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
@@ -27,7 +30,7 @@ import jinja2
 import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
-from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
@@ -138,6 +141,27 @@ class HTMLReporter(BaseReporter):
 
     def render(self, report: EvalReport) -> str:
         """The report as one HTML document."""
+        return "".join(self._parts(report))
+
+    def render_parts(self, report: EvalReport) -> Iterator[bytes]:
+        """:meth:`render` in pieces: the cases' data a case (and a few hundred of a case's
+        nodes) at a time, so a case of many steps is never held whole as views or text."""
+        return (part.encode("utf-8") for part in self._parts(report))
+
+    def _parts(self, report: EvalReport) -> Iterator[str]:
+        mark = f"tenxeval-data-{uuid.uuid4().hex}"
+        head, _, tail = self._page(report, mark).partition(mark)
+        yield head
+        yield "["
+        for index, result in enumerate(report.results):
+            if index:
+                yield ","
+            yield from _case_parts(result, self.options)
+        yield "]"
+        yield tail
+
+    def _page(self, report: EvalReport, data: str) -> str:
+        """The page, with ``data`` where the cases' JSON goes."""
         script, css = _asset("report.js"), _asset("report.css")
         s = report.summary
         bars = _chart(report)
@@ -158,6 +182,32 @@ class HTMLReporter(BaseReporter):
                 style_hash=_csp_hash(css),
                 script=script,
                 script_hash=_csp_hash(script),
-                data=script_json([case_view(r, self.options) for r in report.results]),
+                data=data,
             )
         )
+
+
+NODE_BATCH = 500
+"""Node entries of a case serialised at once."""
+
+
+def _case_parts(result: EvalCaseResult, options: ViewOptions) -> Iterator[str]:
+    """``script_json(case_view(result, options))`` in pieces, its node entries in batches."""
+    held: list[Iterator[dict[str, Any]]] = []
+    mark = f"tenxeval-nodes-{uuid.uuid4().hex}"
+
+    def hold(entries: Iterator[dict[str, Any]]) -> list[str]:
+        held.append(entries)
+        return [mark]
+
+    text = script_json(case_view(result, options, nodes=hold))
+    if not held:
+        yield text
+        return
+    head, _, tail = text.partition(f'["{mark}"]')
+    yield head + "["
+    first = True
+    while batch := list(itertools.islice(held[0], NODE_BATCH)):
+        yield ("" if first else ",") + script_json(batch)[1:-1]
+        first = False
+    yield "]" + tail

@@ -13,6 +13,7 @@ from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused, without_surrogates
 from tenxeval_tui.evaluation.json_stream import report_json_parts
+from tenxeval_tui.evaluation.node_views import fill_report
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
@@ -91,7 +92,7 @@ class JSONReporter(BaseReporter):
 
     def to_dict(self, report: EvalReport) -> dict[str, Any]:
         """The report as plain JSON-ready data, with the excluded parts left out."""
-        data = report.model_dump(mode="json", exclude=self._exclude() or None)
+        data = fill_report(report).model_dump(mode="json", exclude=self._exclude() or None)
         for result in data.get("results", []):
             if not self.include_actual_response:
                 _drop_replies(result)
@@ -124,7 +125,8 @@ class JSONReporter(BaseReporter):
             if self._exclude():
                 data: Any = self.to_dict(report)
                 return pydantic_core.to_json(data, indent=indent) + b"\n"
-            return report.__pydantic_serializer__.to_json(report, indent=indent) + b"\n"
+            serializer = report.__pydantic_serializer__
+            return serializer.to_json(fill_report(report), indent=indent) + b"\n"
         except pydantic_core.PydanticSerializationError:
             # text UTF-8 cannot hold (a lone surrogate from the agent): written as U+FFFD
             cleaned = without_surrogates(self.to_dict(report))
