@@ -90,6 +90,7 @@ class Child:
 def _plan(folder: Path, backend: str) -> RunPlan:
     (folder / "holding_agent.py").write_text(HOLDING_AGENT)
     cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(MESSAGES)]
+    cases[0].metadata["repeats"] = 2  # stopped in its first repeat: the second never runs
     EvalSet(eval_set_id="holds", eval_cases=cases).to_file(folder / "h.evalset.json")
     config = preset_by_name("quick_check")
     config.max_concurrency = 4  # 2 a worker: the three held cases run at once
@@ -144,6 +145,8 @@ def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
     stopped, scored, ended = child.ended("c0"), child.ended("c1"), child.ended("c2")
     assert stopped is not None and stopped["metadata"]["error_info"]["error_type"] == CANCELLED
     assert "cancelled by the user" in stopped["error"]
+    repeats = [(r["error"] or "")[:21] for r in stopped["repeat_results"]]
+    assert repeats == ["cancelled by the user"] * 2, stopped["repeat_results"]
     assert scored is not None and scored["error"] is None
     assert scored["metadata"]["stopped_early"] is True and scored["criterion_results"]
     assert ended is not None and ended["error"] is None
