@@ -46,21 +46,24 @@ async def agent(message, trace):
     return message
 """
 
-MESSAGES = ["hold-stop", "hold-score", "hold-tool", "m3", "m4", "m5"]
+MESSAGES = ["hold-stop", "hold-score", "m2", "hold-tool", "m4", "m5"]
+HELD = ("hold-stop", "hold-score", "hold-tool")
 
 
 class Child:
     """The worker child, its stdout lines read as they come."""
 
     def __init__(self, plan: RunPlan, cwd: Path) -> None:
-        self.process = subprocess.Popen(
-            plan.command(),
-            cwd=cwd,
-            env=plan.worker_env(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        self.stderr = cwd / "stderr.txt"  # a file: an unread pipe could fill and block it
+        with self.stderr.open("wb") as stderr:
+            self.process = subprocess.Popen(
+                plan.command(),
+                cwd=cwd,
+                env=plan.worker_env(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+            )
         self.lines: list[dict[str, Any]] = []
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -93,7 +96,10 @@ def _plan(folder: Path, backend: str) -> RunPlan:
     cases[0].metadata["repeats"] = 2  # stopped in its first repeat: the second never runs
     EvalSet(eval_set_id="holds", eval_cases=cases).to_file(folder / "h.evalset.json")
     config = preset_by_name("quick_check")
-    config.max_concurrency = 4  # 2 a worker: the three held cases run at once
+    # 3 a worker. A worker asks for its next batch as soon as its queue is empty, its
+    # slots busy or not: whichever worker gets the first batch (c0, c1, c2) runs it at
+    # once, and the next (c3, ...) runs on the other worker, or there once c2 is done.
+    config.max_concurrency = 6
     config.reporter.enabled = False
     return RunPlan(
         agent="holding_agent:agent",
@@ -109,24 +115,24 @@ def _plan(folder: Path, backend: str) -> RunPlan:
 def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
     child = Child(_plan(folder, backend), folder)
     try:
-        held = [folder / f"in-{m}" for m in MESSAGES[:3]]
+        held = [folder / f"in-{m}" for m in HELD]
         wait_sync(lambda: all(p.exists() for p in held), timeout=120, what="the held tool calls")
         # A finished case, and one that does not exist: answered at once, not running.
-        wait_sync(lambda: child.ended("c3") is not None, what="c3's end")
-        child.send(stop_case_command("holds", "c3"))
+        wait_sync(lambda: child.ended("c2") is not None, what="c2's end")
+        child.send(stop_case_command("holds", "c2"))
         child.send(end_tool_call_command("holds", "nope"))
-        wait_sync(lambda: child.acks("c3") and child.acks("nope"), what="the acks of c3, nope")
-        assert child.acks("c3")[0]["ok"] is False
+        wait_sync(lambda: child.acks("c2") and child.acks("nope"), what="the acks of c2, nope")
+        assert child.acks("c2")[0]["ok"] is False
         assert child.acks("nope")[0]["tool_calls"] == []
 
-        child.send(end_tool_call_command("holds", "c2"))
-        wait_sync(lambda: child.acks("c2"), what="the end_tool_call ack")
-        assert child.acks("c2") == [
+        child.send(end_tool_call_command("holds", "c3"))
+        wait_sync(lambda: child.acks("c3"), what="the end_tool_call ack")
+        assert child.acks("c3") == [
             {
                 "type": "worker_ack",
                 "command": "end_tool_call",
                 "eval_set_id": "holds",
-                "eval_id": "c2",
+                "eval_id": "c3",
                 "tool_calls": ["lookup"],
             }
         ]
@@ -138,11 +144,11 @@ def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
         assert "ask" not in child.acks("c0")[0]  # the driver's own numbering stays inside
         assert child.process.stdin is not None
         child.process.stdin.close()
-        assert child.process.wait(timeout=120) == 0, child.process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+        assert child.process.wait(timeout=120) == 0, child.stderr.read_text()[-2000:]
     finally:
         if child.process.poll() is None:
             child.process.kill()
-    stopped, scored, ended = child.ended("c0"), child.ended("c1"), child.ended("c2")
+    stopped, scored, ended = child.ended("c0"), child.ended("c1"), child.ended("c3")
     assert stopped is not None and stopped["metadata"]["error_info"]["error_type"] == CANCELLED
     assert "cancelled by the user" in stopped["error"]
     repeats = [(r["error"] or "")[:21] for r in stopped["repeat_results"]]
@@ -151,7 +157,7 @@ def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
     assert scored["metadata"]["stopped_early"] is True and scored["criterion_results"]
     assert ended is not None and ended["error"] is None
     assert ended["actual_response"] == "timed out"  # the agent saw a timeout and went on
-    for eval_id in ("c3", "c4", "c5"):
+    for eval_id in ("c2", "c4", "c5"):
         other = child.ended(eval_id)
         assert other is not None and other["error"] is None, other
     assert child.lines[-1]["type"] == "worker_reports" and not child.lines[-1]["partial"]
