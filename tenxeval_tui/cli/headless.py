@@ -575,8 +575,9 @@ def _write_reports(
     extra, failed = write_outputs(report, getattr(args, "outputs", None), config.reporter)
     written.files += extra
     written.errors += [(f"-o {path}", message) for path, message in failed]
+    retried = retried_count(report, rerun)
     if published is not None:
-        published.append(Published(report, list(written.files)))
+        published.append(Published(report, list(written.files), retried))
     for name, message in written.errors:
         print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
     if not args.quiet:
@@ -591,7 +592,6 @@ def _write_reports(
         rs = s.repeat_stats
         rates = f", {rs.passed_repeats}/{rs.total_repeats} runs passed ({rs.repeat_pass_rate:.1%})"
     cost = f", cost ${s.total_cost_usd:.4f}" if s.total_cost_usd is not None else ""
-    retried = retried_count(report, rerun)
     again = f", {retried} retried" if retried else ""
     print(
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "

@@ -32,6 +32,8 @@ class Published:
 
     report: EvalReport
     files: list[str] = field(default_factory=list)
+    retried: int = 0
+    """How many of its cases ran more than once (``--retry-errors``, a worker's death)."""
 
 
 def parse_pass_rule(raw: str) -> PassRule:
@@ -122,7 +124,8 @@ def check_error_exit_code(code: int | None) -> None:
 
 def json_summary(published: Sequence[Published], code: int, threshold: float) -> dict[str, Any]:
     """The ``--json`` summary of a run whose exit code is ``code``: totals, pass rate,
-    errored cases, cost (when priced), whether it stopped early, and the report files."""
+    errored cases, the cases retried, cost (when priced), whether it stopped early, and the
+    report files."""
     from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
 
     data: dict[str, Any] = {"exit_code": code, "threshold": threshold}
@@ -138,6 +141,7 @@ def json_summary(published: Sequence[Published], code: int, threshold: float) ->
         error_cases=s.error_cases,
         pass_rate=s.pass_rate,
         errored=[r.eval_id for r in report.results if r.is_error],
+        retried=last.retried,
         partial=report.is_partial,
     )
     if s.total_cost_usd is not None:

@@ -8,14 +8,19 @@ see it: ``on_run_start`` for each eval set, the backend's own :meth:`CasePool._r
 then one report per eval set (``on_run_end``), cases in input order. A backend decides how
 cases reach its workers and how a worker's death shows; what becomes of a dead worker's
 cases (:meth:`CasePool._settle_lost`) and of a finished case (:meth:`CasePool._record`) is
-decided here, once.
+decided here, once. So is where a front end's command goes (stop one case, end its tool
+call: :mod:`tenxeval_tui.runs.worker_commands`): :meth:`CasePool.command` asks every worker
+holding the case (:meth:`CasePool._holders`, :meth:`CasePool._ask`) and answers with their
+acks merged.
 """
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
@@ -23,6 +28,7 @@ from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, Eva
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.retry import Key, Retries, death_line
+from tenxeval_tui.runs.worker_commands import merged_ack
 
 CaseId = tuple[str, str]
 """A case as its lines name it: (eval set id, eval id)."""
@@ -84,6 +90,8 @@ class CasePool(ABC):
         self.deaths: list[str] = []
         """One line per worker that died mid-run: which, how, and what became of its cases."""
         self.retries = Retries()
+        self._asking: set[asyncio.Task[None]] = set()
+        """Commands sent to workers whose answers are awaited."""
         self._init_backend()
 
     @abstractmethod
@@ -108,6 +116,41 @@ class CasePool(ABC):
     @abstractmethod
     def cancel(self) -> None:
         """Stop every worker now; finished cases are kept."""
+
+    # -- commands from the front end ----------------------------------------
+
+    def command(self, data: dict[str, Any], emit: Callable[[dict[str, Any]], None]) -> None:
+        """Carry out a front end's command (``stop_case``, ``end_tool_call``) where its case
+        runs: every live worker holding the case (started, or handed and maybe starting:
+        a case's repeats on several workers are all reached) is asked, and their acks,
+        merged, go to ``emit`` as one ``worker_ack``. A case held by no worker (finished,
+        not handed out yet) is answered at once: it was not running. Called on the loop."""
+        case = (str(data.get("eval_set_id", "")), str(data.get("eval_id", "")))
+        holders = self._holders(case)
+        if not holders:
+            emit(merged_ack(data, []))
+            return
+        task = asyncio.get_running_loop().create_task(self._ask_all(holders, data, emit))
+        self._asking.add(task)
+        task.add_done_callback(self._asking.discard)
+
+    async def _ask_all(
+        self, holders: Sequence[int], data: dict[str, Any], emit: Callable[[dict[str, Any]], None]
+    ) -> None:
+        answers = await asyncio.gather(
+            *(self._ask(h, data) for h in holders), return_exceptions=True
+        )
+        emit(merged_ack(data, [a for a in answers if isinstance(a, dict)]))
+
+    @abstractmethod
+    def _holders(self, case: CaseId) -> list[int]:
+        """The live workers (the backend's numbers) that hold ``case``: running it, or
+        handed it and not known to have started it."""
+
+    @abstractmethod
+    async def _ask(self, worker: int, data: dict[str, Any]) -> dict[str, Any] | None:
+        """Have worker ``worker`` carry out command ``data``; its ``worker_ack`` (``None``
+        when it died first)."""
 
     def _case_id(self, key: Key) -> CaseId:
         eval_set = self.eval_sets[key[0]]

@@ -18,6 +18,10 @@ or no worker is left; the cases it was handed but had not started go to the othe
 nothing is counted twice. A worker that cannot load (the
 agent does not import) stops the run before any case is handed out, the error said once.
 :meth:`ProcessPool.cancel` stops every worker promptly; finished cases are kept.
+
+Commands (stop one case, end its tool call: :meth:`CasePool.command`) go to the workers
+holding the case as lines on their stdin, beside the batches, each with an ``ask`` number
+that the worker's ``worker_ack`` line gives back.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import tempfile
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import replay_json_lines
@@ -67,6 +72,8 @@ class _Worker:
     handed: deque[Key] = field(default_factory=deque)
     """Cases handed over and not started yet, in order."""
     running: dict[CaseId, Key] = field(default_factory=dict)
+    asked: dict[int, asyncio.Future[dict[str, Any] | None]] = field(default_factory=dict)
+    """Commands sent and not answered yet, by ``ask`` number."""
 
 
 class ProcessPool(CasePool):
@@ -76,6 +83,7 @@ class ProcessPool(CasePool):
     def _init_backend(self) -> None:
         self.workers: list[_Worker] = []
         self._done_sent = False
+        self._asks = 0
 
     # -- starting ---------------------------------------------------------
 
@@ -150,6 +158,10 @@ class ProcessPool(CasePool):
             if started is not None:
                 worker.running[key] = started
             replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
+        elif kind == "worker_ack":
+            answer = worker.asked.pop(int(data.get("ask") or 0), None)
+            if answer is not None and not answer.done():
+                answer.set_result(data)
         elif kind == "case_end":
             result = case_result(data["result"])  # made lean (see lean_load)
             found = worker.running.pop((result.eval_set_id, result.eval_id), None)
@@ -157,6 +169,22 @@ class ProcessPool(CasePool):
                 self._serve_all()
         else:
             replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
+
+    def _holders(self, case: CaseId) -> list[int]:
+        return [
+            w.number
+            for w in self.workers
+            if w.alive
+            and (case in w.running or any(self._case_id(key) == case for key in w.handed))
+        ]
+
+    async def _ask(self, worker: int, data: dict[str, Any]) -> dict[str, Any] | None:
+        target = self.workers[worker - 1]
+        self._asks += 1
+        answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        target.asked[self._asks] = answer
+        self._send(target, {**data, "ask": self._asks})
+        return await answer
 
     def _started(self, worker: _Worker, case: CaseId) -> Key | None:
         for index, key in enumerate(worker.handed):
@@ -217,6 +245,10 @@ class ProcessPool(CasePool):
         self._requeue([*sorted(retried), *worker.handed])
         worker.handed.clear()
         worker.running.clear()
+        for answer in worker.asked.values():  # it will never answer: it held nothing now
+            if not answer.done():
+                answer.set_result(None)
+        worker.asked.clear()
         if any(w.alive for w in self.workers):
             self._serve_all()
 

@@ -7,13 +7,16 @@ for work. The protocol, one JSON object per line:
 
 - stdin, from the driver: ``{"type": "batch", "cases": [[set, case], ...]}`` (cases to
   run) and ``{"type": "done"}`` (nothing more will come: finish what you have and exit);
-  end of file is ``done`` too (the driver is gone).
+  end of file is ``done`` too (the driver is gone). Also the front end's commands, routed
+  by the driver (``stop_case``, ``end_tool_call``:
+  :mod:`~tenxeval_tui.runs.worker_commands`, with an ``ask`` number), carried out on
+  this process's cases at once.
 - stdout, to the driver: ``{"type": "pool_ready"}`` once loaded, ``{"type": "want"}``
   when its queue runs dry (one request at a time), every observer call as
   :class:`~tenxeval_tui.evaluation.observers.JsonLinesObserver` writes it (``case_start``,
   ``event``, ``repeat_*``, ``case_end`` with the whole result: the driver keeps the
-  journal and writes the report), and ``worker_error`` (``message``) when it cannot load
-  (exit status 3).
+  journal and writes the report), ``worker_ack`` for each command (its ``ask`` number
+  given back), and ``worker_error`` (``message``) when it cannot load (exit status 3).
 
 Its share of the run's concurrency is the plan's config's ``max_concurrency``: that many
 cases run at once (each case's repeats one after the other). SIGTERM stops it: the running
@@ -31,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
@@ -41,6 +45,7 @@ from tenxeval_tui.runs.worker import (
     load_agents,
     set_up_logging,
 )
+from tenxeval_tui.runs.worker_commands import apply_command, is_command
 
 READ_LIMIT = 1 << 24
 """The longest stdin line read (a batch is a few pairs: far below)."""
@@ -56,6 +61,43 @@ def with_resolved_repeats(config: Any, eval_set: EvalSet, case: EvalCase) -> Eva
     if case.metadata.get(REPEATS_KEY) == count or count == 1:
         return case
     return case.model_copy(update={"metadata": {**case.metadata, REPEATS_KEY: count}})
+
+
+class PooledEvaluators:
+    """The evaluators of one pooled worker (a process, a Ray actor) as what the front end's
+    commands act on (:class:`~tenxeval_tui.runs.worker_commands.Stoppable`): a case is
+    found by its eval set's id in every evaluator of that set."""
+
+    def __init__(self, evaluators: Sequence[tuple[Any, EvalSet]]) -> None:
+        self.evaluators = evaluators
+
+    def _of(self, eval_set_id: str) -> list[Any]:
+        return [e for e, eval_set in self.evaluators if eval_set.eval_set_id == eval_set_id]
+
+    def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
+        """Stop the case wherever it runs here; ``False`` when it runs nowhere here."""
+        return any([e.stop_case(eval_id, mode) for e in self._of(eval_set_id)])
+
+    def end_tool_calls(self, eval_set_id: str, eval_id: str) -> list[str]:
+        """End the case's tool calls in flight here; their names."""
+        return [name for e in self._of(eval_set_id) for name in e.end_tool_calls(eval_id)]
+
+    def answer(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """Carry out command ``data``; its ``worker_ack``, the driver's ``ask`` number given
+        back (``None``: not a command)."""
+        ack = apply_command(self, data)
+        if ack is not None and "ask" in data:
+            ack["ask"] = data["ask"]
+        return ack
+
+
+def driver_line(line: str) -> dict[str, Any]:
+    """A line from the driver as an object (an empty or unreadable one: ``done``)."""
+    try:
+        data = json.loads(line) if line.strip() else None
+    except ValueError:
+        data = None
+    return data if isinstance(data, dict) else {"type": "done"}
 
 
 class _Slots:
@@ -76,14 +118,8 @@ class _Slots:
             self.asked = True
             self.out.emit({"type": "want"})
 
-    def take(self, line: str) -> bool:
+    def take(self, data: dict[str, Any]) -> bool:
         """Queue what a driver line hands over; ``False`` once nothing more will come."""
-        data: dict[str, Any] = {"type": "done"}
-        try:
-            if line.strip():
-                data = json.loads(line)
-        except ValueError:
-            pass
         if data.get("type") != "batch":
             for _ in range(self.share):
                 self.queue.put_nowait(None)
@@ -107,12 +143,18 @@ class _Slots:
             )
 
 
-async def _read_driver(slots: _Slots) -> None:
+async def _read_driver(slots: _Slots, commands: PooledEvaluators) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=READ_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    while slots.take((await reader.readline()).decode("utf-8", errors="replace")):
-        pass
+    while True:
+        data = driver_line((await reader.readline()).decode("utf-8", errors="replace"))
+        if is_command(data):
+            ack = commands.answer(data)
+            if ack is not None:
+                slots.out.emit(ack)
+        elif not slots.take(data):
+            return
 
 
 async def run(plan: RunPlan, out: ProtocolLines) -> int:
@@ -153,7 +195,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     out.on_broken = stop_soon
     out.emit({"type": "pool_ready"})
     slots.want()
-    reading = asyncio.create_task(_read_driver(slots))
+    reading = asyncio.create_task(_read_driver(slots, PooledEvaluators(evaluators)))
     slots.tasks = [asyncio.create_task(slots.slot()) for _ in range(slots.share)]
     await asyncio.gather(*slots.tasks, return_exceptions=True)
     reading.cancel()

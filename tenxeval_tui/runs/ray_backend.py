@@ -17,7 +17,9 @@ The driver hands out small batches as each actor finishes one (two in flight per
 so it never idles between them). An actor that dies: the cases it was running run once
 more on another actor (:mod:`tenxeval_tui.runs.retry`), or end as errors saying so when
 their retry's actor dies too or no actor is left; the cases of its batches it had not
-started go to the others.
+started go to the others. A front end's command (stop one case, end its tool call:
+:meth:`CasePool.command`) is a call of :meth:`EvaluatorActor.command` on each live actor
+holding the case; it runs on the actor's loop beside the batches.
 """
 
 from __future__ import annotations
@@ -83,6 +85,13 @@ class EvaluatorActor:
             for app, collector, eval_set in loaded
         ]
         return None
+
+    async def command(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """Carry out a front end's command (stop one case, end its tool call) on this
+        actor's cases; its ``worker_ack``."""
+        from tenxeval_tui.runs.pool_worker import PooledEvaluators
+
+        return PooledEvaluators(self.evaluators).answer(data)
 
     def _write(self, line: str) -> None:
         lines = _BATCH_LINES.get()
@@ -238,6 +247,18 @@ class RayPool(CasePool):
                     return
                 self._lost(number, exc, waiting, started)
                 return
+
+    def _holders(self, case: CaseId) -> list[int]:
+        return [
+            n
+            for n in range(len(self.actors))
+            if n not in self._dead
+            and (case in self._started.get(n, {}) or case in self._waiting.get(n, {}))
+        ]
+
+    async def _ask(self, worker: int, data: dict[str, Any]) -> dict[str, Any] | None:
+        answer = await self.actors[worker].command.remote(data)
+        return answer if isinstance(answer, dict) else None
 
     def _outstanding(self) -> int:
         """Cases handed to live actors and not finished."""

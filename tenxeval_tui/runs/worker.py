@@ -20,7 +20,8 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   mid-run: the cases it was running are errors, the run went on;
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written;
 - ``worker_ack`` for each command read on stdin (stop one case, end its tool call in
-  flight: :mod:`~tenxeval_tui.runs.worker_commands`).
+  flight: :mod:`~tenxeval_tui.runs.worker_commands`), with several workers too (the pool
+  routes it to those running the case).
 
 With ``plan.workers`` > 1 (or the Ray backend) the cases are handed out to several
 workers (:mod:`tenxeval_tui.runs.pool`, :mod:`tenxeval_tui.runs.ray_backend`) and their
@@ -230,7 +231,9 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
 
     out.on_broken = cancel_soon
     loop.add_signal_handler(signal.SIGINT, cancel)  # Ctrl-C of a terminal's `run` reaches us too
-    listen(runner, out.emit, loop)  # stop one case, end a tool call (see worker_commands)
+    # Stop one case, end a tool call (see worker_commands): carried out here, or routed by
+    # the pool to the workers running the case.
+    listen(pool if pool is not None else runner, out.emit, loop)
     reporting = config.reporter.model_copy()
     config.reporter = config.reporter.model_copy(update={"enabled": False})
     if pool is not None:

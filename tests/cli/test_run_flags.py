@@ -278,6 +278,17 @@ def test_the_quiet_summary_line_counts_the_retried_cases(project: Path) -> None:
     )
 
 
+def test_the_json_summary_counts_the_retried_cases(project: Path) -> None:
+    args = counting_project(project, ["fine", "shaky", "broken"])
+    done = cli(project, *args, "--json", "--retry-errors", "2", "--output-dir", "o1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    # shaky ran twice, broken three times: two cases retried, each counted once
+    assert (data["retried"], data["errored"], data["passed_cases"]) == (2, ["broken"], 2)
+    once = cli(project, *args, "--json", "--output-dir", "o2")
+    assert json.loads(once.stdout)["retried"] == 0  # nothing ran twice
+
+
 def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
     project: Path,
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 from pathlib import Path
+from typing import Any
 
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
@@ -15,6 +16,7 @@ from tenxeval_tui.runs.worker_commands import (
     apply_command,
     end_tool_call_command,
     listen,
+    merged_ack,
     stop_case_command,
 )
 from tests.waiting import wait_async
@@ -61,6 +63,41 @@ async def test_listen_reads_lines_and_carries_them_out_on_the_loop() -> None:
     listen(runner, acks.append, asyncio.get_running_loop(), stream)
     await wait_async(lambda: acks, lambda: asyncio.sleep(0.01), what="the ack")
     assert acks[0]["tool_calls"] == ["lookup"]
+
+
+def test_acks_of_several_workers_merge_into_one() -> None:
+    stop = stop_case_command("s", "rome", score=True)
+    stopped = merged_ack(stop, [{"ok": False}, {"ok": True, "ask": 3}])
+    assert stopped == {
+        "type": "worker_ack",
+        "command": "stop_case",
+        "eval_set_id": "s",
+        "eval_id": "rome",
+        "ok": True,
+        "score": True,
+    }
+    assert merged_ack(stop, [])["ok"] is False  # running nowhere
+    end = end_tool_call_command("s", "rome")
+    both = merged_ack(end, [{"tool_calls": ["a"]}, {"tool_calls": ["b", "c"]}, {}])
+    assert both["tool_calls"] == ["a", "b", "c"] and "ok" not in both
+
+
+async def test_listen_hands_commands_to_a_router_that_answers_later() -> None:
+    class Pool:
+        def __init__(self) -> None:
+            self.asked: list[dict[str, object]] = []
+
+        def command(self, data: dict[str, object], emit: Any) -> None:
+            self.asked.append(data)
+            asyncio.get_running_loop().call_soon(emit, {"answered": data["eval_id"]})
+
+    pool, acks = Pool(), list[dict[str, object]]()
+    stream = io.StringIO(
+        '{"type": "batch"}\n{"type": "stop_case", "eval_set_id": "s", "eval_id": "x"}\n'
+    )
+    listen(pool, acks.append, asyncio.get_running_loop(), stream)
+    await wait_async(lambda: acks, lambda: asyncio.sleep(0.01), what="the routed ack")
+    assert acks == [{"answered": "x"}] and [d["type"] for d in pool.asked] == ["stop_case"]
 
 
 def test_resume_argv_replaces_an_earlier_resume() -> None:

@@ -1,12 +1,14 @@
 """Stopping one case from the run view (cancelled, or scored as it is), ending its tool call
 in flight (the agent sees a timeout), then running the rest of a stopped run: a real
-worker, an agent whose tool call for Rome blocks until released."""
+worker, an agent whose tool call for Rome blocks until released; in one process, and with
+2 worker processes (the command reaches the pooled worker running Rome)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -20,6 +22,20 @@ from .conftest import wait_until
 from .test_run_live_steps import rome_workspace, row_text, start_and_select_rome
 
 ROME = "cities::rome"
+WORKERS = pytest.mark.parametrize("workers", [None, 2], ids=["one-process", "2-workers"])
+
+
+def workspace(tmp_path: Path, workers: int | None) -> Path:
+    """The Rome workspace, its runs handed out to ``workers`` worker processes."""
+    root = rome_workspace(tmp_path)
+    if workers is not None:
+        settings = root / "pyproject.toml"
+        settings.write_text(settings.read_text("utf-8") + f"workers = {workers}\n", "utf-8")
+    return root
+
+
+def pooled_as_asked(screen: RunScreen, workers: int | None) -> None:
+    assert screen.request is not None and screen.request.workers == workers
 
 
 async def rome_in_flight(pilot: Pilot[Any]) -> RunScreen:
@@ -39,10 +55,14 @@ def status_of(screen: RunScreen, key: str) -> CaseStatus | None:
     return live.cases[key].status if live is not None and key in live.cases else None
 
 
-async def test_stopping_one_case_cancels_it_and_the_run_goes_on(tmp_path: Path) -> None:
-    root = rome_workspace(tmp_path)
+@WORKERS
+async def test_stopping_one_case_cancels_it_and_the_run_goes_on(
+    tmp_path: Path, workers: int | None
+) -> None:
+    root = workspace(tmp_path, workers)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await rome_in_flight(pilot)
+        pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "c")  # Cancel it
         await wait_until(lambda: screen.runs_finished == 1, pilot)
@@ -60,10 +80,14 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(tmp_path: Path) 
         )
 
 
-async def test_a_stopped_case_can_be_scored_on_what_it_did(tmp_path: Path) -> None:
-    root = rome_workspace(tmp_path)
+@WORKERS
+async def test_a_stopped_case_can_be_scored_on_what_it_did(
+    tmp_path: Path, workers: int | None
+) -> None:
+    root = workspace(tmp_path, workers)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await rome_in_flight(pilot)
+        pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "s")  # Score what it did so far
         await wait_until(lambda: screen.runs_finished == 1, pilot)
@@ -74,12 +98,14 @@ async def test_a_stopped_case_can_be_scored_on_what_it_did(tmp_path: Path) -> No
         assert rome.criterion_results and status_of(screen, ROME) == CaseStatus.FAILED
 
 
+@WORKERS
 async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
-    tmp_path: Path,
+    tmp_path: Path, workers: int | None
 ) -> None:
-    root = rome_workspace(tmp_path)
+    root = workspace(tmp_path, workers)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await rome_in_flight(pilot)
+        pooled_as_asked(screen, workers)
         await pilot.press("t")
         await wait_until(lambda: screen.runs_finished == 1, pilot)
         assert screen.live is not None
