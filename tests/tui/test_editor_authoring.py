@@ -4,34 +4,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
-from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import to_field, wait_for
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 async def type_text(pilot: Pilot[None], text: str) -> None:
     await pilot.press(*text)
-
-
-def focused_field(app: Any) -> str | None:
-    """The key of the case form's field that has the focus (``None`` when none has)."""
-    forms = app.screen.query(CaseForm)
-    return forms.first().focused_key() if forms else None
-
-
-async def to_field(pilot: Pilot[None], key: str, *keys: str) -> None:
-    """Press ``keys`` and wait until field ``key`` has the focus: a key typed before it has
-    would go to the widget that had it (the app forwards a key to the focused widget)."""
-    await pilot.press(*keys)
-    await wait_for(pilot, lambda: focused_field(pilot.app) == key, what=f"the focus on {key}")
 
 
 async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Path) -> None:
