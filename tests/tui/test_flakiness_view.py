@@ -48,13 +48,14 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
         oslo = [t.plain for t in table.row_cells(1)]
         assert oslo[2] == "2" and oslo[3] == "8/9 89%" and oslo[5] == "✗✓✓"
         await pilot.press("a")
-        assert ids()[-1] == "london"
+        await until(pilot, lambda: ids()[-1] == "london")
         await pilot.press("s", "s")  # by pass rate, lowest first
-        assert ids() == ["paris", "tokyo", "oslo", "london"]
+        await until(pilot, lambda: ids() == ["paris", "tokyo", "oslo", "london"])
         await pilot.press("v")
-        assert ids()[0] == "london"
+        await until(pilot, lambda: ids()[0] == "london")
         await pilot.press("l")  # the last 20 runs: the same three here, read again
-        await until(pilot, lambda: screen.loaded)
+        # loaded was already true before the key: wait for the new window's reading
+        await until(pilot, lambda: screen.last == 20 and screen.loaded)
         assert "the last 20 runs" in plain(screen.query_one("#flaky-header", Static))
         await pilot.press("end", "enter")  # paris (reversed pass-rate order: last)
         await until(pilot, lambda: isinstance(app.screen, CaseScreen))
@@ -62,9 +63,9 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.result.eval_id == "paris" and case_screen.result.passed
         await pilot.press("escape")
-        assert app.screen is screen
+        await until(pilot, lambda: app.screen is screen)
         await pilot.press("escape")
-        assert isinstance(app.screen, ReportsScreen)
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_flaky_cases_from_a_report(tmp_path: Path) -> None:
