@@ -63,6 +63,17 @@ async def to_field(pilot: Pilot[Any], key: str, *keys: str) -> None:
     await wait_for(pilot, lambda: focused_field(pilot.app) == key, what=f"the focus on {key}")
 
 
+async def to_widget(pilot: Pilot[Any], widget_id: str, *keys: str) -> None:
+    """Press ``keys`` and wait until the widget ``#widget_id`` has the focus (as
+    :func:`to_field`, for any widget: a dialog's inputs, the file list)."""
+    await pilot.press(*keys)
+    await wait_for(
+        pilot,
+        lambda: getattr(pilot.app.focused, "id", None) == widget_id,
+        what=f"the focus on #{widget_id}",
+    )
+
+
 def highlighted_command(app: Any) -> str:
     """The prompt of the command the palette would run on enter ('' while it searches)."""
     from textual.command import CommandList

@@ -12,7 +12,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_field, wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
 
 
@@ -57,7 +57,7 @@ async def test_a_graphs_tool_and_argument_complete_and_a_wrong_type_is_a_warning
         await pilot.press(*"get_w")
         await wait_for(pilot, lambda: suggests(app, name, "get_weather"))
         await pilot.press("right", "tab")
-        assert box(app, name).value == "get_weather"
+        await wait_for(pilot, lambda: box(app, name).value == "get_weather")
         args = "turns.0.tools.1.args"
         await wait_for(pilot, lambda: app.screen.focused is box(app, args))
         await pilot.press(*'{"lo')
@@ -87,7 +87,7 @@ async def test_a_plain_agents_declared_tools_and_nodes_complete(tmp_path: Path) 
         await wait_for_form(pilot)
         form = app.screen.query_one(CaseForm)
         await wait_for(pilot, lambda: form.completion.schema is not None, what="schema read")
-        await pilot.press("enter")
+        await to_field(pilot, "eval_id", "enter")  # into the form, before focusing a field
         name = "turns.0.tools.0.name"
         form.focus_field(name)
         await pilot.press(*("backspace",) * len("lookup_order"), *"ref")

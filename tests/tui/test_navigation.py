@@ -167,7 +167,7 @@ async def test_esc_at_a_screen_of_its_own_goes_back_to_the_screen_before(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is first)
         first.query_one(CaseTable).focus()
-        await pilot.pause()
+        await wait_for(pilot, lambda: first.query_one(CaseTable).has_focus)  # focus() is queued
         assert first.check_action("back", ()) is False  # hidden: nowhere to go
         await pilot.press("escape")
         await pilot.pause()
