@@ -12,7 +12,7 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import to_field, wait_for, wait_for_form
+from tests.tui.conftest import to_field, to_widget, wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
@@ -188,7 +188,10 @@ async def test_eval_set_name_and_description_by_keys_saved_and_undone(weather_se
         screen = await open_editor(app)
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
-        await pilot.press("ctrl+a", "ctrl+k", *"Weather smoke", "tab", *"Cities we forecast")
+        await to_widget(pilot, "set-name")  # focused on mount: keys before go elsewhere
+        await pilot.press("ctrl+a", "ctrl+k", *"Weather smoke")
+        await to_widget(pilot, "set-description", "tab")
+        await pilot.press(*"Cities we forecast")
         await pilot.press("ctrl+s")  # applies the dialog
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.sub_title.endswith("● unsaved")
@@ -205,6 +208,7 @@ async def test_eval_set_name_and_description_by_keys_saved_and_undone(weather_se
 
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        await to_widget(pilot, "set-name")
         await pilot.press(*"ignored", "escape")  # cancel changes nothing
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.document.to_data() == before
