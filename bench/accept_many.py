@@ -2,7 +2,8 @@
 
 A real run of a zero-latency plain agent over an eval set of CASES cases, half of which
 expect another reply; then prints the seconds to pick the cases that failed on their
-reply alone, to plan their changes, and to apply them and save the file (median of
+reply alone, to plan their changes (the reply; and all three parts, as the dialog for
+selected cases previews them), and to apply them and save the file (median of
 REPEATS, each on a fresh copy of the file). No target: figures to compare over time.
 
 Run: .venv/bin/python bench/accept_many.py [CASES]
@@ -32,6 +33,7 @@ from tenxeval_tui.evaluation import (
     Trace,
     create_eval_app,
 )
+from tenxeval_tui.evaluation.actual import PARTS
 
 REPEATS = 5
 
@@ -75,7 +77,7 @@ async def main(cases: int) -> None:
         )
         app, collector = create_eval_app(agent)
         report = await AgentEvaluator(app, collector, config).evaluate(EvalSet.from_file(path))
-        picks, plans, applies = [], [], []
+        picks, plans, applies, all_parts = [], [], [], []
         accepted = 0
         for _ in range(REPEATS):
             path.write_text(original, encoding="utf-8")
@@ -88,6 +90,8 @@ async def main(cases: int) -> None:
             planned = time.perf_counter()
             assert apply_accept_many(document, plan) == []
             applied = time.perf_counter()
+            plan_accept_many(document, runs, PARTS)  # what a selection's dialog previews
+            all_parts.append(time.perf_counter() - applied)
             picks.append(picked - started)
             plans.append(planned - loaded)
             applies.append(applied - planned)
@@ -95,6 +99,7 @@ async def main(cases: int) -> None:
         print(f"{cases:,} cases, {accepted:,} replies accepted (median of {REPEATS}):")
         print(f"  pick (rule over the results):  {statistics.median(picks):.3f} s")
         print(f"  plan (each case's new JSON):   {statistics.median(plans):.3f} s")
+        print(f"  plan, reply + tools + nodes:   {statistics.median(all_parts):.3f} s")
         print(f"  apply + save (one undo step):  {statistics.median(applies):.3f} s")
 
 

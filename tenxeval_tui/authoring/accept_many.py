@@ -33,6 +33,15 @@ the config) are not among them: accepting would not change their verdict."""
 REPLY_ONLY = ("response",)
 """The part a bulk accept writes: the expected reply."""
 
+PART_NAMES = {"response": "reply", "tools": "tool calls", "nodes": "node order"}
+"""What each part of :data:`~tenxeval_tui.evaluation.actual.PARTS` is called in messages."""
+
+
+def part_names(parts: Collection[str]) -> str:
+    """``reply, tool calls and node order``: ``parts`` as a message names them."""
+    names = [PART_NAMES.get(p, p) for p in parts]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
 
 def only_reply_failed(result: EvalCaseResult) -> bool:
     """Whether ``result`` failed (not errored) and only criteria in :data:`REPLY_CRITERIA`
@@ -95,7 +104,7 @@ def plan_accept_many(
         if one.changes:
             plan.plans.append(one)
         else:
-            plan.skipped.append((run.eval_id, "it already expects this run's reply"))
+            plan.skipped.append((run.eval_id, f"it already expects this run's {part_names(parts)}"))
     return plan
 
 
@@ -110,10 +119,12 @@ def apply_accept_many(document: EvalSetDocument, plan: ManyPlan) -> list[str]:
 
 
 __all__ = [
+    "PART_NAMES",
     "REPLY_CRITERIA",
     "REPLY_ONLY",
     "ManyPlan",
     "apply_accept_many",
     "only_reply_failed",
+    "part_names",
     "plan_accept_many",
 ]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from tenxeval_tui.evaluation.dataset.selection import Shard
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.settings.layers import Resolved
     from tenxeval_tui.settings.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -213,7 +214,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
     shard = _shard(args)
-    workers, backend, address = _backend(args, workspace.settings.workers, config)
+    workers, backend, address = _backend(args, sources, config)
     modules = _import_criteria_modules(args, workspace, agent_folder)
     _check_criteria(config, config_file, args.preset)
     user_model = getattr(args, "user_model", None) or None
@@ -240,19 +241,17 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
 
 
 def _backend(
-    args: argparse.Namespace, configured: int | str | None, config: EvalConfig
+    args: argparse.Namespace, sources: Mapping[str, Resolved], config: EvalConfig
 ) -> tuple[int | None, Literal["process", "ray"], str | None]:
-    """``--workers``, ``--backend`` and ``--address`` (the settings' ``workers`` when no
-    flag says), checked; :class:`UsageError` on a bad value."""
-    raw = getattr(args, "workers", None)
-    source = "--workers" if raw is not None else "tool.tenxeval: workers"
-    value = raw if raw is not None else configured
+    """``--workers``, ``--backend`` and ``--address`` (``workers`` and ``backend`` filled
+    from the settings' layers when no flag says), checked; :class:`UsageError` on a bad
+    value, naming where it was set."""
     from tenxeval_tui.runs.pool import resolve_workers
 
     try:
-        workers = resolve_workers(value)
+        workers = resolve_workers(getattr(args, "workers", None))
     except ValueError as exc:
-        raise UsageError(f"{source}: {exc}") from None
+        raise UsageError(f"{sources['workers'].where}: {exc}") from None
     backend: Literal["process", "ray"] = (
         "ray" if getattr(args, "backend", None) == "ray" else "process"
     )
@@ -263,7 +262,9 @@ def _backend(
         from tenxeval_tui.runs.ray_backend import ray_missing
 
         if problem := ray_missing():
-            raise UsageError(f"--backend ray: {problem}")
+            origin = sources["backend"]
+            said = "--backend ray" if origin.layer == "flag" else f'{origin.where} = "ray"'
+            raise UsageError(f"{said}: {problem}")
     if config.max_cost is not None and (backend == "ray" or (workers or 1) > 1):
         raise UsageError(
             "--max-cost: not with several workers (each would keep its own budget); "
@@ -403,7 +404,7 @@ def run_selected(
     child) up to N times, each keeping its last result; ``done`` holds the eval sets of a
     resumed run with the report of the cases its journal had (merged into the report).
     """
-    from tenxeval_tui.cli.retry_resume import errored_only, merge_by_set, with_finished
+    from tenxeval_tui.cli.retry_resume import case_ids, errored_only, merge_by_set, with_finished
 
     whole_plan = plan
     update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
@@ -420,10 +421,12 @@ def run_selected(
         total = sum(len(s.eval_cases) for _, s in selected)
         interrupted, died, journal, finished = _run_pass(plan, total, args, config)
     retries = getattr(args, "retry_errors", None) or 0
+    rerun: set[tuple[str, str]] = set()
     for attempt in range(1, retries + 1):
         again = {} if interrupted or died else errored_only(selected, finished)
         if not again:
             break
+        rerun |= case_ids(selected, again)
         count = sum(len(ids) for ids in again.values())
         print(f"retrying {count} errored case(s) (retry {attempt} of {retries})", flush=True)
         interrupted, died, retry_journal, newer = _run_pass(
@@ -443,7 +446,7 @@ def run_selected(
         keep.extend(finished)
     if plan.shard is not None:
         finished = [_shard_report(whole_plan, finished)]
-    code = publish(finished, config, args, published=published)
+    code = publish(finished, config, args, published=published, rerun=rerun)
     stopped = interrupted or died
     if code is not None and not stopped:
         _drop_journal(journal)
@@ -508,14 +511,16 @@ def publish(
     args: argparse.Namespace,
     *,
     published: list[Published] | None = None,
+    rerun: Collection[tuple[str, str]] = (),
 ) -> int | None:
     """Write ``reports`` as one report (combined when several) and print the summary; the
     exit code, or ``None`` when a report file was not written. The report and its files
-    are added to ``published``."""
+    are added to ``published``; ``rerun`` holds the cases ``--retry-errors`` ran again
+    (eval set id, eval id), counted in the summary."""
     from tenxeval_tui.evaluation.eval_result import EvalReport
 
     report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
-    if not _write_reports(report, config, args, published):
+    if not _write_reports(report, config, args, published, rerun):
         return None
     return args_exit_code(report, args)
 
@@ -553,9 +558,13 @@ def _write_reports(
     config: EvalConfig,
     args: argparse.Namespace,
     published: list[Published] | None = None,
+    rerun: Collection[tuple[str, str]] = (),
 ) -> bool:
     """Write the report files (the ``-o`` ones too), then print; ``False`` when a report file
-    was not written. The report and its files are added to ``published``."""
+    was not written. The report and its files are added to ``published``. The summary line
+    counts the cases that ran more than once (``rerun`` by ``--retry-errors``, or retried
+    after a worker died), as the console report and the retry lines say."""
+    from tenxeval_tui.cli.retry_resume import retried_count
     from tenxeval_tui.cli.run_options import Published, write_outputs
     from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
     from tenxeval_tui.evaluation.reporters import print_report
@@ -582,9 +591,11 @@ def _write_reports(
         rs = s.repeat_stats
         rates = f", {rs.passed_repeats}/{rs.total_repeats} runs passed ({rs.repeat_pass_rate:.1%})"
     cost = f", cost ${s.total_cost_usd:.4f}" if s.total_cost_usd is not None else ""
+    retried = retried_count(report, rerun)
+    again = f", {retried} retried" if retried else ""
     print(
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
-        f"{s.error_cases} errored, pass rate {s.pass_rate:.1%} (threshold {args.threshold:.1%})"
+        f"{s.error_cases} errored{again}, pass rate {s.pass_rate:.1%} (threshold {args.threshold:.1%})"
         f"{rates}{cost}"
     )
     if report.metadata.get(STOPPED_KEY):

@@ -7,14 +7,16 @@ Reports and eval sets are matched by ``eval_set_id``, as in journals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.eval_result import RETRIED_KEY, EvalReport
 from tenxeval_tui.evaluation.subsets import merge_results, unfinished
 
 Selected = Sequence[tuple[Path, EvalSet]]
+CaseId = tuple[str, str]
+"""A case across eval sets: (eval set id, eval id)."""
 
 
 def errored_only(selected: Selected, reports: Sequence[EvalReport]) -> dict[Path, list[str]]:
@@ -33,6 +35,24 @@ def errored_only(selected: Selected, reports: Sequence[EvalReport]) -> dict[Path
         if chosen:
             only[path] = chosen
     return only
+
+
+def case_ids(selected: Selected, only: Mapping[Path, Sequence[str]]) -> set[CaseId]:
+    """The cases ``only`` names (eval ids by eval set file of ``selected``, as
+    :func:`errored_only` gives them), by eval set id."""
+    set_ids = {path: eval_set.eval_set_id for path, eval_set in selected}
+    return {(set_ids[path], eval_id) for path, ids in only.items() for eval_id in ids}
+
+
+def retried_count(report: EvalReport, rerun: Collection[CaseId] = ()) -> int:
+    """How many of ``report``'s cases ran more than once: run again by ``--retry-errors``
+    (``rerun``) or retried after their worker died (their result says so), each counted once."""
+    count = 0
+    for result in report.results:
+        case = (result.eval_set_id or report.eval_set_id, result.eval_id)
+        if case in rerun or result.metadata.get(RETRIED_KEY):
+            count += 1
+    return count
 
 
 def merge_by_set(
@@ -92,4 +112,11 @@ def with_finished(
     return merged + list(by_id.values())
 
 
-__all__ = ["errored_only", "merge_by_set", "resume_split", "with_finished"]
+__all__ = [
+    "case_ids",
+    "errored_only",
+    "merge_by_set",
+    "resume_split",
+    "retried_count",
+    "with_finished",
+]

@@ -62,7 +62,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         metavar="N|auto",
         help="hand the cases out to N worker processes (auto: one per core), the "
-        "concurrency split between them (default: workers of [tool.tenxeval], else 1)",
+        "concurrency split between them (default: the workers setting, else 1)",
     )
     parser.add_argument(
         "--backend",

@@ -25,6 +25,8 @@ RUN_SETTINGS = (
     "agent",
     "config",
     "concurrency",
+    "workers",
+    "backend",
     "output_dir",
     "threshold",
     "timeout",

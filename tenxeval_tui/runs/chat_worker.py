@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.evaluation.events import EventModel
-from tenxeval_tui.runs.worker import ERROR_EXIT, _Lines, _protocol_stream, exit_now
+from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
+from tenxeval_tui.runs.worker import ERROR_EXIT, exit_now
 
 USER_ID = "test_user"
 """The user id of the chat's turns: the one a new case's ``session_input`` has."""
@@ -39,7 +40,7 @@ def _call(call: Any) -> dict[str, Any]:
     return {"name": call.name, "args": dict(call.args), "result": call.result}
 
 
-async def converse(spec: str, folder: Path, out: _Lines) -> int:
+async def converse(spec: str, folder: Path, out: ProtocolLines) -> int:
     """Load the agent and answer every message read from stdin; the exit status."""
     from tenxeval_tui.evaluation.targets import response_text, turn_input
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError, load_agent
@@ -88,7 +89,7 @@ async def converse(spec: str, folder: Path, out: _Lines) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tenxeval_tui.runs.chat_worker SPEC FOLDER``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    out = _Lines(_protocol_stream())
+    out = ProtocolLines(protocol_stream())
     if len(args) != 2:
         out.emit({"type": "chat_error", "message": "usage: chat_worker SPEC FOLDER"})
         return ERROR_EXIT

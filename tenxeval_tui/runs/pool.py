@@ -30,42 +30,19 @@ import signal
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
-from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.retry import Retries, death_line
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.observers import replay_json_lines
+from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
+from tenxeval_tui.runs.retry import Key
 
 LINE_LIMIT = 256 * 1024 * 1024
 """The longest line read from a worker (a case result with thousands of steps)."""
 STOP_GRACE = 5.0
 """Seconds a worker asked to stop may take before it is killed."""
 EVENT_PREFIX = b'{"type": "event"'
-
-Key = tuple[int, int]
-"""A case: (index of its eval set, index of the case in it)."""
-
-
-def shares(concurrency: int, workers: int) -> list[int]:
-    """The run's concurrency split between ``workers`` (each at least 1)."""
-    base, extra = divmod(max(concurrency, 1), workers)
-    return [max(1, base + (1 if i < extra else 0)) for i in range(workers)]
-
-
-def share_plan(plan: RunPlan, config: EvalConfig, share: int) -> RunPlan:
-    """The plan one worker (a process or a Ray actor) runs: ``config`` with ``share`` of the
-    concurrency, no reporters and no journal of its own (the driver writes both), in-process."""
-    config = config.model_copy(deep=True)
-    config.max_concurrency, config.parallel = share, True
-    config.reporter.enabled = False
-    return plan.model_copy(
-        update={"config": config, "journal": None, "workers": None, "backend": "process"}
-    )
 
 
 def how_it_ended(status: int | None) -> str:
@@ -89,46 +66,15 @@ class _Worker:
     alive: bool = True
     handed: deque[Key] = field(default_factory=deque)
     """Cases handed over and not started yet, in order."""
-    running: dict[tuple[str, str], Key] = field(default_factory=dict)
+    running: dict[CaseId, Key] = field(default_factory=dict)
 
 
-class ProcessPool:
-    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) in ``workers`` processes.
+class ProcessPool(CasePool):
+    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) in ``workers`` processes
+    (the constructor's arguments and the results are :class:`CasePool`'s)."""
 
-    ``observer`` sees every call as if one evaluator ran the run; event lines go to
-    ``raw_events`` as they are (already in the observer protocol's format) when given,
-    else they are decoded for ``observer``.
-    """
-
-    def __init__(
-        self,
-        plan: RunPlan,
-        config: EvalConfig,
-        eval_sets: Sequence[EvalSet],
-        workers: int,
-        observer: RunObserver,
-        *,
-        raw_events: Callable[[str], object] | None = None,
-    ) -> None:
-        self.plan = plan
-        self.config = config
-        self.eval_sets = list(eval_sets)
-        self.count = max(1, workers)
-        self.observer = observer
-        self.raw_events = raw_events
-        self.pending: deque[Key] = deque(
-            (s, c)
-            for s, eval_set in enumerate(self.eval_sets)
-            for c in range(len(eval_set.eval_cases))
-        )
-        self.total = len(self.pending)
-        self.results: dict[Key, EvalCaseResult] = {}
+    def _init_backend(self) -> None:
         self.workers: list[_Worker] = []
-        self.cancelled = False
-        self.worker_error: str | None = None
-        self.deaths: list[str] = []
-        """One line per worker that died mid-run: which, how, and what became of its cases."""
-        self.retries = Retries()
         self._done_sent = False
 
     # -- starting ---------------------------------------------------------
@@ -154,18 +100,10 @@ class ProcessPool:
 
     # -- running ----------------------------------------------------------
 
-    async def run(self) -> list[EvalReport]:
-        """Run every case; one report per eval set, cases in input order (partial when
-        cancelled, or when cases could not run)."""
-        for eval_set in self.eval_sets:
-            self.observer.on_run_start(eval_set, eval_set.eval_cases)
+    async def _run_cases(self) -> None:
         with tempfile.TemporaryDirectory(prefix="tenxeval-pool-") as tmp:
             await self._start(Path(tmp))
             await asyncio.gather(*(self._follow(w) for w in self.workers))
-        reports = self._reports()
-        for report in reports:
-            self.observer.on_run_end(report)
-        return reports
 
     def cancel(self) -> None:
         """Stop every worker now (SIGTERM, then SIGKILL after :data:`STOP_GRACE`)."""
@@ -181,11 +119,7 @@ class ProcessPool:
         assert stream is not None
         while raw := await stream.readline():
             if raw.startswith(EVENT_PREFIX):
-                line = raw.decode("utf-8", errors="replace")
-                if self.raw_events is not None:
-                    self.raw_events(line)
-                else:
-                    replay_json_lines([line], self.observer)
+                self._event(raw.decode("utf-8", errors="replace"))
                 continue
             self._handle(worker, raw)
         status = await worker.process.wait()
@@ -219,19 +153,16 @@ class ProcessPool:
         elif kind == "case_end":
             result = EvalCaseResult.model_validate(data["result"])
             found = worker.running.pop((result.eval_set_id, result.eval_id), None)
-            if found is not None and found not in self.results:
-                self.results[found] = self.retries.mark(found, result)
-                self.observer.on_case_end(result)
+            if self._record(found, result):
                 self._serve_all()
         else:
             replay_json_lines([raw.decode("utf-8", errors="replace")], self.observer)
 
-    def _started(self, worker: _Worker, key: tuple[str, str]) -> Key | None:
-        for index, (s, c) in enumerate(worker.handed):
-            eval_set = self.eval_sets[s]
-            if (eval_set.eval_set_id, eval_set.eval_cases[c].eval_id) == key:
+    def _started(self, worker: _Worker, case: CaseId) -> Key | None:
+        for index, key in enumerate(worker.handed):
+            if self._case_id(key) == case:
                 del worker.handed[index]
-                return (s, c)
+                return key
         return None
 
     def _outstanding(self) -> int:
@@ -275,53 +206,19 @@ class ProcessPool:
     def _ended(self, worker: _Worker, status: int) -> None:
         """A worker's output ended: what it was running goes back to the queue once (else
         is an error), unless the run was stopped; what it had not started goes back too."""
-        from tenxeval_tui.runs.child_run import died_result
-
         retried: list[Key] = []
         if not self.cancelled and self.worker_error is None and (worker.running or worker.handed):
             how = f"worker {worker.number} of {self.count} {how_it_ended(status)}"
             others = any(w.alive for w in self.workers if w is not worker)
-            errored = 0
-            for case, key in worker.running.items():
-                if others and self.retries.take(key, how):
-                    retried.append(key)
-                    self.observer.on_case_retry(case[0], case[1], how)
-                    continue
-                eval_set = self.eval_sets[key[0]]
-                result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
-                self.results[key] = self.retries.mark(key, result)
-                self.observer.on_case_end(result)
-                errored += 1
-            self.deaths.append(death_line(how, len(retried), errored, len(worker.handed)))
+            retried = self._settle_lost(how, worker.running, others, len(worker.handed))
         elif not self.cancelled and status != 0 and not worker.ready and self.worker_error is None:
             self.worker_error = f"worker {worker.number} {how_it_ended(status)} while loading"
             self.cancel()
-        self.pending.extendleft(reversed([*sorted(retried), *worker.handed]))
+        self._requeue([*sorted(retried), *worker.handed])
         worker.handed.clear()
         worker.running.clear()
         if any(w.alive for w in self.workers):
             self._serve_all()
-
-    def _reports(self) -> list[EvalReport]:
-        used = self.config.model_dump(mode="json")
-        reports = []
-        for s, eval_set in enumerate(self.eval_sets):
-            results = [
-                self.results[(s, c)]
-                for c in range(len(eval_set.eval_cases))
-                if (s, c) in self.results
-            ]
-            partial = self.cancelled or len(results) < len(eval_set.eval_cases)
-            reports.append(
-                EvalReport.create(
-                    eval_set_id=eval_set.eval_set_id,
-                    results=results,
-                    eval_set_name=eval_set.name,
-                    config_used=used,
-                    metadata={PARTIAL_KEY: True} if partial else {},
-                )
-            )
-        return reports
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:

@@ -34,10 +34,9 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.worker import (
     ERROR_EXIT,
-    _Lines,
-    _protocol_stream,
     exit_now,
     load_agents,
     set_up_logging,
@@ -62,7 +61,9 @@ def with_resolved_repeats(config: Any, eval_set: EvalSet, case: EvalCase) -> Eva
 class _Slots:
     """The cases handed to this process, run ``share`` at a time."""
 
-    def __init__(self, evaluators: Sequence[tuple[Any, EvalSet]], share: int, out: _Lines) -> None:
+    def __init__(
+        self, evaluators: Sequence[tuple[Any, EvalSet]], share: int, out: ProtocolLines
+    ) -> None:
         self.evaluators = evaluators
         self.share = max(1, share)
         self.out = out
@@ -114,7 +115,7 @@ async def _read_driver(slots: _Slots) -> None:
         pass
 
 
-async def run(plan: RunPlan, out: _Lines) -> int:
+async def run(plan: RunPlan, out: ProtocolLines) -> int:
     """Load ``plan``, then run the cases the driver hands over; returns the exit status."""
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
@@ -162,7 +163,7 @@ async def run(plan: RunPlan, out: _Lines) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tenxeval_tui.runs.pool_worker @PLAN_FILE``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    out = _Lines(_protocol_stream())
+    out = ProtocolLines(protocol_stream())
     try:
         raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
         plan = RunPlan.model_validate_json(raw)

@@ -24,24 +24,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator
 from contextvars import ContextVar
 from typing import Any
 
-from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
+from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.pool import share_plan, shares
-from tenxeval_tui.runs.retry import Retries, death_line
+from tenxeval_tui.runs.retry import Key
 
 BATCHES_IN_FLIGHT = 2
 """Batches each actor holds at once: the next is running while one's results come back."""
 EVENT_PREFIX = '{"type": "event"'
-
-Key = tuple[int, int]
 
 _BATCH_LINES: ContextVar[asyncio.Queue[str] | None] = ContextVar("batch_lines", default=None)
 """The line queue of the batch whose case is running (each batch's tasks see their own)."""
@@ -131,39 +127,16 @@ def _actor_class() -> Any:
     return ray.remote(EvaluatorActor)
 
 
-class RayPool:
-    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) on ``workers`` Ray actors;
-    the same interface as :class:`~tenxeval_tui.runs.pool.ProcessPool`."""
+class RayPool(CasePool):
+    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) on ``workers`` Ray actors
+    (the constructor's arguments and the results are :class:`CasePool`'s)."""
 
-    def __init__(
-        self,
-        plan: RunPlan,
-        config: EvalConfig,
-        eval_sets: Sequence[EvalSet],
-        workers: int,
-        observer: RunObserver,
-        *,
-        raw_events: Callable[[str], object] | None = None,
-    ) -> None:
-        self.plan = plan
-        self.config = config
-        self.eval_sets = list(eval_sets)
-        self.count = max(1, workers)
-        self.observer = observer
-        self.raw_events = raw_events
-        self.pending: deque[Key] = deque(
-            (s, c) for s, es in enumerate(self.eval_sets) for c in range(len(es.eval_cases))
-        )
-        self.results: dict[Key, EvalCaseResult] = {}
-        self.cancelled = False
-        self.worker_error: str | None = None
-        self.deaths: list[str] = []
+    def _init_backend(self) -> None:
         self.actors: list[Any] = []
         self._dead: set[int] = set()
-        self._waiting: dict[int, dict[tuple[str, str], Key]] = {}
-        self._started: dict[int, dict[tuple[str, str], Key]] = {}
+        self._waiting: dict[int, dict[CaseId, Key]] = {}
+        self._started: dict[int, dict[CaseId, Key]] = {}
         self._started_ray = False
-        self.retries = Retries()
         self._changed: asyncio.Event | None = None
         """Set when a case ends or goes back to the queue: an idle feeder looks again."""
 
@@ -191,12 +164,9 @@ class RayPool:
             )
             self._started_ray = True
 
-    async def run(self) -> list[EvalReport]:
-        """Run every case; one report per eval set, cases in input order."""
+    async def _run_cases(self) -> None:
         import ray
 
-        for eval_set in self.eval_sets:
-            self.observer.on_run_start(eval_set, eval_set.eval_cases)
         self._changed = asyncio.Event()
         try:
             await asyncio.to_thread(self._connect)
@@ -224,10 +194,6 @@ class RayPool:
                 ray.kill(actor)
             if self._started_ray:
                 ray.shutdown()
-        reports = self._reports()
-        for report in reports:
-            self.observer.on_run_end(report)
-        return reports
 
     def cancel(self) -> None:
         """Stop now: no more batches; the actors are killed (finished cases are kept)."""
@@ -260,7 +226,7 @@ class RayPool:
                 await self._changed.wait()
                 continue
             batch = self._batch(share)
-            waiting.update({self._case_key(key): key for key in batch})
+            waiting.update({self._case_id(key): key for key in batch})
             try:
                 stream = actor.run_batch.options(num_returns="streaming").remote(
                     [list(key) for key in batch]
@@ -285,19 +251,10 @@ class RayPool:
         if self._changed is not None:
             self._changed.set()
 
-    def _case_key(self, key: Key) -> tuple[str, str]:
-        eval_set = self.eval_sets[key[0]]
-        return (eval_set.eval_set_id, eval_set.eval_cases[key[1]].eval_id)
-
-    def _take(
-        self, chunk: str, waiting: dict[tuple[str, str], Key], started: dict[tuple[str, str], Key]
-    ) -> None:
+    def _take(self, chunk: str, waiting: dict[CaseId, Key], started: dict[CaseId, Key]) -> None:
         for line in chunk.splitlines(keepends=True):
             if line.startswith(EVENT_PREFIX):
-                if self.raw_events is not None:
-                    self.raw_events(line)
-                else:
-                    replay_json_lines([line], self.observer)
+                self._event(line)
                 continue
             try:
                 data = json.loads(line)
@@ -309,9 +266,7 @@ class RayPool:
                 case = (result.eval_set_id, result.eval_id)
                 key = started.pop(case, None) or waiting.pop(case, None)
                 waiting.pop(case, None)
-                if key is not None and key not in self.results:
-                    self.results[key] = self.retries.mark(key, result)
-                    self.observer.on_case_end(result)
+                if self._record(key, result):
                     self._wake()
                 continue
             if kind == "case_start":
@@ -324,54 +279,23 @@ class RayPool:
         self,
         number: int,
         exc: BaseException,
-        waiting: dict[tuple[str, str], Key],
-        started: dict[tuple[str, str], Key],
+        waiting: dict[CaseId, Key],
+        started: dict[CaseId, Key],
     ) -> None:
         """The actor died (or its batch failed): its running cases go back to the queue
         once (else end as errors), the ones it had not started go back too."""
-        from tenxeval_tui.runs.child_run import died_result
-
         if number in self._dead:
             return  # its other batch told it already
         self._dead.add(number)
         how = f"Ray actor {number + 1} of {self.count} died ({type(exc).__name__})"
         others = len(self._dead) < len(self.actors)
-        retried: list[Key] = []
-        for case, key in started.items():
-            if others and self.retries.take(key, how):
-                retried.append(key)
-                self.observer.on_case_retry(case[0], case[1], how)
-                continue
-            eval_set = self.eval_sets[key[0]]
-            result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
-            self.results[key] = self.retries.mark(key, result)
-            self.observer.on_case_end(result)
-        errored = len(started) - len(retried)
-        self.deaths.append(death_line(how, len(retried), errored, len(waiting)))
-        self.pending.extendleft(reversed([*sorted(retried), *sorted(waiting.values())]))
+        retried = self._settle_lost(how, started, others, len(waiting))
+        self._requeue([*sorted(retried), *sorted(waiting.values())])
         started.clear()
         waiting.clear()
         if not others:
             self.cancelled = True  # nobody left: what is not done is not run
         self._wake()
-
-    def _reports(self) -> list[EvalReport]:
-        used = self.config.model_dump(mode="json")
-        reports = []
-        for s, eval_set in enumerate(self.eval_sets):
-            count = len(eval_set.eval_cases)
-            results = [self.results[(s, c)] for c in range(count) if (s, c) in self.results]
-            partial = self.cancelled or len(results) < count
-            reports.append(
-                EvalReport.create(
-                    eval_set_id=eval_set.eval_set_id,
-                    results=results,
-                    eval_set_name=eval_set.name,
-                    config_used=used,
-                    metadata={PARTIAL_KEY: True} if partial else {},
-                )
-            )
-        return reports
 
 
 def _cause(exc: BaseException) -> str:

@@ -37,19 +37,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 from tenxeval_tui.runs.worker_commands import listen
 
@@ -105,43 +105,6 @@ class ForgetBulk(RunObserver):
         for one in [result, *(result.repeat_results or [])]:
             for name in BULKY_RESULT_FIELDS:
                 setattr(one, name, [])
-
-
-class _Lines:
-    """Writes protocol lines to the stream that was stdout, one flushed line at a time.
-
-    When the reader is gone (the UI or ``run`` was killed: a broken pipe), lines are
-    dropped and ``on_broken`` is called once, to stop a run no one follows any more
-    (the journal keeps what finished).
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.broken = False
-        self.on_broken: Callable[[], None] | None = None
-
-    def write(self, text: str) -> None:
-        if self.broken:
-            return
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (BrokenPipeError, ValueError):  # ValueError: written after a failed close
-            self.broken = True
-            if self.on_broken is not None:
-                self.on_broken()
-
-    def emit(self, data: dict[str, Any]) -> None:
-        self.write(json.dumps(data, default=str) + "\n")
-
-
-def _protocol_stream() -> TextIO:
-    """A private copy of fd 1 for the protocol; fd 1 itself (and sys.stdout) become stderr."""
-    sys.stdout.flush()
-    private = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return os.fdopen(private, "w", encoding="utf-8", buffering=1 << 16)
 
 
 def load_agents(
@@ -210,7 +173,7 @@ def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
         logging.getLogger().setLevel(logging.CRITICAL)
 
 
-async def run(plan: RunPlan, out: _Lines) -> int:
+async def run(plan: RunPlan, out: ProtocolLines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.journal import RunJournal
@@ -292,7 +255,7 @@ def _pool(
     config: Any,
     evaluations: Sequence[tuple[Any, Any, EvalSet]],
     observers: Sequence[Any],
-    out: _Lines,
+    out: ProtocolLines,
 ) -> Any:
     """The backend that hands the run's cases out to ``plan.workers`` workers: local
     processes (:class:`~tenxeval_tui.runs.pool.ProcessPool`) or Ray actors."""
@@ -343,7 +306,7 @@ class _Group(RunObserver):
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tenxeval_tui.runs.worker PLAN_JSON`` (or ``@FILE`` holding it)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    out = _Lines(_protocol_stream())
+    out = ProtocolLines(protocol_stream())
     if len(args) != 1:
         out.emit({"type": "worker_error", "message": "usage: tenxeval_tui.runs.worker PLAN_JSON"})
         return ERROR_EXIT

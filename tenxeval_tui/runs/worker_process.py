@@ -87,6 +87,9 @@ class _Recorder(RunObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         self.calls.append(("on_case_end", (result,)))
 
+    def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
+        self.calls.append(("on_case_retry", (eval_set_id, eval_id, reason)))
+
     def on_run_end(self, report: EvalReport) -> None:
         self.calls.append(("on_run_end", (report,)))
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.settings.user_settings import UserSettings, check_log_level
+from tenxeval_tui.settings.user_settings import BACKENDS, UserSettings, check_log_level
 from tenxeval_tui.settings.workspace import Workspace
 
 
@@ -58,6 +58,22 @@ def _rate(raw: str) -> float:
         raise ValueError(f"{raw!r} is not a number") from None
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{raw} is not between 0 and 1")
+    return value
+
+
+def _workers(raw: str) -> int | str:
+    if raw.strip().lower() == "auto":
+        return "auto"
+    try:
+        return _positive_int(raw)
+    except ValueError as exc:
+        raise ValueError(f'{exc} (nor "auto")') from None
+
+
+def _backend(raw: str) -> str:
+    value = raw.strip().lower()
+    if value not in BACKENDS:
+        raise ValueError(f"{raw!r} is not a backend ({', '.join(BACKENDS)})")
     return value
 
 
@@ -109,6 +125,15 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "threshold", "TENXEVAL_THRESHOLD", _rate, "--threshold", user="run.threshold", default=1.0
+    ),
+    Setting("workers", "TENXEVAL_WORKERS", _workers, "--workers", user="run.workers"),
+    Setting(
+        "backend",
+        "TENXEVAL_BACKEND",
+        _backend,
+        "--backend",
+        user="run.backend",
+        default="process",
     ),
     Setting("timeout", "TENXEVAL_TIMEOUT", _positive_float, "--timeout", user="run.timeout"),
     Setting("repeat", "TENXEVAL_REPEAT", _positive_int, "--repeat", user="run.repeat"),

@@ -18,6 +18,8 @@ platform's user config folder for ``tenxeval-tui`` (``platformdirs``: on Linux
     concurrency = 8
     threshold = 0.9
     log_level = "info"
+    workers = "auto"                  # or a number: worker processes (run --workers)
+    backend = "process"               # or "ray" (run --backend)
 
     [last_run]                        # written by the run view: its options when last run
     agent = "my_agent:graph"          # offered again in this workspace only
@@ -37,7 +39,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -47,6 +49,11 @@ ENV_CONFIG_DIR = "TENXEVAL_CONFIG_DIR"
 APP_NAME = "tenxeval-tui"
 FILE_NAME = "settings.toml"
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+BACKENDS = ("process", "ray")
+"""Where a run's workers run: local processes, or Ray actors."""
+Backend = Literal["process", "ray"]
+Workers = int | Literal["auto"]
+"""A ``workers`` setting: a number of workers, or ``"auto"`` (one per core)."""
 
 
 def check_log_level(value: str | None) -> str | None:
@@ -57,6 +64,14 @@ def check_log_level(value: str | None) -> str | None:
     if level not in LOG_LEVELS:
         raise ValueError(f"{value!r} is not a log level ({', '.join(LOG_LEVELS)})")
     return level
+
+
+def check_workers(value: Any) -> Any:
+    """``value`` when it is a ``workers`` setting (``None``, ``"auto"``, a whole number of at
+    least 1); ``ValueError`` saying what is wrong otherwise."""
+    if value is None or value == "auto" or (type(value) is int and value >= 1):
+        return value
+    raise ValueError(f'{value!r} is not a number of at least 1 or "auto"')
 
 
 class _Table(BaseModel):
@@ -80,11 +95,18 @@ class RunDefaults(_Table):
     timeout: float | None = Field(default=None, gt=0)
     repeat: int | None = Field(default=None, ge=1)
     log_level: str | None = None
+    workers: Workers | None = None
+    backend: Backend | None = None
 
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str | None) -> str | None:
         return check_log_level(value)
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _count_or_auto(cls, value: Any) -> Any:
+        return check_workers(value)
 
 
 class LastRun(_Table):
@@ -233,14 +255,18 @@ def save_user_settings(updates: dict[str, Any], path: Path | None = None) -> Pro
 
 
 __all__ = [
+    "BACKENDS",
     "ENV_CONFIG_DIR",
     "FILE_NAME",
     "LOG_LEVELS",
+    "Backend",
     "JudgeDefaults",
     "LastRun",
     "RunDefaults",
     "UserSettings",
+    "Workers",
     "check_log_level",
+    "check_workers",
     "config_dir",
     "key_line",
     "load_user_settings",

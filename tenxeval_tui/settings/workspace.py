@@ -10,6 +10,7 @@ of its parents)::
     output_dir = "eval_reports"
     concurrency = 4
     workers = 2                          # or "auto": worker processes (run --workers)
+    backend = "process"                  # or "ray": where the workers run (run --backend)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
     slow_case_seconds = 60               # the run view marks a case running longer as slow
@@ -30,12 +31,17 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.settings.user_settings import check_log_level
+from tenxeval_tui.settings.user_settings import (
+    Backend,
+    Workers,
+    check_log_level,
+    check_workers,
+)
 
 EVAL_SET_SUFFIX = ".evalset.json"
 SCENARIO_SUFFIX = ".scenarios.json"
@@ -63,18 +69,19 @@ class WorkspaceSettings(BaseModel):
     eval_sets: list[Path] = Field(default_factory=list)
     output_dir: Path = Path("eval_reports")
     concurrency: int = Field(default=4, ge=1)
-    workers: int | Literal["auto"] | None = Field(
+    workers: Workers | None = Field(
         default=None,
         description="Worker processes the cases are handed out to (auto: the machine's cores).",
+    )
+    backend: Backend | None = Field(
+        default=None, description="Where the workers run: local processes or Ray actors."
     )
     config: Path | None = None
 
     @field_validator("workers", mode="before")
     @classmethod
     def _count_or_auto(cls, value: Any) -> Any:
-        if value is None or value == "auto" or (type(value) is int and value >= 1):
-            return value
-        raise ValueError(f'{value!r} is not a number of at least 1 or "auto"')
+        return check_workers(value)
 
     criteria_modules: list[str] = Field(
         default_factory=list,

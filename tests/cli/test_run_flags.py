@@ -256,9 +256,26 @@ def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(project: 
         ("shaky", True, False),  # its last result: the retry passed
         ("broken", False, True),
     ]
-    assert "FAILED: 2/3 passed, 0 failed, 1 errored" in done.stdout
+    assert "FAILED: 2/3 passed, 0 failed, 1 errored, 2 retried, pass rate" in done.stdout
+    assert "retried" not in once.stdout  # nothing ran twice
     bad = cli(project, *args, "--retry-errors", "-1")
     assert bad.returncode == 2 and "--retry-errors: must be 0 or more, not -1" in bad.stderr
+
+
+def test_the_quiet_summary_line_counts_the_retried_cases(project: Path) -> None:
+    args = counting_project(project, ["fine", "shaky", "broken"])
+    done = cli(project, *args, "-q", "--retry-errors", "2")
+    assert done.returncode == 1, done.stdout + done.stderr
+    # shaky ran twice, broken three times: two cases retried, each counted once
+    assert done.stdout.splitlines()[-1] == (
+        "FAILED: 2/3 passed, 0 failed, 1 errored, 2 retried, pass rate 66.7% (threshold 100.0%)"
+    )
+    (project / "calls.txt").unlink()
+    once = cli(project, *args, "-q", "--retry-errors", "1", "--case", "shaky", "--case", "fine")
+    assert once.returncode == 0, once.stdout + once.stderr
+    assert once.stdout.splitlines()[-1].startswith(
+        "PASSED: 2/2 passed, 0 failed, 0 errored, 1 retried,"
+    )
 
 
 def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(

@@ -76,6 +76,31 @@ def test_a_bad_environment_value_is_a_usage_error_naming_it(project: Path) -> No
     assert not (project / "eval_reports").exists()
 
 
+def test_workers_and_backend_of_each_layer_reach_the_run(project: Path) -> None:
+    # Several workers (or Ray) and --max-cost do not go together: a usage error before
+    # anything runs says the layers' workers and backend reached the run's plan.
+    def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+        done = cli(
+            project, "run", "--agent", AGENT, "evals", "-q", "--max-cost", "5", *args, env=env
+        )
+        assert "Traceback" not in done.stderr
+        return done.returncode, done.stderr
+
+    several = "--max-cost: not with several workers"
+    assert run()[0] in (0, 1)
+    user_file("[run]\nworkers = 2\n")
+    code, err = run()
+    assert code == 2 and several in err
+    assert run(env={"TENXEVAL_WORKERS": "1"})[0] in (0, 1)
+    (project / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 1\n")
+    assert run()[0] in (0, 1)
+    code, err = run(env={"TENXEVAL_WORKERS": "1", "TENXEVAL_BACKEND": "ray"})
+    assert code == 2 and several in err
+    assert run("--backend", "process", env={"TENXEVAL_BACKEND": "ray"})[0] in (0, 1)
+    code, err = run(env={"TENXEVAL_WORKERS": "lots"})
+    assert code == 2 and "$TENXEVAL_WORKERS: 'lots' is not a whole number" in err
+
+
 def test_the_agent_from_the_environment(project: Path) -> None:
     done = cli(project, "run", "evals", "--no-html", env={"TENXEVAL_AGENT": AGENT})
     assert done.returncode in (0, 1), done.stderr
@@ -123,6 +148,13 @@ def test_settings_shows_each_value_and_where_it_comes_from(project: Path) -> Non
     assert found["concurrency"] == (2, "project")
     assert found["repeat"] == (4, "env")
     assert found["threshold"] == (1.0, "default")
+    assert found["workers"] == (None, "default")
+    assert found["backend"] == ("process", "default")
+    (project / "pyproject.toml").write_text('[tool.tenxeval]\nworkers = "auto"\n')
+    shown = cli(project, "settings", env={"TENXEVAL_BACKEND": "ray"}).stdout.splitlines()
+    rows = {line.split()[0]: " ".join(line.split()[1:]) for line in shown if line.strip()}
+    assert rows["workers"] == f"auto ({project / 'pyproject.toml'} [tool.tenxeval] workers)"
+    assert rows["backend"] == "ray ($TENXEVAL_BACKEND)"
     assert cli(project, "settings", "--path").stdout.strip() == str(path)
 
 

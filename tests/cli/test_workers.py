@@ -90,6 +90,7 @@ def test_a_killed_worker_has_its_running_case_retried_and_every_case_runs_once(
     assert "partial" not in data["metadata"]
     said = f"retried after a worker died: 1 case(s): c5 ({found.group(1)})"
     assert said in " ".join(done.stdout.split())  # the console report (as it wraps)
+    assert ", 0 errored, 1 retried, pass rate" in done.stdout.splitlines()[-1]
 
 
 def test_both_workers_run_cases(tmp_path: Path) -> None:

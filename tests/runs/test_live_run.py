@@ -89,3 +89,21 @@ def test_a_retried_case_starts_over_and_says_how_its_first_worker_died() -> None
     state = live.cases["s::c"]
     assert list(state.events) == ['▸ MAIN says "second run"']
     assert state.status == CaseStatus.RUNNING and state.retried is not None
+
+
+def test_the_workbench_s_decoder_passes_a_retry_on() -> None:
+    """The run view reads the worker's lines through ``worker_process.decode``: a
+    ``case_retry`` line reaches its live state as a call, as every other observer line."""
+    from tenxeval_tui.evaluation import EvalCase
+    from tenxeval_tui.runs.worker_process import decode
+
+    out = io.StringIO()
+    writer = JsonLinesObserver(out.write)
+    writer.on_case_start("s", EvalCase(eval_id="c", name="the case"))
+    writer.on_case_retry("s", "c", "Ray actor 2 of 2 died (ActorDiedError)")
+    calls = [call for line in out.getvalue().splitlines() for call in decode(line.encode())]
+    assert [name for name, _ in calls] == ["on_case_start", "on_case_retry"]
+    live = LiveRun()
+    for name, args in calls:
+        getattr(live, name)(*args)
+    assert live.cases["s::c"].retried == "Ray actor 2 of 2 died (ActorDiedError)"

@@ -59,6 +59,25 @@ def test_the_place_is_named_for_people(tmp_path: Path) -> None:
     assert found["timeout"].value == 9.0
 
 
+def test_workers_and_backend_come_from_each_level(tmp_path: Path) -> None:
+    user = _user(tmp_path, '[run]\nworkers = "auto"\nbackend = "ray"\n')
+    bare = _project(tmp_path / "bare", 'agent = "a:b"\n')
+    project = _project(tmp_path / "proj", 'workers = 3\nbackend = "process"\n')
+    env = {"TENXEVAL_WORKERS": " AUTO ", "TENXEVAL_BACKEND": "Ray"}
+
+    def found(flags: dict[str, object], environ: dict[str, str], ws: Workspace, u: UserSettings):
+        both = resolve_settings(flags, environ, ws, u, names=("workers", "backend"))
+        return [(r.value, r.layer) for r in both.values()]
+
+    assert found({}, {}, bare, UserSettings()) == [(None, "default"), ("process", "default")]
+    assert found({}, {}, bare, user) == [("auto", "user"), ("ray", "user")]
+    assert found({}, {}, project, user) == [(3, "project"), ("process", "project")]
+    assert found({}, {"TENXEVAL_WORKERS": "2"}, project, user)[0] == (2, "env")
+    assert found({}, env, project, user) == [("auto", "env"), ("ray", "env")]
+    flags = {"workers": "4", "backend": "process"}
+    assert found(flags, env, project, user) == [("4", "flag"), ("process", "flag")]
+
+
 def test_a_project_path_is_relative_to_its_pyproject(tmp_path: Path) -> None:
     project = _project(tmp_path, 'output_dir = "out/reports"\n')
     found = resolve_settings({}, {}, project, UserSettings(), names=("output_dir",))
@@ -73,6 +92,9 @@ def test_a_project_path_is_relative_to_its_pyproject(tmp_path: Path) -> None:
         ("TENXEVAL_THRESHOLD", "1.2", "not between 0 and 1"),
         ("TENXEVAL_TIMEOUT", "-1", "not a number more than 0"),
         ("TENXEVAL_LOG_LEVEL", "loud", "'loud' is not a log level"),
+        ("TENXEVAL_WORKERS", "many", "'many' is not a whole number (nor \"auto\")"),
+        ("TENXEVAL_WORKERS", "0", "0 is not at least 1"),
+        ("TENXEVAL_BACKEND", "dask", "'dask' is not a backend (process, ray)"),
     ],
 )
 def test_a_bad_environment_value_names_its_variable(

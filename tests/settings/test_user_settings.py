@@ -78,6 +78,8 @@ def test_a_bad_value_is_a_problem_naming_its_line_and_key(tmp_path: Path) -> Non
         ('colour = "red"\n', 1, "colour"),
         ("[run]\nthreads = 3\n", 2, "run.threads"),
         ('[run]\nlog_level = "loud"\n', 2, "run.log_level"),
+        ("[run]\nworkers = 0\n", 2, "run.workers"),
+        ('[run]\nbackend = "dask"\n', 2, "run.backend"),
         ('[judgee]\nmodel = "x"\n', 1, "judgee"),
     ],
 )

@@ -73,11 +73,12 @@ def test_settings_from_pyproject(tmp_path: Path) -> None:
 
 def test_bad_settings_name_the_file_and_key(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.tenxeval]\nconcurrency = "many"\ncolour = "red"\n', encoding="utf-8"
+        '[tool.tenxeval]\nconcurrency = "many"\ncolour = "red"\nbackend = "dask"\n',
+        encoding="utf-8",
     )
     workspace = open_workspace(tmp_path)
     where = {p.json_path for p in workspace.problems}
-    assert where == {"tool.tenxeval.concurrency", "tool.tenxeval.colour"}
+    assert where == {"tool.tenxeval.concurrency", "tool.tenxeval.colour", "tool.tenxeval.backend"}
     assert all(p.path.endswith("pyproject.toml") for p in workspace.problems)
     assert workspace.settings.concurrency == 4  # defaults stay usable
 

@@ -4,8 +4,6 @@ editor's document (ctrl+z there undoes it), the refusal when the file changed si
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -15,22 +13,13 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tests.authoring.test_accept_actual import EVAL_SET, run
+from tests.tui.accept_setup import notices, report_project
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, until
 
 
 async def project(tmp_path: Path) -> Path:
     """An eval set written a minute ago, and a report of a real run of it."""
-    eval_set = tmp_path / "weather.evalset.json"
-    eval_set.write_text(EVAL_SET, encoding="utf-8")
-    past = time.time() - 60
-    os.utime(eval_set, (past, past))
-    report = await run(eval_set)
-    report.to_file(tmp_path / "eval_reports" / "weather_20261204_120000.json")
-    return eval_set
-
-
-def notices(app: object) -> list[str]:
-    return [n.message for n in app._notifications]  # type: ignore[attr-defined]
+    return await report_project(tmp_path, "weather", EVAL_SET, run)
 
 
 async def open_oslo(pilot: object) -> ReportScreen:

@@ -18,6 +18,7 @@ from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import BASELINE_TIME, write_reports
 from tests.tui.browser_app import BrowserApp, until
@@ -59,6 +60,18 @@ def test_report_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
         await until(pilot, lambda: pilot.app.screen.status_filter is not StatusFilter.ALL)
 
     assert snap_compare(reports_app, terminal_size=SIZE, run_before=failed_only)
+
+
+def test_selected_cases_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
+    """Two cases selected (space): the ✓ gutter before the rows and the count."""
+
+    async def two_selected(pilot: Pilot[Any]) -> None:
+        await _report(pilot)
+        await pilot.press("space", "down", "space")
+        await until(pilot, lambda: pilot.app.screen.query_one(ReportCaseTable).mark_count == 2)
+        await pilot.pause()
+
+    assert snap_compare(reports_app, terminal_size=SIZE, run_before=two_selected)
 
 
 def test_case_detail_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:

@@ -30,6 +30,7 @@ _KEY_NAMES = {
     "slash": "/",
     "escape": "esc",
     "number_sign": "#",
+    "asterisk": "*",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "plus": "+",

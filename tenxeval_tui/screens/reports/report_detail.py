@@ -34,7 +34,11 @@ from tenxeval_tui.screens.editor.case_actions import (
     request_case_action,
 )
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
-from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY, accept_replies
+from tenxeval_tui.screens.reports.accept_many import (
+    ACCEPT_MANY_KEY,
+    accept_chosen,
+    accept_replies,
+)
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
@@ -219,9 +223,16 @@ class ReportScreen(Screen[None]):
         self.call_after_refresh(self._case_view)  # ready before the first case is opened
 
     def _update_filter_label(self) -> None:
-        self.query_one("#status-filter", Static).update(
-            Text.assemble(("Status: ", "bold"), (self.status_filter.value, "cyan"))
-        )
+        label = Text.assemble(("Status: ", "bold"), (self.status_filter.value, "cyan"))
+        marked = self.query_one(ReportCaseTable).mark_count
+        if marked:
+            label.append(f"   {marked} selected", style="bold green")
+            label.append(" · A accepts · esc clears ", style="dim")
+        self.query_one("#status-filter", Static).update(label)
+
+    @on(ReportCaseTable.MarksChanged, "#case-table")
+    def _marks_changed(self) -> None:
+        self._update_filter_label()
 
     def _apply_filter(self) -> None:
         if self.document is None:
@@ -372,9 +383,15 @@ class ReportScreen(Screen[None]):
             self._view.toggle_transcript()
 
     @work(exclusive=True, group="accept")
-    async def action_accept_replies(self) -> None:
-        """Accept the reply of every case that failed on its reply alone (asks first)."""
-        if self.document is not None:
+    async def action_accept_many(self) -> None:
+        """Accept the actual of the selected cases, else the reply of every case that
+        failed on its reply alone (asks first)."""
+        if self.document is None:
+            return
+        marked = self.query_one(ReportCaseTable).marked_indexes
+        if marked:
+            await accept_chosen(self, self.document, marked)
+        else:
             await accept_replies(self, self.document)
 
     def action_next_repeat(self) -> None:

@@ -29,6 +29,7 @@ from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
+from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
@@ -60,6 +61,7 @@ class ReportsScreen(Screen[None]):
             (cls.HELP_WHERE, list(cls.BINDINGS)),
             (ReportScreen.HELP_WHERE, list(ReportScreen.BINDINGS)),
             ("case and comparison tables", list(VirtualTable.BINDINGS)),
+            ("one report's case table", list(MARK_KEYS)),
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),

@@ -38,7 +38,13 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
-from tenxeval_tui.screens.run.run_accept import accept_selected, can_accept, result_in_reports
+from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
+from tenxeval_tui.screens.run.run_accept import (
+    accept_many_in_run,
+    accept_selected,
+    can_accept,
+    result_in_reports,
+)
 from tenxeval_tui.screens.run.run_stop import (
     STOP_CHOICES,
     ack_message,
@@ -89,6 +95,7 @@ class RunScreen(Screen[None]):
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
         Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
         ACCEPT_KEY,
+        ACCEPT_MANY_KEY,
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
         Binding(
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
@@ -162,12 +169,12 @@ class RunScreen(Screen[None]):
         ws = self.workspace
         sets = [(ws.display_path(p), p) for p in ws.run_files()]
         yield Header(icon="≡")
-        agent, concurrency, preset = self._initial_options()
+        agent, concurrency, workers, preset = self._initial_options()
         yield RunOptions(
             sets,
             agent=agent,
             concurrency=concurrency,
-            workers=_workers(ws.settings.workers),
+            workers=_workers(workers),
             preset=preset,
             id="run-options",
         )
@@ -183,21 +190,23 @@ class RunScreen(Screen[None]):
                 yield TranscriptPane(id="run-transcript")
         yield Footer()
 
-    def _initial_options(self) -> tuple[str, int, str | None]:
-        """The options bar's agent, jobs and preset: those of the last run in this workspace
-        (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``, the
-        project's, the user's ``run.concurrency``, the defaults."""
+    def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
+        """The options bar's agent, jobs, workers and preset: those of the last run in this
+        workspace (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``
+        / ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
         ws = self.workspace
         user = host_of(self.app).preferences.settings
+        names = ("agent", "concurrency", "workers")
         try:
-            layered = resolve_settings({}, os.environ, ws, user, names=("agent", "concurrency"))
-            agent, concurrency = layered["agent"].value, layered["concurrency"].value
+            layered = resolve_settings({}, os.environ, ws, user, names=names)
+            agent, concurrency, workers = (layered[name].value for name in names)
         except SettingsError:  # a bad variable: `run` names it; here the project's
-            agent, concurrency = ws.settings.agent, None
+            agent, concurrency, workers = ws.settings.agent, None, ws.settings.workers
         last = user.last_run
         if last.agent is not None and last.workspace == str(ws.root.resolve()):
             agent = last.agent
-        return agent or "", last.concurrency or concurrency or ws.settings.concurrency, last.preset
+        jobs = last.concurrency or concurrency or ws.settings.concurrency
+        return agent or "", jobs, workers, last.preset
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
@@ -586,6 +595,8 @@ class RunScreen(Screen[None]):
             return bool(run and run.done and self.selected)
         if action == "accept_actual":
             return can_accept(run, self.selected, self.case_reports)
+        if action == "accept_many":
+            return bool(run and run.done and not self.running)
         if action in ("open_html", "browse_report"):
             return bool(run and run.done and run.report_files)
         if action == "back":
@@ -687,6 +698,13 @@ class RunScreen(Screen[None]):
     async def action_accept_actual(self) -> None:
         """Write what the selected finished case did as its expectations (asks first)."""
         await accept_selected(self, self.live, self.selected, self.case_reports)
+
+    @work(exclusive=True, group="accept")
+    async def action_accept_many(self) -> None:
+        """Accept the actual of the selected cases, else the reply of every case that
+        failed on its reply alone (asks first)."""
+        marked = [str(key) for key in self.query_one(RunCaseTable).marked_keys]
+        await accept_many_in_run(self, self.live, marked, self.case_reports)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
         only: dict[str, list[str]] = {}

@@ -1,5 +1,8 @@
 """Accept actual, from the run view: a finished case's reply, tool calls and node order
-become its expectations in the eval set file.
+become its expectations in the eval set file (``a``); or those of several cases at once
+(``A``: the cases selected in the run's case table, else every case that failed on its
+reply alone), through the report browser's batch flow
+(:func:`~tenxeval_tui.screens.reports.accept_batch.accept_batch`).
 
 The run view holds only a lean result of each case; the full one (trajectory, tool
 calls with their args, node visits) and the time the run ended are read back from the
@@ -17,10 +20,12 @@ from typing import Any, NamedTuple
 
 from textual.screen import Screen
 
+from tenxeval_tui.authoring.accept_many import only_reply_failed
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.runs.live_run import FINISHED, CaseStatus, LiveRun
+from tenxeval_tui.runs.live_run import FINISHED, CaseState, CaseStatus, LiveRun
 from tenxeval_tui.screens.reports.accept_actual import accept_actual, accepted_run
+from tenxeval_tui.screens.reports.accept_batch import Batch, accept_batch, refuse
 
 
 class StoredResult(NamedTuple):
@@ -88,4 +93,95 @@ async def accept_selected(
     )
 
 
-__all__ = ["StoredResult", "accept_selected", "can_accept", "result_in_reports"]
+def stored_results(
+    states: list[CaseState], reports: dict[str, list[Path]]
+) -> dict[str, StoredResult]:
+    """Case key -> its full result, for each of ``states`` that a report in ``reports``
+    holds (each report is read once)."""
+    from tenxeval_tui.browsing.report_document import ReportDocument
+
+    opened: dict[Path, ReportDocument | None] = {}
+    found: dict[str, StoredResult] = {}
+    for state in states:
+        for path in reports.get(state.key, []):
+            if path not in opened:
+                try:
+                    opened[path] = ReportDocument.open(path)
+                except (EvalFileError, OSError):
+                    opened[path] = None
+            document = opened[path]
+            if document is None:
+                continue
+            try:
+                index = document.index_of(state.eval_set_id, state.eval_id)
+                result = None if index is None else document.case(index)
+            except EvalFileError:
+                continue
+            if result is not None:
+                found[state.key] = StoredResult(result, document.title, document.timestamp)
+                break
+    return found
+
+
+def _finished(state: CaseState) -> bool:
+    return state.result is not None and (
+        state.status in FINISHED or state.status == CaseStatus.CARRIED
+    )
+
+
+async def accept_many_in_run(
+    screen: Screen[Any], run: LiveRun | None, marked: list[str], reports: dict[str, list[Path]]
+) -> bool:
+    """Ask, then accept the actual of the cases ``marked`` (case keys) of ``run``, each
+    with the parts the user chooses; with none marked, the reply of every case that failed
+    on its reply alone. ``True`` when the file was written. Must run in a worker."""
+    if run is None or not run.done:
+        return refuse(screen, "The run is not over: accept once it has finished.")
+    if run.crashed:
+        return refuse(
+            screen,
+            f"The run errored ({run.worker_error or f'exit status {run.exit_code}'}): its "
+            "results may not be those of the eval set as it is. Run it again, then accept.",
+        )
+    keys = marked or [k for k, s in run.cases.items() if s.status == CaseStatus.FAILED]
+    states = [run.cases[k] for k in keys if k in run.cases]
+    left_out = [
+        (s.eval_id, f"it did not finish ({s.status.value})") for s in states if not _finished(s)
+    ]
+    states = [s for s in states if _finished(s)]
+    found = await asyncio.to_thread(stored_results, states, reports)
+    left_out += [
+        (s.eval_id, "no report of this run holds it") for s in states if s.key not in found
+    ]
+    states = [s for s in states if s.key in found]
+    if not marked:
+        states = [s for s in states if only_reply_failed(found[s.key].result)]
+        if not states:
+            return refuse(screen, "No case of this run failed on its reply alone.")
+    sets = sorted({s.eval_set_id for s in states})
+    if len(sets) > 1:
+        return refuse(
+            screen,
+            f"The cases are in {len(sets)} eval sets ({', '.join(sets)}): select the cases "
+            "of one of them (space), then press A.",
+        )
+    if not states:
+        return refuse(screen, "Nothing to accept:\n" + "\n".join(f"{i}: {w}" for i, w in left_out))
+    batch = Batch(
+        sets[0],
+        [accepted_run(found[s.key].result, None) for s in states],
+        min(found[s.key].timestamp for s in states),
+        chosen=bool(marked),
+        left_out=left_out,
+    )
+    return await accept_batch(screen, batch)
+
+
+__all__ = [
+    "StoredResult",
+    "accept_many_in_run",
+    "accept_selected",
+    "can_accept",
+    "result_in_reports",
+    "stored_results",
+]

@@ -235,7 +235,17 @@ class VirtualTable(ScrollView, can_focus=True):
     def _fixed_width(self) -> int:
         pad = self.CELL_PADDING
         gaps = 2 * pad * len(self.columns) if pad else max(len(self.columns) - 1, 0)
-        return sum(c.width for c in self.columns) + gaps
+        return sum(c.width for c in self.columns) + gaps + self.lead_width
+
+    @property
+    def lead_width(self) -> int:
+        """Cells drawn before the first column (see :meth:`lead_cell`); none by default."""
+        return 0
+
+    def lead_cell(self, index: int | None) -> Text:
+        """What row ``index`` (``None``: the header) shows before its first column,
+        :attr:`lead_width` cells wide."""
+        return Text(" " * self.lead_width)
 
     def _line_width(self) -> int:
         width = self.size.width
@@ -281,7 +291,18 @@ class VirtualTable(ScrollView, can_focus=True):
     def row_segments(self, index: int, width: int) -> list[Segment]:
         """Row ``index`` drawn ``width`` cells wide (unstyled by the cursor: see
         :meth:`row_style`)."""
-        return list(self.join_cells(self.row_cells(index)).render(self.app.console))
+        line = self.join_cells(self.row_cells(index))
+        if self.lead_width:
+            line = self._led(self.lead_cell(index), line)
+        return list(line.render(self.app.console))
+
+    @staticmethod
+    def _led(lead: Text, line: Text) -> Text:
+        """``line`` after ``lead``, each keeping its own styles."""
+        joined = Text(no_wrap=True, overflow="ellipsis")
+        joined.append_text(lead)
+        joined.append_text(line)
+        return joined
 
     def row_style(self, index: int) -> Style:
         """The style row ``index`` is drawn in (the cursor row's own)."""
@@ -296,6 +317,8 @@ class VirtualTable(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if y < self._header_rows:
             header = self.join_cells(self.header_cells())
+            if self.lead_width:
+                header = self._led(self.lead_cell(None), header)
             return self._fit(list(header.render(self.app.console)), self.header_style())
         index = self.scroll_offset.y + y - self._header_rows
         if not 0 <= index < len(self._items):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import BindingType
 
 from tenxeval_tui.browsing.report_document import CaseRow
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
+from tenxeval_tui.widgets.common.markable_table import MARK_KEYS, MarkableTable
+from tenxeval_tui.widgets.common.virtual_table import Column
 from tenxeval_tui.widgets.reports.status_text import score_text, status_text
 
 CASE_COLUMNS = (
@@ -49,9 +52,13 @@ def runs_text(row: CaseRow) -> Text:
     return Text(row.rate, style=style)
 
 
-class ReportCaseTable(VirtualTable):
+class ReportCaseTable(MarkableTable):
     """One row per case: status, id, name, mean score, duration, what failed; and, for a
-    run with repeats, how many of each case's repeats passed (``3/5``)."""
+    run with repeats, how many of each case's repeats passed (``3/5``). Cases can be
+    selected (``space``, ``*``) for an action on several: the selection is of case indexes
+    in the report, so a filter keeps it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = MARK_KEYS  # with the table's own (inherited)
 
     DEFAULT_CSS = """
     ReportCaseTable {
@@ -72,6 +79,19 @@ class ReportCaseTable(VirtualTable):
             [CASE_COLUMNS[0], RUNS_COLUMN, *CASE_COLUMNS[1:]] if with_runs else list(CASE_COLUMNS)
         )
         self.replace_items(self.items)
+
+    def mark_key(self, item: Any) -> Hashable:
+        row: CaseRow = item
+        return row.index
+
+    @property
+    def marked_indexes(self) -> list[int]:
+        """The selected cases' indexes in the report (hidden by a filter too)."""
+        return [int(str(key)) for key in self.marked_keys]
+
+    def is_failed(self, item: Any) -> bool:
+        row: CaseRow = item
+        return row.status == "failed"
 
     def row_cells(self, index: int) -> Sequence[Text]:
         row: CaseRow = self.items[index]

@@ -21,7 +21,8 @@ from textual.binding import Binding, BindingType
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.case_steps import clock_text
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
-from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column, VirtualTable
+from tenxeval_tui.widgets.common.markable_table import MARK_KEYS, MarkableTable
+from tenxeval_tui.widgets.common.virtual_table import CURSOR_KEYS, Column
 from tenxeval_tui.widgets.run.run_columns import (
     CELL_PADDING,
     ColumnPlan,
@@ -47,9 +48,21 @@ def status_text(status: CaseStatus, *, short: bool = False) -> Text:
     return Text(label.split()[0] if short else label, style=style)
 
 
+RETRIED_MARK = "↻"
+"""After the status of a case that runs (or ran) again because its worker died."""
+
+
 def status_cell(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     """The status cell of ``state`` at ``now``: a running case says which of its repeats it
-    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow."""
+    is on (``▶ 2/5``) and, past ``slow_after`` seconds, that it is slow; a case retried
+    after its worker died ends with :data:`RETRIED_MARK` (not when ``short``)."""
+    cell = _status(state, now, slow_after, short=short)
+    if state.retried is not None and not short:
+        cell.append(f" {RETRIED_MARK}", style="bold cyan")
+    return cell
+
+
+def _status(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     if state.status != CaseStatus.RUNNING:
         return status_text(state.status, short=short)
     slow = state.is_slow(now, slow_after)
@@ -84,13 +97,15 @@ def scores_text(state: CaseState, form: str = "full") -> Text:
     return text
 
 
-class RunCaseTable(VirtualTable):
+class RunCaseTable(MarkableTable):
     """Rows keyed by case key; :meth:`show` adds or updates one row; enter opens its detail
-    (``Selected`` and ``Highlighted`` carry the case key)."""
+    (``Selected`` and ``Highlighted`` carry the case key). Cases can be selected
+    (``space``, ``*``: :attr:`marked_keys` are case keys) for an action on several."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *CURSOR_KEYS,
         Binding("enter", "select", "Case detail", tooltip="The selected case's detail"),
+        *MARK_KEYS,
     ]
 
     DEFAULT_CSS = """
@@ -133,7 +148,15 @@ class RunCaseTable(VirtualTable):
     @property
     def _width(self) -> int:
         # A vertical scrollbar is counted in always, so rows arriving never change the plan.
-        return max(self.size.width - self.styles.scrollbar_size_vertical, 0)
+        return max(self.size.width - self.styles.scrollbar_size_vertical - self.lead_width, 0)
+
+    def lead_changed(self) -> None:
+        self._replan()
+        super().lead_changed()
+
+    def is_failed(self, item: object) -> bool:
+        state = self._states.get(str(item))
+        return state is not None and state[0].status == CaseStatus.FAILED
 
     def _plan_columns(self) -> list[Column]:
         return [
@@ -207,15 +230,17 @@ class RunCaseTable(VirtualTable):
         if self._states.pop(key, None) is None:
             return
         self._keys.remove(key)
+        self.set_marks([k for k in self.marked_keys if k != key])
         self._row_of = {k: i for i, k in enumerate(self._keys)}
         self.replace_items(self._keys)
         self.cursor = self.cursor
 
     def reset(self) -> None:
-        """Remove every row (the columns stay)."""
+        """Remove every row and the selection (the columns stay)."""
         self._keys = []
         self._row_of = {}
         self._states.clear()
+        self.clear_marks()
         self.replace_items(self._keys)
         self.cursor = 0
 

@@ -162,7 +162,7 @@ class RunOptions(Vertical):
                 compact=True,
                 max_length=2,
                 tooltip="Worker processes the cases go to, the jobs split between them "
-                "(empty or 1: one process; [tool.tenxeval] workers sets the default)",
+                "(empty or 1: one process; the workers setting sets the default)",
             )
             presets = [(name, name) for name in PRESETS]
             yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)

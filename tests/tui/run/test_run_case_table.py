@@ -10,7 +10,7 @@ from textual import on
 from textual.app import App, ComposeResult
 
 from tenxeval_tui.runs.live_run import CaseState, CaseStatus
-from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable, status_cell
 from tests.tui.conftest import wait_for
 
 
@@ -116,3 +116,21 @@ async def test_forgetting_a_case_keeps_the_others_findable_by_key() -> None:
         assert str(table.cells_of("big::c0007")[2]) == "case 7"
         table.reset()
         assert table.row_count == 0 and table.selected_key is None
+
+
+async def test_a_case_retried_after_its_worker_died_is_marked_after_its_status() -> None:
+    app = TableApp()
+    async with app.run_test(size=(100, 20)) as pilot:
+        table = app.query_one(RunCaseTable)
+        plain, retried = queued(2)
+        retried.retried = "worker 1 of 2 killed by signal 9 (SIGKILL)"
+        table.show_all((state, "Big") for state in (plain, retried))
+        await wait_for(pilot, lambda: "queued ↻" in table.render_line(2).text)
+        assert "↻" not in table.render_line(1).text
+        for state in (plain, retried):
+            state.status = CaseStatus.PASSED
+            table.show(state, "Big")
+        await wait_for(pilot, lambda: "✓ passed ↻" in table.render_line(2).text)
+        assert "↻" not in table.render_line(1).text
+    # only the sign where the table is too narrow for the word: no room for the mark either
+    assert status_cell(retried, 0.0, None, short=True).plain == "✓"

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
+from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import RunOptions
 
-from .conftest import open_run_screen, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, wait_until, write_workspace
 from .test_run_screen import run_all
 
 
@@ -67,5 +70,55 @@ async def test_the_workers_field_starts_at_the_setting_and_what_is_typed_runs(
         assert screen.request is not None and screen.request.workers == 2
         assert screen.request.pooled
         assert screen.live is not None
+        counts = screen.live.counts()
+        assert (counts["passed"], counts["failed"], counts["error"]) == (3, 1, 1)
+
+
+async def test_the_workers_field_starts_at_the_layered_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_workspace(tmp_path / "ws")
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text() + "workers = 3\n")
+
+    async def starts_at() -> str:
+        app = WorkbenchApp(root)
+        async with app.run_test(size=(160, 40)) as pilot:
+            screen = await open_run_screen(pilot)
+            return str(screen.query_one("#workers").value)  # type: ignore[attr-defined]
+
+    monkeypatch.setenv("TENXEVAL_WORKERS", "2")
+    assert await starts_at() == "2"  # the environment over the project
+    monkeypatch.setenv("TENXEVAL_WORKERS", "lots")
+    assert await starts_at() == "3"  # a bad variable (`run` names it): the project's
+
+
+async def test_a_case_whose_worker_died_is_retried_and_marked_in_the_case_table(
+    tmp_path: Path,
+) -> None:
+    flag = tmp_path / "died-once"
+    dies_once = AGENT.replace(
+        "async def agent(message: str, trace: Trace) -> str:\n",
+        "async def agent(message: str, trace: Trace) -> str:\n"
+        f"    if 'Rome' in message and not os.path.exists({str(flag)!r}):\n"
+        f"        open({str(flag)!r}, 'w').close()\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer does\n",
+    ).replace("import asyncio\n", "import asyncio\nimport os\nimport signal\n")
+    root = write_workspace(tmp_path / "ws", agent_code=dies_once)
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text() + "workers = 2\n")
+    app = WorkbenchApp(root)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert flag.exists() and screen.live is not None  # a worker was killed
+        table = screen.query_one(RunCaseTable)
+        marked = {
+            key: " ".join(cell.plain for cell in table.cells_of(key))
+            for key in screen.live.cases
+            if "↻" in " ".join(cell.plain for cell in table.cells_of(key))
+        }
+        rome = next(s.key for s in screen.live.cases.values() if s.eval_id == "rome")
+        assert list(marked) == [rome]
+        assert "✓ passed ↻" in marked[rome]  # it ran again, on the other worker, and passed
         counts = screen.live.counts()
         assert (counts["passed"], counts["failed"], counts["error"]) == (3, 1, 1)

@@ -1,0 +1,177 @@
+"""What the two worker backends share: one run's cases handed out to N workers.
+
+:class:`CasePool` is the base of :class:`~tenxeval_tui.runs.pool.ProcessPool` (local
+processes) and :class:`~tenxeval_tui.runs.ray_backend.RayPool` (Ray actors). It holds the
+queue of cases not handed out yet, the results by case, the cases retried after a
+worker's death (:mod:`tenxeval_tui.runs.retry`), and the run's lifetime as the observers
+see it: ``on_run_start`` for each eval set, the backend's own :meth:`CasePool._run_cases`,
+then one report per eval set (``on_run_end``), cases in input order. A backend decides how
+cases reach its workers and how a worker's death shows; what becomes of a dead worker's
+cases (:meth:`CasePool._settle_lost`) and of a finished case (:meth:`CasePool._record`) is
+decided here, once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.retry import Key, Retries, death_line
+
+CaseId = tuple[str, str]
+"""A case as its lines name it: (eval set id, eval id)."""
+
+
+def shares(concurrency: int, workers: int) -> list[int]:
+    """The run's concurrency split between ``workers`` (each at least 1)."""
+    base, extra = divmod(max(concurrency, 1), workers)
+    return [max(1, base + (1 if i < extra else 0)) for i in range(workers)]
+
+
+def share_plan(plan: RunPlan, config: EvalConfig, share: int) -> RunPlan:
+    """The plan one worker (a process or a Ray actor) runs: ``config`` with ``share`` of the
+    concurrency, no reporters and no journal of its own (the driver writes both), in-process."""
+    config = config.model_copy(deep=True)
+    config.max_concurrency, config.parallel = share, True
+    config.reporter.enabled = False
+    return plan.model_copy(
+        update={"config": config, "journal": None, "workers": None, "backend": "process"}
+    )
+
+
+class CasePool(ABC):
+    """Runs the cases of ``eval_sets`` (as ``plan`` selects them) on ``workers`` workers.
+
+    ``observer`` sees every call as if one evaluator ran the run; event lines go to
+    ``raw_events`` as they are (already in the observer protocol's format) when given,
+    else they are decoded for ``observer``. After :meth:`run`, :attr:`worker_error` says
+    why the run could not start (a worker failed to load) and :attr:`deaths` what each
+    worker that died mid-run did to its cases.
+    """
+
+    def __init__(
+        self,
+        plan: RunPlan,
+        config: EvalConfig,
+        eval_sets: Sequence[EvalSet],
+        workers: int,
+        observer: RunObserver,
+        *,
+        raw_events: Callable[[str], object] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.config = config
+        self.eval_sets = list(eval_sets)
+        self.count = max(1, workers)
+        self.observer = observer
+        self.raw_events = raw_events
+        self.pending: deque[Key] = deque(
+            (s, c)
+            for s, eval_set in enumerate(self.eval_sets)
+            for c in range(len(eval_set.eval_cases))
+        )
+        """Cases not handed to a worker yet (a dead worker's come back to its front)."""
+        self.total = len(self.pending)
+        self.results: dict[Key, EvalCaseResult] = {}
+        self.cancelled = False
+        self.worker_error: str | None = None
+        self.deaths: list[str] = []
+        """One line per worker that died mid-run: which, how, and what became of its cases."""
+        self.retries = Retries()
+        self._init_backend()
+
+    @abstractmethod
+    def _init_backend(self) -> None:
+        """Set up the backend's own state (the last step of the constructor)."""
+
+    async def run(self) -> list[EvalReport]:
+        """Run every case; one report per eval set, cases in input order (partial when
+        cancelled, or when cases could not run)."""
+        for eval_set in self.eval_sets:
+            self.observer.on_run_start(eval_set, eval_set.eval_cases)
+        await self._run_cases()
+        reports = self._reports()
+        for report in reports:
+            self.observer.on_run_end(report)
+        return reports
+
+    @abstractmethod
+    async def _run_cases(self) -> None:
+        """Start the workers, hand every case out, and return when all have ended."""
+
+    @abstractmethod
+    def cancel(self) -> None:
+        """Stop every worker now; finished cases are kept."""
+
+    def _case_id(self, key: Key) -> CaseId:
+        eval_set = self.eval_sets[key[0]]
+        return (eval_set.eval_set_id, eval_set.eval_cases[key[1]].eval_id)
+
+    def _event(self, line: str) -> None:
+        """An event line from a worker, passed on as it is or decoded for the observer."""
+        if self.raw_events is not None:
+            self.raw_events(line)
+        else:
+            replay_json_lines([line], self.observer)
+
+    def _record(self, key: Key | None, result: EvalCaseResult) -> bool:
+        """Keep ``result`` as case ``key``'s (marked when it was retried) and tell the
+        observer; ``False`` when the case is unknown or already has its result."""
+        if key is None or key in self.results:
+            return False
+        self.results[key] = self.retries.mark(key, result)
+        self.observer.on_case_end(result)
+        return True
+
+    def _settle_lost(
+        self, how: str, running: Mapping[CaseId, Key], others: bool, not_started: int
+    ) -> list[Key]:
+        """A worker died ``how`` while running ``running``: each of those cases is retried
+        once when ``others`` (other workers are alive), else ends as an error; the death is
+        written to :attr:`deaths`. Returns the cases to run again (the caller queues them)."""
+        from tenxeval_tui.runs.child_run import died_result
+
+        retried: list[Key] = []
+        for case, key in running.items():
+            if others and self.retries.take(key, how):
+                retried.append(key)
+                self.observer.on_case_retry(case[0], case[1], how)
+                continue
+            eval_set = self.eval_sets[key[0]]
+            result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
+            self.results[key] = self.retries.mark(key, result)
+            self.observer.on_case_end(result)
+        errored = len(running) - len(retried)
+        self.deaths.append(death_line(how, len(retried), errored, not_started))
+        return retried
+
+    def _requeue(self, keys: Sequence[Key]) -> None:
+        """Put ``keys`` back at the front of the queue, in this order."""
+        self.pending.extendleft(reversed(keys))
+
+    def _reports(self) -> list[EvalReport]:
+        used = self.config.model_dump(mode="json")
+        reports = []
+        for s, eval_set in enumerate(self.eval_sets):
+            count = len(eval_set.eval_cases)
+            results = [self.results[(s, c)] for c in range(count) if (s, c) in self.results]
+            partial = self.cancelled or len(results) < count
+            reports.append(
+                EvalReport.create(
+                    eval_set_id=eval_set.eval_set_id,
+                    results=results,
+                    eval_set_name=eval_set.name,
+                    config_used=used,
+                    metadata={PARTIAL_KEY: True} if partial else {},
+                )
+            )
+        return reports
+
+
+__all__ = ["CaseId", "CasePool", "share_plan", "shares"]

@@ -1,0 +1,57 @@
+"""The protocol stream of the child processes: JSON lines on a private stdout."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tenxeval_tui.runs.protocol_lines import ProtocolLines
+
+
+def test_emit_writes_one_json_line_per_object(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    with path.open("w", encoding="utf-8") as stream:
+        out = ProtocolLines(stream)
+        out.emit({"type": "a", "where": tmp_path})
+        out.emit({"type": "b"})
+        # flushed at each line: the reader sees it before the stream is closed
+        lines = path.read_text("utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == [
+        {"type": "a", "where": str(tmp_path)},
+        {"type": "b"},
+    ]
+
+
+def test_a_reader_gone_is_said_once_and_later_lines_are_dropped() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    calls: list[str] = []
+    stream = os.fdopen(write_end, "w", encoding="utf-8")
+    out = ProtocolLines(stream)
+    out.on_broken = lambda: calls.append("broken")
+    out.emit({"type": "first"})
+    assert (out.broken, calls) == (True, ["broken"])
+    out.emit({"type": "second"})
+    assert calls == ["broken"]
+    with contextlib.suppress(BrokenPipeError):  # the buffered line still cannot be written
+        stream.close()
+
+
+def test_prints_go_to_stderr_and_only_the_protocol_to_stdout() -> None:
+    script = (
+        "from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream\n"
+        "out = ProtocolLines(protocol_stream())\n"
+        "print('an agent prints this')\n"
+        "out.emit({'type': 'ready'})\n"
+        "import os; os.write(1, b'fd 1 too\\n')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [{"type": "ready"}]
+    assert "an agent prints this" in done.stderr
+    assert "fd 1 too" in done.stderr
