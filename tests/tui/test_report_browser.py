@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -349,3 +350,43 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
         compare = app.screen
         assert isinstance(compare, CompareScreen) and compare.baseline_path == other
         assert compare.current_path == current
+
+
+async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is read again (a report written, f5) while the first reading still runs:
+    when the first ends last, the list keeps the newer reading's reports."""
+    import threading
+
+    from tenxeval_tui.screens.reports import reports
+    from tests.waiting import scaled
+
+    write_reports(tmp_path)
+    first, release = threading.Event(), threading.Event()
+    list_reports = reports.list_reports
+
+    def slow_first_listing(folder: Path) -> Any:
+        if not first.is_set():  # the listing on opening: held until the test lets it go
+            first.set()
+            release.wait(timeout=scaled(60))
+            return list_reports(folder)[:1]  # told apart by its size
+        return list_reports(folder)
+
+    monkeypatch.setattr(reports, "list_reports", slow_first_listing)
+    shown: list[int] = []
+    show = ReportsScreen._show
+
+    def counting_show(self: ReportsScreen, entries: Any, *rest: Any) -> None:
+        shown.append(len(entries))
+        show(self, entries, *rest)
+
+    monkeypatch.setattr(ReportsScreen, "_show", counting_show)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen) and first.is_set())
+        await pilot.press("f5")  # read again while the first reading is held
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        release.set()
+        await until(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
+        assert len(app.screen.query_one(ReportList).entries) == 2
