@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Input
 
@@ -126,10 +127,29 @@ async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
         await wait_for(pilot, lambda: told(app) >= 1, what="the toast")
         assert told(app) == 1
         assert app.screen.query_one(CaseForm).completion.schema is None
+        asked: list[str] = []  # the schema asked again for the next case (from the cache)
+        get = screen.schemas.get
+
+        async def counting_get(spec: str, folder: Path) -> Any:
+            found = await get(spec, folder)
+            asked.append(spec)
+            return found
+
+        screen.schemas.get = counting_get  # type: ignore[method-assign]
         await pilot.press("down")  # another case: the failure is kept a while, not re-read
         await wait_for(
             pilot, lambda: app.screen.query_one(CaseForm).uid == screen.document.cases[1].uid
         )
-        await pilot.pause()
+        # the read_agent_schema worker for that case has asked and ended: had it read the
+        # agent again or said it again, it would have by now
+        await wait_for(
+            pilot,
+            lambda: (
+                asked
+                and not any(w.group == "agent-schema" and not w.is_finished for w in app.workers)
+            ),
+            what="the next case's schema asked",
+        )
+        await pilot.pause()  # a toast it posted would be handled by now
         assert screen.schemas.reads == 1
         assert told(app) == 1
