@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.widgets import Input, Static
 
 from tenxeval_tui.app import WorkbenchApp
@@ -12,6 +15,7 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetailsScreen
 from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
 from tests.tui.conftest import to_widget, wait_for, wait_for_form
+from tests.waiting import scaled
 
 
 def editor(app: WorkbenchApp) -> EditorScreen:
@@ -96,3 +100,46 @@ async def test_f2_sets_the_id_and_the_agent_undoably_and_keeps_the_cases(weather
         await wait_for(pilot, lambda: document.agent == "")
         await pilot.press("ctrl+z")  # the id
         await wait_for(pilot, lambda: document.to_text() == before)
+
+
+async def test_a_file_made_while_the_files_are_counted_stays_listed(
+    weather_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file list's case counts are read in a thread; a new eval set made before that
+    reading ends is still listed when it ends (the reading replaced the whole list)."""
+    from tenxeval_tui.screens.editor import editor as editor_module
+
+    counting, release = threading.Event(), threading.Event()
+    describe = editor_module.describe_eval_set
+
+    def slow_describe(path: Path) -> Any:
+        counting.set()
+        release.wait(timeout=scaled(60))
+        return describe(path)
+
+    monkeypatch.setattr(editor_module, "describe_eval_set", slow_describe)
+    described: list[int] = []
+    shown = EditorScreen._described
+
+    def counting_described(self: EditorScreen, entries: Any) -> None:
+        described.append(len(entries))
+        shown(self, entries)
+
+    monkeypatch.setattr(EditorScreen, "_described", counting_described)
+    app = WorkbenchApp(weather_set.parent, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_form(pilot)
+        await wait_for(pilot, counting.is_set)  # the counting is held
+        await to_widget(pilot, "files", "ctrl+g")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewEvalSetScreen))
+        await to_widget(pilot, "new-name")
+        await pilot.press(*"second", "enter")
+        new = weather_set.parent / "second.evalset.json"
+        screen = editor(app)
+        await wait_for(pilot, lambda: new in [e.path for e in screen.entries])
+        release.set()
+        await wait_for(pilot, lambda: len(described) == 1)  # the counts have arrived
+        assert [e.path for e in screen.entries] == [weather_set, new]
+        assert screen.entries[0].case_count == 2  # counted
+        assert screen.entries[1].ok and screen.entries[1].case_count == 0  # as made, unsaved
