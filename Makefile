@@ -31,10 +31,12 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 # The TUI, worker, watch, CLI and evaluator tests with two busy processes loading the CPU
-# (started and stopped here): the suite must hold on a busy machine. ROUNDS=3 repeats it.
+# (started and stopped here): the suite must hold on a busy machine. ROUNDS=3 repeats it;
+# STRESS="--keep-going -- tests/tui/test_x.py" repeats one file and counts the passes.
 ROUNDS ?= 1
+STRESS ?=
 test-stress: $(STAMP)
-	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS)
+	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) $(STRESS)
 
 # Every benchmark runs, even after one misses its target; the misses are listed at the end.
 bench: $(STAMP)

@@ -3,10 +3,13 @@
 The suite must hold on a busy, shared machine (CI may run while it is loaded). This starts
 ``--busy`` processes that spin on a core each, runs pytest on the TUI, worker, watch, CLI
 and evaluator tests while they spin, stops them whatever happens, and exits with pytest's
-status. ``--rounds N`` repeats the run and stops at the first failure.
+status. ``--rounds N`` repeats the run and stops at the first failure; with
+``--keep-going`` every round runs and a summary says how many passed (to hunt a flaky
+test: repeat only the suspicious files many times).
 
     python -m tests.stress                 # two busy processes, the default selection
     python -m tests.stress --busy 4 --rounds 3 -- tests/tui -x
+    python -m tests.stress --rounds 20 --keep-going -- tests/tui/test_navigation.py
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(prog="python -m tests.stress", description=__doc__)
     parser.add_argument("--busy", type=int, default=2, help="busy processes (default 2)")
     parser.add_argument("--rounds", type=int, default=1, help="runs in a row (default 1)")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="run every round even after a failure; say how many passed",
+    )
     args, rest = parser.parse_known_args(argv)
     pytest_args = [a for a in rest if a != "--"] or list(DEFAULT_SELECTION)
     return args, pytest_args
@@ -70,14 +78,30 @@ def run_round(pytest_args: list[str], busy: int) -> int:
             spinner.join()
 
 
+def summary(statuses: Sequence[int], seconds: Sequence[float]) -> str:
+    """One line: how many rounds passed, which failed and how long each took."""
+    failed = [str(n) for n, status in enumerate(statuses, 1) if status != 0]
+    times = ", ".join(f"{s:.0f}" for s in seconds)
+    return (
+        f"stress: {len(statuses) - len(failed)} of {len(statuses)} rounds passed"
+        + (f" (failed: round {', '.join(failed)})" if failed else "")
+        + f"; durations {times} s"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args, pytest_args = parse(sys.argv[1:] if argv is None else argv)
+    statuses: list[int] = []
+    seconds: list[float] = []
     for number in range(1, args.rounds + 1):
         print(f"stress: round {number} of {args.rounds}", flush=True)
-        status = run_round(pytest_args, args.busy)
-        if status != 0:
-            return status
-    return 0
+        started = time.monotonic()
+        statuses.append(run_round(pytest_args, args.busy))
+        seconds.append(time.monotonic() - started)
+        if statuses[-1] != 0 and not args.keep_going:
+            break
+    print(summary(statuses, seconds), flush=True)
+    return next((status for status in statuses if status != 0), 0)
 
 
 if __name__ == "__main__":

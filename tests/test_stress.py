@@ -3,7 +3,7 @@ would otherwise make ``make test-stress`` fail before it ran anything)."""
 
 from pathlib import Path
 
-from tests.stress import DEFAULT_SELECTION, parse
+from tests.stress import DEFAULT_SELECTION, parse, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,6 +15,21 @@ def test_every_default_path_exists() -> None:
 
 def test_no_arguments_means_the_default_selection() -> None:
     args, pytest_args = parse([])
-    assert (args.busy, args.rounds) == (2, 1)
+    assert (args.busy, args.rounds, args.keep_going) == (2, 1, False)
     assert pytest_args == list(DEFAULT_SELECTION)
     assert parse(["--rounds", "3", "--", "tests/tui", "-x"])[1] == ["tests/tui", "-x"]
+
+
+def test_keep_going_is_an_option_and_the_summary_counts_the_rounds() -> None:
+    args, pytest_args = parse(
+        ["--rounds", "5", "--keep-going", "--", "tests/tui/test_navigation.py"]
+    )
+    assert (args.rounds, args.keep_going, pytest_args) == (
+        5,
+        True,
+        ["tests/tui/test_navigation.py"],
+    )
+    assert summary([0, 1, 0], [12.4, 30.6, 9.5]) == (
+        "stress: 2 of 3 rounds passed (failed: round 2); durations 12, 31, 10 s"
+    )
+    assert summary([0], [3.0]) == "stress: 1 of 1 rounds passed; durations 3 s"

@@ -47,6 +47,33 @@ async def wait_for_form(pilot: Pilot[Any]) -> None:
     await wait_for(pilot, lambda: bool(pilot.app.screen.query("#f-eval_id")))
 
 
+def focused_field(app: Any) -> str | None:
+    """The key of the case form's field that has the focus (``None`` when none has)."""
+    from tenxeval_tui.widgets.editor.case_form import CaseForm
+
+    forms = app.screen.query(CaseForm)
+    return forms.first().focused_key() if forms else None
+
+
+async def to_field(pilot: Pilot[Any], key: str, *keys: str) -> None:
+    """Press ``keys`` and wait until the case form's field ``key`` has the focus: a key
+    typed before it has would go to the widget that had it (the app forwards each key to
+    the widget focused when the key comes, before an earlier key's action has run)."""
+    await pilot.press(*keys)
+    await wait_for(pilot, lambda: focused_field(pilot.app) == key, what=f"the focus on {key}")
+
+
+async def to_widget(pilot: Pilot[Any], widget_id: str, *keys: str) -> None:
+    """Press ``keys`` and wait until the widget ``#widget_id`` has the focus (as
+    :func:`to_field`, for any widget: a dialog's inputs, the file list)."""
+    await pilot.press(*keys)
+    await wait_for(
+        pilot,
+        lambda: getattr(pilot.app.focused, "id", None) == widget_id,
+        what=f"the focus on #{widget_id}",
+    )
+
+
 def highlighted_command(app: Any) -> str:
     """The prompt of the command the palette would run on enter ('' while it searches)."""
     from textual.command import CommandList

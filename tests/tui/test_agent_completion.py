@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Input
 
@@ -12,7 +13,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_field, wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
 
 
@@ -57,7 +58,7 @@ async def test_a_graphs_tool_and_argument_complete_and_a_wrong_type_is_a_warning
         await pilot.press(*"get_w")
         await wait_for(pilot, lambda: suggests(app, name, "get_weather"))
         await pilot.press("right", "tab")
-        assert box(app, name).value == "get_weather"
+        await wait_for(pilot, lambda: box(app, name).value == "get_weather")
         args = "turns.0.tools.1.args"
         await wait_for(pilot, lambda: app.screen.focused is box(app, args))
         await pilot.press(*'{"lo')
@@ -87,7 +88,7 @@ async def test_a_plain_agents_declared_tools_and_nodes_complete(tmp_path: Path) 
         await wait_for_form(pilot)
         form = app.screen.query_one(CaseForm)
         await wait_for(pilot, lambda: form.completion.schema is not None, what="schema read")
-        await pilot.press("enter")
+        await to_field(pilot, "eval_id", "enter")  # into the form, before focusing a field
         name = "turns.0.tools.0.name"
         form.focus_field(name)
         await pilot.press(*("backspace",) * len("lookup_order"), *"ref")
@@ -126,10 +127,29 @@ async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
         await wait_for(pilot, lambda: told(app) >= 1, what="the toast")
         assert told(app) == 1
         assert app.screen.query_one(CaseForm).completion.schema is None
+        asked: list[str] = []  # the schema asked again for the next case (from the cache)
+        get = screen.schemas.get
+
+        async def counting_get(spec: str, folder: Path) -> Any:
+            found = await get(spec, folder)
+            asked.append(spec)
+            return found
+
+        screen.schemas.get = counting_get  # type: ignore[method-assign]
         await pilot.press("down")  # another case: the failure is kept a while, not re-read
         await wait_for(
             pilot, lambda: app.screen.query_one(CaseForm).uid == screen.document.cases[1].uid
         )
-        await pilot.pause()
+        # the read_agent_schema worker for that case has asked and ended: had it read the
+        # agent again or said it again, it would have by now
+        await wait_for(
+            pilot,
+            lambda: (
+                asked
+                and not any(w.group == "agent-schema" and not w.is_finished for w in app.workers)
+            ),
+            what="the next case's schema asked",
+        )
+        await pilot.pause()  # a toast it posted would be handled by now
         assert screen.schemas.reads == 1
         assert told(app) == 1

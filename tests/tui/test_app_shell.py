@@ -16,7 +16,8 @@ from tests.tui.run.conftest import open_run_screen
 
 
 def message_text(app: WorkbenchApp) -> str:
-    return str(app.screen.query_one("#message", Static).render())
+    shown = app.screen.query("#message")  # none until the editor is drawn
+    return str(shown.first(Static).render()) if shown else ""
 
 
 async def test_missing_folder_opens_with_a_message(
@@ -27,7 +28,7 @@ async def test_missing_folder_opens_with_a_message(
     monkeypatch.chdir(tmp_path)
     app = WorkbenchApp(tmp_path / "sample_evals")
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: "no such file or folder" in message_text(app))
         assert isinstance(app.screen, EditorScreen)
         assert "no such file or folder" in message_text(app)
 
@@ -35,17 +36,16 @@ async def test_missing_folder_opens_with_a_message(
 async def test_empty_folder_says_how_to_start(tmp_path: Path) -> None:
     app = WorkbenchApp(tmp_path)
     async with app.run_test() as pilot:
-        await pilot.pause()
-        assert "No eval sets" in message_text(app)
-        assert app.screen.focused is not None and app.screen.focused.id == "files"
+        await wait_for(pilot, lambda: "No eval sets" in message_text(app))
+        await wait_for(pilot, lambda: getattr(app.screen.focused, "id", None) == "files")
 
 
 async def test_opens_the_first_eval_set_and_lists_its_cases(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set.parent)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: bool(app.screen.query(CaseTable)))
         table = app.screen.query_one(CaseTable)
-        assert len(table.visible_uids) == 2
+        await wait_for(pilot, lambda: len(table.visible_uids) == 2)  # the file is read by a worker
         assert app.screen.sub_title == "weather.evalset.json"
 
 
@@ -54,6 +54,7 @@ async def test_help_lists_every_binding(weather_set: Path) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert isinstance(app.screen, HelpScreen)
         rows = {(where, keys) for where, keys, _ in app.screen.rows}
         for expected in [
@@ -70,7 +71,7 @@ async def test_help_lists_every_binding(weather_set: Path) -> None:
         ]:
             assert expected in rows
         await pilot.press("escape")
-        assert isinstance(app.screen, EditorScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
 
 
 async def test_command_palette_lists_commands_with_their_keys(weather_set: Path) -> None:

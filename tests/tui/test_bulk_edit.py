@@ -8,7 +8,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.bulk_edit import BulkEditScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_widget, wait_for, wait_for_form
 
 
 async def test_a_bulk_tag_edit_and_its_undo(weather_set: Path) -> None:
@@ -19,12 +19,17 @@ async def test_a_bulk_tag_edit_and_its_undo(weather_set: Path) -> None:
         assert isinstance(editor, EditorScreen) and editor.document is not None
         document = editor.document
         table = editor.query_one(CaseTable)
-        await pilot.press("ctrl+l", "space", "space")
+        await to_widget(
+            pilot, "cases", "ctrl+l"
+        )  # focus() is queued: spaces before it go elsewhere
+        await pilot.press("space", "space")
         await wait_for(pilot, lambda: len(table.chosen_uids) == 2)
         assert table.row_segments(0, 60)[0].text.startswith(" ✓london")
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkEditScreen))
-        await pilot.press("tab", *"regression", "enter")
+        await to_widget(pilot, "bulk-operation")  # focused on mount
+        await to_widget(pilot, "bulk-value", "tab")
+        await pilot.press(*"regression", "enter")
         await wait_for(pilot, lambda: app.screen is editor)
         await wait_for(pilot, lambda: all("regression" in c.data["tags"] for c in document.cases))
         assert [c.data["tags"] for c in document.cases] == [["smoke", "regression"], ["regression"]]

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
 from tenxeval_tui.widgets.editor.case_table import CaseTable
+from tests.tui.conftest import to_field, wait_for
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -21,37 +22,34 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
 async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Path) -> None:
     app = WorkbenchApp(tmp_path, watch_files=False)
     async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.focused is not None, what="the file list's focus")
         await pilot.press("n")  # the file list has the focus in an empty folder
+        await wait_for(pilot, lambda: getattr(app.focused, "id", None) == "new-name")
         await type_text(pilot, "weather")
         await pilot.press("enter")
-        await pilot.pause()
-        await pilot.press("ctrl+n")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen.sub_title.startswith("weather.evalset.json"))
+        await to_field(pilot, "eval_id", "ctrl+n")
         await pilot.press("ctrl+u")  # clear the proposed id
         await type_text(pilot, "paris_chat")
-        await pilot.press("tab")
+        await to_field(pilot, "name", "tab")
         await type_text(pilot, "Paris chat")
-        await pilot.press("tab", "tab")  # past the description
+        await to_field(pilot, "tags", "tab", "tab")  # past the description
         await type_text(pilot, "smoke, multi")
-        await pilot.press("tab")
+        await to_field(pilot, "turns.0.user", "tab")
         await type_text(pilot, "Hello")
-        await pilot.press("tab")
+        await to_field(pilot, "turns.0.expected", "tab")
         await type_text(pilot, "Hi! How can I help?")
-        await pilot.press("ctrl+o")
-        await pilot.pause()
+        await to_field(pilot, "turns.0.tools.0.name", "ctrl+o")
         await type_text(pilot, "get_weather")
-        await pilot.press("tab")
+        await to_field(pilot, "turns.0.tools.0.args", "tab")
         await type_text(pilot, '{"location": "Paris", "days": 2}')
-        await pilot.press("ctrl+t")
-        await pilot.pause()
+        await to_field(pilot, "turns.1.user", "ctrl+t")
         await type_text(pilot, "Weather in Paris?")
-        await pilot.press("tab")
+        await to_field(pilot, "turns.1.expected", "tab")
         await type_text(pilot, "18C in Paris.")
-        assert app.screen.sub_title == "weather.evalset.json ● unsaved"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert app.screen.sub_title == "weather.evalset.json"
+        await wait_for(pilot, lambda: app.screen.sub_title == "weather.evalset.json ● unsaved")
+        await pilot.press("ctrl+s")  # saved by a worker: the title says when it is done
+        await wait_for(pilot, lambda: app.screen.sub_title == "weather.evalset.json")
         assert app.screen.query_one(CaseTable).visible_uids
 
     expected = (

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import Input
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_field, to_widget, wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
@@ -42,14 +44,14 @@ async def test_case_commands_undo_and_redo(weather_set: Path) -> None:
         await pilot.press("d")
         await wait_for(pilot, lambda: ids(screen) == ["london", "paris"])
         await pilot.press("ctrl+z")
-        assert ids(screen) == ["london", "paris", "london_copy"]
+        await wait_for(pilot, lambda: ids(screen) == ["london", "paris", "london_copy"])
         await pilot.press("ctrl+z")
-        assert ids(screen) == ["london", "london_copy", "paris"]
+        await wait_for(pilot, lambda: ids(screen) == ["london", "london_copy", "paris"])
         await pilot.press("ctrl+z")
-        assert ids(screen) == ["london", "paris"]
+        await wait_for(pilot, lambda: ids(screen) == ["london", "paris"])
         assert screen.sub_title == "weather.evalset.json"  # back to the saved state
         await pilot.press("ctrl+y", "ctrl+y")
-        assert ids(screen) == ["london", "paris", "london_copy"]
+        await wait_for(pilot, lambda: ids(screen) == ["london", "paris", "london_copy"])
         assert screen.sub_title.endswith("● unsaved")
 
 
@@ -58,18 +60,26 @@ async def test_typing_is_undone_field_by_field(weather_set: Path) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for_form(pilot)
         screen = await open_editor(app)
-        await pilot.press("enter", "tab", *"Ldn", "tab", "tab", "end", *", x")
+        await to_field(pilot, "eval_id", "enter")
+        await to_field(pilot, "name", "tab")
+        await pilot.press(*"Ldn")
+        await to_field(pilot, "description", "tab")
+        await to_field(pilot, "tags", "tab")
+        await pilot.press("end", *", x")
         assert screen.document is not None
+        document = screen.document
+        await wait_for(pilot, lambda: document.cases[0].data["tags"] == ["smoke", "x"])
         case = screen.document.cases[0].data
         assert (case["name"], case["tags"]) == ("Ldn", ["smoke", "x"])
         await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: document.cases[0].data["tags"] == ["smoke"])
         case = screen.document.cases[0].data
         assert (case["name"], case["tags"]) == ("Ldn", ["smoke"])
         assert app.screen.query_one("#f-tags").value == "smoke"  # type: ignore[attr-defined]
         await pilot.press("ctrl+z")
-        assert screen.document.cases[0].data["name"] == ""
+        await wait_for(pilot, lambda: document.cases[0].data["name"] == "")
         await pilot.press("ctrl+y")
-        assert screen.document.cases[0].data["name"] == "Ldn"
+        await wait_for(pilot, lambda: document.cases[0].data["name"] == "Ldn")
 
 
 async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
@@ -79,10 +89,9 @@ async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
         screen = await open_editor(app)
         form = app.screen.query_one(CaseForm)
         form.focus_field("turns.0.user")
-        await pilot.press("ctrl+o")  # a second call, focused on its name
-        await pilot.pause()
+        await to_field(pilot, "turns.0.tools.1.name", "ctrl+o")  # a second call, on its name
         await pilot.press(*"search", "ctrl+up")  # move it first
-        await pilot.pause()
+        await wait_for(pilot, lambda: form.focused_key() == "turns.0.tools.0.args")
         assert screen.document is not None
 
         def calls() -> list[str]:
@@ -93,14 +102,12 @@ async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
         assert calls() == ["search", "get_weather"]
         assert form.focused_key() == "turns.0.tools.0.args"
         await pilot.press("ctrl+r")  # remove the focused call
-        await pilot.pause()
-        assert calls() == ["get_weather"]
+        await wait_for(pilot, lambda: calls() == ["get_weather"])
         form.focus_field("turns.0.nodes")
-        await pilot.press("ctrl+t")
-        await pilot.pause()
+        await to_field(pilot, "turns.1.user", "ctrl+t")
+        document = screen.document
         await pilot.press(*"next", "ctrl+r")  # type in the new turn, then remove it
-        await pilot.pause()
-        assert len(screen.document.cases[0].data["conversation"]) == 1
+        await wait_for(pilot, lambda: len(document.cases[0].data["conversation"]) == 1)
 
 
 async def test_filter_by_text_and_tag(weather_set: Path) -> None:
@@ -108,12 +115,14 @@ async def test_filter_by_text_and_tag(weather_set: Path) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for_form(pilot)
         screen = await open_editor(app)
-        await pilot.press("slash", *"#smoke")
-        assert shown_ids(screen) == ["london"]
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))  # the filter box
+        await pilot.press(*"#smoke")
+        await wait_for(pilot, lambda: shown_ids(screen) == ["london"])
         await pilot.press(*["backspace"] * 6, *"PARIS")
-        assert shown_ids(screen) == ["paris"]
+        await wait_for(pilot, lambda: shown_ids(screen) == ["paris"])
         await pilot.press("enter")  # back in the list, on the one shown case
-        assert app.screen.focused is screen.query_one(CaseTable)
+        await wait_for(pilot, lambda: app.screen.focused is screen.query_one(CaseTable))
         assert screen.query_one(CaseForm).uid == screen.query_one(CaseTable).highlighted_uid
 
 
@@ -123,9 +132,16 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for_form(pilot)
         screen = await open_editor(app)
-        await pilot.press("down", "enter", "ctrl+u", *"london")  # duplicate id
+        form = screen.query_one(CaseForm)
+        london = form.uid
+        await pilot.press("down")
+        await wait_for(pilot, lambda: form.uid not in (None, london), what="paris's form")
+        await to_field(pilot, "eval_id", "enter")
+        await pilot.press("ctrl+u", *"london")  # duplicate id
         table = screen.query_one(CaseTable)
         assert screen.document is not None
+        document = screen.document
+        await wait_for(pilot, lambda: document.problem_uids() == set(table.visible_uids))
         marked = screen.document.problem_uids()
         assert marked == set(table.visible_uids)  # both cases are marked
         await pilot.press("ctrl+s")
@@ -134,9 +150,10 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
         assert isinstance(dialog, ChoiceScreen)
         assert "duplicate eval_id 'london'" in dialog.details
         await pilot.press("o")
+        await wait_for(pilot, lambda: app.screen is screen)  # the dialog closed
         assert weather_set.read_text() == before
         await pilot.press("ctrl+z")  # the typing goes, the problem with it
-        assert screen.document.problem_uids() == set()
+        await wait_for(pilot, lambda: document.problem_uids() == set())
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert json.loads(weather_set.read_text()) == json.loads(before)
@@ -171,21 +188,27 @@ async def test_eval_set_name_and_description_by_keys_saved_and_undone(weather_se
         screen = await open_editor(app)
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
-        await pilot.press("ctrl+a", "ctrl+k", *"Weather smoke", "tab", *"Cities we forecast")
+        await to_widget(pilot, "set-name")  # focused on mount: keys before go elsewhere
+        await pilot.press("ctrl+a", "ctrl+k", *"Weather smoke")
+        await to_widget(pilot, "set-description", "tab")
+        await pilot.press(*"Cities we forecast")
         await pilot.press("ctrl+s")  # applies the dialog
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.sub_title.endswith("● unsaved")
-        await pilot.press("ctrl+s")  # saves the file
+        await pilot.press("ctrl+s")  # saves the file, in a worker
+        await wait_for(pilot, lambda: not screen.sub_title.endswith("● unsaved"))
         saved = json.loads(weather_set.read_text())
         assert (saved["name"], saved["description"]) == ("Weather smoke", "Cities we forecast")
         assert list(saved) == [*before, "description"]  # key order kept, new key last
 
         await pilot.press("ctrl+z", "ctrl+z")  # description, then name
         assert screen.document is not None
-        assert screen.document.to_data() == before  # no leftover null description
+        document = screen.document
+        await wait_for(pilot, lambda: document.to_data() == before)  # no leftover null description
 
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, EvalSetDetailsScreen))
+        await to_widget(pilot, "set-name")
         await pilot.press(*"ignored", "escape")  # cancel changes nothing
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.document.to_data() == before

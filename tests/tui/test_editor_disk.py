@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tenxeval_tui.app import WorkbenchApp
@@ -13,7 +14,8 @@ from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.editor.case_form import CaseForm
-from tests.tui.conftest import wait_for, wait_for_form
+from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
+from tests.tui.conftest import to_field, wait_for, wait_for_form
 
 
 def rename_case(path: Path, index: int, name: str) -> None:
@@ -24,6 +26,26 @@ def rename_case(path: Path, index: int, name: str) -> None:
 
 def error_text(app: WorkbenchApp) -> str:
     return str(app.screen.query_one("#error-text").render())
+
+
+def shown_id(screen: EditorScreen) -> str | None:
+    """The id of the case the form shows."""
+    uid = screen.query_one(CaseForm).uid
+    return None if uid is None or screen.document is None else screen.document.case(uid).eval_id
+
+
+def asking(app: WorkbenchApp) -> bool:
+    """A question (and the worker waiting for its answer) is still open."""
+    return isinstance(app.screen, ChoiceScreen) or any(
+        worker.group in ("dialog", "disk-change") and not worker.is_finished
+        for worker in app.workers
+    )
+
+
+async def to_name_field(pilot: Pilot[None]) -> None:
+    """From the case list into the form's name field, waiting for each focus move."""
+    await to_field(pilot, "eval_id", "enter")
+    await to_field(pilot, "name", "tab")
 
 
 def editor(app: WorkbenchApp) -> EditorScreen:
@@ -37,8 +59,8 @@ async def test_external_change_without_edits_reloads_in_place(weather_set: Path)
     async with app.run_test() as pilot:
         await wait_for_form(pilot)
         await pilot.press("down")  # highlight "paris"
-        await pilot.pause()
         screen = editor(app)
+        await wait_for(pilot, lambda: shown_id(screen) == "paris")
         rename_case(weather_set, 1, "renamed outside")
         await wait_for(
             pilot,
@@ -59,14 +81,15 @@ async def test_external_change_with_unsaved_edits_asks(weather_set: Path) -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_form(pilot)
         screen = editor(app)
-        await pilot.press("enter", "tab")  # into the name field of the first case
+        await to_name_field(pilot)  # of the first case
         await pilot.press(*"mine")
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
         assert screen.document is not None and screen.document.dirty
 
         rename_case(weather_set, 0, "theirs")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("k")  # keep mine
-        await pilot.pause()
+        await wait_for(pilot, lambda: not asking(app), what="the question answered")
         assert screen.document.cases[0].data["name"] == "mine"
 
         rename_case(weather_set, 0, "theirs again")
@@ -122,7 +145,10 @@ async def test_quit_with_unsaved_changes_asks(weather_set: Path) -> None:
     app = WorkbenchApp(weather_set, watch_files=False)
     async with app.run_test() as pilot:
         await wait_for_form(pilot)
-        await pilot.press("enter", "tab", *"edited")
+        screen = editor(app)
+        await to_name_field(pilot)
+        await pilot.press(*"edited")
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("c")  # cancel: still running, still edited
@@ -130,7 +156,7 @@ async def test_quit_with_unsaved_changes_asks(weather_set: Path) -> None:
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("s")  # save, then quit
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.return_code is not None, what="the app to quit")
     assert json.loads(weather_set.read_text())["eval_cases"][0]["name"] == "edited"
     assert app.return_code == 0
 
@@ -143,13 +169,19 @@ async def test_switching_files_with_unsaved_changes_asks(weather_set: Path) -> N
         await wait_for_form(pilot)
         screen = editor(app)
         assert screen.document is not None and screen.document.path == other
-        await pilot.press("enter", "tab", *"x")
-        await pilot.press("ctrl+g", "down", "enter")
+        await to_name_field(pilot)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.focused, EvalSetList))
+        await pilot.press("down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("c")
         await wait_for(pilot, lambda: not isinstance(app.screen, ChoiceScreen))
         assert screen.document.path == other and screen.document.dirty
-        await pilot.press("ctrl+g", "enter")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.focused, EvalSetList))
+        await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("d")  # discard
         await wait_for(
@@ -188,14 +220,14 @@ async def test_looking_at_cases_without_optional_fields_leaves_the_file_clean(
     app = WorkbenchApp(path)
     async with app.run_test() as pilot:
         await wait_for_form(pilot)
-        await pilot.press("down")
-        await pilot.pause()
-        await pilot.press("up")
-        await pilot.pause()
         screen = editor(app)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: shown_id(screen) == "b")
+        await pilot.press("up")
+        await wait_for(pilot, lambda: shown_id(screen) == "a")
         assert screen.document is not None and not screen.document.dirty
         await pilot.press("ctrl+q")  # no unsaved-changes question: it quits
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.return_code is not None, what="the app to quit")
         assert not isinstance(app.screen, ChoiceScreen)
     assert path.read_text() == before
 
@@ -213,7 +245,7 @@ async def test_a_reload_during_the_delete_question_deletes_nothing(weather_set: 
         await wait_for_form(pilot)
         screen = editor(app)
         await pilot.press("down")  # paris
-        await pilot.pause()
+        await wait_for(pilot, lambda: shown_id(screen) == "paris")
         await pilot.press("delete")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         add_case_in_front(weather_set)  # reloads: no unsaved edits
@@ -222,7 +254,7 @@ async def test_a_reload_during_the_delete_question_deletes_nothing(weather_set: 
             lambda: screen.document is not None and screen.document.cases[0].eval_id == "outside",
         )
         await pilot.press("d")  # the answer to the question asked before the reload
-        await pilot.pause()
+        await wait_for(pilot, lambda: not asking(app), what="the delete question answered")
         assert screen.document is not None
         # before, the case at paris's old place (london) was deleted
         assert [c.eval_id for c in screen.document.cases] == ["outside", "london", "paris"]
@@ -253,7 +285,7 @@ async def test_a_reload_keeps_the_field_being_typed_in(weather_set: Path) -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_form(pilot)
         screen = editor(app)
-        await pilot.press("enter", "tab")  # the name field of london
+        await to_name_field(pilot)  # of london
         assert app.focused is not None and app.focused.id == "f-name"
         rename_case(weather_set, 1, "renamed outside")  # no unsaved edits: reloads
         await wait_for(
@@ -282,19 +314,18 @@ async def test_a_case_edited_out_of_the_filter_stays_listed_until_the_filter_cha
         screen = editor(app)
         table = screen.query_one(CaseTable)
         table.set_filter("#smoke")  # london only
-        await pilot.pause()
         assert screen.document is not None
         london = screen.document.cases[0].uid
-        assert table.visible_uids == [london]
+        await wait_for(pilot, lambda: table.visible_uids == [london])
         screen.query_one("#f-tags", Input).value = "other"  # london leaves the filter
-        await pilot.pause()
+        document = screen.document
+        await wait_for(pilot, lambda: document.cases[0].data.get("tags") == ["other"])
         # the list and the form still show the same case (they split before)
         assert table.visible_uids == [london] and table.highlighted_uid == london
         assert screen.query_one(CaseForm).uid == london
         table.set_filter("")  # another filter: now it goes
         table.set_filter("#smoke")
-        await pilot.pause()
-        assert table.visible_uids == []
+        await wait_for(pilot, lambda: table.visible_uids == [])
 
 
 async def test_edits_and_a_disk_change_of_other_cases_are_merged(weather_set: Path) -> None:
@@ -302,7 +333,9 @@ async def test_edits_and_a_disk_change_of_other_cases_are_merged(weather_set: Pa
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_form(pilot)
         screen = editor(app)
-        await pilot.press("enter", "tab", *"mine")  # the name of london
+        await to_name_field(pilot)  # of london
+        await pilot.press(*"mine")
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
         assert screen.document is not None and screen.document.dirty
 
         rename_case(weather_set, 1, "theirs")  # paris, outside
@@ -327,7 +360,9 @@ async def test_a_case_changed_on_both_sides_is_named_and_not_merged(weather_set:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_form(pilot)
         screen = editor(app)
-        await pilot.press("enter", "tab", *"mine")
+        await to_name_field(pilot)
+        await pilot.press(*"mine")
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
         rename_case(weather_set, 0, "theirs")  # the same case, outside
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         choice = app.screen

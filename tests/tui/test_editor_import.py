@@ -13,7 +13,7 @@ from tenxeval_tui.screens.common.path_dialog import PathDialog
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.browser_app import plain
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_widget, wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
@@ -28,6 +28,7 @@ def toasts(app: WorkbenchApp) -> list[str]:
 async def _import(pilot, app: WorkbenchApp, path: Path) -> PathDialog:  # type: ignore[no-untyped-def]
     await pilot.press("f4")
     await wait_for(pilot, lambda: isinstance(app.screen, PathDialog))
+    await to_widget(pilot, "path-input")  # composed and focused on mount, after the push
     dialog = app.screen
     assert isinstance(dialog, PathDialog)
     dialog.query_one("#path-input", Input).value = str(path)

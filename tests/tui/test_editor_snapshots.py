@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher, Input, TextArea
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, SessionInput, ToolCall
 from tenxeval_tui.screens.common.choice import ChoiceScreen
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_field, wait_for, wait_for_form
 
 SIZES = [(100, 30), (160, 45)]
 
@@ -79,6 +79,13 @@ async def showing_the_error(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+def shown_id(pilot: Pilot[Any]) -> str | None:
+    """The id of the case the editor's form shows."""
+    screen: Any = pilot.app.screen
+    uid = screen.query_one("CaseForm").uid
+    return None if uid is None or screen.document is None else screen.document.case(uid).eval_id
+
+
 async def opened(pilot: Pilot[Any]) -> None:
     await wait_for_form(pilot)
     await pilot.pause()
@@ -101,7 +108,9 @@ def test_editor_validation_errors(
 ) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await opened(pilot)
-        await pilot.press("down", "enter")  # paris_chat
+        await pilot.press("down")  # paris_chat
+        await wait_for(pilot, lambda: shown_id(pilot) == "paris_chat")
+        await to_field(pilot, "eval_id", "enter")
         await pilot.press("ctrl+u", *"london_sunny")  # a duplicate id
         form = pilot.app.screen.query_one("CaseForm")
         form.focus_field("turns.0.tools.0.args")
@@ -117,7 +126,9 @@ def test_editor_validation_errors(
 def test_editor_filtered_by_tag(snap_compare: Any, workspace: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await opened(pilot)
-        await pilot.press("slash", *"#smoke joke", "enter")
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(pilot.app.focused, Input))  # the filter box
+        await pilot.press(*"#smoke joke", "enter")
         await pilot.pause()
 
     app = WorkbenchApp("weather.evalset.json", watch_files=False)
@@ -137,7 +148,9 @@ def test_file_that_does_not_load(snap_compare: Any, workspace: Path, size: tuple
 def test_unsaved_changes_prompt(snap_compare: Any, workspace: Path, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await opened(pilot)
-        await pilot.press("enter", "tab", *"renamed", "ctrl+q")
+        await to_field(pilot, "eval_id", "enter")
+        await to_field(pilot, "name", "tab")
+        await pilot.press(*"renamed", "ctrl+q")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
         await pilot.pause()
 

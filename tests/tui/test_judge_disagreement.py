@@ -34,4 +34,8 @@ async def test_split_votes_are_shown_under_the_criterion(tmp_path: Path) -> None
         criteria = plain(screen.query_one("#criteria-table", Static))
         assert "judge samples disagreed on 50% of 2 item(s)" in criteria
         await pilot.press("down")
+        await until(
+            pilot,
+            lambda: screen.showing_case is not None and screen.showing_case.eval_id == "paris",
+        )
         assert "disagreed" not in plain(screen.query_one("#criteria-table", Static))

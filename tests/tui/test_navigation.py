@@ -101,7 +101,9 @@ async def one_case(pilot: Pilot[Any]) -> Screen[Any]:
 async def help_screen(pilot: Pilot[Any]) -> Screen[Any]:
     await run_view(pilot)
     await pilot.press("question_mark")
-    return await shows(pilot, HelpScreen)
+    screen = await shows(pilot, HelpScreen)
+    await wait_for(pilot, lambda: bool(screen.query(DataTable)))
+    return screen
 
 
 SCREENS: dict[str, Reach] = {
@@ -167,7 +169,7 @@ async def test_esc_at_a_screen_of_its_own_goes_back_to_the_screen_before(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is first)
         first.query_one(CaseTable).focus()
-        await pilot.pause()
+        await wait_for(pilot, lambda: first.query_one(CaseTable).has_focus)  # focus() is queued
         assert first.check_action("back", ()) is False  # hidden: nowhere to go
         await pilot.press("escape")
         await pilot.pause()
@@ -253,12 +255,15 @@ async def help_moves_with_home_and_end(pilot: Pilot[Any], where: str) -> None:
     help_shown = await shows(pilot, HelpScreen)
     assert isinstance(help_shown, HelpScreen)
     assert help_shown.rows[0][0] == where
+    await wait_for(pilot, lambda: bool(help_shown.query(DataTable)))
     table = help_shown.query_one(DataTable)
+    # laid out on a later refresh than the screen's push: wait for its scrollbar
+    await wait_for(pilot, lambda: table.show_vertical_scrollbar, what="the help's scrollbar")
     assert table.row_count > table.size.height  # it scrolls: a scrollbar shows
     assert table.show_vertical_scrollbar
     await pilot.press("end")
     await wait_for(pilot, lambda: table.cursor_row == table.row_count - 1)
-    assert table.scroll_y > 0
+    await wait_for(pilot, lambda: table.scroll_y > 0)  # scrolled after the cursor moved
     await pilot.press("home")
     await wait_for(pilot, lambda: table.cursor_row == 0 and table.scroll_y == 0)
     await pilot.press("escape")

@@ -17,7 +17,7 @@ from tenxeval_tui.evaluation.targets.loader import load_agent
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.editor.record_chat import RecordScreen
 from tenxeval_tui.screens.editor.save_recording import SaveRecordingScreen
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_widget, wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
 
 
@@ -109,6 +109,7 @@ async def test_saving_only_the_tool_calls_of_a_plain_agents_chat_and_undo(tmp_pa
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveRecordingScreen))
         dialog = app.screen
+        await to_widget(pilot, "record-id")  # focused on mount: keys before go elsewhere
         await pilot.press(*("backspace",) * len("recorded_1"), *"refund_flow")
         dialog.query_one("#part-replies", Checkbox).focus()
         await pilot.press("space")  # expected replies: off

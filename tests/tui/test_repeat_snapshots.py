@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.repeat_samples import write_repeat_reports
 from tests.tui.browser_app import BrowserApp, until
@@ -41,6 +42,8 @@ def test_repeat_of_a_case_snapshot(snap_compare: Any, repeats_app: BrowserApp) -
         await pilot.press("down", "enter")
         await until(pilot, lambda: pilot.app.screen.showing_case is not None)
         await pilot.press("right_square_bracket", "right_square_bracket")
+        view = pilot.app.screen.query_one(CaseDetailView)
+        await until(pilot, lambda: view.repeat == 1)
         await pilot.pause()
 
     assert snap_compare(repeats_app, terminal_size=SIZE, run_before=second_repeat)

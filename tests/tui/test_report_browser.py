@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -25,6 +26,12 @@ from tests.tui.browser_app import (
 )
 
 
+def showing(screen: ReportScreen) -> str | None:
+    """The id of the case open under the report's table (``None`` when none is)."""
+    case = screen.showing_case
+    return None if case is None else case.eval_id
+
+
 async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path) -> None:
     base, cur = write_reports(tmp_path)
     (tmp_path / "zz_broken.json").write_text('{"eval_set_id": ', encoding="utf-8")
@@ -37,11 +44,10 @@ async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path)
         # a file that does not load is dated by its modification time (now): it lists first
         assert entries[0] == broken
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ReportsScreen)
         await until(
             pilot, lambda: any("zz_broken.json:1:17" in n.message for n in app._notifications)
         )
+        assert isinstance(app.screen, ReportsScreen)  # said, and not opened
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ReportScreen))
 
@@ -54,22 +60,26 @@ async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
         ids = lambda: [r.eval_id for r in screen.visible_rows]  # noqa: E731
         assert ids() == ["london", "paris", "tokyo", "berlin", "oslo"]
         await pilot.press("f")
-        assert ids() == ["paris", "berlin"]
+        await until(pilot, lambda: ids() == ["paris", "berlin"])
         await pilot.press("f")
-        assert ids() == []  # nothing errored in the current run
+        await until(pilot, lambda: ids() == [])  # nothing errored in the current run
         await pilot.press("f")
-        assert len(ids()) == 5
-        await pilot.press("slash", *"tag:smoke")
-        assert ids() == ["london", "paris"]
+        await until(pilot, lambda: len(ids()) == 5)
+        await pilot.press("slash")
+        await until(pilot, lambda: screen.query_one("#case-filter").has_focus)
+        await pilot.press(*"tag:smoke")
+        await until(pilot, lambda: ids() == ["london", "paris"])
         await pilot.press(*" par")
-        assert ids() == ["paris"]
+        await until(pilot, lambda: ids() == ["paris"])
         await pilot.press("enter")  # back to the table with the filter kept
+        await until(pilot, lambda: screen.query_one("#case-table").has_focus)
         await pilot.press("enter")
+        await until(pilot, lambda: screen.showing_case is not None)
         shown = screen.showing_case
         assert shown is not None and shown.eval_id == "paris"
         await pilot.press("slash")  # the filter box is in the overview: the case closes
-        assert screen.showing_case is None
-        assert screen.query_one("#case-filter").has_focus
+        await until(pilot, lambda: screen.showing_case is None)
+        await until(pilot, lambda: screen.query_one("#case-filter").has_focus)
 
 
 async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Path) -> None:
@@ -78,9 +88,9 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot)
         await pilot.press("down", "enter")
-        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReportScreen)
+        await until(pilot, lambda: screen.showing_case is not None)
         shown = screen.showing_case
         assert shown is not None and shown.eval_id == "paris"
         response = screen.query_one("#response-diff", ResponseDiff).plain
@@ -98,13 +108,15 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
         assert "480 total" in tokens and "judges  120 in, 30 out" in tokens
         assert "agent → tools → agent" in plain(screen.query_one("#node-order", Static))
         await pilot.press("down")  # with a case open, the cursor moves through cases
+        await until(pilot, lambda: showing(screen) == "tokyo")
         assert screen.showing_case is not None and screen.showing_case.eval_id == "tokyo"
         assert "get_forecast" not in plain(screen.query_one("#trajectory-diff", Static))
         await pilot.press("escape")
+        await until(pilot, lambda: screen.showing_case is None)
         assert screen.showing_case is None and app.screen is screen
-        assert screen.query_one("#case-table").has_focus
+        await until(pilot, lambda: screen.query_one("#case-table").has_focus)
         await pilot.press("escape")
-        assert isinstance(app.screen, ReportsScreen)
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
@@ -114,9 +126,11 @@ async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
         await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+        screen = app.screen
         await pilot.press("f", "f")  # errored only
-        assert [r.eval_id for r in app.screen.visible_rows] == ["berlin"]
+        await until(pilot, lambda: [r.eval_id for r in screen.visible_rows] == ["berlin"])
         await pilot.press("enter")
+        await until(pilot, lambda: showing(screen) == "berlin")
         assert "TimeoutError: agent took 30s" in plain(app.screen.query_one("#case-error", Static))
 
 
@@ -129,10 +143,10 @@ async def test_open_html_report_in_browser(tmp_path: Path) -> None:
         assert app.opened == []  # no HTML file written for this run
         cur.with_suffix(".html").write_text("<html></html>", encoding="utf-8")
         await pilot.press("o")
-        assert app.opened == [cur.with_suffix(".html").resolve().as_uri()]
+        await until(pilot, lambda: app.opened == [cur.with_suffix(".html").resolve().as_uri()])
         await open_current_report(pilot)
         await pilot.press("o")
-        assert len(app.opened) == 2
+        await until(pilot, lambda: len(app.opened) == 2)
 
 
 async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
@@ -142,6 +156,7 @@ async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
         await open_current_report(pilot)
         await pilot.press("down", "ctrl+e", "s")
         await pilot.press("enter", "ctrl+e")
+        await until(pilot, lambda: len(app.case_actions) == 3)
         assert app.case_actions == [
             ("edit", "weather-agent", "paris"),
             ("rerun", "weather-agent", "paris"),
@@ -184,20 +199,24 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
         criteria = plain(screen.query_one("#compare-criteria", Static))
         assert "rouge_match" in criteria and "-0.14" in criteria
         await pilot.press("s")  # sort by case name
-        assert [c.eval_id for c in screen.visible_cases] == [
-            "berlin",
-            "oslo",
-            "paris",
-            "rome",
-            "tokyo",
-        ]
+        await until(
+            pilot,
+            lambda: (
+                [c.eval_id for c in screen.visible_cases]
+                == ["berlin", "oslo", "paris", "rome", "tokyo"]
+            ),
+        )
         await pilot.press("v")
-        assert screen.visible_cases[0].eval_id == "tokyo"
+        await until(pilot, lambda: screen.visible_cases[0].eval_id == "tokyo")
         await pilot.press("a")
-        assert len(screen.visible_cases) == 6
+        await until(pilot, lambda: len(screen.visible_cases) == 6)
         await pilot.press("s", "s", "s", "s", "v", "a")  # back to change order, unchanged hidden
-        assert screen.visible_cases[0].eval_id == "paris"
+        await until(
+            pilot,
+            lambda: len(screen.visible_cases) == 5 and screen.visible_cases[0].eval_id == "paris",
+        )
         await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CaseScreen) and app.screen.is_mounted)
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.baseline is not None and case_screen.baseline.passed
@@ -324,8 +343,50 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
         assert "'support-agent', not 'weather-agent'" in plain(warning)
         await pilot.press("up")
         await until(pilot, lambda: plain(warning).strip() == "")
-        await pilot.press("down", "enter")  # it may still be picked
+        await pilot.press("down")  # it may still be picked
+        await until(pilot, lambda: "another eval set" in plain(warning))
+        await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, CompareScreen))
         compare = app.screen
         assert isinstance(compare, CompareScreen) and compare.baseline_path == other
         assert compare.current_path == current
+
+
+async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is read again (a report written, f5) while the first reading still runs:
+    when the first ends last, the list keeps the newer reading's reports."""
+    import threading
+
+    from tenxeval_tui.screens.reports import reports
+    from tests.waiting import scaled
+
+    write_reports(tmp_path)
+    first, release = threading.Event(), threading.Event()
+    list_reports = reports.list_reports
+
+    def slow_first_listing(folder: Path) -> Any:
+        if not first.is_set():  # the listing on opening: held until the test lets it go
+            first.set()
+            release.wait(timeout=scaled(60))
+            return list_reports(folder)[:1]  # told apart by its size
+        return list_reports(folder)
+
+    monkeypatch.setattr(reports, "list_reports", slow_first_listing)
+    shown: list[int] = []
+    show = ReportsScreen._show
+
+    def counting_show(self: ReportsScreen, entries: Any, *rest: Any) -> None:
+        shown.append(len(entries))
+        show(self, entries, *rest)
+
+    monkeypatch.setattr(ReportsScreen, "_show", counting_show)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen) and first.is_set())
+        await pilot.press("f5")  # read again while the first reading is held
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        release.set()
+        await until(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
+        assert len(app.screen.query_one(ReportList).entries) == 2

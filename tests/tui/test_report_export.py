@@ -13,11 +13,13 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.screens.common.path_dialog import PathDialog as ExportScreen
 from tests.report_samples import write_reports
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.conftest import to_widget
 
 
 async def _export_to(pilot, app: BrowserApp, target: str) -> ExportScreen:  # type: ignore[no-untyped-def]
     await pilot.press("x")
     await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+    await to_widget(pilot, "path-input")  # composed and focused on mount, after the push
     dialog = app.screen
     assert isinstance(dialog, ExportScreen)
     dialog.query_one("#path-input", Input).value = target

@@ -60,15 +60,16 @@ async def test_cases_show_their_pass_rate_and_repeats_step_with_divergence(
         )
         assert "#3   FAIL   1.25s  same path and reply as #1" in repeats
         await pilot.press("right_square_bracket", "right_square_bracket")
-        assert view.repeat == 1
+        await until(pilot, lambda: view.repeat == 1)
         assert "repeat 2 of 5" in plain(screen.query_one("#case-title", Static))
         response = screen.query_one("#response-diff", ResponseDiff).plain
         assert "The weather in Paris is sunny." in response and "could not find" not in response
         await pilot.press("left_square_bracket", "left_square_bracket")
-        assert view.repeat is None  # back at the case's top level
+        await until(pilot, lambda: view.repeat is None)  # back at the case's top level
         await pilot.press("left_square_bracket")
-        assert view.repeat == 4  # wraps to the last repeat
+        await until(pilot, lambda: view.repeat == 4)  # wraps to the last repeat
         await pilot.press("down")  # the next case opens at its top level
+        await until(pilot, lambda: view.result is not None and view.result.eval_id == "tokyo")
         assert screen.showing_case is not None and screen.showing_case.eval_id == "tokyo"
         assert view.repeat is None
 
@@ -123,7 +124,9 @@ async def test_comparison_tells_a_regression_from_a_flip_within_noise(tmp_path: 
         assert cells["tokyo"][0] == "noise flip" and cells["tokyo"][4] == "5/5 → 4/5"
         assert cells["paris"][4] == "5/5 → 1/5" and cells["paris"][5] == "0.024"
         await pilot.press("enter")  # paris, from both runs, steps through its repeats
+        await until(pilot, lambda: isinstance(app.screen, CaseScreen))
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
+        await until(pilot, lambda: bool(case_screen.query(CaseDetailView)))
         await pilot.press("right_square_bracket")
-        assert case_screen.query_one(CaseDetailView).repeat == 0
+        await until(pilot, lambda: case_screen.query_one(CaseDetailView).repeat == 0)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tenxeval_tui.browsing.report_document import StatusFilter
 from tenxeval_tui.screens.reports.baseline_picker import BaselinePicker
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
@@ -56,6 +57,7 @@ def test_report_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
     async def failed_only(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("f")
+        await until(pilot, lambda: pilot.app.screen.status_filter is not StatusFilter.ALL)
 
     assert snap_compare(reports_app, terminal_size=SIZE, run_before=failed_only)
 

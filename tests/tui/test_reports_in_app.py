@@ -37,8 +37,9 @@ async def test_b_lists_the_workspace_reports_and_ctrl_e_opens_the_case_in_the_ed
     async with app.run_test(size=(130, 45)) as pilot:
         await pilot.pause()
         await pilot.press("b")
-        assert isinstance(app.screen, ReportsScreen)
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
         reports = app.screen
+        assert isinstance(reports, ReportsScreen)
         await until(pilot, lambda: len(reports.query_one(ReportList).entries) == 1)
         assert reports.folder == weather_set.parent / "eval_reports"
         await pilot.press("enter")
@@ -66,12 +67,12 @@ async def test_unknown_eval_set_says_so(weather_set: Path) -> None:
     async with app.run_test(size=(130, 45)) as pilot:
         await pilot.pause()
         await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
         await app.run_action("edit_case('not-here', 'x')")
-        await pilot.pause()
-        assert isinstance(app.screen, ReportsScreen)  # stays where it was
         await until(
             pilot, lambda: any("No eval set 'not-here'" in n.message for n in app._notifications)
         )
+        assert isinstance(app.screen, ReportsScreen)  # said, and stays where it was
 
 
 async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> None:
@@ -79,6 +80,7 @@ async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> No
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert isinstance(app.screen, HelpScreen)
         rows = {(where, keys) for where, keys, _ in app.screen.rows}
         assert ("everywhere", "b") in rows

@@ -167,7 +167,9 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
             lambda: any("Saved as case 'two_cities'" in n.message for n in app._notifications),
         )
 
-        await pilot.press("ctrl+s", "enter")  # again: the id is taken, so it gets another
+        await pilot.press("ctrl+s")  # again: the id is taken, so it gets another
+        await until(pilot, lambda: isinstance(app.screen, EvalSetPicker))
+        await pilot.press("enter")
         await until(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 4)
         assert EvalSet.from_file(weather_set).eval_cases[-1].eval_id == "two_cities_2"
 

@@ -89,6 +89,7 @@ async def test_the_editor_shows_a_hostile_case_inertly(project: Path, written: l
         # the id (now a box of the dialog) shown inertly
         assert_inert_output(await _painted(pilot, written, "set␛]0;PWNED␇"))
         await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)  # the dialog closed
 
         written.clear()  # a confirmation naming the case
         screen.query_one(CaseTable).focus()
@@ -96,6 +97,7 @@ async def test_the_editor_shows_a_hostile_case_inertly(project: Path, written: l
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         assert_inert_output(await _painted(pilot, written, "Delete case"))
         await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)  # the question closed
 
         written.clear()  # a notification naming hostile text
         app.notify("Saved " + HOSTILE_TEXT, title="title\x1b]0;PWNED\x07")

@@ -44,12 +44,20 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
             screen.query_one("#what-if-cases-title", Static)
         )
         assert sorted(p.name for p in tmp_path.iterdir()) == ["coins_20260520_142301.json"]
+        # (result is still the last key's until a key is handled: wait for the new verdicts)
         await pilot.press("space")  # rouge_match off: every case passes on the judge
-        await until(pilot, lambda: screen.result is not None)
-        assert {(c.eval_id, c.after) for c in screen.changes} == {("q2", "passed")}
+        await until(
+            pilot,
+            lambda: (
+                screen.result is not None
+                and {(c.eval_id, c.after) for c in screen.changes} == {("q2", "passed")}
+            ),
+        )
         await pilot.press("space")  # on again: back to the 0.80 verdicts
-        await until(pilot, lambda: screen.result is not None)
-        assert [c.eval_id for c in screen.changes] == ["q1"]
+        await until(
+            pilot,
+            lambda: screen.result is not None and [c.eval_id for c in screen.changes] == ["q1"],
+        )
         await pilot.press("w")
         await until(pilot, lambda: screen.saved is not None)
         assert screen.saved == tmp_path / "coins_20260520_142301.what-if.json"
@@ -64,7 +72,6 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
         assert enabled["rouge_match"].threshold == 0.8
         assert enabled["factual_accuracy_v1"].threshold == 0.7  # as the report had it
         await pilot.press("r")
-        await until(pilot, lambda: screen.result is not None)
-        assert screen.changes == []
+        await until(pilot, lambda: screen.result is not None and screen.changes == [])
         await pilot.press("escape")
-        assert not isinstance(app.screen, WhatIfScreen)
+        await until(pilot, lambda: not isinstance(app.screen, WhatIfScreen))

@@ -106,6 +106,8 @@ class EditorScreen(AgentCommandsScreen):
     def __init__(self) -> None:
         super().__init__(id="editor")
         self.entries: list[EvalSetEntry] = []
+        self._set_while_counting: set[Path] = set()
+        """Files listed by ``_set_entry`` while ``describe_files`` reads: theirs stays."""
         self._workspace: Workspace | None = None
         self._open_path: Path | None = None
         """The file shown (loaded, or in the error view); watched for changes."""
@@ -157,7 +159,8 @@ class EditorScreen(AgentCommandsScreen):
         else:
             self.open_file(files[0])
             if workspace.single_file is None:
-                self.describe_files()
+                self._set_while_counting.clear()
+                self.describe_files([entry.path for entry in self.entries])
         self._update_title()
 
     # --- the newcomer's tip --------------------------------------------------------
@@ -216,6 +219,7 @@ class EditorScreen(AgentCommandsScreen):
         if document.path is None:
             return
         entry = EvalSetEntry(document.path, len(document.cases))
+        self._set_while_counting.add(document.path)
         paths = [e.path for e in self.entries]
         if document.path in paths:
             self.entries[paths.index(document.path)] = entry
@@ -224,13 +228,22 @@ class EditorScreen(AgentCommandsScreen):
         self._show_entries()
 
     @work(thread=True, exclusive=True, group="describe")
-    def describe_files(self) -> None:
-        """Count the cases of every file (or find its error) off the UI thread."""
-        described = [describe_eval_set(entry.path) for entry in self.entries]
+    def describe_files(self, paths: list[Path]) -> None:
+        """Count the cases of the files ``paths`` (or find their errors) off the UI thread."""
+        described = [describe_eval_set(path) for path in paths]
         self.app.call_from_thread(self._described, described)
 
     def _described(self, described: list[EvalSetEntry]) -> None:
-        self.entries = described
+        # The counts read from disk, for the files listed when the reading began; a file
+        # made, opened or saved meanwhile keeps what its entry says now (a new file is on
+        # no disk yet, a saved one was counted before its save).
+        read = {entry.path: entry for entry in described}
+        self.entries = [
+            read[entry.path]
+            if entry.path in read and entry.path not in self._set_while_counting
+            else entry
+            for entry in self.entries
+        ]
         self._show_entries()
 
     @on(OptionList.OptionSelected, "#files")

@@ -65,6 +65,8 @@ class FlakinessScreen(Screen[None]):
         self.cases: list[FlakyCase] = []
         self.runs: list[RunSummary] = []
         self.loaded = False
+        self._reading = 0
+        """Which reading is the latest: a reading the user's key overtook shows nothing."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Reading the reports…", style="dim"), id="flaky-header")
@@ -73,10 +75,18 @@ class FlakinessScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._load()
+        self._read()
+
+    def _read(self) -> None:
+        """Read the reports of the window ``last`` says, in a thread."""
+        self._reading += 1
+        self.loaded = False
+        self._load(self._reading, self.last)
 
     @work(thread=True, exclusive=True, group="flaky-load")
-    def _load(self) -> None:
+    def _load(self, reading: int, last: int | None) -> None:
+        # exclusive cancels the worker of an earlier reading, but its thread runs on: what
+        # it reads is dropped in _show if a later reading started meanwhile
         summaries: list[RunSummary] = []
         unreadable = 0
         for item in self.summaries.of_folder(self.folder):
@@ -84,10 +94,14 @@ class FlakinessScreen(Screen[None]):
                 unreadable += 1
             else:
                 summaries.append(item)
-        runs = eval_set_history(summaries, self.eval_set_id, self.last)
-        self.app.call_from_thread(self._show, runs, flaky_cases(runs), unreadable)
+        runs = eval_set_history(summaries, self.eval_set_id, last)
+        self.app.call_from_thread(self._show, runs, flaky_cases(runs), unreadable, reading)
 
-    def _show(self, runs: list[RunSummary], cases: list[FlakyCase], unreadable: int) -> None:
+    def _show(
+        self, runs: list[RunSummary], cases: list[FlakyCase], unreadable: int, reading: int
+    ) -> None:
+        if reading != self._reading:
+            return  # an earlier window's reading, ended after the one asked for since
         self.runs, self.cases, self.unreadable, self.loaded = runs, cases, unreadable, True
         self.query_one("#flaky-header", Static).update(self._header())
         self._refresh_cases()
@@ -142,9 +156,8 @@ class FlakinessScreen(Screen[None]):
 
     def action_cycle_last(self) -> None:
         self.last = HISTORY_SIZES[(HISTORY_SIZES.index(self.last) + 1) % len(HISTORY_SIZES)]
-        self.loaded = False
         self.query_one("#flaky-header", Static).update(Text("Reading the reports…", style="dim"))
-        self._load()
+        self._read()
 
     @on(FlakyTable.Selected, "#flaky-table")
     def _open_case(self, event: FlakyTable.Selected) -> None:

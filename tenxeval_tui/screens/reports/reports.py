@@ -52,6 +52,8 @@ class ReportsScreen(Screen[None]):
     def __init__(self, folder: str | Path | None = None) -> None:
         super().__init__()
         self._folder = Path(folder) if folder is not None else None
+        self._reading = 0
+        """Which listing is the latest: one that a newer listing overtook shows nothing."""
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
@@ -91,19 +93,24 @@ class ReportsScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
-        self._load()
+        self._reading += 1
+        self._load(self._reading)
 
     @work(thread=True, exclusive=True, group="reports-list")
-    def _load(self) -> None:
+    def _load(self, reading: int) -> None:
+        # exclusive cancels the worker of an earlier listing, but its thread runs on: what
+        # it lists is dropped in _show if a later listing started meanwhile
         entries = list_reports(self.folder)
-        self.app.call_from_thread(self._show, entries)
+        self.app.call_from_thread(self._show, entries, reading)
 
     @work(exclusive=True, group="reports-watch")
     async def _follow_folder(self) -> None:
         """Reread the list whenever a report file in the folder changes."""
         await follow_report_folder(self.folder, self.action_refresh)
 
-    def _show(self, entries: list[ReportEntry]) -> None:
+    def _show(self, entries: list[ReportEntry], reading: int) -> None:
+        if reading != self._reading:
+            return  # an older listing, ended after a newer one started: the folder changed
         table = self.query_one(ReportList)
         table.show_entries(entries)
         self._show_title(any_reports=bool(entries))

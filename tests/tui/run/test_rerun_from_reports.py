@@ -35,7 +35,7 @@ async def test_rerun_a_case_of_a_report_in_the_run_view(workspace: Path) -> None
             report = app.screen
             assert isinstance(report, ReportScreen)
         await pilot.press("f")  # failed only: oslo (a wrong expectation)
-        assert [r.eval_id for r in report.visible_rows] == ["oslo"]
+        await wait_until(lambda: [r.eval_id for r in report.visible_rows] == ["oslo"], pilot)
         assert report.check_action("rerun_case", ()) is True
         await pilot.press("s")  # rerun the case
         await wait_until(lambda: app.screen is run and run.runs_finished == 2, pilot)

@@ -58,7 +58,9 @@ async def test_many_queued_cases_draw_only_the_rows_on_screen() -> None:
             table.show(state, "Big")
         await wait_for(pilot, lambda: table.virtual_size.height == 5_001)  # header + rows
         assert table.row_count == 5_000
+        await wait_for(pilot, lambda: len(app.drawn) > 0, what="the first paint")
         assert 0 < len(app.drawn) <= table.size.height  # never the rows off screen
+        await wait_for(pilot, lambda: bool(app.highlighted), what="the Highlighted message")
         assert app.highlighted == ["big::c0000"]  # the first case is highlighted at once
         assert table.render_line(1).text.lstrip().startswith("· queued")
 
@@ -69,6 +71,7 @@ async def test_a_changed_case_repaints_its_own_row_only() -> None:
         table = app.query_one(RunCaseTable)
         states = queued(100)
         table.show_all((state, "Big") for state in states)
+        await wait_for(pilot, lambda: "big::c0003" in app.drawn, what="the first paint")
         await pilot.pause()
         drawn = len(app.drawn)
         states[3].status = CaseStatus.RUNNING
@@ -90,7 +93,7 @@ async def test_keys_move_in_case_keys_and_enter_selects() -> None:
         await wait_for(pilot, lambda: table.selected_key == "big::c0001")
         await pilot.press("end")
         await wait_for(pilot, lambda: table.selected_key == "big::c0049")
-        assert table.scroll_offset.y > 0  # the last row is scrolled into view
+        await wait_for(pilot, lambda: table.scroll_offset.y > 0)  # the last row scrolled to
         await pilot.press("pageup")
         await wait_for(
             pilot, lambda: table.cursor == 49 - table.scrollable_content_region.height + 1

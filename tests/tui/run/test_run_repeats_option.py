@@ -42,6 +42,9 @@ async def test_repeats_out_of_range_are_refused_before_anything_runs(workspace: 
         assert isinstance(screen, RunScreen)
         screen.query_one("#repeats").value = "20000"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
-        message = str(screen.query_one("#run-message", Static).render())
+        said = "Repeats: 20000 is not a whole number from 1 to 10,000."
+        run_message = screen.query_one("#run-message", Static)
+        await wait_until(lambda: said in str(run_message.render()), pilot)
+        message = str(run_message.render())
         assert "Repeats: 20000 is not a whole number from 1 to 10,000." in message
         assert screen.runs_started == 0

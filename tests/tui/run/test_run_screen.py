@@ -157,9 +157,10 @@ async def test_the_selected_case_streams_its_events_in_order(workspace: Path) ->
         screen = await run_all(app, pilot)
         table = screen.query_one(RunCaseTable)
         assert table.move_to("cities::rome")
-        await pilot.pause()
         stream = screen.query_one(EventStream)
         assert screen.live is not None
+        # the stream follows the table's Highlighted message, handled later
+        await wait_until(lambda: screen.selected == "cities::rome", pilot)
         assert stream.shown == len(screen.live.cases["cities::rome"].events) == 5
         lines = [str(line) for line in stream.lines]
         # The tool call's line ends with how long it took ("  [0.00s]"): a step's duration.
@@ -332,8 +333,7 @@ async def test_a_typed_agent_is_validated_before_running(
         screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = typed
         await pilot.press("ctrl+r")
-        await pilot.pause()
-        assert expected in message(screen)
+        await wait_until(lambda: expected in message(screen), pilot)
         assert screen.runs_started == 0
 
 
