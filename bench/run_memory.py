@@ -30,6 +30,7 @@ from worker_memory import (
     extract,
     html_cases,
     tree_env,
+    write_flood_set,
 )
 
 # The CLI in this process; at exit, its own peak and its waited-for children's (the worker).
@@ -70,17 +71,11 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=1)
     parser.add_argument("--baseline", default="main", help="git revision (default: main)")
     args = parser.parse_args()
-    from tenxeval_tui.evaluation import EvalSetBuilder
-
     rows = []
     reports = []
     with tempfile.TemporaryDirectory(prefix="run-memory-") as folder:
         root = Path(folder)
-        (root / "evals").mkdir()
-        builder = EvalSetBuilder("flood")
-        for index in range(args.cases):
-            builder.add_case("flood please", "done", case_id=f"flood-{index}")
-        builder.save(root / "evals" / "flood.evalset.json")
+        write_flood_set(root, args.cases)
         baseline = root / "baseline"
         sha = extract(args.baseline, baseline)
         trees = {f"before ({args.baseline} {sha[:9]})": baseline, "after (this tree)": HERE}

@@ -164,6 +164,17 @@ def html_cases(report_dir: Path) -> list[Any] | None:
     return list(strip(json.loads(block)))
 
 
+def write_flood_set(root: Path, cases: int) -> None:
+    """``root/evals/flood.evalset.json``: ``cases`` cases for the flood agent."""
+    from tenxeval_tui.evaluation import EvalSetBuilder
+
+    (root / "evals").mkdir()
+    builder = EvalSetBuilder("flood")
+    for index in range(cases):
+        builder.add_case("flood please", "done", case_id=f"flood-{index}")
+    builder.save(root / "evals" / "flood.evalset.json")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
@@ -171,15 +182,9 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=1, help="cases sharing the events")
     parser.add_argument("--no-reports", action="store_true", help="as `run` runs the worker")
     args = parser.parse_args()
-    from tenxeval_tui.evaluation import EvalSetBuilder
-
     with tempfile.TemporaryDirectory(prefix="worker-memory-") as folder:
         root = Path(folder)
-        (root / "evals").mkdir()
-        builder = EvalSetBuilder("flood")
-        for index in range(args.cases):
-            builder.add_case("flood please", "done", case_id=f"flood-{index}")
-        builder.save(root / "evals" / "flood.evalset.json")
+        write_flood_set(root, args.cases)
         baseline = root / "baseline"
         sha = extract(args.baseline, baseline)
         trees = {f"before ({args.baseline} {sha[:9]})": baseline, "after (this tree)": HERE}
