@@ -32,6 +32,7 @@ from tenxeval_tui.widgets.reports.comparison_table import (
     ComparisonTable,
 )
 from tenxeval_tui.widgets.reports.report_list import format_time
+from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_caption
 from tenxeval_tui.widgets.reports.status_text import PARTIAL_MARK, delta_text, score_text
 
 SORT_ORDER = list(CASE_SORT_KEYS)
@@ -174,12 +175,9 @@ class CompareScreen(Screen[None]):
             cases = [c for c in cases if c.change != CaseChange.UNCHANGED or c.noise_flip]
         table = self.query_one(ComparisonTable)
         table.set_items(cases, keep=table.current)
-        direction = "descending" if self.reverse else "ascending"
-        hidden = "" if self.show_unchanged else "   (unchanged cases hidden: a shows them)"
+        hidden = None if self.show_unchanged else "unchanged cases"
         self.query_one("#compare-sort", Static).update(
-            Text.assemble(
-                ("Sorted by ", "bold"), (f"{self.sort_key} ({direction})", "cyan"), hidden
-            )
+            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
         )
 
     @property
@@ -188,7 +186,7 @@ class CompareScreen(Screen[None]):
         return list(self.query_one(ComparisonTable).items)
 
     def action_cycle_sort(self) -> None:
-        self.sort_key = SORT_ORDER[(SORT_ORDER.index(self.sort_key) + 1) % len(SORT_ORDER)]
+        self.sort_key = next_sort_key(SORT_ORDER, self.sort_key)
         self._refresh_cases()
 
     def action_reverse_sort(self) -> None:

@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.settings.first_steps import state_dir
 from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
+from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_caption
 
 SORT_ORDER = list(FLAKY_SORT_KEYS)
 
@@ -129,12 +130,9 @@ class FlakinessScreen(Screen[None]):
             cases = [c for c in cases if c.unstable]
         table = self.query_one(FlakyTable)
         table.set_items(cases, keep=table.current)
-        direction = "descending" if self.reverse else "ascending"
-        hidden = "" if self.show_stable else "   (stable cases hidden: a shows them)"
+        hidden = None if self.show_stable else "stable cases"
         self.query_one("#flaky-sort", Static).update(
-            Text.assemble(
-                ("Sorted by ", "bold"), (f"{self.sort_key} ({direction})", "cyan"), hidden
-            )
+            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
         )
 
     @property
@@ -143,7 +141,7 @@ class FlakinessScreen(Screen[None]):
         return list(self.query_one(FlakyTable).items)
 
     def action_cycle_sort(self) -> None:
-        self.sort_key = SORT_ORDER[(SORT_ORDER.index(self.sort_key) + 1) % len(SORT_ORDER)]
+        self.sort_key = next_sort_key(SORT_ORDER, self.sort_key)
         self._refresh_cases()
 
     def action_reverse_sort(self) -> None:
