@@ -69,13 +69,38 @@ def is_report_file(path: Path) -> bool:
     )
 
 
-def list_reports(folder: str | Path) -> list[ReportEntry]:
-    """Every report in ``folder`` (not recursive), newest first; an absent folder lists nothing."""
+def list_reports(folder: str | Path, known: ReportEntries | None = None) -> list[ReportEntry]:
+    """Every report in ``folder`` (not recursive), newest first; an absent folder lists nothing.
+    With ``known``, a file unchanged since it was last listed there is not read again."""
     root = Path(folder)
     if not root.is_dir():
         return []
-    entries = [read_entry(path) for path in root.iterdir() if is_report_file(path)]
+    read = read_entry if known is None else known.entry
+    entries = [read(path) for path in root.iterdir() if is_report_file(path)]
     return sorted(entries, key=lambda e: (e.timestamp, e.path.name), reverse=True)
+
+
+class ReportEntries:
+    """The entries of the reports listed so far, each kept while its file's size and
+    modification time stay the same: a folder listed again (a report landed) reads only
+    the files that changed."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Path, tuple[tuple[int, int], ReportEntry]] = {}
+
+    def entry(self, path: Path) -> ReportEntry:
+        """``path``'s entry: the one kept, or :func:`read_entry`'s when the file changed."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return read_entry(path)  # says why it cannot be read
+        stamp = (stat.st_size, stat.st_mtime_ns)
+        kept = self._entries.get(path)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        entry = read_entry(path)
+        self._entries[path] = (stamp, entry)
+        return entry
 
 
 def read_entry(path: Path) -> ReportEntry:

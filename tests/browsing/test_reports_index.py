@@ -116,3 +116,22 @@ def test_reports_of_our_reporters_list_with_their_html(tmp_path: Path) -> None:
     assert entry.ok and (entry.passed, entry.failed) == (3, 2)
     doc = ReportDocument.open(entry.path)
     assert doc.case(1).eval_id == "paris"
+
+
+def test_a_folder_listed_again_reads_only_the_reports_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = reports_index
+    write_reports(tmp_path)
+    known = index.ReportEntries()
+    first = index.list_reports(tmp_path, known)
+    read: list[str] = []
+    real_read = index.read_entry
+    monkeypatch.setattr(index, "read_entry", lambda p: read.append(p.name) or real_read(p))
+    assert index.list_reports(tmp_path, known) == first  # nothing changed: nothing read
+    assert read == []
+    changed = first[-1].path
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = index.list_reports(tmp_path, known)
+    assert read == [changed.name]
+    assert [e.path for e in again] == [e.path for e in first]

@@ -366,12 +366,12 @@ async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
     first, release = threading.Event(), threading.Event()
     list_reports = reports.list_reports
 
-    def slow_first_listing(folder: Path) -> Any:
+    def slow_first_listing(folder: Path, *known: Any) -> Any:
         if not first.is_set():  # the listing on opening: held until the test lets it go
             first.set()
             release.wait(timeout=scaled(60))
-            return list_reports(folder)[:1]  # told apart by its size
-        return list_reports(folder)
+            return list_reports(folder, *known)[:1]  # told apart by its size
+        return list_reports(folder, *known)
 
     monkeypatch.setattr(reports, "list_reports", slow_first_listing)
     shown: list[int] = []

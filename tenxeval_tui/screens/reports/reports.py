@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
-from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
+from tenxeval_tui.browsing.reports_index import ReportEntries, ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
@@ -54,6 +54,8 @@ class ReportsScreen(Screen[None]):
         self._folder = Path(folder) if folder is not None else None
         self._reading = 0
         """Which listing is the latest: one that a newer listing overtook shows nothing."""
+        self._entries = ReportEntries()
+        """The folder's reports as listed: a file is read again only once it changed."""
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
@@ -100,7 +102,7 @@ class ReportsScreen(Screen[None]):
     def _load(self, reading: int) -> None:
         # exclusive cancels the worker of an earlier listing, but its thread runs on: what
         # it lists is dropped in _show if a later listing started meanwhile
-        entries = list_reports(self.folder)
+        entries = list_reports(self.folder, self._entries)
         self.app.call_from_thread(self._show, entries, reading)
 
     @work(exclusive=True, group="reports-watch")
