@@ -77,14 +77,14 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.headless`)."""
+    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.run_command`)."""
     from tenxeval_tui.cli.run_command import run_command
 
     return run_command(args)
 
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.cli.headless`)."""
+    """The ``run`` subcommand (its flags live in :mod:`tenxeval_tui.cli.run_flags`)."""
     from tenxeval_tui.cli.run_flags import add_run_arguments
 
     run = sub.add_parser(

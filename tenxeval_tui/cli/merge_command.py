@@ -50,12 +50,12 @@ def _fail(message: str) -> int:
 def merge_command(args: argparse.Namespace) -> int:
     """Run ``tenxeval-tui merge`` with parsed ``args``; returns the exit code."""
     from tenxeval_tui.cli.colour import colour_wanted
-    from tenxeval_tui.cli.headless import exit_code
     from tenxeval_tui.evaluation.errors import EvalFileError
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.inert import inert
     from tenxeval_tui.evaluation.reporters import print_report
     from tenxeval_tui.evaluation.reporters.files import reporter_for_path, write_report
+    from tenxeval_tui.runs.outcome import exit_code
     from tenxeval_tui.runs.shards import MergeError, merge_reports, missing_shards
 
     outputs = [Path(o) for o in args.outputs or []] or [Path(args.reports[0]).parent / DEFAULT_NAME]

@@ -60,7 +60,6 @@ def _fail(message: str) -> int:
 def rescore_command(args: argparse.Namespace) -> int:
     """Run ``tenxeval-tui rescore`` with parsed ``args``; returns the exit code."""
     from tenxeval_tui.cli.colour import colour_wanted
-    from tenxeval_tui.cli.headless import exit_code
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.config.presets import preset_by_name
     from tenxeval_tui.evaluation.criteria import CriterionConfigError
@@ -72,6 +71,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.reporters.files import reporter_for_path, write_report
     from tenxeval_tui.evaluation.rescore import rescore_report
     from tenxeval_tui.evaluation.syncrun import run_main
+    from tenxeval_tui.runs.outcome import exit_code
 
     output = Path(args.output) if args.output else Path(args.report).with_suffix(".rescored.json")
     try:

@@ -1,5 +1,8 @@
-"""``tenxeval-tui run``: one run (:mod:`.headless`), a watched run (:mod:`.watch_run`) or the
-reports of a journal, chosen by the flags; usage errors become exit code 2.
+"""``tenxeval-tui run``: the flags made into a plan and the session's options once
+(:func:`~tenxeval_tui.cli.headless.prepare_run`), then one run session
+(:class:`~tenxeval_tui.runs.session.RunSession`), a watched run (:mod:`.watch_run`) or the
+reports of a journal, shown on the console (:class:`~tenxeval_tui.cli.run_display.ConsoleDisplay`);
+usage errors become exit code 2.
 
 With ``--json``, whatever the run prints goes to stderr and stdout holds only the JSON
 summary (:func:`~tenxeval_tui.cli.run_options.json_summary`), printed once the run ends.
@@ -11,29 +14,21 @@ import argparse
 import contextlib
 import json
 import sys
-from typing import TYPE_CHECKING
 
-from tenxeval_tui.cli.headless import (
-    EXIT_INTERRUPTED,
-    EXIT_USAGE,
-    UsageError,
-    build_plan,
-    execute,
-    report_journal,
-)
+from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
+from tenxeval_tui.cli.run_display import ConsoleDisplay
+from tenxeval_tui.cli.run_options import json_summary
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
-
-if TYPE_CHECKING:
-    from tenxeval_tui.cli.run_options import Published
+from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
+from tenxeval_tui.runs.problems import RunProblem
+from tenxeval_tui.runs.session import RunSession
 
 
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
-    if not getattr(args, "json_summary", False):
-        return _run(args, None)
-    from tenxeval_tui.cli.run_options import json_summary
-
+    if not args.json_summary:
+        return _run(args, [])
     published: list[Published] = []
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
@@ -45,15 +40,20 @@ def run_command(args: argparse.Namespace) -> int:
     return code
 
 
-def _run(args: argparse.Namespace, published: list[Published] | None) -> int:
+def _run(args: argparse.Namespace, published: list[Published]) -> int:
+    """The run the flags ask for; the report it wrote is added to ``published``."""
     try:
-        plan = build_plan(args)
-        if getattr(args, "from_journal", None):
-            return report_journal(plan, args, published=published)
+        plan, options = prepare_run(args)
+        display = ConsoleDisplay(
+            quiet=args.quiet, verbose=args.verbose, open_html=args.open, log_level=options.log_level
+        )
         if args.watch:
-            return watch_loop(plan, args)
-        return execute(plan, args, published=published)
-    except UsageError as exc:
+            return watch_loop(plan, options, display, lambda: prepare_run(args)[0], args.paths)
+        outcome = RunSession(plan, options, display).run()
+        if outcome.published is not None:
+            published.append(outcome.published)
+        return outcome.exit_code
+    except (UsageError, RunProblem) as exc:
         print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

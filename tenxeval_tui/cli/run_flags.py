@@ -4,7 +4,7 @@ A flag that is not given takes its value from ``TENXEVAL_<FLAG>`` (``TENXEVAL_TH
 then ``[tool.tenxeval]``, then the user's ``settings.toml`` (see
 :mod:`tenxeval_tui.cli.run_settings`).
 
-Kept apart from :mod:`tenxeval_tui.cli.headless` and importing only ``argparse``, so that
+Kept apart from :mod:`tenxeval_tui.cli.headless` (which checks them) and importing only ``argparse``, so that
 ``tenxeval-tui --help`` and ``run --help`` stay fast.
 """
 

@@ -8,32 +8,20 @@ Each problem is a :class:`FlagError` whose message names the flag;
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule, ReporterConfig
-    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule
+    from tenxeval_tui.runs.outcome import Published
 
 MAX_REPEATS = 10_000
 
 
 class FlagError(ValueError):
     """A flag's value is wrong; the message names the flag."""
-
-
-@dataclass
-class Published:
-    """A report as written: the report and every file written for it."""
-
-    report: EvalReport
-    files: list[str] = field(default_factory=list)
-    retried: int = 0
-    """How many of its cases ran more than once (``--retry-errors``, a worker's death)."""
 
 
 def parse_pass_rule(raw: str) -> PassRule:
@@ -49,14 +37,13 @@ def parse_pass_rule(raw: str) -> PassRule:
     return rate
 
 
-def with_run_flags(config: EvalConfig, args: argparse.Namespace) -> EvalConfig:
+def with_run_flags(
+    config: EvalConfig, repeat: int | None, raw_rule: str | None, max_cost: float | None
+) -> EvalConfig:
     """``config`` with ``--repeat``, ``--pass-rule`` and ``--max-cost`` applied (a copy when
     any is given); :class:`FlagError` on a bad value."""
     from tenxeval_tui.evaluation.testing import with_repeats
 
-    repeat = getattr(args, "repeat", None)
-    raw_rule = getattr(args, "pass_rule", None)
-    max_cost = getattr(args, "max_cost", None)
     if repeat is not None and not 1 <= repeat <= MAX_REPEATS:
         raise FlagError(f"--repeat: {repeat} is not a whole number from 1 to {MAX_REPEATS:,}")
     rule = parse_pass_rule(raw_rule) if raw_rule is not None else None
@@ -81,28 +68,9 @@ def check_outputs(outputs: Sequence[str] | None) -> None:
             raise FlagError(f"-o: {output}: is a folder, not a file")
 
 
-def write_outputs(
-    report: EvalReport, outputs: Sequence[str] | None, config: ReporterConfig
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """Write ``report`` to each ``-o`` file; ``(files written, (file, problem) failed)``."""
-    from tenxeval_tui.evaluation.reporters.files import write_report
-
-    written: list[str] = []
-    failed: list[tuple[str, str]] = []
-    for output in outputs or ():
-        try:
-            written.append(str(write_report(report, output, config).absolute()))
-        except (OSError, ValueError) as exc:
-            failed.append((output, getattr(exc, "strerror", None) or str(exc)))
-    return written, failed
-
-
-def subset_fields(args: argparse.Namespace) -> dict[str, int | None]:
+def subset_fields(limit: int | None, sample: int | None, seed: int | None) -> dict[str, int | None]:
     """``--limit``, ``--sample`` and ``--seed`` as :class:`~tenxeval_tui.runs.plan.RunPlan`
     fields; :class:`FlagError` when they do not go together."""
-    limit = getattr(args, "limit", None)
-    sample = getattr(args, "sample", None)
-    seed = getattr(args, "seed", None)
     if limit is not None and sample is not None:
         raise FlagError("--limit and --sample: use one or the other")
     for name, count in (("--limit", limit), ("--sample", sample)):
@@ -157,12 +125,10 @@ def json_summary(published: Sequence[Published], code: int, threshold: float) ->
 
 __all__ = [
     "FlagError",
-    "Published",
     "check_error_exit_code",
     "check_outputs",
     "json_summary",
     "parse_pass_rule",
     "subset_fields",
     "with_run_flags",
-    "write_outputs",
 ]

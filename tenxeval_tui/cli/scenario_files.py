@@ -10,7 +10,6 @@ is imported at module level (``--help`` stays fast).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +18,6 @@ from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-    from tenxeval_tui.runs.plan import RunPlan
 
 
 def skip_unready_scenarios(
@@ -42,19 +39,4 @@ def skip_unready_scenarios(
     return left
 
 
-def check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) -> None:
-    """The simulated user of each scenario file that will run is set up (its model, key
-    and goal judge), before any agent is loaded; :class:`UsageError` naming the file."""
-    from tenxeval_tui.evaluation.simulators.runner import simulator_for
-    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-
-    config = plan.resolved_config()
-    for path, eval_set in selected:
-        if is_scenario_eval_set(eval_set):
-            try:
-                simulator_for(eval_set, config, plan.user_model)
-            except ValueError as exc:
-                raise UsageError(f"{path}: {exc} (or give run --user-model MODEL)") from None
-
-
-__all__ = ["check_simulators", "skip_unready_scenarios"]
+__all__ = ["skip_unready_scenarios"]

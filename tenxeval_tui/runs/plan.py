@@ -1,6 +1,6 @@
 """The run plan: what one evaluation runs, built by every front end, run by the worker.
 
-``tenxeval-tui run`` (:mod:`tenxeval_tui.cli.headless`), the workbench's run view and
+``tenxeval-tui run`` (:mod:`tenxeval_tui.cli.headless`, run by :mod:`tenxeval_tui.runs.session`), the workbench's run view and
 watch mode (CLI and TUI) each build a :class:`RunPlan`; it is serialised to JSON for the
 worker child (:mod:`tenxeval_tui.runs.worker`), which loads the eval sets, selects the
 cases (:func:`selected_eval_sets`), loads the agents and runs them. The case selection
@@ -149,6 +149,16 @@ class RunPlan(BaseModel):
     def selection_for(self, path: Path) -> CaseSelection:
         """The selection of the eval set in ``path``: the plan's, narrowed by ``only``."""
         return self.selection.narrowed(self.only.get(str(path)))
+
+    def narrowed_to(self, selected: Sequence[tuple[Path, EvalSet]], *, by_id: bool) -> RunPlan:
+        """This plan on the ``selected`` eval sets only (as :func:`select` gave them);
+        ``by_id``: exactly their cases, by id (a ``limit``/``sample`` pick, or what is left
+        to resume), so the worker runs these and picks nothing itself."""
+        update: dict[str, object] = {"eval_sets": [path for path, _ in selected]}
+        if by_id:
+            only = {str(path): [case.eval_id for case in s.eval_cases] for path, s in selected}
+            update.update(only=only, limit=None, sample=None, seed=None)
+        return self.model_copy(update=update)
 
     def rerunning(self, only: dict[Path, list[str]]) -> RunPlan:
         """This plan run again on some cases only: ``only`` maps each eval set file to run

@@ -50,6 +50,23 @@ def write_reports(
     return written
 
 
+def write_outputs(
+    report: EvalReport, outputs: Sequence[str], config: ReporterConfig
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Write ``report`` to each of ``outputs`` (``run -o FILE``: the format its ending
+    names); ``(files written, (file, problem) failed)``."""
+    from tenxeval_tui.evaluation.reporters.files import write_report
+
+    written: list[str] = []
+    failed: list[tuple[str, str]] = []
+    for output in outputs:
+        try:
+            written.append(str(write_report(report, output, config).absolute()))
+        except (OSError, ValueError) as exc:
+            failed.append((output, getattr(exc, "strerror", None) or str(exc)))
+    return written, failed
+
+
 def marked_partial(report: EvalReport) -> EvalReport:
     """``report`` marked as the report of a run that did not finish."""
     if report.is_partial:
@@ -65,4 +82,10 @@ def journal_reports(journal: Path) -> list[EvalReport]:
     return [marked_partial(r) for r in read_journal(journal).values() if r.results]
 
 
-__all__ = ["WrittenReports", "journal_reports", "marked_partial", "write_reports"]
+__all__ = [
+    "WrittenReports",
+    "journal_reports",
+    "marked_partial",
+    "write_outputs",
+    "write_reports",
+]

@@ -1,19 +1,73 @@
-"""The command that resumes a stopped run: run again only what its journal lacks (no UI).
+"""Resuming a stopped run: what is left to run, the complete reports after, and the command
+that does it (no UI).
 
 A run cancelled, killed or stopped keeps its journal (every finished case); ``tenxeval-tui
-run ... --resume JOURNAL`` runs the rest and writes one complete report. Both front ends
-show the command: ``run`` prints it, the run view shows it under a stopped run.
+run ... --resume JOURNAL`` runs the rest and writes one complete report, and so does the
+run view's "run the rest" (``u``): both take their :class:`ResumePoint` from
+:func:`resume_point`. Both front ends show the command: ``run`` prints it, the run view
+shows it under a stopped run.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.journal import read_journal
+from tenxeval_tui.evaluation.subsets import merge_results
+from tenxeval_tui.runs.passes import Selected, resume_split, with_finished
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.problems import journal_problems
 
 PROGRAM = "tenxeval-tui"
+
+
+@dataclass
+class ResumePoint:
+    """Where a stopped run resumes: the eval sets with the cases left to run, and each
+    selected set its journals have results of, with the report of those."""
+
+    todo: list[tuple[Path, EvalSet]]
+    done: list[tuple[EvalSet, EvalReport]]
+
+    @property
+    def finished(self) -> int:
+        """Cases the journals finished (of those selected)."""
+        return sum(len(report.results) for _, report in self.done)
+
+    @property
+    def left(self) -> int:
+        """Cases left to run."""
+        return sum(len(eval_set.eval_cases) for _, eval_set in self.todo)
+
+    def plan(self, plan: RunPlan) -> RunPlan:
+        """``plan`` running exactly the cases left, by id."""
+        return plan.narrowed_to(self.todo, by_id=True)
+
+    def reports(self, newer: Sequence[EvalReport], config_used: dict[str, Any]) -> list[EvalReport]:
+        """The complete reports: each journal report with the ``newer`` results of its set
+        (partial while a case of the set has no result), then the other newer reports;
+        each saying it was scored with ``config_used``."""
+        merged = with_finished(self.done, newer)
+        return [r.model_copy(update={"config_used": config_used}) for r in merged]
+
+
+def resume_point(selected: Selected, journals: Sequence[Path]) -> ResumePoint:
+    """What of ``selected`` the ``journals`` (oldest first: a later result of a case wins)
+    finished, and what is left; :class:`RunProblem` when a journal cannot be read."""
+    done: dict[str, EvalReport] = {}
+    for journal in journals:
+        with journal_problems(journal):
+            recorded = read_journal(journal)
+        for set_id, report in recorded.items():
+            done[set_id] = merge_results(done[set_id], report) if set_id in done else report
+    todo, finished = resume_split(selected, done)
+    return ResumePoint(todo, finished)
 
 
 def resume_argv(argv: Sequence[str], journal: Path) -> list[str]:
@@ -63,4 +117,11 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
     return resume_command(argv, Path(shown(plan.journal)))
 
 
-__all__ = ["PROGRAM", "plan_resume_command", "resume_argv", "resume_command"]
+__all__ = [
+    "PROGRAM",
+    "ResumePoint",
+    "plan_resume_command",
+    "resume_argv",
+    "resume_command",
+    "resume_point",
+]

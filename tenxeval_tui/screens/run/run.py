@@ -32,6 +32,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.repeats import MAX_REPEATS
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
+from tenxeval_tui.runs.passes import rerun_only
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
@@ -719,15 +720,12 @@ class RunScreen(Screen[None]):
         await accept_many_in_run(self, self.live, marked, self.case_reports)
 
     def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
-        only: dict[str, list[str]] = {}
-        for result in targets:
-            path = self.set_paths.get(result.eval_set_id)
-            if path is not None:
-                only.setdefault(str(path), []).append(result.eval_id)
+        cases = [(result.eval_set_id, result.eval_id) for result in targets]
+        only = rerun_only(cases, self.set_paths)
         if not only:
             self._say("Nothing to rerun.", "yellow")
             return
-        self.launch([Path(p) for p in only], only=only, carry=keep)
+        self.launch(list(only), only={str(p): ids for p, ids in only.items()}, carry=keep)
 
     def action_open_html(self) -> None:
         """Open the HTML report of the run (of the selected case's eval set) in the browser."""

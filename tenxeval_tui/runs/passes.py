@@ -1,13 +1,14 @@
-"""``run --retry-errors N`` and ``run --resume JOURNAL``: which cases to run again, and the
-reports of several child runs put together (the core's
-:mod:`~tenxeval_tui.evaluation.subsets` does the matching and merging).
+"""The passes of a run session (retrying errored cases, resuming from a journal, rerunning
+some cases from the run view): which cases to run again, and the reports of several passes
+put together (the core's :mod:`~tenxeval_tui.evaluation.subsets` does the matching and
+merging). No UI import.
 
 Reports and eval sets are matched by ``eval_set_id``, as in journals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
@@ -34,6 +35,18 @@ def errored_only(selected: Selected, reports: Sequence[EvalReport]) -> dict[Path
         chosen = [c.eval_id for c in eval_set.eval_cases if c.eval_id in ids]
         if chosen:
             only[path] = chosen
+    return only
+
+
+def rerun_only(cases: Iterable[CaseId], files: Mapping[str, Path]) -> dict[Path, list[str]]:
+    """``cases`` as :meth:`~tenxeval_tui.runs.plan.RunPlan.rerunning` takes them (as
+    :func:`errored_only` gives them): the eval ids by eval set file (``files``: eval set id
+    -> file), in the order given; cases of an eval set with no known file are left out."""
+    only: dict[Path, list[str]] = {}
+    for set_id, eval_id in cases:
+        path = files.get(set_id)
+        if path is not None and eval_id not in only.get(path, []):
+            only.setdefault(path, []).append(eval_id)
     return only
 
 
@@ -116,6 +129,7 @@ __all__ = [
     "case_ids",
     "errored_only",
     "merge_by_set",
+    "rerun_only",
     "resume_split",
     "retried_count",
     "with_finished",

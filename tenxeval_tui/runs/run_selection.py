@@ -1,0 +1,74 @@
+"""The first step of a run session: the plan's eval sets loaded and their cases selected, as
+the worker will select them, checked before any agent is loaded (no UI import).
+
+:func:`select_for_run` raises :class:`~tenxeval_tui.runs.problems.RunProblem` when a file
+does not load, a ``--case`` is in none of the files or nothing is selected, and
+:class:`~tenxeval_tui.runs.problems.EmptyShard` when a ``--shard`` part holds none of the
+selected cases. What it narrowed (``--limit``, ``--sample``, ``--shard``) is told through
+``note``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.simulators.runner import simulator_for
+from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select
+from tenxeval_tui.runs.problems import EmptyShard, RunProblem
+
+
+def select_for_run(plan: RunPlan, note: Callable[[str], None]) -> list[tuple[Path, EvalSet]]:
+    """The plan's eval sets that hold selected cases, loaded and filtered (by
+    :func:`~tenxeval_tui.runs.plan.select`, as the worker does)."""
+    try:
+        loaded = load_eval_sets(plan.eval_sets)
+    except EvalFileError as exc:
+        raise RunProblem(str(exc)) from None
+    except FileNotFoundError as exc:
+        raise RunProblem(f"{exc.filename}: file not found") from None
+    unknown = plan.selection.unknown_ids(c for _, s in loaded for c in s.eval_cases)
+    if unknown:
+        raise RunProblem(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
+    selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+    if not selected and plan.shard is not None:
+        among = _count(select(plan.model_copy(update={"shard": None}), loaded))
+        if among:
+            raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
+    check_simulators(plan, selected)
+    if not selected:
+        if plan.selection.filters:
+            raise RunProblem("no case matches --tags/--case in the eval sets")
+        raise RunProblem(f"{', '.join(map(str, plan.eval_sets))}: no cases to run")
+    if plan.limit is not None or plan.sample is not None:
+        whole = plan.model_copy(update={"limit": None, "sample": None})
+        how = f"--limit {plan.limit}" if plan.limit is not None else f"--sample {plan.sample}"
+        seed = f" --seed {plan.seed}" if plan.seed is not None else ""
+        among = _count(select(whole, loaded))
+        note(f"running {_count(selected)} of {among} selected cases ({how}{seed})")
+    if plan.shard is not None:
+        among = _count(select(plan.model_copy(update={"shard": None}), loaded))
+        note(f"running shard {plan.shard}: {_count(selected)} of {among} selected cases")
+    return selected
+
+
+def _count(selected: Sequence[tuple[Path, EvalSet]]) -> int:
+    return sum(len(eval_set.eval_cases) for _, eval_set in selected)
+
+
+def check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) -> None:
+    """The simulated user of each scenario file that will run is set up (its model, key
+    and goal judge), before any agent is loaded; :class:`RunProblem` naming the file."""
+    config = plan.resolved_config()
+    for path, eval_set in selected:
+        if is_scenario_eval_set(eval_set):
+            try:
+                simulator_for(eval_set, config, plan.user_model)
+            except ValueError as exc:
+                raise RunProblem(f"{path}: {exc} (or give run --user-model MODEL)") from None
+
+
+__all__ = ["check_simulators", "select_for_run"]

@@ -1,0 +1,274 @@
+"""One run session: a plan run to its end, for every front end (no UI import).
+
+``tenxeval-tui run`` builds a :class:`~tenxeval_tui.runs.plan.RunPlan` (what to run) and
+:class:`SessionOptions` (how to run it and judge the outcome) from its flags, then hands
+both to :class:`RunSession`, which goes through its steps and returns a
+:class:`~tenxeval_tui.runs.outcome.RunOutcome`; the CLI only parses and prints (through a
+:class:`~tenxeval_tui.runs.display.RunDisplay`). The steps, in order:
+
+1. **select**: the plan's files loaded and their cases chosen as the worker will choose them
+   (:func:`~tenxeval_tui.runs.run_selection.select_for_run`);
+2. **resume** (``SessionOptions.resume``): less the cases the journal finished;
+3. **passes**: the cases run in a worker child (:func:`~tenxeval_tui.runs.child_run.run_in_child`),
+   then (``retry_errors``) the errored ones again, each in a new child;
+4. **finish**: the passes and the journal's cases put together, a ``--shard`` part marked,
+   one report written (its ``outputs`` too), the journal dropped or kept, the exit code.
+
+``from_journal`` replaces all four: the reports a journal kept are written. A new way of
+running (another pass, another source of finished cases) is one field of
+:class:`SessionOptions` and one step here. The workbench, which follows its runs live in
+its own worker process, uses the same pieces for its reruns and resumes
+(:mod:`tenxeval_tui.runs.passes`, :func:`resume_point`, :func:`resumed_reports`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.runs.child_run import child_reports, run_in_child
+from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
+from tenxeval_tui.runs.outcome import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Published,
+    RunOutcome,
+    exit_code,
+)
+from tenxeval_tui.runs.passes import (
+    CaseId,
+    Selected,
+    case_ids,
+    errored_only,
+    merge_by_set,
+    retried_count,
+)
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
+from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
+from tenxeval_tui.runs.reports import marked_partial, write_outputs, write_reports
+from tenxeval_tui.runs.resume import ResumePoint, resume_point
+from tenxeval_tui.runs.run_selection import select_for_run
+from tenxeval_tui.runs.shards import mark_shard, run_positions
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """How a session runs its plan and judges the outcome (what it runs is the plan's)."""
+
+    threshold: float = 1.0
+    """The pass rate needed to exit 0."""
+    error_exit_code: int | None = None
+    """The exit code when a case errored (``None``: 1, as for a failed run)."""
+    retry_errors: int = 0
+    """Run the errored cases again, up to this many times (each keeps its last result)."""
+    resume: Path | None = None
+    """Run only what this journal has no result of, into one report of them all."""
+    from_journal: Path | None = None
+    """Run nothing: write the reports of the cases this journal recorded."""
+    outputs: tuple[str, ...] = ()
+    """More report files, each in the format its ending names (``-o``)."""
+    verbose: bool = False
+    """The worker's log records from INFO up, on stderr."""
+    log_level: str | None = None
+    """The worker's log records from this level up, whatever ``verbose`` says."""
+
+
+@dataclass
+class _Passes:
+    """What the passes of a run have done so far."""
+
+    finished: list[EvalReport] = field(default_factory=list)
+    interrupted: bool = False
+    died: bool = False
+    journal: Path | None = None
+    rerun: set[CaseId] = field(default_factory=set)
+    """The cases run more than once by ``retry_errors``."""
+
+    @property
+    def stopped(self) -> bool:
+        return self.interrupted or self.died
+
+
+class RunSession:
+    """A plan run with its options to one report and an exit code (see the module)."""
+
+    def __init__(
+        self, plan: RunPlan, options: SessionOptions, display: RunDisplay | None = None
+    ) -> None:
+        self.plan = plan
+        self.options = options
+        self.display: RunDisplay = display if display is not None else SilentDisplay()
+
+    def run(self) -> RunOutcome:
+        """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
+        ``--shard`` part that holds no case runs nothing and exits 0."""
+        if self.options.from_journal is not None:
+            return self.report_journal(self.options.from_journal)
+        try:
+            selected = select_for_run(self.plan, self.display.note)
+        except EmptyShard as exc:
+            self.display.note(f"{exc}: nothing to run")
+            return RunOutcome(EXIT_OK)
+        point = self._resume(selected)
+        return self._run_passes(point.todo, point)
+
+    def _resume(self, selected: Selected) -> ResumePoint:
+        """With ``resume``: ``selected`` less the cases its journal finished, and those."""
+        journal = self.options.resume
+        if journal is None:
+            return ResumePoint(list(selected), [])
+        point = resume_point(selected, [journal])
+        self.display.note(
+            f"resuming {journal}: {point.finished} case(s) finished, {point.left} to run"
+        )
+        return point
+
+    def _run_passes(self, selected: Selected, resumed: ResumePoint | None = None) -> RunOutcome:
+        """Run the ``selected`` eval sets (their passes), then :meth:`_finish`; ``resumed``:
+        the cases a resumed run's journal had are put back in the report."""
+        done = resumed.done if resumed is not None else []
+        by_id = self.plan.limit is not None or self.plan.sample is not None or bool(done)
+        plan = self.plan.narrowed_to(selected, by_id=by_id)
+        config = plan.resolved_config()
+        passes = _Passes()
+        if selected:
+            total = sum(len(s.eval_cases) for _, s in selected)
+            passes.journal, passes.finished = self._run_pass(plan, total, config, passes)
+        self._retry_errors(plan, selected, config, passes)
+        return self._finish(selected, resumed, config, passes)
+
+    def _run_pass(
+        self, plan: RunPlan, total: int, config: EvalConfig, passes: _Passes
+    ) -> tuple[Path | None, list[EvalReport]]:
+        """One run of ``plan`` in a child: its journal and reports; how it ended goes into
+        ``passes`` and is told to the display."""
+        with self.display.progress(total) as observers:
+            child = run_in_child(
+                plan,
+                observers,
+                verbose=self.options.verbose,
+                log_level=self.options.log_level,
+                stderr=self.display.child_stderr,
+            )
+        if child.worker_error is not None:
+            raise RunProblem(child.worker_error)
+        for death in child.worker_deaths:
+            self.display.warning(death)
+        if child.interrupted:
+            self.display.notice("interrupted: writing the report of the finished cases")
+        elif child.died:
+            self.display.warning(
+                f"the agent's process {child.how_it_ended()} before the run finished "
+                "(os._exit, a crash or a kill): writing the report of the finished cases"
+            )
+        passes.interrupted, passes.died = child.interrupted, child.died
+        return child.journal, child_reports(child, config.model_dump(mode="json"))
+
+    def _retry_errors(
+        self, plan: RunPlan, selected: Selected, config: EvalConfig, passes: _Passes
+    ) -> None:
+        """``retry_errors``: the errored cases again, each time in a new child, each keeping
+        its last result."""
+        retries = self.options.retry_errors
+        for attempt in range(1, retries + 1):
+            again = {} if passes.stopped else errored_only(selected, passes.finished)
+            if not again:
+                return
+            passes.rerun |= case_ids(selected, again)
+            count = sum(len(ids) for ids in again.values())
+            self.display.note(f"retrying {count} errored case(s) (retry {attempt} of {retries})")
+            journal, newer = self._run_pass(plan.rerunning(again), count, config, passes)
+            _drop_journal(journal)  # its results are merged into the reports
+            passes.finished = merge_by_set(passes.finished, newer, selected)
+
+    def _finish(
+        self,
+        selected: Selected,
+        resumed: ResumePoint | None,
+        config: EvalConfig,
+        passes: _Passes,
+    ) -> RunOutcome:
+        """Put the passes and the journal's cases together, write the report, keep or drop
+        the journal; the outcome."""
+        finished = passes.finished
+        if resumed is not None and resumed.done:
+            finished = resumed.reports(finished, config.model_dump(mode="json"))
+        if not finished or not any(r.results for r in finished):
+            _drop_journal(passes.journal)
+            code = EXIT_INTERRUPTED if passes.interrupted else EXIT_FAILED
+            return RunOutcome(code, selected=list(selected))
+        reports = finished
+        if self.plan.shard is not None:
+            reports = [self._shard_report(finished)]
+        published = self.publish(reports, config, rerun=passes.rerun)
+        if not published.errors and not passes.stopped:
+            _drop_journal(passes.journal)
+        elif passes.journal is not None:
+            self.display.journal_kept(passes.journal, resumable=passes.stopped)
+        if passes.interrupted:
+            code = EXIT_INTERRUPTED
+        elif passes.died or published.errors:
+            code = EXIT_FAILED
+        else:
+            code = published.exit_code
+        return RunOutcome(code, published, list(selected), finished)
+
+    def _shard_report(self, reports: Sequence[EvalReport]) -> EvalReport:
+        """The one report of a ``--shard`` run: which part it is, each case's place in the
+        whole."""
+        report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+        plan = self.plan
+        return mark_shard(report, plan, run_positions(plan, load_eval_sets(plan.eval_sets)))
+
+    def publish(
+        self, reports: Sequence[EvalReport], config: EvalConfig, rerun: Collection[CaseId] = ()
+    ) -> Published:
+        """Write ``reports`` as one report (combined when several), its ``outputs`` too, and
+        show it. Files come first: a closed stdout (``| head``) must not cost the reports.
+        ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried."""
+        report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+        written = write_reports([report], config.reporter, console=False)
+        extra, failed = write_outputs(report, self.options.outputs, config.reporter)
+        published = Published(
+            report,
+            files=[*written.files, *extra],
+            retried=retried_count(report, rerun),
+            html=written.html,
+            errors=[*written.errors, *((f"-o {path}", problem) for path, problem in failed)],
+            threshold=self.options.threshold,
+            exit_code=exit_code(
+                report, self.options.threshold, error_code=self.options.error_exit_code
+            ),
+        )
+        self.display.published(published, config)
+        return published
+
+    def report_journal(self, journal: Path) -> RunOutcome:
+        """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
+        as a run's, and 1 when the journal's run did not finish (partial)."""
+        with journal_problems(journal):
+            runs = [r for r in read_journal_runs(journal) if r.results]
+        if not runs:
+            raise RunProblem(f"{journal}: no finished case in this journal")
+        report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
+        if any(r.is_partial for r in runs):
+            report = marked_partial(report)
+        published = self.publish([report], self.plan.resolved_config())
+        if published.errors:
+            return RunOutcome(EXIT_FAILED, published)
+        code = published.exit_code
+        return RunOutcome(EXIT_FAILED if report.is_partial and code == EXIT_OK else code, published)
+
+
+def _drop_journal(journal: Path | None) -> None:
+    """The journal of a run whose reports are written holds nothing more: remove it."""
+    if journal is not None:
+        journal.unlink(missing_ok=True)
+
+
+__all__ = ["RunSession", "SessionOptions"]
