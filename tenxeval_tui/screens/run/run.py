@@ -34,6 +34,8 @@ from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.passes import rerun_only
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.problems import RunProblem
+from tenxeval_tui.runs.rest_of_run import RestOfRun, StoppedRun, rest_of, write_complete
 from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
@@ -137,6 +139,8 @@ class RunScreen(Screen[None]):
         """The time of runs (a test drives its own to see clocks tick)."""
         self.process: WorkerProcess | None = None
         self.request: RunPlan | None = None
+        self.stopped_run: StoppedRun | None = None
+        """The run whose rest ``u`` runs (the last one started with ctrl+r or a rerun)."""
         self.last_results: dict[str, EvalCaseResult] = {}
         self.case_reports: dict[str, list[Path]] = {}
         """Case key -> the JSON reports of the run that ran it (its full result is there)."""
@@ -311,13 +315,20 @@ class RunScreen(Screen[None]):
             preset=choice.preset,
             config_file=self.config_file,
             output_dir=output_dir,
-            journal=output_dir / ".journal" / f"run-{uuid.uuid4().hex[:12]}.jsonl",
+            journal=_new_journal(output_dir),
             search_path=self.search_path,
         )
-        self.runs_started += 1
-        self._run_worker(self.request, list(carry or []))
+        self.stopped_run = StoppedRun.of(self.request)
+        self._start(self.request, list(carry or []))
         self._remember_options(choice)
         return True
+
+    def _start(
+        self, request: RunPlan, carry: list[EvalCaseResult], rest: RestOfRun | None = None
+    ) -> None:
+        self.request = request
+        self.runs_started += 1
+        self._run_worker(request, carry, rest)
 
     def _remember_options(self, choice: RunChoice) -> None:
         """Keep the options of this run in the user's settings for the next session."""
@@ -332,7 +343,9 @@ class RunScreen(Screen[None]):
             self.notify(problem, severity="warning", markup=False)
 
     @work(exclusive=True, group="run")
-    async def _run_worker(self, request: RunPlan, carry: list[EvalCaseResult]) -> None:
+    async def _run_worker(
+        self, request: RunPlan, carry: list[EvalCaseResult], rest: RestOfRun | None
+    ) -> None:
         await self._stop_process()
         earlier = list(self.live.cases.values()) if self.live is not None else []
         run = LiveRun(
@@ -364,7 +377,9 @@ class RunScreen(Screen[None]):
             run.worker_error = f"cannot start the worker: {exc}"
             run.finish(None)
         stopped = process.cancelled or run.crashed  # cancelled, or the agent killed it
-        if stopped and not run.report_files and request.journal is not None:
+        if rest is not None:  # the stopped run's complete reports, as `run --resume` writes
+            await asyncio.to_thread(_write_complete_reports, run, rest, finished=not stopped)
+        elif stopped and not run.report_files and request.journal is not None:
             await asyncio.to_thread(
                 _write_partial_reports, run, request, cancelled=process.cancelled
             )
@@ -377,7 +392,7 @@ class RunScreen(Screen[None]):
         self.repaint()
         # The figures as the run ended: the last repaint may have come just before its end.
         self.query_one(RunProgress).show(run)
-        self._show_outcome(run)
+        self._show_outcome(run, complete=rest is not None)
         self.runs_finished += 1
 
     def _show_new_run(self, run: LiveRun) -> None:
@@ -406,7 +421,9 @@ class RunScreen(Screen[None]):
             if process.process is not None:
                 await process.process.wait()
 
-    def _show_outcome(self, run: LiveRun) -> None:
+    def _show_outcome(self, run: LiveRun, *, complete: bool = False) -> None:
+        """How the run ended, where its reports are, what to do next; ``complete``: its
+        reports hold the cases carried over too (it ran the rest of a stopped run)."""
         if run.crashed:
             what = run.worker_error or f"the worker exited with status {run.exit_code}"
             if run.report_files:
@@ -422,12 +439,17 @@ class RunScreen(Screen[None]):
             command = plan_resume_command(self.request, self.search_path)
             keys += "\nu runs the rest here" + (f"; or: {command}" if command else "")
         carried = run.counts()["carried"]
-        covers = (
-            f" They hold the {run.total - carried} cases run now; the {carried} carried over"
-            " are in the reports of the runs that ran them."
-            if carried
-            else ""
-        )
+        covers = ""
+        if carried and complete:
+            covers = (
+                f" They hold every case of the run: the {run.total - carried} run now and the"
+                f" {carried} finished before."
+            )
+        elif carried:
+            covers = (
+                f" They hold the {run.total - carried} cases run now; the {carried} carried"
+                " over are in the reports of the runs that ran them."
+            )
         self._say(f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}")
 
     def _rerun_keys(self, request: RunPlan) -> set[str]:
@@ -671,16 +693,24 @@ class RunScreen(Screen[None]):
             if message:
                 self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
 
-    def action_resume(self) -> None:
-        """Run what the stopped run did not finish; its finished cases are carried over."""
-        run = self.live
-        if run is None:
+    @work(exclusive=True, group="resume")
+    async def action_resume(self) -> None:
+        """Run what the stopped run did not finish, as ``run --resume`` does: its finished
+        cases are carried over and the reports written after hold every case."""
+        run, stopped = self.live, self.stopped_run
+        if run is None or stopped is None or stopped.plan.output_dir is None:
             return
-        todo = [
-            EvalCaseResult(eval_id=s.eval_id, passed=False, metadata={"eval_set_id": s.eval_set_id})
-            for s in unfinished_cases(run)
-        ]
-        self._rerun(todo, run.results())
+        journal = _new_journal(stopped.plan.output_dir)
+        try:
+            rest = await asyncio.to_thread(rest_of, stopped, journal)
+        except (RunProblem, EvalFileError, OSError) as exc:
+            self.say_problem(f"Cannot run the rest: {exc}")
+            return
+        if not rest.point.todo:
+            self._say("Nothing left to run.", "yellow")
+            return
+        self.stopped_run = rest.after
+        self._start(rest.plan, run.results(), rest)
 
     def action_rerun_failed(self) -> None:
         """Rerun the failed and errored cases; the passed ones are carried over."""
@@ -823,6 +853,21 @@ def _eval_sets_of(paths: list[Path]) -> dict[str, tuple[Path, str]]:
         eval_set = load_run_file(path)
         found[eval_set.eval_set_id] = (path, eval_set.name)
     return found
+
+
+def _new_journal(output_dir: Path) -> Path:
+    """A new journal of a run view's run, in the reports' folder."""
+    return output_dir / ".journal" / f"run-{uuid.uuid4().hex[:12]}.jsonl"
+
+
+def _write_complete_reports(run: LiveRun, rest: RestOfRun, *, finished: bool) -> None:
+    """Write the complete reports of the run ``rest`` completed (see
+    :func:`~tenxeval_tui.runs.rest_of_run.write_complete`)."""
+    try:
+        written = write_complete(rest, finished=finished)
+    except (EvalFileError, OSError):
+        return  # nothing readable was left: the run's message says what happened
+    run.report_files, run.html_reports = written.files, written.html
 
 
 def _write_partial_reports(run: LiveRun, request: RunPlan, *, cancelled: bool) -> None:

@@ -121,13 +121,19 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
         )
 
 
+async def cancelled_with_rome_unfinished(pilot: Pilot[Any]) -> RunScreen:
+    """The run cancelled once Paris and Oslo finished, Rome blocked in its tool call."""
+    screen = await rome_in_flight(pilot)
+    await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
+    await screen.cancel_run()
+    await wait_until(lambda: screen.runs_finished == 1, pilot)
+    return screen
+
+
 async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
     root = rome_workspace(tmp_path)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
-        screen = await rome_in_flight(pilot)
-        await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
-        await screen.cancel_run()
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        screen = await cancelled_with_rome_unfinished(pilot)
         message = str(screen.query_one("#run-message", Static).render())
         assert "u runs the rest here" in message
         assert "tenxeval-tui run evals/cities.evalset.json" in message and "--resume" in message
@@ -138,3 +144,63 @@ async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
         await wait_until(lambda: screen.runs_finished == 2, pilot)
         assert status_of(screen, ROME) == CaseStatus.PASSED
         assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
+
+
+def json_reports(root: Path) -> list[Path]:
+    return sorted((root / "reports").glob("*.json"))
+
+
+async def test_running_the_rest_writes_the_complete_report_as_run_resume_does(
+    tmp_path: Path,
+) -> None:
+    """#29: ``u`` wrote a report of only the cases it ran (Rome); ``run --resume`` writes one
+    of every case: so does ``u``, with the finished ones from the stopped run's journal."""
+    import json
+
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await cancelled_with_rome_unfinished(pilot)
+        (partial,) = json_reports(root)  # the cancelled run's: Paris and Oslo, partial
+        data = json.loads(partial.read_text())
+        assert [r["eval_id"] for r in data["results"]] == ["paris", "oslo"]
+        assert data["metadata"]["partial"] is True
+
+        (root / "release").write_text("go", encoding="utf-8")
+        await pilot.press("u")
+        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        assert screen.live is not None and len(screen.live.report_files) >= 1
+        (complete,) = [Path(f) for f in screen.live.report_files if f.endswith(".json")]
+        assert complete != partial and complete in json_reports(root)
+        data = json.loads(complete.read_text())
+        assert [r["eval_id"] for r in data["results"]] == ["paris", "rome", "oslo"]
+        assert not data["metadata"].get("partial")
+        assert data["summary"]["total_cases"] == 3
+        message = str(screen.query_one("#run-message", Static).render())
+        assert "They hold every case of the run: the 1 run now and the 2 finished before" in message
+
+
+async def test_a_rest_cancelled_in_its_turn_is_resumed_again_from_both_journals(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    root = rome_workspace(tmp_path)
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await cancelled_with_rome_unfinished(pilot)
+        await pilot.press("u")  # Rome blocks again: cancel the rest too
+        await wait_until(lambda: status_of(screen, ROME) == CaseStatus.RUNNING, pilot)
+        await screen.cancel_run()
+        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        assert screen.check_action("resume", ()) is True
+
+        (root / "release").write_text("go", encoding="utf-8")
+        await pilot.press("u")
+        await wait_until(lambda: screen.runs_finished == 3, pilot)
+        assert screen.request is not None
+        assert screen.request.only == {str(root / "evals" / "cities.evalset.json"): ["rome"]}
+        assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
+        assert screen.live is not None
+        (complete,) = [Path(f) for f in screen.live.report_files if f.endswith(".json")]
+        data = json.loads(complete.read_text())
+        assert [r["eval_id"] for r in data["results"]] == ["paris", "rome", "oslo"]
+        assert not data["metadata"].get("partial")

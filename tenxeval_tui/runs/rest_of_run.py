@@ -1,0 +1,78 @@
+"""The run view's "run the rest" (``u``): a stopped run resumed as ``run --resume`` resumes
+it, into the complete reports (no UI).
+
+The run view follows its runs live in its own worker process
+(:class:`~tenxeval_tui.runs.worker_process.WorkerProcess`), so it does not run a
+:class:`~tenxeval_tui.runs.session.RunSession`; it takes the same steps with the same
+pieces: what is left is the stopped run's selection less what its journals finished
+(:func:`~tenxeval_tui.runs.resume.resume_point`), the rest runs with its reporters off,
+and the reports written after are the journals' cases and the rest's put together
+(:meth:`~tenxeval_tui.runs.resume.ResumePoint.reports`), one per eval set as the run
+view writes them. A rest that is stopped again can be resumed again: the journals add up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.reports import WrittenReports, marked_partial, write_reports
+from tenxeval_tui.runs.resume import ResumePoint, resume_point
+
+
+@dataclass
+class StoppedRun:
+    """A run the rest of which can run: its plan (whose complete reports the rest writes)
+    and the journals of the runs that finished its cases so far, oldest first."""
+
+    plan: RunPlan
+    journals: list[Path] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, plan: RunPlan) -> StoppedRun:
+        """A run started anew: its own journal holds what it finished."""
+        return cls(plan, [plan.journal] if plan.journal is not None else [])
+
+
+@dataclass
+class RestOfRun:
+    """The rest of a stopped run: the plan that runs it, and where it starts from."""
+
+    stopped: StoppedRun
+    plan: RunPlan
+    point: ResumePoint
+
+    @property
+    def after(self) -> StoppedRun:
+        """The stopped run with this rest's journal too (to resume it if it stops again)."""
+        journal = [self.plan.journal] if self.plan.journal is not None else []
+        return StoppedRun(self.stopped.plan, [*self.stopped.journals, *journal])
+
+
+def rest_of(stopped: StoppedRun, journal: Path) -> RestOfRun:
+    """What is left of ``stopped`` (loads its eval sets and journals), run with
+    ``journal`` and no reporters: :func:`write_complete` writes the reports after.
+    Raises what loading the files and journals raises."""
+    selected = [(path, s) for path, s in selected_eval_sets(stopped.plan) if s.eval_cases]
+    point = resume_point(selected, [j for j in stopped.journals if j.is_file()])
+    config = stopped.plan.resolved_config()
+    config.reporter.enabled = False
+    plan = point.plan(stopped.plan).model_copy(update={"config": config, "journal": journal})
+    return RestOfRun(stopped, plan, point)
+
+
+def write_complete(rest: RestOfRun, *, finished: bool) -> WrittenReports:
+    """The complete reports of the stopped run once its rest ran, one per eval set (each
+    marked partial unless the rest ``finished``); the files written."""
+    journal = rest.plan.journal
+    newer = read_journal_runs(journal) if journal is not None and journal.is_file() else []
+    config = rest.stopped.plan.resolved_config()
+    reports = rest.point.reports(newer, config.model_dump(mode="json"))
+    if not finished:
+        reports = [marked_partial(r) for r in reports]
+    return write_reports([r for r in reports if r.results], config.reporter, console=False)
+
+
+__all__ = ["RestOfRun", "StoppedRun", "rest_of", "write_complete"]
