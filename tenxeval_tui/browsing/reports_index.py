@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.eval_result import EvalReport, EvalSummary
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalReport, EvalSummary
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()
@@ -41,12 +41,19 @@ class ReportEntry:
     failed: int = 0
     errored: int = 0
     pass_rate: float = 0.0
+    partial: bool = False
+    """The run did not finish (cancelled, killed, stopped by a budget): cases are missing."""
     problem: Problem | None = None
 
     @property
     def ok(self) -> bool:
         """Whether the file loaded."""
         return self.problem is None
+
+    @property
+    def caveat(self) -> str | None:
+        """Why comparing with this report misleads (empty or partial), else ``None``."""
+        return report_caveat(self.total, partial=self.partial) if self.ok else None
 
     @property
     def title(self) -> str:
@@ -57,6 +64,16 @@ class ReportEntry:
     def html_path(self) -> Path:
         """Where the HTML report of the same run sits (it may not exist)."""
         return self.path.with_suffix(".html")
+
+
+def report_caveat(total: int, *, partial: bool) -> str | None:
+    """Why a report of ``total`` cases (``partial``: of a run that did not finish) misleads
+    a comparison, in words that follow "this report"; ``None`` when it does not."""
+    if total == 0:
+        return "holds no case: every case of the other report shows as new or removed"
+    if partial:
+        return "is partial (its run did not finish): the cases it lacks show as new or removed"
+    return None
 
 
 def is_report_file(path: Path) -> bool:
@@ -128,10 +145,25 @@ def _broken(path: Path, problem: Problem) -> ReportEntry:
 
 def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
     """The list entry of a loaded report."""
-    return _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+    return _entry(
+        path,
+        report.eval_set_id,
+        report.eval_set_name,
+        report.timestamp,
+        report.summary,
+        partial=report.is_partial,
+    )
 
 
-def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary) -> ReportEntry:
+def _entry(
+    path: Path,
+    set_id: str,
+    name: str,
+    timestamp: float,
+    s: EvalSummary,
+    *,
+    partial: bool = False,
+) -> ReportEntry:
     return ReportEntry(
         path=path,
         eval_set_id=set_id,
@@ -142,6 +174,7 @@ def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary)
         failed=s.failed_cases,
         errored=s.error_cases,
         pass_rate=s.pass_rate,
+        partial=partial,
     )
 
 
@@ -255,9 +288,13 @@ def _quick_entry(path: Path) -> ReportEntry | None:
         if not isinstance(set_id, str):
             return None
         name = members.get("eval_set_name", "")
+        metadata = members.get("metadata") or {}
+        partial = bool(metadata.get(PARTIAL_KEY)) if isinstance(metadata, dict) else False
     except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
-    return _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+    return _entry(
+        path, set_id, name if isinstance(name, str) else "", timestamp, summary, partial=partial
+    )
 
 
 def _tail_members(text: str) -> dict[str, Any] | None:

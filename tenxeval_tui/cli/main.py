@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tenxeval_tui import __version__
 
@@ -117,6 +118,18 @@ def _load_report_or_none(path: str) -> object | None:
     return None
 
 
+def _warn_if_partial_or_empty(*sides: tuple[str, str, Any]) -> None:
+    """A warning on stderr for each side of a comparison that holds no case or is the
+    report of a run that did not finish: its figures would mislead unsaid."""
+    from tenxeval_tui.browsing.reports_index import report_caveat
+    from tenxeval_tui.evaluation.inert import inert
+
+    for side, path, report in sides:
+        caveat = report_caveat(report.summary.total_cases, partial=report.is_partial)
+        if caveat is not None:
+            print(inert(f"warning: the {side} report {path} {caveat}"), file=sys.stderr)
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file.
 
@@ -140,6 +153,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         current = _load_report_or_none(current_path)
         if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
             return 2
+        _warn_if_partial_or_empty(
+            ("baseline", baseline_path, baseline), ("current", current_path, current)
+        )
         comparison = compare_reports(baseline, current, strict=args.strict)
         if len(pairs) > 1 and not args.json:
             print(inert(f"== {baseline_path} -> {current_path}"))

@@ -11,9 +11,10 @@ agents, runs :class:`EvaluationRunner` and writes the reports
   ``case_start``, ``event``, ``case_end``, ``run_end``), except that ``case_end``
   results leave out their trajectories, messages and node details (every event is
   streamed already, and the reports and the journal keep the full results);
-- ``worker_plan`` (``eval_sets``: each ``eval_set_id``, ``name`` and ``cases``, the
-  ``[eval_id, name]`` pairs that will run) first, so the total is known when the run
-  starts, not as each eval set begins;
+- ``worker_plan`` (``eval_sets``: each eval set with a case selected, its ``eval_set_id``,
+  ``name`` and ``cases``, the ``[eval_id, name]`` pairs that will run) first, so the total
+  is known when the run starts, not as each eval set begins (an eval set with no case
+  selected is not run and gets no report);
 - ``worker_error`` (``message``) when the agent, an eval set or the config cannot
   be loaded (exit status 3);
 - ``worker_died`` (``message``) for each worker process (``plan.workers`` > 1) that died
@@ -192,7 +193,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         import_criteria_modules(plan.criteria_modules, plan.search_path)
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
-        files_and_sets = selected_eval_sets(plan)
+        # An eval set none of whose cases is selected is not run: no empty report of it.
+        files_and_sets = [(path, s) for path, s in selected_eval_sets(plan) if s.eval_cases]
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.

@@ -128,3 +128,29 @@ def test_previous_and_latest_default_to_the_projects_output_dir(tmp_path: Path) 
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout == run("compare", base, cur).stdout
+
+
+def test_a_partial_or_empty_report_is_warned_about_never_compared_silently(
+    tmp_path: Path,
+) -> None:
+    """#29: a filtered run's empty report made `compare previous latest` print
+    `100.0% -> 0.0% ... removed` and nothing else; an empty or partial side is said."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+
+    base, cur = write_reports(tmp_path)
+    empty = tmp_path / "weather-agent_20260521_142301.json"  # the newest: `latest`
+    EvalReport.create("weather-agent", []).to_file(empty)
+    done = run("compare", "previous", "latest", "--output-dir", tmp_path)
+    assert (
+        f"warning: the current report {empty} holds no case: every case of the other report "
+        "shows as new or removed"
+    ) in done.stderr, done.stderr
+    assert "warning: the baseline report" not in done.stderr
+    partial = current_report()
+    partial.metadata["partial"] = True
+    partial.to_file(cur)
+    done = run("compare", "--json", base, cur)
+    assert f"warning: the current report {cur} is partial (its run did not finish)" in done.stderr
+    assert json.loads(done.stdout)["cases"]  # the comparison is still made, and said
+    quiet = run("compare", base, base)
+    assert "warning" not in quiet.stderr

@@ -321,6 +321,18 @@ def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> Non
     assert default_baseline(others, entry(0), "weather") == 0  # nothing earlier: the first
 
 
+async def open_baseline_picker(pilot: Any, reports: int) -> BaselinePicker:
+    """Open the newest of ``reports`` reports, press ``c``: the picker, its list filled."""
+    app = pilot.app
+    await open_current_report(pilot, count=reports)
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+    picker = app.screen
+    assert isinstance(picker, BaselinePicker)
+    await until(pilot, lambda: len(picker.query_one(ReportList).entries) == reports - 1)
+    return picker
+
+
 async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path: Path) -> None:
     _, current = write_reports(tmp_path)
     other = tmp_path / "support_20260518_000000.json"
@@ -330,11 +342,7 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
     report.to_file(other)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await open_current_report(pilot, count=3)
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
-        picker = app.screen
-        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 2)
+        picker = await open_baseline_picker(pilot, reports=3)
         warning = picker.query_one("#baseline-warning", Static)
         await until(pilot, lambda: picker.query_one(ReportList).cursor_row == 0)
         assert plain(warning).strip() == ""  # the guess: the same eval set's earlier run
@@ -350,6 +358,37 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
         compare = app.screen
         assert isinstance(compare, CompareScreen) and compare.baseline_path == other
         assert compare.current_path == current
+
+
+async def test_the_baseline_picker_passes_over_a_partial_or_empty_report_and_warns_of_them(
+    tmp_path: Path,
+) -> None:
+    """#29: a filtered run's empty report (and a cancelled run's partial one), written between
+    the baseline and the current run, was preselected as "the previous run"."""
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+
+    base, _ = write_reports(tmp_path)
+    partial = current_report()
+    partial.metadata["partial"] = True
+    partial.timestamp -= 3600  # earlier than the current run, later than the baseline
+    partial.to_file(tmp_path / "weather-agent_20260520_132301.json")
+    empty = EvalReport.create("weather-agent", [])
+    empty.timestamp = partial.timestamp + 60
+    empty.to_file(tmp_path / "weather-agent_20260520_132401.json")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = await open_baseline_picker(pilot, reports=4)
+        table = picker.query_one(ReportList)
+        # newest first: the empty, the partial, the baseline; the guess is the baseline
+        await until(pilot, lambda: table.current_entry is not None)
+        assert table.current_entry is not None and table.current_entry.path == base
+        warning = picker.query_one("#baseline-warning", Static)
+        await pilot.press("up")
+        await until(pilot, lambda: "is partial (its run did not finish)" in plain(warning))
+        await pilot.press("up")
+        await until(pilot, lambda: "holds no case" in plain(warning))
+        rates = [str(table.get_row_at(i)[2]) for i in range(3)]
+        assert rates[0] == "no cases" and rates[1].endswith("% partial")
 
 
 async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(

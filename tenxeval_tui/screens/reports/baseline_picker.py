@@ -19,24 +19,33 @@ from tenxeval_tui.widgets.reports.report_list import ReportList
 
 
 def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_id: str) -> int:
-    """Index of the best guess: the newest earlier run of the same eval set, else the first.
+    """Index of the best guess: the newest earlier run of the same eval set that ran to its
+    end with cases (a partial or empty report is no "previous run"), else the newest earlier
+    one of the set, else the first.
 
     ``entries`` are the other reports, newest first; ``current`` is the one compared.
     """
-    for i, entry in enumerate(entries):
-        if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < current.timestamp:
-            return i
-    return 0
+    earlier = [
+        i
+        for i, entry in enumerate(entries)
+        if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < current.timestamp
+    ]
+    whole = [i for i in earlier if entries[i].caveat is None]
+    return (whole or earlier or [0])[0]
 
 
-def other_set_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
-    """A warning when ``entry`` is a report of another eval set than ``eval_set_id``."""
-    if not entry.ok or entry.eval_set_id == eval_set_id:
+def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
+    """A warning when ``entry`` is a report of another eval set than ``eval_set_id``, or a
+    report with no case or of a run that did not finish."""
+    if not entry.ok:
         return None
-    return (
-        f"⚠ This is a report of another eval set ({entry.eval_set_id!r}, not "
-        f"{eval_set_id!r}): cases are matched by id, so most will show as new or removed."
-    )
+    if entry.eval_set_id != eval_set_id:
+        return (
+            f"⚠ This is a report of another eval set ({entry.eval_set_id!r}, not "
+            f"{eval_set_id!r}): cases are matched by id, so most will show as new or removed."
+        )
+    caveat = entry.caveat
+    return f"⚠ This report {caveat}." if caveat is not None else None
 
 
 class BaselinePicker(ModalScreen[Path | None]):
@@ -87,7 +96,7 @@ class BaselinePicker(ModalScreen[Path | None]):
     @on(DataTable.RowHighlighted, "#baseline-list")
     def _highlighted(self) -> None:
         entry = self.query_one(ReportList).current_entry
-        warning = other_set_warning(entry, self.eval_set_id) if entry is not None else None
+        warning = baseline_warning(entry, self.eval_set_id) if entry is not None else None
         self.query_one("#baseline-warning", Static).update(Text(warning or "", style="bold yellow"))
 
     @on(DataTable.RowSelected, "#baseline-list")
@@ -98,7 +107,7 @@ class BaselinePicker(ModalScreen[Path | None]):
         if not entry.ok:
             self.notify(str(entry.problem), severity="error", markup=False)
             return
-        warning = other_set_warning(entry, self.eval_set_id)
+        warning = baseline_warning(entry, self.eval_set_id)
         if warning is not None:
             self.notify(warning, severity="warning", markup=False)
         self.dismiss(entry.path)

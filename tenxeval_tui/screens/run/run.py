@@ -431,6 +431,13 @@ class RunScreen(Screen[None]):
             tail = "\n".join(run.stderr_tail)
             self._say(f"Run errored: {what}\n{tail}".rstrip(), "red")
             return
+        if run.planned and not run.cases:
+            self._say(
+                "Nothing ran: no case of the eval sets run matches the case filter. "
+                "No report was written.",
+                "yellow",
+            )
+            return
         ws = self.workspace
         where = ws.display_path(Path(run.report_files[0]).parent) if run.report_files else "nowhere"
         state = "Partial run (cancelled)" if run.partial else "Run finished"

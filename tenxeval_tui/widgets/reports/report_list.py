@@ -30,6 +30,16 @@ def problem_text(entry: ReportEntry) -> Text:
     return Text(inert(f"{where}: {detail}{problem.message}"), style="red")
 
 
+def pass_rate_text(entry: ReportEntry) -> Text:
+    """The pass rate, or ``no cases``; a report of a run that did not finish says so."""
+    if entry.total == 0:
+        return Text("no cases", style="yellow")
+    rate = Text(f"{entry.pass_rate:.1%}", style="green" if entry.pass_rate >= 1 else "")
+    if entry.partial:
+        rate.append(" partial", style="yellow")
+    return rate
+
+
 class ReportList(RowTable[Text]):
     """Report files; the row key of each row is its file path."""
 
@@ -60,7 +70,7 @@ class ReportList(RowTable[Text]):
                 cells = [
                     Text(inert(entry.title)),
                     Text(format_time(entry.timestamp)),
-                    Text(f"{entry.pass_rate:.1%}", style="green" if entry.pass_rate >= 1 else ""),
+                    pass_rate_text(entry),
                     Text(str(entry.passed), style="green"),
                     Text(str(entry.failed), style="red" if entry.failed else ""),
                     Text(str(entry.errored), style="magenta" if entry.errored else ""),

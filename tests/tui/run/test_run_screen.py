@@ -455,3 +455,28 @@ async def test_watch_mode_takes_a_removed_case_out_of_the_view(workspace: Path) 
         assert screen.runs_started == 1  # nothing to rerun
         assert "cities::oslo" not in screen.last_results
         assert screen.live is not None and screen.live.total == 4
+
+
+async def test_a_filtered_run_writes_reports_only_of_the_eval_sets_it_ran(
+    workspace: Path,
+) -> None:
+    """#29: "all eval sets" with the filter #smoke ran Paris alone and wrote a report of 0
+    cases for the other set; a filter matching nothing wrote empty reports and said nothing."""
+    reports = workspace / "reports"
+    async with WorkbenchApp(workspace).run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        screen.query_one("#case-filter", Input).value = "#smoke"  # paris only, in cities
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen), pilot)
+        written = sorted(p.name for p in reports.glob("*.json"))
+        assert len(written) == 1 and written[0].startswith("cities"), written
+        assert json.loads((reports / written[0]).read_text())["summary"]["total_cases"] == 1
+
+        screen.query_one("#case-filter", Input).value = "#nothing-has-this"
+        await pilot.press("ctrl+r")
+        await wait_until(lambda: finished(screen, runs=2), pilot)
+        assert sorted(p.name for p in reports.glob("*.json")) == written  # nothing new
+        assert screen.live is not None and screen.live.report_files == []
+        assert "Nothing ran: no case of the eval sets run matches the case filter" in message(
+            screen
+        )
