@@ -68,13 +68,16 @@ class ConsoleDisplay:
         """The files that failed, the report (unless quiet), the files written, the summary
         line, then why the run stopped early."""
         from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
-        from tenxeval_tui.evaluation.reporters import print_report
+        from tenxeval_tui.evaluation.reporters.console import ConsoleReporter
 
         report = published.report
         for name, message in published.errors:
             print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
         if not self.quiet:
-            print_report(report, verbose=self.verbose, use_color=colour_wanted(sys.stdout))
+            # without its verdict line: the summary line below is the one verdict
+            ConsoleReporter(
+                use_color=colour_wanted(sys.stdout), verbose=self.verbose, verdict=False
+            ).print(report)
             for path in published.files:
                 print(inert(f"wrote {path}"))
         print(summary_line(published))
@@ -102,9 +105,15 @@ class ConsoleDisplay:
 
 def summary_line(published: Published) -> str:
     """``PASSED: 3/3 passed, 0 failed, 0 errored, pass rate 100.0% (threshold 100.0%)``,
-    with the runs of repeated cases, the cases retried and the cost when there are."""
+    with the runs of repeated cases, the cases retried and the cost when there are.
+
+    The verdict is ``PASSED`` only for a complete report that passes; an incomplete one
+    (partial, stopped early) whose cases that ran all passed is ``INCOMPLETE``, and says why.
+    """
     s = published.report.summary
     verdict = "PASSED" if published.passed else "FAILED"
+    if published.incomplete is not None and published.report.passed:
+        verdict = "INCOMPLETE"
     rates = ""
     if s.repeat_stats is not None:
         rs = s.repeat_stats
@@ -115,6 +124,7 @@ def summary_line(published: Published) -> str:
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
         f"{s.error_cases} errored{again}, pass rate {s.pass_rate:.1%} "
         f"(threshold {published.threshold:.1%}){rates}{cost}"
+        + (f"; partial: {published.incomplete}" if published.incomplete is not None else "")
     )
 
 

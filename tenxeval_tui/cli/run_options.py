@@ -92,8 +92,8 @@ def check_error_exit_code(code: int | None) -> None:
 
 def json_summary(published: Sequence[Published], code: int, threshold: float) -> dict[str, Any]:
     """The ``--json`` summary of a run whose exit code is ``code``: totals, pass rate,
-    errored cases, the cases retried, cost (when priced), whether it stopped early, and the
-    report files."""
+    errored cases, the cases retried, cost (when priced), whether it is partial or stopped
+    early and why (``incomplete``), and the report files."""
     from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
 
     data: dict[str, Any] = {"exit_code": code, "threshold": threshold}
@@ -112,6 +112,8 @@ def json_summary(published: Sequence[Published], code: int, threshold: float) ->
         retried=last.retried,
         partial=report.is_partial,
     )
+    if last.incomplete is not None:
+        data["incomplete"] = last.incomplete
     if s.total_cost_usd is not None:
         data["cost_usd"] = s.total_cost_usd
     if report.metadata.get(STOPPED_KEY):

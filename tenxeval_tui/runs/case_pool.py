@@ -17,6 +17,7 @@ acks merged.
 from __future__ import annotations
 
 import asyncio
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +86,9 @@ class CasePool(ABC):
         """Cases not handed to a worker yet (a dead worker's come back to its front)."""
         self.total = len(self.pending)
         self.results: dict[Key, EvalCaseResult] = {}
+        self._run_began = time.perf_counter()
+        self._set_ended: dict[int, float] = {}
+        """When each eval set's last result so far came (its wall time runs from the start)."""
         self.cancelled = False
         self.worker_error: str | None = None
         self.deaths: list[str] = []
@@ -101,6 +105,7 @@ class CasePool(ABC):
     async def run(self) -> list[EvalReport]:
         """Run every case; one report per eval set, cases in input order (partial when
         cancelled, or when cases could not run)."""
+        self._run_began = time.perf_counter()
         for eval_set in self.eval_sets:
             self.observer.on_run_start(eval_set, eval_set.eval_cases)
         await self._run_cases()
@@ -168,9 +173,14 @@ class CasePool(ABC):
         observer; ``False`` when the case is unknown or already has its result."""
         if key is None or key in self.results:
             return False
-        self.results[key] = self.retries.mark(key, result)
-        self.observer.on_case_end(result)
+        self._keep(key, result)
         return True
+
+    def _keep(self, key: Key, result: EvalCaseResult) -> None:
+        """``result`` is case ``key``'s (marked when it was retried): kept, timed, told."""
+        self.results[key] = self.retries.mark(key, result)
+        self._set_ended[key[0]] = time.perf_counter()
+        self.observer.on_case_end(result)
 
     def _settle_lost(
         self, how: str, running: Mapping[CaseId, Key], others: bool, not_started: int
@@ -187,9 +197,7 @@ class CasePool(ABC):
                 self.observer.on_case_retry(case[0], case[1], how)
                 continue
             eval_set = self.eval_sets[key[0]]
-            result = died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how)
-            self.results[key] = self.retries.mark(key, result)
-            self.observer.on_case_end(result)
+            self._keep(key, died_result(eval_set.eval_set_id, eval_set.eval_cases[key[1]], how))
         errored = len(running) - len(retried)
         self.deaths.append(death_line(how, len(retried), errored, not_started))
         return retried
@@ -205,6 +213,7 @@ class CasePool(ABC):
             count = len(eval_set.eval_cases)
             results = [self.results[(s, c)] for c in range(count) if (s, c) in self.results]
             partial = self.cancelled or len(results) < count
+            ended = self._set_ended.get(s)
             reports.append(
                 EvalReport.create(
                     eval_set_id=eval_set.eval_set_id,
@@ -212,6 +221,8 @@ class CasePool(ABC):
                     eval_set_name=eval_set.name,
                     config_used=used,
                     metadata={PARTIAL_KEY: True} if partial else {},
+                    # the eval sets' cases are handed out together from the start
+                    wall_seconds=None if ended is None else ended - self._run_began,
                 )
             )
         return reports

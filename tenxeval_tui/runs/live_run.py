@@ -173,6 +173,9 @@ class LiveRun(RunObserver):
         """The worker said every case it will run (``worker_plan``): :attr:`total` is final."""
         self.started = clock()
         self.ended: float | None = None
+        self.expected_seconds: dict[str, float] = {}
+        """Case key -> how long the case took when it last ran (the estimate of the time
+        left counts on it for a case running now)."""
 
     # -- the observer protocol (the worker's lines) ---------------------------
 

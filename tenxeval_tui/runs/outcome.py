@@ -17,9 +17,16 @@ from tenxeval_tui.evaluation.eval_result import STOPPED_KEY, EvalReport
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 
+def is_incomplete(report: EvalReport) -> bool:
+    """Whether ``report`` lacks cases of its run: partial (cancelled, killed, cases lost) or
+    stopped early (by ``max_cost``)."""
+    return report.is_partial or bool(report.metadata.get(STOPPED_KEY))
+
+
 def exit_code(report: EvalReport, threshold: float, *, error_code: int | None = None) -> int:
-    """0 when the pass rate meets ``threshold``, no case errored and the run was not stopped
-    (by ``max_cost``), else 1; ``error_code`` instead when given and a case errored."""
+    """0 when the pass rate meets ``threshold``, no case errored and the report is complete
+    (not partial, not stopped by ``max_cost``), else 1; ``error_code`` instead when given
+    and a case errored."""
     summary = report.summary
     if error_code is not None and summary.error_cases:
         return error_code
@@ -27,9 +34,27 @@ def exit_code(report: EvalReport, threshold: float, *, error_code: int | None = 
         summary.total_cases > 0
         and summary.pass_rate >= threshold
         and summary.error_cases == 0
-        and not report.metadata.get(STOPPED_KEY)
+        and not is_incomplete(report)
     )
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def incomplete_reason(
+    report: EvalReport, *, interrupted: bool = False, died: bool = False
+) -> str | None:
+    """Why ``report`` is incomplete, in a few words (``None``: it is complete): what stopped
+    it (``max_cost``), else how its run ended (``interrupted``, ``died``), else that its run
+    did not finish."""
+    if not is_incomplete(report):
+        return None
+    stopped = report.metadata.get(STOPPED_KEY)
+    if stopped:
+        return f"stopped by {stopped}"
+    if interrupted:
+        return "interrupted"
+    if died:
+        return "the worker process died"
+    return "the run did not finish"
 
 
 @dataclass
@@ -46,10 +71,13 @@ class Published:
     threshold: float = 1.0
     exit_code: int = EXIT_OK
     """The report's own verdict (:func:`exit_code`), before how the run ended counts."""
+    incomplete: str | None = None
+    """Why the report lacks cases of its run (:func:`incomplete_reason`); ``None``: it is
+    complete."""
 
     @property
     def passed(self) -> bool:
-        """Whether the report meets the threshold with no case errored."""
+        """Whether the report is complete, meets the threshold and no case errored."""
         return self.exit_code == EXIT_OK
 
 
@@ -65,4 +93,13 @@ class RunOutcome:
     reports: list[EvalReport] = field(default_factory=list)
 
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "Published", "RunOutcome", "exit_code"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "Published",
+    "RunOutcome",
+    "exit_code",
+    "incomplete_reason",
+    "is_incomplete",
+]

@@ -23,13 +23,16 @@ its own worker process, uses the same pieces for its reruns and resumes
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_run import child_reports, run_in_child
 from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
 from tenxeval_tui.runs.outcome import (
@@ -39,6 +42,7 @@ from tenxeval_tui.runs.outcome import (
     Published,
     RunOutcome,
     exit_code,
+    incomplete_reason,
 )
 from tenxeval_tui.runs.passes import (
     CaseId,
@@ -88,10 +92,35 @@ class _Passes:
     journal: Path | None = None
     rerun: set[CaseId] = field(default_factory=set)
     """The cases run more than once by ``retry_errors``."""
+    wall: float = 0.0
+    """Seconds the passes took, each from its first case's start to its last case's end."""
 
     @property
     def stopped(self) -> bool:
         return self.interrupted or self.died
+
+
+class _PassClock(RunObserver):
+    """When a pass's first case started and its last case ended, whatever ran it (one
+    evaluator, worker processes, Ray actors): the wall time of the cases of every eval set
+    of the pass together (their reports each hold their own)."""
+
+    def __init__(self) -> None:
+        self.first: float | None = None
+        self.last: float | None = None
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        if self.first is None:
+            self.first = time.perf_counter()
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.last = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        if self.first is None or self.last is None:
+            return 0.0
+        return max(self.last - self.first, 0.0)
 
 
 class RunSession:
@@ -147,10 +176,11 @@ class RunSession:
     ) -> tuple[Path | None, list[EvalReport]]:
         """One run of ``plan`` in a child: its journal and reports; how it ended goes into
         ``passes`` and is told to the display."""
+        clock = _PassClock()
         with self.display.progress(total) as observers:
             child = run_in_child(
                 plan,
-                observers,
+                [*observers, clock],
                 verbose=self.options.verbose,
                 log_level=self.options.log_level,
                 stderr=self.display.child_stderr,
@@ -167,6 +197,7 @@ class RunSession:
                 "(os._exit, a crash or a kill): writing the report of the finished cases"
             )
         passes.interrupted, passes.died = child.interrupted, child.died
+        passes.wall += clock.seconds
         return child.journal, child_reports(child, config.model_dump(mode="json"))
 
     def _retry_errors(
@@ -205,7 +236,10 @@ class RunSession:
         reports = finished
         if self.plan.shard is not None:
             reports = [self._shard_report(finished)]
-        published = self.publish(reports, config, rerun=passes.rerun)
+        if passes.wall:  # the eval sets' own wall times overlap when several ran at once
+            before = sum(r.summary.wall_seconds or 0.0 for _, r in resumed.done) if resumed else 0
+            reports = [_with_wall(_one(reports), passes.wall + before)]
+        published = self.publish(reports, config, rerun=passes.rerun, ended=passes)
         if not published.errors and not passes.stopped:
             _drop_journal(passes.journal)
         elif passes.journal is not None:
@@ -221,17 +255,22 @@ class RunSession:
     def _shard_report(self, reports: Sequence[EvalReport]) -> EvalReport:
         """The one report of a ``--shard`` run: which part it is, each case's place in the
         whole."""
-        report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+        report = _one(reports)
         plan = self.plan
         return mark_shard(report, plan, run_positions(plan, load_eval_sets(plan.eval_sets)))
 
     def publish(
-        self, reports: Sequence[EvalReport], config: EvalConfig, rerun: Collection[CaseId] = ()
+        self,
+        reports: Sequence[EvalReport],
+        config: EvalConfig,
+        rerun: Collection[CaseId] = (),
+        ended: _Passes | None = None,
     ) -> Published:
         """Write ``reports`` as one report (combined when several), its ``outputs`` too, and
         show it. Files come first: a closed stdout (``| head``) must not cost the reports.
-        ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried."""
-        report = reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+        ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried; ``ended``
+        says how the passes ended (why the report is incomplete, when it is)."""
+        report = _one(reports)
         written = write_reports([report], config.reporter, console=False)
         extra, failed = write_outputs(report, self.options.outputs, config.reporter)
         published = Published(
@@ -244,25 +283,38 @@ class RunSession:
             exit_code=exit_code(
                 report, self.options.threshold, error_code=self.options.error_exit_code
             ),
+            incomplete=incomplete_reason(
+                report,
+                interrupted=ended is not None and ended.interrupted,
+                died=ended is not None and ended.died,
+            ),
         )
         self.display.published(published, config)
         return published
 
     def report_journal(self, journal: Path) -> RunOutcome:
         """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
-        as a run's, and 1 when the journal's run did not finish (partial)."""
+        as a run's (1 when the journal's run did not finish: the report is partial)."""
         with journal_problems(journal):
             runs = [r for r in read_journal_runs(journal) if r.results]
         if not runs:
             raise RunProblem(f"{journal}: no finished case in this journal")
-        report = runs[0] if len(runs) == 1 else EvalReport.combine(runs)
+        report = _one(runs)
         if any(r.is_partial for r in runs):
             report = marked_partial(report)
         published = self.publish([report], self.plan.resolved_config())
-        if published.errors:
-            return RunOutcome(EXIT_FAILED, published)
-        code = published.exit_code
-        return RunOutcome(EXIT_FAILED if report.is_partial and code == EXIT_OK else code, published)
+        return RunOutcome(EXIT_FAILED if published.errors else published.exit_code, published)
+
+
+def _one(reports: Sequence[EvalReport]) -> EvalReport:
+    """``reports`` as one: the only one, or all combined."""
+    return reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+
+
+def _with_wall(report: EvalReport, seconds: float) -> EvalReport:
+    """``report`` saying its run took ``seconds`` (its summary a copy)."""
+    summary = report.summary.model_copy(update={"wall_seconds": seconds})
+    return report.model_copy(update={"summary": summary})
 
 
 def _drop_journal(journal: Path | None) -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,9 @@ def test_exit_1_on_failed_or_errored_cases_and_threshold(project: Path) -> None:
     full = cli(project, "run", "--agent", AGENT, "evals/plain.evalset.json", "--output-dir", "o1")
     assert full.returncode == 1
     assert "FAILED: 7/9 passed, 1 failed, 1 errored" in full.stdout
+    assert full.stdout.count("FAILED") == 1, full.stdout  # #29: the verdict is said once
+    # #29: both times, labelled (the sum of the cases' times is no wall time)
+    assert re.search(r" wall \d+\.\ds, case time \d+\.\ds ", full.stdout), full.stdout
     assert re.search(r"ERROR +plain_agent/service_outage .*ServiceUnavailable", full.stdout)
     # An errored case fails the run whatever the threshold.
     lenient = cli(
@@ -425,41 +429,71 @@ async def agent(message, trace):
 """
 
 
-def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
+def _slow_project(project: Path) -> list[str]:
+    """Eight cases of 0.4 s each, run one at a time: the command line that runs them."""
     (project / "slow_agent.py").write_text(SLOW_AGENT)
     EvalSet(
         eval_set_id="slow",
         eval_cases=[EvalCase.single_turn(f"c{i}", f"echo {i}", f"echo {i}") for i in range(8)],
     ).to_file(project / "slow.evalset.json")
+    return [str(SCRIPT), "run", "--agent", "slow_agent:agent", "slow.evalset.json",
+            "--concurrency", "1", "--output-dir", "out"]  # fmt: skip
+
+
+def _stopped_after_first_case(
+    project: Path, flags: list[str], stop: Callable[[subprocess.Popen[str]], None]
+) -> tuple[int, str, str]:
+    """The slow project run with ``flags``, ``stop`` called once its first case passed:
+    the exit code, stdout and stderr (progress on stderr with ``--json``)."""
     child = subprocess.Popen(
-        [
-            str(SCRIPT),
-            "run",
-            "--agent",
-            "slow_agent:agent",
-            "slow.evalset.json",
-            "--concurrency",
-            "1",
-            "--output-dir",
-            "out",
-        ],
+        [*_slow_project(project), *flags],
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        assert child.stdout is not None
-        first = child.stdout.readline()
+        progress = child.stderr if "--json" in flags else child.stdout
+        assert progress is not None
+        first = progress.readline()
         assert re.match(r"\[1/8\] PASS +slow/c0 ", first), first
-        child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=30)
+        stop(child)
+        out, err = child.communicate(timeout=60)
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 130, err
+    return child.returncode, (first if progress is child.stdout else "") + out, err
+
+
+def test_a_partial_report_never_exits_0_nor_passes_and_json_says_why(project: Path) -> None:
+    """#30: the worker child stopped from outside (SIGTERM: an OOM watchdog, a CI job's
+    timeout) writes a partial report of the cases that passed: exit 0 and PASSED before."""
+
+    def stop_the_worker(child: subprocess.Popen[str]) -> None:
+        (worker,) = Path(f"/proc/{child.pid}/task/{child.pid}/children").read_text().split()
+        os.kill(int(worker), signal.SIGTERM)
+
+    code, out, err = _stopped_after_first_case(project, ["--json"], stop_the_worker)
+    assert code == 1, out + err
+    assert "PASSED" not in err and "INCOMPLETE: " in err, err
+    summary = json.loads(out)
+    assert summary["partial"] is True and summary["exit_code"] == 1
+    assert summary["incomplete"] == "the run did not finish"
+    assert summary["failed_cases"] == summary["error_cases"] == 0  # what ran passed
+    assert 1 <= summary["total_cases"] < 8
+
+
+def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
+    code, out, err = _stopped_after_first_case(
+        project, [], lambda child: child.send_signal(signal.SIGINT)
+    )
+    assert code == 130, err
     assert "interrupted: writing the report of the finished cases" in err
+    # #29: an interrupted run never says PASSED, though every case that ran passed
+    assert "PASSED" not in out, out
+    assert out.splitlines()[-1].startswith("INCOMPLETE: "), out
+    assert out.splitlines()[-1].endswith("; partial: interrupted"), out
     assert "Traceback" not in err
     (report,) = reports(project / "out")
     data = json.loads(report.read_text())

@@ -53,6 +53,9 @@ def test_two_workers_write_the_report_one_process_writes(project: Path) -> None:
     assert _comparable(project / "two.json") == _comparable(project / "one.json")
     assert len(_comparable(project / "two.json")) == 9
     assert two.stdout.splitlines()[-1] == one.stdout.splitlines()[-1]
+    # #29: the report of several workers says how long the run took, as one process's does
+    for report in ("one.json", "two.json"):
+        assert json.loads((project / report).read_text())["summary"]["wall_seconds"] > 0
 
 
 def _pid_project(root: Path, messages: list[str]) -> None:

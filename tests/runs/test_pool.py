@@ -102,6 +102,7 @@ def test_two_workers_stream_what_one_evaluator_does_in_order_per_case(tmp_path: 
     end_single = next(line for line in single if line["type"] == "run_end")["report"]
     assert end["summary"]["passed_cases"] == end_single["summary"]["passed_cases"]
     assert end["summary"]["total_cases"] == 9
+    assert end["summary"]["wall_seconds"] > 0  # #29: every backend records the wall time
 
 
 def test_the_concurrency_is_split_between_the_workers() -> None:

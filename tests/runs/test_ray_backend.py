@@ -46,6 +46,8 @@ def test_ray_actors_stream_what_one_evaluator_does_in_order_per_case() -> None:
         assert sum(1 for line in lines if line["type"] == "case_end") == 1
         assert _steps(lines) == _steps(single_cases[eval_id]), eval_id
         assert _outcome(lines[-1]) == _outcome(single_cases[eval_id][-1])
+    end = next(line for line in actors if line["type"] == "run_end")["report"]
+    assert end["summary"]["wall_seconds"] > 0  # #29: every backend records the wall time
 
 
 def test_a_killed_actor_has_its_running_cases_retried_and_every_case_runs_once(

@@ -89,6 +89,14 @@ class Colors:
         return bool(cls.RESET)
 
 
+def run_times(wall_seconds: float | None, case_seconds: float) -> str:
+    """``wall 12.3s, case time 98.0s``: how long the run took, and the sum of its cases'
+    times (more than the wall time when cases ran side by side); the case time alone when
+    the wall time was not recorded."""
+    case_time = f"case time {case_seconds:.1f}s"
+    return case_time if wall_seconds is None else f"wall {wall_seconds:.1f}s, {case_time}"
+
+
 class ConsoleReporter(BaseReporter):
     """Prints a run's summary, per-criterion figures and its cases.
 
@@ -110,9 +118,14 @@ class ConsoleReporter(BaseReporter):
         include_actual_response: bool = True,
         file: TextIO | None = None,
         width: int | None = None,
+        *,
+        verdict: bool = True,
     ) -> None:
         """``output`` (10xGraph's name) and ``file`` both name the stream written to
-        (``file`` wins when both are given; stdout by default)."""
+        (``file`` wins when both are given; stdout by default). ``verdict=False`` leaves out
+        the last line (``PASSED``/``FAILED``/``INCOMPLETE``), for a caller that prints its
+        own (``tenxeval-tui run``'s summary line)."""
+        self.verdict = verdict
         self.use_color = use_color
         self.verbose = verbose
         self.include_trajectory = include_trajectory
@@ -177,7 +190,7 @@ class ConsoleReporter(BaseReporter):
                 (f"{s.error_cases} errored", "yellow" if s.error_cases else ""),
                 "   pass rate ",
                 (f"{s.pass_rate:.1%}", "bold green" if report.passed else "bold red"),
-                f"   {s.total_duration_seconds:.2f}s",
+                f"   {run_times(s.wall_seconds, s.total_duration_seconds)}",
                 f"   {s.total_token_usage.total_tokens} tokens",
                 f"   {format_cost(s.total_cost_usd)}" if s.total_cost_usd is not None else "",
             )
@@ -230,6 +243,11 @@ class ConsoleReporter(BaseReporter):
             console.print(Text("All cases:" if self.verbose else "Failed cases:", style="bold"))
             self._write_cases(console, shown)
         console.print()
+        if self.verdict:
+            self._write_verdict(console, report)
+
+    def _write_verdict(self, console: Console, report: EvalReport) -> None:
+        s = report.summary
         stopped_early = report.is_partial or bool(report.metadata.get(STOPPED_KEY))
         if report.passed and stopped_early:
             # Every case that ran passed, but not every case ran: no green verdict.

@@ -354,6 +354,9 @@ class RunScreen(Screen[None]):
             step_durations=self.timings,
         )
         run.eval_set_names.update(self.set_names)
+        run.expected_seconds = {
+            key: result.duration_seconds for key, result in self.last_results.items()
+        }
         run.carry(carry, order=earlier, rerun=self._rerun_keys(request))
         process = WorkerProcess(request, run, cwd=self.search_path)
         self.process = process

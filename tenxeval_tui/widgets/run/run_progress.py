@@ -16,7 +16,7 @@ from textual.widgets import ProgressBar
 
 from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.stats import wilson_interval
-from tenxeval_tui.runs.live_run import CaseState, CaseStatus, LiveRun
+from tenxeval_tui.runs.live_run import FINISHED, CaseState, CaseStatus, LiveRun
 from tenxeval_tui.widgets.run.run_columns import short_name
 
 FIGURE_GAP = "  "
@@ -184,7 +184,7 @@ def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None =
         elapsed = run.elapsed()
         text.append("  elapsed ", style="dim")
         text.append(f"{elapsed:.0f}s")
-        pace = run_pace(tally, elapsed)
+        pace = run_pace(tally, elapsed, running_left(run))
         if pace is not None:
             per_second, left = pace
             text.append(f"  {per_second:.2f}")
@@ -200,15 +200,33 @@ def summary_text(run: LiveRun, *, timings: bool = True, tally: RunTally | None =
     return text
 
 
-def run_pace(tally: RunTally, elapsed: float) -> tuple[float, float] | None:
-    """``(cases per second, seconds left at that pace)`` of the cases run now (carried
-    ones are not run), once one finished."""
+def run_pace(tally: RunTally, elapsed: float, running: float = 0.0) -> tuple[float, float] | None:
+    """``(cases per second, seconds left)`` of the cases run now (carried ones are not run),
+    once one finished: the cases left at that pace, but never less than ``running``, what
+    the cases running now still need (:func:`running_left`)."""
     done_now = tally.completed - tally.counts.get("carried", 0)
     if done_now <= 0 or elapsed <= 0:
         return None
     per_second = done_now / elapsed
     left = tally.total - tally.completed
-    return per_second, left / per_second
+    return per_second, max(left / per_second, running)
+
+
+def running_left(run: LiveRun) -> float:
+    """Seconds the cases running now still need, the longest of them: each is expected to
+    take as long as it took on its last run (:attr:`LiveRun.expected_seconds`), else as long
+    as the longest case finished in this run."""
+    now = run.clock()
+    finished = [
+        s.duration for s in run.cases.values() if s.duration is not None and s.status in FINISHED
+    ]
+    longest = max(finished, default=0.0)
+    rests = [
+        run.expected_seconds.get(state.key, longest) - (state.running_for(now) or 0.0)
+        for state in run.cases.values()
+        if state.status == CaseStatus.RUNNING
+    ]
+    return max([0.0, *rests])
 
 
 class RunFigures(Widget):
@@ -322,5 +340,6 @@ __all__ = [
     "RunTally",
     "rate_text",
     "run_pace",
+    "running_left",
     "summary_text",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tenxeval_tui.evaluation import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 from tenxeval_tui.runs.live_run import LiveRun
 from tenxeval_tui.screens.reports.report_detail import run_time_parts
@@ -14,6 +15,7 @@ from tenxeval_tui.widgets.run.run_progress import (
     packed,
     rate_text,
     run_pace,
+    running_left,
     summary_text,
 )
 
@@ -86,3 +88,25 @@ def test_the_report_browser_names_wall_time_and_summed_durations() -> None:
     shown = Text.assemble(*run_time_parts(21.2, 7.0)).plain
     assert shown == "7.0s wall · 21.2s summed over cases"
     assert Text.assemble(*run_time_parts(21.2, None)).plain == "21.2s summed over cases"
+
+
+def test_the_time_left_counts_what_the_running_cases_still_need() -> None:
+    """#29: eight quick cases done in 2 s and two slow ones running made `left ~0s` while
+    the slow ones had 24 s to go: the estimate is never less than the running cases need."""
+    clock = [100.0]
+    run = planned(10, clock)
+    for i in range(8):
+        run.on_case_start("s", EvalCase.single_turn(f"c{i}", "q", "r"))
+        run.on_case_end(scored(f"c{i}", True, True).model_copy(update={"duration_seconds": 1.0}))
+    for slow in ("c8", "c9"):
+        run.on_case_start("s", EvalCase.single_turn(slow, "q", "r"))
+    run.expected_seconds = {"s::c8": 26.0, "s::c9": 12.0}  # how long they took last time
+    clock[0] = 102.0
+    tally = RunTally.of(run)
+    assert run_pace(tally, 2.0) == (4.0, 0.5)  # at the pace alone: 2 cases at 4 a second
+    assert running_left(run) == 24.0  # c8 needs 26 s and has run 2
+    assert "left ~24s" in summary_text(run, tally=tally).plain
+    run.expected_seconds = {}  # never ran before: as long as the longest case run now
+    assert running_left(run) == 0.0  # 1 s, and they have run 2 already: the pace says
+    clock[0] = 130.0
+    assert running_left(run) == 0.0  # past what they were expected to need: the pace says
