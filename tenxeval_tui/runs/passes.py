@@ -12,12 +12,15 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.eval_result import RETRIED_KEY, EvalReport
+from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, RETRIED_KEY, STOPPED_KEY, EvalReport
 from tenxeval_tui.evaluation.subsets import merge_results, unfinished
 
 Selected = Sequence[tuple[Path, EvalSet]]
 CaseId = tuple[str, str]
 """A case across eval sets: (eval set id, eval id)."""
+STOP_KEYS = (STOPPED_KEY, NOT_RUN_KEY)
+EARLIER_COST_KEY = "earlier_attempts_cost_usd"
+"""A retried case's metadata: what its earlier attempts cost (its ``cost_usd`` counts them)."""
 
 
 def errored_only(selected: Selected, reports: Sequence[EvalReport]) -> dict[Path, list[str]]:
@@ -115,22 +118,54 @@ def with_finished(
     finished: Sequence[tuple[EvalSet, EvalReport]], reports: Sequence[EvalReport]
 ) -> list[EvalReport]:
     """The reports of a resumed run: each journal report with the new results of its set
-    (complete unless a case of the set still has no result), then the other new reports."""
+    (complete unless a case of the set still has no result; stopped when the new run of
+    the set was, by ``max_cost``), then the other new reports."""
     by_id = {report.eval_set_id: report for report in reports}
     merged = []
     for eval_set, report in finished:
         newer = by_id.pop(eval_set.eval_set_id, None)
         empty = EvalReport.create(eval_set_id=eval_set.eval_set_id, results=[])
-        merged.append(merge_results(report, newer or empty, eval_set))
+        both = merge_results(report, newer or empty, eval_set)
+        stop = {k: v for k, v in (newer.metadata if newer else {}).items() if k in STOP_KEYS}
+        if stop:
+            both = both.model_copy(update={"metadata": {**both.metadata, **stop}})
+        merged.append(both)
     return merged + list(by_id.values())
 
 
+def with_earlier_costs(base: Sequence[EvalReport], newer: Sequence[EvalReport]) -> list[EvalReport]:
+    """``newer``'s reports (a retry's), each result costing what its earlier attempts in
+    ``base`` cost too (said in its metadata, :data:`EARLIER_COST_KEY`): a report's cost
+    counts every attempt."""
+    earlier = {
+        (r.eval_set_id or report.eval_set_id, r.eval_id): r.cost_usd
+        for report in base
+        for r in report.results
+        if r.cost_usd
+    }
+    out = []
+    for report in newer:
+        results = []
+        for result in report.results:
+            before = earlier.get((result.eval_set_id or report.eval_set_id, result.eval_id))
+            if before:
+                metadata = {**result.metadata, EARLIER_COST_KEY: before}
+                cost = (result.cost_usd or 0.0) + before
+                result = result.model_copy(update={"cost_usd": cost, "metadata": metadata})
+            results.append(result)
+        out.append(report.model_copy(update={"results": results}))
+    return out
+
+
 __all__ = [
+    "EARLIER_COST_KEY",
+    "STOP_KEYS",
     "case_ids",
     "errored_only",
     "merge_by_set",
     "rerun_only",
     "resume_split",
     "retried_count",
+    "with_earlier_costs",
     "with_finished",
 ]

@@ -30,9 +30,16 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.eval_result import (
+    NOT_RUN_KEY,
+    PARTIAL_KEY,
+    STOPPED_KEY,
+    EvalCaseResult,
+    EvalReport,
+)
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.runs.budget import RunBudget
 from tenxeval_tui.runs.child_run import child_reports, run_in_child
 from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
 from tenxeval_tui.runs.outcome import (
@@ -51,6 +58,7 @@ from tenxeval_tui.runs.passes import (
     errored_only,
     merge_by_set,
     retried_count,
+    with_earlier_costs,
 )
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
@@ -94,6 +102,8 @@ class _Passes:
     """The cases run more than once by ``retry_errors``."""
     wall: float = 0.0
     """Seconds the passes took, each from its first case's start to its last case's end."""
+    budget: RunBudget | None = None
+    """``max_cost`` over every pass, the journal's cases counted."""
 
     @property
     def stopped(self) -> bool:
@@ -164,12 +174,35 @@ class RunSession:
         by_id = self.plan.limit is not None or self.plan.sample is not None or bool(done)
         plan = self.plan.narrowed_to(selected, by_id=by_id)
         config = plan.resolved_config()
-        passes = _Passes()
+        passes = _Passes(budget=RunBudget.of(config))
+        if passes.budget is not None:
+            passes.budget.add(report for _, report in done)
         if selected:
             total = sum(len(s.eval_cases) for _, s in selected)
-            passes.journal, passes.finished = self._run_pass(plan, total, config, passes)
+            if passes.budget is not None and not passes.budget.fits():
+                passes.finished = self._not_run(selected, passes.budget, total)
+            else:
+                passes.journal, passes.finished = self._run_pass(plan, total, config, passes)
         self._retry_errors(plan, selected, config, passes)
         return self._finish(selected, resumed, config, passes)
+
+    def _not_run(self, selected: Selected, budget: RunBudget, total: int) -> list[EvalReport]:
+        """The reports of ``selected`` when ``max_cost`` was spent before they could run:
+        no result, every case not run."""
+        self.display.note(f"not running the {total} case(s) left: {_over_budget(budget)}")
+        return [
+            EvalReport.create(
+                eval_set_id=s.eval_set_id,
+                results=[],
+                eval_set_name=s.name,
+                metadata={
+                    PARTIAL_KEY: True,
+                    STOPPED_KEY: "max_cost",
+                    NOT_RUN_KEY: [c.eval_id for c in s.eval_cases],
+                },
+            )
+            for _, s in selected
+        ]
 
     def _run_pass(
         self, plan: RunPlan, total: int, config: EvalConfig, passes: _Passes
@@ -177,6 +210,8 @@ class RunSession:
         """One run of ``plan`` in a child: its journal and reports; how it ended goes into
         ``passes`` and is told to the display."""
         clock = _PassClock()
+        if passes.budget is not None:  # what is left of the run's max_cost
+            plan = plan.model_copy(update={"config": passes.budget.pass_config(config, total)})
         with self.display.progress(total) as observers:
             child = run_in_child(
                 plan,
@@ -198,7 +233,10 @@ class RunSession:
             )
         passes.interrupted, passes.died = child.interrupted, child.died
         passes.wall += clock.seconds
-        return child.journal, child_reports(child, config.model_dump(mode="json"))
+        reports = child_reports(child, config.model_dump(mode="json"))
+        if passes.budget is not None:
+            passes.budget.add(reports)
+        return child.journal, reports
 
     def _retry_errors(
         self, plan: RunPlan, selected: Selected, config: EvalConfig, passes: _Passes
@@ -210,11 +248,16 @@ class RunSession:
             again = {} if passes.stopped else errored_only(selected, passes.finished)
             if not again:
                 return
-            passes.rerun |= case_ids(selected, again)
             count = sum(len(ids) for ids in again.values())
+            budget = passes.budget
+            if budget is not None and not budget.fits():
+                self.display.note(f"not retrying {count} errored case(s): {_over_budget(budget)}")
+                return
+            passes.rerun |= case_ids(selected, again)
             self.display.note(f"retrying {count} errored case(s) (retry {attempt} of {retries})")
             journal, newer = self._run_pass(plan.rerunning(again), count, config, passes)
             _drop_journal(journal)  # its results are merged into the reports
+            newer = with_earlier_costs(passes.finished, newer)  # the cost of every attempt
             passes.finished = merge_by_set(passes.finished, newer, selected)
 
     def _finish(
@@ -304,6 +347,14 @@ class RunSession:
             report = marked_partial(report)
         published = self.publish([report], self.plan.resolved_config())
         return RunOutcome(EXIT_FAILED if published.errors else published.exit_code, published)
+
+
+def _over_budget(budget: RunBudget) -> str:
+    """Why no more case starts: what was spent of ``max_cost``."""
+    return (
+        f"${budget.spent:.4f} of max_cost ${budget.max_cost:g} spent, and a case costs "
+        f"${budget.average or 0:.4f} on average"
+    )
 
 
 def _one(reports: Sequence[EvalReport]) -> EvalReport:

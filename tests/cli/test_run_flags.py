@@ -360,3 +360,79 @@ def test_run_help_lists_the_new_flags(project: Path) -> None:
     for flag in ("--repeat", "--pass-rule", "-o FILE", "--json", "--error-exit-code", "--limit",
                  "--sample", "--seed", "--max-cost", "--retry-errors", "--resume"):  # fmt: skip
         assert flag in run_help, flag
+
+
+PRICED_AGENT = """
+from pathlib import Path
+
+async def agent(message, trace):
+    # every call costs $1 (1,000 input tokens at $1,000 a million) and is counted in calls.txt
+    calls = Path("calls.txt")
+    calls.write_text((calls.read_text() if calls.exists() else "") + message + "\\n")
+    trace.node("MAIN", response=message, tokens={"input_tokens": 1000, "output_tokens": 0})
+    if message == "broken":
+        raise ConnectionError("always down")
+    return message
+"""
+
+
+def priced_project(project: Path, ids: list[str]) -> list[str]:
+    (project / "priced_agent.py").write_text(PRICED_AGENT)
+    (project / "priced.json").write_text(json.dumps({**PRICED, "prices": {
+        "agent-model": {"input": 1000, "output": 1000}}}))  # fmt: skip
+    EvalSet(eval_set_id="priced", eval_cases=[EvalCase.single_turn(i, i, i) for i in ids]).to_file(
+        project / "priced.evalset.json"
+    )
+    agent = ["--agent", "priced_agent:agent", "--config", "priced.json", "--concurrency", "1"]
+    return ["run", *agent, "priced.evalset.json", "--no-html", "--json", "--output-dir", "out"]
+
+
+def test_max_cost_is_one_budget_over_the_retry_passes_and_the_cost_counts_every_attempt(
+    project: Path,
+) -> None:
+    """#30: each --retry-errors pass had a fresh budget ($6 spent under --max-cost 2.5) and
+    the report counted only each case's last attempt."""
+    args = priced_project(project, ["fine", "broken"])
+    done = cli(project, *args, "--retry-errors", "4", "--max-cost", "3.5")
+    assert done.returncode == 1, done.stdout + done.stderr
+    # $2 spent by the first pass; one retry fits in $3.5, a second would pass it
+    assert calls(project) == ["fine", "broken", "broken"]
+    assert "not retrying 1 errored case(s): $3.0000 of max_cost $3.5 spent" in done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["cost_usd"] == 3.0  # every attempt
+    (report,) = reports(project / "out")
+    broken = json.loads(report.read_text())["results"][1]
+    assert broken["cost_usd"] == 2.0 and broken["metadata"]["earlier_attempts_cost_usd"] == 1.0
+
+
+def test_max_cost_of_a_resumed_run_counts_what_its_journal_spent_and_keeps_its_stop(
+    project: Path,
+) -> None:
+    """#30: --resume ignored what the journal's cases spent, dropped the budget's stop and
+    exited 0 with cases never run."""
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+    from tenxeval_tui.evaluation.journal import RunJournal
+
+    ids = [f"c{i}" for i in range(5)]
+    args = priced_project(project, ids)
+    eval_set = EvalSet.from_file(project / "priced.evalset.json")
+    journal = RunJournal(project / "killed.journal.jsonl")
+    journal.on_run_start(eval_set, eval_set.eval_cases)
+    for eval_id in ("c0", "c1"):  # $2 spent before the kill
+        result = EvalCaseResult(
+            eval_id=eval_id, passed=True, cost_usd=1.0, metadata={"eval_set_id": "priced"}
+        )
+        journal.on_case_end(result)
+    done = cli(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "4.5")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert calls(project) == ["c2", "c3"]  # $4 spent: a fifth case would pass $4.5
+    summary = json.loads(done.stdout)
+    assert summary["stopped_by"] == "max_cost" and summary["not_run"] == ["c4"]
+    assert summary["incomplete"] == "stopped by max_cost" and summary["cost_usd"] == 4.0
+    (project / "calls.txt").unlink()
+    spent = cli(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "2.5")
+    assert spent.returncode == 1, spent.stdout + spent.stderr
+    assert not (project / "calls.txt").exists()  # the journal's $2 leave no room for a case
+    assert "not running the 3 case(s) left: $2.0000 of max_cost $2.5 spent" in spent.stderr
+    summary = json.loads(spent.stdout)
+    assert summary["not_run"] == ["c2", "c3", "c4"] and summary["partial"] is True

@@ -98,3 +98,22 @@ def test_narrowed_to_runs_exactly_the_cases_given_by_id(tmp_path: Path) -> None:
     assert by_id.limit is None
     kept = plan.narrowed_to([(path, eval_set)], by_id=False)
     assert kept.only == {} and kept.limit == 3
+
+
+def test_a_run_budget_gives_each_pass_what_is_left_by_the_evaluators_rule() -> None:
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+    from tenxeval_tui.runs.budget import RunBudget
+
+    config = EvalConfig.default().model_copy(update={"max_cost": 4.5, "max_concurrency": 8})
+    budget = RunBudget.of(config)
+    assert budget is not None and budget.fits(5) == 5  # nothing known yet: as the evaluator
+    costs = [1.0, 1.0, None]  # a case with no cost is an attempt all the same
+    budget.add([EvalReport.create("s", [EvalCaseResult(eval_id=f"c{i}", passed=True,
+                cost_usd=c) for i, c in enumerate(costs)])])  # fmt: skip
+    assert (budget.spent, budget.attempts) == (2.0, 3)
+    assert budget.fits(5) == 3  # $2.5 left at $0.67 a case
+    narrowed = budget.pass_config(config, 5)
+    assert narrowed.max_cost == 2.5 and narrowed.max_concurrency == 3
+    assert budget.pass_config(config, 2).max_concurrency == 8  # both fit: as configured
+    budget.add([EvalReport.create("s", [EvalCaseResult(eval_id="x", passed=True, cost_usd=2.6)])])
+    assert budget.fits() == 0 and RunBudget.of(EvalConfig.default()) is None
