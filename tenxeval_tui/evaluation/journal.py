@@ -6,7 +6,8 @@ own, so killing the process loses at most the cases still running).
 :func:`report_from_journal` turns such a file back into an :class:`EvalReport`.
 
 Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
-``eval_set_name``, ``eval_ids``, ``time``), ``case`` (``eval_set_id``,
+``eval_set_name``, ``eval_ids``, ``time``, and ``config_used`` when the journal was given
+the run's config), ``case`` (``eval_set_id``,
 ``result``), ``run_end`` (``eval_set_id``, ``partial``, and ``wall_seconds``: how long
 the eval set's run took).
 """
@@ -39,10 +40,13 @@ from tenxeval_tui.evaluation.observers import RunObserver
 
 
 class RunJournal(RunObserver):
-    """Appends a run's progress to ``path`` (created with its folder if needed)."""
+    """Appends a run's progress to ``path`` (created with its folder if needed);
+    ``config_used`` (the run's config as JSON) goes into each ``run_start`` line, so a
+    report rebuilt from the journal says how its cases were scored."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, config_used: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
+        self.config_used = config_used
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def _append(self, data: dict[str, Any]) -> None:
@@ -67,6 +71,7 @@ class RunJournal(RunObserver):
                 "eval_set_name": eval_set.name,
                 "eval_ids": [case.eval_id for case in cases],
                 "time": time.time(),
+                **({"config_used": self.config_used} if self.config_used else {}),
             }
         )
 
@@ -134,6 +139,7 @@ class _Run:
         self.complete = False
         self.metadata: dict[str, Any] = {}
         self.wall_seconds: float | None = None
+        self.config_used: dict[str, Any] = {}
 
     def report(self) -> EvalReport:
         position = {eval_id: i for i, eval_id in enumerate(self.order)}
@@ -144,6 +150,7 @@ class _Run:
             eval_set_name=self.name,
             metadata={**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})},
             wall_seconds=self.wall_seconds,
+            config_used=self.config_used,
         )
 
 
@@ -182,6 +189,8 @@ def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> No
     if kind == "run_start":
         run = _Run(set_id, str(data.get("eval_set_name", "")), data.get("eval_ids") or [])
         run.order = [str(i) for i in run.order]
+        config_used = data.get("config_used")
+        run.config_used = dict(config_used) if isinstance(config_used, dict) else {}
         runs.append(run)
         latest[set_id] = run
     elif kind == "case":

@@ -54,10 +54,13 @@ class RestOfRun:
 def rest_of(stopped: StoppedRun, journal: Path) -> RestOfRun:
     """What is left of ``stopped`` (loads its eval sets and journals), run with
     ``journal`` and no reporters: :func:`write_complete` writes the reports after.
-    Raises what loading the files and journals raises."""
+    Raises what loading the files and journals raises, and
+    :class:`~tenxeval_tui.runs.problems.RunProblem` when the config changed since in how
+    it scores (the journals' cases would not be scored as the rest)."""
     selected = [(path, s) for path, s in selected_eval_sets(stopped.plan) if s.eval_cases]
-    point = resume_point(selected, [j for j in stopped.journals if j.is_file()])
     config = stopped.plan.resolved_config()
+    journals = [j for j in stopped.journals if j.is_file()]
+    point = resume_point(selected, journals, config.model_dump(mode="json"))
     config.reporter.enabled = False
     plan = point.plan(stopped.plan).model_copy(update={"config": config, "journal": journal})
     return RestOfRun(stopped, plan, point)

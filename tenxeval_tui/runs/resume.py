@@ -20,9 +20,10 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.journal import read_journal
 from tenxeval_tui.evaluation.subsets import merge_results
+from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.passes import Selected, resume_split, with_finished
 from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.problems import journal_problems
+from tenxeval_tui.runs.problems import RunProblem, journal_problems
 
 PROGRAM = "tenxeval-tui"
 
@@ -57,17 +58,39 @@ class ResumePoint:
         return [r.model_copy(update={"config_used": config_used}) for r in merged]
 
 
-def resume_point(selected: Selected, journals: Sequence[Path]) -> ResumePoint:
+RESUME_MAY_DIFFER = frozenset({"max_cost", "timeout"})
+"""Config fields a resumed run may change besides how it runs (more budget, more time)."""
+
+
+def resume_point(
+    selected: Selected, journals: Sequence[Path], config_used: dict[str, Any] | None = None
+) -> ResumePoint:
     """What of ``selected`` the ``journals`` (oldest first: a later result of a case wins)
-    finished, and what is left; :class:`RunProblem` when a journal cannot be read."""
+    finished, and what is left; :class:`RunProblem` when a journal cannot be read, or when
+    its cases were scored with another config than ``config_used`` (the config the rest
+    runs with, as JSON): one report never mixes two scorings. A journal that does not say
+    its config (written before it did) is taken as it is."""
     done: dict[str, EvalReport] = {}
     for journal in journals:
         with journal_problems(journal):
             recorded = read_journal(journal)
         for set_id, report in recorded.items():
+            _check_config(journal, report, config_used)
             done[set_id] = merge_results(done[set_id], report) if set_id in done else report
     todo, finished = resume_split(selected, done)
     return ResumePoint(todo, finished)
+
+
+def _check_config(journal: Path, report: EvalReport, config_used: dict[str, Any] | None) -> None:
+    if not config_used or not report.config_used:
+        return
+    difference = config_difference(report.config_used, config_used, RESUME_MAY_DIFFER)
+    if difference is not None:
+        raise RunProblem(
+            f"{journal}: its cases were scored with another config than this run's "
+            f"({difference}): resume with the config it ran with, or run every case again "
+            "without resuming (one report never mixes two scorings)"
+        )
 
 
 def resume_argv(argv: Sequence[str], journal: Path) -> list[str]:
@@ -119,6 +142,7 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
 
 __all__ = [
     "PROGRAM",
+    "RESUME_MAY_DIFFER",
     "ResumePoint",
     "plan_resume_command",
     "resume_argv",

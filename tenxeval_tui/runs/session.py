@@ -161,7 +161,8 @@ class RunSession:
         journal = self.options.resume
         if journal is None:
             return ResumePoint(list(selected), [])
-        point = resume_point(selected, [journal])
+        config_used = self.plan.resolved_config().model_dump(mode="json")
+        point = resume_point(selected, [journal], config_used)
         self.display.note(
             f"resuming {journal}: {point.finished} case(s) finished, {point.left} to run"
         )

@@ -5,8 +5,8 @@ cases its plan selects. Its report says which part it is (``metadata.shard``: ``
 ``count``, ``total``: the cases of the whole run) and each result its place in the whole
 run (``metadata.run_position``), so :func:`merge_reports` can put the parts back in
 eval-set order without the eval set files. It refuses reports run with different configs
-(the settings of how a run is carried out aside: :data:`EXECUTION_FIELDS` change no
-score) or holding the same case twice, with a :class:`MergeError` naming the files.
+(the settings of how a run is carried out aside:
+:data:`~tenxeval_tui.runs.config_match.EXECUTION_FIELDS` change no score) or holding the same case twice, with a :class:`MergeError` naming the files.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
+from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.plan import RunPlan, select
 
 SHARD_KEY = "shard"
@@ -32,8 +33,6 @@ POSITION_KEY = "run_position"
 """Result metadata of a sharded run: the case's place (0-based) in the whole run."""
 MERGED_KEY = "merged_from"
 """Report metadata of a merged report: the files it was merged from."""
-EXECUTION_FIELDS = frozenset({"reporter", "max_concurrency", "parallel", "verbose"})
-"""Config fields that may differ between the parts of one run (how, not what, it runs)."""
 
 
 class MergeError(ValueError):
@@ -71,29 +70,18 @@ def mark_shard(
     )
 
 
-def _scoring_config(report: EvalReport) -> dict[str, Any]:
-    return {k: v for k, v in report.config_used.items() if k not in EXECUTION_FIELDS}
-
-
-def _config_difference(first: dict[str, Any], other: dict[str, Any]) -> str:
-    keys = sorted(k for k in {*first, *other} if first.get(k) != other.get(k))
-    shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
-    return f"they differ in {shown}"
-
-
 def check_mergeable(reports: Sequence[tuple[str, EvalReport]]) -> None:
     """:class:`MergeError` when the reports (each with its file name) were run with
     different configs, are parts of different splits, or share a case."""
     if not reports:
         raise MergeError("no reports to merge")
     first_name, first = reports[0]
-    scoring = _scoring_config(first)
     for name, report in reports[1:]:
-        other = _scoring_config(report)
-        if other != scoring:
+        difference = config_difference(first.config_used, report.config_used)
+        if difference is not None:
             raise MergeError(
                 f"{name}: was run with another config than {first_name} "
-                f"({_config_difference(scoring, other)}); merge only parts of one run"
+                f"({difference}); merge only parts of one run"
             )
     counts = {
         name: report.metadata[SHARD_KEY].get("count")

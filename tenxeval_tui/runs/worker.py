@@ -211,7 +211,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         return ERROR_EXIT
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
     if plan.journal is not None:
-        observers.append(RunJournal(plan.journal))
+        observers.append(RunJournal(plan.journal, config_used=config.model_dump(mode="json")))
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
     runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)

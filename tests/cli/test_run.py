@@ -484,6 +484,38 @@ def test_a_partial_report_never_exits_0_nor_passes_and_json_says_why(project: Pa
     assert 1 <= summary["total_cases"] < 8
 
 
+def test_resume_with_another_scoring_config_is_refused_saying_why(project: Path) -> None:
+    """#30: --resume with another config scored the rest with it and the journal's cases
+    with the first, in one report. Refused (exit 2, nothing runs); a change of how the run
+    goes (concurrency, budget, timeout) is not a change of scoring."""
+    strict = {"criteria": {"response_match_score": {"threshold": 0.9}}}
+    lenient = {"criteria": {"response_match_score": {"threshold": 0.2}}}
+    (project / "strict.json").write_text(json.dumps(strict))
+    (project / "lenient.json").write_text(json.dumps(lenient))
+    code, _, err = _stopped_after_first_case(
+        project, ["--config", "strict.json"], lambda child: child.send_signal(signal.SIGINT)
+    )
+    assert code == 130, err
+    resume = re.search(r"resume it with: (.+)", err)
+    assert resume is not None, err
+    argv = shlex.split(resume.group(1))[1:]
+    journal = argv[-1]
+    other = [a if a != "strict.json" else "lenient.json" for a in argv]
+    refused = cli(project, *other)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert (
+        f"tenxeval-tui run: {journal}: its cases were scored with another config than this "
+        "run's (they differ in criteria): resume with the config it ran with"
+    ) in refused.stderr
+    assert "resuming" not in refused.stdout  # nothing ran
+    same = cli(project, *argv, "--concurrency", "2", "--timeout", "30")
+    assert same.returncode == 0, same.stdout + same.stderr
+    resumed = max(reports(project / "out"), key=lambda p: json.loads(p.read_text())["timestamp"])
+    data = json.loads(resumed.read_text())
+    assert len(data["results"]) == 8 and not data["metadata"].get("partial")
+    assert data["config_used"]["criteria"]["response_match"]["threshold"] == 0.9
+
+
 def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     code, out, err = _stopped_after_first_case(
         project, [], lambda child: child.send_signal(signal.SIGINT)

@@ -204,3 +204,25 @@ async def test_a_rest_cancelled_in_its_turn_is_resumed_again_from_both_journals(
         data = json.loads(complete.read_text())
         assert [r["eval_id"] for r in data["results"]] == ["paris", "rome", "oslo"]
         assert not data["metadata"].get("partial")
+
+
+async def test_the_rest_is_not_run_when_the_config_changed_how_it_scores(tmp_path: Path) -> None:
+    """#30: the rest would be scored with the edited config and the finished cases with the
+    first, in one report: u says why it does not run it."""
+    import json
+
+    root = rome_workspace(tmp_path)
+    config = root / "scoring.json"
+    config.write_text(json.dumps({"repeats": 1}))
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text("utf-8") + 'config = "scoring.json"\n', "utf-8")
+    async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
+        screen = await cancelled_with_rome_unfinished(pilot)
+        config.write_text(json.dumps({"repeats": 3}))  # the preset's criteria, 3 runs a case
+        await pilot.press("u")
+        message = screen.query_one("#run-message", Static)
+        await wait_until(lambda: "Cannot run the rest" in str(message.render()), pilot)
+        assert "scored with another config than this run's (they differ in repeats)" in str(
+            message.render()
+        )
+        assert screen.runs_started == 1
