@@ -567,6 +567,7 @@ def _write_reports(
     from tenxeval_tui.cli.retry_resume import retried_count
     from tenxeval_tui.cli.run_options import Published, write_outputs
     from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
+    from tenxeval_tui.evaluation.judge_usage import usage_warning
     from tenxeval_tui.evaluation.reporters import print_report
     from tenxeval_tui.runs.reports import write_reports
 
@@ -598,6 +599,8 @@ def _write_reports(
         f"{s.error_cases} errored{again}, pass rate {s.pass_rate:.1%} (threshold {args.threshold:.1%})"
         f"{rates}{cost}"
     )
+    if (estimated := usage_warning([report])) is not None:
+        print(inert(estimated), file=sys.stderr)
     if report.metadata.get(STOPPED_KEY):
         not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
         by = str(report.metadata[STOPPED_KEY])

@@ -53,11 +53,13 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.judges import JudgeError
 from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import no_verdict_error, without_verdict
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.runner import EvaluationRunner
@@ -400,6 +402,9 @@ class AgentEvaluator:
             if not error:
                 self._announce_scoring(notify, eval_set_id, case.eval_id, repeat, thread_id, score)
             criterion_results = [] if error else await scorer(execution, case)
+            unjudged = no_verdict_error(criterion_results)
+            if unjudged is not None:  # a judge gave no verdict: the case errs (see verdicts)
+                error, error_info = unjudged
             result = _case_result(
                 case,
                 execution,
@@ -644,11 +649,13 @@ async def _score_one(
         return result
     except Exception as exc:
         logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
-        return CriterionResult.failure(
+        failed = CriterionResult.failure(
             criterion.name or type(criterion).__name__,
             f"{type(exc).__name__}: {exc}",
             criterion.threshold,
         )
+        # A criterion of the user's own asking a judge (LLMCallerMixin) that got none.
+        return without_verdict(failed) if isinstance(exc, JudgeError) else failed
 
 
 def _stopped_outcome(mode: StopMode, turn: int, turns: int) -> tuple[str | None, dict[str, Any]]:

@@ -8,8 +8,9 @@ not let a case pass on a split judge. The score is the weighted share of
 items decided "yes" (so 1.0 or 0.0 for single-verdict criteria).
 
 Any sample that fails (the endpoint fails after its retries, a timeout, or a
-reply that cannot be parsed) fails the criterion with that error; tokens spent
-are still reported. Nothing is ever scored by default.
+reply that cannot be parsed) fails the criterion with that error, marked as one
+no judge scored (:mod:`..verdicts`: its case errors); tokens spent are still
+reported. Nothing is ever scored by default.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judge_pool import JudgePool
+from tenxeval_tui.evaluation.judge_usage import USAGE_ESTIMATED_KEY
 from tenxeval_tui.evaluation.judges import JudgeError, JudgeReply, JudgeSettings
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import without_verdict
 
 if TYPE_CHECKING:
     import jinja2
@@ -218,7 +221,7 @@ class JudgedCriterion(BaseCriterion):
         try:
             settings = JudgeSettings.from_config(self.name, self.config)
         except ValueError as exc:
-            return self.failure(str(exc))
+            return without_verdict(self.failure(str(exc)))
         prompt = self.render(actual, expected)
         outcomes = await asyncio.gather(
             *(self._sample(settings, prompt, i, expected) for i in range(self.config.num_samples)),
@@ -250,10 +253,13 @@ class JudgedCriterion(BaseCriterion):
             "cache_hits": sum(1 for r in replies if r.cached),
             "retries": sum(r.retries for r in replies),
         }
+        estimated = sum(1 for r in replies if r.usage_estimated)
+        if estimated:  # the endpoint reported no usage: see judge_usage
+            details[USAGE_ESTIMATED_KEY] = estimated
         if errors:
             failed = self.failure(errors[0], details={**details, "errors": errors})
             failed.token_usage = tokens
-            return failed
+            return without_verdict(failed)
         return self._combine(samples, expected, details, tokens)
 
     def _combine(
