@@ -16,6 +16,7 @@ stays fast; the engine, rich and the agent are imported when a run starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 from collections.abc import Collection, Mapping, Sequence
@@ -491,8 +492,8 @@ def _run_pass(
         )
     if outcome.worker_error is not None:
         raise UsageError(outcome.worker_error)
-    for death in outcome.worker_deaths:
-        print(inert(f"tenxeval-tui run: {death}"), file=sys.stderr)
+    for line in [*outcome.worker_deaths, *outcome.warnings]:
+        print(inert(f"tenxeval-tui run: {line}"), file=sys.stderr)
     if outcome.interrupted:
         print("interrupted: writing the report of the finished cases", file=sys.stderr)
     elif outcome.died:
@@ -528,7 +529,8 @@ def publish(
 def _drop_journal(journal: Path | None) -> None:
     """The journal of a run whose reports are written holds nothing more: remove it."""
     if journal is not None:
-        journal.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a folder gone read-only: the journal stays
+            journal.unlink(missing_ok=True)
 
 
 def exit_code(report: EvalReport, threshold: float, *, error_code: int | None = None) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -28,8 +29,21 @@ if TYPE_CHECKING:
     from tenxeval_tui.cli.run_options import Published
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a CI job's timeout, ``timeout``, ``kill``) stops the run as Ctrl-C does: the
+    worker child is asked to stop and killed when it does not within its grace (an agent
+    blocking its event loop never reads the request), the finished cases are reported, and
+    no process of the run is left behind."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    _stop_on_sigterm()
     if not getattr(args, "json_summary", False):
         return _run(args, None)
     from tenxeval_tui.cli.run_options import json_summary
