@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import os
 import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -128,6 +129,11 @@ def _check_output_dir(folder: Path) -> None:
     """Reports can be written to ``folder`` (made if missing), before anything runs."""
     import tempfile
 
+    if folder.is_symlink() and not folder.exists():  # mkdir would say "File exists"
+        raise UsageError(
+            f"{folder}: cannot write reports here: it is a symbolic link to "
+            f"{os.readlink(folder)}, which does not exist"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
@@ -166,7 +172,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     # settings' from the folder of the pyproject.toml that names it.
     agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
-        raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
+        raise UsageError(f"{sources['threshold'].where}: {args.threshold} is not between 0 and 1")
     files, scanned = (
         ([], set()) if getattr(args, "from_journal", None) else _eval_files(args.paths, workspace)
     )
@@ -174,13 +180,14 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
         if args.concurrency < 1:
-            raise UsageError("--concurrency: must be at least 1")
+            raise UsageError(f"{sources['concurrency'].where}: must be at least 1")
         config.max_concurrency = args.concurrency
         if sources["concurrency"].layer in ("flag", "env"):
             config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
-            raise UsageError("--timeout: must be a number of seconds more than 0")
+            # named where it was set: the flag, or the settings file and key
+            raise UsageError(f"{sources['timeout'].where}: must be a number of seconds more than 0")
         config.timeout = args.timeout
     from tenxeval_tui.cli.run_options import (
         FlagError,

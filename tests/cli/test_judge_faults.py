@@ -264,3 +264,33 @@ def test_a_judge_reporting_negative_usage_is_refused(
     greeting = results(project / "out")["greeting"]
     assert "reported negative token usage (input -1000000)" in str(greeting["error"])
     assert "cost $-" not in done.stdout
+
+
+def test_a_judge_reply_of_megabytes_is_kept_once_and_cut(
+    project: Path, judge_server: JudgeServer
+) -> None:
+    reasoning = "ponder " * 300_000  # 2.1 MB of reasoning
+    judge_server.fallback = lambda body: Scripted(verdict("valid", reasoning).content)
+    done = cli(
+        project,
+        "run",
+        "--agent",
+        AGENT,
+        "evals",
+        "--case",
+        "greeting",
+        "--config",
+        judged_config(project),
+        "--output-dir",
+        "out",
+        "--no-html",
+        env=judge_env(judge_server, project),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (report,) = reports(project / "out")
+    assert report.stat().st_size < 200_000  # the reply is 2.1 MB
+    (criterion,) = results(project / "out")["greeting"]["criterion_results"]  # type: ignore[misc]
+    reason = criterion["details"]["reason"]
+    assert reason.startswith("ponder ponder") and len(reason) < 20_100
+    assert reason.endswith("... [2,080,000 more characters of the judge's reply not kept]")
+    assert "reasons" not in criterion["details"]  # one sample: its reasoning is the reason

@@ -60,6 +60,8 @@ async def agent(message: str, trace: Trace) -> str:
         await trace.tool("big", {"n": 1}, fn=lambda n: 10**5000)
     if message.startswith("bigarg"):
         trace.record_tool("big", {"n": -(10**4400), "raw": b"\\xff\\xfe"}, result=1)
+    if message.startswith("bytes"):  # not UTF-8: the recording keeps their str
+        await trace.tool("echo", {"raw": b"\\xff\\xfe"}, fn=lambda raw: len(raw))
     if message.startswith("slow"):
         await asyncio.sleep(float(message.split()[1]))
     return message
@@ -150,7 +152,9 @@ def test_an_integer_too_long_for_json_readers_in_a_tool_call_is_recorded_as_a_no
     tmp_path: Path, pool: list[str]
 ) -> None:
     root = make_project(
-        tmp_path, ["before", "bigint", "bigarg", "after"], {"bigint": "big", "bigarg": "big"}
+        tmp_path,
+        ["before", "bigint", "bigarg", "bytes", "after"],
+        {"bigint": "big", "bigarg": "big", "bytes": "echo"},
     )
     done = run(root, *pool)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -164,6 +168,8 @@ def test_an_integer_too_long_for_json_readers_in_a_tool_call_is_recorded_as_a_no
         "n": "<an integer of about 4401 digits: more than 4300, not recorded>",
         "raw": "b'\\xff\\xfe'",  # bytes: their str, never decoded
     }
+    (echo,) = found["c3"]["actual_tool_calls"]  # type: ignore[misc]
+    assert (echo["args"], echo["result"]) == ({"raw": "b'\\xff\\xfe'"}, 2)
 
 
 @pytest.mark.parametrize("pool", POOLS)

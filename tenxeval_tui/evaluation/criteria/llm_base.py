@@ -38,6 +38,16 @@ if TYPE_CHECKING:
     import jinja2
 
 _QUOTE = 160  # characters of a bad reply quoted in the error
+REASONING_CAP = 20_000
+"""Characters of a judge's reasoning kept in a result (a reply of megabytes would be
+written into every report and journal line of its case)."""
+
+
+def capped(text: str, cap: int = REASONING_CAP) -> str:
+    """``text``, cut at ``cap`` characters with a note of how much was left out."""
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]}... [{len(text) - cap:,} more characters of the judge's reply not kept]"
 
 
 class JudgeReplyError(ValueError):
@@ -281,11 +291,12 @@ class JudgedCriterion(BaseCriterion):
         ]
         shown = (agreeing or samples)[0]
         details.update(
-            reason=shown.reasoning,
-            reasons=[s.reasoning for s in samples],
+            reason=capped(shown.reasoning),
             votes={item: f"{yes[item]}/{len(samples)}" for item, _ in weighted},
             **self.extra_details(samples, decided, expected),
         )
+        if len(samples) > 1:  # one sample's reasoning is the reason: kept once
+            details["reasons"] = [capped(s.reasoning) for s in samples]
         return self.result(score, details=details, token_usage=tokens)
 
 
