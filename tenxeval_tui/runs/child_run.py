@@ -171,7 +171,7 @@ class _Follower:
         self,
         child: subprocess.Popen[bytes],
         observers: Sequence[RunObserver],
-        timeout: float,
+        timeout: float | None,
         kept: KeptResults,
     ) -> None:
         self.child = child
@@ -290,7 +290,9 @@ def _run_child(
     forwarder = None
     if stderr is not None and child.stderr is not None:
         forwarder = _forward_lines(child.stderr, stderr)
-    follower = _Follower(child, observers, plan.resolved_config().timeout, kept)
+    # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
+    timeout = None if plan.pooled else plan.resolved_config().timeout
+    follower = _Follower(child, observers, timeout, kept)
     assert child.stdout is not None
     while True:
         try:

@@ -31,21 +31,27 @@ THE_CHILD = "the run's worker process"
 
 class DeadlineWatch(RunObserver):
     """Follows the child's cases (as an observer of its lines) and calls ``kill`` once a
-    case runs past its deadline; :attr:`overdue` then holds the cases it was for."""
+    case runs past its deadline; :attr:`overdue` then holds the cases it was for.
 
-    def __init__(self, timeout: float, kill: Callable[[], None]) -> None:
-        self.timeout = timeout
-        self.deadlines = CaseDeadlines(timeout)
+    ``timeout`` ``None`` watches nothing: a pooled run's driver keeps its workers' deadlines
+    itself (:mod:`.case_pool`), and its own loop runs no agent."""
+
+    def __init__(self, timeout: float | None, kill: Callable[[], None]) -> None:
+        self.timeout = timeout or 0.0
+        self.deadlines = CaseDeadlines(self.timeout)
         self.cases: dict[CaseKey, EvalCase] = {}
         self.overdue: list[tuple[str, EvalCase]] = []
         self._kill = kill
         self._lock = threading.Lock()
         self._moved = threading.Event()
-        self._closed = False
+        self._closed = timeout is None
         self._thread = threading.Thread(target=self._watch, name="case-deadlines", daemon=True)
-        self._thread.start()
+        if timeout is not None:
+            self._thread.start()
 
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        if self._closed:
+            return
         with self._lock:
             self.cases[(eval_set_id, case.eval_id)] = case
             self.deadlines.started((eval_set_id, case.eval_id))
@@ -71,7 +77,8 @@ class DeadlineWatch(RunObserver):
         """Stop watching (the child ended)."""
         self._closed = True
         self._moved.set()
-        self._thread.join(timeout=5.0)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5.0)
 
     def _watch(self) -> None:
         while not self._closed:
