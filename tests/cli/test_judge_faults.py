@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import socket
 from pathlib import Path
+from subprocess import CompletedProcess
 
 from tenxeval_tui.evaluation import CriterionConfig, EvalConfig, ModelPrice
 from tests.cli.test_run import AGENT, cli, reports
@@ -46,6 +47,28 @@ def judge_env(server: JudgeServer, root: Path) -> dict[str, str]:
     }
 
 
+def run_judged(
+    project: Path, server: JudgeServer, config: str, *flags: str, case: str | None = "greeting"
+) -> CompletedProcess[str]:
+    """``run`` of the sample agent (one case, or all) judged by ``config``, into ``out``."""
+    cases = ["--case", case] if case else []
+    return cli(
+        project,
+        "run",
+        "--agent",
+        AGENT,
+        "evals",
+        *cases,
+        "--config",
+        config,
+        "--output-dir",
+        "out",
+        "--no-html",
+        *flags,
+        env=judge_env(server, project),
+    )
+
+
 def results(folder: Path) -> dict[str, dict[str, object]]:
     (report,) = reports(folder)
     return {r["eval_id"]: r for r in json.loads(report.read_text())["results"]}
@@ -57,21 +80,7 @@ def test_a_judge_trickling_its_reply_is_cut_off_at_judge_timeout_and_never_score
     # Headers at once, then the body a byte at a time: some 60 s for the whole reply,
     # which the HTTP library's per-read timeout would wait for (each byte is in time).
     judge_server.fallback = lambda body: Scripted(verdict("valid").content, trickle=0.2)
-    done = cli(
-        project,
-        "run",
-        "--agent",
-        AGENT,
-        "evals",
-        "--case",
-        "greeting",
-        "--config",
-        judged_config(project, judge_timeout=2.0),
-        "--output-dir",
-        "out",
-        "--no-html",
-        env=judge_env(judge_server, project),
-    )
+    done = run_judged(project, judge_server, judged_config(project, judge_timeout=2.0))
     assert done.returncode == 1, done.stdout + done.stderr
     greeting = results(project / "out")["greeting"]
     # The late verdict ("valid") was never read: the case errs with the timeout.
@@ -123,23 +132,7 @@ def test_retry_errors_asks_a_judge_that_was_down_again(
 ) -> None:
     judge_server.script(Scripted(status=500, content="blip"))
     judge_server.fallback = lambda body: Scripted(verdict("valid").content)
-    done = cli(
-        project,
-        "run",
-        "--agent",
-        AGENT,
-        "evals",
-        "--case",
-        "greeting",
-        "--config",
-        judged_config(project),
-        "--retry-errors",
-        "1",
-        "--output-dir",
-        "out",
-        "--no-html",
-        env=judge_env(judge_server, project),
-    )
+    done = run_judged(project, judge_server, judged_config(project), "--retry-errors", "1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "retrying 1 errored case(s) (retry 1 of 1)" in done.stdout
     assert "PASSED: 1/1 passed, 0 failed, 0 errored, 1 retried" in done.stdout
@@ -203,21 +196,7 @@ def test_a_judge_reporting_no_usage_is_estimated_warned_about_and_bounded_by_max
         max_cost=2.5,
         max_concurrency=1,
     )
-    done = cli(
-        project,
-        "run",
-        "--agent",
-        AGENT,
-        "evals",
-        "--config",
-        priced,
-        "--concurrency",
-        "1",
-        "--output-dir",
-        "out",
-        "--no-html",
-        env=judge_env(judge_server, project),
-    )
+    done = run_judged(project, judge_server, priced, "--concurrency", "1", case=None)
     assert done.returncode == 1, done.stdout + done.stderr
     (report_file,) = reports(project / "out")
     report = json.loads(report_file.read_text())
@@ -245,21 +224,7 @@ def test_a_judge_reporting_negative_usage_is_refused(
         verdict("valid").content, prompt_tokens=-1_000_000, completion_tokens=5
     )
     priced = judged_config(project, prices={"judge-test": ModelPrice(input=90.0, output=90.0)})
-    done = cli(
-        project,
-        "run",
-        "--agent",
-        AGENT,
-        "evals",
-        "--case",
-        "greeting",
-        "--config",
-        priced,
-        "--output-dir",
-        "out",
-        "--no-html",
-        env=judge_env(judge_server, project),
-    )
+    done = run_judged(project, judge_server, priced)
     assert done.returncode == 1, done.stdout + done.stderr
     greeting = results(project / "out")["greeting"]
     assert "reported negative token usage (input -1000000)" in str(greeting["error"])
@@ -271,21 +236,7 @@ def test_a_judge_reply_of_megabytes_is_kept_once_and_cut(
 ) -> None:
     reasoning = "ponder " * 300_000  # 2.1 MB of reasoning
     judge_server.fallback = lambda body: Scripted(verdict("valid", reasoning).content)
-    done = cli(
-        project,
-        "run",
-        "--agent",
-        AGENT,
-        "evals",
-        "--case",
-        "greeting",
-        "--config",
-        judged_config(project),
-        "--output-dir",
-        "out",
-        "--no-html",
-        env=judge_env(judge_server, project),
-    )
+    done = run_judged(project, judge_server, judged_config(project))
     assert done.returncode == 0, done.stdout + done.stderr
     (report,) = reports(project / "out")
     assert report.stat().st_size < 200_000  # the reply is 2.1 MB

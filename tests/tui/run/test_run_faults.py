@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalConfig
 from tenxeval_tui.runs.live_run import CaseStatus
+from tenxeval_tui.screens.run.run import RunScreen
 
 from .conftest import AGENT, write_workspace
 from .test_run_screen import message, run_all
@@ -36,26 +39,20 @@ def _with_settings(root: Path, lines: str) -> None:
     settings.write_text(settings.read_text() + lines)
 
 
+def _rome_error(screen: RunScreen) -> str:
+    """The error of the case that hangs (Rome), which must have ended as one."""
+    assert screen.live is not None
+    rome = next(c for c in screen.live.cases.values() if c.eval_id == "rome")
+    assert rome.status is CaseStatus.ERROR
+    assert rome.result is not None and rome.result.error is not None
+    return rome.result.error
+
+
 def _timeout_of_one_second(root: Path) -> None:
     config = EvalConfig.default()
     config.timeout = 1.0
     config.to_file(root / "quick.json")
     _with_settings(root, 'config = "quick.json"\n')
-
-
-async def test_a_tool_thread_left_running_by_a_timed_out_case_does_not_hold_up_the_run(
-    tmp_path: Path,
-) -> None:
-    root = write_workspace(tmp_path / "ws", agent_code=HUNG_TOOL_THREAD)
-    _timeout_of_one_second(root)
-    app = WorkbenchApp(root)
-    async with app.run_test(size=(160, 40)) as pilot:
-        screen = await run_all(app, pilot)  # before: the worker waited 300 s for the thread
-        assert screen.live is not None
-        rome = next(c for c in screen.live.cases.values() if c.eval_id == "rome")
-        assert rome.status is CaseStatus.ERROR
-        assert rome.result is not None and rome.result.error is not None
-        assert rome.result.error.startswith("timed out after 1s")
 
 
 async def test_when_every_worker_dies_every_case_ends_as_an_error(tmp_path: Path) -> None:
@@ -72,21 +69,30 @@ async def test_when_every_worker_dies_every_case_ends_as_an_error(tmp_path: Path
         assert screen.live.counts()["error"] == 5
 
 
-async def test_an_agent_blocking_its_event_loop_is_stopped_and_the_run_ends(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("agent_code", "error", "said"),
+    [
+        # before: the worker waited 300 s at its end for the thread
+        (HUNG_TOOL_THREAD, "timed out after 1s (turn 1 of 1)", "Run finished"),
+        # before: it ran until cancelled by hand
+        (
+            BLOCKS_ITS_LOOP,
+            "timed out after 1s: the agent never gave control back",
+            "case rome ran past its deadline (1s)",
+        ),
+    ],
+    ids=["tool-thread-left-running", "event-loop-blocked"],
+)
+async def test_a_case_that_hangs_ends_as_timed_out_and_the_run_ends(
+    tmp_path: Path, agent_code: str, error: str, said: str
 ) -> None:
-    root = write_workspace(tmp_path / "ws", agent_code=BLOCKS_ITS_LOOP)
+    root = write_workspace(tmp_path / "ws", agent_code=agent_code)
     _timeout_of_one_second(root)
     app = WorkbenchApp(root)
     async with app.run_test(size=(160, 40)) as pilot:
-        screen = await run_all(app, pilot)  # before: it ran until cancelled by hand
-        assert screen.live is not None
-        rome = next(c for c in screen.live.cases.values() if c.eval_id == "rome")
-        assert rome.status is CaseStatus.ERROR
-        assert rome.result is not None and rome.result.error is not None
-        assert rome.result.error.startswith("timed out after 1s: the agent never gave control")
-        assert "case rome ran past its deadline (1s)" in message(screen)
-        assert "the cases that finished are in a partial report" in message(screen)
-        written = [json.loads(p.read_text()) for p in (root / "reports").glob("*.json")]
-        found = {r["eval_id"]: r["error"] for report in written for r in report["results"]}
-        assert str(found["rome"]).startswith("timed out after 1s")  # in the partial report
+        screen = await run_all(app, pilot)
+        assert _rome_error(screen).startswith(error)
+        assert said in message(screen)
+    written = [json.loads(p.read_text()) for p in (root / "reports").glob("*.json")]
+    found = {r["eval_id"]: r["error"] for report in written for r in report["results"]}
+    assert str(found["rome"]).startswith(error)  # in the report (partial when blocked)
