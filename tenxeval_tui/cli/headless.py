@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -118,6 +119,11 @@ def _check_output_dir(folder: Path) -> None:
     """Reports can be written to ``folder`` (made if missing), before anything runs."""
     import tempfile
 
+    if folder.is_symlink() and not folder.exists():  # mkdir would say "File exists"
+        raise UsageError(
+            f"{folder}: cannot write reports here: it is a symbolic link to "
+            f"{os.readlink(folder)}, which does not exist"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
@@ -141,7 +147,7 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     # settings' from the folder of the pyproject.toml that names it.
     agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if not 0.0 <= args.threshold <= 1.0:
-        raise UsageError(f"--threshold: {args.threshold} is not between 0 and 1")
+        raise UsageError(f"{sources['threshold'].where}: {args.threshold} is not between 0 and 1")
     files, scanned = ([], set()) if args.from_journal else _eval_files(args.paths, workspace)
     config, config_file = _config(args, workspace, sources)
     subset, options = _flags(args)
@@ -214,13 +220,14 @@ def _config(
     config = config.model_copy(deep=True)
     if args.concurrency is not None:
         if args.concurrency < 1:
-            raise UsageError("--concurrency: must be at least 1")
+            raise UsageError(f"{sources['concurrency'].where}: must be at least 1")
         config.max_concurrency = args.concurrency
         if sources["concurrency"].layer in ("flag", "env"):
             config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
-            raise UsageError("--timeout: must be a number of seconds more than 0")
+            # named where it was set: the flag, or the settings file and key
+            raise UsageError(f"{sources['timeout'].where}: must be a number of seconds more than 0")
         config.timeout = args.timeout
     try:
         config = with_run_flags(config, args.repeat, args.pass_rule, args.max_cost)

@@ -15,6 +15,7 @@ import logging
 import sys
 
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.redact import redact_urls
 
 FORMAT = "%(levelname)s %(name)s: %(message)s"
 
@@ -38,7 +39,9 @@ class CurrentStderrHandler(logging.Handler):
 
 def write_stderr_line(line: str) -> None:
     """Write one line (ending in a newline) to the current ``sys.stderr``; control
-    characters are shown, not written, when it is a terminal."""
+    characters are shown, not written, when it is a terminal. The credentials of any URL
+    in it (a judge endpoint's, in an HTTP library's debug record) are hidden."""
+    line = redact_urls(line)
     stream = sys.stderr
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty():

@@ -318,6 +318,11 @@ def _open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    from tenxeval_tui.evaluation.textfiles import max_file_problem
+
+    if (problem := max_file_problem()) is not None:  # never ignored quietly
+        print(f"tenxeval-tui: {problem}", file=sys.stderr)
+        return 2
     parser = build_parser()
     # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
     # with subcommands, so a first word that is no command is read as PATH.

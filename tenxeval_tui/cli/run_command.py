@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
 
 from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
@@ -25,8 +26,21 @@ from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a CI job's timeout, ``timeout``, ``kill``) stops the run as Ctrl-C does: the
+    worker child is asked to stop and killed when it does not within its grace (an agent
+    blocking its event loop never reads the request), the finished cases are reported, and
+    no process of the run is left behind."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    _stop_on_sigterm()
     if not args.json_summary:
         return _run(args, [])
     published: list[Published] = []

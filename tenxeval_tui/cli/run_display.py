@@ -68,6 +68,7 @@ class ConsoleDisplay:
         """The files that failed, the report (unless quiet), the files written, the summary
         line, then why the run stopped early."""
         from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
+        from tenxeval_tui.evaluation.judge_usage import usage_warning
         from tenxeval_tui.evaluation.reporters.console import ConsoleReporter
 
         report = published.report
@@ -81,6 +82,8 @@ class ConsoleDisplay:
             for path in published.files:
                 print(inert(f"wrote {path}"))
         print(summary_line(published))
+        if (estimated := usage_warning([report])) is not None:
+            print(inert(estimated), file=sys.stderr)
         if report.metadata.get(STOPPED_KEY):
             not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
             by = str(report.metadata[STOPPED_KEY])

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.redact import redact_values
+
 
 def add_settings_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``settings`` subcommand."""
@@ -80,7 +82,8 @@ def settings_command(args: argparse.Namespace) -> int:
 
 
 def _plain(value: Any) -> Any:
-    return str(value) if isinstance(value, Path) else value
+    """``value`` as shown: a path as text, an endpoint's credentials hidden."""
+    return str(value) if isinstance(value, Path) else redact_values(value)
 
 
 __all__ = ["add_settings_parser", "settings_command"]

@@ -18,6 +18,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    field_serializer,
     field_validator,
     model_validator,
 )
@@ -26,6 +27,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
+from tenxeval_tui.evaluation.redact import redact_values
 from tenxeval_tui.evaluation.stats import (
     RepeatStats,
     RunRepeatStats,
@@ -409,6 +411,13 @@ class EvalReport(BaseModel):
     config_used: dict[str, Any] = Field(default_factory=dict)
     timestamp: float = Field(default_factory=time.time)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_serializer("config_used")
+    def _config_without_credentials(self, config_used: dict[str, Any]) -> dict[str, Any]:
+        # Every report file, whatever writes it: a judge endpoint's userinfo and key-like
+        # query parameters are hidden (see redact.py); the report in memory keeps them.
+        hidden: dict[str, Any] = redact_values(config_used)
+        return hidden
 
     @classmethod
     def create(

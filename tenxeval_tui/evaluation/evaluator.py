@@ -53,11 +53,13 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.judges import JudgeError
 from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import no_verdict_error, without_verdict
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.runner import EvaluationRunner
@@ -400,6 +402,9 @@ class AgentEvaluator:
             if not error:
                 self._announce_scoring(notify, eval_set_id, case.eval_id, repeat, thread_id, score)
             criterion_results = [] if error else await scorer(execution, case)
+            unjudged = no_verdict_error(criterion_results)
+            if unjudged is not None:  # a judge gave no verdict: the case errs (see verdicts)
+                error, error_info = unjudged
             result = _case_result(
                 case,
                 execution,
@@ -450,7 +455,7 @@ class AgentEvaluator:
         deadline = asyncio.timeout_at(ends_at)
         stopped = self._stopped.get(case.eval_id)
         if stopped is not None:  # a later repeat of a case the user stopped
-            return _stopped_outcome(stopped, 0, len(turns))
+            return _stopped_outcome(stopped, 0, _known(turns, next_turn))
         control = CaseControl(deadline)
         self._controls.setdefault(case.eval_id, []).append(control)
         current = CURRENT_CASE.set(control)
@@ -478,7 +483,7 @@ class AgentEvaluator:
         next_turn: NextTurn | None,
     ) -> tuple[str | None, dict[str, Any]]:
         """The turns of ``case`` under its ``deadline`` (see :meth:`_run_turns`)."""
-        turns = case.conversation
+        total = _known(case.conversation, next_turn)
         thread_id = config["thread_id"]
         session = case.session_input
         loop = asyncio.get_running_loop()
@@ -525,27 +530,27 @@ class AgentEvaluator:
                     )
         except TimeoutError as exc:
             if not deadline.expired():
-                return _describe(exc, index, len(turns))
+                return _describe(exc, index, total)
             if control.stopped is not None:
                 self._stopped[case.eval_id] = control.stopped
-                return _stopped_outcome(control.stopped, index, len(turns))
-            return _timed_out(self.config.timeout, index, len(turns))
+                return _stopped_outcome(control.stopped, index, total)
+            return _timed_out(self.config.timeout, index, total)
         except asyncio.CancelledError as exc:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
                 raise  # the run is being cancelled
-            return _describe(exc, index, len(turns))  # the agent raised it itself
+            return _describe(exc, index, total)  # the agent raised it itself
         except (Exception, SystemExit, KeyboardInterrupt) as exc:
             # sys.exit() or a KeyboardInterrupt raised by the agent ends its case, not the
             # run (a Ctrl-C of the run cancels it instead: asyncio turns it into a cancel).
-            return _describe(exc, index, len(turns))
+            return _describe(exc, index, total)
         if control.stopped is not None:  # stopped as the last turn ended
             self._stopped[case.eval_id] = control.stopped
-            return _stopped_outcome(control.stopped, index, len(turns))
+            return _stopped_outcome(control.stopped, index, total)
         # An agent that swallowed the timeout's cancel, or blocked the event loop with
         # sync code so that it never came, still ran out of time.
         if deadline.expired() or loop.time() >= ends_at:
-            return _timed_out(self.config.timeout, index, len(turns))
+            return _timed_out(self.config.timeout, index, total)
         return None, {}
 
     def _publish(
@@ -644,27 +649,42 @@ async def _score_one(
         return result
     except Exception as exc:
         logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
-        return CriterionResult.failure(
+        failed = CriterionResult.failure(
             criterion.name or type(criterion).__name__,
             f"{type(exc).__name__}: {exc}",
             criterion.threshold,
         )
+        # A criterion of the user's own asking a judge (LLMCallerMixin) that got none.
+        return without_verdict(failed) if isinstance(exc, JudgeError) else failed
 
 
-def _stopped_outcome(mode: StopMode, turn: int, turns: int) -> tuple[str | None, dict[str, Any]]:
+def _known(turns: Sequence[Invocation], next_turn: NextTurn | None) -> int | None:
+    """How many turns the case has; ``None`` when a simulated user writes them (the
+    conversation grows as it goes: "turn 2 of 1" would say nothing)."""
+    return len(turns) if next_turn is None else None
+
+
+def _turn_of(turn: int, turns: int | None) -> str:
+    """``turn 2 of 3``, or ``turn 2`` when the number of turns is not known."""
+    return f"turn {turn + 1} of {turns}" if turns is not None else f"turn {turn + 1}"
+
+
+def _stopped_outcome(
+    mode: StopMode, turn: int, turns: int | None
+) -> tuple[str | None, dict[str, Any]]:
     """A case the user stopped: cancelled (an error case), or no error (scored as it is,
     marked :data:`STOPPED_EARLY_KEY`)."""
     if mode == StopMode.SCORE:
         return None, {STOPPED_EARLY_KEY: True, "turn_index": turn}
     return (
-        f"cancelled by the user (turn {turn + 1} of {turns})",
+        f"cancelled by the user ({_turn_of(turn, turns)})",
         {"error_type": CANCELLED, "turn_index": turn},
     )
 
 
-def _timed_out(seconds: float, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
+def _timed_out(seconds: float, turn: int, turns: int | None) -> tuple[str, dict[str, Any]]:
     return (
-        f"timed out after {seconds:g}s (turn {turn + 1} of {turns})",
+        f"timed out after {seconds:g}s ({_turn_of(turn, turns)})",
         {"error_type": "Timeout", "turn_index": turn},
     )
 
@@ -694,7 +714,7 @@ def _case_metadata(
     return metadata
 
 
-def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str, Any]]:
+def _describe(exc: BaseException, turn: int, turns: int | None) -> tuple[str, dict[str, Any]]:
     # 10xGraph wraps the agent's own error (NodeError): report the original. Anything
     # else is the agent's own exception, whatever it was raised from.
     wrapped = type(exc).__module__.startswith("tenxgraph") and exc.__cause__ is not None
@@ -703,7 +723,7 @@ def _describe(exc: BaseException, turn: int, turns: int) -> tuple[str, dict[str,
     if isinstance(cause, SystemExit):
         what = f"the agent tried to end the process (sys.exit({cause.code!r}))"
     said = f": {what}" if str(what) else ""  # KeyboardInterrupt() says nothing
-    message = f"{type(cause).__name__}{said} (turn {turn + 1} of {turns})"
+    message = f"{type(cause).__name__}{said} ({_turn_of(turn, turns)})"
     info: dict[str, Any] = {"error_type": type(cause).__name__, "turn_index": turn}
     if cause is not exc:
         info["wrapped_by"] = f"{type(exc).__name__}: {exc}"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.judge_cache import JudgeCache, default_cache_dir
 from tenxeval_tui.evaluation.judge_reply import JudgeReply
+from tenxeval_tui.evaluation.judge_usage import estimate_tokens
 from tenxeval_tui.evaluation.judges import (
     JudgeFactory,
     JudgeModel,
@@ -21,15 +22,6 @@ from tenxeval_tui.evaluation.judges import (
 from tenxeval_tui.evaluation.ratelimit import Clock, Sleep, SlidingWindowLimiter
 
 logger = logging.getLogger("tenxeval_tui.evaluation.judges")
-
-
-def estimate_tokens(prompt: str) -> int:
-    """A prompt's input tokens, roughly (four characters a token, at least one).
-
-    What a call reserves against ``judge_tpm`` before it is sent; the reply's real
-    usage (input and output) replaces the estimate once it arrives.
-    """
-    return max(1, len(prompt) // 4)
 
 
 class JudgePool:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import os
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
@@ -55,12 +56,17 @@ from tenxeval_tui.evaluation.judge_cache import (
     JudgeCache,
     default_cache_dir,
 )
+from tenxeval_tui.evaluation.judge_http import deadline_client
 from tenxeval_tui.evaluation.judge_reply import JudgeReply
+from tenxeval_tui.evaluation.judge_usage import estimated_usage, usage_problem
+from tenxeval_tui.evaluation.redact import redact_url, redact_urls
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
+
+logger = logging.getLogger("tenxeval_tui.evaluation.judges")
 
 ENV_JUDGE_MODEL = "TENXEVAL_JUDGE_MODEL"
 ENV_BASE_URL = "OPENAI_BASE_URL"
@@ -78,7 +84,13 @@ SUPPORTED_API_STYLES = ("chat", "responses")
 
 
 class JudgeError(RuntimeError):
-    """A judge call failed for good: HTTP error after retries, timeout, unreachable endpoint."""
+    """A judge call failed for good: HTTP error after retries, timeout, unreachable endpoint.
+
+    Its message never holds an endpoint's credentials (a server may quote the URL it
+    got): they are hidden as :mod:`.redact` hides them."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(redact_urls(message))
 
 
 @dataclass(frozen=True)
@@ -187,6 +199,7 @@ class OpenAIJudge:
         self._client: AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._lifetime: AsyncGenerator[None] | None = None
+        self._warned = False  # about a reply without usage (once per judge)
 
     async def _client_for_this_loop(self) -> AsyncOpenAI:
         # An HTTP client and its pooled connections belong to one event loop: a run on
@@ -203,6 +216,7 @@ class OpenAIJudge:
                 base_url=self.settings.base_url,
                 timeout=self.settings.timeout,
                 max_retries=self.settings.max_retries,
+                http_client=deadline_client(self.settings.timeout),
             )
             self._client, self._client_loop = client, loop
             self._lifetime = _lifetime(client)
@@ -247,13 +261,27 @@ class OpenAIJudge:
                 f"could not reach judge {self.model} at {self._where}: {exc}"
             ) from None
         text, usage = self._read_response(raw) if responses else self._read_completion(raw)
+        problem = usage_problem(usage)
+        if problem is not None:
+            raise JudgeError(f"judge {self.model} at {self._where} reported {problem}")
+        if usage is None:  # the endpoint reports no usage: estimated (see judge_usage)
+            if not self._warned:
+                self._warned = True
+                logger.warning(
+                    "judge %s at %s reports no token usage: estimated at 4 characters a token",
+                    self.model,
+                    self._where,
+                )
+            usage = estimated_usage(prompt, text)
+            return JudgeReply(text, usage, retries=raw.retries_taken, usage_estimated=True)
         return JudgeReply(text=text, token_usage=usage, retries=raw.retries_taken)
 
     @property
     def _where(self) -> str:
-        return self.settings.base_url or "the OpenAI API"
+        """The endpoint as errors name it (its credentials hidden: see :mod:`.redact`)."""
+        return redact_url(self.settings.base_url) if self.settings.base_url else "the OpenAI API"
 
-    def _read_completion(self, raw: Any) -> tuple[str, TokenUsage]:
+    def _read_completion(self, raw: Any) -> tuple[str, TokenUsage | None]:
         try:
             completion = raw.parse()
             usage = _usage(getattr(completion, "usage", None))
@@ -272,7 +300,7 @@ class OpenAIJudge:
         text = getattr(message, "content", None)
         return (text if isinstance(text, str) else ""), usage
 
-    def _read_response(self, raw: Any) -> tuple[str, TokenUsage]:
+    def _read_response(self, raw: Any) -> tuple[str, TokenUsage | None]:
         """The text and tokens of a Responses API answer (its ``output_text``)."""
         try:
             response = raw.parse()
@@ -297,13 +325,21 @@ def _said(body: Any, default: str) -> str:
     return str(said)[:200]
 
 
-def _responses_usage(usage: Any) -> TokenUsage:
-    if usage is None:
-        return TokenUsage()
-    details = getattr(usage, "input_tokens_details", None)
+def _responses_usage(usage: Any) -> TokenUsage | None:
+    """A Responses API answer's tokens; ``None`` when it reports none."""
+    return _counted(usage, "input_tokens", "output_tokens", "input_tokens_details")
+
+
+def _counted(usage: Any, input_name: str, output_name: str, details_name: str) -> TokenUsage | None:
+    """The tokens of a ``usage`` object; ``None`` when there is none or it counts nothing."""
+    inputs = getattr(usage, input_name, None) if usage is not None else None
+    outputs = getattr(usage, output_name, None) if usage is not None else None
+    if inputs is None and outputs is None:
+        return None
+    details = getattr(usage, details_name, None)
     return TokenUsage(
-        input_tokens=getattr(usage, "input_tokens", 0) or 0,
-        output_tokens=getattr(usage, "output_tokens", 0) or 0,
+        input_tokens=inputs or 0,
+        output_tokens=outputs or 0,
         cache_read_tokens=(getattr(details, "cached_tokens", None) or 0) if details else 0,
     )
 
@@ -315,15 +351,9 @@ async def _lifetime(client: AsyncOpenAI) -> AsyncGenerator[None]:
         await client.close()
 
 
-def _usage(usage: Any) -> TokenUsage:
-    if usage is None:
-        return TokenUsage()
-    details = getattr(usage, "prompt_tokens_details", None)
-    return TokenUsage(
-        input_tokens=usage.prompt_tokens or 0,
-        output_tokens=usage.completion_tokens or 0,
-        cache_read_tokens=(getattr(details, "cached_tokens", None) or 0) if details else 0,
-    )
+def _usage(usage: Any) -> TokenUsage | None:
+    """A chat completion's tokens; ``None`` when it reports none."""
+    return _counted(usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
 
 
 JudgeFactory = Callable[[JudgeSettings], JudgeModel]

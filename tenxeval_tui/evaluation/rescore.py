@@ -45,6 +45,7 @@ from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeRespon
 from tenxeval_tui.evaluation.fileio import built_long_lived
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import no_verdict_error
 
 
 def execution_from_result(run: EvalCaseResult) -> ExecutionResult:
@@ -141,10 +142,16 @@ class _Rescorer:
             return run
         criteria = await score_criteria(self.criteria, execution_from_result(run), case)
         judge_tokens = TokenUsage.total(cr.token_usage for cr in criteria)
+        unjudged = no_verdict_error(criteria)  # a judge gave no verdict: the case errs
+        metadata = run.metadata
+        if unjudged is not None:
+            metadata = {**run.metadata, "error_info": unjudged[1]}
         rescored = run.model_copy(
             update={
                 "criterion_results": criteria,
-                "passed": all(cr.passed for cr in criteria),
+                "passed": unjudged is None and all(cr.passed for cr in criteria),
+                "error": unjudged[0] if unjudged is not None else None,
+                "metadata": metadata,
                 "token_usage": run.agent_token_usage + judge_tokens
                 if judge_tokens
                 else run.agent_token_usage,

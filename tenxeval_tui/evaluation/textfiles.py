@@ -21,6 +21,23 @@ MAX_FILE_ENV = "TENXEVAL_MAX_FILE_MB"
 _BOM = "\ufeff"
 
 
+def max_file_problem() -> str | None:
+    """What is wrong with ``$TENXEVAL_MAX_FILE_MB`` (not a number of megabytes more than
+    0), or ``None``: the front ends refuse to start with it rather than ignore it."""
+    raw = os.environ.get(MAX_FILE_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        megabytes = float(raw)
+    except ValueError:
+        megabytes = float("nan")
+    if megabytes > 0 and megabytes != float("inf"):
+        return None
+    return (
+        f"${MAX_FILE_ENV}: {raw!r} is not a number of megabytes more than 0 (default {MAX_FILE_MB})"
+    )
+
+
 def max_file_bytes() -> int:
     """The size cap in bytes: ``$TENXEVAL_MAX_FILE_MB`` when set to a positive number."""
     raw = os.environ.get(MAX_FILE_ENV, "")
@@ -142,6 +159,7 @@ __all__ = [
     "MAX_FILE_MB",
     "decode_text",
     "max_file_bytes",
+    "max_file_problem",
     "not_regular_reason",
     "read_file_bytes",
     "read_text_file",

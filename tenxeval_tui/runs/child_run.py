@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
@@ -36,6 +37,8 @@ from tenxeval_tui.evaluation.eval_result import (
 from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
+from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
+from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.reports import marked_partial
 
@@ -71,6 +74,9 @@ class ChildRun:
     journal: Path | None = None
     worker_deaths: list[str] = field(default_factory=list)
     """With several workers: one line per worker that died mid-run (the run went on)."""
+    warnings: list[str] = field(default_factory=list)
+    """What else went wrong and how the run coped (a case past its deadline, a journal that
+    could not be written), a line each."""
 
     @property
     def died(self) -> bool:
@@ -142,6 +148,9 @@ class _Fanout(RunObserver):
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
         self.group.case_start(eval_set_id, case)
 
+    def on_repeat_start(self, eval_set_id: str, case: EvalCase, repeat: int, repeats: int) -> None:
+        self.group.repeat_start(eval_set_id, case, repeat, repeats)
+
     def on_case_retry(self, eval_set_id: str, eval_id: str, reason: str) -> None:
         self.group.case_retry(eval_set_id, eval_id, reason)
 
@@ -158,13 +167,23 @@ class _Follower:
     The agent's events are not decoded: the command line shows cases, not steps.
     """
 
-    def __init__(self, child: subprocess.Popen[bytes], observers: Sequence[RunObserver]) -> None:
+    def __init__(
+        self,
+        child: subprocess.Popen[bytes],
+        observers: Sequence[RunObserver],
+        timeout: float | None,
+        kept: KeptResults,
+    ) -> None:
         self.child = child
         self.in_flight = _InFlight()
-        self.observer = _Fanout([*observers, self.in_flight])
+        self.watch = DeadlineWatch(timeout, self.kill)
+        self.kept = kept
+        self.observer = _Fanout([*observers, self.in_flight, self.watch, kept])
         self.reports_written = False
         self.worker_error: str | None = None
         self.worker_deaths: list[str] = []
+        self.planned: list[dict[str, Any]] = []
+        """The eval sets the worker planned (its ``worker_plan`` line)."""
         self._killer: threading.Timer | None = None
 
     def pump(self, stream: IO[bytes]) -> None:
@@ -172,6 +191,7 @@ class _Follower:
 
         for raw in stream:
             if raw.startswith(b'{"type": "event"'):
+                self.watch.event_line(raw)
                 continue
             text = raw.decode("utf-8", errors="replace")
             if replay_json_lines([text], self.observer) or not text.startswith('{"type": "worker_'):
@@ -186,6 +206,10 @@ class _Follower:
                 self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
                 self.reports_written = True
+            elif data.get("type") == "worker_plan":
+                self.planned = list(data.get("eval_sets") or [])
+            elif data.get("type") == JOURNAL_FAILED:
+                self.kept.journal_failed(str(data.get("message", "the journal failed")))
 
     def stop(self) -> None:
         """SIGTERM (a clean cancel), then SIGKILL after :data:`STOP_GRACE` seconds."""
@@ -219,40 +243,71 @@ def run_in_child(
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
     given (so a progress bar can print it above itself)."""
-    output_dir = Path(plan.resolved_config().reporter.output_dir)
+    config = plan.resolved_config()
+    output_dir = Path(config.reporter.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
+    kept = KeptResults()
+    planned: list[dict[str, Any]] = []
+    segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
-        child = _start(
-            child_plan(plan, journal, verbose, log_level),
-            Path(tmp) / "plan.json",
-            pipe_stderr=stderr is not None,
-        )
-        forwarder = None
-        if stderr is not None and child.stderr is not None:
-            forwarder = _forward_lines(child.stderr, stderr)
-        follower = _Follower(child, observers)
-        assert child.stdout is not None
-        while True:
-            try:
-                follower.pump(child.stdout)
-                break
-            except KeyboardInterrupt:
-                if outcome.interrupted:  # a second Ctrl-C: no more waiting
-                    follower.kill()
-                outcome.interrupted = True
-                follower.stop()
-        outcome.status = _wait(child, follower)
-        if forwarder is not None:
-            forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
-    outcome.finished = follower.reports_written and outcome.status == 0
+        while segment is not None:  # a child killed past a case's deadline: the rest anew
+            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr)
+            planned = planned or follower.planned
+            outcome.worker_deaths += follower.worker_deaths
+            ran, segment = segment, None
+            if follower.watch.overdue and not outcome.interrupted:
+                segment, line = carry_on(ran, journal, follower.watch, follower.observer)
+                outcome.warnings.append(line)
+                outcome.finished = segment is None  # nothing was left: the run is whole
+    outcome.finished = outcome.finished or (follower.reports_written and outcome.status == 0)
     outcome.worker_error = follower.worker_error
-    outcome.worker_deaths = follower.worker_deaths
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
-    if journal.is_file():
-        outcome.reports = read_journal_runs(journal)
+    try:
+        outcome.reports = read_journal_runs(journal) if journal.is_file() else []
+    except (OSError, EvalFileError) as exc:
+        outcome.warnings.append(f"the run's journal could not be read: {exc}")
+    if kept.failure is not None:
+        outcome.reports = with_kept(outcome.reports, kept, planned, outcome.finished)
+        outcome.warnings.append(
+            f"the run's journal could not be written ({kept.failure}): the report holds "
+            f"the {len(kept.results)} case(s) it lacks as the worker sent them"
+        )
     return outcome
+
+
+def _run_child(
+    plan: RunPlan,
+    folder: Path,
+    observers: Sequence[RunObserver],
+    outcome: ChildRun,
+    kept: KeptResults,
+    stderr: Callable[[str], None] | None,
+) -> _Follower:
+    """Run ``plan`` in one worker child until it ends, following its lines."""
+    child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None)
+    forwarder = None
+    if stderr is not None and child.stderr is not None:
+        forwarder = _forward_lines(child.stderr, stderr)
+    # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
+    timeout = None if plan.pooled else plan.resolved_config().timeout
+    follower = _Follower(child, observers, timeout, kept)
+    assert child.stdout is not None
+    while True:
+        try:
+            follower.pump(child.stdout)
+            break
+        except KeyboardInterrupt:
+            if outcome.interrupted:  # a second Ctrl-C: no more waiting
+                follower.kill()
+            outcome.interrupted = True
+            follower.stop()
+    outcome.status = _wait(child, follower)
+    follower.watch.close()
+    if forwarder is not None:
+        forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
+    return follower
 
 
 def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:

@@ -23,6 +23,7 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
 
 
 class RunPlan(BaseModel):
@@ -79,6 +80,11 @@ class RunPlan(BaseModel):
     )
     output_dir: Path | None = None
     journal: Path | None = None
+    journal_started: list[str] = Field(
+        default_factory=list,
+        description="Eval set ids the journal already started: it is continued (their "
+        "cases appended), not started over (a run carried on in a new worker).",
+    )
     search_path: Path | None = Field(default=None, description="Put on sys.path first.")
     config: EvalConfig | None = Field(
         default=None,
@@ -110,9 +116,11 @@ class RunPlan(BaseModel):
         return [sys.executable, "-m", "tenxeval_tui.runs.worker", self.model_dump_json()]
 
     def worker_env(self) -> dict[str, str]:
-        """The worker's environment: this one, unbuffered, ``search_path`` first on the path."""
+        """The worker's environment: this one, unbuffered, ``search_path`` first on the path,
+        this process named as its parent (see :mod:`~tenxeval_tui.runs.parent_watch`)."""
         env = dict(os.environ)
         env["PYTHONUNBUFFERED"] = "1"
+        env[PARENT_PID_ENV] = str(os.getpid())
         if self.search_path is not None:
             env["PYTHONPATH"] = os.pathsep.join(
                 p for p in (str(self.search_path), env.get("PYTHONPATH", "")) if p

@@ -37,6 +37,8 @@ from typing import Any
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.runs.loop_exit import run_leaving_threads
+from tenxeval_tui.runs.parent_watch import die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.worker import (
@@ -213,10 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
     set_up_logging(plan.verbose)
-    return asyncio.run(run(plan, out))
+    return run_leaving_threads(run(plan, out))
 
 
 if __name__ == "__main__":
+    die_with_parent()  # its driver killed outright takes it with it
     try:
         code = main()
     except SystemExit as exc:

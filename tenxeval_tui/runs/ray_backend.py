@@ -14,10 +14,14 @@ batches of cases it is handed with its share of the concurrency. A batch is a Ra
 generator: the observer lines of its cases (``case_start``, every ``event``, ``case_end``
 with the whole result) come back to the driver as they are written, in order per case.
 The driver hands out small batches as each actor finishes one (two in flight per actor,
-so it never idles between them). An actor that dies: the cases it was running run once
-more on another actor (:mod:`tenxeval_tui.runs.retry`), or end as errors saying so when
-their retry's actor dies too or no actor is left; the cases of its batches it had not
-started go to the others. A front end's command (stop one case, end its tool call:
+so it never idles between them). An actor that dies: the cases of its batches in flight
+(all of them: a batch's cases start together, and the death may come before their first
+line does) run once more on another actor (:mod:`tenxeval_tui.runs.retry`), or end as
+errors saying so when their retry's actor dies too; while cases are left, a new actor
+starts in its place, so an agent that kills its actor takes only its own case down (and
+that only after its retry). Cases no actor is left to run end as errors. A case running
+past its deadline (:mod:`~tenxeval_tui.runs.case_deadlines`) ends as timed out and its
+actor is killed. A front end's command (stop one case, end its tool call:
 :meth:`CasePool.command`) is a call of :meth:`EvaluatorActor.command` on each live actor
 holding the case; it runs on the actor's loop beside the batches.
 """
@@ -40,6 +44,7 @@ from tenxeval_tui.runs.retry import Key
 BATCHES_IN_FLIGHT = 2
 """Batches each actor holds at once: the next is running while one's results come back."""
 EVENT_PREFIX = '{"type": "event"'
+CASE_END_PREFIX = '{"type": "case_end"'
 
 _BATCH_LINES: ContextVar[asyncio.Queue[str] | None] = ContextVar("batch_lines", default=None)
 """The line queue of the batch whose case is running (each batch's tasks see their own)."""
@@ -148,6 +153,8 @@ class RayPool(CasePool):
         self._started_ray = False
         self._changed: asyncio.Event | None = None
         """Set when a case ends or goes back to the queue: an idle feeder looks again."""
+        self._feeding: set[asyncio.Task[None]] = set()
+        self._killed_for: dict[int, str] = {}
 
     def _connect(self) -> None:
         import ray
@@ -179,9 +186,8 @@ class RayPool(CasePool):
         self._changed = asyncio.Event()
         try:
             await asyncio.to_thread(self._connect)
-            actor = _actor_class().options(num_cpus=1)
             self.actors = [
-                actor.remote(share_plan(self.plan, self.config, share).model_dump_json())
+                self._new_actor(share)
                 for share in shares(self.config.effective_concurrency, self.count)
             ]
             loads = await asyncio.gather(
@@ -191,18 +197,46 @@ class RayPool(CasePool):
             if failed is not None:
                 self.worker_error = _cause(failed) if isinstance(failed, BaseException) else failed
             else:
-                await asyncio.gather(
-                    *(
-                        self._feed(number, actor)
-                        for number, actor in enumerate(self.actors)
-                        for _ in range(BATCHES_IN_FLIGHT)
-                    )
-                )
+                for number in range(len(self.actors)):
+                    self._start_feeding(number)
+                while self._feeding:  # a dead actor's replacement is fed too
+                    await asyncio.wait(set(self._feeding))
         finally:
             for actor in self.actors:
                 ray.kill(actor)
             if self._started_ray:
                 ray.shutdown()
+
+    def _new_actor(self, share: int) -> Any:
+        plan = share_plan(self.plan, self.config, share).model_dump_json()
+        return _actor_class().options(num_cpus=1).remote(plan)
+
+    def _start_feeding(self, number: int) -> None:
+        for _ in range(BATCHES_IN_FLIGHT):
+            task = asyncio.get_running_loop().create_task(self._feed(number, self.actors[number]))
+            self._feeding.add(task)
+            task.add_done_callback(self._feeding.discard)
+
+    async def _replace(self, number: int) -> None:
+        """A new actor in the place of dead actor ``number``; one that cannot load ends the
+        replacing (the cases left then end as errors)."""
+        share = shares(self.config.effective_concurrency, self.count)[number]
+        actor = self._new_actor(share)
+        try:
+            failed = await actor.load.remote()
+        except Exception as exc:
+            failed = _cause(exc)
+        if failed is not None or self.cancelled:
+            self.max_replacements = self.replaced
+            name = self._worker_name(number)
+            self._last_death = f"{name}'s replacement could not load: {failed}" if failed else ""
+            _ray_kill(actor)
+            self._wake()
+            return
+        self.actors[number] = actor
+        self._dead.discard(number)
+        self._killed_for.pop(number, None)
+        self._start_feeding(number)
 
     def cancel(self) -> None:
         """Stop now: no more batches; the actors are killed (finished cases are kept)."""
@@ -216,25 +250,26 @@ class RayPool(CasePool):
         except Exception:  # Ray is going down already
             pass
 
-    def _batch(self, share: int) -> list[Key]:
-        size = max(1, min(len(self.pending), -(-share // BATCHES_IN_FLIGHT)))
-        return [self.pending.popleft() for _ in range(size)]
-
     async def _feed(self, number: int, actor: Any) -> None:
         share = shares(self.config.effective_concurrency, self.count)[number]
         # What an actor holds is tracked per actor (its batches die with it).
         waiting = self._waiting.setdefault(number, {})
         started = self._started.setdefault(number, {})
-        while not self.cancelled and number not in self._dead:
-            if not self.pending:
-                if not self._outstanding():
+        # A feeder serves its own actor only (a replacement in its slot has feeders of its own).
+        while not self.cancelled and number not in self._dead and self.actors[number] is actor:
+            holding = [*waiting.values(), *started.values()]
+            batch = (
+                self._next_batch(-(-share // BATCHES_IN_FLIGHT), holding) if self._left() else []
+            )
+            if not batch:
+                if not self._left() and not self._outstanding():
                     return
-                # Another actor may die yet: its cases come back to the queue.
+                # Another actor may die yet (its cases come back to the queue), or a case
+                # ends here (a retried case waits for an actor holding nothing).
                 assert self._changed is not None
                 self._changed.clear()
                 await self._changed.wait()
                 continue
-            batch = self._batch(share)
             waiting.update({self._case_id(key): key for key in batch})
             try:
                 stream = actor.run_batch.options(num_returns="streaming").remote(
@@ -243,7 +278,7 @@ class RayPool(CasePool):
                 async for ref in stream:
                     self._take(await ref, waiting, started)
             except Exception as exc:
-                if self.cancelled:
+                if self.cancelled or self.actors[number] is not actor:
                     return
                 self._lost(number, exc, waiting, started)
                 return
@@ -273,15 +308,21 @@ class RayPool(CasePool):
             self._changed.set()
 
     def _take(self, chunk: str, waiting: dict[CaseId, Key], started: dict[CaseId, Key]) -> None:
-        for line in chunk.splitlines(keepends=True):
+        # Lines end at "\n" only (str.splitlines would also cut at U+2028 inside a string).
+        for line in (piece + "\n" for piece in chunk.split("\n") if piece):
             if line.startswith(EVENT_PREFIX):
+                self._event_line(line)
                 self._event(line)
                 continue
             try:
                 data = json.loads(line)
-            except ValueError:
+            except ValueError as exc:
+                if line.startswith(CASE_END_PREFIX):  # a result no one could read
+                    raise UnreadableResult(f"a case result that cannot be read ({exc})") from None
                 continue
             kind = data.get("type") if isinstance(data, dict) else None
+            if kind == "repeat_start" and isinstance(data, dict):
+                self._case_running((str(data.get("eval_set_id")), str(data.get("eval_id"))))
             if kind == "case_end":
                 result = case_result(data["result"])  # made lean (see lean_load)
                 case = (result.eval_set_id, result.eval_id)
@@ -294,6 +335,7 @@ class RayPool(CasePool):
                 case = (str(data.get("eval_set_id")), str(data.get("eval_id")))
                 if case in waiting:
                     started[case] = waiting.pop(case)
+                    self._case_running(case)
             replay_json_lines([line], self.observer)
 
     def _lost(
@@ -308,15 +350,54 @@ class RayPool(CasePool):
         if number in self._dead:
             return  # its other batch told it already
         self._dead.add(number)
-        how = f"Ray actor {number + 1} of {self.count} died ({type(exc).__name__})"
-        others = len(self._dead) < len(self.actors)
-        retried = self._settle_lost(how, started, others, len(waiting))
-        self._requeue([*sorted(retried), *sorted(waiting.values())])
+        _ray_kill(self.actors[number])  # a batch that failed: the actor is done for too
+        how = self._killed_for.get(number) or f"{self._worker_name(number)} died"
+        if number not in self._killed_for:
+            said = f": {exc}" if isinstance(exc, UnreadableResult) else ""
+            how += f" ({type(exc).__name__}{said})"
+        replace = self.replaced < self.max_replacements and not self.cancelled
+        others = len(self._dead) < len(self.actors) or replace
+        # A batch's cases all start at once, maybe before their first line came: each
+        # counts as running (retried once), so a case that kills its actor cannot go on
+        # killing the next ones as a case that never started.
+        retried = self._settle_lost(how, started, others, 0, unsure=waiting)
+        self._requeue([], retried=retried)
         started.clear()
         waiting.clear()
-        if not others:
-            self.cancelled = True  # nobody left: what is not done is not run
+        if self._may_replace():
+            task = asyncio.get_running_loop().create_task(self._replace(number))
+            self._feeding.add(task)
+            task.add_done_callback(self._feeding.discard)
         self._wake()
+
+    # -- deadlines ----------------------------------------------------------
+
+    def _take_running(self, case: CaseId) -> tuple[int, Key] | None:
+        for number, started in self._started.items():
+            if number not in self._dead and case in started:
+                return number, started.pop(case)
+        return None
+
+    def _worker_name(self, worker: int) -> str:
+        return f"Ray actor {worker + 1} of {self.count}"
+
+    def _kill_worker(self, worker: int, how: str) -> None:
+        if worker not in self._dead:
+            self._killed_for.setdefault(worker, how)
+            _ray_kill(self.actors[worker])
+
+
+class UnreadableResult(RuntimeError):
+    """An actor's line holding a case result that cannot be read: the actor is let go."""
+
+
+def _ray_kill(actor: Any) -> None:
+    try:
+        import ray
+
+        ray.kill(actor)
+    except Exception:  # dead already, or Ray is going down
+        pass
 
 
 def _cause(exc: BaseException) -> str:

@@ -23,6 +23,7 @@ its own worker process, uses the same pieces for its reruns and resumes
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -223,8 +224,8 @@ class RunSession:
             )
         if child.worker_error is not None:
             raise RunProblem(child.worker_error)
-        for death in child.worker_deaths:
-            self.display.warning(death)
+        for line in [*child.worker_deaths, *child.warnings]:
+            self.display.warning(line)
         if child.interrupted:
             self.display.notice("interrupted: writing the report of the finished cases")
         elif child.died:
@@ -372,7 +373,8 @@ def _with_wall(report: EvalReport, seconds: float) -> EvalReport:
 def _drop_journal(journal: Path | None) -> None:
     """The journal of a run whose reports are written holds nothing more: remove it."""
     if journal is not None:
-        journal.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a folder gone read-only: the journal stays
+            journal.unlink(missing_ok=True)
 
 
 __all__ = ["RunSession", "SessionOptions"]

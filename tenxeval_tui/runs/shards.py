@@ -2,15 +2,20 @@
 
 A sharded run (:attr:`~tenxeval_tui.runs.plan.RunPlan.shard`) runs one stable part of the
 cases its plan selects. Its report says which part it is (``metadata.shard``: ``index``,
-``count``, ``total``: the cases of the whole run) and each result its place in the whole
-run (``metadata.run_position``), so :func:`merge_reports` can put the parts back in
-eval-set order without the eval set files. It refuses reports run with different configs
-(the settings of how a run is carried out aside:
-:data:`~tenxeval_tui.runs.config_match.EXECUTION_FIELDS` change no score) or holding the same case twice, with a :class:`MergeError` naming the files.
+``count``, ``total``: the cases of the whole run, and ``run``: a digest of those cases, the
+same in every part of one run) and each result its place in the whole run
+(``metadata.run_position``), so :func:`merge_reports` can put the parts back in eval-set
+order without the eval set files. It refuses reports run with different configs (the
+settings of how a run is carried out aside:
+:data:`~tenxeval_tui.runs.config_match.EXECUTION_FIELDS` change no score),
+parts of different runs, a ``metadata.shard`` that is no shard mark, or reports holding the
+same case twice, with a :class:`MergeError` naming the files.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -64,10 +69,47 @@ def mark_shard(
         else r
         for r in report.results
     ]
-    shard = {"index": plan.shard.index, "count": plan.shard.count, "total": len(positions)}
+    shard = {
+        "index": plan.shard.index,
+        "count": plan.shard.count,
+        "total": len(positions),
+        "run": run_digest(positions, plan.shard.count),
+    }
     return report.model_copy(
         update={"results": results, "metadata": {**report.metadata, SHARD_KEY: shard}}
     )
+
+
+def run_digest(positions: dict[tuple[str, str], int], count: int) -> str:
+    """Which run a part is of: a digest of the cases the whole run splits, in their order,
+    and of how many parts (two runs of other cases never share it)."""
+    ordered = sorted(positions, key=positions.__getitem__)
+    text = json.dumps([count, [list(key) for key in ordered]])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def shard_mark(name: str, report: EvalReport) -> dict[str, Any] | None:
+    """``report``'s ``metadata.shard`` (``None``: a report of no sharded run);
+    :class:`MergeError` naming the file when it is no shard mark."""
+    mark = report.metadata.get(SHARD_KEY)
+    if mark is None:
+        return None
+    numbers = ("index", "count", "total")
+    problem = None
+    if not isinstance(mark, dict):
+        problem = f"{mark!r} is not an object"
+    elif bad := [k for k in numbers if type(mark.get(k)) is not int]:
+        problem = f"{', '.join(bad)} not a whole number"
+    elif not 1 <= mark["index"] <= mark["count"] or mark["total"] < 0:
+        problem = f"part {mark['index']} of {mark['count']} ({mark['total']} cases)"
+    elif not isinstance(mark.get("run", ""), str):
+        problem = "run is not text"
+    if problem is not None:
+        raise MergeError(
+            f"{name}: metadata.shard is no shard mark ({problem}); `run --shard K/N` writes "
+            '{"index": K, "count": N, "total": CASES, "run": ...}'
+        )
+    return mark
 
 
 def check_mergeable(reports: Sequence[tuple[str, EvalReport]]) -> None:
@@ -83,14 +125,20 @@ def check_mergeable(reports: Sequence[tuple[str, EvalReport]]) -> None:
                 f"{name}: was run with another config than {first_name} "
                 f"({difference}); merge only parts of one run"
             )
-    counts = {
-        name: report.metadata[SHARD_KEY].get("count")
-        for name, report in reports
-        if isinstance(report.metadata.get(SHARD_KEY), dict)
-    }
+    marks = {name: mark for name, report in reports if (mark := shard_mark(name, report))}
+    counts = {name: mark["count"] for name, mark in marks.items()}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{name} (of {count})" for name, count in counts.items())
         raise MergeError(f"the reports are parts of different splits: {shown}")
+    runs = {name: mark["run"] for name, mark in marks.items() if mark.get("run")}
+    if runs:  # reports written before parts named their run have no "run": not compared
+        first_part, run = next(iter(runs.items()))
+        for name, other in runs.items():
+            if other != run:
+                raise MergeError(
+                    f"{name}: is a part of another run than {first_part} (they split other "
+                    "cases); merge only the parts of one run"
+                )
     seen: dict[tuple[str, str], str] = {}
     for name, report in reports:
         for result in report.results:
@@ -172,5 +220,7 @@ __all__ = [
     "mark_shard",
     "merge_reports",
     "missing_shards",
+    "run_digest",
     "run_positions",
+    "shard_mark",
 ]

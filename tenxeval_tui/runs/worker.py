@@ -20,6 +20,8 @@ agents, runs :class:`EvaluationRunner` and writes the reports
 - ``worker_died`` (``message``) for each worker process (``plan.workers`` > 1) that died
   mid-run: the cases it was running are errors, the run went on;
 - ``worker_reports`` (``files``, ``html``, ``partial``) once the reports are written;
+- ``worker_journal_failed`` (``message``) when the journal could not be written: each case
+  it could not keep comes whole on its ``case_end`` line (:mod:`~.journal_guard`);
 - ``worker_ack`` for each command read on stdin (stop one case, end its tool call in
   flight: :mod:`~tenxeval_tui.runs.worker_commands`), with several workers too (the pool
   routes it to those running the case).
@@ -50,6 +52,9 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
+from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
+from tenxeval_tui.runs.loop_exit import run_leaving_threads
+from tenxeval_tui.runs.parent_watch import die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.reports import marked_partial, write_reports
@@ -91,9 +96,21 @@ BULKY_RESULT_FIELDS = frozenset(
 
 
 class LeanJsonLinesObserver(JsonLinesObserver):
-    """A :class:`JsonLinesObserver` whose ``case_end`` lines leave out the bulky fields."""
+    """A :class:`JsonLinesObserver` whose ``case_end`` lines leave out the bulky fields,
+    but for the cases in :attr:`whole` (the journal could not keep them)."""
+
+    def __init__(self, write: Any) -> None:
+        super().__init__(write)
+        self.whole: set[tuple[str, str]] = set()
 
     def on_case_end(self, result: EvalCaseResult) -> None:
+        key = (result.eval_set_id, result.eval_id)
+        if key in self.whole:
+            from tenxeval_tui.evaluation.node_views import fill
+
+            self.whole.discard(key)
+            super().on_case_end(fill(result))
+            return
         lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
         self._emit({"type": "case_end", "result": lean})
 
@@ -169,12 +186,15 @@ def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
     INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
     import logging
 
-    if level:
+    from tenxeval_tui.evaluation.redact import RedactingFormatter
+
+    if level or verbose:
+        handler = logging.StreamHandler()
+        # A judge endpoint's credentials never reach a log line (see evaluation/redact.py).
+        handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
         logging.basicConfig(
-            level=level.upper(), format="%(levelname)s %(name)s: %(message)s", force=True
+            level=level.upper() if level else logging.INFO, handlers=[handler], force=bool(level)
         )
-    elif verbose:
-        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     elif verbose is False:
         # Agents' frameworks log errors with tracebacks; the report already says what failed.
         logging.getLogger().addHandler(logging.NullHandler())
@@ -184,7 +204,6 @@ def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
 async def run(plan: RunPlan, out: ProtocolLines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
-    from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.runner import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
@@ -209,9 +228,18 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
-    observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
+    stream = LeanJsonLinesObserver(out.write)
+    observers: list[RunObserver] = [stream]
     if plan.journal is not None:
-        observers.append(RunJournal(plan.journal, config_used=config.model_dump(mode="json")))
+        # Before the stream: a case the journal could not keep is streamed whole.
+        journal = GuardedJournal(
+            plan.journal,
+            started=plan.journal_started,
+            failed=lambda message: out.emit({"type": JOURNAL_FAILED, "message": message}),
+            unwritten=lambda r: stream.whole.add((r.eval_set_id, r.eval_id)),
+            config_used=config.model_dump(mode="json"),
+        )
+        observers.insert(0, journal)
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
     runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
@@ -329,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
     set_up_logging(plan.verbose, plan.log_level)
-    return asyncio.run(run(plan, out))
+    return run_leaving_threads(run(plan, out))
 
 
 def exit_now(code: int) -> None:
@@ -342,6 +370,7 @@ def exit_now(code: int) -> None:
 
 
 def _main_then_exit() -> None:
+    die_with_parent()  # a run killed outright takes its worker with it
     try:
         code = main()
     except SystemExit as exc:  # escaped the run (raised where no case could catch it)

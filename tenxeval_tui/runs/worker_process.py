@@ -3,6 +3,10 @@
 Reading happens on the UI's event loop; :meth:`WorkerProcess.pump` gives the
 loop back every few milliseconds, so a flood of events never holds up input. A big
 line (a case result with thousands of steps) is decoded in a thread, for the same reason.
+It keeps each case's deadline too (:class:`~tenxeval_tui.runs.deadline_watch.DeadlineWatch`):
+an agent that blocks the worker's event loop past its timeout has the worker killed, its
+case ends as timed out (in the live run and the journal) and the run ends, errored, saying
+why; the cases left are those the run view offers to run again.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.fileio import freeze_alive
+from tenxeval_tui.evaluation.journal import RunJournal
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.runs.deadline_watch import DeadlineWatch, overdue_results
 from tenxeval_tui.runs.live_run import LiveRun
 from tenxeval_tui.runs.plan import RunPlan
 
@@ -35,6 +41,9 @@ LINE_LIMIT = 256 * 1024 * 1024
 BIG_LINE = 64 * 1024
 
 Call = tuple[str, tuple[Any, ...]]
+DEADLINE_CALLS = frozenset({"on_case_start", "on_repeat_start", "on_case_end"})
+"""The calls that start and end a case's deadline."""
+EVENT_PREFIX = b'{"type": "event"'
 
 
 @contextlib.contextmanager
@@ -115,6 +124,7 @@ class WorkerProcess:
         self.cwd = cwd
         self.process: asyncio.subprocess.Process | None = None
         self.cancelled = False
+        self.watch: DeadlineWatch | None = None
 
     async def start(self) -> None:
         """Start the child process (fresh imports of the agent every time)."""
@@ -136,12 +146,39 @@ class WorkerProcess:
         process = self.process
         assert process is not None and process.stdout is not None and process.stderr is not None
         stderr_task = asyncio.create_task(self._read_stderr(process.stderr))
-        with full_collections_deferred():
-            await self._read_lines(process.stdout)
+        try:  # a pooled run's driver keeps its workers' deadlines itself
+            timeout = None if self.plan.pooled else self.plan.resolved_config().timeout
+        except Exception:  # a config that does not load: the worker says why
+            timeout = None
+        watch = DeadlineWatch(timeout, self._kill_blocked) if timeout else None
+        self.watch = watch
+        try:
+            with full_collections_deferred():
+                await self._read_lines(process.stdout)
+        finally:
+            if watch is not None:
+                watch.close()
         code = await process.wait()
         await stderr_task
+        if watch is not None and watch.overdue and not self.cancelled:
+            self._end_overdue(watch)
         self.run.finish(code, cancelled=self.cancelled)
         return code
+
+    def _kill_blocked(self) -> None:
+        """The deadline watch's thread: a case blocked the worker past its deadline."""
+        self._signal(signal.SIGKILL)
+
+    def _end_overdue(self, watch: DeadlineWatch) -> None:
+        """The cases the worker was killed for end as timed out (in the journal too)."""
+        for result in overdue_results(watch):
+            self.run.on_case_end(result)
+            if self.plan.journal is not None:
+                RunJournal(self.plan.journal).on_case_end(result)
+            self.run.worker_error = (
+                f"case {result.eval_id} ran past its deadline ({watch.timeout:g}s) without "
+                "giving control back (a blocked event loop): the worker was killed"
+            )
 
     async def _read_lines(self, stdout: asyncio.StreamReader) -> None:
         deadline = time.perf_counter() + SLICE_SECONDS
@@ -149,6 +186,8 @@ class WorkerProcess:
             line = await stdout.readline()
             if not line:
                 break
+            if self.watch is not None and line.startswith(EVENT_PREFIX):
+                self.watch.event_line(line)
             if len(line) > BIG_LINE:
                 self._apply(await asyncio.to_thread(decode, line))
             else:
@@ -160,6 +199,8 @@ class WorkerProcess:
     def _apply(self, calls: list[Call]) -> None:
         for name, args in calls:
             getattr(self.run, name)(*args)
+            if self.watch is not None and name in DEADLINE_CALLS:
+                getattr(self.watch, name)(*args)
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():

@@ -348,3 +348,30 @@ def test_an_invalid_adk_file_is_reported_at_its_place(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"{source}:4:" in done.stderr and "conversation" in done.stderr
     assert files_in(tmp_path) == {"broken.evalset.json"}
+
+
+def test_a_json_cell_nested_too_deep_and_a_lone_surrogate_are_located_problems(
+    tmp_path: Path,
+) -> None:
+    deep = tmp_path / "deep.csv"
+    nested = "[" * 3000 + "]" * 3000
+    deep.write_text(
+        f'query,expected,expected_tools,tags\nok,fine,,\nhi,hello,"{nested}",\nx,y,,"{nested}"\n'
+    )
+    done = run("import", deep)
+    assert (done.returncode, "Traceback" in done.stderr) == (1, False), done.stderr
+    assert f"{deep}:3: column 'expected_tools': invalid JSON: nested too deeply" in done.stderr
+    assert f"{deep}:4: column 'tags': starts with [ but is no JSON list" in done.stderr
+    assert files_in(tmp_path) == {"deep.csv"}
+    # What JavaScript writes for an emoji cut in half: the first half, escaped.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(
+        '{"query": "ok", "expected": "fine"}\n{"query": "hi \\ud83d", "expected": "x"}\n'
+    )
+    done = run("import", cut)
+    assert (done.returncode, "Traceback" in done.stderr) == (1, False), done.stderr
+    assert (
+        f"{cut}:2: column 'query': a lone surrogate ('\\ud83d'): half of a character, "
+        "which UTF-8 cannot hold (an emoji cut in two?)" in done.stderr
+    )
+    assert files_in(tmp_path) == {"deep.csv", "cut.jsonl"}

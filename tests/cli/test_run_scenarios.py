@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_run import cli, reports
-from tests.evaluation.criteria.judge_server import CHAT, RESPONSES, JudgeServer, Scripted
-from tests.evaluation.simulators.scripted_user import ScriptedUser, when_said
+from tests.evaluation.criteria.judge_server import CHAT, RESPONSES, JudgeServer, Scripted, prompt_of
+from tests.evaluation.simulators.scripted_user import WRITE, ScriptedUser, kind_of, when_said
 
 pytest.importorskip("tenxgraph", reason="the 10xgraph extra is not installed")
 
@@ -245,3 +245,31 @@ def test_resume_simulates_only_the_conversations_the_journal_lacks(
     # Only the trip was simulated: its two written messages, none of the joke's.
     written = [p for p in judge_env.prompts() if p.startswith("You play the user")]
     assert len(written) == 2
+
+
+def test_a_simulated_user_failing_at_its_second_message_says_turn_2(
+    weather: Path, judge_env: JudgeServer
+) -> None:
+    user = scripted(judge_env)
+
+    def second_message_refused(body: dict[str, object]) -> Scripted:
+        if kind_of(prompt_of(body)) == WRITE:  # the first message is the scenario's own
+            return Scripted(status=400, content="refused")
+        return user(body)
+
+    judge_env.fallback = second_message_refused
+    done = cli(
+        weather,
+        "run",
+        "evals/weather_graph.scenarios.json",
+        "--case",
+        "weekend_trip",
+        "--output-dir",
+        "out",
+        "--no-html",
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    (report_file,) = reports(weather / "out")
+    (result,) = json.loads(report_file.read_text())["results"]
+    assert result["error"].startswith("SimulationError: the simulated user's model failed")
+    assert result["error"].endswith("(turn 2)"), result["error"]  # no "of 1": it ran on

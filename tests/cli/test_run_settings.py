@@ -230,3 +230,34 @@ def test_rescore_takes_the_threshold_of_the_layers(project: Path) -> None:
     bad = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "lots"})
     assert bad.returncode == 2 and "$TENXEVAL_THRESHOLD: 'lots' is not a number" in bad.stderr
     assert done.returncode == 1
+
+
+def test_a_bad_setting_of_the_project_is_named_by_its_file_and_key(project: Path) -> None:
+    (project / "pyproject.toml").write_text("[tool.tenxeval]\ntimeout = inf\n")
+    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == (
+        f"tenxeval-tui run: {project / 'pyproject.toml'} [tool.tenxeval] timeout: "
+        "must be a number of seconds more than 0"
+    )
+
+
+def test_a_file_size_cap_that_is_no_number_is_refused_not_ignored(project: Path) -> None:
+    for value in ("lots", "0", "-5"):
+        done = cli(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": value})
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.strip() == (
+            f"tenxeval-tui: $TENXEVAL_MAX_FILE_MB: {value!r} is not a number of megabytes "
+            "more than 0 (default 1024)"
+        )
+    assert cli(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": "2.5"}).returncode == 0
+
+
+def test_an_output_folder_that_is_a_dangling_link_is_said_so(project: Path) -> None:
+    (project / "out").symlink_to(project / "gone")
+    done = cli(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == (
+        f"tenxeval-tui run: out: cannot write reports here: it is a symbolic link to "
+        f"{project / 'gone'}, which does not exist"
+    )

@@ -41,7 +41,11 @@ def test_shards_are_disjoint_cover_the_run_and_merge_back_in_order(project: Path
         assert f"running shard {k}/3: " in done.stdout
         (part,) = reports(project / f"part{k}")
         meta = json.loads(part.read_text())["metadata"]["shard"]
-        assert meta == {"index": k, "count": 3, "total": 18}
+        assert {key: meta[key] for key in ("index", "count", "total")} == {
+            "index": k,
+            "count": 3,
+            "total": 18,
+        }
         parts.append(part)
     keys = [{(s, c) for s, c, _ in _outcomes(p)} for p in parts]
     assert all(keys), "every part of 18 cases holds some"
@@ -109,3 +113,39 @@ def test_a_part_with_no_case_runs_nothing_and_exits_0(project: Path) -> None:
     empty = [o for o in outcomes if "nothing to run" in o.stdout]
     assert len(empty) == 3
     assert "none of the 1 selected cases is in it" in empty[0].stdout
+
+
+def test_parts_of_two_runs_are_refused_not_merged_as_one(project: Path) -> None:
+    # Two runs, each split in two: part 1 of the first with part 2 of the second would
+    # cover both splits, while each run lacks half its cases.
+    _two_sets(project)
+    first = cli(project, "run", "--agent", AGENT, "evals/plain.evalset.json", "-q",
+                "--shard", "1/2", "-o", "first-1.json")  # fmt: skip
+    second = cli(project, "run", "--agent", AGENT, "evals/second.evalset.json", "-q",
+                 "--shard", "2/2", "-o", "second-2.json")  # fmt: skip
+    assert first.returncode in (0, 1) and second.returncode in (0, 1), first.stderr
+    marks = [json.loads((project / n).read_text())["metadata"]["shard"]
+             for n in ("first-1.json", "second-2.json")]  # fmt: skip
+    assert marks[0]["run"] != marks[1]["run"]  # which run each part is of
+    merged = cli(project, "merge", "first-1.json", "second-2.json", "-o", "m.json")
+    assert merged.returncode == 2, merged.stdout + merged.stderr
+    assert merged.stderr.strip() == (
+        "tenxeval-tui merge: second-2.json: is a part of another run than first-1.json "
+        "(they split other cases); merge only the parts of one run"
+    )
+    assert not (project / "m.json").exists()
+
+
+def test_a_shard_mark_that_is_not_one_is_a_clear_error(project: Path) -> None:
+    done = cli(project, "run", "--agent", AGENT, "evals", "-q", "--shard", "1/2", "-o", "p1.json")
+    assert done.returncode in (0, 1), done.stderr
+    data = json.loads((project / "p1.json").read_text())
+    for bad in ({**data["metadata"]["shard"], "total": "many"}, "1/2"):
+        data["metadata"]["shard"] = bad
+        (project / "bad.json").write_text(json.dumps(data))
+        merged = cli(project, "merge", "bad.json", "-o", "m.json")
+        assert merged.returncode == 2, merged.stdout + merged.stderr
+        assert "Traceback" not in merged.stderr
+        assert merged.stderr.startswith(
+            "tenxeval-tui merge: bad.json: metadata.shard is no shard mark "
+        ), merged.stderr

@@ -32,6 +32,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import has_no_verdict, without_verdict
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.judge_pool import JudgePool
@@ -142,6 +143,8 @@ class _InnerCriteria(BaseCriterion):
             return results, None
         failed = self.failure("; ".join(errors), details=self._details(results))
         failed.token_usage = self._tokens(results)
+        if any(has_no_verdict(r) for r in results):  # an inner judge gave none: nor does this
+            without_verdict(failed)
         return results, failed
 
     @staticmethod

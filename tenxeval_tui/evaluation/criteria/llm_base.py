@@ -8,8 +8,9 @@ not let a case pass on a split judge. The score is the weighted share of
 items decided "yes" (so 1.0 or 0.0 for single-verdict criteria).
 
 Any sample that fails (the endpoint fails after its retries, a timeout, or a
-reply that cannot be parsed) fails the criterion with that error; tokens spent
-are still reported. Nothing is ever scored by default.
+reply that cannot be parsed) fails the criterion with that error, marked as one
+no judge scored (:mod:`..verdicts`: its case errors); tokens spent are still
+reported. Nothing is ever scored by default.
 """
 
 from __future__ import annotations
@@ -28,13 +29,25 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judge_pool import JudgePool
+from tenxeval_tui.evaluation.judge_usage import USAGE_ESTIMATED_KEY
 from tenxeval_tui.evaluation.judges import JudgeError, JudgeReply, JudgeSettings
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.verdicts import without_verdict
 
 if TYPE_CHECKING:
     import jinja2
 
 _QUOTE = 160  # characters of a bad reply quoted in the error
+REASONING_CAP = 20_000
+"""Characters of a judge's reasoning kept in a result (a reply of megabytes would be
+written into every report and journal line of its case)."""
+
+
+def capped(text: str, cap: int = REASONING_CAP) -> str:
+    """``text``, cut at ``cap`` characters with a note of how much was left out."""
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]}... [{len(text) - cap:,} more characters of the judge's reply not kept]"
 
 
 class JudgeReplyError(ValueError):
@@ -218,7 +231,7 @@ class JudgedCriterion(BaseCriterion):
         try:
             settings = JudgeSettings.from_config(self.name, self.config)
         except ValueError as exc:
-            return self.failure(str(exc))
+            return without_verdict(self.failure(str(exc)))
         prompt = self.render(actual, expected)
         outcomes = await asyncio.gather(
             *(self._sample(settings, prompt, i, expected) for i in range(self.config.num_samples)),
@@ -250,10 +263,13 @@ class JudgedCriterion(BaseCriterion):
             "cache_hits": sum(1 for r in replies if r.cached),
             "retries": sum(r.retries for r in replies),
         }
+        estimated = sum(1 for r in replies if r.usage_estimated)
+        if estimated:  # the endpoint reported no usage: see judge_usage
+            details[USAGE_ESTIMATED_KEY] = estimated
         if errors:
             failed = self.failure(errors[0], details={**details, "errors": errors})
             failed.token_usage = tokens
-            return failed
+            return without_verdict(failed)
         return self._combine(samples, expected, details, tokens)
 
     def _combine(
@@ -275,11 +291,12 @@ class JudgedCriterion(BaseCriterion):
         ]
         shown = (agreeing or samples)[0]
         details.update(
-            reason=shown.reasoning,
-            reasons=[s.reasoning for s in samples],
+            reason=capped(shown.reasoning),
             votes={item: f"{yes[item]}/{len(samples)}" for item, _ in weighted},
             **self.extra_details(samples, decided, expected),
         )
+        if len(samples) > 1:  # one sample's reasoning is the reason: kept once
+            details["reasons"] = [capped(s.reasoning) for s in samples]
         return self.result(score, details=details, token_usage=tokens)
 
 

@@ -4,7 +4,8 @@ Each asks a judge model (see :mod:`tenxeval_tui.evaluation.judges`) for yes/no
 verdicts, ``config.num_samples`` times, and combines them by majority (ties
 break to "no"; see :mod:`.llm_base`). Prompts are the jinja2 templates in
 ``evaluation/prompts/``. Every result carries the judge's reasoning in
-``details["reason"]`` (all samples' in ``details["reasons"]``), the votes, the
+``details["reason"]`` (with several samples, all of theirs in ``details["reasons"]``;
+each cut at ``REASONING_CAP`` characters), the votes, the
 calls made and cache hits, and the judge's ``token_usage`` (cache hits cost 0).
 
 When a case gives a criterion nothing to check (no expected reply, no

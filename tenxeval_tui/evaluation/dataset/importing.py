@@ -250,12 +250,41 @@ def _jsonl_rows(path: Path, text: str) -> tuple[list[str], list[_Row]]:
         if not isinstance(value, dict):
             rows.append(_Row(number, {}, "not a JSON object"))
             continue
+        problem = _lone_surrogates(value)
+        if problem is not None:
+            rows.append(_Row(number, {}, problem))
+            continue
         for key in value:
             if key not in known:
                 known.add(key)
                 header.append(key)
         rows.append(_Row(number, value))
     return header, rows
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate in ``value``'s text, or ``None``: JSON may escape half of a
+    character (``"\\ud83d"``, what JavaScript writes for an emoji cut in two), which no
+    UTF-8 file can hold."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return str(exc.object[exc.start : exc.end])
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _lone_surrogates(row: dict[str, Any]) -> str | None:
+    """The problem of a JSONL row holding a lone surrogate (in a key or a value), or ``None``."""
+    for key, value in row.items():
+        found = _lone_surrogate(key) or _lone_surrogate(value)
+        if found is not None:
+            return (
+                f"column {key!r}: a lone surrogate ({found!r}): half of a character, "
+                "which UTF-8 cannot hold (an emoji cut in two?)"
+            )
+    return None
 
 
 def _text(value: Any, column: str, *, allow_empty: bool = True) -> str:
@@ -277,7 +306,7 @@ def _tags(value: Any, column: str) -> list[str]:
         if stripped.startswith("["):
             try:
                 value = json.loads(stripped)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise ValueError(f"column {column!r}: starts with [ but is no JSON list") from None
         else:
             return [t.strip() for t in stripped.replace(";", ",").split(",") if t.strip()]
@@ -294,6 +323,8 @@ def _tools(value: Any, column: str) -> list[dict[str, Any]]:
     if isinstance(value, str):
         try:
             value = json.loads(value)
+        except RecursionError:
+            raise ValueError(f"column {column!r}: invalid JSON: nested too deeply") from None
         except ValueError as exc:
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise ValueError(f"column {column!r}: invalid JSON: {reason}") from None

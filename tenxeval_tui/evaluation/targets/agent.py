@@ -27,14 +27,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic_core
-
 from tenxeval_tui.evaluation.case_control import tool_call_scope
 from tenxeval_tui.evaluation.collectors.trajectory_collector import (
     TrajectoryCollector,
     current_capture,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.json_safe import json_safe
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 AgentFunction = Callable[[str, "Trace"], Awaitable[Any] | Any]
@@ -195,7 +194,7 @@ class Trace:
 
 
 def _json_data(value: Any) -> Any:
-    return pydantic_core.to_jsonable_python(value, fallback=str)
+    return json_safe(value)  # bytes as their str, oversized integers as a note
 
 
 @dataclass

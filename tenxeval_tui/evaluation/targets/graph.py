@@ -56,6 +56,7 @@ from tenxgraph.utils.callbacks import (
 from tenxgraph.utils.constants import END, START
 
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.json_safe import json_safe
 from tenxeval_tui.evaluation.targets.graph_container import (
     CONTAINER_VAR,
     active,
@@ -92,10 +93,10 @@ def _started_at(context: CallbackContext) -> dict[str, Any]:
 
 
 def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, str | int | float | bool | list | dict):
-        return value
     if isinstance(value, Message):
         return value.text()
+    if value is None or isinstance(value, str | int | float | bool | list | dict | bytes):
+        return json_safe(value)  # bytes as their str, oversized integers as a note
     return str(value)
 
 
@@ -462,7 +463,7 @@ def _token_usage(message: Message | None) -> dict[str, int]:
 
 def _tool_args(context: CallbackContext, input_data: Any) -> dict[str, Any]:
     args = input_data if isinstance(input_data, dict) else (context.metadata or {}).get("args")
-    return dict(args) if isinstance(args, dict) else {}
+    return json_safe(dict(args)) if isinstance(args, dict) else {}
 
 
 def user_message(text: str) -> Message:

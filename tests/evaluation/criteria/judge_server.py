@@ -30,6 +30,11 @@ class Scripted:
     raw_body: str | None = None
     """Sent as it is instead of a chat completion (a broken gateway)."""
     content_type: str = "application/json"
+    trickle: float | None = None
+    """Seconds between the bytes of the body, sent one at a time after the headers (a
+    server that answers and then stalls); ``None``: the body at once."""
+    usage: bool = True
+    """``False``: the reply has no ``usage`` object (some gateways and local servers)."""
 
 
 def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
@@ -38,6 +43,8 @@ def verdict(value: str, reasoning: str = "because", **extra: Any) -> Scripted:
 
 
 ROUTE_KEY = "_route"  # added to each recorded request body: the path it was posted to
+PATH_KEY = "_path"  # ... the path with its query string
+AUTHORIZATION_KEY = "_authorization"  # ... its Authorization header
 CHAT = "/v1/chat/completions"
 RESPONSES = "/v1/responses"
 
@@ -54,7 +61,7 @@ def prompt_of(body: dict[str, Any]) -> str:
 
 def chat_completion(reply: Scripted, body: dict[str, Any], number: int) -> dict[str, Any]:
     """``reply`` as a chat completion."""
-    return {
+    completion: dict[str, Any] = {
         "id": f"chatcmpl-{number}",
         "object": "chat.completion",
         "created": int(time.time()),
@@ -73,11 +80,14 @@ def chat_completion(reply: Scripted, body: dict[str, Any], number: int) -> dict[
             "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
         },
     }
+    if not reply.usage:
+        del completion["usage"]
+    return completion
 
 
 def response_object(reply: Scripted, body: dict[str, Any], number: int) -> dict[str, Any]:
     """``reply`` as a Responses API response (one output message of one text part)."""
-    return {
+    response: dict[str, Any] = {
         "id": f"resp_{number}",
         "object": "response",
         "created_at": int(time.time()),
@@ -104,6 +114,9 @@ def response_object(reply: Scripted, body: dict[str, Any], number: int) -> dict[
             "output_tokens_details": {"reasoning_tokens": 0},
         },
     }
+    if not reply.usage:
+        del response["usage"]
+    return response
 
 
 class _Server(ThreadingHTTPServer):
@@ -121,6 +134,8 @@ class JudgeServer:
         self.in_flight = 0
         self.open_connections = 0
         self.max_in_flight = 0
+        self.abandoned = 0
+        """Replies the client hung up on before their last byte."""
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self._thread = threading.Thread(
@@ -192,10 +207,13 @@ class JudgeServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path not in (CHAT, RESPONSES):
+                route = self.path.split("?", 1)[0]
+                if route not in (CHAT, RESPONSES):
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
-                body[ROUTE_KEY] = self.path
+                body[ROUTE_KEY] = route
+                body[PATH_KEY] = self.path
+                body[AUTHORIZATION_KEY] = self.headers.get("authorization", "")
                 reply = server._next(body)
                 try:
                     time.sleep(reply.delay)
@@ -207,11 +225,12 @@ class JudgeServer:
                             "error": {"message": reply.content or "error", "type": "scripted"}
                         }
                     else:
-                        shape = response_object if self.path == RESPONSES else chat_completion
+                        shape = response_object if route == RESPONSES else chat_completion
                         payload = shape(reply, body, len(server.requests))
-                    self._send(reply.status, payload, reply.headers)
+                    self._send(reply.status, payload, reply.headers, reply.trickle)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
+                    with server._lock:  # the client gave up (a timeout test)
+                        server.abandoned += 1
                 finally:
                     with server._lock:
                         server.in_flight -= 1
@@ -225,7 +244,11 @@ class JudgeServer:
                 self.wfile.write(data)
 
             def _send(
-                self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+                self,
+                status: int,
+                payload: dict[str, Any],
+                headers: dict[str, str] | None = None,
+                trickle: float | None = None,
             ) -> None:
                 data = json.dumps(payload).encode("utf-8")
                 self.send_response(status)
@@ -234,7 +257,13 @@ class JudgeServer:
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if trickle is None:
+                    self.wfile.write(data)
+                    return
+                for index in range(len(data)):
+                    self.wfile.write(data[index : index + 1])
+                    self.wfile.flush()
+                    time.sleep(trickle)  # the server's pace, not a wait in a test
 
         return Handler
 

@@ -210,7 +210,7 @@ async def test_an_agent_error_ends_the_simulation(judge_env: JudgeServer) -> Non
     ScriptedUser(["Please crash now"], WEATHER).install(judge_env)
     result = await simulator().run(create_eval_app(build_graph()), TRIP)
     assert result.error is not None and "model backend unavailable" in result.error
-    assert "(turn 2 of 2)" in result.error
+    assert result.error.endswith("(turn 2)")  # a simulated conversation: no "of N"
     assert result.conversation[-1] == {"role": "user", "content": "Please crash now"}
 
 
