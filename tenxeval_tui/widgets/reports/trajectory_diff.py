@@ -86,6 +86,7 @@ class TrajectoryDiff(TitledStatic):
         differing arguments are highlighted, not marked wrong. ``literal``: two runs'
         calls, lined up by name with arguments compared as they are.
         """
+        rows: list[tuple[Text, Text, Text, tuple[str, ...]]]
         if expected is None:
             rows = [
                 (Text("?", style="dim"), Text("-", style="dim"), call_text(c, number=j), ())
