@@ -148,7 +148,10 @@ def test_a_case_with_a_bad_matcher_or_rule_is_refused_when_built() -> None:
 
     from tenxeval_tui.evaluation import EvalCase, ToolCall
 
-    with pytest.raises(ValidationError, match=r"expected_tool_trajectory\[1\]\.args\.city\.\$regex: invalid regular"):
+    with pytest.raises(
+        ValidationError,
+        match=r"expected_tool_trajectory\[1\]\.args\.city\.\$regex: invalid regular",
+    ):
         EvalCase.single_turn(
             "c",
             "q",
