@@ -79,9 +79,9 @@ def expectations_from_result(run: EvalCaseResult) -> EvalCase:
     """The case as far as ``run`` recorded it: turns with their user message and expected
     reply, expected tool calls and node order (from criterion details, on the first turn:
     criteria compare them over the whole conversation), tags, and its trajectory rules
-    (``metadata["trajectory_rules"]``, kept by the trajectory criterion's details). Built
-    unvalidated: matchers or rules a report holds that cannot be read fail the criterion
-    that reads them, not the rescoring."""
+    (``metadata["trajectory_rules"]``, kept by the trajectory criterion's details; put in
+    unvalidated: rules a report holds that cannot be read fail the criterion that reads
+    them, not the rescoring)."""
     turns = [
         Invocation(
             invocation_id=f"{run.eval_id}-{index}",  # a fixed id: no uuid per turn
@@ -109,14 +109,16 @@ def expectations_from_result(run: EvalCaseResult) -> EvalCase:
     if isinstance(nodes, list):
         turns[0].expected_node_order = [str(n) for n in nodes]
     tags = run.metadata.get("tags")
-    rules = _detail(run, RULES_KEY)  # the case's trajectory rules, as the criterion kept them
-    return EvalCase.model_construct(
+    case = EvalCase(
         eval_id=run.eval_id,
         name=run.name,
         conversation=turns,
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
-        metadata={RULES_KEY: rules} if rules is not None else {},
     )
+    rules = _detail(run, RULES_KEY)  # the case's trajectory rules, as the criterion kept them
+    if rules is not None:
+        case.metadata[RULES_KEY] = rules  # not validated: read (or refused) when scored
+    return case
 
 
 class _Rescorer:

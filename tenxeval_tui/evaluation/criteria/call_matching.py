@@ -79,7 +79,7 @@ class CallsMatch:
 
 
 class _Relation:
-    """Which actual calls each expected call matches, worked out once."""
+    """Which actual calls each expected call matches, worked out as far as asked."""
 
     def __init__(
         self,
@@ -98,19 +98,39 @@ class _Relation:
             compile_args(call.args, ignore_args) if check_args and call.args else None
             for call in expected
         ]
-        self.fits: list[list[int]] = []
-        """For each expected call, the actual calls it matches, in order."""
-        for i, candidates in enumerate(self.same_tool):
-            pattern = self.patterns[i]
-            if pattern is None:
-                self.fits.append(candidates)
-            else:
-                self.fits.append([j for j in candidates if pattern.matches(actual[j].args)])
-        self.fit_sets = [set(f) for f in self.fits]
+        self._fits: list[list[int] | None] = [None] * len(expected)
+        self._fit_sets: list[set[int] | None] = [None] * len(expected)
+
+    def fit(self, i: int, j: int) -> bool:
+        """Whether actual call ``j`` matches expected call ``i``."""
+        if self.actual[j].name != self.expected[i].name:
+            return False
+        pattern = self.patterns[i]
+        return pattern is None or pattern.matches(self.actual[j].args)
+
+    def fits(self, i: int) -> list[int]:
+        """The actual calls expected call ``i`` matches, in order."""
+        found = self._fits[i]
+        if found is None:
+            pattern, candidates = self.patterns[i], self.same_tool[i]
+            found = (
+                candidates
+                if pattern is None
+                else [j for j in candidates if pattern.matches(self.actual[j].args)]
+            )
+            self._fits[i] = found
+        return found
+
+    def fit_set(self, i: int) -> set[int]:
+        """:meth:`fits` as a set."""
+        found = self._fit_sets[i]
+        if found is None:
+            found = self._fit_sets[i] = set(self.fits(i))
+        return found
 
 
 def _exact(rel: _Relation) -> list[tuple[int, int]]:
-    return [(i, i) for i in range(min(len(rel.expected), len(rel.actual))) if i in rel.fit_sets[i]]
+    return [(i, i) for i in range(min(len(rel.expected), len(rel.actual))) if rel.fit(i, i)]
 
 
 def _in_order(rel: _Relation) -> list[tuple[int, int]]:
@@ -119,7 +139,7 @@ def _in_order(rel: _Relation) -> list[tuple[int, int]]:
     # longest[i][j]: the LCS of expected[i:] and actual[j:]
     longest = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
-        row, below, fits = longest[i], longest[i + 1], rel.fit_sets[i]
+        row, below, fits = longest[i], longest[i + 1], rel.fit_set(i)
         for j in range(m - 1, -1, -1):
             if j in fits:
                 row[j] = below[j + 1] + 1
@@ -128,7 +148,7 @@ def _in_order(rel: _Relation) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     i = j = 0
     while i < n and j < m:
-        if j in rel.fit_sets[i] and longest[i][j] == longest[i + 1][j + 1] + 1:
+        if j in rel.fit_set(i) and longest[i][j] == longest[i + 1][j + 1] + 1:
             pairs.append((i, j))
             i, j = i + 1, j + 1
         elif longest[i][j + 1] == longest[i][j]:
@@ -142,7 +162,9 @@ def _any_order(rel: _Relation) -> list[tuple[int, int]]:
     """A maximum matching (augmenting paths, breadth first), earliest calls tried first."""
     partner_of_actual: dict[int, int] = {}
     for i in range(len(rel.expected)):
-        free = next((j for j in rel.fits[i] if j not in partner_of_actual), None)
+        free = next(
+            (j for j in rel.same_tool[i] if j not in partner_of_actual and rel.fit(i, j)), None
+        )
         if free is not None:
             partner_of_actual[free] = i
             continue
@@ -153,7 +175,7 @@ def _any_order(rel: _Relation) -> list[tuple[int, int]]:
         while frontier and end is None:
             following: list[tuple[int, int | None]] = []
             for exp, via in frontier:
-                for j in rel.fits[exp]:
+                for j in rel.fits(exp):
                     if j in came_from:
                         continue
                     came_from[j] = (exp, via)
@@ -199,7 +221,7 @@ def _explain(rel: _Relation, outcome: CallOutcome, taken: set[int], exact: bool)
     elif exact and rel.actual[i].name != call.name:
         notes.append(f"call #{i + 1} is {rel.actual[i].name}")
     candidates = rel.same_tool[i]
-    fitting = [j for j in rel.fits[i] if j not in taken]
+    fitting = [j for j in rel.fits(i) if j not in taken]
     untaken = [j for j in candidates if j not in taken]
     pattern = rel.patterns[i]
     if not candidates:
@@ -239,7 +261,8 @@ def match_calls(
     Raises :class:`~tenxeval_tui.evaluation.dataset.arg_matchers.MatcherError` when an
     expected call's matchers cannot be read.
     """
-    match_type = MatchType(match_type)
+    if not isinstance(match_type, MatchType):
+        match_type = MatchType(match_type)
     rel = _Relation(expected, actual, check_args, ignore_args)
     pairs = _PAIRINGS[match_type](rel)
     outcomes = [CallOutcome(i) for i in range(len(expected))]

@@ -29,6 +29,7 @@ without partial credit).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -148,10 +149,9 @@ def criterion_rules(config: CriterionConfig) -> TrajectoryRules:
     )
 
 
-def case_rules(config: CriterionConfig, case: EvalCase) -> TrajectoryRules:
-    """The rules ``case`` is checked against: its ``metadata["trajectory_rules"]`` over the
-    criterion's. ``ValueError`` when the case's rules cannot be read."""
-    rules = criterion_rules(config)
+def case_rules(rules: TrajectoryRules, case: EvalCase) -> TrajectoryRules:
+    """The rules ``case`` is checked against: its ``metadata["trajectory_rules"]`` over
+    ``rules`` (the criterion's). ``ValueError`` when the case's rules cannot be read."""
     written = case.metadata.get(RULES_KEY)
     return rules if written is None else TrajectoryRules.from_value(written).over(rules)
 
@@ -212,12 +212,19 @@ class TrajectoryMatchCriterion(SyncCriterion):
     name = "tool_trajectory_avg_score"
     description = "Tool calls made against the expected trajectory"
 
+    @functools.cached_property
+    def rules(self) -> TrajectoryRules:
+        """The rules of this criterion's options (a case's own add to them)."""
+        return criterion_rules(self.config)
+
     def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
         wanted = expected.get_expected_tool_trajectory()
         made = list(actual.tool_calls)
         config = self.config
         check_args = config.check_args
-        match_type = MatchType(config.match_type)
+        match_type = config.match_type
+        if not isinstance(match_type, MatchType):
+            match_type = MatchType(match_type)
         details: dict[str, Any] = {
             "match_type": match_type.value,
             "check_args": check_args,
@@ -229,7 +236,7 @@ class TrajectoryMatchCriterion(SyncCriterion):
         if RULES_KEY in expected.metadata:
             details[RULES_KEY] = expected.metadata[RULES_KEY]
         try:
-            rules = case_rules(config, expected)
+            rules = case_rules(self.rules, expected)
             matched = match_calls(
                 wanted,
                 made,

@@ -90,24 +90,32 @@ def shown(value: Any) -> str:
 
 def is_matcher(value: Any) -> bool:
     """Whether ``value`` is written as a matcher (an object with a ``$`` key)."""
-    return isinstance(value, dict) and any(
-        isinstance(key, str) and key.startswith("$") for key in value
-    )
+    if not isinstance(value, dict):
+        return False
+    for key in value:  # noqa: SIM110 - a loop: any() over a generator costs more, per call
+        if isinstance(key, str) and key[:1] == "$":
+            return True
+    return False
 
 
 def uses_matchers(value: Any) -> bool:
-    """Whether ``value`` holds a matcher at any depth (a loop, not generators: it runs on
-    every expected call of every file loaded)."""
-    if isinstance(value, dict):
+    """Whether ``value`` (JSON data: string keys) holds a matcher at any depth. Plain loops
+    and type checks: it runs on every expected call of every file loaded and scored."""
+    kind = type(value)
+    if kind is dict:
         for key, item in value.items():
-            if isinstance(key, str) and key[:1] == "$":
+            if key[:1] == "$":
                 return True
-            if isinstance(item, dict | list) and uses_matchers(item):
+            inner = type(item)
+            if (inner is dict or inner is list) and uses_matchers(item):
                 return True
-    elif isinstance(value, list):
+    elif kind is list:
         for item in value:
-            if isinstance(item, dict | list) and uses_matchers(item):
+            inner = type(item)
+            if (inner is dict or inner is list) and uses_matchers(item):
                 return True
+    elif isinstance(value, dict | list):  # a subclass: the general case
+        return uses_matchers(dict(value) if isinstance(value, dict) else list(value))
     return False
 
 
@@ -203,21 +211,25 @@ class _Any(_Node):
 class _Check(_Node):
     """A matcher that is a predicate on one value, with a sentence for a failure."""
 
-    __slots__ = ("name", "predicate", "said")
+    __slots__ = ("name", "predicate", "said", "written")
 
-    def __init__(self, name: str, predicate: Callable[[Any], bool], said: str) -> None:
+    def __init__(
+        self, name: str, predicate: Callable[[Any], bool], said: str, written: Any
+    ) -> None:
         self.name = name
         self.predicate = predicate
-        self.said = said  # "does not match $regex "^Lon"" once the actual value is put before
+        self.said = said
+        """``does not match $regex {}``: the sentence after the actual value, ``{}``
+        standing for the written value (made into text only to explain a failure)."""
+        self.written = written
 
     def test(self, actual: Any) -> bool:
         return self.predicate(actual)
 
     def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
         if not self.predicate(actual):
-            out.append(
-                ArgMismatch(format_arg_path(path), f"{shown(actual)} {self.said}", self.name)
-            )
+            said = self.said.replace("{}", shown(self.written))
+            out.append(ArgMismatch(format_arg_path(path), f"{shown(actual)} {said}", self.name))
 
 
 class _OneOf(_Node):
@@ -357,7 +369,7 @@ class _Compiler:
         return _Object(written, entries, exact, self.ignore, written if plain_enough else None)
 
     def matcher(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
-        names = [key for key in written if isinstance(key, str) and key.startswith("$")]
+        names = [key for key in written if key[:1] == "$"]
         if len(names) > 1:
             return self.problem(
                 path, f"one matcher per object, not {len(names)} ({', '.join(names)})"
@@ -394,7 +406,7 @@ class _Compiler:
         def found_in(actual: Any) -> bool:
             return isinstance(actual, str) and compiled.search(actual) is not None
 
-        return _Check("$regex", found_in, f"does not match $regex {shown(pattern)}")
+        return _Check("$regex", found_in, "does not match $regex {}", pattern)
 
     def approx(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
         target = written["$approx"]
@@ -411,8 +423,8 @@ class _Compiler:
                 return math.isclose(actual, target)
             return bool(abs(actual - target) <= tol)
 
-        within = f"within {shown(tol)} of" if tol is not None else "equal to"
-        return _Check("$approx", near, f"is not {within} {shown(target)} ($approx)")
+        within = f"within {tol!r} of" if tol is not None else "equal to"  # a number's JSON
+        return _Check("$approx", near, f"is not {within} {{}} ($approx)", target)
 
     def contains(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
         part = written["$contains"]
@@ -422,7 +434,7 @@ class _Compiler:
         def holds(actual: Any) -> bool:
             return isinstance(actual, str) and part in actual
 
-        return _Check("$contains", holds, f"does not contain {shown(part)} ($contains)")
+        return _Check("$contains", holds, "does not contain {} ($contains)", part)
 
     def one_of(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
         options = written["$in"]
@@ -460,20 +472,30 @@ def _not_plain(node: _Node) -> bool:
 
 class ArgsPattern:
     """An expected call's ``args``, compiled: :meth:`matches` an actual call's args, or
-    :meth:`mismatches` says which argument failed which matcher."""
+    :meth:`mismatches` says which argument failed which matcher.
 
-    __slots__ = ("_root", "written")
+    Args without any matcher and nothing to ignore are compared with one ``==`` (the
+    cost of exact matching before matchers); their nodes are built only to explain."""
 
-    def __init__(self, root: _Node, written: dict[str, Any]) -> None:
+    __slots__ = ("_ignore", "_root", "written")
+
+    def __init__(
+        self, root: _Node | None, written: dict[str, Any], ignore: frozenset[str] = frozenset()
+    ) -> None:
         self._root = root
+        self._ignore = ignore
         self.written = written
 
     def matches(self, actual_args: dict[str, Any]) -> bool:
         """Whether ``actual_args`` fit the expected ones."""
+        if self._root is None:
+            return bool(actual_args == self.written)
         return self._root.test(actual_args)
 
     def mismatches(self, actual_args: dict[str, Any]) -> list[ArgMismatch]:
         """Every argument of ``actual_args`` that does not fit (empty when they match)."""
+        if self._root is None:
+            self._root = _compile(self.written, self._ignore)[0]
         out: Out = []
         self._root.explain(actual_args, [], out)
         return out
@@ -497,10 +519,13 @@ def _compile(args: Any, ignore: frozenset[str]) -> tuple[_Node, Found]:
 def compile_args(args: dict[str, Any], ignore: Collection[str] = ()) -> ArgsPattern:
     """``args`` of an expected call as an :class:`ArgsPattern` (``ignore``: keys dropped at
     every depth). Raises :class:`MatcherError` listing every problem of its matchers."""
-    root, found = _compile(args, frozenset(ignore))
+    ignored = frozenset(ignore)
+    if not ignored and isinstance(args, dict) and not uses_matchers(args):
+        return ArgsPattern(None, args)
+    root, found = _compile(args, ignored)
     if found:
         raise MatcherError(found)
-    return ArgsPattern(root, args)
+    return ArgsPattern(root, args, ignored)
 
 
 def matcher_problems(args: Any) -> Found:
