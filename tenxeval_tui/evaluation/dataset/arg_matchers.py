@@ -31,14 +31,29 @@ at it. :func:`compile_args` turns an expected call's ``args`` into an
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import Any
 
-PathPart = str | int
+from tenxeval_tui.evaluation.dataset.matcher_nodes import (
+    AnyValue,
+    ArgMismatch,
+    Check,
+    Equal,
+    ListNode,
+    Literal,
+    Node,
+    ObjectNode,
+    OneOf,
+    PathPart,
+    format_arg_path,
+    is_number,
+    kind_of,
+    not_plain,
+    shown,
+)
+
 Found = list[tuple[list[PathPart], str]]
 """Problems found: (JSON path below ``args``, message)."""
 
@@ -66,26 +81,6 @@ class MatcherError(ValueError):
     def __init__(self, found: Found) -> None:
         self.found = found
         super().__init__("; ".join(f"{format_arg_path(p) or 'args'}: {m}" for p, m in found))
-
-
-def format_arg_path(path: list[PathPart]) -> str:
-    """``city``, ``filter.name``, ``stops[1]``: a place in ``args`` as shown to people."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    return text
-
-
-def shown(value: Any) -> str:
-    """A value as JSON, cut to a readable length."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def is_matcher(value: Any) -> bool:
@@ -119,222 +114,6 @@ def uses_matchers(value: Any) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class ArgMismatch:
-    """One argument of an actual call that does not fit the expected call."""
-
-    path: str
-    """Where in ``args``: ``city``, ``filter.name``, ``stops[1]`` (empty: the args object)."""
-    problem: str
-    """What is wrong, naming the matcher: ``"Paris" does not match $regex "^Lon"``."""
-    matcher: str | None = None
-    """The matcher that failed (``$regex``...), ``None`` for plain equality or a missing key."""
-
-    def describe(self) -> str:
-        """``city: "Paris" does not match $regex "^Lon"``."""
-        return f"{self.path or 'args'}: {self.problem}"
-
-    def to_json(self) -> dict[str, Any]:
-        """As stored in a criterion's details."""
-        data: dict[str, Any] = {"arg": self.path, "problem": self.problem}
-        if self.matcher is not None:
-            data["matcher"] = self.matcher
-        return data
-
-
-Out = list[ArgMismatch]
-
-
-class _Node:
-    """A compiled expected value: ``test`` is the fast yes/no, ``explain`` says why not."""
-
-    __slots__ = ()
-
-    def test(self, actual: Any) -> bool:
-        raise NotImplementedError
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        raise NotImplementedError
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "null" if value is None else type(value).__name__
-
-
-class _Equal(_Node):
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def test(self, actual: Any) -> bool:
-        return bool(actual == self.value)
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        if not self.test(actual):
-            out.append(
-                ArgMismatch(format_arg_path(path), f"{shown(actual)} is not {shown(self.value)}")
-            )
-
-
-class _Literal(_Equal):
-    """``$eq``: equality, with the value read literally."""
-
-    __slots__ = ()
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        if not self.test(actual):
-            problem = f"{shown(actual)} is not {shown(self.value)} ($eq)"
-            out.append(ArgMismatch(format_arg_path(path), problem, "$eq"))
-
-
-class _Any(_Node):
-    __slots__ = ()
-
-    def test(self, actual: Any) -> bool:
-        return True
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        return None
-
-
-class _Check(_Node):
-    """A matcher that is a predicate on one value, with a sentence for a failure."""
-
-    __slots__ = ("name", "predicate", "said", "written")
-
-    def __init__(
-        self, name: str, predicate: Callable[[Any], bool], said: str, written: Any
-    ) -> None:
-        self.name = name
-        self.predicate = predicate
-        self.said = said
-        """``does not match $regex {}``: the sentence after the actual value, ``{}``
-        standing for the written value (made into text only to explain a failure)."""
-        self.written = written
-
-    def test(self, actual: Any) -> bool:
-        return self.predicate(actual)
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        if not self.predicate(actual):
-            said = self.said.replace("{}", shown(self.written))
-            out.append(ArgMismatch(format_arg_path(path), f"{shown(actual)} {said}", self.name))
-
-
-class _OneOf(_Node):
-    __slots__ = ("options", "written")
-
-    def __init__(self, options: list[_Node], written: Any) -> None:
-        self.options = options
-        self.written = written
-
-    def test(self, actual: Any) -> bool:
-        return any(option.test(actual) for option in self.options)
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        if not self.test(actual):
-            problem = f"{shown(actual)} is none of {shown(self.written)} ($in)"
-            out.append(ArgMismatch(format_arg_path(path), problem, "$in"))
-
-
-class _Object(_Node):
-    """An object: these keys, each matching; ``exact``: no other keys (ignored ones aside)."""
-
-    __slots__ = ("entries", "exact", "ignore", "plain", "written")
-
-    def __init__(
-        self,
-        written: dict[str, Any],
-        entries: dict[str, _Node],
-        exact: bool,
-        ignore: frozenset[str],
-        plain: Any,
-    ) -> None:
-        self.written = written
-        self.entries = entries
-        self.exact = exact
-        self.ignore = ignore
-        self.plain = plain
-        """The written object when plain equality decides (no matcher inside, nothing
-        ignored, exact): compared with one ``==``."""
-
-    def test(self, actual: Any) -> bool:
-        if not isinstance(actual, dict):
-            return False
-        if self.plain is not None:
-            return bool(actual == self.plain)
-        for key, node in self.entries.items():
-            if key not in actual or not node.test(actual[key]):
-                return False
-        if not self.exact:
-            return True
-        if not self.ignore:
-            return len(actual) == len(self.entries)
-        entries, ignore = self.entries, self.ignore
-        return all(key in entries or key in ignore for key in actual)
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        if not isinstance(actual, dict):
-            out.append(
-                ArgMismatch(format_arg_path(path), f"expected an object, got {_kind(actual)}")
-            )
-            return
-        for key, node in self.entries.items():
-            if key not in actual:
-                problem = f"missing (expected {shown(self.written[key])})"
-                out.append(ArgMismatch(format_arg_path([*path, key]), problem))
-            else:
-                node.explain(actual[key], [*path, key], out)
-        if self.exact:
-            for key, value in actual.items():
-                if key not in self.entries and key not in self.ignore:
-                    where = format_arg_path([*path, key])
-                    out.append(ArgMismatch(where, f"not expected (got {shown(value)})"))
-
-
-class _List(_Node):
-    __slots__ = ("items", "plain")
-
-    def __init__(self, items: list[_Node], plain: Any) -> None:
-        self.items = items
-        self.plain = plain
-
-    def test(self, actual: Any) -> bool:
-        if not isinstance(actual, list):
-            return False
-        if self.plain is not None:
-            return bool(actual == self.plain)
-        return len(actual) == len(self.items) and all(
-            node.test(value) for node, value in zip(self.items, actual, strict=True)
-        )
-
-    def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
-        where = format_arg_path(path)
-        if not isinstance(actual, list):
-            out.append(ArgMismatch(where, f"expected a list, got {_kind(actual)}"))
-            return
-        if len(actual) != len(self.items):
-            problem = f"{len(actual)} items, expected {len(self.items)}"
-            out.append(ArgMismatch(where, problem))
-        for index, (node, value) in enumerate(zip(self.items, actual, strict=False)):
-            node.explain(value, [*path, index], out)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 class _Compiler:
     """Reads written values into nodes, collecting every problem on the way."""
 
@@ -342,33 +121,31 @@ class _Compiler:
         self.ignore = ignore
         self.found: Found = []
 
-    def problem(self, path: list[PathPart], message: str) -> _Node:
+    def problem(self, path: list[PathPart], message: str) -> Node:
         self.found.append((path, message))
-        return _Any()
+        return AnyValue()
 
-    def value(self, written: Any, path: list[PathPart]) -> _Node:
+    def value(self, written: Any, path: list[PathPart]) -> Node:
         if isinstance(written, dict):
             if is_matcher(written):
                 return self.matcher(written, path)
             return self.object(written, path, exact=True)
         if isinstance(written, list):
             items = [self.value(item, [*path, i]) for i, item in enumerate(written)]
-            plain_enough = not self.ignore and not any(_not_plain(n) for n in items)
-            return _List(items, written if plain_enough else None)
-        return _Equal(written)
+            plain_enough = not self.ignore and not any(not_plain(n) for n in items)
+            return ListNode(items, written if plain_enough else None)
+        return Equal(written)
 
-    def object(self, written: dict[str, Any], path: list[PathPart], *, exact: bool) -> _Node:
+    def object(self, written: dict[str, Any], path: list[PathPart], *, exact: bool) -> Node:
         entries = {
             key: self.value(value, [*path, key])
             for key, value in written.items()
             if key not in self.ignore
         }
-        plain_enough = (
-            exact and not self.ignore and not any(_not_plain(n) for n in entries.values())
-        )
-        return _Object(written, entries, exact, self.ignore, written if plain_enough else None)
+        plain_enough = exact and not self.ignore and not any(not_plain(n) for n in entries.values())
+        return ObjectNode(written, entries, exact, self.ignore, written if plain_enough else None)
 
-    def matcher(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def matcher(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         names = [key for key in written if key[:1] == "$"]
         if len(names) > 1:
             return self.problem(
@@ -389,15 +166,15 @@ class _Compiler:
                 self.problem([*path, key], f"unknown key {key!r} beside {name}{beside}")
         return _BUILDERS[name](self, written, [*path, name])
 
-    def any_(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def any_(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         if written["$any"] is not True:
             return self.problem(path, "$any takes true")
-        return _Any()
+        return AnyValue()
 
-    def regex(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def regex(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         pattern = written["$regex"]
         if not isinstance(pattern, str):
-            return self.problem(path, f"$regex takes a string, not {_kind(pattern)}")
+            return self.problem(path, f"$regex takes a string, not {kind_of(pattern)}")
         try:
             compiled = re.compile(pattern)
         except re.error as exc:
@@ -406,53 +183,53 @@ class _Compiler:
         def found_in(actual: Any) -> bool:
             return isinstance(actual, str) and compiled.search(actual) is not None
 
-        return _Check("$regex", found_in, "does not match $regex {}", pattern)
+        return Check("$regex", found_in, "does not match $regex {}", pattern)
 
-    def approx(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def approx(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         target = written["$approx"]
-        if not _is_number(target) or not math.isfinite(target):
+        if not is_number(target) or not math.isfinite(target):
             return self.problem(path, f"$approx takes a finite number, not {shown(target)}")
         tol = written.get("tol")
-        if tol is not None and (not _is_number(tol) or not tol >= 0 or not math.isfinite(tol)):
+        if tol is not None and (not is_number(tol) or not tol >= 0 or not math.isfinite(tol)):
             return self.problem([*path[:-1], "tol"], f"tol takes a number >= 0, not {shown(tol)}")
 
         def near(actual: Any) -> bool:
-            if not _is_number(actual):
+            if not is_number(actual):
                 return False
             if tol is None:
                 return math.isclose(actual, target)
             return bool(abs(actual - target) <= tol)
 
         within = f"within {tol!r} of" if tol is not None else "equal to"  # a number's JSON
-        return _Check("$approx", near, f"is not {within} {{}} ($approx)", target)
+        return Check("$approx", near, f"is not {within} {{}} ($approx)", target)
 
-    def contains(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def contains(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         part = written["$contains"]
         if not isinstance(part, str):
-            return self.problem(path, f"$contains takes a string, not {_kind(part)}")
+            return self.problem(path, f"$contains takes a string, not {kind_of(part)}")
 
         def holds(actual: Any) -> bool:
             return isinstance(actual, str) and part in actual
 
-        return _Check("$contains", holds, "does not contain {} ($contains)", part)
+        return Check("$contains", holds, "does not contain {} ($contains)", part)
 
-    def one_of(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def one_of(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         options = written["$in"]
         if not isinstance(options, list) or not options:
             return self.problem(path, "$in takes a non-empty list of values")
-        return _OneOf([self.value(o, [*path, i]) for i, o in enumerate(options)], options)
+        return OneOf([self.value(o, [*path, i]) for i, o in enumerate(options)], options)
 
-    def subset(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
+    def subset(self, written: dict[str, Any], path: list[PathPart]) -> Node:
         keys = written["$subset"]
         if not isinstance(keys, dict):
-            return self.problem(path, f"$subset takes an object, not {_kind(keys)}")
+            return self.problem(path, f"$subset takes an object, not {kind_of(keys)}")
         return self.object(keys, path, exact=False)
 
-    def literal(self, written: dict[str, Any], path: list[PathPart]) -> _Node:
-        return _Literal(written["$eq"])
+    def literal(self, written: dict[str, Any], path: list[PathPart]) -> Node:
+        return Literal(written["$eq"])
 
 
-_BUILDERS: dict[str, Callable[[_Compiler, dict[str, Any], list[PathPart]], _Node]] = {
+_BUILDERS: dict[str, Callable[[_Compiler, dict[str, Any], list[PathPart]], Node]] = {
     "$any": _Compiler.any_,
     "$regex": _Compiler.regex,
     "$approx": _Compiler.approx,
@@ -461,13 +238,6 @@ _BUILDERS: dict[str, Callable[[_Compiler, dict[str, Any], list[PathPart]], _Node
     "$subset": _Compiler.subset,
     "$eq": _Compiler.literal,
 }
-
-
-def _not_plain(node: _Node) -> bool:
-    """Whether ``node`` needs more than ``==`` (a matcher, or a container holding one)."""
-    if isinstance(node, _Object | _List):
-        return node.plain is None
-    return not isinstance(node, _Equal) or isinstance(node, _Literal)
 
 
 class ArgsPattern:
@@ -480,7 +250,7 @@ class ArgsPattern:
     __slots__ = ("_ignore", "_root", "written")
 
     def __init__(
-        self, root: _Node | None, written: dict[str, Any], ignore: frozenset[str] = frozenset()
+        self, root: Node | None, written: dict[str, Any], ignore: frozenset[str] = frozenset()
     ) -> None:
         self._root = root
         self._ignore = ignore
@@ -496,20 +266,22 @@ class ArgsPattern:
         """Every argument of ``actual_args`` that does not fit (empty when they match)."""
         if self._root is None:
             self._root = _compile(self.written, self._ignore)[0]
-        out: Out = []
+        out: list[ArgMismatch] = []
         self._root.explain(actual_args, [], out)
         return out
 
 
-def _compile(args: Any, ignore: frozenset[str]) -> tuple[_Node, Found]:
+def _compile(args: Any, ignore: frozenset[str]) -> tuple[Node, Found]:
     compiler = _Compiler(ignore)
     if not isinstance(args, dict):
-        return _Any(), [([], f"args must be an object, not {_kind(args)}")]
+        return AnyValue(), [([], f"args must be an object, not {kind_of(args)}")]
     if is_matcher(args):
         names = [k for k in args if isinstance(k, str) and k.startswith("$")]
         if len(names) == 1 and names[0] in MATCHERS and names[0] not in WHOLE_ARGS_MATCHERS:
             allowed = ", ".join(WHOLE_ARGS_MATCHERS)
-            return _Any(), [([names[0]], f"the whole args object takes {allowed}, not {names[0]}")]
+            return AnyValue(), [
+                ([names[0]], f"the whole args object takes {allowed}, not {names[0]}")
+            ]
         root = compiler.matcher(args, [])
     else:
         root = compiler.object(args, [], exact=True)

@@ -31,9 +31,11 @@ from tenxeval_tui.evaluation.dataset.adk import (
     drop_adk_nulls,
     invocation_from_adk,
 )
-from tenxeval_tui.evaluation.dataset.arg_matchers import format_arg_path, matcher_problems
+from tenxeval_tui.evaluation.dataset.expectation_checks import (
+    expectation_problems,
+    first_expectation_problem,
+)
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
-from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY, rules_problems
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
@@ -202,24 +204,6 @@ class SessionInput(BaseModel):
 ExpectedTools = Sequence[ToolCall | str] | None
 
 
-def _case_problems(case: EvalCase) -> tuple[str, str] | None:
-    """(place, message) of the first argument matcher or trajectory rule of ``case`` that
-    cannot be read, else ``None``."""
-    for t, turn in enumerate(case.conversation):
-        for c, call in enumerate(turn.expected_tool_trajectory):
-            found = matcher_problems(call.args) if call.args else []
-            if found:
-                path, message = found[0]
-                where = ["conversation", t, "expected_tool_trajectory", c, "args", *path]
-                return format_arg_path(where), message
-    if RULES_KEY in case.metadata:
-        rules = rules_problems(case.metadata[RULES_KEY])
-        if rules:
-            path, message = rules[0]
-            return format_arg_path(["metadata", RULES_KEY, *path]), message
-    return None
-
-
 def to_tool_calls(tools: ExpectedTools) -> list[ToolCall]:
     """Normalise expected tools given as names or ``ToolCall``s."""
     return [ToolCall(name=t) if isinstance(t, str) else t for t in tools or []]
@@ -241,8 +225,11 @@ class EvalCase(BaseModel):
     @model_validator(mode="after")
     def _readable_expectations(self) -> EvalCase:
         # Matchers and rules that cannot be read are refused here; a file's loading also
-        # places each exactly (_expectation_problems), naming this error's place only.
-        found = _case_problems(self)
+        # places each exactly (expectation_problems), naming this error's place only.
+        found = first_expectation_problem(
+            ([call.args for call in turn.expected_tool_trajectory] for turn in self.conversation),
+            self.metadata,
+        )
         if found:
             where, message = found
             raise PydanticCustomError(
@@ -449,55 +436,10 @@ def _prepare_parsed(data: Any) -> bool:
     return drop_adk_nulls(data) or expanded
 
 
-Found = list[tuple[list[str | int], str]]
-
-
-def _expected_args(turn: dict[str, Any]) -> list[tuple[list[str | int], Any]]:
-    """(path below the turn, args) of each expected call of a turn as written in a file:
-    ours, or Google ADK's ``intermediate_data.tool_uses``."""
-    calls = turn.get("expected_tool_trajectory")
-    prefix: list[str | int] = ["expected_tool_trajectory"]
-    if calls is None and isinstance(turn.get("intermediate_data"), dict):
-        calls, prefix = (
-            turn["intermediate_data"].get("tool_uses"),
-            ["intermediate_data", "tool_uses"],
-        )
-    if not isinstance(calls, list):
-        return []
-    return [
-        ([*prefix, c, "args"], call["args"])
-        for c, call in enumerate(calls)
-        if isinstance(call, dict) and isinstance(call.get("args"), dict) and call["args"]
-    ]
-
-
-def _expectation_problems(data: Any) -> Found:
-    """Argument matchers and trajectory rules of a parsed file that cannot be read, each
-    at its place (the models refuse them without saying exactly where)."""
-    cases = data.get("eval_cases") if isinstance(data, dict) else None
-    found: Found = []
-    for i, case in enumerate(cases if isinstance(cases, list) else []):
-        if not isinstance(case, dict):
-            continue
-        place: list[str | int] = ["eval_cases", i]
-        turns = case.get("conversation")
-        for t, turn in enumerate(turns if isinstance(turns, list) else []):
-            if not isinstance(turn, dict):
-                continue
-            for where, args in _expected_args(turn):
-                for path, message in matcher_problems(args):
-                    found.append(([*place, "conversation", t, *where, *path], message))
-        metadata = case.get("metadata")
-        if isinstance(metadata, dict) and RULES_KEY in metadata:
-            for path, message in rules_problems(metadata[RULES_KEY]):
-                found.append(([*place, "metadata", RULES_KEY, *path], message))
-    return found
-
-
-def _file_problems(data: Any) -> Found:
+def _file_problems(data: Any) -> list[tuple[list[str | int], str]]:
     """What an eval set file's models cannot place exactly: duplicate ids, unreadable
     matchers and rules."""
-    return _duplicate_id_problems(data) + _expectation_problems(data)
+    return _duplicate_id_problems(data) + expectation_problems(data)
 
 
 def _duplicate_id_problems(data: Any) -> list[tuple[list[str | int], str]]:
