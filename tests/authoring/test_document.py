@@ -514,7 +514,7 @@ def test_a_matcher_that_cannot_be_read_is_a_problem_of_its_field(path: Path) -> 
     key = "turns.0.tools.0.args"
     doc.set_field(uid, key, '{"x": {"$regex": "(1"}}')
     assert doc.field_problems(uid)[key].startswith("args.x.$regex: invalid regular expression")
-    doc.set_field(uid, key, '{"x": {"$regex": "^1", "$in": [1]}, "y": {"$nope": 2}}')
+    doc.set_field(uid, key, '{"x": {"$regex": "^1", "$in": [1]}, "y": {"$in": 2}}')
     assert (
         doc.field_problems(uid)[key]
         == "args.x: one matcher per object, not 2 ($regex, $in) (and 1 more)"

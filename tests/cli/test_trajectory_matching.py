@@ -56,7 +56,6 @@ def test_validate_places_every_bad_matcher_and_rule(project: Path) -> None:
     expected = [
         (place_of(text, '"^(A1"'), ".args.order_id.$regex: invalid regular expression"),
         (place_of(text, '"wide"'), ".args.order_id.tol: tol takes a number >= 0"),
-        (place_of(text, '"y"'), ".args.x.$regx: unknown matcher '$regx'"),
         (place_of(text, "-1"), "metadata.trajectory_rules.max_calls.refund: max_calls of 'refund'"),
     ]
     assert len(lines) == len(expected), done.stdout
@@ -64,6 +63,34 @@ def test_validate_places_every_bad_matcher_and_rule(project: Path) -> None:
         assert line.startswith(f"evals/m.evalset.json:{row}:{column}: eval_cases["), line
         assert says in line, line
     assert "evals/plain.evalset.json: ok" in done.stdout
+    # An object keyed by something that is no matcher is a value as it was: a warning only.
+    assert "'$regx' is no matcher" not in done.stdout  # a file with problems stops there
+
+
+def test_a_dollar_key_that_is_no_matcher_is_a_warning_and_compared_as_written(
+    project: Path,
+) -> None:
+    path = write_set(
+        project, [order_case("a", "Where is order A100?", {"order_id": {"$regx": "^A1"}})]
+    )
+    done = cli(project, "validate", "evals")
+    assert done.returncode == 0, done.stdout
+    row, column = place_of(path.read_text(), '"^A1"')
+    assert (
+        f"evals/m.evalset.json:{row}:{column}: eval_cases[0].conversation[0]"
+        ".expected_tool_trajectory[0].args.order_id.$regx: warning: '$regx' is no matcher"
+    ) in done.stdout
+    assert "evals/m.evalset.json: ok" not in done.stdout
+    assert "evals/plain.evalset.json: ok" in done.stdout
+    config = project / "config.json"
+    config.write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": {"check_args": True}}}))
+    ran = cli(project, "run", "--agent", AGENT, "evals/m.evalset.json", "--config", str(config),
+              "--output-dir", "out")  # fmt: skip
+    assert ran.returncode == 1
+    (report,) = reports(project / "out")
+    (result,) = json.loads(report.read_text())["results"]
+    (mismatch,) = result["criterion_results"][0]["details"]["mismatches"]
+    assert mismatch["args"] == [{"arg": "order_id", "problem": '"A100" is not {"$regx": "^A1"}'}]
 
 
 def test_run_scores_with_matchers_and_rules_and_explains_the_failures(project: Path) -> None:

@@ -1,7 +1,7 @@
 """Argument matchers: an expected tool call's argument that matches a kind of value.
 
 In an eval set, an expected call's ``args`` may hold, in place of a value, a JSON
-object with one ``$`` key: a *matcher*.
+object keyed by one of these names: a *matcher*.
 
 =================================  =====================================================
 ``{"$any": true}``                 any value (the argument must be given)
@@ -14,16 +14,20 @@ object with one ``$`` key: a *matcher*.
 ``{"$subset": {...}}``             an object holding these keys (each matching), other
                                    keys ignored; also usable as the whole ``args``
 ``{"$eq": value}``                 exactly ``value``, read literally: how to expect an
-                                   object that has ``$`` keys of its own
+                                   object keyed by one of these names
 =================================  =====================================================
 
 Every other value is compared for equality, as without matchers: objects key by key
-(the same keys on both sides), lists item by item, so matchers work at any depth.
+(the same keys on both sides), lists item by item, so matchers work at any depth. An
+object with other ``$`` keys (``{"$ref": ...}``, ``{"$gt": 3}``) is such a value, as it
+was before matchers: files that hold them load and score as they did
+(:func:`literal_dollar_keys` lists them, for ``validate`` to warn of a misspelt matcher).
 Keys to ignore (a criterion's ``ignore_args``) are dropped from objects at every depth,
 on both sides (not inside ``$eq``).
 
-A matcher is checked when it is read: an unknown ``$`` key, a regular expression that
-does not compile, a tolerance that is no number... each is a problem named with its
+A matcher is checked when it is read: two in one object, a key beside it that is none of
+its options, a regular expression that does not compile, a tolerance that is no number...
+each is a problem named with its
 place in ``args`` (:func:`matcher_problems`), so ``validate`` and the editor can point
 at it. :func:`compile_args` turns an expected call's ``args`` into an
 :class:`ArgsPattern`, compiled once and tested against any number of actual calls.
@@ -84,11 +88,11 @@ class MatcherError(ValueError):
 
 
 def is_matcher(value: Any) -> bool:
-    """Whether ``value`` is written as a matcher (an object with a ``$`` key)."""
+    """Whether ``value`` is written as a matcher (an object with a key of :data:`MATCHERS`)."""
     if not isinstance(value, dict):
         return False
     for key in value:  # noqa: SIM110 - a loop: any() over a generator costs more, per call
-        if isinstance(key, str) and key[:1] == "$":
+        if key in MATCHERS:
             return True
     return False
 
@@ -99,7 +103,7 @@ def uses_matchers(value: Any) -> bool:
     kind = type(value)
     if kind is dict:
         for key, item in value.items():
-            if key[:1] == "$":
+            if key in MATCHERS:
                 return True
             inner = type(item)
             if (inner is dict or inner is list) and uses_matchers(item):
@@ -146,24 +150,21 @@ class _Compiler:
         return ObjectNode(written, entries, exact, self.ignore, written if plain_enough else None)
 
     def matcher(self, written: dict[str, Any], path: list[PathPart]) -> Node:
-        names = [key for key in written if key[:1] == "$"]
+        names = [key for key in written if key in MATCHERS]
         if len(names) > 1:
             return self.problem(
                 path, f"one matcher per object, not {len(names)} ({', '.join(names)})"
             )
         name = names[0]
-        if name not in MATCHERS:
-            known = ", ".join(MATCHERS)
-            return self.problem(
-                [*path, name],
-                f"unknown matcher {name!r} (known: {known}); "
-                'to expect an object with $ keys as it is, write {"$eq": ...}',
-            )
         allowed = OPTIONS.get(name, frozenset())
         for key in written:
             if key != name and key not in allowed:
                 beside = f" ({name} takes {', '.join(sorted(allowed))})" if allowed else ""
-                self.problem([*path, key], f"unknown key {key!r} beside {name}{beside}")
+                self.problem(
+                    [*path, key],
+                    f"unknown key {key!r} beside {name}{beside}; to expect this object "
+                    'as it is, write {"$eq": ...}',
+                )
         return _BUILDERS[name](self, written, [*path, name])
 
     def any_(self, written: dict[str, Any], path: list[PathPart]) -> Node:
@@ -276,8 +277,8 @@ def _compile(args: Any, ignore: frozenset[str]) -> tuple[Node, Found]:
     if not isinstance(args, dict):
         return AnyValue(), [([], f"args must be an object, not {kind_of(args)}")]
     if is_matcher(args):
-        names = [k for k in args if isinstance(k, str) and k.startswith("$")]
-        if len(names) == 1 and names[0] in MATCHERS and names[0] not in WHOLE_ARGS_MATCHERS:
+        names = [k for k in args if k in MATCHERS]
+        if len(names) == 1 and names[0] not in WHOLE_ARGS_MATCHERS:
             allowed = ", ".join(WHOLE_ARGS_MATCHERS)
             return AnyValue(), [
                 ([names[0]], f"the whole args object takes {allowed}, not {names[0]}")
@@ -300,6 +301,39 @@ def compile_args(args: dict[str, Any], ignore: Collection[str] = ()) -> ArgsPatt
     return ArgsPattern(root, args, ignored)
 
 
+def _literal_dollar_keys(value: Any, path: list[PathPart], found: Found) -> None:
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            _literal_dollar_keys(item, [*path, index], found)
+        return
+    if not isinstance(value, dict):
+        return
+    if "$eq" in value and is_matcher(value):
+        return  # read literally, as asked
+    if not is_matcher(value):
+        for key in value:
+            if isinstance(key, str) and key[:1] == "$":
+                found.append(
+                    (
+                        [*path, key],
+                        f"{key!r} is no matcher ({', '.join(MATCHERS)}): this object is "
+                        "compared as it is written",
+                    )
+                )
+                break
+    for key, item in value.items():
+        _literal_dollar_keys(item, [*path, key], found)
+
+
+def literal_dollar_keys(args: Any) -> Found:
+    """Objects in ``args`` with a ``$`` key that is no matcher (``$regx``, ``$ref``): they
+    are compared as written, as before matchers existed; a typo of a matcher's name shows
+    here (``validate`` prints each as a warning)."""
+    found: Found = []
+    _literal_dollar_keys(args, [], found)
+    return found
+
+
 def matcher_problems(args: Any) -> Found:
     """Every problem of the matchers in an expected call's ``args``: (path below ``args``,
     message); empty when they can be used. Cheap for args without any ``$`` key."""
@@ -316,6 +350,7 @@ __all__ = [
     "compile_args",
     "format_arg_path",
     "is_matcher",
+    "literal_dollar_keys",
     "matcher_problems",
     "uses_matchers",
 ]

@@ -8,11 +8,18 @@ one at its line and column (:func:`expectation_problems`, on the parsed JSON, Go
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.dataset.arg_matchers import format_arg_path, matcher_problems
+from tenxeval_tui.evaluation.dataset.arg_matchers import (
+    format_arg_path,
+    literal_dollar_keys,
+    matcher_problems,
+)
 from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY, rules_problems
+from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.evaluation.fileio import parse_json, placed_problems, read_text
 
 Found = list[tuple[list[str | int], str]]
 """(JSON path, message) of each problem."""
@@ -58,26 +65,45 @@ def _expected_args(turn: dict[str, Any]) -> list[tuple[list[str | int], Any]]:
     ]
 
 
+def _each_expected_args(data: Any) -> Iterator[tuple[list[str | int], Any]]:
+    """(JSON path, args) of every expected call with args in a parsed eval set file."""
+    cases = data.get("eval_cases") if isinstance(data, dict) else None
+    for i, case in enumerate(cases if isinstance(cases, list) else []):
+        turns = case.get("conversation") if isinstance(case, dict) else None
+        for t, turn in enumerate(turns if isinstance(turns, list) else []):
+            if isinstance(turn, dict):
+                for where, args in _expected_args(turn):
+                    yield ["eval_cases", i, "conversation", t, *where], args
+
+
 def expectation_problems(data: Any) -> Found:
     """Every matcher and rule of a parsed eval set file that cannot be read, at its place."""
+    found: Found = [
+        ([*place, *path], message)
+        for place, args in _each_expected_args(data)
+        for path, message in matcher_problems(args)
+    ]
     cases = data.get("eval_cases") if isinstance(data, dict) else None
-    found: Found = []
     for i, case in enumerate(cases if isinstance(cases, list) else []):
-        if not isinstance(case, dict):
-            continue
-        place: list[str | int] = ["eval_cases", i]
-        turns = case.get("conversation")
-        for t, turn in enumerate(turns if isinstance(turns, list) else []):
-            if not isinstance(turn, dict):
-                continue
-            for where, args in _expected_args(turn):
-                for path, message in matcher_problems(args):
-                    found.append(([*place, "conversation", t, *where, *path], message))
-        metadata = case.get("metadata")
+        metadata = case.get("metadata") if isinstance(case, dict) else None
         if isinstance(metadata, dict) and RULES_KEY in metadata:
             for path, message in rules_problems(metadata[RULES_KEY]):
-                found.append(([*place, "metadata", RULES_KEY, *path], message))
+                found.append((["eval_cases", i, "metadata", RULES_KEY, *path], message))
     return found
 
 
-__all__ = ["Found", "expectation_problems", "first_expectation_problem"]
+def expectation_warnings(path: Path) -> list[Problem]:
+    """``warning:`` problems of the eval set in ``path`` (a file that loads): each object in
+    expected args with a ``$`` key that is no matcher (a misspelt one, or a value such as
+    ``{"$ref": ...}``, compared as written)."""
+    text = read_text(path)
+    data = parse_json(path, text)
+    found: Found = [
+        ([*place, *where], f"warning: {message}")
+        for place, args in _each_expected_args(data)
+        for where, message in literal_dollar_keys(args)
+    ]
+    return placed_problems(path, text, found) if found else []
+
+
+__all__ = ["Found", "expectation_problems", "expectation_warnings", "first_expectation_problem"]

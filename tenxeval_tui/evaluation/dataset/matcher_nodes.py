@@ -164,6 +164,14 @@ class OneOf(Node):
             out.append(ArgMismatch(format_arg_path(path), problem, "$in"))
 
 
+def _not_a(actual: Any, kind: str, node: ObjectNode | ListNode) -> str:
+    """Why ``actual`` fails a container: ``"A1" is not {"k": 1}`` for a plain one (no
+    matcher inside), else ``expected an object, got a string``."""
+    if node.plain is not None:
+        return f"{shown(actual)} is not {shown(node.plain)}"
+    return f"expected {kind}, got {kind_of(actual)}"
+
+
 class ObjectNode(Node):
     """An object: these keys, each matching; ``exact``: no other keys (ignored ones aside)."""
 
@@ -202,9 +210,7 @@ class ObjectNode(Node):
 
     def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
         if not isinstance(actual, dict):
-            out.append(
-                ArgMismatch(format_arg_path(path), f"expected an object, got {kind_of(actual)}")
-            )
+            out.append(ArgMismatch(format_arg_path(path), _not_a(actual, "an object", self)))
             return
         for key, node in self.entries.items():
             if key not in actual:
@@ -240,7 +246,7 @@ class ListNode(Node):
     def explain(self, actual: Any, path: list[PathPart], out: Out) -> None:
         where = format_arg_path(path)
         if not isinstance(actual, list):
-            out.append(ArgMismatch(where, f"expected a list, got {kind_of(actual)}"))
+            out.append(ArgMismatch(where, _not_a(actual, "a list", self)))
             return
         if len(actual) != len(self.items):
             problem = f"{len(actual)} items, expected {len(self.items)}"

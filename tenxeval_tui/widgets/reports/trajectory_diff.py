@@ -34,10 +34,13 @@ def call_text(
     call: ToolCall | None, highlight: tuple[str, ...] = (), number: int | None = None
 ) -> Text:
     """``#3 name(arg=value, ...)`` with the arguments in ``highlight`` in yellow
-    (``number``: the call's 0-based position, shown from 1)."""
+    (``number``: the call's 0-based position, shown from 1; the actual calls are
+    numbered, so each row says which call an expected one matched)."""
     if call is None:
         return Text("")
-    text = Text(f"#{number + 1} " if number is not None else "", style="dim")
+    text = Text()
+    if number is not None:
+        text.append(f"#{number + 1} ", style="dim")
     text.append(inert(call.name), style="bold")
     text.append("(")
     for i, (key, value) in enumerate(call.args.items()):
@@ -56,7 +59,9 @@ def _cell(text: Text, width: int) -> Text:
 
 
 class TrajectoryDiff(TitledStatic):
-    """One line per aligned step: how it matches, the expected call, the actual call.
+    """One line per aligned step: how it matches, the expected call, the actual call;
+    under a call that matched nothing, why. Lines are cut at the edge, never wrapped (a
+    wrapped row would break the columns); the criteria's reasons below say it all.
 
     ``title`` is shown above them as a section title.
     """
@@ -65,6 +70,8 @@ class TrajectoryDiff(TitledStatic):
     TrajectoryDiff {
         height: auto;
         padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -108,7 +115,7 @@ class TrajectoryDiff(TitledStatic):
             rows = [
                 (
                     Text(*_MARKS[step.match]),
-                    call_text(step.expected, step.differing_args, step.expected_index),
+                    call_text(step.expected, step.differing_args),
                     call_text(step.actual, step.differing_args, step.actual_index),
                     step.why,
                 )

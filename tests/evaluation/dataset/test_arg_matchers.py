@@ -118,10 +118,10 @@ def test_each_mismatch_names_the_argument_and_the_matcher() -> None:
         ({"u": {"$in": [{"$regex": "("}]}}, ["u", "$in", 0, "$regex"], "invalid regular"),
         ({"o": {"$subset": [1]}}, ["o", "$subset"], "takes an object"),
         ({"a": {"$any": False}}, ["a", "$any"], "takes true"),
-        ({"a": {"$regx": "x"}}, ["a", "$regx"], "unknown matcher"),
+        ({"a": {"$regex": "x", "$options": "i"}}, ["a", "$options"], "unknown key"),
         ({"a": {"$regex": "x", "$any": True}}, ["a"], "one matcher per object"),
         ({"$regex": "x"}, ["$regex"], "whole args object takes $subset"),
-        ({"deep": [{"x": {"$nope": 1}}]}, ["deep", 0, "x", "$nope"], "unknown matcher"),
+        ({"deep": [{"x": {"$in": "a"}}]}, ["deep", 0, "x", "$in"], "non-empty list"),
     ],
 )
 def test_problems_are_named_with_their_place(
@@ -130,7 +130,7 @@ def test_problems_are_named_with_their_place(
     ((path, message),) = matcher_problems(args)
     assert path == where
     assert says in message
-    with pytest.raises(MatcherError, match=r"unknown|invalid|takes|one matcher|whole"):
+    with pytest.raises(MatcherError, match=r"unknown key|invalid|takes|one matcher|whole"):
         compile_args(args)
 
 
@@ -141,6 +141,24 @@ def test_every_problem_is_found_not_just_the_first() -> None:
 
 def test_args_without_dollar_keys_have_no_problems() -> None:
     assert matcher_problems({"city": "Paris", "n": [1, {"k": "v"}]}) == []
+
+
+def test_other_dollar_keys_are_values_compared_as_written_and_named_as_such() -> None:
+    from tenxeval_tui.evaluation.dataset.arg_matchers import literal_dollar_keys
+
+    args = {"filter": {"$gt": 3}, "schema": [{"$ref": "#/a"}], "city": {"$regx": "^Lon"}}
+    assert matcher_problems(args) == []
+    assert fits(
+        args, {"filter": {"$gt": 3}, "schema": [{"$ref": "#/a"}], "city": {"$regx": "^Lon"}}
+    )
+    assert not fits(args, {"filter": 4, "schema": [{"$ref": "#/a"}], "city": "London"})
+    assert [path for path, _ in literal_dollar_keys(args)] == [
+        ["filter", "$gt"],
+        ["schema", 0, "$ref"],
+        ["city", "$regx"],
+    ]
+    assert "'$regx' is no matcher" in literal_dollar_keys(args)[2][1]
+    assert literal_dollar_keys({"f": {"$eq": {"$gt": 3}}}) == []  # said to be literal
 
 
 def test_a_case_with_a_bad_matcher_or_rule_is_refused_when_built() -> None:

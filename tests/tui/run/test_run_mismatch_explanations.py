@@ -86,10 +86,10 @@ async def test_the_run_view_and_the_case_view_explain_each_mismatch(tmp_path: Pa
         await pilot.press("enter")
         await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
         lines = trajectory_lines(app.screen.query_one(CaseDetailView))
-        assert lines[0].split() == ["≠", "wrong", "args", "#1", "get_weather(city={\"$in\":", "[\"Milan\",",
-                                    "\"Turin\"]})", "#1", "get_weather(city=\"Rome\")"]  # fmt: skip
+        assert lines[0].split() == ["≠", "wrong", "args", 'get_weather(city={"$in":', '["Milan",',
+                                    '"Turin"]})', "#1", 'get_weather(city="Rome")']  # fmt: skip
         assert lines[1].strip() == f"↳ {FAILED_MATCHER}"
-        assert lines[2].split()[:4] == ["-", "missing", "#2", "get_forecast()"]
+        assert lines[2].split() == ["-", "missing", "get_forecast()"]
         assert lines[3].strip() == "↳ there is no call #2; get_forecast is never called"
         await pilot.press("escape")
         await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
@@ -107,8 +107,8 @@ async def test_the_run_view_and_the_case_view_explain_each_mismatch(tmp_path: Pa
         await wait_until(lambda: table.row_count == 2, pilot)
         await _open(pilot, report, "paris")
         lines = trajectory_lines(report.query_one(CaseDetailView))
-        assert lines[0].split() == ["✓", "match", "#1", 'get_weather(city={"$regex":', '"^Par"})',
-                                    "#1", 'get_weather(city="Paris")']  # fmt: skip
+        assert lines[0].split() == ["✓", "match", 'get_weather(city={"$regex":', '"^Par"})', "#1",
+                                    'get_weather(city="Paris")']  # fmt: skip
 
 
 async def _open(pilot: Pilot[Any], report: ReportScreen, eval_id: str) -> None:
