@@ -20,6 +20,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tenxeval_tui.evaluation.dataset.arg_matchers import format_arg_path, matcher_problems
+from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY, rules_problems
+
 JSON_OBJECT_FIELDS = ("metadata", "session.state", "session.config")
 
 
@@ -45,6 +48,29 @@ def _json_object(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise FieldValueError(f"must be a JSON object ({{...}}), not {type(value).__name__}")
     return value
+
+
+def _readable(found: list[tuple[list[str | int], str]], prefix: list[str | int]) -> None:
+    """Raise :class:`FieldValueError` naming the first problem ``found`` (below ``prefix``)."""
+    if found:
+        path, message = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise FieldValueError(f"{format_arg_path([*prefix, *path])}: {message}{more}")
+
+
+def _tool_args(text: str) -> dict[str, Any]:
+    """Typed args of an expected call: a JSON object whose argument matchers can be read."""
+    args = _json_object(text)
+    _readable(matcher_problems(args), ["args"])
+    return args
+
+
+def _metadata(text: str) -> dict[str, Any]:
+    """Typed case metadata: a JSON object whose ``trajectory_rules`` can be read."""
+    metadata = _json_object(text)
+    if RULES_KEY in metadata:
+        _readable(rules_problems(metadata[RULES_KEY]), [RULES_KEY])
+    return metadata
 
 
 def _dump_object(value: Any, *, compact: bool) -> str:
@@ -136,7 +162,7 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
         case ["tags"]:
             updated["tags"] = _split_list(text)
         case ["metadata"]:
-            updated["metadata"] = _json_object(text)
+            updated["metadata"] = _metadata(text)
         case ["session", name] if name in ("user_id", "state", "config"):
             session = updated.get("session_input")
             if not isinstance(session, dict):
@@ -159,7 +185,7 @@ def with_field(case: dict[str, Any], key: str, text: str) -> dict[str, Any]:
         case ["turns", t, "tools", c, "name"]:
             _tool(updated, int(t), int(c))["name"] = text
         case ["turns", t, "tools", c, "args"]:
-            _tool(updated, int(t), int(c))["args"] = _json_object(text)
+            _tool(updated, int(t), int(c))["args"] = _tool_args(text)
         case _:
             raise KeyError(f"unknown field {key!r}")
     return updated

@@ -17,8 +17,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tenxeval_tui.browsing.call_alignment import (
+    AlignedStep,
+    StepMatch,
+    align_runs,
+    align_trajectory,
+)
+from tenxeval_tui.evaluation.config.types import MatchType
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, ToolCall
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 
@@ -69,64 +76,6 @@ def word_diff(expected: str, actual: str) -> WordDiff:
     return WordDiff(expected=left, actual=right)
 
 
-class StepMatch(StrEnum):
-    """How an expected tool call lines up with an actual one."""
-
-    MATCH = "match"
-    WRONG_ARGS = "wrong_args"  # same tool, other arguments
-    MISSING = "missing"  # expected, not called
-    EXTRA = "extra"  # called, not expected
-
-
-@dataclass(frozen=True, slots=True)
-class AlignedStep:
-    """One row of an aligned trajectory: the expected call, the actual call, or both."""
-
-    match: StepMatch
-    expected: ToolCall | None
-    actual: ToolCall | None
-    differing_args: tuple[str, ...] = ()
-
-
-_ABSENT = object()
-
-
-def _differing_args(expected: ToolCall, actual: ToolCall) -> tuple[str, ...]:
-    # As the trajectory criterion compares them (ToolCall.matches): an expectation
-    # without args accepts any; one with args wants exactly those, so an argument
-    # only one side has differs too.
-    if not expected.args:
-        return ()
-    keys = expected.args.keys() | actual.args.keys()
-    return tuple(
-        sorted(k for k in keys if expected.args.get(k, _ABSENT) != actual.args.get(k, _ABSENT))
-    )
-
-
-def align_trajectory(
-    expected: list[ToolCall], actual: list[ToolCall], *, check_args: bool = True
-) -> list[AlignedStep]:
-    """Line up expected and actual tool calls by name, in order (a diff over names).
-
-    With ``check_args`` off (as the trajectory criterion runs by default) calls of the
-    same tool match whatever their arguments; the differing ones are still named.
-    """
-    rows: list[AlignedStep] = []
-    matcher = difflib.SequenceMatcher(
-        a=[c.name for c in expected], b=[c.name for c in actual], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            for exp, act in zip(expected[i1:i2], actual[j1:j2], strict=True):
-                differing = _differing_args(exp, act)
-                match = StepMatch.WRONG_ARGS if differing and check_args else StepMatch.MATCH
-                rows.append(AlignedStep(match, exp, act, differing))
-            continue
-        rows.extend(AlignedStep(StepMatch.MISSING, exp, None) for exp in expected[i1:i2])
-        rows.extend(AlignedStep(StepMatch.EXTRA, None, act) for act in actual[j1:j2])
-    return rows
-
-
 @dataclass(slots=True)
 class Expectations:
     """What a case expected, as far as it is known (``None``: not known)."""
@@ -137,6 +86,10 @@ class Expectations:
     turns: list[str] = field(default_factory=list)
     check_args: bool = True
     """Whether the trajectory criterion compared arguments (its ``check_args``)."""
+    match_type: MatchType = MatchType.IN_ORDER
+    """How the trajectory criterion paired calls (in order when it is not known)."""
+    ignore_args: tuple[str, ...] = ()
+    """The argument keys the trajectory criterion left out."""
 
 
 def _tool_calls(value: Any) -> list[ToolCall] | None:
@@ -151,23 +104,51 @@ def _tool_calls(value: Any) -> list[ToolCall] | None:
     return calls
 
 
+TRAJECTORY_CRITERION = "tool_trajectory_avg_score"
+
+
+def _trajectory_details(result: EvalCaseResult) -> dict[str, Any]:
+    """The details of the result's trajectory criterion (the one that records
+    ``check_args``), else empty."""
+    found: CriterionResult | None = next(
+        (
+            cr
+            for cr in result.criterion_results
+            if cr.criterion == TRAJECTORY_CRITERION
+            or isinstance(cr.details.get("check_args"), bool)
+        ),
+        None,
+    )
+    return found.details if found is not None else {}
+
+
+def _settings(details: dict[str, Any]) -> dict[str, Any]:
+    """The trajectory criterion's settings its details recorded (strict when unknown)."""
+    check_args = details.get("check_args")
+    ignore = details.get("ignore_args")
+    try:
+        match_type = MatchType(details.get("match_type", MatchType.IN_ORDER))
+    except ValueError:
+        match_type = MatchType.IN_ORDER
+    return {
+        "check_args": check_args if isinstance(check_args, bool) else True,
+        "match_type": match_type,
+        "ignore_args": tuple(str(k) for k in ignore) if isinstance(ignore, list) else (),
+    }
+
+
 def expectations_for(result: EvalCaseResult, case: EvalCase | None = None) -> Expectations:
     """The expectations of ``result``'s case: from ``case`` if given, else from criterion details."""
-    checked = [
-        cr.details["check_args"]
-        for cr in result.criterion_results
-        if isinstance(cr.details.get("check_args"), bool)
-    ]
-    check_args = checked[0] if checked else True
+    settings = _settings(_trajectory_details(result))
     if case is not None:
         return Expectations(
             response=case.get_final_expected_response(),
             tool_calls=case.get_expected_tool_trajectory(),
             node_order=case.get_expected_node_order(),
             turns=[inv.user_content.get_text() for inv in case.conversation],
-            check_args=check_args,
+            **settings,
         )
-    found = Expectations(check_args=check_args)
+    found = Expectations(**settings)
     for cr in result.criterion_results:
         details = cr.details
         response = details.get("expected_response")
@@ -192,3 +173,17 @@ def user_turns(result: EvalCaseResult) -> list[str]:
             content = message.get("content", "")
             turns.append(content if isinstance(content, str) else str(content))
     return turns
+
+
+__all__ = [
+    "AlignedStep",
+    "DiffOp",
+    "Expectations",
+    "StepMatch",
+    "WordDiff",
+    "align_runs",
+    "align_trajectory",
+    "expectations_for",
+    "user_turns",
+    "word_diff",
+]

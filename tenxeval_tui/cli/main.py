@@ -32,6 +32,7 @@ def _eval_set_files(paths: Sequence[str]) -> list[Path]:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print every problem of every eval set and scenario file; exit 1 when there is any."""
     from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
+    from tenxeval_tui.evaluation.dataset.expectation_checks import expectation_warnings
     from tenxeval_tui.evaluation.inert import inert
     from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
     from tenxeval_tui.settings.workspace import is_scenario_path
@@ -57,8 +58,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if problems:
             failed += 1
             continue
-        # Agent warnings (an unknown tool, a wrong argument): printed, not failures.
-        warnings = checker.check(file) if checker is not None else []
+        # Warnings ($ keys that are no matcher; with an agent, an unknown tool, a wrong
+        # argument): printed, not failures.
+        warnings = [] if is_scenario_path(file) else expectation_warnings(file)
+        warnings += checker.check(file) if checker is not None else []
         for warning in warnings:
             print(inert(str(warning), multiline=True))
         if not args.quiet and not warnings:

@@ -67,6 +67,7 @@ _EXPORTS: dict[str, str] = {
     "SafetyCriterion": "criteria.safety",
     "RubricBasedCriterion": "criteria.rubric",
     "SimulationGoalsCriterion": "criteria.simulation_goals",
+    "TrajectoryJudgeCriterion": "criteria.trajectory_judge",
     "JudgedCriterion": "criteria.llm_base",
     "LLMCallerMixin": "criteria.llm_utils",
     "JudgeModel": "judges",

@@ -7,7 +7,9 @@ turn by turn, what the run recorded:
 
 - ``"response"``: each turn's reply becomes its ``expected_final_response``;
 - ``"tools"``: each turn's tool calls (name and arguments; results and call ids
-  are not expectations) become its ``expected_tool_trajectory``;
+  are not expectations) become its ``expected_tool_trajectory``; an expected call
+  written with argument matchers that the call it pairs with still fits is kept as
+  written (accepting never trades ``{"$regex": ...}`` for this run's one value);
 - ``"nodes"``: each turn's node visits become its ``expected_node_order``.
 
 Everything else of the case (ids, user messages, session, tags, metadata, other
@@ -21,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from tenxeval_tui.evaluation.config.types import MatchType
+from tenxeval_tui.evaluation.criteria.call_matching import match_calls
+from tenxeval_tui.evaluation.dataset.arg_matchers import MatcherError, uses_matchers
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, MessageContent, ToolCall
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 
@@ -63,12 +68,31 @@ def actual_as_expected(
             reply = turn.get("agent_response", turn.get("response"))
             invocation.expected_final_response = MessageContent.assistant(str(reply or ""))
         if "tools" in parts:
-            invocation.expected_tool_trajectory = [
-                _expected_call(call, with_args) for call in turn.get("tool_calls") or []
-            ]
+            made = [_expected_call(call, with_args) for call in turn.get("tool_calls") or []]
+            invocation.expected_tool_trajectory = (
+                _keeping_matchers(invocation.expected_tool_trajectory, made) if with_args else made
+            )
         if "nodes" in parts:
             invocation.expected_node_order = [str(n) for n in turn.get("node_visits") or []]
     return accepted
+
+
+def _keeping_matchers(before: list[ToolCall], made: list[ToolCall]) -> list[ToolCall]:
+    """``made`` (the run's calls), each one that an expected call with matchers fitted
+    replaced by that expected call (paired in order, as the trajectory criterion does)."""
+    with_matchers = [call for call in before if uses_matchers(call.args)]
+    if not with_matchers:
+        return made
+    try:
+        paired = match_calls(before, made, MatchType.IN_ORDER, check_args=True)
+    except MatcherError:
+        return made  # matchers that cannot be read: the run's calls as they are
+    kept = list(made)
+    for outcome in paired.outcomes:
+        expected = before[outcome.expected]
+        if outcome.matched is not None and uses_matchers(expected.args):
+            kept[outcome.matched] = expected.model_copy(deep=True)
+    return kept
 
 
 def _expected_call(call: Any, with_args: bool) -> ToolCall:

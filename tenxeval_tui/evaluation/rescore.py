@@ -34,6 +34,7 @@ from tenxeval_tui.evaluation.cost import price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall as ExpectedCall
+from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY
 from tenxeval_tui.evaluation.eval_result import (
     RESCORED_KEY,
     CriterionResult,
@@ -78,7 +79,10 @@ def _message(role: str, text: Any) -> MessageContent:
 def expectations_from_result(run: EvalCaseResult) -> EvalCase:
     """The case as far as ``run`` recorded it: turns with their user message and expected
     reply, expected tool calls and node order (from criterion details, on the first turn:
-    criteria compare them over the whole conversation), tags."""
+    criteria compare them over the whole conversation), tags, and its trajectory rules
+    (``metadata["trajectory_rules"]``, kept by the trajectory criterion's details; put in
+    unvalidated: rules a report holds that cannot be read fail the criterion that reads
+    them, not the rescoring)."""
     turns = [
         Invocation(
             invocation_id=f"{run.eval_id}-{index}",  # a fixed id: no uuid per turn
@@ -106,12 +110,16 @@ def expectations_from_result(run: EvalCaseResult) -> EvalCase:
     if isinstance(nodes, list):
         turns[0].expected_node_order = [str(n) for n in nodes]
     tags = run.metadata.get("tags")
-    return EvalCase(
+    case = EvalCase(
         eval_id=run.eval_id,
         name=run.name,
         conversation=turns,
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
     )
+    rules = _detail(run, RULES_KEY)  # the case's trajectory rules, as the criterion kept them
+    if rules is not None:
+        case.metadata[RULES_KEY] = rules  # not validated: read (or refused) when scored
+    return case
 
 
 class _Rescorer:

@@ -51,6 +51,32 @@ def test_arguments_of_an_unknown_tool_do_not_complete() -> None:
     assert complete_args(None, "refund", "{") is None
 
 
+@pytest.mark.parametrize(
+    ("typed", "completed"),
+    [
+        ('{"order_id": {"$', '{"order_id": {"$any": true}'),
+        ('{"order_id": {"$r', '{"order_id": {"$regex": "'),
+        ('{"order_id": {"$ap', '{"order_id": {"$approx": '),
+        ('{"order_id": {"$c', '{"order_id": {"$contains": "'),
+        ('{"order_id": {"$i', '{"order_id": {"$in": ['),
+        ('{"order_id": {"$s', '{"order_id": {"$subset": {'),
+        ('{"order_id": {"$e', '{"order_id": {"$eq": '),
+        ('{"n": {"$approx": 3.0, ', '{"n": {"$approx": 3.0, "tol": '),
+        ('{"n": {"$approx": 3.0, "to', '{"n": {"$approx": 3.0, "tol": '),
+        # As the whole args only the matchers of a whole args object, then the tool's keys.
+        ('{"$', '{"$subset": {'),
+        ('{"$r', None),
+        ('{"$subset": {"rea', '{"$subset": {"reason": '),
+        ('{"order_id": {"$regex": "', None),  # the pattern is being typed
+        ('{"order_id": {"$zz', None),
+    ],
+)
+def test_matchers_complete_as_they_are_typed(typed: str, completed: str | None) -> None:
+    assert complete_args(SCHEMA, "refund", typed) == completed
+    if "reason" not in (completed or ""):  # matchers need no agent
+        assert complete_args(None, "", typed) == completed
+
+
 def test_node_names_complete_after_the_last_comma() -> None:
     assert complete_nodes(SCHEMA, "RO") == "ROUTER"
     assert complete_nodes(SCHEMA, "ROUTER, AN") == "ROUTER, ANSWER"

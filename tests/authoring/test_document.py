@@ -506,3 +506,36 @@ def test_eval_set_fields_are_saved_in_place_and_the_cases_keep_their_bytes(tmp_p
         "name": "old",
         "eval_cases": json.loads(HAND_LAID_OUT)["eval_cases"],
     }
+
+
+def test_a_matcher_that_cannot_be_read_is_a_problem_of_its_field(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    key = "turns.0.tools.0.args"
+    doc.set_field(uid, key, '{"x": {"$regex": "(1"}}')
+    assert doc.field_problems(uid)[key].startswith("args.x.$regex: invalid regular expression")
+    doc.set_field(uid, key, '{"x": {"$regex": "^1", "$in": [1]}, "y": {"$in": 2}}')
+    assert (
+        doc.field_problems(uid)[key]
+        == "args.x: one matcher per object, not 2 ($regex, $in) (and 1 more)"
+    )
+    doc.set_field(uid, key, '{"x": {"$approx": 1, "tol": 0.1}}')
+    assert doc.field_problems(uid) == {}
+    stored = doc.case(uid).data["conversation"][0]["expected_tool_trajectory"][0]["args"]
+    assert stored == {"x": {"$approx": 1, "tol": 0.1}}
+    doc.save()
+    assert (
+        EvalSet.from_file(path).eval_cases[0].conversation[0].expected_tool_trajectory[0].args
+        == stored
+    )
+
+
+def test_trajectory_rules_in_metadata_are_checked_as_typed(path: Path) -> None:
+    doc = EvalSetDocument.load(path)
+    uid = uid_of(doc, "one")
+    doc.set_field(uid, "metadata", '{"trajectory_rules": {"max_calls": {"t": "two"}}}')
+    assert doc.field_problems(uid)["metadata"] == (
+        "trajectory_rules.max_calls.t: max_calls of 't' must be a whole number >= 0, not 'two'"
+    )
+    doc.set_field(uid, "metadata", '{"trajectory_rules": {"max_calls": {"t": 2}}}')
+    assert doc.field_problems(uid) == {}

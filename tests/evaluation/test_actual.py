@@ -72,3 +72,32 @@ async def test_an_errored_run_or_a_wrong_case_is_refused() -> None:
         actual_as_expected(eval_set.get_case("greeting"), report.get_case_result("off_topic"))
     with pytest.raises(ValueError, match="unknown parts"):
         actual_as_expected(eval_set.get_case("greeting"), report.get_case_result("greeting"), ["x"])
+
+
+async def test_accepting_keeps_the_matchers_the_run_still_fits() -> None:
+    from tenxeval_tui.evaluation import EvalCase, ToolCall
+
+    case = EvalCase.single_turn(
+        "refund",
+        "I want a refund for order A100",
+        expected_tools=[
+            ToolCall(name="lookup_order", args={"order_id": {"$regex": "^A"}}),
+            ToolCall(name="refund", args={"order_id": {"$regex": "^B"}, "reason": {"$any": True}}),
+        ],
+    )
+    report = await evaluator().evaluate(EvalSet(eval_set_id="m", eval_cases=[case]))
+    (result,) = report.results
+    accepted = actual_as_expected(case, result, ["tools"])
+    # The agent made one call, a refund of A100: the ^B matcher no longer holds, so the
+    # run's call replaces it; the lookup it did not make goes.
+    assert accepted.conversation[0].expected_tool_trajectory == [
+        ToolCall(name="refund", args={"order_id": "A100", "reason": "customer request"})
+    ]
+    loose = case.model_copy(deep=True)
+    loose.conversation[0].expected_tool_trajectory[1].args["order_id"] = {"$regex": "^A1"}
+    kept = actual_as_expected(loose, result, ["tools"])
+    assert kept.conversation[0].expected_tool_trajectory == [
+        ToolCall(name="refund", args={"order_id": {"$regex": "^A1"}, "reason": {"$any": True}})
+    ]
+    names_only = actual_as_expected(loose, result, ["tools"], with_args=False)
+    assert names_only.conversation[0].expected_tool_trajectory == [ToolCall(name="refund")]

@@ -19,6 +19,7 @@ from tenxeval_tui.evaluation import (
     ToolCall,
     validate_eval_set_file,
 )
+from tenxeval_tui.evaluation.dataset.arg_matchers import MATCHERS
 from tenxeval_tui.evaluation.dataset.eval_set import check_parsed_eval_set
 
 
@@ -89,17 +90,17 @@ def test_unknown_fields_survive_a_round_trip(tmp_path: Path) -> None:
 
 
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=12)
+# Keys named as argument matchers ($in, $any...) make a value a matcher, with rules of its own.
+json_keys = st.text(max_size=6).filter(lambda key: key not in MATCHERS)
 json_values = st.recursive(
     json_scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(json_keys, inner, max_size=3),
     max_leaves=6,
 )
 tool_calls = st.builds(
     ToolCall,
     name=st.text(min_size=1, max_size=10),
-    args=st.dictionaries(st.text(max_size=6), json_values, max_size=3),
+    args=st.dictionaries(json_keys, json_values, max_size=3),
 )
 cases = st.builds(
     lambda turns, tools, tags, meta: EvalCase.multi_turn(
@@ -110,7 +111,7 @@ cases = st.builds(
     ),
     st.lists(tool_calls, max_size=3),
     st.lists(st.text(max_size=8), max_size=3),
-    st.dictionaries(st.text(max_size=6), json_values, max_size=3),
+    st.dictionaries(json_keys, json_values, max_size=3),
 )
 
 

@@ -120,3 +120,36 @@ async def test_a_config_that_cannot_run_fails_before_scoring() -> None:
     broken = config_with({"no_such_criterion": {"threshold": 1.0}})
     with pytest.raises(CriterionConfigError):
         await rescore_report(report, broken)
+
+
+async def test_matchers_and_case_rules_survive_a_rescore_from_the_report_alone() -> None:
+    from tenxeval_tui.evaluation import EvalCase, ToolCall
+
+    cases = EvalSet(
+        eval_set_id="ruled",
+        eval_cases=[
+            EvalCase.single_turn(
+                "refund",
+                "I want a refund for order A100",
+                expected_tools=[
+                    ToolCall(
+                        name="refund",
+                        args={"order_id": {"$regex": "^A1"}, "reason": {"$any": True}},
+                    )
+                ],
+                metadata={"trajectory_rules": {"max_calls": {"refund": 0}}},
+            )
+        ],
+    )
+    config = config_with({"tool_trajectory_avg_score": {"threshold": 1.0, "check_args": True}})
+    app, collector = create_eval_app(support_agent)
+    report = await AgentEvaluator(app, collector, config).evaluate(cases)
+    before = report.results[0].criterion_results[0]
+    assert before.details["matched_calls"] == [0]
+    assert [f["rule"] for f in before.details["rule_failures"]] == ["max_calls"]
+
+    rescored = await rescore_report(report, config)  # no eval set: what the report kept
+
+    after = rescored.results[0].criterion_results[0]
+    assert after == before
+    assert rescored.metadata[RESCORED_KEY]["expectations"] == "report"

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.types import MatchType
+
+Count = Annotated[int, Field(ge=0)]
+CallBounds = Count | dict[str, Count]
+"""A bound on tool calls: a number (all calls together), or per tool (``"*"``: all calls)."""
+
+
+def _unset(value: Any) -> bool:
+    return value is None or value == [] or value == {}
 
 
 class Rubric(BaseModel):
@@ -36,6 +46,13 @@ class CriterionConfig(BaseModel):
     lost connection fails the criterion, no backoff); ``judge_cache_ttl`` makes cached
     replies older than that many seconds expire; ``judge_cache_max_mb`` caps the cache
     folder (oldest entries go first). See :mod:`tenxeval_tui.evaluation.judges`.
+
+    Trajectory options (ours, ``tool_trajectory_avg_score``; left out of the JSON while
+    unset, and ignored by 10xgraph 0.10.3): ``ignore_args`` names argument keys left
+    out of every comparison, at any depth; ``forbidden_tools``, ``max_calls``,
+    ``min_calls``, ``max_steps`` and ``before`` are trajectory rules (see
+    :mod:`tenxeval_tui.evaluation.dataset.trajectory_rules`), which a case's
+    ``metadata["trajectory_rules"]`` extends.
     """
 
     threshold: float = 0.8
@@ -58,6 +75,12 @@ class CriterionConfig(BaseModel):
     judge_tpm: int | None = Field(default=None, ge=1)
     judge_cache_ttl: float | None = Field(default=None, gt=0)
     judge_cache_max_mb: float | None = Field(default=None, gt=0)
+    ignore_args: list[str] = Field(default_factory=list, exclude_if=_unset)
+    forbidden_tools: list[str] = Field(default_factory=list, exclude_if=_unset)
+    max_calls: CallBounds | None = Field(default=None, exclude_if=_unset)
+    min_calls: CallBounds | None = Field(default=None, exclude_if=_unset)
+    max_steps: Count | None = Field(default=None, exclude_if=_unset)
+    before: list[tuple[str, str]] = Field(default_factory=list, exclude_if=_unset)
 
     @classmethod
     def tool_name_match(cls, threshold: float = 1.0) -> CriterionConfig:
@@ -72,13 +95,26 @@ class CriterionConfig(BaseModel):
         check_args: bool = False,
         *,
         partial_credit: bool = False,
+        ignore_args: list[str] | None = None,
+        forbidden_tools: list[str] | None = None,
+        max_calls: int | dict[str, int] | None = None,
+        min_calls: int | dict[str, int] | None = None,
+        max_steps: int | None = None,
+        before: list[tuple[str, str]] | None = None,
     ) -> CriterionConfig:
-        """``tool_trajectory_avg_score`` with the given match type."""
+        """``tool_trajectory_avg_score`` with the given match type (the keyword-only
+        options are ours: see the class docstring)."""
         return cls(
             threshold=threshold,
             match_type=match_type,
             check_args=check_args,
             partial_credit=partial_credit,
+            ignore_args=list(ignore_args or []),
+            forbidden_tools=list(forbidden_tools or []),
+            max_calls=max_calls,
+            min_calls=min_calls,
+            max_steps=max_steps,
+            before=list(before or []),
         )
 
     @classmethod
@@ -151,6 +187,23 @@ class CriterionConfig(BaseModel):
     ) -> CriterionConfig:
         """``hallucinations_v1``: the reply is grounded in ``case.metadata["context"]``."""
         return cls(threshold=threshold, judge_model=judge_model, num_samples=num_samples)
+
+    @classmethod
+    def trajectory_judge(
+        cls,
+        threshold: float = 0.8,
+        judge_model: str | None = None,
+        num_samples: int = 3,
+        rubrics: list[Rubric] | None = None,
+    ) -> CriterionConfig:
+        """``trajectory_judge_v1``: a judge reads the whole transcript and scores the path
+        against ``rubrics`` (none given: the criterion's default rubric)."""
+        return cls(
+            threshold=threshold,
+            judge_model=judge_model,
+            num_samples=num_samples,
+            rubrics=list(rubrics or []),
+        )
 
     @classmethod
     def safety(

@@ -49,6 +49,7 @@ CRITERION_NAMES: dict[str, str] = {
     "hallucination": "hallucinations_v1",
     "safety": "safety_v1",
     "simulation_goals": "simulation_goals",
+    "trajectory_judge": "trajectory_judge_v1",
 }
 # Other spellings accepted in configs (10xGraph's registry keys and legacy names).
 _FIELD_ALIASES: dict[str, str] = {
@@ -102,6 +103,8 @@ class CriteriaConfig(BaseModel):
     safety: CriterionConfig | None = None
     # Judges the goals of a simulated conversation (criteria/simulation_goals.py).
     simulation_goals: CriterionConfig | None = None
+    # Judges the whole transcript, reference-free (criteria/trajectory_judge.py; ours).
+    trajectory_judge: CriterionConfig | None = None
     custom: dict[str, CriterionConfig] = Field(default_factory=dict)
 
     @model_validator(mode="before")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tenxeval_tui.evaluation.config.criterion_config import Rubric
 from tenxeval_tui.evaluation.criteria.base import register_criterion
 from tenxeval_tui.evaluation.criteria.judge_replies import (
     RubricsReply,
@@ -34,9 +35,14 @@ class RubricBasedCriterion(JudgedCriterion):
     description = "A judge model checks the reply against the configured rubrics"
     template = "rubric_based_final_response_quality_v1.j2"
 
+    @property
+    def rubrics(self) -> list[Rubric]:
+        """The rubrics judged: the config's."""
+        return self.config.rubrics
+
     def validate_config(self) -> list[str]:
         problems = super().validate_config()
-        rubrics = self.config.rubrics
+        rubrics = self.rubrics
         ids = [r.rubric_id for r in rubrics]
         if not rubrics:
             problems.append(f"{self.name}: set rubrics, e.g. CriterionConfig.rubric_based([...])")
@@ -47,16 +53,16 @@ class RubricBasedCriterion(JudgedCriterion):
         return problems
 
     def prompt_values(self, actual: ExecutionResult, expected: EvalCase) -> dict[str, Any]:
-        return {"rubrics": self.config.rubrics}
+        return {"rubrics": self.rubrics}
 
     def items(self, expected: EvalCase) -> list[tuple[str, float]]:
-        return [(r.rubric_id, r.weight) for r in self.config.rubrics]
+        return [(r.rubric_id, r.weight) for r in self.rubrics]
 
     def read_sample(self, data: dict[str, Any], expected: EvalCase) -> Sample:
         reply = RubricsReply.model_validate(data)
         # Judges restyle ids ("concise" for "Concise"); an id matching none is an error,
         # not a silent "no".
-        ids = {same_id(r.rubric_id): r.rubric_id for r in self.config.rubrics}
+        ids = {same_id(r.rubric_id): r.rubric_id for r in self.rubrics}
         unknown = [r.rubric_id for r in reply.rubrics if same_id(r.rubric_id) not in ids]
         if unknown:
             raise JudgeReplyError(f"rubric ids {unknown} are none of {list(ids.values())}")
@@ -67,6 +73,6 @@ class RubricBasedCriterion(JudgedCriterion):
         self, samples: list[Sample], decided: dict[str, bool], expected: EvalCase
     ) -> dict[str, Any]:
         return {
-            "rubrics": {r.rubric_id: decided[r.rubric_id] for r in self.config.rubrics},
-            "unmet": [r.rubric_id for r in self.config.rubrics if not decided[r.rubric_id]],
+            "rubrics": {r.rubric_id: decided[r.rubric_id] for r in self.rubrics},
+            "unmet": [r.rubric_id for r in self.rubrics if not decided[r.rubric_id]],
         }

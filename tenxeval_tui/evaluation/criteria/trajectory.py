@@ -3,7 +3,8 @@
 All three compare an actual sequence with an expected one under a
 :class:`~tenxeval_tui.evaluation.config.MatchType`. With ``n`` expected items
 and ``m`` actual items (``n > 0``), "matching" meaning equal (tools: same name,
-and same arguments when ``check_args``):
+and, when ``check_args``, arguments equal or fitting the expected call's argument
+matchers):
 
 ``exact``
     all or nothing, as 10xGraph's docs state ("order and count must match
@@ -19,7 +20,8 @@ and same arguments when ``check_args``):
     when the expected items appear in order, extras anywhere allowed.
 ``any_order``
     the size of the multiset intersection, divided by ``n``: 1.0 exactly when
-    every expected item appears (each as often as expected), in any order.
+    every expected item appears (each as often as expected), in any order. (With
+    argument matchers, the size of a maximum matching of expected to actual calls.)
 
 For the same inputs ``exact <= in_order <= any_order`` always holds (with or
 without partial credit).
@@ -27,12 +29,16 @@ without partial credit).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tenxeval_tui.evaluation.config.eval_config import MatchType
+from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, MatchType
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
+from tenxeval_tui.evaluation.criteria.call_matching import CallsMatch, match_calls
+from tenxeval_tui.evaluation.criteria.rule_checks import RuleFailure, rule_failures
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, ToolCall
+from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY, TrajectoryRules
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 
@@ -80,8 +86,11 @@ def any_order_score[T](
 ) -> float:
     """Multiset intersection over ``len(expected)``; nothing expected scores 1.0.
 
-    ``same`` must be an equivalence relation (it is for names and for
-    name-plus-arguments), which makes greedy pairing optimal.
+    ``same`` must be an equivalence relation (it is for names and node names), which
+    makes greedy pairing optimal. Tool calls with arguments are paired by
+    :func:`~tenxeval_tui.evaluation.criteria.call_matching.match_calls` instead: an
+    expected call by name only, or with argument matchers, matches calls that do not
+    match each other.
     """
     if not expected:
         return 1.0
@@ -125,6 +134,47 @@ def _call_dump(call: ToolCall) -> dict[str, Any]:
     return {"name": call.name, "args": call.args}
 
 
+MAX_REASON_LINES = 12
+"""Lines of explanation a reason holds at most (the details hold every one)."""
+
+
+def criterion_rules(config: CriterionConfig) -> TrajectoryRules:
+    """The trajectory rules a criterion's options set."""
+    return TrajectoryRules.build(
+        forbidden_tools=config.forbidden_tools,
+        max_calls=config.max_calls,
+        min_calls=config.min_calls,
+        max_steps=config.max_steps,
+        before=config.before,
+    )
+
+
+def case_rules(rules: TrajectoryRules, case: EvalCase) -> TrajectoryRules:
+    """The rules ``case`` is checked against: its ``metadata["trajectory_rules"]`` over
+    ``rules`` (the criterion's). ``ValueError`` when the case's rules cannot be read."""
+    written = case.metadata.get(RULES_KEY)
+    return rules if written is None else TrajectoryRules.from_value(written).over(rules)
+
+
+def _explanation(
+    wanted: list[ToolCall],
+    made: list[ToolCall],
+    matched: CallsMatch,
+    broken: list[RuleFailure],
+    match_type: MatchType,
+) -> list[str]:
+    lines = [o.describe(wanted, made) for o in matched.outcomes if o.matched is None]
+    if match_type is MatchType.EXACT and matched.unmatched:
+        extra = ", ".join(f"call #{j + 1} {made[j].name}" for j in matched.unmatched[:10])
+        more = f" and {len(matched.unmatched) - 10} more" if len(matched.unmatched) > 10 else ""
+        lines.append(f"not expected: {extra}{more}")
+    lines.extend(f"rule {failure.describe()}" for failure in broken)
+    if len(lines) > MAX_REASON_LINES:
+        left = len(lines) - MAX_REASON_LINES + 1
+        lines = [*lines[: MAX_REASON_LINES - 1], f"... and {left} more (see the details)"]
+    return lines
+
+
 @register_criterion
 class TrajectoryMatchCriterion(SyncCriterion):
     """``tool_trajectory_avg_score``: the tool calls made against the expected ones.
@@ -132,45 +182,86 @@ class TrajectoryMatchCriterion(SyncCriterion):
     Expected calls are those of every turn, concatenated
     (``EvalCase.get_expected_tool_trajectory()``); actual calls are
     ``ExecutionResult.tool_calls`` accumulated over the conversation. The score
-    is :func:`match_score` under ``config.match_type`` (default ``exact``); two
-    calls match on the tool name, and also on equal ``args`` when
-    ``config.check_args`` is on (off by default); an expected call given by name
-    only accepts any arguments even then (:meth:`ToolCall.matches`).
+    is that of the module docstring under ``config.match_type`` (default ``exact``); two
+    calls match on the tool name, and also on their ``args`` when
+    ``config.check_args`` is on (off by default): equal, or fitting the argument
+    matchers the expected call holds (``{"$regex": "^Lon"}``..., see
+    :mod:`~tenxeval_tui.evaluation.dataset.arg_matchers`), the keys of
+    ``config.ignore_args`` left out at any depth. An expected call given by name
+    only accepts any arguments even then. ``any_order`` pairs calls by a maximum
+    matching, ``in_order`` by a longest common subsequence
+    (:mod:`~tenxeval_tui.evaluation.criteria.call_matching`).
+
+    Trajectory rules (``config.forbidden_tools``, ``max_calls``, ``min_calls``,
+    ``max_steps``, ``before``, extended by the case's
+    ``metadata["trajectory_rules"]``): a broken rule scores 0.0 whatever the match.
 
     Nothing expected: an empty expected trajectory means "no tool should be
     called" under ``exact`` (1.0 when none was, else 0.0) and is trivially met
     under ``in_order`` / ``any_order`` (1.0), as in 10xGraph.
+
+    ``details``: ``matched_calls`` (for each expected call, the 0-based index of the
+    actual call it matched, or ``None``), ``mismatches`` (each unmatched expected
+    call, its ``closest`` actual call and the ``args`` that failed, naming the
+    matcher), ``extra_calls`` (actual calls matching no expected one),
+    ``rule_failures`` (rule, message, the call or step that broke it); the reason
+    says the same in words, one line each. Matchers or case rules that cannot be
+    read fail the criterion with an error naming them.
     """
 
     name = "tool_trajectory_avg_score"
     description = "Tool calls made against the expected trajectory"
 
+    @functools.cached_property
+    def rules(self) -> TrajectoryRules:
+        """The rules of this criterion's options (a case's own add to them)."""
+        return criterion_rules(self.config)
+
     def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
         wanted = expected.get_expected_tool_trajectory()
         made = list(actual.tool_calls)
-        check_args = self.config.check_args
-        match_type = MatchType(self.config.match_type)
-
-        def same(a: ToolCall, e: ToolCall) -> bool:
-            return a.matches(e, check_args=check_args)
-
-        partial = self.config.partial_credit
-        score = match_score(match_type, made, wanted, same, partial_credit=partial)
-        expected_names = [c.name for c in wanted]
-        actual_names = [c.name for c in made]
-        return self.result(
-            score,
-            details={
-                "reason": (
-                    f"{match_type.value} match{' with args' if check_args else ''}: "
-                    f"expected {expected_names}, got {actual_names}"
-                ),
-                "match_type": match_type.value,
-                "check_args": check_args,
-                "expected_trajectory": [_call_dump(c) for c in wanted],
-                "actual_trajectory": [_call_dump(c) for c in made],
-            },
+        config = self.config
+        check_args = config.check_args
+        match_type = config.match_type
+        if not isinstance(match_type, MatchType):
+            match_type = MatchType(match_type)
+        details: dict[str, Any] = {
+            "match_type": match_type.value,
+            "check_args": check_args,
+            "expected_trajectory": [_call_dump(c) for c in wanted],
+            "actual_trajectory": [_call_dump(c) for c in made],
+        }
+        if config.ignore_args:
+            details["ignore_args"] = list(config.ignore_args)
+        if RULES_KEY in expected.metadata:
+            details[RULES_KEY] = expected.metadata[RULES_KEY]
+        try:
+            rules = case_rules(self.rules, expected)
+            matched = match_calls(
+                wanted,
+                made,
+                match_type,
+                check_args=check_args,
+                ignore_args=config.ignore_args,
+                partial_credit=config.partial_credit,
+            )
+        except ValueError as exc:  # matchers or rules that cannot be read
+            return self.failure(f"case {expected.eval_id!r}: {exc}", details=details)
+        broken = rule_failures(rules, made, actual.node_visits)
+        head = (
+            f"{match_type.value} match{' with args' if check_args else ''}: "
+            f"expected {[c.name for c in wanted]}, got {[c.name for c in made]}"
         )
+        lines = _explanation(wanted, made, matched, broken, match_type)
+        details.update(
+            reason="\n".join([head, *lines]),
+            matched_calls=matched.matched_calls,
+            mismatches=[o.to_json() for o in matched.outcomes if o.matched is None],
+            extra_calls=matched.unmatched,
+        )
+        if not rules.empty:
+            details["rule_failures"] = [failure.to_json() for failure in broken]
+        return self.result(0.0 if broken else matched.score, details=details)
 
 
 @register_criterion

@@ -31,6 +31,10 @@ from tenxeval_tui.evaluation.dataset.adk import (
     drop_adk_nulls,
     invocation_from_adk,
 )
+from tenxeval_tui.evaluation.dataset.expectation_checks import (
+    expectation_problems,
+    first_expectation_problem,
+)
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
@@ -67,6 +71,9 @@ class ToolCall(BaseModel):
         ``other`` is the expected call. One named without arguments
         (``ToolCall(name="get_weather")``) accepts any arguments: "name only, args
         not checked", as the eval-set format defines it (and 10xGraph does).
+        Arguments are compared literally here, as in 10xGraph; the trajectory
+        criterion also reads argument matchers (see
+        :mod:`~tenxeval_tui.evaluation.dataset.arg_matchers`).
         """
         if self.name != other.name:
             return False
@@ -215,6 +222,21 @@ class EvalCase(BaseModel):
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    @model_validator(mode="after")
+    def _readable_expectations(self) -> EvalCase:
+        # Matchers and rules that cannot be read are refused here; a file's loading also
+        # places each exactly (expectation_problems), naming this error's place only.
+        found = first_expectation_problem(
+            ([call.args for call in turn.expected_tool_trajectory] for turn in self.conversation),
+            self.metadata,
+        )
+        if found:
+            where, message = found
+            raise PydanticCustomError(
+                "located_by_checks", "{where}: {message}", {"where": where, "message": message}
+            )
+        return self
+
     @classmethod
     def single_turn(
         cls,
@@ -356,7 +378,7 @@ class EvalSet(BaseModel):
         JSON path of the field and the problem when it cannot be loaded.
         """
         return read_json_model(
-            cls, Path(path), prepare=_prepare_parsed, extra_checks=_duplicate_id_problems
+            cls, Path(path), prepare=_prepare_parsed, extra_checks=_file_problems
         )
 
     @classmethod
@@ -412,6 +434,12 @@ def _prepare_parsed(data: Any) -> bool:
     string messages expanded, ADK's ``null``s for unset fields removed."""
     expanded = _expand_plain_messages(data)
     return drop_adk_nulls(data) or expanded
+
+
+def _file_problems(data: Any) -> list[tuple[list[str | int], str]]:
+    """What an eval set file's models cannot place exactly: duplicate ids, unreadable
+    matchers and rules."""
+    return _duplicate_id_problems(data) + expectation_problems(data)
 
 
 def _duplicate_id_problems(data: Any) -> list[tuple[list[str | int], str]]:

@@ -331,13 +331,28 @@ class ConsoleReporter(BaseReporter):
             if cr.error:
                 lines.append([(f"          error: {_preview(cr.error)}", "yellow")])
             if cr.reason:
-                lines.append([(f"          reason: {_preview(cr.reason)}", "dim")])
+                lines.extend(_reason_lines(cr.reason))
         if self.include_actual_response and result.actual_response and not result.passed:
             lines.append([(f"        response: {_preview(result.actual_response)}", "")])
         if self.include_trajectory and result.actual_tool_calls and not result.passed:
             tools = " -> ".join(call.name for call in result.actual_tool_calls)
             lines.append([(f"        tools: {_preview(tools)}", "dim")])
         return lines
+
+
+REASON_LINES = 6
+"""Lines of a criterion's reason the console shows (a trajectory's says one per mismatch)."""
+
+
+def _reason_lines(reason: str) -> list[list[tuple[str, str]]]:
+    """``reason: <first line>``, then its next lines indented below (at most
+    :data:`REASON_LINES` in all, each cut to a preview)."""
+    parts = [line for line in reason.splitlines() if line.strip()] or [reason]
+    shown = [[(f"          reason: {_preview(parts[0])}", "dim")]]
+    shown += [[(f"            {_preview(line)}", "dim")] for line in parts[1:REASON_LINES]]
+    if len(parts) > REASON_LINES:
+        shown.append([(f"            ... ({len(parts) - REASON_LINES} more lines)", "dim")])
+    return shown
 
 
 def print_report(report: EvalReport, verbose: bool = False, use_color: bool = True) -> None:

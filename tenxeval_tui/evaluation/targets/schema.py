@@ -29,6 +29,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from tenxeval_tui.evaluation.dataset.arg_matchers import is_matcher
+
 INJECTED_PARAMS = frozenset({"state", "config", "tool_call_id", "trace"})
 """Parameters a framework passes to a tool itself: never part of a call's arguments."""
 
@@ -281,7 +283,10 @@ def check_call(schema: AgentSchema, name: str, args: dict[str, Any]) -> CallProb
     """The problems of an expected call of ``name`` with ``args`` against the agent's tools.
 
     Nothing is said when the agent declares no tools (nothing is known of them) or the
-    name is still empty (being typed).
+    name is still empty (being typed). An argument given as a matcher
+    (``{"$regex": ...}``) is not type-checked; args given as ``{"$subset": {...}}`` are
+    checked for unknown keys only (others may be left out), as ``$any``/``$eq`` args
+    are not checked at all.
     """
     problems = CallProblems()
     if not schema.tools or not name:
@@ -290,16 +295,20 @@ def check_call(schema: AgentSchema, name: str, args: dict[str, Any]) -> CallProb
     if tool is None:
         problems.name = f"the agent has no tool {name!r} ({names_listed(schema.tool_names)})"
         return problems
+    partial = is_matcher(args)
+    if partial:
+        inner = args.get("$subset")
+        args = inner if isinstance(inner, dict) else {}
     properties = tool.properties
     for key, value in args.items():
         if key not in properties:
             known = ", ".join(properties) or "none"
             problems.args.append(f"unknown argument {key!r} (parameters: {known})")
-        elif not _matches(value, properties[key]):
+        elif not is_matcher(value) and not _matches(value, properties[key]):
             problems.args.append(
                 f"{key}: expected {type_name(properties[key])}, got {_json_kind(value)}"
             )
-    missing = [key for key in tool.required if key not in args]
+    missing = [] if partial else [key for key in tool.required if key not in args]
     if missing:
         problems.args.append("missing required argument " + ", ".join(repr(k) for k in missing))
     return problems

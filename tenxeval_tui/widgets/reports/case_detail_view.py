@@ -261,7 +261,11 @@ class CaseDetailView(VerticalScroll):
             "Expected", expected.response, "Actual", result.actual_response
         )
         self.query_one("#trajectory-diff", TrajectoryDiff).show_calls(
-            expected.tool_calls, result.actual_tool_calls, check_args=expected.check_args
+            expected.tool_calls,
+            result.actual_tool_calls,
+            check_args=expected.check_args,
+            match_type=expected.match_type,
+            ignore_args=expected.ignore_args,
         )
         self.query_one("#node-order", Static).update(
             titled("Node order", node_order_text(expected.node_order, result.node_visits))
@@ -309,7 +313,10 @@ class CaseDetailView(VerticalScroll):
             result.actual_response,
         )
         self.query_one("#baseline-trajectory-diff", TrajectoryDiff).show_calls(
-            baseline.actual_tool_calls, result.actual_tool_calls, ("Baseline", "This run")
+            baseline.actual_tool_calls,
+            result.actual_tool_calls,
+            ("Baseline", "This run"),
+            literal=True,
         )
         error.update(
             Text.assemble(

@@ -144,3 +144,20 @@ def test_control_characters_in_agent_text_never_reach_the_terminal():
     assert "response: ok␛[2J␛]0;owned␇ done" in text
     assert "name␛[31m" in text
     assert "reason: why␛[1A" in text
+
+
+def test_a_reason_of_several_lines_shows_one_line_each_up_to_a_limit() -> None:
+    from tenxeval_tui.evaluation.reporters.console import REASON_LINES
+
+    report = mixed_report()
+    failed = next(r for r in report.results if r.eval_id == "tokyo")
+    lines = [f"expected #{i} t{i}: t{i} is never called" for i in range(1, 10)]
+    failed.criterion_results[1].details["reason"] = "\n".join(["IN_ORDER match: ...", *lines])
+    out = io.StringIO()
+    ConsoleReporter(use_color=False, output=out).print(report)
+    shown = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(shown) if "reason: IN_ORDER match: ..." in line)
+    assert [line.strip() for line in shown[start + 1 : start + REASON_LINES]] == lines[
+        : REASON_LINES - 1
+    ]
+    assert shown[start + REASON_LINES].strip() == f"... ({10 - REASON_LINES} more lines)"

@@ -98,3 +98,14 @@ def test_booleans_are_no_integers_and_integers_are_numbers() -> None:
     assert check_call(schema, "tool", {"count": True, "ratio": 2}).args == [
         "count: expected integer, got boolean"
     ]
+
+
+def test_matchers_are_not_taken_for_values_of_the_wrong_type() -> None:
+    schema = describe_target(support_agent)
+    matched = {"order_id": {"$regex": "^A1"}, "reason": {"$contains": "late"}}
+    assert check_call(schema, "refund", matched).args == []
+    # $subset args may leave parameters out; unknown keys are still named.
+    assert check_call(schema, "refund", {"$subset": {"order_id": "A1"}}).args == []
+    loose = check_call(schema, "refund", {"$subset": {"order": "A1"}})
+    assert loose.args == ["unknown argument 'order' (parameters: order_id, reason)"]
+    assert check_call(schema, "refund", {"$any": True}).args == []

@@ -51,10 +51,14 @@ async def agent(message: str, trace: Trace) -> str:
 """
 
 
-async def run_to_end(pilot: Pilot[Any], concurrency: str = "2") -> RunScreen:
+async def run_to_end(
+    pilot: Pilot[Any], concurrency: str = "2", preset: str | None = None
+) -> RunScreen:
     screen = await open_run_screen(pilot)
     assert isinstance(screen, RunScreen)
     screen.query_one("#concurrency").value = concurrency  # type: ignore[attr-defined]
+    if preset is not None:
+        screen.query_one("#preset").value = preset  # type: ignore[attr-defined]
     await pilot.press("ctrl+r")
     await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
     return screen
