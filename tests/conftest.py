@@ -1,9 +1,24 @@
 """Suite-wide pytest setup."""
 
+import signal
+
 import pytest
 
 # `pytester` runs real pytest sessions on generated test files (tests of the pytest helpers).
 pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give Ctrl-C back to a suite started with SIGINT ignored.
+
+    A shell without job control starts a background command (``make test > log &``) with
+    SIGINT ignored, and every process it starts inherits that: the tests that press Ctrl-C
+    in a child (``run`` exits 130, watch mode stops) then see it run on to the end, and
+    ``asyncio.run`` installs no handler of its own. Python's own default for the suite's
+    process gives its children the default disposition again (exec resets a handled signal).
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
