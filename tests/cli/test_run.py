@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -18,6 +17,8 @@ import pytest
 from junitparser import JUnitXml
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.watching import Watch
+from tests.waiting import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
@@ -32,7 +33,7 @@ def cli(
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=scaled(timeout),
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
     )
 
@@ -140,7 +141,7 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env={**os.environ, "BROWSER": str(record)},
     )
     assert done.returncode == 0, done.stderr
@@ -280,13 +281,13 @@ def test_settings_may_name_a_folder_of_eval_sets(project: Path) -> None:
 def test_a_closed_stdout_stops_quietly_and_the_reports_are_still_written(project: Path) -> None:
     command = f"{SCRIPT} run --agent {AGENT} evals --output-dir out | head -c 1"
     done = subprocess.run(
-        ["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=120
+        ["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=scaled(120)
     )
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
     assert len(reports(project / "out")) == 1
     validate = f"{SCRIPT} validate evals evals evals evals | head -c 1"
     done = subprocess.run(
-        ["bash", "-c", validate], cwd=project, capture_output=True, text=True, timeout=60
+        ["bash", "-c", validate], cwd=project, capture_output=True, text=True, timeout=scaled(60)
     )
     assert "Traceback" not in done.stderr, done.stderr
 
@@ -314,7 +315,7 @@ def test_help_imports_neither_textual_nor_tenxgraph_nor_the_agent(project: Path)
             cwd=project,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=scaled(60),
         )
         assert done.returncode == 0
         imported = {
@@ -340,79 +341,34 @@ def test_watch_reruns_the_changed_case_then_everything_and_exits_130_on_ctrl_c(
     other = EvalSet.from_file(project / "evals/other.evalset.json")
     other.eval_set_id = "other"
     other.to_file(project / "evals/other.evalset.json")
-    child = subprocess.Popen(
-        [
-            str(SCRIPT),
-            "run",
-            "--agent",
-            AGENT,
-            "evals",
-            "--tags",
-            "smoke",
-            "--watch",
-            "--output-dir",
-            "out",
-        ],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(child.stdout.readline, "")))  # type: ignore[union-attr]
-    reader.start()
-
-    def wait_for(pattern: str, timeout: float = 60) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = next((line for line in list(lines) if re.search(pattern, line)), None)
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(lines)}")
-
+    watch = Watch(project, "--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out")
     try:
-        wait_for(r"\[watch\] run 1 finished \(exit 0\)")
+        watch.wait_for(r"\[watch\] run 1 finished \(exit 0\)")
         assert len(reports(project / "out")) == 1
         assert "combined_eval" in reports(project / "out")[0].name
         edited = project / "evals/plain.evalset.json"
         data = json.loads(edited.read_text())
         data["eval_cases"][0]["name"] = "Renamed"
-        edited.write_text(json.dumps(data))
-        changed = r"plain.evalset.json changed \(modified order_a100\)"
-        for _ in range(12):  # touched again if the watcher was not listening yet
-            try:
-                wait_for(changed, timeout=5)
-                break
-            except AssertionError:
-                os.utime(edited)
-        wait_for(changed, timeout=1)
-        wait_for(r"\[watch\] rerunning plain.evalset.json: order_a100$")
-        wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
+        watch.change(
+            edited, json.dumps(data), r"plain.evalset.json changed \(modified order_a100\)"
+        )
+        watch.wait_for(r"\[watch\] rerunning plain.evalset.json: order_a100$")
+        watch.wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
         # Only the changed case reruns (greeting, also tagged smoke, is not run again).
         rerun = [p for p in reports(project / "out") if p.name.startswith("plain_agent_")]
         assert len(rerun) == 1 and case_ids(rerun[0]) == ["order_a100"]
         # Agent code changed: every eval set reruns, with the new code imported afresh.
         code = project / "support_agent.py"
-        code.write_text(
-            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away.")
+        watch.change(
+            code,
+            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away."),
+            r"agent code changed: rerunning every eval set",
         )
-        for _ in range(12):
-            try:
-                wait_for(r"agent code changed: rerunning every eval set", timeout=5)
-                break
-            except AssertionError:
-                os.utime(code)
-        wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
-        os.killpg(child.pid, signal.SIGINT)
-        assert child.wait(timeout=30) == 130
-        wait_for(r"\[watch\] stopped", timeout=5)
+        watch.wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
+        assert watch.interrupt() == 130
+        watch.wait_for(r"\[watch\] stopped", timeout=5)
     finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
-        reader.join(timeout=5)
+        watch.stop()
 
 
 SLOW_AGENT = """
@@ -453,7 +409,7 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
         first = child.stdout.readline()
         assert re.match(r"\[1/8\] PASS +slow/c0 ", first), first
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=30)
+        _, err = child.communicate(timeout=scaled(30))
     finally:
         if child.poll() is None:
             child.kill()
@@ -473,7 +429,7 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     assert argv[:2] == ["tenxeval-tui", "run"] and argv[-2] == "--resume"
     assert (project / argv[-1]).is_file()
     resumed = subprocess.run(
-        [str(SCRIPT), *argv[1:]], cwd=project, capture_output=True, text=True, timeout=120
+        [str(SCRIPT), *argv[1:]], cwd=project, capture_output=True, text=True, timeout=scaled(120)
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"{len(data['results'])} case(s) finished, {8 - len(data['results'])} to run" in (

@@ -15,7 +15,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tests.cli.test_run import AGENT, SCRIPT, cli, reports
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 # Replies with its process id, so a test can tell which worker ran a case.
 PID_AGENT = """
@@ -70,7 +70,7 @@ def test_a_killed_worker_has_its_running_case_retried_and_every_case_runs_once(
     done = subprocess.run(
         [str(SCRIPT), "run", "--agent", "pid_agent:agent", "p.evalset.json", "--workers", "2",
          "--concurrency", "2", "--preset", "quick_check", "-o", "r.json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=180,
+        cwd=tmp_path, capture_output=True, text=True, timeout=scaled(180),
         env={**os.environ, "NO_COLOR": "1"},
     )  # fmt: skip
     assert (tmp_path / "died-once").exists()  # a worker was killed
@@ -143,7 +143,7 @@ def test_ctrl_c_stops_every_worker_and_keeps_the_finished_cases(tmp_path: Path) 
         workers = _descendants(child.pid)
         assert len(workers) == 3  # the worker child and its two pool workers
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)
+        _, err = child.communicate(timeout=scaled(60))
     finally:
         if child.poll() is None:
             child.kill()
@@ -211,7 +211,7 @@ def test_ctrl_c_stops_the_ray_actors_and_keeps_the_finished_cases(tmp_path: Path
         first = child.stdout.readline()
         assert re.match(r"\[1/12\] PASS +pids/c\d+ ", first), first
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)  # promptly: Ray's own shutdown included
+        _, err = child.communicate(timeout=scaled(60))  # promptly: Ray's own shutdown included
     finally:
         if child.poll() is None:
             child.kill()

@@ -17,8 +17,9 @@ from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
-from .conftest import wait_until
 from .test_run_live_steps import rome_workspace, row_text, start_and_select_rome
 
 ROME = "cities::rome"
@@ -40,13 +41,13 @@ def pooled_as_asked(screen: RunScreen, workers: int | None) -> None:
 
 async def rome_in_flight(pilot: Pilot[Any]) -> RunScreen:
     screen = await start_and_select_rome(pilot)
-    await wait_until(lambda: "calling get_weather" in row_text(screen, ROME), pilot)
-    await wait_until(lambda: screen.check_action("stop_case", ()) is True, pilot)
+    await wait_for(pilot, lambda: "calling get_weather" in row_text(screen, ROME))
+    await wait_for(pilot, lambda: screen.check_action("stop_case", ()) is True)
     return screen
 
 
 async def choose(pilot: Pilot[Any], key: str) -> None:
-    await wait_until(lambda: isinstance(pilot.app.screen, ChoiceScreen), pilot)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
     await pilot.press(key)
 
 
@@ -65,7 +66,7 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(
         pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "c")  # Cancel it
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         live = screen.live
         assert live is not None and not live.partial  # the run itself ran to its end
         assert status_of(screen, ROME) == CaseStatus.CANCELLED
@@ -73,9 +74,9 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(
         assert rome is not None and rome.error is not None and "cancelled by the user" in rome.error
         assert status_of(screen, "cities::paris") == CaseStatus.PASSED
         assert status_of(screen, "cities::oslo") == CaseStatus.FAILED
-        await wait_until(
-            lambda: any("stopped: it is cancelled" in n.message for n in pilot.app._notifications),
+        await wait_for(
             pilot,
+            lambda: any("stopped: it is cancelled" in n for n in notifications(pilot.app)),
             what="the toast",
         )
 
@@ -90,7 +91,7 @@ async def test_a_stopped_case_can_be_scored_on_what_it_did(
         pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "s")  # Score what it did so far
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert screen.live is not None
         rome = screen.live.cases[ROME].result
         assert rome is not None and rome.error is None
@@ -107,16 +108,16 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
         screen = await rome_in_flight(pilot)
         pooled_as_asked(screen, workers)
         await pilot.press("t")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert screen.live is not None
         rome = screen.live.cases[ROME].result
         assert rome is not None and rome.error is None
         assert rome.actual_response == "The weather service timed out."
         lines = [str(line) for line in screen.query_one(EventStream).lines]
         assert any("⚙ get_weather" in line and "ToolCallTimeout" in line for line in lines)
-        await wait_until(
-            lambda: any("Ended get_weather" in n.message for n in pilot.app._notifications),
+        await wait_for(
             pilot,
+            lambda: any("Ended get_weather" in n for n in notifications(pilot.app)),
             what="the toast",
         )
 
@@ -125,9 +126,9 @@ async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
     root = rome_workspace(tmp_path)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await rome_in_flight(pilot)
-        await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
+        await wait_for(pilot, lambda: screen.live is not None and screen.live.completed == 2)
         await screen.cancel_run()
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         message = str(screen.query_one("#run-message", Static).render())
         assert "u runs the rest here" in message
         assert "tenxeval-tui run evals/cities.evalset.json" in message and "--resume" in message
@@ -135,6 +136,6 @@ async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
 
         (root / "release").write_text("go", encoding="utf-8")
         await pilot.press("u")
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert status_of(screen, ROME) == CaseStatus.PASSED
         assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
