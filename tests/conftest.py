@@ -21,6 +21,16 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``), the tests that start a pool of processes
+    (Ray, several workers) go to one worker, one at a time: two of them at once would ask
+    a small machine for more processes than it has cores, while the light tests fill the
+    other workers."""
+    for item in items:
+        if item.get_closest_marker("many_processes"):
+            item.add_marker(pytest.mark.xdist_group("many_processes"))
+
+
 @pytest.fixture(autouse=True)
 def _own_state_folder(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -17,6 +17,8 @@ from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tests.cli.test_run import AGENT, SCRIPT, cli, reports
 from tests.waiting import scaled, wait_sync
 
+pytestmark = pytest.mark.many_processes
+
 # Replies with its process id, so a test can tell which worker ran a case.
 PID_AGENT = """
 import asyncio, os, signal

@@ -9,11 +9,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.presets import preset_by_name
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.pool import shares
 from tests.waiting import scaled
+
+pytestmark = pytest.mark.many_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,6 +20,8 @@ from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_commands import end_tool_call_command, stop_case_command
 from tests.waiting import scaled, wait_sync
 
+pytestmark = pytest.mark.many_processes
+
 # "hold-..." cases call `lookup`, which says so (a file) and then waits until ended.
 HOLDING_AGENT = """
 import asyncio

@@ -17,6 +17,8 @@ from tests.waiting import wait_for
 from .conftest import AGENT, open_run_screen, write_workspace
 from .test_run_screen import run_all
 
+pytestmark = pytest.mark.many_processes
+
 
 async def _finished_run(root: Path) -> tuple[dict[str, int], dict[str, list[str]], int | None]:
     app = WorkbenchApp(root)
