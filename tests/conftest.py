@@ -1,8 +1,18 @@
 """Suite-wide pytest setup."""
 
+import json
 import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.waiting import scaled
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # `pytester` runs real pytest sessions on generated test files (tests of the pytest helpers).
 pytest_plugins = ["pytester"]
@@ -51,3 +61,40 @@ def _own_settings_folder(
     for setting in SETTINGS:
         if setting.name != "judge_model":  # the judge tests set it themselves
             monkeypatch.delenv(setting.env, raising=False)
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    """What ``tenxeval-tui run sample_evals`` did: its exit status, output and report."""
+
+    returncode: int
+    output: str
+    report: dict[str, Any]
+
+    def counts(self, eval_set_id: str | None = None) -> tuple[int, int, int]:
+        """Passed, failed and errored cases (of one eval set when named)."""
+        results = [
+            r
+            for r in self.report["results"]
+            if eval_set_id in (None, r["metadata"].get("eval_set_id"))
+        ]
+        errored = sum(1 for r in results if r["error"] is not None)
+        passed = sum(1 for r in results if r["passed"])
+        return passed, len(results) - passed - errored, errored
+
+
+@pytest.fixture(scope="session")
+def sample_evals_run(tmp_path_factory: pytest.TempPathFactory) -> SampleRun:
+    """The demo's workspace run once by the real console script (each eval set with the
+    agent its metadata names), for the tests that compare with a headless run: read it,
+    never change it. Once per test session (per xdist worker)."""
+    out = tmp_path_factory.mktemp("sample_evals_run")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "tenxeval-tui"), "run", "sample_evals", "--no-html",
+         "-q", "--output-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(180), check=False,
+    )  # fmt: skip
+    reports = [p for p in out.glob("*.json") if not p.name.endswith("_junit.xml")]
+    assert len(reports) == 1, done.stdout + done.stderr
+    report = json.loads(reports[0].read_text(encoding="utf-8"))
+    return SampleRun(done.returncode, done.stdout + done.stderr, report)

@@ -17,7 +17,9 @@ import pytest
 from junitparser import JUnitXml
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.conftest import InProcess
 from tests.cli.watching import Watch
+from tests.conftest import SampleRun
 from tests.waiting import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,14 +64,9 @@ def test_exit_1_on_failed_or_errored_cases_and_threshold(project: Path) -> None:
     assert full.returncode == 1
     assert "FAILED: 7/9 passed, 1 failed, 1 errored" in full.stdout
     assert re.search(r"ERROR +plain_agent/service_outage .*ServiceUnavailable", full.stdout)
-    # An errored case fails the run whatever the threshold.
-    lenient = cli(
-        project, "run", "--agent", AGENT, "evals", "--threshold", "0.5", "-q", "--output-dir", "o2"
-    )
-    assert lenient.returncode == 1
-    # Failed but not errored: the threshold decides.
+    # Failed but not errored: the threshold decides (the rule for every combination of
+    # failed, errored and threshold: test_run_flags.py's exit-code test, without a process).
     cases = ["--case", "wrong_status", "--case", "order_a100", "--output-dir", "o3", "-q"]
-    assert cli(project, "run", "--agent", AGENT, "evals", *cases).returncode == 1
     met = cli(project, "run", "--agent", AGENT, "evals", *cases, "--threshold", "0.5")
     assert met.returncode == 0, met.stdout + met.stderr
     assert (
@@ -152,7 +149,9 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
     assert opened.startswith("file://") and opened.endswith(".html")
 
 
-def test_an_eval_set_runs_with_the_agent_its_metadata_names(project: Path) -> None:
+def test_an_eval_set_runs_with_the_agent_its_metadata_names(
+    project: Path, in_process: InProcess
+) -> None:
     path = project / "evals/plain.evalset.json"
     eval_set = json.loads(path.read_text())
     eval_set["metadata"]["agent"] = AGENT
@@ -160,21 +159,21 @@ def test_an_eval_set_runs_with_the_agent_its_metadata_names(project: Path) -> No
     done = cli(project, "run", "evals", "--tags", "smoke", "--output-dir", "out")
     assert done.returncode == 0, done.stdout + done.stderr
     # An explicit --agent wins over the eval set's own.
-    wrong = cli(project, "run", "evals", "--agent", "nowhere:agent", "--output-dir", "out")
+    wrong = in_process(project, "run", "evals", "--agent", "nowhere:agent", "--output-dir", "out")
     assert wrong.returncode == 2 and "agent 'nowhere:agent'" in wrong.stderr
     eval_set["metadata"]["agent"] = "not a spec"
     path.write_text(json.dumps(eval_set))
-    bad = cli(project, "run", "evals", "--output-dir", "out")
+    bad = in_process(project, "run", "evals", "--output-dir", "out")
     assert bad.returncode == 2 and "agent 'not a spec'" in bad.stderr, bad.stderr
 
 
-def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> None:
-    done = cli(ROOT, "run", "sample_evals", "--no-html", "--output-dir", str(tmp_path))
-    (report,) = reports(tmp_path)
-    summary = json.loads(report.read_text())["summary"]
+def test_the_sample_eval_sets_each_run_with_their_own_agent(sample_evals_run: SampleRun) -> None:
+    summary = sample_evals_run.report["summary"]
     # Each sample set has one case failing on purpose and one whose agent raises.
     assert (summary["total_cases"], summary["failed_cases"], summary["error_cases"]) == (18, 2, 2)
-    assert done.returncode == 1
+    counted = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
+    assert sample_evals_run.counts() == counted  # as the run view's tests count them
+    assert sample_evals_run.returncode == 1, sample_evals_run.output
 
 
 @pytest.mark.parametrize(
@@ -218,8 +217,20 @@ def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> N
     ],
 )
 def test_usage_and_configuration_errors_exit_2_without_traceback(
-    project: Path, args: list[str], message: str
+    project: Path, in_process: InProcess, args: list[str], message: str
 ) -> None:
+    # Through the console script's entry point in this process (the same checks, no new
+    # Python each time); the next test goes through the console script itself.
+    write_bad_inputs(project, keep_broken_set="evals" not in args or "broken" in " ".join(args))
+    env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    done = in_process(project, "run", *args, env=env)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert re.search(message, done.stderr, re.MULTILINE), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def write_bad_inputs(project: Path, *, keep_broken_set: bool = True) -> None:
+    """The broken eval set, configs, a file in the way and an empty eval set of the table."""
     (project / "evals/broken.evalset.json").write_text(
         '{\n  "eval_set_id": "b",\n  "eval_cases": 3\n}'
     )
@@ -227,10 +238,24 @@ def test_usage_and_configuration_errors_exit_2_without_traceback(
     (project / "crit.json").write_text('{"criteria": {"nope": {"threshold": 1}}}')
     (project / "afile").write_text("a file, not a folder")
     (project / "empty.evalset.json").write_text('{"eval_set_id": "e", "eval_cases": []}')
-    if "evals" in args and "broken" not in " ".join(args):
+    if not keep_broken_set:
         (project / "evals/broken.evalset.json").unlink()
-    env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
-    done = cli(project, "run", *args, env=env)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", AGENT, "evals", "--threshold", "x"], r"^usage: tenxeval-tui run \["),
+        (["--agent", AGENT, "evals/broken.evalset.json"], r"broken.evalset.json:3:\d+: "),
+        (["--agent", "support_agent:ORDERS", "evals"], r"got a dict object; expected a 10xGraph"),
+    ],
+)
+def test_the_console_script_exits_2_without_traceback_on_usage_and_configuration_errors(
+    project: Path, args: list[str], message: str
+) -> None:
+    # One of each kind through the real console script: argparse's, a file's, the agent's.
+    write_bad_inputs(project, keep_broken_set="broken" in " ".join(args))
+    done = cli(project, "run", *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr, re.MULTILINE), done.stderr
     assert "Traceback" not in done.stderr + done.stdout

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, SCRIPT, cli, reports
 from tests.waiting import scaled, wait_sync
 
@@ -160,22 +161,24 @@ def test_ctrl_c_stops_every_worker_and_keeps_the_finished_cases(tmp_path: Path) 
     assert all(r["passed"] for r in data["results"])
 
 
-def test_workers_from_the_settings_and_bad_values(project: Path) -> None:
+def test_workers_from_the_settings_and_bad_values(project: Path, in_process: InProcess) -> None:
     (project / "pyproject.toml").write_text('[tool.tenxeval]\nworkers = "auto"\n')
     done = cli(project, "run", "--agent", AGENT, "evals", "--tags", "smoke", "-q")
     assert done.returncode == 0, done.stderr
     (project / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 0\n")
-    bad = cli(project, "run", "--agent", AGENT, "evals", "-q")
+    bad = in_process(project, "run", "--agent", AGENT, "evals", "-q")
     assert bad.returncode == 2
     assert "tool.tenxeval.workers: Value error, 0 is not a number of at least 1" in bad.stderr
     (project / "pyproject.toml").unlink()
     for value, problem in (("many", "'many' is neither a number nor 'auto'"), ("-1", "at least 1")):
-        flagged = cli(project, "run", "--agent", AGENT, "evals", "--workers", value)
+        flagged = in_process(project, "run", "--agent", AGENT, "evals", "--workers", value)
         assert flagged.returncode == 2 and "--workers: " in flagged.stderr
         assert problem in flagged.stderr
-    budget = cli(project, "run", "--agent", AGENT, "evals", "--workers", "2", "--max-cost", "1")
+    budget = in_process(
+        project, "run", "--agent", AGENT, "evals", "--workers", "2", "--max-cost", "1"
+    )
     assert budget.returncode == 2 and "--max-cost: not with several workers" in budget.stderr
-    address = cli(project, "run", "--agent", AGENT, "evals", "--address", "127.0.0.1:1")
+    address = in_process(project, "run", "--agent", AGENT, "evals", "--address", "127.0.0.1:1")
     assert address.returncode == 2 and "--address: only goes with --backend ray" in address.stderr
 
 

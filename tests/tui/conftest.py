@@ -12,6 +12,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
+from tests.waiting import scaled
 from tests.waiting import wait_for as wait_for  # the one wait helper, re-exported
 
 _SHOWN: WeakKeyDictionary[App[Any], list[str]] = WeakKeyDictionary()
@@ -27,6 +28,23 @@ def _record_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
         notify(self, message, **options)
 
     monkeypatch.setattr(App, "notify", recording)
+
+
+# What Textual's Pilot gives the screen to settle after each key and click: a fixed 30 s.
+PILOT_SETTLE_TIMEOUT = 30.0
+
+
+@pytest.fixture(autouse=True)
+def _pilot_settles_in_scaled_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot's press and click wait up to 30 s for the screen to process its events, then
+    raise ``WaitForScreenTimeout``: a fixed timeout a busy machine can miss. It gets
+    :func:`tests.waiting.scaled` time like every other wait of the suite."""
+    settle = Pilot._wait_for_screen
+
+    async def settle_scaled(self: Pilot[Any], timeout: float = PILOT_SETTLE_TIMEOUT) -> bool:
+        return await settle(self, scaled(timeout))
+
+    monkeypatch.setattr(Pilot, "_wait_for_screen", settle_scaled)
 
 
 def notifications(app: App[Any]) -> list[str]:

@@ -18,6 +18,7 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.conftest import SampleRun
 from tests.waiting import scaled, wait_for
 
 from .conftest import open_run_screen, write_workspace
@@ -93,11 +94,11 @@ async def test_counts_equal_a_headless_run(workspace: Path) -> None:
         assert written == [".html", ".html", ".json", ".json"]
 
 
-async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
+async def test_sample_eval_sets_match_a_headless_run(sample_evals_run: SampleRun) -> None:
     repo = Path(__file__).resolve().parents[3]
     sample = repo / "sample_evals" / "weather_graph.evalset.json"
-    spec = "sample_evals.weather_graph:build_graph"
-    expected = headless_counts(repo, spec, [sample], tmp_path / "cli")
+    spec = "sample_evals.weather_graph:build_graph"  # the agent its metadata names
+    expected = sample_evals_run.counts("weather_graph")
     app = WorkbenchApp(sample)
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
@@ -109,24 +110,14 @@ async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
         assert (counts["passed"], counts["failed"], counts["error"]) == expected
 
 
-async def test_all_sample_eval_sets_run_each_with_their_own_agent(tmp_path: Path) -> None:
+async def test_all_sample_eval_sets_run_each_with_their_own_agent(
+    sample_evals_run: SampleRun,
+) -> None:
     """`make demo`'s workspace: two eval sets for two agents, counted as the CLI counts them."""
     repo = Path(__file__).resolve().parents[3]
-    done = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "tenxeval-tui"),
-            *("run", "sample_evals", "--output-dir", str(tmp_path), "--no-html", "-q"),
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=scaled(120),
-    )
-    (report,) = tmp_path.glob("*.json")
-    summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    summary = sample_evals_run.report["summary"]
     expected = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
-    assert expected == (14, 2, 2), done.stdout + done.stderr
+    assert expected == (14, 2, 2), sample_evals_run.output
     app = WorkbenchApp(repo / "sample_evals")
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
