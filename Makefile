@@ -24,19 +24,23 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# --durations lists the ten slowest tests, so a test that waits too long shows up.
+# --durations lists the ten slowest tests, so a test that waits too long shows up. The
+# suite runs on every core (pytest-xdist); the tests that start pools of processes go to one
+# worker, one at a time (--dist loadgroup, tests/conftest.py). PYTEST_WORKERS=0: one process.
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=10
+	$(BIN)/python -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 
 # The TUI, worker, watch, CLI and evaluator tests with two busy processes loading the CPU
-# (started and stopped here): the suite must hold on a busy machine. ROUNDS=3 repeats it;
-# STRESS="--keep-going -- tests/tui/test_x.py" repeats one file and counts the passes.
+# (started and stopped here), on xdist workers as `make pytest` runs them: the suite must
+# hold on a busy machine. ROUNDS=3 repeats it; STRESS="--keep-going -- tests/tui/test_x.py"
+# repeats one file and counts the passes.
 ROUNDS ?= 1
 STRESS ?=
 test-stress: $(STAMP)
-	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) $(STRESS)
+	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) --workers $(PYTEST_WORKERS) $(STRESS)
 
 # Every benchmark runs, even after one misses its target; the misses are listed at the end.
 bench: $(STAMP)

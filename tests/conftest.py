@@ -1,9 +1,44 @@
 """Suite-wide pytest setup."""
 
+import json
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 import pytest
+
+from tests.waiting import scaled
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # `pytester` runs real pytest sessions on generated test files (tests of the pytest helpers).
 pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give Ctrl-C back to a suite started with SIGINT ignored.
+
+    A shell without job control starts a background command (``make test > log &``) with
+    SIGINT ignored, and every process it starts inherits that: the tests that press Ctrl-C
+    in a child (``run`` exits 130, watch mode stops) then see it run on to the end, and
+    ``asyncio.run`` installs no handler of its own. Python's own default for the suite's
+    process gives its children the default disposition again (exec resets a handled signal).
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``), the tests that start a pool of processes
+    (Ray, several workers) go to one worker, one at a time: two of them at once would ask
+    a small machine for more processes than it has cores, while the light tests fill the
+    other workers."""
+    for item in items:
+        if item.get_closest_marker("many_processes"):
+            item.add_marker(pytest.mark.xdist_group("many_processes"))
 
 
 @pytest.fixture(autouse=True)
@@ -26,3 +61,40 @@ def _own_settings_folder(
     for setting in SETTINGS:
         if setting.name != "judge_model":  # the judge tests set it themselves
             monkeypatch.delenv(setting.env, raising=False)
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    """What ``tenxeval-tui run sample_evals`` did: its exit status, output and report."""
+
+    returncode: int
+    output: str
+    report: dict[str, Any]
+
+    def counts(self, eval_set_id: str | None = None) -> tuple[int, int, int]:
+        """Passed, failed and errored cases (of one eval set when named)."""
+        results = [
+            r
+            for r in self.report["results"]
+            if eval_set_id in (None, r["metadata"].get("eval_set_id"))
+        ]
+        errored = sum(1 for r in results if r["error"] is not None)
+        passed = sum(1 for r in results if r["passed"])
+        return passed, len(results) - passed - errored, errored
+
+
+@pytest.fixture(scope="session")
+def sample_evals_run(tmp_path_factory: pytest.TempPathFactory) -> SampleRun:
+    """The demo's workspace run once by the real console script (each eval set with the
+    agent its metadata names), for the tests that compare with a headless run: read it,
+    never change it. Once per test session (per xdist worker)."""
+    out = tmp_path_factory.mktemp("sample_evals_run")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "tenxeval-tui"), "run", "sample_evals", "--no-html",
+         "-q", "--output-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(180), check=False,
+    )  # fmt: skip
+    reports = [p for p in out.glob("*.json") if not p.name.endswith("_junit.xml")]
+    assert len(reports) == 1, done.stdout + done.stderr
+    report = json.loads(reports[0].read_text(encoding="utf-8"))
+    return SampleRun(done.returncode, done.stdout + done.stderr, report)

@@ -2,14 +2,15 @@
 
 The suite must hold on a busy, shared machine (CI may run while it is loaded). This starts
 ``--busy`` processes that spin on a core each, runs pytest on the TUI, worker, watch, CLI
-and evaluator tests while they spin, stops them whatever happens, and exits with pytest's
-status. ``--rounds N`` repeats the run and stops at the first failure; with
+and evaluator tests while they spin (on ``--workers`` xdist workers, as ``make pytest``
+does), stops them whatever happens, and exits with pytest's status. ``--rounds N`` repeats the run and stops at the first failure; with
 ``--keep-going`` every round runs and a summary says how many passed (to hunt a flaky
 test: repeat only the suspicious files many times).
 
     python -m tests.stress                 # two busy processes, the default selection
     python -m tests.stress --busy 4 --rounds 3 -- tests/tui -x
     python -m tests.stress --rounds 20 --keep-going -- tests/tui/test_navigation.py
+    python -m tests.stress --workers 0     # in one process, without xdist
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--busy", type=int, default=2, help="busy processes (default 2)")
     parser.add_argument("--rounds", type=int, default=1, help="runs in a row (default 1)")
     parser.add_argument(
+        "--workers",
+        default="auto",
+        help="pytest-xdist workers, as `make pytest` runs them (default auto; 0: none)",
+    )
+    parser.add_argument(
         "--keep-going",
         action="store_true",
         help="run every round even after a failure; say how many passed",
@@ -51,6 +57,11 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     args, rest = parser.parse_known_args(argv)
     pytest_args = [a for a in rest if a != "--"] or list(DEFAULT_SELECTION)
     return args, pytest_args
+
+
+def xdist_args(workers: str) -> list[str]:
+    """The pytest options that run on ``workers`` xdist workers the way ``make pytest`` does."""
+    return ["-n", workers, "--dist", "loadgroup"]
 
 
 def run_round(pytest_args: list[str], busy: int) -> int:
@@ -96,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for number in range(1, args.rounds + 1):
         print(f"stress: round {number} of {args.rounds}", flush=True)
         started = time.monotonic()
-        statuses.append(run_round(pytest_args, args.busy))
+        statuses.append(run_round([*xdist_args(args.workers), *pytest_args], args.busy))
         seconds.append(time.monotonic() - started)
         if statuses[-1] != 0 and not args.keep_going:
             break

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 import tenxeval_tui
+from tests.waiting import scaled
 
 # The UI, the only part of the package allowed to load Textual. Everything else is a layer
 # that must run headless (the CLI's `run`/`validate`, the worker's child process, CI).
@@ -60,7 +61,7 @@ def headless_layers() -> list[str]:
 def module_loading_textual(name: str) -> str:
     """Which module (``name`` or one under it) loads Textual in a fresh interpreter; ``""``."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, name], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", PROBE, name], capture_output=True, text=True, timeout=scaled(120)
     )
     assert done.returncode == 0, f"importing {name} failed:\n{done.stderr}"
     return done.stdout.strip()

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tenxeval_tui.cli.main import main
 
 # The loopback OpenAI-compatible server (playing judges and simulated users), for the
 # tests of `run` on scenario files.
@@ -26,4 +31,54 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-__all__ = ["judge_env", "judge_server", "project"]
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the exit status and what it printed (as ``CompletedProcess``)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+InProcess = Callable[..., Outcome]
+
+
+@pytest.fixture
+def in_process(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[InProcess]:
+    """``in_process(cwd, *args, env=...)``: ``tenxeval-tui ARGS`` through the console
+    script's own entry point (``tenxeval_tui.cli.main``) in this process, in ``cwd``.
+
+    The same parsing and checks as the console script, without starting Python again: for
+    usage and configuration errors, which end before any case runs (each behaviour keeps a
+    test through the real console script). An agent module it imports is forgotten after.
+    """
+    path, modules, folders = list(sys.path), set(sys.modules), set[Path]()
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+
+    def run(cwd: Path, *args: str, env: dict[str, str] | None = None) -> Outcome:
+        folders.add(cwd.resolve())
+        monkeypatch.chdir(cwd)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's own usage errors
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        out, err = capsys.readouterr()
+        return Outcome(code, out, err)
+
+    try:
+        yield run
+    finally:
+        sys.path[:] = path
+        for name in set(sys.modules) - modules:
+            file = getattr(sys.modules[name], "__file__", None)
+            if file and any(Path(file).resolve().is_relative_to(f) for f in folders):
+                del sys.modules[name]
+
+
+__all__ = ["InProcess", "Outcome", "in_process", "judge_env", "judge_server", "project"]

@@ -13,6 +13,7 @@ import pytest
 from tenxeval_tui.cli.cache_command import human_size, parse_duration
 from tenxeval_tui.evaluation import JudgeCache, JudgeReply, TokenUsage
 from tenxeval_tui.evaluation.judge_cache import cache_entries
+from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 DAY = 86400.0
@@ -25,7 +26,7 @@ def run(
         [str(SCRIPT), *map(str, args)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
         cwd=cwd,
         env={**os.environ, **(env or {})},

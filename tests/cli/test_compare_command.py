@@ -8,13 +8,18 @@ import sys
 from pathlib import Path
 
 from tests.report_samples import current_report, write_reports
+from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=60, check=False
+        [str(SCRIPT), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        check=False,
     )
 
 
@@ -122,7 +127,7 @@ def test_previous_and_latest_default_to_the_projects_output_dir(tmp_path: Path) 
         [str(SCRIPT), "compare", "previous", "latest"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         cwd=tmp_path,
         check=False,
     )

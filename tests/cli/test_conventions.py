@@ -11,6 +11,7 @@ import pytest
 
 from tenxeval_tui import __version__
 from tenxeval_tui.cli.colour import colour_wanted
+from tests.waiting import scaled
 
 from .test_run import AGENT, cli
 
@@ -44,7 +45,7 @@ def test_bash_completes_a_subcommand_from_the_script(tmp_path: Path) -> None:
         '_shtab_tenxeval_tui; printf "%s\\n" "${COMPREPLY[@]}"'
     )
     done = subprocess.run(
-        ["bash", "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=30
+        ["bash", "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=scaled(30)
     )
     assert done.stdout.split() == ["compare", "completion"], done.stderr
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
@@ -75,7 +75,7 @@ def run(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
     )
 
@@ -186,7 +186,7 @@ def test_kill_9_of_run_leaves_a_journal_that_rebuilds_the_report(tmp_path: Path)
         first = run_process.stdout.readline()
         assert "PASS" in first, first
         os.kill(run_process.pid, signal.SIGKILL)
-        run_process.wait(timeout=30)
+        run_process.wait(timeout=scaled(30))
     finally:
         if run_process.poll() is None:
             run_process.kill()

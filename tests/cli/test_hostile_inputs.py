@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import scaled
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 AGENT = "support_agent:support_agent"
@@ -33,7 +35,7 @@ def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=120,  # a FIFO that blocked the reader would end here, failing the test
+        timeout=scaled(120),  # a FIFO that blocked the reader would end here, failing the test
         env={**os.environ, "NO_COLOR": "1"},
     )
 

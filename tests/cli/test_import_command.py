@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
@@ -17,7 +18,7 @@ def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProce
         [str(SCRIPT), *map(str, args)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
         cwd=cwd,
     )

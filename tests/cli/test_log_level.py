@@ -13,6 +13,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tests.cli.test_run import SCRIPT, cli
+from tests.waiting import scaled
 
 LOGGING_AGENT = """
 import asyncio
@@ -92,7 +93,7 @@ def _run_in_terminal(cwd: Path, *args: str) -> tuple[int, bytes]:
             break
         output += chunk
     os.close(parent)
-    return process.wait(timeout=60), output
+    return process.wait(timeout=scaled(60)), output
 
 
 def test_log_lines_print_above_the_bar_not_into_it(logging_project: Path) -> None:

@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +18,10 @@ import pytest
 from junitparser import JUnitXml
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.conftest import InProcess
+from tests.cli.watching import Watch
+from tests.conftest import SampleRun
+from tests.waiting import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
@@ -33,7 +36,7 @@ def cli(
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=scaled(timeout),
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
     )
 
@@ -65,14 +68,9 @@ def test_exit_1_on_failed_or_errored_cases_and_threshold(project: Path) -> None:
     # #29: both times, labelled (the sum of the cases' times is no wall time)
     assert re.search(r" wall \d+\.\ds, case time \d+\.\ds ", full.stdout), full.stdout
     assert re.search(r"ERROR +plain_agent/service_outage .*ServiceUnavailable", full.stdout)
-    # An errored case fails the run whatever the threshold.
-    lenient = cli(
-        project, "run", "--agent", AGENT, "evals", "--threshold", "0.5", "-q", "--output-dir", "o2"
-    )
-    assert lenient.returncode == 1
-    # Failed but not errored: the threshold decides.
+    # Failed but not errored: the threshold decides (the rule for every combination of
+    # failed, errored and threshold: test_run_flags.py's exit-code test, without a process).
     cases = ["--case", "wrong_status", "--case", "order_a100", "--output-dir", "o3", "-q"]
-    assert cli(project, "run", "--agent", AGENT, "evals", *cases).returncode == 1
     met = cli(project, "run", "--agent", AGENT, "evals", *cases, "--threshold", "0.5")
     assert met.returncode == 0, met.stdout + met.stderr
     assert (
@@ -144,7 +142,7 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env={**os.environ, "BROWSER": str(record)},
     )
     assert done.returncode == 0, done.stderr
@@ -155,7 +153,9 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
     assert opened.startswith("file://") and opened.endswith(".html")
 
 
-def test_an_eval_set_runs_with_the_agent_its_metadata_names(project: Path) -> None:
+def test_an_eval_set_runs_with_the_agent_its_metadata_names(
+    project: Path, in_process: InProcess
+) -> None:
     path = project / "evals/plain.evalset.json"
     eval_set = json.loads(path.read_text())
     eval_set["metadata"]["agent"] = AGENT
@@ -163,21 +163,21 @@ def test_an_eval_set_runs_with_the_agent_its_metadata_names(project: Path) -> No
     done = cli(project, "run", "evals", "--tags", "smoke", "--output-dir", "out")
     assert done.returncode == 0, done.stdout + done.stderr
     # An explicit --agent wins over the eval set's own.
-    wrong = cli(project, "run", "evals", "--agent", "nowhere:agent", "--output-dir", "out")
+    wrong = in_process(project, "run", "evals", "--agent", "nowhere:agent", "--output-dir", "out")
     assert wrong.returncode == 2 and "agent 'nowhere:agent'" in wrong.stderr
     eval_set["metadata"]["agent"] = "not a spec"
     path.write_text(json.dumps(eval_set))
-    bad = cli(project, "run", "evals", "--output-dir", "out")
+    bad = in_process(project, "run", "evals", "--output-dir", "out")
     assert bad.returncode == 2 and "agent 'not a spec'" in bad.stderr, bad.stderr
 
 
-def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> None:
-    done = cli(ROOT, "run", "sample_evals", "--no-html", "--output-dir", str(tmp_path))
-    (report,) = reports(tmp_path)
-    summary = json.loads(report.read_text())["summary"]
+def test_the_sample_eval_sets_each_run_with_their_own_agent(sample_evals_run: SampleRun) -> None:
+    summary = sample_evals_run.report["summary"]
     # Each sample set has one case failing on purpose and one whose agent raises.
     assert (summary["total_cases"], summary["failed_cases"], summary["error_cases"]) == (18, 2, 2)
-    assert done.returncode == 1
+    counted = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
+    assert sample_evals_run.counts() == counted  # as the run view's tests count them
+    assert sample_evals_run.returncode == 1, sample_evals_run.output
 
 
 @pytest.mark.parametrize(
@@ -221,8 +221,20 @@ def test_the_sample_eval_sets_each_run_with_their_own_agent(tmp_path: Path) -> N
     ],
 )
 def test_usage_and_configuration_errors_exit_2_without_traceback(
-    project: Path, args: list[str], message: str
+    project: Path, in_process: InProcess, args: list[str], message: str
 ) -> None:
+    # Through the console script's entry point in this process (the same checks, no new
+    # Python each time); the next test goes through the console script itself.
+    write_bad_inputs(project, keep_broken_set="evals" not in args or "broken" in " ".join(args))
+    env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    done = in_process(project, "run", *args, env=env)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert re.search(message, done.stderr, re.MULTILINE), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def write_bad_inputs(project: Path, *, keep_broken_set: bool = True) -> None:
+    """The broken eval set, configs, a file in the way and an empty eval set of the table."""
     (project / "evals/broken.evalset.json").write_text(
         '{\n  "eval_set_id": "b",\n  "eval_cases": 3\n}'
     )
@@ -230,10 +242,24 @@ def test_usage_and_configuration_errors_exit_2_without_traceback(
     (project / "crit.json").write_text('{"criteria": {"nope": {"threshold": 1}}}')
     (project / "afile").write_text("a file, not a folder")
     (project / "empty.evalset.json").write_text('{"eval_set_id": "e", "eval_cases": []}')
-    if "evals" in args and "broken" not in " ".join(args):
+    if not keep_broken_set:
         (project / "evals/broken.evalset.json").unlink()
-    env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
-    done = cli(project, "run", *args, env=env)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", AGENT, "evals", "--threshold", "x"], r"^usage: tenxeval-tui run \["),
+        (["--agent", AGENT, "evals/broken.evalset.json"], r"broken.evalset.json:3:\d+: "),
+        (["--agent", "support_agent:ORDERS", "evals"], r"got a dict object; expected a 10xGraph"),
+    ],
+)
+def test_the_console_script_exits_2_without_traceback_on_usage_and_configuration_errors(
+    project: Path, args: list[str], message: str
+) -> None:
+    # One of each kind through the real console script: argparse's, a file's, the agent's.
+    write_bad_inputs(project, keep_broken_set="broken" in " ".join(args))
+    done = cli(project, "run", *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr, re.MULTILINE), done.stderr
     assert "Traceback" not in done.stderr + done.stdout
@@ -284,13 +310,13 @@ def test_settings_may_name_a_folder_of_eval_sets(project: Path) -> None:
 def test_a_closed_stdout_stops_quietly_and_the_reports_are_still_written(project: Path) -> None:
     command = f"{SCRIPT} run --agent {AGENT} evals --output-dir out | head -c 1"
     done = subprocess.run(
-        ["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=120
+        ["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=scaled(120)
     )
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
     assert len(reports(project / "out")) == 1
     validate = f"{SCRIPT} validate evals evals evals evals | head -c 1"
     done = subprocess.run(
-        ["bash", "-c", validate], cwd=project, capture_output=True, text=True, timeout=60
+        ["bash", "-c", validate], cwd=project, capture_output=True, text=True, timeout=scaled(60)
     )
     assert "Traceback" not in done.stderr, done.stderr
 
@@ -318,7 +344,7 @@ def test_help_imports_neither_textual_nor_tenxgraph_nor_the_agent(project: Path)
             cwd=project,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=scaled(60),
         )
         assert done.returncode == 0
         imported = {
@@ -344,79 +370,34 @@ def test_watch_reruns_the_changed_case_then_everything_and_exits_130_on_ctrl_c(
     other = EvalSet.from_file(project / "evals/other.evalset.json")
     other.eval_set_id = "other"
     other.to_file(project / "evals/other.evalset.json")
-    child = subprocess.Popen(
-        [
-            str(SCRIPT),
-            "run",
-            "--agent",
-            AGENT,
-            "evals",
-            "--tags",
-            "smoke",
-            "--watch",
-            "--output-dir",
-            "out",
-        ],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(child.stdout.readline, "")))  # type: ignore[union-attr]
-    reader.start()
-
-    def wait_for(pattern: str, timeout: float = 60) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = next((line for line in list(lines) if re.search(pattern, line)), None)
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(lines)}")
-
+    watch = Watch(project, "--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out")
     try:
-        wait_for(r"\[watch\] run 1 finished \(exit 0\)")
+        watch.wait_for(r"\[watch\] run 1 finished \(exit 0\)")
         assert len(reports(project / "out")) == 1
         assert "combined_eval" in reports(project / "out")[0].name
         edited = project / "evals/plain.evalset.json"
         data = json.loads(edited.read_text())
         data["eval_cases"][0]["name"] = "Renamed"
-        edited.write_text(json.dumps(data))
-        changed = r"plain.evalset.json changed \(modified order_a100\)"
-        for _ in range(12):  # touched again if the watcher was not listening yet
-            try:
-                wait_for(changed, timeout=5)
-                break
-            except AssertionError:
-                os.utime(edited)
-        wait_for(changed, timeout=1)
-        wait_for(r"\[watch\] rerunning plain.evalset.json: order_a100$")
-        wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
+        watch.change(
+            edited, json.dumps(data), r"plain.evalset.json changed \(modified order_a100\)"
+        )
+        watch.wait_for(r"\[watch\] rerunning plain.evalset.json: order_a100$")
+        watch.wait_for(r"\[watch\] run 2 finished \(exit 0, 1 eval set\)")
         # Only the changed case reruns (greeting, also tagged smoke, is not run again).
         rerun = [p for p in reports(project / "out") if p.name.startswith("plain_agent_")]
         assert len(rerun) == 1 and case_ids(rerun[0]) == ["order_a100"]
         # Agent code changed: every eval set reruns, with the new code imported afresh.
         code = project / "support_agent.py"
-        code.write_text(
-            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away.")
+        watch.change(
+            code,
+            code.read_text().replace("Hello {name}! How can I help with your order?", "Go away."),
+            r"agent code changed: rerunning every eval set",
         )
-        for _ in range(12):
-            try:
-                wait_for(r"agent code changed: rerunning every eval set", timeout=5)
-                break
-            except AssertionError:
-                os.utime(code)
-        wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
-        os.killpg(child.pid, signal.SIGINT)
-        assert child.wait(timeout=30) == 130
-        wait_for(r"\[watch\] stopped", timeout=5)
+        watch.wait_for(r"\[watch\] run 3 finished \(exit 1, 2 eval sets\)")
+        assert watch.interrupt() == 130
+        watch.wait_for(r"\[watch\] stopped", timeout=5)
     finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
-        reader.join(timeout=5)
+        watch.stop()
 
 
 SLOW_AGENT = """
@@ -458,7 +439,7 @@ def _stopped_after_first_case(
         first = progress.readline()
         assert re.match(r"\[1/8\] PASS +slow/c0 ", first), first
         stop(child)
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=scaled(60))
     finally:
         if child.poll() is None:
             child.kill()
@@ -539,7 +520,7 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     assert argv[:2] == ["tenxeval-tui", "run"] and argv[-2] == "--resume"
     assert (project / argv[-1]).is_file()
     resumed = subprocess.run(
-        [str(SCRIPT), *argv[1:]], cwd=project, capture_output=True, text=True, timeout=120
+        [str(SCRIPT), *argv[1:]], cwd=project, capture_output=True, text=True, timeout=scaled(120)
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"{len(data['results'])} case(s) finished, {8 - len(data['results'])} to run" in (

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tenxeval_tui.cli.headless import exit_code
+from tenxeval_tui.evaluation import EvalCase, EvalReport, EvalSet
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, case_ids, cli, reports
+from tests.report_samples import case as sample_case
 
 FLAKY_AGENT = """
 calls = 0
@@ -62,8 +65,10 @@ def test_repeat_runs_each_case_n_times_and_the_pass_rule_decides(project: Path) 
         (["--pass-rule", "1.5"], r"--pass-rule: 1.5 is not a rate in \(0, 1\]"),
     ],
 )
-def test_bad_repeat_flags_are_usage_errors(project: Path, args: list[str], message: str) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
+def test_bad_repeat_flags_are_usage_errors(
+    project: Path, in_process: InProcess, args: list[str], message: str
+) -> None:
+    done = in_process(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr), done.stderr
     assert not (project / "out").exists() or not reports(project / "out")
@@ -85,14 +90,17 @@ def test_o_writes_the_report_in_the_format_each_ending_names(project: Path) -> N
     assert len(reports(project / "out")) == 1  # the usual reports are still written
 
 
-def test_o_with_an_unknown_ending_is_a_usage_error_before_anything_runs(project: Path) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", "-o", "report.txt", "--output-dir", "out")
+def test_o_with_an_unknown_ending_is_a_usage_error_before_anything_runs(
+    project: Path, in_process: InProcess
+) -> None:
+    args = ["--agent", AGENT, "evals", "-o", "report.txt", "--output-dir", "out"]
+    done = in_process(project, "run", *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "-o: report.txt: ending '.txt' names no report format (known: .json" in done.stderr
     assert not (project / "out").exists() and not (project / "report.txt").exists()
 
 
-def test_json_prints_only_a_summary_on_stdout(project: Path) -> None:
+def test_json_prints_only_a_summary_on_stdout(project: Path, in_process: InProcess) -> None:
     done = cli(
         project, "run", "--agent", AGENT, "evals", "--output-dir", "out", "--json", "-o", "r.csv"
     )
@@ -107,22 +115,31 @@ def test_json_prints_only_a_summary_on_stdout(project: Path) -> None:
     assert any(p.endswith(".json") and "/out/" in p for p in summary["reports"])
     assert all(Path(p).is_file() for p in summary["reports"])
     assert re.search(r"^\[\d/9\] PASS ", done.stderr, re.M)  # progress went to stderr
-    usage = cli(project, "run", "--agent", AGENT, "evals", "--json", "--watch")
+    usage = in_process(project, "run", "--agent", AGENT, "evals", "--json", "--watch")
     assert usage.returncode == 2 and usage.stdout == ""
     assert "--json: not with --watch" in usage.stderr
 
 
-def test_error_exit_code_tells_errored_cases_from_failed_ones(project: Path) -> None:
+def test_error_exit_code_tells_errored_cases_from_failed_ones(
+    project: Path, in_process: InProcess
+) -> None:
+    # The rule is exit_code's (below); through the console script, the flag reaches it.
     base = ["run", "--agent", AGENT, "evals", "-q", "--no-html"]
     errored = cli(project, *base, "--output-dir", "o1", "--error-exit-code", "3")
     assert errored.returncode == 3, errored.stdout + errored.stderr
-    assert cli(project, *base, "--output-dir", "o2").returncode == 1  # the default stays 1
-    failed_only = ["--case", "wrong_status", "--output-dir", "o3", "--error-exit-code", "3"]
-    assert cli(project, *base, *failed_only).returncode == 1
-    passing = ["--tags", "smoke", "--output-dir", "o4", "--error-exit-code", "3"]
-    assert cli(project, *base, *passing).returncode == 0
-    bad = cli(project, *base, "--error-exit-code", "2")
+    bad = in_process(project, *base, "--error-exit-code", "2")
     assert bad.returncode == 2 and "--error-exit-code: 2 is not an exit code" in bad.stderr
+
+
+def test_the_exit_code_of_errored_failed_and_passing_runs() -> None:
+    passing = EvalReport.create("s", [sample_case("a")])
+    failed = EvalReport.create("s", [sample_case("a"), sample_case("b", rouge=0.2)])
+    errored = EvalReport.create("s", [sample_case("a"), sample_case("c", error="Boom")])
+    assert [exit_code(r, 1.0, error_code=3) for r in (passing, failed, errored)] == [0, 1, 3]
+    assert exit_code(errored, 1.0) == 1  # the default stays 1
+    # Failed but not errored: the threshold decides; an errored case fails whatever it is.
+    assert [exit_code(failed, t) for t in (0.5, 0.51)] == [0, 1]
+    assert exit_code(errored, 0.5) == 1
 
 
 def test_limit_runs_the_first_n_cases_after_the_filters_and_says_so_first(project: Path) -> None:
@@ -170,9 +187,9 @@ def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(proje
     ],
 )
 def test_bad_subset_and_resume_flags_are_usage_errors(
-    project: Path, args: list[str], message: str
+    project: Path, in_process: InProcess, args: list[str], message: str
 ) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
+    done = in_process(project, "run", "--agent", AGENT, "evals", *args, "--output-dir", "out")
     assert done.returncode == 2, done.stdout + done.stderr
     assert re.search(message, done.stderr), done.stderr
 
@@ -185,7 +202,7 @@ PRICED = {
 
 
 def test_max_cost_stops_the_run_says_so_and_exits_1_with_the_partial_report(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     (project / "priced.json").write_text(json.dumps(PRICED))
     args = ["run", "--agent", AGENT, "evals", "--config", "priced.json", "--concurrency", "1"]
@@ -204,7 +221,7 @@ def test_max_cost_stops_the_run_says_so_and_exits_1_with_the_partial_report(
     assert data["metadata"]["not_run"] == summary["not_run"]
     assert data["config_used"]["max_cost"] == 0.1
     assert not list((project / "o2").glob("run-*.journal.jsonl"))  # reports written, dropped
-    bad = cli(project, *args, "--max-cost", "-1")
+    bad = in_process(project, *args, "--max-cost", "-1")
     assert bad.returncode == 2 and "--max-cost: -1.0 is not an amount of USD" in bad.stderr
 
 
@@ -239,7 +256,9 @@ def calls(project: Path) -> list[str]:
     return (project / "calls.txt").read_text().splitlines()
 
 
-def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(project: Path) -> None:
+def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(
+    project: Path, in_process: InProcess
+) -> None:
     args = counting_project(project, ["fine", "shaky", "broken"])
     once = cli(project, *args, "--output-dir", "o1")
     assert once.returncode == 1 and "FAILED: 1/3 passed, 0 failed, 2 errored" in once.stdout
@@ -258,7 +277,7 @@ def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(project: 
     ]
     assert "FAILED: 2/3 passed, 0 failed, 1 errored, 2 retried, pass rate" in done.stdout
     assert "retried" not in once.stdout  # nothing ran twice
-    bad = cli(project, *args, "--retry-errors", "-1")
+    bad = in_process(project, *args, "--retry-errors", "-1")
     assert bad.returncode == 2 and "--retry-errors: must be 0 or more, not -1" in bad.stderr
 
 
@@ -290,7 +309,7 @@ def test_the_json_summary_counts_the_retried_cases(project: Path) -> None:
 
 
 def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
     from tenxeval_tui.evaluation.journal import RunJournal
@@ -324,7 +343,7 @@ def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
         "c4",
     ]
     assert not data["metadata"].get("partial")
-    missing = cli(project, *args, "--resume", "nope.jsonl", "--output-dir", "out")
+    missing = in_process(project, *args, "--resume", "nope.jsonl", "--output-dir", "out")
     assert missing.returncode == 2 and "nope.jsonl: journal not found" in missing.stderr
 
 
@@ -355,8 +374,8 @@ def test_an_o_file_that_cannot_be_written_fails_the_run(project: Path) -> None:
     assert (project / "ok.csv").is_file() and len(reports(project / "out")) == 1
 
 
-def test_run_help_lists_the_new_flags(project: Path) -> None:
-    run_help = cli(project, "run", "--help").stdout
+def test_run_help_lists_the_new_flags(project: Path, in_process: InProcess) -> None:
+    run_help = in_process(project, "run", "--help").stdout
     for flag in ("--repeat", "--pass-rule", "-o FILE", "--json", "--error-exit-code", "--limit",
                  "--sample", "--seed", "--max-cost", "--retry-errors", "--resume"):  # fmt: skip
         assert flag in run_help, flag

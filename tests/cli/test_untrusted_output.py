@@ -22,6 +22,7 @@ from tests.tui.untrusted import (
     write_hostile_eval_set,
     write_hostile_reports,
 )
+from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
@@ -32,7 +33,7 @@ def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=scaled(180),
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
     )
 

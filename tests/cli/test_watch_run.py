@@ -4,20 +4,12 @@ config re-scores the last results without running the agent; any other change re
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
-
-SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
+from tests.cli.watching import Watch
 
 COUNTING_AGENT = """
 from pathlib import Path
@@ -33,56 +25,6 @@ async def agent(message, trace):
 
 def config(criteria: dict[str, dict[str, float]], timeout: float = 60) -> str:
     return json.dumps({"criteria": criteria, "timeout": timeout})
-
-
-class Watch:
-    """A `run --watch` child whose output lines are read as they come."""
-
-    def __init__(self, cwd: Path, *args: str) -> None:
-        self.child = subprocess.Popen(
-            [str(SCRIPT), "run", *args, "--watch"],
-            cwd=cwd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-            env={**os.environ, "NO_COLOR": "1"},
-        )
-        self.lines: list[str] = []
-        assert self.child.stdout is not None
-        stream = self.child.stdout
-        self.reader = threading.Thread(target=lambda: self.lines.extend(iter(stream.readline, "")))
-        self.reader.start()
-
-    def wait_for(self, pattern: str, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if any(re.search(pattern, line) for line in list(self.lines)):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(self.lines)}")
-
-    def change(self, path: Path, text: str, seen: str) -> None:
-        """Write ``path``, touching it again until the watcher says ``seen``."""
-        path.write_text(text)
-        for _ in range(12):
-            try:
-                self.wait_for(seen, timeout=5)
-                return
-            except AssertionError:
-                os.utime(path)
-        self.wait_for(seen, timeout=1)
-
-    def stop(self) -> int:
-        if self.child.poll() is None:
-            os.killpg(self.child.pid, signal.SIGINT)
-        try:
-            return self.child.wait(timeout=30)
-        finally:
-            if self.child.poll() is None:
-                os.killpg(self.child.pid, signal.SIGKILL)
-                self.child.wait()
-            self.reader.join(timeout=5)
 
 
 @pytest.mark.slow

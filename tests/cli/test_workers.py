@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, SCRIPT, cli, reports
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
+
+pytestmark = pytest.mark.many_processes
 
 # Replies with its process id, so a test can tell which worker ran a case.
 PID_AGENT = """
@@ -73,7 +76,7 @@ def test_a_killed_worker_has_its_running_case_retried_and_every_case_runs_once(
     done = subprocess.run(
         [str(SCRIPT), "run", "--agent", "pid_agent:agent", "p.evalset.json", "--workers", "2",
          "--concurrency", "2", "--preset", "quick_check", "-o", "r.json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=180,
+        cwd=tmp_path, capture_output=True, text=True, timeout=scaled(180),
         env={**os.environ, "NO_COLOR": "1"},
     )  # fmt: skip
     assert (tmp_path / "died-once").exists()  # a worker was killed
@@ -146,7 +149,7 @@ def test_ctrl_c_stops_every_worker_and_keeps_the_finished_cases(tmp_path: Path) 
         workers = _descendants(child.pid)
         assert len(workers) == 3  # the worker child and its two pool workers
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)
+        _, err = child.communicate(timeout=scaled(60))
     finally:
         if child.poll() is None:
             child.kill()
@@ -161,22 +164,24 @@ def test_ctrl_c_stops_every_worker_and_keeps_the_finished_cases(tmp_path: Path) 
     assert all(r["passed"] for r in data["results"])
 
 
-def test_workers_from_the_settings_and_bad_values(project: Path) -> None:
+def test_workers_from_the_settings_and_bad_values(project: Path, in_process: InProcess) -> None:
     (project / "pyproject.toml").write_text('[tool.tenxeval]\nworkers = "auto"\n')
     done = cli(project, "run", "--agent", AGENT, "evals", "--tags", "smoke", "-q")
     assert done.returncode == 0, done.stderr
     (project / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 0\n")
-    bad = cli(project, "run", "--agent", AGENT, "evals", "-q")
+    bad = in_process(project, "run", "--agent", AGENT, "evals", "-q")
     assert bad.returncode == 2
     assert "tool.tenxeval.workers: Value error, 0 is not a number of at least 1" in bad.stderr
     (project / "pyproject.toml").unlink()
     for value, problem in (("many", "'many' is neither a number nor 'auto'"), ("-1", "at least 1")):
-        flagged = cli(project, "run", "--agent", AGENT, "evals", "--workers", value)
+        flagged = in_process(project, "run", "--agent", AGENT, "evals", "--workers", value)
         assert flagged.returncode == 2 and "--workers: " in flagged.stderr
         assert problem in flagged.stderr
-    budget = cli(project, "run", "--agent", AGENT, "evals", "--workers", "2", "--max-cost", "1")
+    budget = in_process(
+        project, "run", "--agent", AGENT, "evals", "--workers", "2", "--max-cost", "1"
+    )
     assert budget.returncode == 2 and "--max-cost: not with several workers" in budget.stderr
-    address = cli(project, "run", "--agent", AGENT, "evals", "--address", "127.0.0.1:1")
+    address = in_process(project, "run", "--agent", AGENT, "evals", "--address", "127.0.0.1:1")
     assert address.returncode == 2 and "--address: only goes with --backend ray" in address.stderr
 
 
@@ -214,7 +219,7 @@ def test_ctrl_c_stops_the_ray_actors_and_keeps_the_finished_cases(tmp_path: Path
         first = child.stdout.readline()
         assert re.match(r"\[1/12\] PASS +pids/c\d+ ", first), first
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)  # promptly: Ray's own shutdown included
+        _, err = child.communicate(timeout=scaled(60))  # promptly: Ray's own shutdown included
     finally:
         if child.poll() is None:
             child.kill()

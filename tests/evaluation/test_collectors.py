@@ -13,6 +13,7 @@ from tenxeval_tui.evaluation import (
     StepType,
     TrajectoryCollector,
 )
+from tests.waiting import scaled
 
 
 def node_event(name: str, **data: object) -> EventModel:
@@ -83,7 +84,7 @@ async def test_subscription_without_replay_and_from_another_thread() -> None:
     consumer = asyncio.create_task(consume())
     await asyncio.sleep(0)
     thread.start()
-    await asyncio.wait_for(consumer, timeout=5)
+    await asyncio.wait_for(consumer, timeout=scaled(5))
     thread.join()
     assert seen == [f"t{index}" for index in range(50)]
 
@@ -186,7 +187,7 @@ async def test_subscription_loses_nothing_from_busy_threads() -> None:
     consumer = asyncio.create_task(consume())
     for thread in threads:
         thread.start()
-    await asyncio.wait_for(consumer, timeout=10)
+    await asyncio.wait_for(consumer, timeout=scaled(10))
     for thread in threads:
         thread.join()
     for tag in "ab":

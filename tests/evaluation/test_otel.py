@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import scaled
+
 pytest.importorskip("opentelemetry.sdk", reason="the otel extra is not installed")
 
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -122,7 +124,7 @@ async def test_a_cancelled_run_ends_its_open_case_spans(exporter: InMemorySpanEx
         app, collector, quiet(EvalConfig(max_concurrency=2)), observers=[observer(exporter)]
     )
     task = asyncio.create_task(evaluator.evaluate(eval_set))
-    await asyncio.wait_for(started.wait(), 30)
+    await asyncio.wait_for(started.wait(), scaled(30))
     evaluator.cancel()
     report = await task
     assert report.is_partial

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalSetBuilder
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 pytestmark = pytest.mark.slow
 
@@ -93,7 +93,7 @@ def run_pytest(project: pytest.Pytester, body: str, *args: str) -> pytest.RunRes
     """pytest in a subprocess (a hard death there never reaches this session) on ``body``;
     it must end within two minutes (a thread left behind must not hold it)."""
     project.makepyfile(test_hostile=HEADER + textwrap.dedent(body))
-    return project.runpytest_subprocess("-p", "no:cacheprovider", "-rf", *args, timeout=120)
+    return project.runpytest_subprocess("-p", "no:cacheprovider", "-rf", *args, timeout=scaled(120))
 
 
 def test_eval_test_fails_naming_how_the_agents_process_ended(project: pytest.Pytester) -> None:

@@ -9,10 +9,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.presets import preset_by_name
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.pool import shares
+from tests.waiting import scaled
+
+pytestmark = pytest.mark.many_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +41,7 @@ async def agent(message, trace):
 
 def _lines(plan: RunPlan) -> list[dict[str, Any]]:
     done = subprocess.run(
-        plan.command(), cwd=ROOT, env=plan.worker_env(), capture_output=True, timeout=180
+        plan.command(), cwd=ROOT, env=plan.worker_env(), capture_output=True, timeout=scaled(180)
     )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     return [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
@@ -134,7 +139,7 @@ def _pid_plan(folder: Path, messages: list[str], **update: object) -> RunPlan:
 
 def _run(plan: RunPlan, cwd: Path) -> tuple[int, list[dict[str, object]]]:
     done = subprocess.run(
-        plan.command(), cwd=cwd, env=plan.worker_env(), capture_output=True, timeout=240
+        plan.command(), cwd=cwd, env=plan.worker_env(), capture_output=True, timeout=scaled(240)
     )
     lines = [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
     return done.returncode, lines

@@ -18,7 +18,9 @@ from tenxeval_tui.evaluation.case_control import CANCELLED
 from tenxeval_tui.evaluation.config.presets import preset_by_name
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.worker_commands import end_tool_call_command, stop_case_command
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
+
+pytestmark = pytest.mark.many_processes
 
 # "hold-..." cases call `lookup`, which says so (a file) and then waits until ended.
 HOLDING_AGENT = """
@@ -144,7 +146,7 @@ def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
         assert "ask" not in child.acks("c0")[0]  # the driver's own numbering stays inside
         assert child.process.stdin is not None
         child.process.stdin.close()
-        assert child.process.wait(timeout=120) == 0, child.stderr.read_text()[-2000:]
+        assert child.process.wait(timeout=scaled(120)) == 0, child.stderr.read_text()[-2000:]
     finally:
         if child.process.poll() is None:
             child.process.kill()

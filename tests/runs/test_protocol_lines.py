@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from tenxeval_tui.runs.protocol_lines import ProtocolLines
+from tests.waiting import scaled
 
 
 def test_emit_writes_one_json_line_per_object(tmp_path: Path) -> None:
@@ -50,7 +51,11 @@ def test_prints_go_to_stderr_and_only_the_protocol_to_stdout() -> None:
         "import os; os.write(1, b'fd 1 too\\n')\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        check=True,
     )
     assert [json.loads(line) for line in done.stdout.splitlines()] == [{"type": "ready"}]
     assert "an agent prints this" in done.stderr

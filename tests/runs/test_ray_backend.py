@@ -22,6 +22,8 @@ from tests.runs.test_pool import (
     killed_worker_retries_its_cases_once,
 )
 
+pytestmark = pytest.mark.many_processes
+
 pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
 
 

@@ -21,6 +21,7 @@ from tenxeval_tui.runs.watch import (
     rerun_for,
     rescores_only,
 )
+from tests.waiting import scaled
 
 
 def make_set(*cases: tuple[str, str], set_id: str = "s") -> EvalSet:
@@ -200,7 +201,7 @@ async def first_batch(
         await asyncio.sleep(0.3)
         change()
         for _ in range(30):
-            done, _ = await asyncio.wait({pending}, timeout=1.0)
+            done, _ = await asyncio.wait({pending}, timeout=scaled(1.0))
             if done:
                 return pending.result()
             for path in retouch:

@@ -10,6 +10,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
 from tenxeval_tui.runs.plan import RunPlan
+from tests.waiting import scaled
 
 AGENT = """
 import os, sys, threading, time
@@ -42,7 +43,7 @@ def run_worker(tmp_path: Path, messages: list[str]) -> tuple[int, list[dict[str,
         search_path=tmp_path,
     )
     done = subprocess.run(
-        request.command(), cwd=tmp_path, capture_output=True, text=True, timeout=120
+        request.command(), cwd=tmp_path, capture_output=True, text=True, timeout=scaled(120)
     )
     return done.returncode, [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -163,7 +164,7 @@ def test_the_workers_reports_of_a_case_of_many_nodes_are_the_in_process_ones(
     config = plan.resolved_config()
     config.reporter.output_dir = str(tmp_path / "out")
     plan = plan.model_copy(update={"config": config})
-    done = subprocess.run(plan.command(), cwd=tmp_path, capture_output=True, timeout=120)
+    done = subprocess.run(plan.command(), cwd=tmp_path, capture_output=True, timeout=scaled(120))
     assert done.returncode == 0, done.stderr
     written = EvalReport.from_file(next((tmp_path / "out").glob("f_*.json")))
     # The same run's journal (written from the same pending result) holds the same case.

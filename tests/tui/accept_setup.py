@@ -8,9 +8,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from textual.app import App
-
 from tenxeval_tui.evaluation import EvalReport
+from tests.tui.conftest import notifications
 
 
 async def report_project(
@@ -27,6 +26,5 @@ async def report_project(
     return eval_set
 
 
-def notices(app: App[None]) -> list[str]:
-    """The messages of the notifications the app has shown (and still holds)."""
-    return [n.message for n in app._notifications]
+# The name these tests used; kept for tests written before `notifications` was merged.
+notices = notifications

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -13,7 +12,7 @@ from textual.widgets import Static
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
-from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
+from tests.waiting import wait_for
 
 
 class BrowserApp(App[None]):
@@ -55,11 +54,8 @@ def plain(widget: Static) -> str:
     return console.export_text()
 
 
-async def until(
-    pilot: Pilot[None], condition: Callable[[], object], timeout: float = DEFAULT_TIMEOUT
-) -> None:
-    """Let the app run until ``condition()`` holds (fails after ``timeout`` s)."""
-    await wait_async(condition, lambda: pilot.pause(POLL), timeout)
+# The name these tests used for it; kept for tests written before it was merged.
+until = wait_for
 
 
 async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScreen:

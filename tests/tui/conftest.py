@@ -1,16 +1,57 @@
-"""Helpers of the TUI tests: eval set files on disk and an app driven by Pilot."""
+"""Helpers of the TUI tests: eval set files on disk, an app driven by Pilot, the
+notifications an app showed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
-from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
+from tests.waiting import scaled
+from tests.waiting import wait_for as wait_for  # the one wait helper, re-exported
+
+_SHOWN: WeakKeyDictionary[App[Any], list[str]] = WeakKeyDictionary()
+
+
+@pytest.fixture(autouse=True)
+def _record_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app of a test keeps what it notified (see :func:`notifications`)."""
+    notify = App.notify
+
+    def recording(self: App[Any], message: str, **options: Any) -> None:
+        _SHOWN.setdefault(self, []).append(str(message))
+        notify(self, message, **options)
+
+    monkeypatch.setattr(App, "notify", recording)
+
+
+# What Textual's Pilot gives the screen to settle after each key and click: a fixed 30 s.
+PILOT_SETTLE_TIMEOUT = 30.0
+
+
+@pytest.fixture(autouse=True)
+def _pilot_settles_in_scaled_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot's press and click wait up to 30 s for the screen to process its events, then
+    raise ``WaitForScreenTimeout``: a fixed timeout a busy machine can miss. It gets
+    :func:`tests.waiting.scaled` time like every other wait of the suite."""
+    settle = Pilot._wait_for_screen
+
+    async def settle_scaled(self: Pilot[Any], timeout: float = PILOT_SETTLE_TIMEOUT) -> bool:
+        return await settle(self, scaled(timeout))
+
+    monkeypatch.setattr(Pilot, "_wait_for_screen", settle_scaled)
+
+
+def notifications(app: App[Any]) -> list[str]:
+    """The messages of every notification ``app`` has shown, oldest first, as shown (after
+    the app's own escaping); a toast that has timed out or been dismissed is still here, so
+    a test on a slow machine does not miss it."""
+    return list(_SHOWN.get(app, []))
 
 
 @pytest.fixture
@@ -30,16 +71,6 @@ def weather_set(tmp_path: Path) -> Path:
         .save(path)
     )
     return path
-
-
-async def wait_for(
-    pilot: Pilot[Any],
-    predicate: Callable[[], object],
-    timeout: float = DEFAULT_TIMEOUT,
-    what: str | None = None,
-) -> None:
-    """Let the app run until ``predicate()`` holds; fails naming ``what`` after ``timeout`` s."""
-    await wait_async(predicate, lambda: pilot.pause(POLL), timeout, what)
 
 
 async def wait_for_form(pilot: Pilot[Any]) -> None:

@@ -13,8 +13,10 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tests.authoring.test_accept_actual import EVAL_SET, run
-from tests.tui.accept_setup import notices, report_project
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, until
+from tests.tui.accept_setup import report_project
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
 
 async def project(tmp_path: Path) -> Path:
@@ -25,7 +27,7 @@ async def project(tmp_path: Path) -> Path:
 async def open_oslo(pilot: object) -> ReportScreen:
     screen = await open_current_report(pilot, count=1)  # type: ignore[arg-type]
     await pilot.press("down", "enter")  # type: ignore[attr-defined]
-    await until(pilot, lambda: screen.showing_case is not None)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: screen.showing_case is not None)  # type: ignore[arg-type]
     assert screen.showing_case is not None and screen.showing_case.eval_id == "oslo"
     return screen
 
@@ -37,14 +39,14 @@ async def test_accept_goes_through_the_editor_and_ctrl_z_undoes_it(tmp_path: Pat
         await pilot.press("b")
         await open_oslo(pilot)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         assert '+        "content": "Heavy snow in Oslo today."' in dialog.details
         assert json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(EVAL_SET)
         await pilot.press("a")  # accept reply, tools and nodes
-        await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
-        await until(pilot, lambda: any("now expects" in n for n in notices(app)))
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
+        await wait_for(pilot, lambda: any("now expects" in n for n in notifications(app)))
         turn = json.loads(eval_set.read_text(encoding="utf-8"))["eval_cases"][1]["conversation"][0]
         assert turn["expected_final_response"]["content"] == "Heavy snow in Oslo today."
         assert turn["expected_node_order"] == ["agent"]
@@ -52,9 +54,9 @@ async def test_accept_goes_through_the_editor_and_ctrl_z_undoes_it(tmp_path: Pat
         assert isinstance(editor, EditorScreen) and editor.document is not None
         assert not editor.document.dirty
         await pilot.press("ctrl+z")
-        await until(pilot, lambda: editor.document is not None and editor.document.dirty)
+        await wait_for(pilot, lambda: editor.document is not None and editor.document.dirty)
         await pilot.press("ctrl+s")
-        await until(
+        await wait_for(
             pilot, lambda: json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(EVAL_SET)
         )
 
@@ -67,7 +69,9 @@ async def test_a_file_changed_since_the_run_is_refused(tmp_path: Path) -> None:
         await pilot.press("b")
         await open_oslo(pilot)
         await pilot.press("a")
-        await until(pilot, lambda: any("changed on disk since this run" in n for n in notices(app)))
+        await wait_for(
+            pilot, lambda: any("changed on disk since this run" in n for n in notifications(app))
+        )
         assert not isinstance(app.screen, ChoiceScreen)
         assert eval_set.read_text(encoding="utf-8") == EVAL_SET
 
@@ -82,9 +86,9 @@ async def test_outside_the_workbench_one_part_is_written_through_a_document(
         screen = await open_oslo(pilot)
         assert "Accept actual" in plain_footer(screen)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("r")  # the reply only
-        await until(pilot, lambda: any("now expects" in n for n in notices(app)))
+        await wait_for(pilot, lambda: any("now expects" in n for n in notifications(app)))
         turn = json.loads(eval_set.read_text(encoding="utf-8"))["eval_cases"][1]["conversation"][0]
         assert turn["expected_final_response"]["content"] == "Heavy snow in Oslo today."
         assert turn["expected_tool_trajectory"] == [{"name": "forecast", "args": {"city": "Oslo"}}]

@@ -16,9 +16,10 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tests.authoring.test_accept_many import EVAL_SET, replies, run
-from tests.tui.accept_setup import notices, report_project
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
-from tests.tui.conftest import highlighted_command, search_palette
+from tests.tui.accept_setup import report_project
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.tui.conftest import highlighted_command, notifications, search_palette
+from tests.waiting import wait_for
 
 
 async def project(tmp_path: Path) -> Path:
@@ -34,7 +35,7 @@ async def test_accept_replies_lists_the_cases_and_one_ctrl_z_undoes_them(tmp_pat
         screen = await open_current_report(pilot, count=1)
         assert "A" in {getattr(b, "key", "") for b in ReportScreen.BINDINGS}
         await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         assert "2 case(s)" in dialog.question
@@ -45,7 +46,7 @@ async def test_accept_replies_lists_the_cases_and_one_ctrl_z_undoes_them(tmp_pat
         assert "kyiv" not in dialog.details  # it also called another tool
         assert json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(EVAL_SET)
         await pilot.press("a")  # accept
-        await until(pilot, lambda: any("now expect" in n for n in notices(app)))
+        await wait_for(pilot, lambda: any("now expect" in n for n in notifications(app)))
         assert isinstance(app.screen, EditorScreen)
         editor = app.screen
         assert replies(eval_set) == {
@@ -56,10 +57,10 @@ async def test_accept_replies_lists_the_cases_and_one_ctrl_z_undoes_them(tmp_pat
         }
         assert editor.document is not None and not editor.document.dirty
         await pilot.press("ctrl+z")  # one step takes both back
-        await until(pilot, lambda: editor.document is not None and editor.document.dirty)
+        await wait_for(pilot, lambda: editor.document is not None and editor.document.dirty)
         assert not editor.document.can_undo
         await pilot.press("ctrl+s")
-        await until(
+        await wait_for(
             pilot, lambda: json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(EVAL_SET)
         )
         assert screen.document is not None
@@ -73,7 +74,9 @@ async def test_accept_replies_refuses_when_the_file_changed_since(tmp_path: Path
         await pilot.press("b")
         await open_current_report(pilot, count=1)
         await pilot.press("A")
-        await until(pilot, lambda: any("changed on disk since this run" in n for n in notices(app)))
+        await wait_for(
+            pilot, lambda: any("changed on disk since this run" in n for n in notifications(app))
+        )
         assert not isinstance(app.screen, ChoiceScreen)
         assert eval_set.read_text(encoding="utf-8") == EVAL_SET
 
@@ -87,9 +90,9 @@ async def test_outside_the_workbench_the_replies_are_written_through_a_document(
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot, count=1)
         await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("a")
-        await until(pilot, lambda: any("now expect" in n for n in notices(app)))
+        await wait_for(pilot, lambda: any("now expect" in n for n in notifications(app)))
         assert replies(eval_set)["oslo"] == "Heavy snow in Oslo today."
         assert replies(eval_set)["lima"] == "Fog in Lima."
         assert replies(eval_set)["kyiv"] == "Sun in Kyiv."
@@ -105,7 +108,7 @@ async def select_oslo_and_kyiv(pilot: object, screen: ReportScreen) -> ReportCas
     table = screen.query_one(ReportCaseTable)
     assert [row.eval_id for row in table.items] == ["rome", "oslo", "kyiv", "lima"]
     await pilot.press("down", "space", "space")  # type: ignore[attr-defined]
-    await until(pilot, lambda: table.mark_count == 2)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: table.mark_count == 2)  # type: ignore[arg-type]
     assert [row.eval_id for row in table.items if table.is_marked(row)] == ["oslo", "kyiv"]
     assert "2 selected" in plain(screen.query_one("#status-filter", Static))
     return table
@@ -121,7 +124,7 @@ async def test_two_selected_of_three_failed_are_accepted_and_one_ctrl_z_undoes_t
         screen = await open_current_report(pilot, count=1)
         await select_oslo_and_kyiv(pilot, screen)
         await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         assert "2 selected case(s)" in dialog.question
@@ -136,8 +139,8 @@ async def test_two_selected_of_three_failed_are_accepted_and_one_ctrl_z_undoes_t
         )
         assert eval_set.read_text(encoding="utf-8") == EVAL_SET
         await pilot.press("a")  # reply, tools and nodes, for both
-        await until(
-            pilot, lambda: any("2 case(s)" in n and "now expect" in n for n in notices(app))
+        await wait_for(
+            pilot, lambda: any("2 case(s)" in n and "now expect" in n for n in notifications(app))
         )
         assert isinstance(app.screen, EditorScreen)
         editor = app.screen
@@ -152,10 +155,10 @@ async def test_two_selected_of_three_failed_are_accepted_and_one_ctrl_z_undoes_t
         assert cases["oslo"]["conversation"][0]["expected_node_order"] == ["agent"]
         assert editor.document is not None and not editor.document.dirty
         await pilot.press("ctrl+z")  # one step takes both back
-        await until(pilot, lambda: editor.document is not None and editor.document.dirty)
+        await wait_for(pilot, lambda: editor.document is not None and editor.document.dirty)
         assert not editor.document.can_undo
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: eval_set.read_text(encoding="utf-8") != text)
+        await wait_for(pilot, lambda: eval_set.read_text(encoding="utf-8") != text)
         assert json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(EVAL_SET)
 
 
@@ -169,9 +172,11 @@ async def test_one_part_chosen_for_the_selected_cases_leaves_the_others(
         screen = await open_current_report(pilot, count=1)
         await select_oslo_and_kyiv(pilot, screen)
         await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("r")  # the replies only
-        await until(pilot, lambda: any("now expect this run's reply" in n for n in notices(app)))
+        await wait_for(
+            pilot, lambda: any("now expect this run's reply" in n for n in notifications(app))
+        )
         assert replies(eval_set) == {
             "rome": "Sunny in Rome.",
             "oslo": "Heavy snow in Oslo today.",
@@ -194,20 +199,20 @@ async def test_star_selects_the_failed_cases_and_escape_clears_before_going_back
         screen = await open_current_report(pilot, count=1)
         table = screen.query_one(ReportCaseTable)
         await pilot.press("asterisk")
-        await until(pilot, lambda: table.mark_count == 3)
+        await wait_for(pilot, lambda: table.mark_count == 3)
         assert [row.eval_id for row in table.items if table.is_marked(row)] == [
             "oslo",
             "kyiv",
             "lima",
         ]
         await pilot.press("space")  # the cursor is on rome: it joins them
-        await until(pilot, lambda: table.mark_count == 4)
+        await wait_for(pilot, lambda: table.mark_count == 4)
         await pilot.press("escape")
-        await until(pilot, lambda: table.mark_count == 0)
+        await wait_for(pilot, lambda: table.mark_count == 0)
         assert app.screen is screen  # escape cleared the selection, it did not go back
         assert "selected" not in plain(screen.query_one("#status-filter", Static))
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is not screen)
+        await wait_for(pilot, lambda: app.screen is not screen)
 
 
 async def test_the_selection_keys_are_in_the_help_and_the_palette(tmp_path: Path) -> None:
@@ -230,6 +235,6 @@ async def test_the_selection_keys_are_in_the_help_and_the_palette(tmp_path: Path
         assert "(*)" in highlighted_command(app)
         await pilot.press("enter")
         table = screen.query_one(ReportCaseTable)
-        await until(pilot, lambda: table.mark_count == 3)
+        await wait_for(pilot, lambda: table.mark_count == 3)
         await search_palette(pilot, "accept several", "Accept several")
         assert "(A)" in highlighted_command(app)

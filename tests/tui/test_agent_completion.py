@@ -13,13 +13,13 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
-from tests.tui.conftest import to_field, wait_for, wait_for_form
+from tests.tui.conftest import notifications, to_field, wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
 
 
 def told(app: WorkbenchApp) -> int:
     """How many toasts said the agent gives no completion."""
-    return sum("No completion from the agent" in n.message for n in app._notifications)
+    return sum("No completion from the agent" in n for n in notifications(app))
 
 
 def editor(app: WorkbenchApp) -> EditorScreen:

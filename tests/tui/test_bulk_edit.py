@@ -8,7 +8,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.bulk_edit import BulkEditScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import to_widget, wait_for, wait_for_form
+from tests.tui.conftest import notifications, to_widget, wait_for, wait_for_form
 
 
 async def test_a_bulk_tag_edit_and_its_undo(weather_set: Path) -> None:
@@ -46,8 +46,7 @@ async def test_bulk_edit_without_a_selection_says_how(weather_set: Path) -> None
         await wait_for(
             pilot,
             lambda: any(
-                n.message == "Select cases first: space in the case list."
-                for n in app._notifications
+                n == "Select cases first: space in the case list." for n in notifications(app)
             ),
         )
         assert not isinstance(app.screen, BulkEditScreen)

@@ -13,7 +13,8 @@ from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.screens.reports.report_detail import summary_text
 from tenxeval_tui.widgets.run.run_progress import summary_text as run_summary
-from tests.tui.run.conftest import open_run_screen, wait_until
+from tests.tui.run.conftest import open_run_screen
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 PRICED = {
@@ -44,7 +45,7 @@ async def _run(tmp_path: Path) -> tuple[str, EvalReport]:
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         run = screen.live
         assert run is not None
         figures = run_summary(run).plain

@@ -13,16 +13,12 @@ from tenxeval_tui.screens.common.path_dialog import PathDialog
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.browser_app import plain
-from tests.tui.conftest import to_widget, wait_for, wait_for_form
+from tests.tui.conftest import notifications, to_widget, wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
     assert screen.document is not None
     return [case.eval_id for case in screen.document.cases]
-
-
-def toasts(app: WorkbenchApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def _import(pilot, app: WorkbenchApp, path: Path) -> PathDialog:  # type: ignore[no-untyped-def]
@@ -60,7 +56,7 @@ async def test_csv_rows_become_cases_and_one_undo_takes_them_back(
         form = screen.query_one(CaseForm)
         assert form.uid == screen.document.cases[2].uid  # the first imported case is shown
         await wait_for(
-            pilot, lambda: any("Imported 2 case(s) from more.csv" in t for t in toasts(app))
+            pilot, lambda: any("Imported 2 case(s) from more.csv" in t for t in notifications(app))
         )
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: ids(screen) == ["london", "paris"])
@@ -84,8 +80,8 @@ async def test_bad_rows_add_nothing_and_are_shown_at_their_lines(
         screen = app.screen
         assert isinstance(screen, EditorScreen)
         await _import(pilot, app, rows)
-        await wait_for(pilot, lambda: any("Nothing imported" in t for t in toasts(app)))
-        (message,) = [t for t in toasts(app) if "Nothing imported" in t]
+        await wait_for(pilot, lambda: any("Nothing imported" in t for t in notifications(app)))
+        (message,) = [t for t in notifications(app) if "Nothing imported" in t]
         assert f"{rows}:2:" in message and f"{rows}:3:" in message
         assert ids(screen) == ["london", "paris"]
         assert screen.document is not None and not screen.document.can_undo

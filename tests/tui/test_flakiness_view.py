@@ -15,8 +15,8 @@ from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.browsing.test_flaky_cases import write_history
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
-from tests.waiting import scaled
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import scaled, wait_for
 
 OK, BAD = [True], [False]
 HISTORY = [
@@ -28,7 +28,7 @@ HISTORY = [
 
 async def open_flaky(pilot: Any) -> FlakinessScreen:
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, FlakinessScreen) and app.screen.loaded)
+    await wait_for(pilot, lambda: isinstance(app.screen, FlakinessScreen) and app.screen.loaded)
     assert isinstance(app.screen, FlakinessScreen)
     return app.screen
 
@@ -37,7 +37,7 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
     write_history(tmp_path, HISTORY)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
         await pilot.press("h")
         screen = await open_flaky(pilot)
         ids = lambda: [c.history.eval_id for c in screen.visible_cases]  # noqa: E731
@@ -51,24 +51,24 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
         oslo = [t.plain for t in table.row_cells(1)]
         assert oslo[2] == "2" and oslo[3] == "8/9 89%" and oslo[5] == "✗✓✓"
         await pilot.press("a")
-        await until(pilot, lambda: ids()[-1] == "london")
+        await wait_for(pilot, lambda: ids()[-1] == "london")
         await pilot.press("s", "s")  # by pass rate, lowest first
-        await until(pilot, lambda: ids() == ["paris", "tokyo", "oslo", "london"])
+        await wait_for(pilot, lambda: ids() == ["paris", "tokyo", "oslo", "london"])
         await pilot.press("v")
-        await until(pilot, lambda: ids()[0] == "london")
+        await wait_for(pilot, lambda: ids()[0] == "london")
         await pilot.press("l")  # the last 20 runs: the same three here, read again
         # loaded was already true before the key: wait for the new window's reading
-        await until(pilot, lambda: screen.last == 20 and screen.loaded)
+        await wait_for(pilot, lambda: screen.last == 20 and screen.loaded)
         assert "the last 20 runs" in plain(screen.query_one("#flaky-header", Static))
         await pilot.press("end", "enter")  # paris (reversed pass-rate order: last)
-        await until(pilot, lambda: isinstance(app.screen, CaseScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.result.eval_id == "paris" and case_screen.result.passed
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_flaky_cases_from_a_report(tmp_path: Path) -> None:
@@ -111,15 +111,15 @@ async def test_an_older_window_read_late_does_not_replace_the_newer_one(
     monkeypatch.setattr(FlakinessScreen, "_show", counting_show)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
         await pilot.press("h")
-        await until(pilot, lambda: isinstance(app.screen, FlakinessScreen) and reading.is_set())
+        await wait_for(pilot, lambda: isinstance(app.screen, FlakinessScreen) and reading.is_set())
         screen = app.screen
         assert isinstance(screen, FlakinessScreen)
         await pilot.press("l")  # the last 20 runs, read while the first reading is held
-        await until(pilot, lambda: screen.last == 20 and screen.loaded)
+        await wait_for(pilot, lambda: screen.last == 20 and screen.loaded)
         assert len(screen.runs) == 3
         release.set()
-        await until(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
+        await wait_for(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
         assert len(screen.runs) == 3
         assert "the last 20 runs: 3 report(s)" in plain(screen.query_one("#flaky-header", Static))

@@ -15,7 +15,7 @@ from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tests.browsing.test_flaky_cases import DAY
 from tests.repeat_samples import repeats_report
 from tests.report_samples import BASELINE_TIME
-from tests.tui.conftest import search_palette, wait_for, wait_for_form
+from tests.tui.conftest import notifications, search_palette, wait_for, wait_for_form
 
 OK, BAD = [True], [False]
 
@@ -93,7 +93,7 @@ async def test_no_reports_no_marks(weather_set: Path) -> None:
         assert marks(app) == {"london": " ", "paris": " "}
         assert not screen.query_one("#case-legend", Static).display
         assert not screen.query_one("#case-flips", Static).display
-        assert not app._notifications  # no error was shown
+        assert not notifications(app)  # no error was shown
 
 
 async def test_h_opens_the_flaky_cases_of_the_open_eval_set(weather_set: Path) -> None:

@@ -8,7 +8,8 @@ from textual.widgets import Static
 
 from tenxeval_tui.evaluation import CriterionResult, EvalReport
 from tests.report_samples import CURRENT_TIME, case
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import wait_for
 
 
 async def test_split_votes_are_shown_under_the_criterion(tmp_path: Path) -> None:
@@ -30,11 +31,11 @@ async def test_split_votes_are_shown_under_the_criterion(tmp_path: Path) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_current_report(pilot, count=1)
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         criteria = plain(screen.query_one("#criteria-table", Static))
         assert "judge samples disagreed on 50% of 2 item(s)" in criteria
         await pilot.press("down")
-        await until(
+        await wait_for(
             pilot,
             lambda: screen.showing_case is not None and screen.showing_case.eval_id == "paris",
         )

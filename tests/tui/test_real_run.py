@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
+from tests.waiting import scaled
 
 SCRIPT = """
 import sys
@@ -46,7 +47,7 @@ def test_the_app_starts_and_quits_under_app_run(tmp_path: Path) -> None:
         [sys.executable, "-c", SCRIPT, str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
     )
     output = done.stdout + done.stderr
     assert "screens: ['EditorScreen']" in done.stdout, output

@@ -10,7 +10,8 @@ from tenxeval_tui.browsing.reports_index import list_reports
 from tenxeval_tui.evaluation import EvalConfig, EvaluationRunner, create_eval_app
 from tenxeval_tui.evaluation.compare import compare_reports
 from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
+from tests.waiting import wait_for
 
 SAMPLE = Path(__file__).parents[2] / "sample_evals" / "weather_graph.evalset.json"
 
@@ -39,7 +40,7 @@ async def test_reports_of_a_real_run_browse(tmp_path: Path) -> None:
     async with browser.run_test(size=SIZE) as pilot:
         screen = await open_current_report(pilot, count=1)
         await pilot.press("f", "enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         shown = screen.showing_case
         assert shown is not None and shown.status in ("failed", "error")
         assert screen.query_one(CaseDetailView).result is shown

@@ -15,7 +15,8 @@ from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.repeat_samples import write_repeat_reports
-from tests.tui.browser_app import BrowserApp, until
+from tests.tui.browser_app import BrowserApp
+from tests.waiting import wait_for
 
 SIZE = (130, 40)
 
@@ -28,9 +29,9 @@ def repeats_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
 
 
 async def _report(pilot: Pilot[Any]) -> None:
-    await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+    await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
     await pilot.press("enter")
-    await until(
+    await wait_for(
         pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
     )
     await pilot.pause()
@@ -40,10 +41,10 @@ def test_repeat_of_a_case_snapshot(snap_compare: Any, repeats_app: BrowserApp) -
     async def second_repeat(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: pilot.app.screen.showing_case is not None)
+        await wait_for(pilot, lambda: pilot.app.screen.showing_case is not None)
         await pilot.press("right_square_bracket", "right_square_bracket")
         view = pilot.app.screen.query_one(CaseDetailView)
-        await until(pilot, lambda: view.repeat == 1)
+        await wait_for(pilot, lambda: view.repeat == 1)
         await pilot.pause()
 
     assert snap_compare(repeats_app, terminal_size=SIZE, run_before=second_repeat)
@@ -53,11 +54,11 @@ def test_noise_aware_comparison_snapshot(snap_compare: Any, repeats_app: Browser
     async def compared(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
         picker = pilot.app.screen
-        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(pilot.app.screen, CompareScreen) and pilot.app.screen.comparison,
         )
@@ -76,7 +77,7 @@ def test_flaky_cases_snapshot(
     write_history(tmp_path / "eval_reports", HISTORY)
 
     async def flaky(pilot: Pilot[Any]) -> None:
-        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
+        await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
         await pilot.press("h")
         await open_flaky(pilot)
         await pilot.pause()
@@ -99,17 +100,19 @@ def test_what_if_snapshot(
     report.to_file(tmp_path / "eval_reports" / "coins_20260519_142301.json")
 
     async def raised(pilot: Pilot[Any]) -> None:
-        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
-        await until(
+        await wait_for(
             pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
         )
         await pilot.press("t")
-        await until(
+        await wait_for(
             pilot, lambda: isinstance(pilot.app.screen, WhatIfScreen) and pilot.app.screen.result
         )
         await pilot.press(*["plus"] * 6)
-        await until(pilot, lambda: pilot.app.screen.result is not None and pilot.app.screen.changes)
+        await wait_for(
+            pilot, lambda: pilot.app.screen.result is not None and pilot.app.screen.changes
+        )
         await pilot.pause()
 
     assert snap_compare(BrowserApp("eval_reports"), terminal_size=SIZE, run_before=raised)

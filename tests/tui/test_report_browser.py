@@ -22,8 +22,9 @@ from tests.tui.browser_app import (
     BrowserAppWithCaseActions,
     open_current_report,
     plain,
-    until,
 )
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
 
 def showing(screen: ReportScreen) -> str | None:
@@ -37,19 +38,17 @@ async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path)
     (tmp_path / "zz_broken.json").write_text('{"eval_set_id": ', encoding="utf-8")
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
         entries = app.screen.query_one(ReportList).entries
         assert [e.path for e in entries if e.ok] == [cur, base]
         broken = next(e for e in entries if not e.ok)
         # a file that does not load is dated by its modification time (now): it lists first
         assert entries[0] == broken
         await pilot.press("enter")
-        await until(
-            pilot, lambda: any("zz_broken.json:1:17" in n.message for n in app._notifications)
-        )
+        await wait_for(pilot, lambda: any("zz_broken.json:1:17" in n for n in notifications(app)))
         assert isinstance(app.screen, ReportsScreen)  # said, and not opened
         await pilot.press("down", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen))
 
 
 async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
@@ -60,26 +59,26 @@ async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
         ids = lambda: [r.eval_id for r in screen.visible_rows]  # noqa: E731
         assert ids() == ["london", "paris", "tokyo", "berlin", "oslo"]
         await pilot.press("f")
-        await until(pilot, lambda: ids() == ["paris", "berlin"])
+        await wait_for(pilot, lambda: ids() == ["paris", "berlin"])
         await pilot.press("f")
-        await until(pilot, lambda: ids() == [])  # nothing errored in the current run
+        await wait_for(pilot, lambda: ids() == [])  # nothing errored in the current run
         await pilot.press("f")
-        await until(pilot, lambda: len(ids()) == 5)
+        await wait_for(pilot, lambda: len(ids()) == 5)
         await pilot.press("slash")
-        await until(pilot, lambda: screen.query_one("#case-filter").has_focus)
+        await wait_for(pilot, lambda: screen.query_one("#case-filter").has_focus)
         await pilot.press(*"tag:smoke")
-        await until(pilot, lambda: ids() == ["london", "paris"])
+        await wait_for(pilot, lambda: ids() == ["london", "paris"])
         await pilot.press(*" par")
-        await until(pilot, lambda: ids() == ["paris"])
+        await wait_for(pilot, lambda: ids() == ["paris"])
         await pilot.press("enter")  # back to the table with the filter kept
-        await until(pilot, lambda: screen.query_one("#case-table").has_focus)
+        await wait_for(pilot, lambda: screen.query_one("#case-table").has_focus)
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         shown = screen.showing_case
         assert shown is not None and shown.eval_id == "paris"
         await pilot.press("slash")  # the filter box is in the overview: the case closes
-        await until(pilot, lambda: screen.showing_case is None)
-        await until(pilot, lambda: screen.query_one("#case-filter").has_focus)
+        await wait_for(pilot, lambda: screen.showing_case is None)
+        await wait_for(pilot, lambda: screen.query_one("#case-filter").has_focus)
 
 
 async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Path) -> None:
@@ -90,7 +89,7 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
         await pilot.press("down", "enter")
         screen = app.screen
         assert isinstance(screen, ReportScreen)
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         shown = screen.showing_case
         assert shown is not None and shown.eval_id == "paris"
         response = screen.query_one("#response-diff", ResponseDiff).plain
@@ -108,29 +107,29 @@ async def test_case_detail_shows_diffs_criteria_and_escapes_markup(tmp_path: Pat
         assert "480 total" in tokens and "judges  120 in, 30 out" in tokens
         assert "agent → tools → agent" in plain(screen.query_one("#node-order", Static))
         await pilot.press("down")  # with a case open, the cursor moves through cases
-        await until(pilot, lambda: showing(screen) == "tokyo")
+        await wait_for(pilot, lambda: showing(screen) == "tokyo")
         assert screen.showing_case is not None and screen.showing_case.eval_id == "tokyo"
         assert "get_forecast" not in plain(screen.query_one("#trajectory-diff", Static))
         await pilot.press("escape")
-        await until(pilot, lambda: screen.showing_case is None)
+        await wait_for(pilot, lambda: screen.showing_case is None)
         assert screen.showing_case is None and app.screen is screen
-        await until(pilot, lambda: screen.query_one("#case-table").has_focus)
+        await wait_for(pilot, lambda: screen.query_one("#case-table").has_focus)
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
     write_reports(tmp_path)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
         screen = app.screen
         await pilot.press("f", "f")  # errored only
-        await until(pilot, lambda: [r.eval_id for r in screen.visible_rows] == ["berlin"])
+        await wait_for(pilot, lambda: [r.eval_id for r in screen.visible_rows] == ["berlin"])
         await pilot.press("enter")
-        await until(pilot, lambda: showing(screen) == "berlin")
+        await wait_for(pilot, lambda: showing(screen) == "berlin")
         assert "TimeoutError: agent took 30s" in plain(app.screen.query_one("#case-error", Static))
 
 
@@ -138,15 +137,15 @@ async def test_open_html_report_in_browser(tmp_path: Path) -> None:
     _, cur = write_reports(tmp_path)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         await pilot.press("o")
         assert app.opened == []  # no HTML file written for this run
         cur.with_suffix(".html").write_text("<html></html>", encoding="utf-8")
         await pilot.press("o")
-        await until(pilot, lambda: app.opened == [cur.with_suffix(".html").resolve().as_uri()])
+        await wait_for(pilot, lambda: app.opened == [cur.with_suffix(".html").resolve().as_uri()])
         await open_current_report(pilot)
         await pilot.press("o")
-        await until(pilot, lambda: len(app.opened) == 2)
+        await wait_for(pilot, lambda: len(app.opened) == 2)
 
 
 async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
@@ -156,7 +155,7 @@ async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:
         await open_current_report(pilot)
         await pilot.press("down", "ctrl+e", "s")
         await pilot.press("enter", "ctrl+e")
-        await until(pilot, lambda: len(app.case_actions) == 3)
+        await wait_for(pilot, lambda: len(app.case_actions) == 3)
         assert app.case_actions == [
             ("edit", "weather-agent", "paris"),
             ("rerun", "weather-agent", "paris"),
@@ -180,11 +179,13 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
         picker = app.screen
-        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison
+        )
         screen = app.screen
         assert isinstance(screen, CompareScreen)
         assert [c.eval_id for c in screen.visible_cases] == [
@@ -199,7 +200,7 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
         criteria = plain(screen.query_one("#compare-criteria", Static))
         assert "rouge_match" in criteria and "-0.14" in criteria
         await pilot.press("s")  # sort by case name
-        await until(
+        await wait_for(
             pilot,
             lambda: (
                 [c.eval_id for c in screen.visible_cases]
@@ -207,16 +208,16 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
             ),
         )
         await pilot.press("v")
-        await until(pilot, lambda: screen.visible_cases[0].eval_id == "tokyo")
+        await wait_for(pilot, lambda: screen.visible_cases[0].eval_id == "tokyo")
         await pilot.press("a")
-        await until(pilot, lambda: len(screen.visible_cases) == 6)
+        await wait_for(pilot, lambda: len(screen.visible_cases) == 6)
         await pilot.press("s", "s", "s", "s", "v", "a")  # back to change order, unchanged hidden
-        await until(
+        await wait_for(
             pilot,
             lambda: len(screen.visible_cases) == 5 and screen.visible_cases[0].eval_id == "paris",
         )
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CaseScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen) and app.screen.is_mounted)
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.baseline is not None and case_screen.baseline.passed
@@ -233,7 +234,7 @@ async def test_bad_report_shows_the_error_instead_of_crashing(tmp_path: Path) ->
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(ReportScreen(bad))
-        await until(
+        await wait_for(
             pilot,
             lambda: (
                 isinstance(app.screen, ReportScreen)
@@ -258,7 +259,7 @@ async def test_big_report_shows_its_first_cases_then_the_rest(
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_current_report(pilot)
-        await until(pilot, lambda: screen.document is not None and screen.document.complete)
+        await wait_for(pilot, lambda: screen.document is not None and screen.document.complete)
         await pilot.pause()
         assert [r.eval_id for r in screen.visible_rows] == [
             "london",
@@ -275,18 +276,18 @@ async def test_the_list_follows_the_folder_even_before_it_exists(tmp_path: Path)
     app = BrowserApp(folder)
     async with app.run_test(size=SIZE) as pilot:
         title = app.screen.query_one("#reports-title", Static)
-        await until(pilot, lambda: "No reports" in plain(title))
+        await wait_for(pilot, lambda: "No reports" in plain(title))
 
         base, cur = write_reports(folder)  # a run writes its reports
 
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         assert [e.path for e in app.screen.query_one(ReportList).entries] == [cur, base]
         assert "No reports" not in plain(title)
 
         (folder / "notes.txt").write_text("not a report", encoding="utf-8")
         later = folder / "weather-agent_20260521_142301.json"
         later.write_bytes(cur.read_bytes())
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 3)
         assert app.screen.query_one(ReportList).entries[0].path == later
 
 
@@ -301,11 +302,11 @@ async def test_the_list_follows_a_folder_made_twice_below_missing_parents(tmp_pa
             return len(app.screen.query_one(ReportList).entries)
 
         write_reports(folder)
-        await until(pilot, lambda: listed() == 2)
+        await wait_for(pilot, lambda: listed() == 2)
         shutil.rmtree(folder)  # cleaned up by hand...
-        await until(pilot, lambda: listed() == 0)
+        await wait_for(pilot, lambda: listed() == 0)
         write_reports(folder)  # ...and written again by the next run
-        await until(pilot, lambda: listed() == 2)
+        await wait_for(pilot, lambda: listed() == 2)
 
 
 def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> None:
@@ -326,10 +327,10 @@ async def open_baseline_picker(pilot: Any, reports: int) -> BaselinePicker:
     app = pilot.app
     await open_current_report(pilot, count=reports)
     await pilot.press("c")
-    await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+    await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
     picker = app.screen
     assert isinstance(picker, BaselinePicker)
-    await until(pilot, lambda: len(picker.query_one(ReportList).entries) == reports - 1)
+    await wait_for(pilot, lambda: len(picker.query_one(ReportList).entries) == reports - 1)
     return picker
 
 
@@ -344,17 +345,17 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
     async with app.run_test(size=SIZE) as pilot:
         picker = await open_baseline_picker(pilot, reports=3)
         warning = picker.query_one("#baseline-warning", Static)
-        await until(pilot, lambda: picker.query_one(ReportList).cursor_row == 0)
+        await wait_for(pilot, lambda: picker.query_one(ReportList).cursor_row == 0)
         assert plain(warning).strip() == ""  # the guess: the same eval set's earlier run
         await pilot.press("down")  # the support agent's report
-        await until(pilot, lambda: "another eval set" in plain(warning))
+        await wait_for(pilot, lambda: "another eval set" in plain(warning))
         assert "'support-agent', not 'weather-agent'" in plain(warning)
         await pilot.press("up")
-        await until(pilot, lambda: plain(warning).strip() == "")
+        await wait_for(pilot, lambda: plain(warning).strip() == "")
         await pilot.press("down")  # it may still be picked
-        await until(pilot, lambda: "another eval set" in plain(warning))
+        await wait_for(pilot, lambda: "another eval set" in plain(warning))
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
         compare = app.screen
         assert isinstance(compare, CompareScreen) and compare.baseline_path == other
         assert compare.current_path == current
@@ -380,13 +381,13 @@ async def test_the_baseline_picker_passes_over_a_partial_or_empty_report_and_war
         picker = await open_baseline_picker(pilot, reports=4)
         table = picker.query_one(ReportList)
         # newest first: the empty, the partial, the baseline; the guess is the baseline
-        await until(pilot, lambda: table.current_entry is not None)
+        await wait_for(pilot, lambda: table.current_entry is not None)
         assert table.current_entry is not None and table.current_entry.path == base
         warning = picker.query_one("#baseline-warning", Static)
         await pilot.press("up")
-        await until(pilot, lambda: "is partial (its run did not finish)" in plain(warning))
+        await wait_for(pilot, lambda: "is partial (its run did not finish)" in plain(warning))
         await pilot.press("up")
-        await until(pilot, lambda: "holds no case" in plain(warning))
+        await wait_for(pilot, lambda: "holds no case" in plain(warning))
         rates = [str(table.get_row_at(i)[2]) for i in range(3)]
         assert rates[0] == "no cases" and rates[1].endswith("% partial")
 
@@ -423,9 +424,9 @@ async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
     monkeypatch.setattr(ReportsScreen, "_show", counting_show)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen) and first.is_set())
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen) and first.is_set())
         await pilot.press("f5")  # read again while the first reading is held
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
         release.set()
-        await until(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
+        await wait_for(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
         assert len(app.screen.query_one(ReportList).entries) == 2

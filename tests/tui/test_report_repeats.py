@@ -16,7 +16,8 @@ from tenxeval_tui.widgets.reports.report_list import ReportList
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
 from tests.repeat_samples import write_repeat_reports
 from tests.report_samples import write_reports
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import wait_for
 
 
 def footer_keys(screen: object) -> set[str]:
@@ -47,7 +48,7 @@ async def test_cases_show_their_pass_rate_and_repeats_step_with_divergence(
         assert "next_repeat" not in footer_keys(screen)  # no case open yet
         await pilot.press("down", "enter")
         view = screen.query_one(CaseDetailView)
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         assert "next_repeat" in footer_keys(screen)
         title = plain(screen.query_one("#case-title", Static))
         assert "1/5 repeats passed" in title
@@ -60,16 +61,16 @@ async def test_cases_show_their_pass_rate_and_repeats_step_with_divergence(
         )
         assert "#3   FAIL   1.25s  same path and reply as #1" in repeats
         await pilot.press("right_square_bracket", "right_square_bracket")
-        await until(pilot, lambda: view.repeat == 1)
+        await wait_for(pilot, lambda: view.repeat == 1)
         assert "repeat 2 of 5" in plain(screen.query_one("#case-title", Static))
         response = screen.query_one("#response-diff", ResponseDiff).plain
         assert "The weather in Paris is sunny." in response and "could not find" not in response
         await pilot.press("left_square_bracket", "left_square_bracket")
-        await until(pilot, lambda: view.repeat is None)  # back at the case's top level
+        await wait_for(pilot, lambda: view.repeat is None)  # back at the case's top level
         await pilot.press("left_square_bracket")
-        await until(pilot, lambda: view.repeat == 4)  # wraps to the last repeat
+        await wait_for(pilot, lambda: view.repeat == 4)  # wraps to the last repeat
         await pilot.press("down")  # the next case opens at its top level
-        await until(pilot, lambda: view.result is not None and view.result.eval_id == "tokyo")
+        await wait_for(pilot, lambda: view.result is not None and view.result.eval_id == "tokyo")
         assert screen.showing_case is not None and screen.showing_case.eval_id == "tokyo"
         assert view.repeat is None
 
@@ -83,7 +84,7 @@ async def test_a_report_without_repeats_has_no_runs_column_nor_repeat_keys(
         screen = await open_current_report(pilot)
         assert "Runs" not in [c.title for c in screen.query_one(ReportCaseTable).columns]
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         assert not screen.query_one("#case-repeats", Static).display
         assert screen.check_action("next_repeat", ()) is False
         await pilot.press("right_square_bracket")
@@ -96,11 +97,13 @@ async def test_comparison_tells_a_regression_from_a_flip_within_noise(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
         picker = app.screen
-        await until(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(picker.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison
+        )
         screen = app.screen
         assert isinstance(screen, CompareScreen) and screen.comparison is not None
         shown = {c.eval_id: c for c in screen.visible_cases}
@@ -124,9 +127,9 @@ async def test_comparison_tells_a_regression_from_a_flip_within_noise(tmp_path: 
         assert cells["tokyo"][0] == "noise flip" and cells["tokyo"][4] == "5/5 → 4/5"
         assert cells["paris"][4] == "5/5 → 1/5" and cells["paris"][5] == "0.024"
         await pilot.press("enter")  # paris, from both runs, steps through its repeats
-        await until(pilot, lambda: isinstance(app.screen, CaseScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
-        await until(pilot, lambda: bool(case_screen.query(CaseDetailView)))
+        await wait_for(pilot, lambda: bool(case_screen.query(CaseDetailView)))
         await pilot.press("right_square_bracket")
-        await until(pilot, lambda: case_screen.query_one(CaseDetailView).repeat == 0)
+        await wait_for(pilot, lambda: case_screen.query_one(CaseDetailView).repeat == 0)

@@ -21,7 +21,8 @@ from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import BASELINE_TIME, write_reports
-from tests.tui.browser_app import BrowserApp, until
+from tests.tui.browser_app import BrowserApp
+from tests.waiting import wait_for
 
 SIZE = (130, 40)
 
@@ -37,13 +38,13 @@ def reports_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
 
 
 async def _listed(pilot: Pilot[Any]) -> None:
-    await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
+    await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
 
 
 async def _report(pilot: Pilot[Any]) -> None:
     await _listed(pilot)
     await pilot.press("enter")
-    await until(
+    await wait_for(
         pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
     )
     await pilot.pause()
@@ -57,7 +58,7 @@ def test_report_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
     async def failed_only(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("f")
-        await until(pilot, lambda: pilot.app.screen.status_filter is not StatusFilter.ALL)
+        await wait_for(pilot, lambda: pilot.app.screen.status_filter is not StatusFilter.ALL)
 
     assert snap_compare(reports_app, terminal_size=SIZE, run_before=failed_only)
 
@@ -68,7 +69,7 @@ def test_selected_cases_snapshot(snap_compare: Any, reports_app: BrowserApp) -> 
     async def two_selected(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("space", "down", "space")
-        await until(pilot, lambda: pilot.app.screen.query_one(ReportCaseTable).mark_count == 2)
+        await wait_for(pilot, lambda: pilot.app.screen.query_one(ReportCaseTable).mark_count == 2)
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=SIZE, run_before=two_selected)
@@ -78,7 +79,7 @@ def test_case_detail_snapshot(snap_compare: Any, reports_app: BrowserApp) -> Non
     async def paris(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: pilot.app.screen.showing_case is not None)
+        await wait_for(pilot, lambda: pilot.app.screen.showing_case is not None)
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=(130, 60), run_before=paris)
@@ -88,10 +89,10 @@ def test_compare_snapshot(snap_compare: Any, reports_app: BrowserApp) -> None:
     async def compare(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
-        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
+        await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
         await pilot.press("enter")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(pilot.app.screen, CompareScreen) and pilot.app.screen.comparison,
         )
@@ -104,15 +105,15 @@ def test_compared_case_snapshot(snap_compare: Any, reports_app: BrowserApp) -> N
     async def both_runs(pilot: Pilot[Any]) -> None:
         await _report(pilot)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
-        await until(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, BaselinePicker))
+        await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
         await pilot.press("enter")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(pilot.app.screen, CompareScreen) and pilot.app.screen.comparison,
         )
         await pilot.press("enter")  # paris: passed in the baseline, fails now
-        await until(pilot, lambda: isinstance(pilot.app.screen, CaseScreen))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, CaseScreen))
         await pilot.pause()
 
     assert snap_compare(reports_app, terminal_size=(130, 60), run_before=both_runs)

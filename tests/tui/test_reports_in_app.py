@@ -14,8 +14,8 @@ from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import case
-from tests.tui.browser_app import until
-from tests.tui.conftest import search_palette
+from tests.tui.conftest import notifications, search_palette
+from tests.waiting import wait_for
 
 
 def write_report(workspace: Path, eval_set_file: Path) -> Path:
@@ -37,18 +37,18 @@ async def test_b_lists_the_workspace_reports_and_ctrl_e_opens_the_case_in_the_ed
     async with app.run_test(size=(130, 45)) as pilot:
         await pilot.pause()
         await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
         reports = app.screen
         assert isinstance(reports, ReportsScreen)
-        await until(pilot, lambda: len(reports.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(reports.query_one(ReportList).entries) == 1)
         assert reports.folder == weather_set.parent / "eval_reports"
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
         report_screen = app.screen
         assert isinstance(report_screen, ReportScreen)
         assert report_screen.check_action("rerun_case", ()) is True  # the run view reruns it
         await pilot.press("down", "enter", "ctrl+e")
-        await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.document)
         editor = app.screen
         assert isinstance(editor, EditorScreen) and editor.document is not None
         uid = editor.query_one(CaseTable).highlighted_uid
@@ -56,10 +56,10 @@ async def test_b_lists_the_workspace_reports_and_ctrl_e_opens_the_case_in_the_ed
         assert chosen.eval_id == "paris"
         editor.query_one(CaseTable).focus()
         await pilot.press("escape")  # one step back: the report, as it was left
-        await until(pilot, lambda: app.screen is report_screen)
+        await wait_for(pilot, lambda: app.screen is report_screen)
         assert report_screen.showing_case is not None
         await pilot.press("b")  # the reports key shows the list itself
-        await until(pilot, lambda: app.screen is reports)
+        await wait_for(pilot, lambda: app.screen is reports)
 
 
 async def test_unknown_eval_set_says_so(weather_set: Path) -> None:
@@ -67,10 +67,10 @@ async def test_unknown_eval_set_says_so(weather_set: Path) -> None:
     async with app.run_test(size=(130, 45)) as pilot:
         await pilot.pause()
         await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
         await app.run_action("edit_case('not-here', 'x')")
-        await until(
-            pilot, lambda: any("No eval set 'not-here'" in n.message for n in app._notifications)
+        await wait_for(
+            pilot, lambda: any("No eval set 'not-here'" in n for n in notifications(app))
         )
         assert isinstance(app.screen, ReportsScreen)  # said, and stays where it was
 
@@ -80,7 +80,7 @@ async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> No
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert isinstance(app.screen, HelpScreen)
         rows = {(where, keys) for where, keys, _ in app.screen.rows}
         assert ("everywhere", "b") in rows
@@ -89,4 +89,4 @@ async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> No
         await pilot.press("escape")
         await search_palette(pilot, "reports", "Reports")
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))

@@ -27,7 +27,9 @@ from tenxeval_tui.widgets.reports.report_list import ReportList
 from tenxeval_tui.widgets.reports.simulated_conversation import SimulatedConversation
 from tests.evaluation.criteria.judge_server import JudgeServer
 from tests.evaluation.simulators.scripted_user import ScriptedUser, when_said
-from tests.tui.browser_app import plain, until
+from tests.tui.browser_app import plain
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
 GOALS = {
     "Learn the weather in Paris": "It is sunny in Paris.",
@@ -101,15 +103,15 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
     async with app.run_test(size=(130, 45)) as pilot:
         await pilot.pause()
         await pilot.press("b")
-        await until(pilot, lambda: len(app.screen.query(ReportList)) == 1)
-        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
+        await wait_for(pilot, lambda: len(app.screen.query(ReportList)) == 1)
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
         screen = app.screen
         assert isinstance(screen, ReportScreen)
         assert screen.check_action("save_as_case", ()) is False  # no case open: hidden
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         assert screen.check_action("save_as_case", ()) is True  # in the footer now
         shown_keys = {
             (b.binding.key, b.binding.description)
@@ -131,15 +133,15 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
         ):
             assert line in shown, shown
         await pilot.press("down")  # the case under the cursor follows
-        await until(pilot, lambda: screen.showing_case.eval_id == "wrong_city")
+        await wait_for(pilot, lambda: screen.showing_case.eval_id == "wrong_city")
         assert "✗ Learn the weather in Oslo" in plain(screen.query_one(SimulatedConversation))
         await pilot.press("up")
-        await until(pilot, lambda: screen.showing_case.eval_id == "two_cities")
+        await wait_for(pilot, lambda: screen.showing_case.eval_id == "two_cities")
 
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, EvalSetPicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetPicker))
         await pilot.press("enter")  # the workspace's one eval set file
-        await until(pilot, lambda: weather_set.read_text(encoding="utf-8") != original)
+        await wait_for(pilot, lambda: weather_set.read_text(encoding="utf-8") != original)
         saved = EvalSet.from_file(weather_set)
         assert [c.eval_id for c in saved.eval_cases] == ["london", "paris", "two_cities"]
         case = saved.eval_cases[-1]
@@ -162,19 +164,19 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
         ]
         assert case.tags == ["simulated"]
         assert case.metadata["goals"] == list(GOALS)[:2]
-        await until(
+        await wait_for(
             pilot,
-            lambda: any("Saved as case 'two_cities'" in n.message for n in app._notifications),
+            lambda: any("Saved as case 'two_cities'" in n for n in notifications(app)),
         )
 
         await pilot.press("ctrl+s")  # again: the id is taken, so it gets another
-        await until(pilot, lambda: isinstance(app.screen, EvalSetPicker))
+        await wait_for(pilot, lambda: isinstance(app.screen, EvalSetPicker))
         await pilot.press("enter")
-        await until(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 4)
+        await wait_for(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 4)
         assert EvalSet.from_file(weather_set).eval_cases[-1].eval_id == "two_cities_2"
 
         await pilot.press("ctrl+z")  # takes the last one back
-        await until(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 3)
+        await wait_for(pilot, lambda: len(EvalSet.from_file(weather_set).eval_cases) == 3)
         assert (
             json.loads(weather_set.read_text(encoding="utf-8"))["eval_cases"][-1]["eval_id"]
             == "two_cities"

@@ -20,7 +20,8 @@ from tenxeval_tui.evaluation.eval_result import EvalReport as OurReport
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
 from tests.report_samples import write_reports
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import wait_for
 
 
 def tenxgraph_report() -> EvalReport:
@@ -90,9 +91,9 @@ async def test_tenxgraph_report_lists_opens_and_shows_a_case(tmp_path: Path) -> 
         screen = await open_current_report(pilot, count=1)
         assert isinstance(screen, ReportScreen) and screen.path == path
         await pilot.press("f")
-        await until(pilot, lambda: [r.eval_id for r in screen.visible_rows] == ["paris"])
+        await wait_for(pilot, lambda: [r.eval_id for r in screen.visible_rows] == ["paris"])
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         assert screen.showing_case is not None and screen.showing_case.eval_id == "paris"
         case = screen
         response = case.query_one("#response-diff", ResponseDiff).plain

@@ -12,16 +12,12 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.help import HelpScreen
 from tenxeval_tui.settings.user_settings import load_user_settings
 from tenxeval_tui.widgets.run.run_options import RunOptions
-from tests.tui.conftest import wait_for
-from tests.tui.run.conftest import open_run_screen, wait_until, write_workspace
+from tests.tui.conftest import notifications, wait_for
+from tests.tui.run.conftest import open_run_screen, write_workspace
 
 
 def settings_file() -> Path:
     return Path(os.environ["TENXEVAL_CONFIG_DIR"]) / "settings.toml"
-
-
-def toasts(app: WorkbenchApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_the_theme_chosen_in_the_app_is_there_next_time(weather_set: Path) -> None:
@@ -51,8 +47,8 @@ async def test_a_bad_file_is_a_located_warning_and_the_app_starts(weather_set: P
     settings_file().write_text('theme = "nord"\n[run]\nconcurrency = 0\n')
     app = WorkbenchApp(weather_set)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: any("run.concurrency" in t for t in toasts(app)))
-        (message,) = [t for t in toasts(app) if "run.concurrency" in t]
+        await wait_for(pilot, lambda: any("run.concurrency" in t for t in notifications(app)))
+        (message,) = [t for t in notifications(app) if "run.concurrency" in t]
         assert message.startswith(f"{settings_file()}:3: run.concurrency: ")
         assert app.theme != "nord"  # the file is ignored until it is fixed
         await pilot.press("b")  # and the app works
@@ -63,8 +59,8 @@ async def test_an_unknown_theme_or_binding_id_is_named(weather_set: Path) -> Non
     settings_file().write_text('theme = "no-such-theme"\n[keys]\n"workbench.nothing" = "f9"\n')
     app = WorkbenchApp(weather_set)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: len(toasts(app)) >= 2)
-        text = "\n".join(toasts(app))
+        await wait_for(pilot, lambda: len(notifications(app)) >= 2)
+        text = "\n".join(notifications(app))
         assert "theme: no theme 'no-such-theme'" in text
         assert "keys.workbench.nothing: no key binding has this id" in text
 
@@ -87,7 +83,7 @@ async def test_a_rebound_key_works_and_help_shows_it(weather_set: Path) -> None:
         assert isinstance(app.screen, HelpScreen)
         rows = {(where, what): keys for where, keys, what in app.screen.rows}
         assert rows[("everywhere", "Reports")] == "f3"
-    assert toasts(app) == []
+    assert notifications(app) == []
 
 
 async def test_the_run_view_starts_with_the_options_last_run(weather_set: Path) -> None:
@@ -120,7 +116,7 @@ async def test_starting_a_run_remembers_its_options(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         chosen = screen.query_one(RunOptions).choice()
     last = load_user_settings()[0].last_run
     assert (last.agent, last.concurrency, last.preset) == (

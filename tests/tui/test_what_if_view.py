@@ -11,7 +11,8 @@ from tenxeval_tui.evaluation import EvalConfig, EvalReport
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.widgets.reports.what_if_tables import CriterionSettingsTable
 from tests.browsing.test_what_if import judged, real_report
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import wait_for
 
 
 async def test_thresholds_move_verdicts_and_save_only_when_asked(
@@ -24,7 +25,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot, count=1)
         await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, WhatIfScreen) and app.screen.result)
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen) and app.screen.result)
         screen = app.screen
         assert isinstance(screen, WhatIfScreen)
         table = screen.query_one(CriterionSettingsTable)
@@ -33,7 +34,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
         assert "stored score" in table.row_cells(1)[3].plain  # the judged criterion
         assert screen.check_action("save", ()) is False  # nothing changed yet
         await pilot.press(*["plus"] * 6)  # rouge_match 0.50 -> 0.80: q1 (0.75) fails
-        await until(pilot, lambda: screen.result is not None and screen.changes)
+        await wait_for(pilot, lambda: screen.result is not None and screen.changes)
         assert [(c.eval_id, c.before, c.after) for c in screen.changes] == [
             ("q1", "passed", "failed")
         ]
@@ -46,7 +47,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
         assert sorted(p.name for p in tmp_path.iterdir()) == ["coins_20260520_142301.json"]
         # (result is still the last key's until a key is handled: wait for the new verdicts)
         await pilot.press("space")  # rouge_match off: every case passes on the judge
-        await until(
+        await wait_for(
             pilot,
             lambda: (
                 screen.result is not None
@@ -54,24 +55,24 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
             ),
         )
         await pilot.press("space")  # on again: back to the 0.80 verdicts
-        await until(
+        await wait_for(
             pilot,
             lambda: screen.result is not None and [c.eval_id for c in screen.changes] == ["q1"],
         )
         await pilot.press("w")
-        await until(pilot, lambda: screen.saved is not None)
+        await wait_for(pilot, lambda: screen.saved is not None)
         assert screen.saved == tmp_path / "coins_20260520_142301.what-if.json"
         saved = EvalReport.from_file(screen.saved)
         assert [r.status for r in saved.results] == ["passed", "failed", "failed"]
         assert saved.config_used["criteria"]["rouge_match"]["threshold"] == 0.8
         await pilot.press("g")
-        await until(pilot, lambda: screen.saved_config is not None)
+        await wait_for(pilot, lambda: screen.saved_config is not None)
         assert screen.saved_config == tmp_path / "coins.what-if.config.json"
         config = EvalConfig.from_file(screen.saved_config)
         enabled = dict(config.criteria.enabled_items())
         assert enabled["rouge_match"].threshold == 0.8
         assert enabled["factual_accuracy_v1"].threshold == 0.7  # as the report had it
         await pilot.press("r")
-        await until(pilot, lambda: screen.result is not None and screen.changes == [])
+        await wait_for(pilot, lambda: screen.result is not None and screen.changes == [])
         await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, WhatIfScreen))
+        await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen))

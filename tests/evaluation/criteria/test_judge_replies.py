@@ -31,6 +31,7 @@ from tenxeval_tui.evaluation.criteria.llm_base import parse_json_reply
 from tenxeval_tui.evaluation.criteria.response import RougeMatchCriterion
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 from tests.evaluation.criteria.test_judged import CASE, REPLY, config, judge
+from tests.waiting import scaled
 
 HTML_PAGE = "<html><body>502 Bad Gateway</body></html>"
 
@@ -213,6 +214,10 @@ def test_a_criterion_registered_before_the_built_ins_load_keeps_its_name() -> No
         "print(get_criterion_class('rouge_match').__name__)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        check=False,
     )
     assert done.stdout.strip() == "Mine", done.stderr

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 FLAGS = [
     "--headless",
@@ -48,7 +48,9 @@ def find_chromium() -> tuple[str | None, str]:
         return None, "no chromium on PATH and not root, so apt-get cannot install it"
     log = []
     for command in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "chromium"]):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=scaled(600), check=False
+        )
         log.append(f"{' '.join(command)} -> {done.returncode}: {done.stderr.strip()[-300:]}")
     path = shutil.which("chromium")
     return (path, "") if path else (None, "apt-get install chromium failed: " + " | ".join(log))
@@ -62,7 +64,7 @@ class Chromium:
     """One headless Chromium with one page, driven synchronously."""
 
     def __init__(self, executable: str, timeout: float = 20.0) -> None:
-        self.timeout = timeout
+        self.timeout = scaled(timeout)
         self._profile = tempfile.TemporaryDirectory(prefix="tenxeval-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
@@ -238,7 +240,7 @@ class Chromium:
         with contextlib.suppress(TimeoutError, CDPError, OSError):
             self.send("Browser.close", session=False)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=scaled(10))
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()

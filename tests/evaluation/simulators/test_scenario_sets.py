@@ -27,7 +27,7 @@ from tenxeval_tui.evaluation.simulators.scenario_sets import (
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tests.evaluation.criteria.judge_server import JudgeServer
 from tests.evaluation.simulators.scripted_user import ScriptedUser
-from tests.waiting import POLL, wait_async
+from tests.waiting import POLL, scaled, wait_async
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_evals" / "weather_graph.scenarios.json"
@@ -108,7 +108,7 @@ async def test_the_runner_simulates_a_scenario_file_and_a_cancel_keeps_what_fini
     )
     assert replied == ["hello"]
     runner.cancel()
-    reports = await asyncio.wait_for(task, 10)
+    reports = await asyncio.wait_for(task, scaled(10))
     report = reports["two"]
     assert [r.eval_id for r in report.results] == ["quick"]
     assert report.results[0].passed  # no goals: nothing to judge

@@ -9,6 +9,7 @@ import pytest
 
 from sample_evals.plain_agent import support_agent
 from tenxeval_tui.evaluation import AgentApp, Trace, create_eval_app, load_target, make_eval_app
+from tests.waiting import scaled
 
 
 async def test_trace_records_nodes_tools_and_tokens() -> None:
@@ -118,7 +119,7 @@ print(result.actual_tool_calls[0].args)
 """
     root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=scaled(60)
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "{'order_id': 'A100'}"

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
-from tests.waiting import DEFAULT_TIMEOUT, POLL, wait_async
+from tests.waiting import DEFAULT_TIMEOUT, wait_for
 
 AGENT = '''
 """A deterministic plain agent: weather by city; "slow" waits, "boom" raises."""
@@ -94,21 +94,34 @@ async def wait_until(
     timeout: float = DEFAULT_TIMEOUT,
     what: str | None = None,
 ) -> None:
-    """Let the app run until ``condition()`` holds (fails naming ``what`` after ``timeout`` s)."""
-    await wait_async(condition, lambda: pilot.pause(POLL), timeout, what)
-    await asyncio.sleep(0)
+    """:func:`tests.waiting.wait_for` with its first two arguments the other way round: the
+    name these tests used, kept for tests written before it was merged."""
+    await wait_for(pilot, condition, timeout, what)
+
+
+def run_screen_ready(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` is the run screen with every field of its options bar mounted.
+
+    A composed field is not yet a set one: a ``Select`` takes its value when it is mounted
+    (until then it reads as blank, and a value given to it is overwritten by its own).
+    """
+    from tenxeval_tui.screens.run.run import RunScreen
+    from tenxeval_tui.widgets.run.run_options import RunOptions
+
+    if not isinstance(screen, RunScreen) or not screen.is_mounted:
+        return False
+    bars = screen.query(RunOptions)
+    # The bar counts as mounted once its children are (a parent's Mount comes after theirs).
+    return bool(bars) and bars.first().is_mounted
 
 
 async def open_run_screen(pilot: Pilot[Any]) -> Any:
     """Press ``r`` as a user does and wait until the run screen is up with its options bar
     (on a loaded machine the screen may still be composing when the key returns)."""
-    from tenxeval_tui.screens.run.run import RunScreen
-
     await pilot.press("r")
-
-    def ready() -> bool:
-        screen = pilot.app.screen
-        return isinstance(screen, RunScreen) and bool(screen.query("#agent"))
-
-    await wait_until(ready, pilot, what="the run screen with its options bar")
+    await wait_for(
+        pilot,
+        lambda: run_screen_ready(pilot.app.screen),
+        what="the run screen with its options bar",
+    )
     return pilot.app.screen

@@ -18,9 +18,10 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
-from tests.tui.conftest import wait_for_form
+from tests.tui.conftest import notifications, wait_for_form
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_evals"
 WRONG = case_key("plain_agent", "wrong_status")
@@ -52,10 +53,6 @@ def wrong_status_turn(eval_set: Path) -> dict[str, object]:
     return turn
 
 
-def notices(app: WorkbenchApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def test_accept_in_the_run_view_then_the_case_passes_on_rerun(tmp_path: Path) -> None:
     eval_set = sample_project(tmp_path / "project")
     before = eval_set.read_text(encoding="utf-8")
@@ -65,18 +62,18 @@ async def test_accept_in_the_run_view_then_the_case_passes_on_rerun(tmp_path: Pa
         assert isinstance(run, RunScreen)
         assert run.check_action("accept_actual", ()) is False  # nothing has run
         await pilot.press("ctrl+r")
-        await wait_until(lambda: run.runs_finished == 1, pilot, what="the first run")
+        await wait_for(pilot, lambda: run.runs_finished == 1, what="the first run")
         assert run.live is not None and run.live.cases[WRONG].status == CaseStatus.FAILED
         for _ in range(len(run.live.cases)):
             if run.selected == WRONG:
                 break
             await pilot.press("down")
-        await wait_until(lambda: run.selected == WRONG, pilot, what="wrong_status selected")
+        await wait_for(pilot, lambda: run.selected == WRONG, what="wrong_status selected")
         assert run.check_action("accept_actual", ()) is True
         assert "a" in {b.key for b in RunScreen.BINDINGS if hasattr(b, "key")}
 
         await pilot.press("a")
-        await wait_until(lambda: isinstance(app.screen, ChoiceScreen), pilot, what="the dialog")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the dialog")
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         lines = dialog.details.splitlines()
@@ -89,8 +86,8 @@ async def test_accept_in_the_run_view_then_the_case_passes_on_rerun(tmp_path: Pa
         )
         assert eval_set.read_text(encoding="utf-8") == before  # nothing written before asked
         await pilot.press("r")  # the reply only
-        await wait_until(
-            lambda: any("now expects" in n for n in notices(app)), pilot, what="accepted"
+        await wait_for(
+            pilot, lambda: any("now expects" in n for n in notifications(app)), what="accepted"
         )
         assert isinstance(app.screen, EditorScreen)
         turn = wrong_status_turn(eval_set)
@@ -100,10 +97,10 @@ async def test_accept_in_the_run_view_then_the_case_passes_on_rerun(tmp_path: Pa
         assert turn["expected_node_order"] == []  # not chosen: kept as it was
 
         await pilot.press("r")  # back to the run view, the case still selected
-        await wait_until(lambda: app.screen is run, pilot, what="the run view again")
+        await wait_for(pilot, lambda: app.screen is run, what="the run view again")
         assert run.selected == WRONG
         await pilot.press("s")  # rerun it
-        await wait_until(lambda: run.runs_finished == 2, pilot, what="the rerun")
+        await wait_for(pilot, lambda: run.runs_finished == 2, what="the rerun")
         assert run.request is not None and list(run.request.only.values()) == [["wrong_status"]]
         assert run.live is not None and run.live.cases[WRONG].status == CaseStatus.PASSED
 
@@ -115,21 +112,21 @@ async def test_the_run_view_refuses_when_the_file_changed_since_the_run(tmp_path
         run = await open_run_screen(pilot)
         assert isinstance(run, RunScreen)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: run.runs_finished == 1, pilot, what="the run")
+        await wait_for(pilot, lambda: run.runs_finished == 1, what="the run")
         text = eval_set.read_text(encoding="utf-8")
         eval_set.write_text(text, encoding="utf-8")  # written after the run
         run.query_one("#run-cases").move_to(WRONG)  # type: ignore[attr-defined]
-        await wait_until(lambda: run.selected == WRONG, pilot, what="wrong_status selected")
+        await wait_for(pilot, lambda: run.selected == WRONG, what="wrong_status selected")
         await pilot.press("a")
-        await wait_until(
-            lambda: any("changed on disk since this run" in n for n in notices(app)),
+        await wait_for(
             pilot,
+            lambda: any("changed on disk since this run" in n for n in notifications(app)),
             what="the refusal",
         )
         assert app.screen is run
         assert eval_set.read_text(encoding="utf-8") == text
         await pilot.press("enter")  # the case's detail has the key too, with the run's time
-        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot, what="the detail")
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen), what="the detail")
         detail = app.screen
         assert isinstance(detail, CaseScreen)
         assert detail.run_timestamp is not None and detail.run_timestamp > 0
@@ -163,7 +160,7 @@ async def finished_run(pilot: object, app: WorkbenchApp) -> RunScreen:
     run = await open_run_screen(pilot)  # type: ignore[arg-type]
     assert isinstance(run, RunScreen)
     await pilot.press("ctrl+r")  # type: ignore[attr-defined]
-    await wait_until(lambda: run.runs_finished == 1, pilot, what="the run")  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: run.runs_finished == 1, what="the run")  # type: ignore[arg-type]
     assert run.live is not None
     failed = {k for k, s in run.live.cases.items() if s.status == CaseStatus.FAILED}
     assert failed == {WRONG, GREETING, OFF_TOPIC}
@@ -174,9 +171,9 @@ async def select(pilot: object, run: RunScreen, *keys: str) -> RunCaseTable:
     table = run.query_one(RunCaseTable)
     for key in keys:
         assert table.move_to(key)
-        await wait_until(lambda: run.selected == key, pilot, what=f"{key} under the cursor")  # type: ignore[arg-type]  # noqa: B023
+        await wait_for(pilot, lambda: run.selected == key, what=f"{key} under the cursor")  # type: ignore[arg-type]  # noqa: B023
         await pilot.press("space")  # type: ignore[attr-defined]
-    await wait_until(lambda: table.marked_keys == list(keys), pilot, what="the selection")  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: table.marked_keys == list(keys), what="the selection")  # type: ignore[arg-type]
     return table
 
 
@@ -192,7 +189,7 @@ async def test_two_selected_cases_accepted_from_the_run_view_one_ctrl_z_undoes_t
         assert "2 selected" in str(table.border_subtitle)
         assert run.check_action("accept_many", ()) is True
         await pilot.press("A")
-        await wait_until(lambda: isinstance(app.screen, ChoiceScreen), pilot, what="the dialog")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the dialog")
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         assert "2 selected case(s)" in dialog.question
@@ -201,9 +198,9 @@ async def test_two_selected_cases_accepted_from_the_run_view_one_ctrl_z_undoes_t
         assert "off_topic" not in dialog.details  # failed, not selected
         assert eval_set.read_text(encoding="utf-8") == before
         await pilot.press("a")  # reply, tools and nodes, for both
-        await wait_until(
-            lambda: any("2 case(s)" in n and "now expect" in n for n in notices(app)),
+        await wait_for(
             pilot,
+            lambda: any("2 case(s)" in n and "now expect" in n for n in notifications(app)),
             what="accepted",
         )
         assert isinstance(app.screen, EditorScreen)
@@ -219,14 +216,14 @@ async def test_two_selected_cases_accepted_from_the_run_view_one_ctrl_z_undoes_t
             assert case_bytes(before, eval_id) in after, eval_id
         assert editor.document is not None and not editor.document.dirty
         await pilot.press("ctrl+z")  # one step takes both back
-        await wait_until(
-            lambda: editor.document is not None and editor.document.dirty, pilot, what="undone"
+        await wait_for(
+            pilot, lambda: editor.document is not None and editor.document.dirty, what="undone"
         )
         assert not editor.document.can_undo
         await pilot.press("ctrl+s")
-        await wait_until(
-            lambda: json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(before),
+        await wait_for(
             pilot,
+            lambda: json.loads(eval_set.read_text(encoding="utf-8")) == json.loads(before),
             what="the file as before",
         )
 
@@ -239,20 +236,20 @@ async def test_the_rule_without_a_selection_then_a_refusal_once_the_file_changed
     async with app.run_test(size=(160, 45)) as pilot:
         run = await finished_run(pilot, app)
         await pilot.press("A")  # nothing selected: the cases that failed on their reply alone
-        await wait_until(lambda: isinstance(app.screen, ChoiceScreen), pilot, what="the dialog")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the dialog")
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
         assert "3 case(s) that failed on their reply alone" in dialog.question
         await pilot.press("escape")
-        await wait_until(lambda: app.screen is run, pilot, what="the run view again")
+        await wait_for(pilot, lambda: app.screen is run, what="the run view again")
 
         text = eval_set.read_text(encoding="utf-8")
         eval_set.write_text(text, encoding="utf-8")  # written after the run
         await select(pilot, run, WRONG, OFF_TOPIC)
         await pilot.press("A")
-        await wait_until(
-            lambda: any("changed on disk since this run" in n for n in notices(app)),
+        await wait_for(
             pilot,
+            lambda: any("changed on disk since this run" in n for n in notifications(app)),
             what="the refusal",
         )
         assert app.screen is run
@@ -272,14 +269,14 @@ async def test_unsaved_changes_in_the_editor_are_not_overwritten(tmp_path: Path)
         editor.query_one("#f-name", Input).value = "renamed, not saved"
         assert editor.document is not None and editor.document.dirty
         await pilot.press("r")
-        await wait_until(lambda: app.screen is run, pilot, what="the run view again")
+        await wait_for(pilot, lambda: app.screen is run, what="the run view again")
         await select(pilot, run, WRONG, GREETING)
         await pilot.press("A")
-        await wait_until(lambda: isinstance(app.screen, ChoiceScreen), pilot, what="the dialog")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the dialog")
         await pilot.press("a")
-        await wait_until(
-            lambda: any("has unsaved changes in the editor" in n for n in notices(app)),
+        await wait_for(
             pilot,
+            lambda: any("has unsaved changes in the editor" in n for n in notifications(app)),
             what="the refusal",
         )
         assert eval_set.read_text(encoding="utf-8") == before

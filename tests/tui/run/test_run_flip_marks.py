@@ -11,9 +11,11 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalCaseResult
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun
 from tenxeval_tui.widgets.run.run_case_table import FLIP_LEGEND, RunCaseTable
+from tests.tui.conftest import notifications
 from tests.tui.test_flip_marks import BAD, OK, write_run
+from tests.waiting import wait_for
 
-from .conftest import AGENT, open_run_screen, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, write_workspace
 from .test_run_live_steps import rome_workspace, start_and_select_rome
 
 PARIS, ROME = "cities::paris", "cities::rome"
@@ -36,11 +38,11 @@ async def test_a_case_that_flipped_before_is_marked_while_it_runs(tmp_path: Path
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await start_and_select_rome(pilot)
         table = screen.query_one(RunCaseTable)
-        await wait_until(lambda: table.flipped_keys == [ROME], pilot, what="rome marked")
+        await wait_for(pilot, lambda: table.flipped_keys == [ROME], what="rome marked")
         live = screen.live
         assert live is not None  # marked from the history: queued or running
         assert live.cases[ROME].status in (CaseStatus.QUEUED, CaseStatus.RUNNING)
-        await wait_until(lambda: live.cases[ROME].status == CaseStatus.RUNNING, pilot)
+        await wait_for(pilot, lambda: live.cases[ROME].status == CaseStatus.RUNNING)
         assert table.flipped_keys == [ROME]
         assert case_text(table, ROME) == "~ rome"
         assert case_text(table, PARIS) == "paris"
@@ -49,15 +51,13 @@ async def test_a_case_that_flipped_before_is_marked_while_it_runs(tmp_path: Path
         # a report lands in which paris failed: paris flipped too
         later = repeats_at(reports, time.time() + 86400, {"paris": BAD, "rome": BAD})
         assert later.is_file()
-        await wait_until(
-            lambda: table.flipped_keys == [PARIS, ROME], pilot, what="paris marked too"
-        )
+        await wait_for(pilot, lambda: table.flipped_keys == [PARIS, ROME], what="paris marked too")
         (root / "release").touch()
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         marks = screen.flip_marks
-        await wait_until(
-            lambda: "cities" in marks.histories and marks.histories["cities"].runs == 4,
+        await wait_for(
             pilot,
+            lambda: "cities" in marks.histories and marks.histories["cities"].runs == 4,
             what="this run's report read",
         )
         assert table.flipped_keys == [PARIS, ROME]  # oslo failed every run: not flipped
@@ -84,17 +84,17 @@ async def test_no_history_no_marks(tmp_path: Path) -> None:
     async with WorkbenchApp(root, watch_files=False).run_test(size=(160, 45)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         table = screen.query_one(RunCaseTable)
         marks = screen.flip_marks
-        await wait_until(
-            lambda: "cities" in marks.histories and marks.histories["cities"].runs == 1,
+        await wait_for(
             pilot,
+            lambda: "cities" in marks.histories and marks.histories["cities"].runs == 1,
             what="this run's report read",
         )
         assert table.row_count == 3 and table.flipped_keys == []
         assert table.border_subtitle == ""
-        assert not pilot.app._notifications
+        assert not notifications(pilot.app)
 
 
 async def test_repeats_that_disagree_in_this_run_are_marked(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ async def test_repeats_that_disagree_in_this_run_are_marked(tmp_path: Path) -> N
     async with WorkbenchApp(root, watch_files=False).run_test(size=(160, 45)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         table = screen.query_one(RunCaseTable)
         assert screen.live is not None and screen.live.cases[ROME].repeats_disagree
         assert table.flipped_keys == [ROME]
@@ -117,9 +117,9 @@ async def test_repeats_that_disagree_in_this_run_are_marked(tmp_path: Path) -> N
         # a selection's count takes the border while there is one; the legend comes back
         table.focus()
         await pilot.press("space")
-        await wait_until(lambda: table.border_subtitle == "1 selected · esc clears", pilot)
+        await wait_for(pilot, lambda: table.border_subtitle == "1 selected · esc clears")
         await pilot.press("escape")
-        await wait_until(lambda: table.border_subtitle == FLIP_LEGEND, pilot)
+        await wait_for(pilot, lambda: table.border_subtitle == FLIP_LEGEND)
 
 
 def test_repeats_disagree_as_soon_as_one_passed_and_one_did_not() -> None:

@@ -13,8 +13,9 @@ from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until, write_workspace
+from .conftest import open_run_screen, write_workspace
 
 # get_weather for Rome waits until the file RELEASE exists (the test creates it).
 BLOCKING_AGENT = """
@@ -84,11 +85,11 @@ def rome_workspace(tmp_path: Path, slow: int | None = None) -> Path:
 async def start_and_select_rome(pilot: Pilot[Any]) -> RunScreen:
     screen = await open_run_screen(pilot)
     await pilot.press("ctrl+r")
-    await wait_until(lambda: screen.live is not None and "cities::rome" in screen.live.cases, pilot)
+    await wait_for(pilot, lambda: screen.live is not None and "cities::rome" in screen.live.cases)
     table = screen.query_one(RunCaseTable)
-    await wait_until(lambda: table.has_key("cities::rome"), pilot)
+    await wait_for(pilot, lambda: table.has_key("cities::rome"))
     table.move_to("cities::rome")
-    await wait_until(lambda: screen.selected == "cities::rome", pilot)
+    await wait_for(pilot, lambda: screen.selected == "cities::rome")
     return screen
 
 
@@ -100,22 +101,22 @@ async def test_a_blocked_tool_call_shows_in_its_row_and_over_its_events_with_a_t
     async with clocked_app(root, clock).run_test(size=(160, 45)) as pilot:
         screen = await start_and_select_rome(pilot)
         calling = 'calling get_weather(city="Rome")'
-        await wait_until(lambda: calling in row_text(screen, "cities::rome"), pilot)
+        await wait_for(pilot, lambda: calling in row_text(screen, "cities::rome"))
         now = screen.query_one(CaseNow)
-        await wait_until(lambda: calling in str(now.render()), pilot)
+        await wait_for(pilot, lambda: calling in str(now.render()))
         assert "0:00:00" in row_text(screen, "cities::rome")
 
         clock.now += 4
         screen.tick()
-        await wait_until(lambda: f"{calling} 0:00:04" in row_text(screen, "cities::rome"), pilot)
-        await wait_until(lambda: f"{calling} 0:00:04" in str(now.render()), pilot)
+        await wait_for(pilot, lambda: f"{calling} 0:00:04" in row_text(screen, "cities::rome"))
+        await wait_for(pilot, lambda: f"{calling} 0:00:04" in str(now.render()))
         assert "0:00:04" in screen.query_one(RunCaseTable).cells_of("cities::rome")[3].plain
         # The other cases ran to the end meanwhile; Rome is still running.
-        await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
+        await wait_for(pilot, lambda: screen.live is not None and screen.live.completed == 2)
         assert "running" in row_text(screen, "cities::rome")
 
         (root / "release").write_text("go", encoding="utf-8")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert calling not in row_text(screen, "cities::rome")
         assert not now.display  # nothing in flight any more
         events = screen.query_one(EventStream)
@@ -130,15 +131,15 @@ async def test_a_case_running_past_the_soft_limit_shows_as_slow(tmp_path: Path) 
     clock = FakeClock()
     async with clocked_app(root, clock).run_test(size=(160, 45)) as pilot:
         screen = await start_and_select_rome(pilot)
-        await wait_until(lambda: "calling" in row_text(screen, "cities::rome"), pilot)
+        await wait_for(pilot, lambda: "calling" in row_text(screen, "cities::rome"))
         assert "slow" not in row_text(screen, "cities::rome")
         clock.now += 31
         screen.tick()
-        await wait_until(lambda: "▶ slow" in row_text(screen, "cities::rome"), pilot)
+        await wait_for(pilot, lambda: "▶ slow" in row_text(screen, "cities::rome"))
         time_cell = screen.query_one(RunCaseTable).cells_of("cities::rome")[3]
         assert "red" in str(time_cell.style)
         (root / "release").write_text("go", encoding="utf-8")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert "slow" not in row_text(screen, "cities::rome")
 
 
@@ -166,11 +167,11 @@ async def test_a_10xgraph_model_call_in_flight_shows_as_thinking(tmp_path: Path)
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.live is not None and screen.live.cases, pilot)
+        await wait_for(pilot, lambda: screen.live is not None and screen.live.cases)
         table = screen.query_one(RunCaseTable)
-        await wait_until(lambda: table.has_key("cities::paris"), pilot)
-        await wait_until(lambda: "MAIN thinking" in row_text(screen, "cities::paris"), pilot)
-        await wait_until(lambda: "MAIN thinking" in str(screen.query_one(CaseNow).render()), pilot)
+        await wait_for(pilot, lambda: table.has_key("cities::paris"))
+        await wait_for(pilot, lambda: "MAIN thinking" in row_text(screen, "cities::paris"))
+        await wait_for(pilot, lambda: "MAIN thinking" in str(screen.query_one(CaseNow).render()))
         await screen.cancel_run()
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert "thinking" not in row_text(screen, "cities::paris")

@@ -10,8 +10,9 @@ from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 
 
 async def test_enter_opens_the_case_and_j_k_move(workspace: Path) -> None:
@@ -21,25 +22,25 @@ async def test_enter_opens_the_case_and_j_k_move(workspace: Path) -> None:
         await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
-        await wait_until(lambda: run.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: run.runs_finished == 1)
         table = run.query_one(RunCaseTable)
         table.focus()
         await pilot.press("j", "j")
-        await wait_until(lambda: table.cursor == 2, pilot)
+        await wait_for(pilot, lambda: table.cursor == 2)
         await pilot.press("k")
-        await wait_until(lambda: table.cursor == 1, pilot)
+        await wait_for(pilot, lambda: table.cursor == 1)
         key = table.selected_key
         assert key == "cities::rome"
         await pilot.press("enter")
-        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         detail = app.screen
         assert isinstance(detail, CaseScreen)
         assert detail.result.eval_id == "rome"
         assert detail.result.actual_tool_calls  # the full result, from the report
         await pilot.press("escape")
-        await wait_until(lambda: app.screen is run, pilot)
+        await wait_for(pilot, lambda: app.screen is run)
         await pilot.press("b")  # the reports key works from the run view too
-        await wait_until(lambda: isinstance(app.screen, ReportsScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_scores_show_at_100_columns(workspace: Path) -> None:
@@ -49,7 +50,7 @@ async def test_scores_show_at_100_columns(workspace: Path) -> None:
         await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
-        await wait_until(lambda: run.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: run.runs_finished == 1)
         table = run.query_one(RunCaseTable)
         plan = table.plan
         assert "scores" in plan.widths and "case" in plan.widths

@@ -12,8 +12,9 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_progress import RunFigures
+from tests.waiting import wait_for
 
-from .conftest import AGENT, open_run_screen, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, write_workspace
 
 # The Rome case naps long enough for the elapsed time to tick while it runs.
 NAPPING_AGENT = AGENT.replace(
@@ -56,7 +57,7 @@ async def test_progress_never_goes_back_and_the_total_is_known_from_the_start(
         bar.update = recording  # type: ignore[method-assign]
         screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")  # two eval sets: cities (3 cases), then more (2)
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
     # Until the worker says what it runs the bar shows no share (total None), then 5 always.
     known = [(total, progress) for total, progress in posted if total is not None]
     assert known, "the bar never showed a share"
@@ -76,15 +77,15 @@ async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
         await pilot.press("ctrl+r")
         screen = app.screen
         assert isinstance(screen, RunScreen)
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         await pilot.press("w")  # after a run too: the README says it runs once
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert screen.runs_started == 2 and screen.watcher.active
         cities = workspace / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         eval_set.eval_cases[0].name = "renamed"
         eval_set.to_file(cities)
-        await wait_until(lambda: screen.runs_finished == 3, pilot)  # then it watches
+        await wait_for(pilot, lambda: screen.runs_finished == 3)  # then it watches
         assert screen.request is not None
         assert screen.request.only == {str(cities.resolve()): [eval_set.eval_cases[0].eval_id]}
 
@@ -94,16 +95,16 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
     (root / "evals" / "more.evalset.json").unlink()
     app = WorkbenchApp(root, watch_runs=True)
     async with app.run_test(size=(160, 40)) as pilot:
-        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
         screen = app.screen
         assert isinstance(screen, RunScreen)
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         first = screen.live
         assert first is not None
         # The run's own figure, once its last repaint is in (it may land a tick after).
-        await wait_until(
-            lambda: f"elapsed {first.elapsed():.0f}s" in figures(screen),
+        await wait_for(
             pilot,
+            lambda: f"elapsed {first.elapsed():.0f}s" in figures(screen),
             what="the first run's final elapsed time shown",
         )
         cities = root / "evals" / "cities.evalset.json"
@@ -111,7 +112,7 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
         rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
         rome.name = "Rome again"
         eval_set.to_file(cities)
-        await wait_until(lambda: screen.live is not first, pilot)
+        await wait_for(pilot, lambda: screen.live is not first)
         second = screen.live
         assert second is not None
         seen: set[str] = set()
@@ -121,11 +122,11 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
                 seen.add(elapsed_of(figures(screen)))
             return len(seen) >= 2 or second.done
 
-        await wait_until(ticked, pilot)
+        await wait_for(pilot, ticked)
         assert len(seen) >= 2, f"the elapsed time stood still during the rerun: {seen}"
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
-        await wait_until(
-            lambda: f"elapsed {second.elapsed():.0f}s" in figures(screen),
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
+        await wait_for(
             pilot,
+            lambda: f"elapsed {second.elapsed():.0f}s" in figures(screen),
             what="the rerun's final elapsed time shown",
         )

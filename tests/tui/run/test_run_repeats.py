@@ -10,8 +10,8 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
+from tests.waiting import wait_for
 
-from .conftest import wait_until
 from .test_run_live_steps import rome_workspace, row_text, start_and_select_rome
 
 ROME = "cities::rome"
@@ -33,17 +33,17 @@ async def test_repeats_show_their_progress_and_number_their_event_lines(tmp_path
         live = screen.live
         assert live is not None
         # Rome's three runs all wait in their tool call: none done of 3.
-        await wait_until(lambda: live.cases[ROME].repeats == 3, pilot)
-        await wait_until(lambda: "▶ 0/3" in row_text(screen, ROME), pilot)
+        await wait_for(pilot, lambda: live.cases[ROME].repeats == 3)
+        await wait_for(pilot, lambda: "▶ 0/3" in row_text(screen, ROME))
         stream = screen.query_one(EventStream)
-        await wait_until(lambda: len(stream.lines) >= 3, pilot)
+        await wait_for(pilot, lambda: len(stream.lines) >= 3)
         marks = sorted(str(line).split()[0] for line in stream.lines)
         assert marks == ["#1", "#2", "#3"]  # one MAIN line of each run
 
         await pilot.press("x")  # stopping the case stops every run of it
-        await wait_until(lambda: isinstance(pilot.app.screen, ChoiceScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
         await pilot.press("c")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         state = live.cases[ROME]
         assert state.status == CaseStatus.CANCELLED and state.repeats_done == 3
         assert state.result is not None and len(state.result.runs) == 3

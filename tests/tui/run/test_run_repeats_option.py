@@ -10,7 +10,8 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalReport
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_options import RunOptions
-from tests.tui.run.conftest import open_run_screen, wait_until
+from tests.tui.run.conftest import open_run_screen
+from tests.waiting import wait_for
 
 
 async def test_repeats_run_each_case_that_many_times(workspace: Path) -> None:
@@ -22,7 +23,7 @@ async def test_repeats_run_each_case_that_many_times(workspace: Path) -> None:
         assert screen.query_one(RunOptions).choice().repeats is None  # empty: the config's own
         screen.query_one("#repeats").value = "3"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run to finish")
         assert screen.request is not None and screen.request.repeats == 3
         assert screen.request.resolved_config().repeats == 3
     reports = sorted((workspace / "reports").glob("*.json"))
@@ -44,7 +45,7 @@ async def test_repeats_out_of_range_are_refused_before_anything_runs(workspace: 
         await pilot.press("ctrl+r")
         said = "Repeats: 20000 is not a whole number from 1 to 10,000."
         run_message = screen.query_one("#run-message", Static)
-        await wait_until(lambda: said in str(run_message.render()), pilot)
+        await wait_for(pilot, lambda: said in str(run_message.render()))
         message = str(run_message.render())
         assert "Repeats: 20000 is not a whole number from 1 to 10,000." in message
         assert screen.runs_started == 0

@@ -22,8 +22,10 @@ from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, prompt_of
 from tests.evaluation.simulators.scripted_user import JUDGE, ScriptedUser, kind_of, when_said
+from tests.tui.conftest import notifications
+from tests.waiting import scaled, wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 
 SCENARIOS = {
     "scenario_set_id": "trips",
@@ -54,7 +56,7 @@ class GatedUser(ScriptedUser):
 
     def __call__(self, body: dict[str, Any]) -> Scripted:
         if kind_of(prompt_of(body)) == JUDGE:
-            self.release.wait(60)
+            self.release.wait(scaled(60))
         return super().__call__(body)
 
 
@@ -91,11 +93,11 @@ async def test_a_scenario_file_runs_and_streams_its_conversation(
                 shown = "\n".join(str(line) for line in screen.query_one(EventStream).lines)
                 return "It is sunny in Rome." in shown
 
-            await wait_until(
-                lambda: screen.live is not None and key in screen.live.cases, pilot, what="case"
+            await wait_for(
+                pilot, lambda: screen.live is not None and key in screen.live.cases, what="case"
             )
             screen.query_one(RunCaseTable).move_to(key)
-            await wait_until(conversation_shown, pilot, what="the conversation on screen")
+            await wait_for(pilot, conversation_shown, what="the conversation on screen")
             assert screen.live is not None
             assert screen.live.cases[key].status == CaseStatus.RUNNING  # streamed live
             lines = [str(line) for line in screen.query_one(EventStream).lines]
@@ -107,7 +109,7 @@ async def test_a_scenario_file_runs_and_streams_its_conversation(
                 '■ reply "It is sunny in Rome."',
             ]
             user.release.set()
-            await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run's end")
+            await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run's end")
             assert screen.live.cases[key].status == CaseStatus.PASSED
             assert {r["model"] for r in user_server.requests} == {"sim-user", "judge-test"}
     finally:
@@ -125,7 +127,7 @@ async def test_all_skips_a_scenario_file_without_a_user_model_and_says_so(
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run's end")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run's end")
         assert screen.request is not None
         assert [p.name for p in screen.request.eval_sets] == [
             "cities.evalset.json",
@@ -133,12 +135,11 @@ async def test_all_skips_a_scenario_file_without_a_user_model_and_says_so(
         ]
         assert screen.live is not None and not screen.live.crashed
         assert not any(key.startswith("trips::") for key in screen.live.cases)
-        await wait_until(
-            lambda: any(
-                "Skipped evals/trips.scenarios.json" in str(n.message)
-                and "no judge model" in str(n.message)
-                for n in app._notifications
-            ),
+        await wait_for(
             pilot,
+            lambda: any(
+                "Skipped evals/trips.scenarios.json" in n and "no judge model" in n
+                for n in notifications(app)
+            ),
             what="the skipped file's toast",
         )

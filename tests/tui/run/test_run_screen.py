@@ -18,8 +18,10 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.conftest import SampleRun
+from tests.waiting import scaled, wait_for
 
-from .conftest import open_run_screen, wait_until, write_workspace
+from .conftest import open_run_screen, write_workspace
 
 
 def run_screen(app: WorkbenchApp) -> RunScreen:
@@ -39,7 +41,7 @@ def message(screen: RunScreen) -> str:
 async def run_all(app: WorkbenchApp, pilot: object) -> RunScreen:
     screen = await open_run_screen(pilot)
     await pilot.press("ctrl+r")  # type: ignore[attr-defined]
-    await wait_until(lambda: finished(screen), pilot)
+    await wait_for(pilot, lambda: finished(screen))
     return screen
 
 
@@ -65,7 +67,7 @@ def headless_counts(
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=scaled(120),
     )
     summaries = [json.loads(p.read_text(encoding="utf-8"))["summary"] for p in out.glob("*.json")]
     assert summaries, f"the CLI wrote no report: {done.stdout}{done.stderr}"
@@ -92,40 +94,30 @@ async def test_counts_equal_a_headless_run(workspace: Path) -> None:
         assert written == [".html", ".html", ".json", ".json"]
 
 
-async def test_sample_eval_sets_match_a_headless_run(tmp_path: Path) -> None:
+async def test_sample_eval_sets_match_a_headless_run(sample_evals_run: SampleRun) -> None:
     repo = Path(__file__).resolve().parents[3]
     sample = repo / "sample_evals" / "weather_graph.evalset.json"
-    spec = "sample_evals.weather_graph:build_graph"
-    expected = headless_counts(repo, spec, [sample], tmp_path / "cli")
+    spec = "sample_evals.weather_graph:build_graph"  # the agent its metadata names
+    expected = sample_evals_run.counts("weather_graph")
     app = WorkbenchApp(sample)
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = spec
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["passed"], counts["failed"], counts["error"]) == expected
 
 
-async def test_all_sample_eval_sets_run_each_with_their_own_agent(tmp_path: Path) -> None:
+async def test_all_sample_eval_sets_run_each_with_their_own_agent(
+    sample_evals_run: SampleRun,
+) -> None:
     """`make demo`'s workspace: two eval sets for two agents, counted as the CLI counts them."""
     repo = Path(__file__).resolve().parents[3]
-    done = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "tenxeval-tui"),
-            *("run", "sample_evals", "--output-dir", str(tmp_path), "--no-html", "-q"),
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    (report,) = tmp_path.glob("*.json")
-    summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    summary = sample_evals_run.report["summary"]
     expected = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
-    assert expected == (14, 2, 2), done.stdout + done.stderr
+    assert expected == (14, 2, 2), sample_evals_run.output
     app = WorkbenchApp(repo / "sample_evals")
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
@@ -160,7 +152,7 @@ async def test_the_selected_case_streams_its_events_in_order(workspace: Path) ->
         stream = screen.query_one(EventStream)
         assert screen.live is not None
         # the stream follows the table's Highlighted message, handled later
-        await wait_until(lambda: screen.selected == "cities::rome", pilot)
+        await wait_for(pilot, lambda: screen.selected == "cities::rome")
         assert stream.shown == len(screen.live.cases["cities::rome"].events) == 5
         lines = [str(line) for line in stream.lines]
         # The tool call's line ends with how long it took ("  [0.00s]"): a step's duration.
@@ -180,7 +172,7 @@ async def test_rerun_failed_runs_only_those_and_carries_the_rest(workspace: Path
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
         await pilot.press("f")
-        await wait_until(lambda: finished(screen, runs=2), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=2))
         assert screen.request is not None
         assert sorted(i for ids in screen.request.only.values() for i in ids) == ["kyiv", "oslo"]
         assert screen.live is not None
@@ -207,7 +199,7 @@ async def test_rerun_the_selected_case(workspace: Path) -> None:
         assert table.move_to("more::lima")
         await pilot.pause()
         await pilot.press("s")
-        await wait_until(lambda: finished(screen, runs=2), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=2))
         assert screen.request is not None
         assert list(screen.request.only.values()) == [["lima"]]
         assert screen.live is not None
@@ -242,10 +234,10 @@ async def test_cancel_keeps_finished_cases_in_a_partial_report(
         screen = await open_run_screen(pilot)
         screen.query_one("#concurrency").value = "1"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.live is not None and screen.live.completed == 1, pilot)
+        await wait_for(pilot, lambda: screen.live is not None and screen.live.completed == 1)
         await pilot.press("ctrl+k")
         await pilot.press("y")
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         assert screen.live is not None
         assert screen.live.partial
         assert screen.live.counts()["cancelled"] == 2
@@ -284,10 +276,10 @@ async def test_a_crashing_worker_gives_an_errored_run(tmp_path: Path, kind: str)
             assert "about to crash" in message(screen)  # the tail of its stderr
         # The app stays usable: switch screens and run again.
         await pilot.press("e")
-        await wait_until(lambda: isinstance(app.screen, EditorScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
         await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen, runs=2), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=2))
 
 
 async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
@@ -297,13 +289,13 @@ async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
         screen = run_screen(app)
-        await wait_until(lambda: finished(screen), pilot)  # the first run, on turning watch on
+        await wait_for(pilot, lambda: finished(screen))  # the first run, on turning watch on
         cities = workspace / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         rome = next(c for c in eval_set.eval_cases if c.eval_id == "rome")
         rome.conversation[0].user_content.content = "boom in Rome?"
         eval_set.to_file(cities)
-        await wait_until(lambda: finished(screen, runs=2), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=2))
         assert screen.request is not None
         assert screen.request.only == {str(cities.resolve()): ["rome"]}
         assert screen.live is not None
@@ -312,7 +304,7 @@ async def test_watch_mode_reruns_changed_cases_then_everything_on_agent_change(
 
         code = (workspace / "weather_bot.py").read_text(encoding="utf-8")
         (workspace / "weather_bot.py").write_text(code + "\n# touched\n", encoding="utf-8")
-        await wait_until(lambda: finished(screen, runs=3), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=3))
         assert screen.request is not None and screen.request.only == {}
         assert screen.live.counts()["carried"] == 0
         assert screen.live.total == 5
@@ -333,7 +325,7 @@ async def test_a_typed_agent_is_validated_before_running(
         screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = typed
         await pilot.press("ctrl+r")
-        await wait_until(lambda: expected in message(screen), pilot)
+        await wait_for(pilot, lambda: expected in message(screen))
         assert screen.runs_started == 0
 
 
@@ -343,7 +335,7 @@ async def test_no_agent_anywhere_is_said_for_the_eval_set_that_needs_one(workspa
         screen = await open_run_screen(pilot)
         screen.query_one("#agent", Input).value = ""  # the settings' agent cleared
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         assert "no agent for eval set 'cities'" in message(screen)
         assert "agent box" in message(screen)
 
@@ -404,7 +396,7 @@ async def test_a_judge_preset_without_a_judge_says_what_to_set(
         screen = await open_run_screen(pilot)
         screen.query_one("#preset", Select).value = "safety_check"
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         assert "CriterionConfigError: hallucinations_v1: no judge model" in message(screen)
         assert "Traceback" not in message(screen)
 
@@ -423,7 +415,7 @@ async def test_watch_mode_keeps_the_filter_drops_removed_cases_and_watches_named
         screen = await open_run_screen(pilot)
         screen.query_one("#case-filter", Input).value = "#smoke"  # paris only
         await pilot.press("w")  # watch mode: a first run, with the filter
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         assert screen.live is not None and list(screen.live.cases) == ["cities::paris"]
 
         cities = root / "evals" / "cities.evalset.json"
@@ -432,12 +424,12 @@ async def test_watch_mode_keeps_the_filter_drops_removed_cases_and_watches_named
         eval_set.eval_cases[1].name = "Rome, edited"  # untagged: the filter keeps it out
         eval_set.to_file(cities)
         # The batch is counted and handled in one step (a rerun would be launched in it).
-        await wait_until(lambda: screen.watcher.batches >= 1, pilot)
+        await wait_for(pilot, lambda: screen.watcher.batches >= 1)
         assert screen.runs_started == 1  # nothing the filter selects changed
 
         code = (root / "weather_bot.py").read_text(encoding="utf-8")
         (root / "weather_bot.py").write_text(code + "\n# touched\n", encoding="utf-8")
-        await wait_until(lambda: finished(screen, runs=2), pilot)  # the named agent's code
+        await wait_for(pilot, lambda: finished(screen, runs=2))  # the named agent's code
         assert list(screen.live.cases) == ["cities::paris"]
 
 
@@ -446,12 +438,12 @@ async def test_watch_mode_takes_a_removed_case_out_of_the_view(workspace: Path) 
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
         screen = run_screen(app)
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         cities = workspace / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         eval_set.eval_cases = [c for c in eval_set.eval_cases if c.eval_id != "oslo"]
         eval_set.to_file(cities)
-        await wait_until(lambda: "cities::oslo" not in screen.live.cases, pilot)  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: "cities::oslo" not in screen.live.cases)  # type: ignore[union-attr]
         assert screen.runs_started == 1  # nothing to rerun
         assert "cities::oslo" not in screen.last_results
         assert screen.live is not None and screen.live.total == 4
@@ -467,14 +459,14 @@ async def test_a_filtered_run_writes_reports_only_of_the_eval_sets_it_ran(
         screen = await open_run_screen(pilot)
         screen.query_one("#case-filter", Input).value = "#smoke"  # paris only, in cities
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen), pilot)
+        await wait_for(pilot, lambda: finished(screen))
         written = sorted(p.name for p in reports.glob("*.json"))
         assert len(written) == 1 and written[0].startswith("cities"), written
         assert json.loads((reports / written[0]).read_text())["summary"]["total_cases"] == 1
 
         screen.query_one("#case-filter", Input).value = "#nothing-has-this"
         await pilot.press("ctrl+r")
-        await wait_until(lambda: finished(screen, runs=2), pilot)
+        await wait_for(pilot, lambda: finished(screen, runs=2))
         assert sorted(p.name for p in reports.glob("*.json")) == written  # nothing new
         assert screen.live is not None and screen.live.report_files == []
         assert "Nothing ran: no case of the eval sets run matches the case filter" in message(

@@ -11,8 +11,9 @@ from textual.pilot import Pilot
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until, write_workspace
+from .conftest import open_run_screen, write_workspace
 from .test_run_live_steps import BLOCKING_AGENT
 
 SIZE = (150, 32)
@@ -79,7 +80,7 @@ def test_run_screen_mid_run(snap_compare: Any, tmp_path: Path) -> None:
                 and len(live.cases["cities::rome"].events) == 1
             )
 
-        await wait_until(rome_started, pilot)
+        await wait_for(pilot, rome_started)
         await repainted(pilot, screen)
 
     assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=mid_run)
@@ -90,10 +91,10 @@ def test_run_screen_finished(snap_compare: Any, tmp_path: Path) -> None:
 
     async def finished(pilot: Pilot[Any]) -> None:
         screen = await _start(pilot, concurrency="2")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         await pilot.press("down", "down")  # Oslo: the failed case
         table = screen.query_one(RunCaseTable)
-        await wait_until(lambda: table.selected_key == "cities::oslo", pilot)
+        await wait_for(pilot, lambda: table.selected_key == "cities::oslo")
         await repainted(pilot, screen)
 
     assert snap_compare(StableApp(root), terminal_size=SIZE, run_before=finished)
@@ -117,9 +118,9 @@ def test_run_screen_mid_run_sizes(snap_compare: Any, tmp_path: Path, size: tuple
             step = live.cases["cities::rome"].current_step
             return step is not None and table.has_key("cities::rome")
 
-        await wait_until(rome_calling, pilot)
+        await wait_for(pilot, rome_calling)
         table.move_to("cities::rome")
-        await wait_until(lambda: screen.selected == "cities::rome", pilot)
+        await wait_for(pilot, lambda: screen.selected == "cities::rome")
         await repainted(pilot, screen)
 
     try:

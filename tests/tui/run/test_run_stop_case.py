@@ -17,8 +17,9 @@ from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
-from .conftest import wait_until
 from .test_run_live_steps import rome_workspace, row_text, start_and_select_rome
 
 ROME = "cities::rome"
@@ -40,13 +41,13 @@ def pooled_as_asked(screen: RunScreen, workers: int | None) -> None:
 
 async def rome_in_flight(pilot: Pilot[Any]) -> RunScreen:
     screen = await start_and_select_rome(pilot)
-    await wait_until(lambda: "calling get_weather" in row_text(screen, ROME), pilot)
-    await wait_until(lambda: screen.check_action("stop_case", ()) is True, pilot)
+    await wait_for(pilot, lambda: "calling get_weather" in row_text(screen, ROME))
+    await wait_for(pilot, lambda: screen.check_action("stop_case", ()) is True)
     return screen
 
 
 async def choose(pilot: Pilot[Any], key: str) -> None:
-    await wait_until(lambda: isinstance(pilot.app.screen, ChoiceScreen), pilot)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
     await pilot.press(key)
 
 
@@ -65,7 +66,7 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(
         pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "c")  # Cancel it
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         live = screen.live
         assert live is not None and not live.partial  # the run itself ran to its end
         assert status_of(screen, ROME) == CaseStatus.CANCELLED
@@ -73,9 +74,9 @@ async def test_stopping_one_case_cancels_it_and_the_run_goes_on(
         assert rome is not None and rome.error is not None and "cancelled by the user" in rome.error
         assert status_of(screen, "cities::paris") == CaseStatus.PASSED
         assert status_of(screen, "cities::oslo") == CaseStatus.FAILED
-        await wait_until(
-            lambda: any("stopped: it is cancelled" in n.message for n in pilot.app._notifications),
+        await wait_for(
             pilot,
+            lambda: any("stopped: it is cancelled" in n for n in notifications(pilot.app)),
             what="the toast",
         )
 
@@ -90,7 +91,7 @@ async def test_a_stopped_case_can_be_scored_on_what_it_did(
         pooled_as_asked(screen, workers)
         await pilot.press("x")
         await choose(pilot, "s")  # Score what it did so far
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert screen.live is not None
         rome = screen.live.cases[ROME].result
         assert rome is not None and rome.error is None
@@ -107,16 +108,16 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
         screen = await rome_in_flight(pilot)
         pooled_as_asked(screen, workers)
         await pilot.press("t")
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert screen.live is not None
         rome = screen.live.cases[ROME].result
         assert rome is not None and rome.error is None
         assert rome.actual_response == "The weather service timed out."
         lines = [str(line) for line in screen.query_one(EventStream).lines]
         assert any("⚙ get_weather" in line and "ToolCallTimeout" in line for line in lines)
-        await wait_until(
-            lambda: any("Ended get_weather" in n.message for n in pilot.app._notifications),
+        await wait_for(
             pilot,
+            lambda: any("Ended get_weather" in n for n in notifications(pilot.app)),
             what="the toast",
         )
 
@@ -124,9 +125,9 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
 async def cancelled_with_rome_unfinished(pilot: Pilot[Any]) -> RunScreen:
     """The run cancelled once Paris and Oslo finished, Rome blocked in its tool call."""
     screen = await rome_in_flight(pilot)
-    await wait_until(lambda: screen.live is not None and screen.live.completed == 2, pilot)
+    await wait_for(pilot, lambda: screen.live is not None and screen.live.completed == 2)
     await screen.cancel_run()
-    await wait_until(lambda: screen.runs_finished == 1, pilot)
+    await wait_for(pilot, lambda: screen.runs_finished == 1)
     return screen
 
 
@@ -141,7 +142,7 @@ async def test_a_cancelled_run_offers_to_run_the_rest(tmp_path: Path) -> None:
 
         (root / "release").write_text("go", encoding="utf-8")
         await pilot.press("u")
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert status_of(screen, ROME) == CaseStatus.PASSED
         assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
 
@@ -167,7 +168,7 @@ async def test_running_the_rest_writes_the_complete_report_as_run_resume_does(
 
         (root / "release").write_text("go", encoding="utf-8")
         await pilot.press("u")
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert screen.live is not None and len(screen.live.report_files) >= 1
         (complete,) = [Path(f) for f in screen.live.report_files if f.endswith(".json")]
         assert complete != partial and complete in json_reports(root)
@@ -188,14 +189,14 @@ async def test_a_rest_cancelled_in_its_turn_is_resumed_again_from_both_journals(
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await cancelled_with_rome_unfinished(pilot)
         await pilot.press("u")  # Rome blocks again: cancel the rest too
-        await wait_until(lambda: status_of(screen, ROME) == CaseStatus.RUNNING, pilot)
+        await wait_for(pilot, lambda: status_of(screen, ROME) == CaseStatus.RUNNING)
         await screen.cancel_run()
-        await wait_until(lambda: screen.runs_finished == 2, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert screen.check_action("resume", ()) is True
 
         (root / "release").write_text("go", encoding="utf-8")
         await pilot.press("u")
-        await wait_until(lambda: screen.runs_finished == 3, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 3)
         assert screen.request is not None
         assert screen.request.only == {str(root / "evals" / "cities.evalset.json"): ["rome"]}
         assert status_of(screen, "cities::paris") == CaseStatus.CARRIED
@@ -221,7 +222,7 @@ async def test_the_rest_is_not_run_when_the_config_changed_how_it_scores(tmp_pat
         config.write_text(json.dumps({"repeats": 3}))  # the preset's criteria, 3 runs a case
         await pilot.press("u")
         message = screen.query_one("#run-message", Static)
-        await wait_until(lambda: "Cannot run the rest" in str(message.render()), pilot)
+        await wait_for(pilot, lambda: "Cannot run the rest" in str(message.render()))
         assert "scored with another config than this run's (they differ in repeats)" in str(
             message.render()
         )

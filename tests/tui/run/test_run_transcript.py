@@ -20,9 +20,10 @@ from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.hostile_text import HOSTILE, RAW_CONTROL
 from tests.report_samples import write_reports
-from tests.tui.browser_app import BrowserApp, open_current_report, until
+from tests.tui.browser_app import BrowserApp, open_current_report
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until, write_workspace
+from .conftest import open_run_screen, write_workspace
 from .test_run_snapshots import StableApp
 
 OSLO_TRANSCRIPT = [
@@ -60,13 +61,13 @@ async def run_to_end(
     if preset is not None:
         screen.query_one("#preset").value = preset  # type: ignore[attr-defined]
     await pilot.press("ctrl+r")
-    await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
+    await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run to finish")
     return screen
 
 
 async def follow(pilot: Pilot[Any], screen: RunScreen, key: str) -> None:
     assert screen.query_one(RunCaseTable).move_to(key)
-    await wait_until(lambda: screen.selected == key, pilot)
+    await wait_for(pilot, lambda: screen.selected == key)
     screen.repaint()
     await pilot.pause()
 
@@ -82,7 +83,7 @@ async def test_the_event_pane_switches_to_the_case_transcript_and_back(tmp_path:
         shown_keys = {b.binding.key: b.binding.description for b in screen.active_bindings.values()}
         assert shown_keys.get("ctrl+t") == "Transcript"  # in the footer
         await pilot.press("ctrl+t")
-        await wait_until(lambda: pane.display and pane.plain, pilot)
+        await wait_for(pilot, lambda: pane.display and pane.plain)
         assert not events.display
         lines = pane.plain.splitlines()
         assert lines[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
@@ -93,12 +94,12 @@ async def test_the_event_pane_switches_to_the_case_transcript_and_back(tmp_path:
 
         # Following another case shows its transcript; the errored one says its error.
         await follow(pilot, screen, "more::kyiv")
-        await wait_until(lambda: "boom in Kyiv?" in pane.plain, pilot)
+        await wait_for(pilot, lambda: "boom in Kyiv?" in pane.plain)
         assert "✗ error" in pane.plain
         assert "weather service down" in pane.plain
 
         await pilot.press("ctrl+t")
-        await wait_until(lambda: events.display and not pane.display, pilot)
+        await wait_for(pilot, lambda: events.display and not pane.display)
 
 
 async def test_the_transcript_grows_while_the_case_runs(tmp_path: Path) -> None:
@@ -119,9 +120,9 @@ async def test_the_transcript_grows_while_the_case_runs(tmp_path: Path) -> None:
             live = screen.live
             return live is not None and len(live.cases.get("cities::rome", _NONE).events) >= 1
 
-        await wait_until(rome_first_step, pilot, what="Rome's first model step")
+        await wait_for(pilot, rome_first_step, what="Rome's first model step")
         await follow(pilot, screen, "cities::rome")
-        await wait_until(lambda: "▸ MAIN" in pane.plain, pilot)
+        await wait_for(pilot, lambda: "▸ MAIN" in pane.plain)
         assert pane.plain.splitlines()[:4] == [
             "● user",
             "  Weather in Rome?",
@@ -130,7 +131,7 @@ async def test_the_transcript_grows_while_the_case_runs(tmp_path: Path) -> None:
         ]
         assert "⚖" not in pane.plain  # not judged yet
         await screen.cancel_run()
-        await wait_until(lambda: screen.runs_finished == 1, pilot)
+        await wait_for(pilot, lambda: screen.runs_finished == 1)
 
 
 class _Empty:
@@ -149,7 +150,7 @@ async def test_a_hostile_reply_stays_inert_and_long_lines_wrap(tmp_path: Path) -
         await follow(pilot, screen, "cities::paris")
         await pilot.press("ctrl+t")
         pane = screen.query_one(TranscriptPane)
-        await wait_until(lambda: "⚖" in pane.plain, pilot)
+        await wait_for(pilot, lambda: "⚖" in pane.plain)
         shown = pane.plain
         assert not RAW_CONTROL.search(shown)
         assert "before␛[2Jafter" in shown
@@ -172,42 +173,42 @@ async def test_the_report_browser_shows_the_same_transcript(tmp_path: Path) -> N
         # The case screen opened from the run view (the case's full result from its report).
         await follow(pilot, screen, "cities::oslo")
         await pilot.press("enter")
-        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         view = app.screen.query_one(CaseDetailView)
         transcript = view.query_one(TranscriptView)
         assert not transcript.display
         await pilot.press("ctrl+t")
-        await wait_until(lambda: transcript.display and transcript.plain, pilot)
+        await wait_for(pilot, lambda: transcript.display and transcript.plain)
         assert transcript.plain.splitlines()[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
         assert "◇ expected reply\n  Storms over Bergen, stay home." in transcript.plain
         assert not view.query_one("#case-sections").display
         await pilot.press("ctrl+t")
-        await wait_until(lambda: view.query_one("#case-sections").display, pilot)
+        await wait_for(pilot, lambda: view.query_one("#case-sections").display)
         assert not transcript.display
         await pilot.press("escape")
-        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
 
         # The report of the run in the report browser: open Oslo, then its transcript.
         assert screen.query_one(RunCaseTable).move_to("cities::oslo")
         await pilot.press("v")
-        await wait_until(
-            lambda: isinstance(app.screen, ReportScreen) and app.screen.document is not None, pilot
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document is not None
         )
         report = app.screen
         assert isinstance(report, ReportScreen)
         table = report.query_one(ReportCaseTable)
         table.focus()
-        await wait_until(lambda: table.row_count == 3, pilot)
+        await wait_for(pilot, lambda: table.row_count == 3)
         while report.showing_case is None or report.showing_case.eval_id != "oslo":
             await pilot.press("enter" if report.showing_case is None else "down")
             await pilot.pause()
         await pilot.press("ctrl+t")
         shown = report.query_one("#report-case").query_one(TranscriptView)
-        await wait_until(lambda: shown.display and "Weather in Oslo?" in shown.plain, pilot)
+        await wait_for(pilot, lambda: shown.display and "Weather in Oslo?" in shown.plain)
         assert shown.plain.splitlines()[: len(OSLO_TRANSCRIPT)] == OSLO_TRANSCRIPT
         # Moving to another case keeps the transcript layout, with that case in it.
         await pilot.press("up")
-        await wait_until(lambda: "Weather in Oslo?" not in shown.plain, pilot)
+        await wait_for(pilot, lambda: "Weather in Oslo?" not in shown.plain)
         assert shown.plain.startswith("● user\n  Weather in ")
 
 
@@ -219,7 +220,7 @@ def test_run_view_transcript_snapshot(snap_compare: Any, tmp_path: Path) -> None
         await follow(pilot, screen, "cities::oslo")
         await pilot.press("ctrl+t")
         pane = screen.query_one(TranscriptPane)
-        await wait_until(lambda: "⚖" in pane.plain, pilot)
+        await wait_for(pilot, lambda: "⚖" in pane.plain)
         await pilot.pause()
 
     assert snap_compare(StableApp(root), terminal_size=(120, 36), run_before=transcript)
@@ -235,10 +236,10 @@ def test_report_case_transcript_snapshot(
     async def transcript(pilot: Pilot[Any]) -> None:
         screen = await open_current_report(pilot)
         await pilot.press("down", "enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         await pilot.press("ctrl+t")
         view = screen.query_one("#report-case").query_one(TranscriptView)
-        await until(pilot, lambda: view.display and "⚖" in view.plain)
+        await wait_for(pilot, lambda: view.display and "⚖" in view.plain)
         await pilot.pause()
 
     app = BrowserApp("eval_reports")

@@ -12,9 +12,12 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tenxeval_tui.widgets.run.run_options import RunOptions
+from tests.waiting import wait_for
 
-from .conftest import AGENT, open_run_screen, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, write_workspace
 from .test_run_screen import run_all
+
+pytestmark = pytest.mark.many_processes
 
 
 async def _finished_run(root: Path) -> tuple[dict[str, int], dict[str, list[str]], int | None]:
@@ -66,7 +69,7 @@ async def test_the_workers_field_starts_at_the_setting_and_what_is_typed_runs(
         assert field.value == ""  # type: ignore[attr-defined]
         field.value = "2"  # type: ignore[attr-defined]
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run to finish")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run to finish")
         assert screen.request is not None and screen.request.workers == 2
         assert screen.request.pooled
         assert screen.live is not None
