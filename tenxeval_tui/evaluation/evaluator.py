@@ -58,6 +58,9 @@ from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
+from tenxeval_tui.evaluation.tools.session import CaseTools, using_tools
+from tenxeval_tui.evaluation.tools.spec import ToolSpecError
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.runner import EvaluationRunner
@@ -82,7 +85,8 @@ class AgentEvaluator:
     ``observers`` follow every run (see :mod:`.observers`). ``budget`` shares one
     :class:`~.cost.CostBudget` between evaluators (``EvaluationRunner`` does, so that
     ``max_cost`` holds for the whole run); by default each :meth:`evaluate` makes its own
-    from ``config.max_cost``.
+    from ``config.max_cost``. ``tools`` controls the agent's tools (record, replay, fakes,
+    faults: :mod:`.tools`); without it they run live, as the cases' ``metadata.tools`` say.
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once), unless its ``keep_last_case`` is off.
@@ -96,9 +100,13 @@ class AgentEvaluator:
         *,
         observers: Sequence[RunObserver] = (),
         budget: CostBudget | None = None,
+        tools: ToolRun | None = None,
     ) -> None:
         self.app = app
         self.budget = budget
+        self.tools = tools or ToolRun()
+        if self.tools.write and self.tools.settings.records:
+            observers = [*observers, self.tools.writer()]
         self.collector = collector
         self.config = config or EvalConfig.default()
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
@@ -142,7 +150,11 @@ class AgentEvaluator:
         report is kept in :attr:`partial_report` and the cancellation propagates.
         """
         if not isinstance(eval_set, EvalSet):
-            eval_set = EvalSet.from_file(eval_set)
+            path = Path(eval_set)
+            eval_set = EvalSet.from_file(path)
+            self.tools.add_eval_set(eval_set, path)
+        elif not self.tools.knows(eval_set.eval_set_id):
+            self.tools.add_eval_set(eval_set)
         cases = list(eval_set.eval_cases)
         repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
@@ -372,6 +384,7 @@ class AgentEvaluator:
         started = time.perf_counter()
         # Where each turn ended in the trace: (tool calls, node visits, trajectory steps).
         turn_ends: list[tuple[int, int, int]] = []
+        tools: CaseTools | None = None
         with self.collector.capture(listener) as trace:
 
             def turn_ended() -> None:
@@ -379,9 +392,17 @@ class AgentEvaluator:
                     (len(trace.tool_calls), len(trace.node_visits), len(trace.trajectory))
                 )
 
-            error, error_info = await self._run_turns(
-                case, thread_id, replies, turn_ended, next_turn
-            )
+            try:
+                tools = self.tools.open_case(eval_set_id, case)
+            except ToolSpecError as exc:
+                error, error_info = str(exc), {"error_type": TOOL_SPEC_ERROR}
+            else:
+                with using_tools(tools):
+                    error, error_info = await self._run_turns(
+                        case, thread_id, replies, turn_ended, next_turn
+                    )
+                if tools is not None:
+                    error, error_info = tools.outcome(error, error_info)
             stopped_early = bool(error_info.pop(STOPPED_EARLY_KEY, False))
             if stopped_early:
                 error_info = {}
@@ -391,6 +412,8 @@ class AgentEvaluator:
         keep = getattr(self.collector, "keep_last_case", True)
         try:
             execution = trace.to_execution_result(duration)
+            if tools is not None and tools.has_state:
+                execution.tool_state = tools.state
             if not keep:  # the execution holds the case now (see _case_result's consume)
                 trace.reset()
             if replies and replies[-1]:
@@ -420,6 +443,7 @@ class AgentEvaluator:
             result.metadata[REPEAT_KEY] = repeat
         if stopped_early:
             result.metadata[STOPPED_EARLY_KEY] = True
+        self.tools.finish_case(tools, result)
         price_case(result, self.config.prices, self.config.agent_model)
         if keep:
             self.collector.absorb(trace)

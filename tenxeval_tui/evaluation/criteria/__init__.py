@@ -25,6 +25,7 @@ for _module in (
     "safety",
     "rubric",
     "simulation_goals",
+    "tool_end_state",
 ):
     add_builtin_module(f"tenxeval_tui.evaluation.criteria.{_module}")
 
@@ -43,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     "SafetyCriterion": "safety",
     "RubricBasedCriterion": "rubric",
     "SimulationGoalsCriterion": "simulation_goals",
+    "ToolEndStateCriterion": "tool_end_state",
     "TemplatedLLMCriterion": "llm_base",
     "LLMCallerMixin": "llm_utils",
 }
