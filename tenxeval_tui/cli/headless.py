@@ -186,6 +186,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         check_error_exit_code,
         check_outputs,
         subset_fields,
+        tool_settings,
         with_run_flags,
     )
 
@@ -194,6 +195,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         check_outputs(getattr(args, "outputs", None))
         subset = subset_fields(args)
         check_error_exit_code(getattr(args, "error_exit_code", None))
+        tools = tool_settings(args, files)
     except FlagError as exc:
         raise UsageError(str(exc)) from None
     if getattr(args, "json_summary", False) and getattr(args, "watch", False):
@@ -237,6 +239,7 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
         backend=backend,
         ray_address=address,
         user_model=user_model,
+        tools=tools,
     )
 
 

@@ -75,6 +75,20 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="with --backend ray: the Ray cluster to join (default: start a local one)",
     )
+    parser.add_argument(
+        "--tools",
+        choices=["live", "record", "replay", "replay-or-record"],
+        help="the agent's tools: run them (live, the default), run and record every call "
+        "(record), answer each call from the recording, never running a tool (replay), or "
+        "replay what is recorded and record the rest (replay-or-record); see "
+        "docs/guides/tools.md",
+    )
+    parser.add_argument(
+        "--cassette",
+        metavar="PATH",
+        help="with --tools: the recorded calls' file (default: NAME.tools.jsonl beside each "
+        "NAME.evalset.json; one eval set only)",
+    )
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per case")
     parser.add_argument(
         "--tags",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule, ReporterConfig
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.tools.settings import ToolSettings
 
 MAX_REPEATS = 10_000
 
@@ -113,6 +114,23 @@ def subset_fields(args: argparse.Namespace) -> dict[str, int | None]:
     return {"limit": limit, "sample": sample, "seed": seed}
 
 
+def tool_settings(args: argparse.Namespace, files: Sequence[Path]) -> ToolSettings:
+    """``--tools`` (filled from the settings below it) and ``--cassette`` as the plan's
+    tool settings; :class:`FlagError` when ``--cassette`` would hold several eval sets."""
+    from tenxeval_tui.evaluation.tools.settings import ToolSettings
+
+    cassette = getattr(args, "cassette", None)
+    if cassette is not None and len(files) > 1:
+        raise FlagError(
+            f"--cassette: one cassette holds one eval set's calls, and this run has "
+            f"{len(files)} eval sets (leave it out: each gets NAME.tools.jsonl beside it)"
+        )
+    return ToolSettings(
+        mode=getattr(args, "tools", None) or "live",
+        cassette=Path(cassette).absolute() if cassette else None,
+    )
+
+
 def check_error_exit_code(code: int | None) -> None:
     """``--error-exit-code`` is a usable exit status: 1 to 125, not 2 (usage errors)."""
     if code is not None and (not 1 <= code <= 125 or code == 2):
@@ -163,6 +181,7 @@ __all__ = [
     "json_summary",
     "parse_pass_rule",
     "subset_fields",
+    "tool_settings",
     "with_run_flags",
     "write_outputs",
 ]

@@ -23,6 +23,8 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.evaluation.tools.run import ToolRun
+from tenxeval_tui.evaluation.tools.settings import ToolSettings
 
 
 class RunPlan(BaseModel):
@@ -80,6 +82,11 @@ class RunPlan(BaseModel):
     output_dir: Path | None = None
     journal: Path | None = None
     search_path: Path | None = Field(default=None, description="Put on sys.path first.")
+    tools: ToolSettings = Field(
+        default_factory=ToolSettings,
+        description="The agents' tools: live, record, replay or replay-or-record, and the "
+        "cassette (default: NAME.tools.jsonl beside each eval set).",
+    )
     config: EvalConfig | None = Field(
         default=None,
         description="The config, resolved (the CLI's): wins over config_file, preset, "
@@ -202,4 +209,16 @@ def selected_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     return select(plan, load_eval_sets(plan.eval_sets))
 
 
-__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets"]
+def tool_run(
+    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]], *, write: bool = True
+) -> ToolRun:
+    """The run's tools (its mode, each eval set's cassette and ``metadata.tools``);
+    ``write``: this process writes the cassettes (a pooled worker's driver does, not the
+    worker). Raises what :meth:`ToolRun.add_eval_set` raises for a bad file."""
+    tools = ToolRun(plan.tools, write=write)
+    for path, eval_set in files_and_sets:
+        tools.add_eval_set(eval_set, path)
+    return tools
+
+
+__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets", "tool_run"]

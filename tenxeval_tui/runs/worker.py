@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
-from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 from tenxeval_tui.runs.worker_commands import listen
@@ -193,6 +193,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         files_and_sets = selected_eval_sets(plan)
+        tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
@@ -208,11 +209,13 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
     observers: list[RunObserver] = [LeanJsonLinesObserver(out.write)]
+    if plan.pooled and tools.settings.records:  # the workers record; the cassette is ours
+        observers.append(tools.writer())
     if plan.journal is not None:
         observers.append(RunJournal(plan.journal))
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
-    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
+    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model, tools=tools)
     pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.tools.settings import parse_tool_mode
 from tenxeval_tui.settings.user_settings import BACKENDS, UserSettings, check_log_level
 from tenxeval_tui.settings.workspace import Workspace
 
@@ -135,6 +136,7 @@ SETTINGS: tuple[Setting, ...] = (
         user="run.backend",
         default="process",
     ),
+    Setting("tools", "TENXEVAL_TOOLS", parse_tool_mode, "--tools", default="live"),
     Setting("timeout", "TENXEVAL_TIMEOUT", _positive_float, "--timeout", user="run.timeout"),
     Setting("repeat", "TENXEVAL_REPEAT", _positive_int, "--repeat", user="run.repeat"),
     Setting("log_level", "TENXEVAL_LOG_LEVEL", _level, "--log-level", user="run.log_level"),

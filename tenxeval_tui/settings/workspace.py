@@ -11,6 +11,7 @@ of its parents)::
     concurrency = 4
     workers = 2                          # or "auto": worker processes (run --workers)
     backend = "process"                  # or "ray": where the workers run (run --backend)
+    tools = "replay"                     # live, record, replay, replay-or-record (run --tools)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
     slow_case_seconds = 60               # the run view marks a case running longer as slow
@@ -36,6 +37,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.evaluation.tools.settings import ToolMode
 from tenxeval_tui.settings.user_settings import (
     Backend,
     Workers,
@@ -77,6 +79,11 @@ class WorkspaceSettings(BaseModel):
         default=None, description="Where the workers run: local processes or Ray actors."
     )
     config: Path | None = None
+    tools: ToolMode | None = Field(
+        default=None,
+        description="The agents' tools: live, record, replay or replay-or-record "
+        "(a cassette NAME.tools.jsonl beside each eval set).",
+    )
 
     @field_validator("workers", mode="before")
     @classmethod

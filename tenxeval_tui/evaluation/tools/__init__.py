@@ -10,49 +10,32 @@ them fail, and check the state the fakes were left in.
 - :mod:`.run`: a run's tools (:class:`ToolRun`), handed to ``AgentEvaluator(tools=...)``.
 """
 
-from tenxeval_tui.evaluation.tools.cassette import (
-    CassetteError,
-    RecordedCall,
-    read_cassette,
-    write_case,
-)
-from tenxeval_tui.evaluation.tools.errors import ToolFaultTimeout, UnrecordedToolCall
-from tenxeval_tui.evaluation.tools.run import (
-    TOOL_CASSETTE_KEY,
-    TOOL_MODES_KEY,
-    TOOL_STATE_KEY,
-    ToolRun,
-)
-from tenxeval_tui.evaluation.tools.session import ToolCallInfo, intercept
-from tenxeval_tui.evaluation.tools.settings import (
-    CASSETTE_SUFFIX,
-    TOOL_MODES,
-    ToolMode,
-    ToolSettings,
-    cassette_path,
-)
-from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, FaultSpec, ToolSpec, ToolSpecError
+from tenxeval_tui.evaluation._lazy import lazy_exports
 
-__all__ = [
-    "CASSETTE_SUFFIX",
-    "TOOLS_KEY",
-    "TOOL_CASSETTE_KEY",
-    "TOOL_MODES",
-    "TOOL_MODES_KEY",
-    "TOOL_STATE_KEY",
-    "CassetteError",
-    "FaultSpec",
-    "RecordedCall",
-    "ToolCallInfo",
-    "ToolFaultTimeout",
-    "ToolMode",
-    "ToolRun",
-    "ToolSettings",
-    "ToolSpec",
-    "ToolSpecError",
-    "UnrecordedToolCall",
-    "cassette_path",
-    "intercept",
-    "read_cassette",
-    "write_case",
-]
+# Loaded on first access: the settings layer reads the modes without loading the rest.
+_EXPORTS: dict[str, str] = {
+    "CassetteError": "cassette",
+    "RecordedCall": "cassette",
+    "read_cassette": "cassette",
+    "write_case": "cassette",
+    "ToolFaultTimeout": "errors",
+    "UnrecordedToolCall": "errors",
+    "TOOL_CASSETTE_KEY": "run",
+    "TOOL_MODES_KEY": "run",
+    "TOOL_STATE_KEY": "run",
+    "ToolRun": "run",
+    "ToolCallInfo": "session",
+    "intercept": "session",
+    "CASSETTE_SUFFIX": "settings",
+    "TOOL_MODES": "settings",
+    "ToolMode": "settings",
+    "ToolSettings": "settings",
+    "cassette_path": "settings",
+    "TOOLS_KEY": "spec",
+    "FaultSpec": "spec",
+    "ToolSpec": "spec",
+    "ToolSpecError": "spec",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+__all__ = sorted(_EXPORTS)
