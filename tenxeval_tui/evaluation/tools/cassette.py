@@ -9,7 +9,8 @@ order they were made::
 Keys come in that order, object keys inside ``args``, ``result`` and ``error`` sorted,
 durations in seconds to the millisecond: recording the same calls again writes the same
 bytes, and a diff shows only what changed. Recording a case replaces its lines where
-they were (a new case's go at the end); other cases' lines are kept byte for byte. The
+they were (a new case's go where the eval set's case order puts them, whichever case
+finished first); other cases' lines are kept byte for byte. The
 file is written whole to a temporary file and renamed over the old one, so a reader
 never sees half of it.
 """
@@ -134,26 +135,36 @@ def _case_of(raw: str) -> str | None:
     return case if isinstance(case, str) else None
 
 
-def write_case(path: Path, case: str, calls: Sequence[RecordedCall]) -> None:
-    """Store ``calls`` as case ``case``'s in the cassette ``path`` (see the module's doc);
-    the folder is made when missing. A case that made no call keeps no line."""
+def write_case(
+    path: Path, case: str, calls: Sequence[RecordedCall], order: Sequence[str] = ()
+) -> None:
+    """Store ``calls`` as case ``case``'s in the cassette ``path`` (see the module's doc;
+    ``order``: the eval set's case ids, in order); the folder is made when missing. A case
+    that made no call keeps no line."""
     try:
         old = read_text(path).splitlines()
     except FileNotFoundError:
         old = []
+    rank = {eval_id: index for index, eval_id in enumerate(order)}
+    mine = rank.get(case, len(rank))
+    new = [c.line() for c in calls]
     lines: list[str] = []
     placed = False
     for raw in old:
         if not raw.strip():
             continue
-        if _case_of(raw) == case:
+        other = _case_of(raw)
+        if other == case:
             if not placed:
-                lines.extend(c.line() for c in calls)
+                lines.extend(new)
                 placed = True
             continue
+        if not placed and other not in (None, case) and rank.get(other, len(rank)) > mine:
+            lines.extend(new)  # a case recorded for the first time, in its place
+            placed = True
         lines.append(raw)
     if not placed:
-        lines.extend(c.line() for c in calls)
+        lines.extend(new)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

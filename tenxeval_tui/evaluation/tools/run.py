@@ -20,6 +20,7 @@ every case's result, whether the cases ran in it, in worker processes or on Ray.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +40,15 @@ TOOL_SPEC_ERROR = "ToolSpecError"
 """``error_info["error_type"]`` of a case whose ``metadata.tools`` cannot be used."""
 
 
+@dataclass(slots=True)
 class _EvalSetTools:
     """What the run knows of one eval set's tools."""
 
-    def __init__(
-        self, spec: ToolSpec, cassette: Path | None, recorded: dict[str, list[RecordedCall]]
-    ):
-        self.spec = spec
-        self.cassette = cassette
-        self.recorded = recorded
+    spec: ToolSpec
+    cassette: Path | None
+    recorded: dict[str, list[RecordedCall]]
+    order: list[str]
+    """The eval set's case ids, in order (where a case's first lines go)."""
 
 
 class ToolRun:
@@ -68,7 +69,8 @@ class ToolRun:
         spec = tool_spec(eval_set.metadata, where)
         cassette = self.settings.cassette or (cassette_path(path) if path is not None else None)
         recorded = read_cassette(cassette) if cassette and self.settings.replays else {}
-        self._sets[eval_set.eval_set_id] = _EvalSetTools(spec, cassette, recorded)
+        order = [case.eval_id for case in eval_set.eval_cases]
+        self._sets[eval_set.eval_set_id] = _EvalSetTools(spec, cassette, recorded, order)
 
     def knows(self, eval_set_id: str) -> bool:
         """Whether :meth:`add_eval_set` was told of this eval set."""
@@ -143,7 +145,7 @@ class ToolRun:
         if cassette is None:
             return
         calls = [RecordedCall.from_json(line) for line in lines]
-        write_case(cassette, result.eval_id, calls)
+        write_case(cassette, result.eval_id, calls, known.order if known is not None else ())
 
     def writer(self) -> RunObserver:
         """A run observer writing each finished case's calls to its cassette."""
