@@ -6,9 +6,10 @@ order they were made::
     {"case": "refund_a100", "call": 1, "tool": "lookup_order", "args": {"order_id": "A100"}, "result": {"status": "shipped"}, "duration": 0.002}
     {"case": "refund_a100", "call": 2, "tool": "refund", "args": {"order_id": "A100"}, "error": {"type": "ConnectionError", "message": "down"}, "duration": 0.001}
 
-Keys come in that order, object keys inside ``args``, ``result`` and ``error`` sorted,
+Keys come in that order (inside ``args`` and ``result``, as the agent and the tool made
+them: a replayed result is the very value recorded, its keys in their order too),
 durations in seconds to the millisecond: recording the same calls again writes the same
-bytes, and a diff shows only what changed. Recording a case replaces its lines where
+bytes but for the durations, and a diff shows what changed. Recording a case replaces its lines where
 they were (a new case's go where the eval set's case order puts them, whichever case
 finished first); other cases' lines are kept byte for byte. The
 file is written whole to a temporary file and renamed over the old one, so a reader
@@ -52,12 +53,12 @@ class RecordedCall:
             "case": self.case,
             "call": self.call,
             "tool": self.tool,
-            "args": _sorted(self.args),
+            "args": self.args,
         }
         if self.error is not None:
             data["error"] = {"type": self.error["type"], "message": self.error.get("message", "")}
         else:
-            data["result"] = _sorted(self.result)
+            data["result"] = self.result
         data["duration"] = round(self.duration, 3)
         return data
 
@@ -95,14 +96,6 @@ class RecordedCall:
             else None,
             duration=float(duration) if isinstance(duration, int | float) else 0.0,
         )
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _sorted(value[k]) for k in sorted(value, key=str)}
-    if isinstance(value, list):
-        return [_sorted(v) for v in value]
-    return value
 
 
 def read_cassette(path: Path) -> dict[str, list[RecordedCall]]:
