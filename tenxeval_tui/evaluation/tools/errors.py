@@ -31,6 +31,14 @@ def error_type_name(exc: BaseException) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+def error_message(exc: BaseException) -> str:
+    """What makes ``exc`` again with :func:`make_error`: its one text argument as it was
+    given (``KeyError('x')``'s ``x``, not its quoted ``str``), else its ``str``."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return exc.args[0]
+    return str(exc)
+
+
 def _exception_class(name: str, *, importing: bool) -> type[BaseException] | None:
     parts = name.replace(":", ".").split(".")
     found: Any = getattr(builtins, name, None) if len(parts) == 1 else None
@@ -89,6 +97,7 @@ __all__ = [
     "UnrecordedToolCall",
     "check_error_type",
     "describe",
+    "error_message",
     "error_type_name",
     "make_error",
 ]

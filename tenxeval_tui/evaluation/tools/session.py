@@ -40,6 +40,7 @@ from tenxeval_tui.evaluation.tools.errors import (
     ToolFaultTimeout,
     UnrecordedToolCall,
     describe,
+    error_message,
     error_type_name,
     make_error,
 )
@@ -152,7 +153,7 @@ class CaseTools:
             result = await run()
         except Exception as exc:
             if self.records:
-                error = {"type": error_type_name(exc), "message": str(self.redact(str(exc)))}
+                error = {"type": error_type_name(exc), "message": self.redact(error_message(exc))}
                 self._keep(name, shown, None, error, time.perf_counter() - started)
             raise
         if self.records:
