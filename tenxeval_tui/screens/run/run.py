@@ -31,6 +31,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.repeats import MAX_REPEATS
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.evaluation.tools.settings import ToolSettings
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.resume import plan_resume_command
@@ -180,6 +181,7 @@ class RunScreen(Screen[None]):
             concurrency=concurrency,
             workers=_workers(workers),
             preset=preset,
+            tools=self._initial_tools(),
             id="run-options",
         )
         yield RunProgress(timings=self.timings, id="run-progress")
@@ -211,6 +213,16 @@ class RunScreen(Screen[None]):
             agent = last.agent
         jobs = last.concurrency or concurrency or ws.settings.concurrency
         return agent or "", jobs, workers, last.preset
+
+    def _initial_tools(self) -> str:
+        """The options bar's tools mode: ``$TENXEVAL_TOOLS``, else the project's
+        ``[tool.tenxeval] tools``, else live (as ``run --tools`` resolves it)."""
+        user = host_of(self.app).preferences.settings
+        try:
+            layered = resolve_settings({}, os.environ, self.workspace, user, names=("tools",))
+        except SettingsError:
+            return self.workspace.settings.tools or "live"
+        return str(layered["tools"].value or "live")
 
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
@@ -308,6 +320,7 @@ class RunScreen(Screen[None]):
             repeats=choice.repeats,
             workers=choice.workers,
             preset=choice.preset,
+            tools=ToolSettings(mode=choice.tools),  # type: ignore[arg-type]  # one of TOOL_MODES
             config_file=self.config_file,
             output_dir=output_dir,
             journal=output_dir / ".journal" / f"run-{uuid.uuid4().hex[:12]}.jsonl",

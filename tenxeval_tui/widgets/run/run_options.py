@@ -1,4 +1,5 @@
-"""What to run and how: scope, case filter, agent, concurrency, repeats, workers, preset, watch."""
+"""What to run and how: scope, case filter, agent, concurrency, repeats, workers, preset, the
+agent's tools (live, record, replay, replay-or-record), watch."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from textual.widgets import Checkbox, Input, Label, Select
 
 from tenxeval_tui.evaluation.config.presets import PRESETS
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.tools.settings import TOOL_MODES
 
 ALL_SETS = "*all*"
+TOOL_LABELS = {"replay-or-record": "rep+rec"}
+"""Short labels of the tools modes (the options bar fits 80 columns)."""
 
 
 def agent_problem(spec: str, search_path: Path | None) -> str | None:
@@ -63,6 +67,8 @@ class RunChoice:
     workers: int | None = None
     """Worker processes the cases go to; ``None`` (left empty) or 1: the run's own process."""
     preset: str | None = None
+    tools: str = "live"
+    """The agent's tools: live, record, replay or replay-or-record (``run --tools``)."""
     watch: bool = False
     tags: list[str] = field(default_factory=list)
     eval_ids: list[str] = field(default_factory=list)
@@ -106,7 +112,8 @@ class RunOptions(Vertical):
     RunOptions #concurrency { width: 6; }
     RunOptions #repeats { width: 6; }
     RunOptions #workers { width: 4; }
-    RunOptions #preset { width: 22; }
+    RunOptions #preset { width: 19; }
+    RunOptions #tools { width: 10; }
     RunOptions.-narrow #scope { width: 1fr; max-width: 30; }
     RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
     RunOptions.-narrow #agent { width: 2fr; }
@@ -121,9 +128,11 @@ class RunOptions(Vertical):
         concurrency: int = 4,
         workers: int | None = None,
         preset: str | None = None,
+        tools: str = "live",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._tools = tools if tools in TOOL_MODES else "live"
         self._workers = workers
         self._eval_sets = eval_sets
         self._agent = agent
@@ -166,6 +175,17 @@ class RunOptions(Vertical):
             )
             presets = [(name, name) for name in PRESETS]
             yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)
+            modes = [(f"⚙ {TOOL_LABELS.get(mode, mode)}", mode) for mode in TOOL_MODES]
+            yield Select(
+                modes,
+                value=self._tools,
+                allow_blank=False,
+                id="tools",
+                compact=True,
+                tooltip="The agent's tools: run them, record every call to NAME.tools.jsonl, "
+                "replay the recording (no real tool runs), or replay what is recorded and "
+                "record the rest",
+            )
             yield Checkbox("watch", False, id="watch", compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -178,6 +198,7 @@ class RunOptions(Vertical):
         repeats = self.query_one("#repeats", Input).value.strip()
         workers = self.query_one("#workers", Input).value.strip()
         preset = self.query_one("#preset", Select).value
+        tools = self.query_one("#tools", Select).value
         return RunChoice(
             scope=str(scope) if isinstance(scope, str) else ALL_SETS,
             filter=self.query_one("#case-filter", Input).value,
@@ -186,6 +207,7 @@ class RunOptions(Vertical):
             repeats=int(repeats) if repeats.isdigit() else None,
             workers=max(1, int(workers)) if workers.isdigit() else None,
             preset=str(preset) if isinstance(preset, str) else None,
+            tools=str(tools) if isinstance(tools, str) else "live",
             watch=self.query_one("#watch", Checkbox).value,
         )
 
