@@ -24,8 +24,9 @@ from __future__ import annotations
 import copy
 import difflib
 import inspect
+import json
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -100,7 +101,11 @@ class CaseTools:
         self.failure: str | None = None
         self.marks: Counter[str] = Counter()
         self._recorded = list(recorded or [])
-        self._unused = list(self._recorded)
+        # The recorded calls not replayed yet, by what matching compares (in order): a
+        # call finds its recording in constant time, however many the case made.
+        self._unused: dict[str, deque[RecordedCall]] = {}
+        for call in self._recorded:
+            self._unused.setdefault(self._key(call.tool, call.args), deque()).append(call)
         self._counts: Counter[str] = Counter()
         self._faults = {(f.tool, f.call): f for f in spec.faults}
 
@@ -178,11 +183,14 @@ class CaseTools:
             return recorded.args == shown
         return _without(recorded.args, ignored) == _without(shown, ignored)
 
+    def _key(self, name: str, args: dict[str, Any]) -> str:
+        ignored = self.spec.ignored_keys(name)
+        compared = _without(args, ignored) if ignored else args
+        return json.dumps([name, compared], sort_keys=True, ensure_ascii=False, default=str)
+
     def _take(self, name: str, shown: dict[str, Any]) -> RecordedCall | None:
-        for index, recorded in enumerate(self._unused):
-            if self._same(recorded, name, shown):
-                return self._unused.pop(index)
-        return None
+        found = self._unused.get(self._key(name, shown))
+        return found.popleft() if found else None
 
     def _unrecorded(self, name: str, shown: dict[str, Any]) -> str:
         call = f"{name} {describe(shown)}"
@@ -198,7 +206,8 @@ class CaseTools:
                 f"replay: the tool call {call} was made once more than recorded ({len(same)} "
                 f"such call(s) in {where}, all replayed already)"
             )
-        near = _nearest(self._recorded, self._unused, name, shown)
+        unused = [call for calls in self._unused.values() for call in calls]
+        near = _nearest(self._recorded, unused, name, shown)
         ignored = sorted(self.spec.ignored_keys(name))
         ignoring = f" (matching ignores {', '.join(ignored)})" if ignored else ""
         return (
