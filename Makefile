@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-stress lint typecheck pytest bench clean
+.PHONY: demo test test-stress lint typecheck pytest bench clean schemas
 
 # (Re)install whenever pyproject.toml changes; the stamp keeps later runs instant.
 $(STAMP): pyproject.toml
@@ -23,6 +23,11 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The JSON Schemas shipped in the package, made again from the pydantic models (a test
+# fails while they differ).
+schemas: $(STAMP)
+	$(BIN)/python -m tenxeval_tui.evaluation.schemas
 
 # --durations lists the ten slowest tests, so a test that waits too long shows up.
 pytest: $(STAMP)
