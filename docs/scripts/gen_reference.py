@@ -156,17 +156,25 @@ def cli_page() -> str:
 # ---- settings ----------------------------------------------------------------------
 
 
+def _run_flag_helps() -> dict[str, str]:
+    """The help of each flag of `run`, by its setting's name (its argparse destination)."""
+    run = _subcommands(build_parser())["run"]
+    return {a.dest: prose(a.help or "") for a in run._actions if a.help != argparse.SUPPRESS}
+
+
 def _model_rows(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, str, str, str]]:
+    helps = _run_flag_helps()
     for name, field in model.model_fields.items():
         annotation = field.annotation
         if inspect.isclass(annotation) and issubclass(annotation, BaseModel):
             yield from _model_rows(annotation, f"{prefix}{name}.")
             continue
+        meaning = field.description or helps.get(name if prefix in ("", "run.") else "", "")
         kind = re.sub(r"\b(?:typing|pathlib|tenxeval_tui\.[\w.]+)\.", "", str(annotation))
         kind = kind.replace("<class '", "").replace("'>", "")
         default = field.get_default(call_default_factory=True)
         shown = "" if default in (None, [], {}) else f"`{default}`"
-        yield f"`{prefix}{name}`", f"`{kind}`", shown, field.description or ""
+        yield f"`{prefix}{name}`", f"`{kind}`", shown, meaning
 
 
 def settings_page() -> str:
