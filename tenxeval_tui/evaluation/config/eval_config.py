@@ -20,6 +20,7 @@ from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 __all__ = [
     "DEFAULT_JUDGE_MODEL",
@@ -67,6 +68,12 @@ def criterion_field(name: str) -> str | None:
     if name in CRITERION_NAMES:
         return name
     return _FIELD_ALIASES.get(name)
+
+
+def criterion_keys() -> list[str]:
+    """Every key ``criteria`` takes for a built-in criterion: its field, its name, and
+    the other spellings 10xGraph and older configs use."""
+    return sorted(set(CRITERION_NAMES) | set(_FIELD_ALIASES))
 
 
 def _criterion_key(node: dict[str, Any], field: str) -> str | None:
@@ -165,9 +172,14 @@ class EvalConfig(BaseModel):
     tokens); ``agent_model`` names the entry that prices the agent's own tokens;
     ``max_cost`` (USD) stops the run before it would spend more: cases not started
     are not run, and the report is partial (see :mod:`tenxeval_tui.evaluation.cost`).
+
+    ``schema_ref`` is the file's ``$schema`` key, written back by :meth:`to_file` and
+    left out of every other dump (see :mod:`~tenxeval_tui.evaluation.schema_ref`).
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", validate_by_name=True)
+
+    schema_ref: str | None = schema_ref_field()
 
     criteria: CriteriaConfig = Field(default_factory=CriteriaConfig)
     user_simulator_config: UserSimulatorConfig | None = None
@@ -244,6 +256,7 @@ class EvalConfig(BaseModel):
         if "custom" in criteria:
             criteria["custom"] = {k: _without_unset_judge(v) for k, v in criteria["custom"].items()}
         data["criteria"] = criteria
+        data = with_schema_ref(data, self.schema_ref)
         atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def get_criterion_config(self, name: str) -> CriterionConfig | None:
