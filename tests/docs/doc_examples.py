@@ -6,8 +6,9 @@ temporary folder per page.
 - A block with ``title="PATH"`` (any language) is a file of the example: it is written
   to PATH in the page's folder, as the reader would save it, and not run.
 - ```` ```console ```` runs each ``$ `` line in a shell in the page's folder (with this
-  environment's ``tenxeval-tui``); each line after it must appear in what the command
-  printed (stdout and stderr), a line holding ``...`` excepted.
+  environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next); each line
+  after it must appear in what the command printed (stdout and stderr), a line holding
+  ``...`` excepted.
 - ``<!-- invisible-code-block: python ... -->`` runs as a Python block that the site does
   not show: the set-up an example needs and a reader has already (their agent, a file).
   ``SAMPLES`` there is the repository's ``sample_evals/`` folder.
@@ -95,12 +96,21 @@ def run_console(example: Example) -> None:
 
 
 def _session(source: str) -> list[tuple[str, list[str]]]:
+    """The ``$ `` commands of a console block with the lines each must print.
+
+    A command whose line ends in a backslash goes on to the next line, as in a shell.
+    """
     session: list[tuple[str, list[str]]] = []
+    continued = False
     for line in source.splitlines():
-        if line.startswith("$ "):
+        if continued:
+            command, expected = session[-1]
+            session[-1] = (f"{command[:-1].rstrip()} {line.strip()}", expected)
+        elif line.startswith("$ "):
             session.append((line[2:], []))
         elif session and line.strip():
             session[-1][1].append(line.strip())
+        continued = bool(session) and not session[-1][1] and session[-1][0].endswith("\\")
     return session
 
 
