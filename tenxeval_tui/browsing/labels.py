@@ -28,10 +28,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from tenxeval_tui.evaluation.errors import Problem
@@ -219,6 +220,7 @@ def append_label(path: Path, label: Label) -> None:
             os.close(folder)
 
 
+_NONE: dict[str, Label] = {}
 LabelKey = tuple[str, str | None, str]
 """``(eval_id, criterion, reply_sha256)``: one reply's verdict, as labels are matched."""
 
@@ -249,9 +251,10 @@ class LabelIndex:
         if older is None or label.moment >= older.moment:
             on_reply[label.reviewer] = label
 
-    def on_reply(self, eval_id: str, criterion: str | None, reply: str) -> dict[str, Label]:
-        """Reviewer -> the label that counts, for this reply's verdict."""
-        return dict(self._by_reply.get((eval_id, criterion, reply), {}))
+    def on_reply(self, eval_id: str, criterion: str | None, reply: str) -> Mapping[str, Label]:
+        """Reviewer -> the label that counts, for this reply's verdict (read-only: a view
+        of the index, not a copy)."""
+        return MappingProxyType(self._by_reply.get((eval_id, criterion, reply), _NONE))
 
     def of(self, eval_id: str, criterion: str | None, reply: str, reviewer: str) -> Label | None:
         """``reviewer``'s label that counts for this reply's verdict."""

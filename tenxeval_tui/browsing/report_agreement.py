@@ -8,9 +8,13 @@ from pathlib import Path
 
 from tenxeval_tui.browsing.agreement_table import AgreementTable, agreement_table
 from tenxeval_tui.browsing.labelled_report import LabelledOutcome, labelled_outcome
-from tenxeval_tui.browsing.labels import LabelIndex, read_labels
+from tenxeval_tui.browsing.labels import LabelIndex
 from tenxeval_tui.browsing.report_document import ReportDocument
-from tenxeval_tui.browsing.review_source import ReviewSource, open_review_source
+from tenxeval_tui.browsing.review_source import (
+    ReviewSource,
+    open_review_source,
+    read_source_labels,
+)
 from tenxeval_tui.evaluation.errors import Problem
 
 
@@ -32,10 +36,10 @@ class ReportAgreement:
 def read_agreement(
     path: Path, files: list[Path], document: ReportDocument | None = None
 ) -> ReportAgreement:
-    """The figures of ``path`` against its eval set's labels (``ReviewSourceError``,
-    ``OSError`` when they cannot be read)."""
+    """The figures of ``path`` against its eval set's labels (``ReviewSourceError`` when
+    they cannot be read)."""
     source = open_review_source(path, files, document)
-    found = read_labels(source.labels_path)
+    found = read_source_labels(source)
     index = LabelIndex(found.labels)
     table = agreement_table([(source.verdicts, index)])
     outcome = labelled_outcome(source.verdicts.cases, index)

@@ -8,34 +8,29 @@ first item this reviewer has not labelled. No UI.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 
-from tenxeval_tui.browsing.labels import (
-    Label,
-    LabelIndex,
-    Verdict,
-    append_label,
-    read_labels,
-)
+from tenxeval_tui.browsing.labels import Label, LabelIndex, LabelsFile, Verdict, append_label
 from tenxeval_tui.browsing.review_queue import QueueFilter, ReviewItem, review_items
 from tenxeval_tui.browsing.verdicts import ReportVerdicts
 from tenxeval_tui.evaluation.errors import Problem
 
 
 class ReviewSession:
-    """A report's review queue for one reviewer, with their place in it."""
+    """A report's review queue for one reviewer, with their place in it; ``found``: the
+    labels already given (:func:`~tenxeval_tui.browsing.labels.read_labels`), where the new
+    ones are appended."""
 
     def __init__(
         self,
         report: ReportVerdicts,
-        labels_path: Path,
+        found: LabelsFile,
         reviewer: str,
         chosen: QueueFilter | None = None,
     ) -> None:
         self.report = report
-        self.labels_path = labels_path
+        self.labels_path = found.path
         self.reviewer = reviewer
-        found = read_labels(labels_path)  # OSError when it exists but cannot be read
         self.problems: list[Problem] = found.problems
         """The labels file's malformed lines (skipped)."""
         self.labels = LabelIndex(found.labels)
@@ -104,7 +99,7 @@ class ReviewSession:
         """Whether this reviewer has labelled ``item``'s reply."""
         return self.mine(item) is not None
 
-    def given(self, item: ReviewItem) -> dict[str, Label]:
+    def given(self, item: ReviewItem) -> Mapping[str, Label]:
         """Every reviewer's label of ``item``'s reply."""
         return self.labels.on_reply(*item.key)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tenxeval_tui.browsing.labels import labels_path_for
+from tenxeval_tui.browsing.labels import LabelsFile, labels_path_for, read_labels
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.browsing.verdicts import ReportVerdicts, document_verdicts
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
@@ -28,11 +28,24 @@ class ReviewSource:
     """A report's verdicts, with where its labels go and its cases' expectations."""
 
     verdicts: ReportVerdicts
+    document: ReportDocument
+    """The report as opened (a case's full result, for showing it)."""
     eval_set_path: Path
     labels_path: Path
     eval_cases: dict[str, EvalCase] = field(default_factory=dict)
     """The eval set's cases by id (empty when the file does not load: the report's own
     details then say what was expected)."""
+
+
+def read_source_labels(source: ReviewSource) -> LabelsFile:
+    """The labels of ``source``'s eval set (none before the first); a file that exists but
+    cannot be read is a :class:`ReviewSourceError` naming it."""
+    try:
+        return read_labels(source.labels_path)
+    except OSError as exc:
+        raise ReviewSourceError(
+            f"cannot read the labels: {source.labels_path}: {exc.strerror or exc}"
+        ) from None
 
 
 def open_review_source(
@@ -64,7 +77,7 @@ def open_review_source(
         cases = {case.eval_id: case for case in EvalSet.from_file(eval_set_path).eval_cases}
     except (EvalFileError, OSError, ValueError):
         cases = {}  # a scenario file, or one broken now: the report's details will do
-    return ReviewSource(verdicts, eval_set_path, labels_path_for(eval_set_path), cases)
+    return ReviewSource(verdicts, document, eval_set_path, labels_path_for(eval_set_path), cases)
 
 
-__all__ = ["ReviewSource", "ReviewSourceError", "open_review_source"]
+__all__ = ["ReviewSource", "ReviewSourceError", "open_review_source", "read_source_labels"]

@@ -17,6 +17,7 @@ from tenxeval_tui.browsing.labels import CASE, reply_sha256
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY
+from tenxeval_tui.evaluation.fileio import parse_json, read_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +133,9 @@ class ReportVerdicts:
     eval_set_id: str
     title: str
     cases: list[CaseVerdicts]
-    document: ReportDocument
-    """The report as opened (a case's full result, for showing it)."""
+    document: ReportDocument | None = None
+    """The report as opened for browsing (a case's full result, for showing it); ``None``
+    when only the verdicts were read (:func:`read_verdicts`)."""
 
     @property
     def criteria(self) -> list[str]:
@@ -145,24 +147,37 @@ class ReportVerdicts:
         return list(seen)
 
 
+def _all_verdicts(path: Path, raw: Sequence[Any], eval_set_id: str) -> list[CaseVerdicts]:
+    cases: list[CaseVerdicts] = []
+    for index, data in enumerate(raw):
+        try:
+            cases.append(case_verdicts(index, data, eval_set_id))
+        except (TypeError, ValueError) as exc:
+            problem = Problem(str(path), str(exc), json_path=f"results[{index}]")
+            raise EvalFileError([problem]) from None
+    return cases
+
+
 def document_verdicts(document: ReportDocument) -> ReportVerdicts:
     """The verdicts of every case of ``document`` (read whole); a case result that is not
     one is an :class:`EvalFileError` naming the file and ``results[i]``."""
-    cases: list[CaseVerdicts] = []
-    raw: Sequence[Any] = document.raw_results
-    for index, data in enumerate(raw):
-        try:
-            cases.append(case_verdicts(index, data, document.eval_set_id))
-        except (TypeError, ValueError) as exc:
-            problem = Problem(str(document.path), str(exc), json_path=f"results[{index}]")
-            raise EvalFileError([problem]) from None
+    cases = _all_verdicts(document.path, document.raw_results, document.eval_set_id)
     return ReportVerdicts(document.path, document.eval_set_id, document.title, cases, document)
 
 
 def read_verdicts(path: Path) -> ReportVerdicts:
-    """The verdicts of the report at ``path``; :class:`EvalFileError` (file, place,
-    problem) or ``OSError`` when it cannot be used."""
-    return document_verdicts(ReportDocument.open(path))
+    """The verdicts of the report at ``path``, read as plain JSON (no case, summary or
+    token count is validated into a model: what ``agreement`` needs of 10,000 cases);
+    :class:`EvalFileError` (file, place, problem) or ``OSError`` when it cannot be used."""
+    data = parse_json(path, read_text(path))
+    if not isinstance(data, dict) or not isinstance(data.get("eval_set_id"), str):
+        raise EvalFileError([Problem(str(path), "not a JSON report (no eval_set_id)")])
+    raw = data.get("results") or []
+    if not isinstance(raw, list):
+        raise EvalFileError([Problem(str(path), "results is not a list", json_path="results")])
+    eval_set_id = data["eval_set_id"]
+    title = str(data.get("eval_set_name") or eval_set_id)
+    return ReportVerdicts(path, eval_set_id, title, _all_verdicts(path, raw, eval_set_id))
 
 
 __all__ = [

@@ -15,6 +15,9 @@ from tenxeval_tui.evaluation import EvalReport, EvalSetBuilder
 from tests.report_samples import CURRENT_TIME, case
 
 JUDGED = "factual_accuracy_v1"
+FIGURE_KEYS = ["n", "agreement", "kappa", "kappa_low", "kappa_high", "tpr", "tnr", "confusion"]
+"""The keys of one criterion's figures in ``agreement --json``, in order (as issue #32
+names them)."""
 REPORT_NAME = "weather-agent_20260520_142301.json"
 
 

@@ -11,7 +11,7 @@ from tenxeval_tui.browsing.labels import LabelIndex
 from tenxeval_tui.browsing.verdicts import read_verdicts
 from tenxeval_tui.evaluation.agreement import Confusion
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tests.browsing.label_samples import JUDGED, human, judged_report, write_report
+from tests.browsing.label_samples import FIGURE_KEYS, JUDGED, human, judged_report, write_report
 
 # c00-c07 passed by the judge, c08-c11 failed; c12 errored
 JUDGE = [True] * 8 + [False] * 4 + [True]
@@ -96,16 +96,7 @@ def test_the_json_has_the_documented_shape(tmp_path: Path) -> None:
     assert set(data) == {"criteria", "reviewers"}
     assert set(data["criteria"]) == {JUDGED, "case"}
     entry = data["criteria"][JUDGED]
-    assert set(entry) == {
-        "n",
-        "agreement",
-        "kappa",
-        "kappa_low",
-        "kappa_high",
-        "tpr",
-        "tnr",
-        "confusion",
-    }
+    assert set(entry) == set(FIGURE_KEYS)
     assert entry["confusion"] == {"pass_pass": 5, "pass_fail": 3, "fail_pass": 1, "fail_fail": 3}
 
 

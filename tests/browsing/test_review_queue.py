@@ -96,7 +96,7 @@ def test_a_session_resumes_at_the_first_case_this_reviewer_left(
     path = tmp_path / "weather.labels.jsonl"
     append_label(path, human("c00", "pass", criterion=None))
     append_label(path, human("c01", "fail", criterion=None, reviewer="bob"))  # not alice's
-    session = ReviewSession(report, path, "alice")
+    session = ReviewSession(report, read_labels(path), "alice")
     assert session.current is not None and session.current.case.eval_id == "c01"
     assert session.progress() == "1 of 5 reviewed"
     label = session.give("fail", "wrong city")
@@ -114,14 +114,14 @@ def test_a_session_resumes_at_the_first_case_this_reviewer_left(
     assert session.next_unlabelled() == 2
     session.position = 4
     assert session.next_unlabelled() == 2  # wraps around
-    again = ReviewSession(report, path, "alice")
+    again = ReviewSession(report, read_labels(path), "alice")
     assert again.position == 2  # resumed where alice stopped
 
 
 def test_narrowing_keeps_the_case_shown_when_it_stays(
     report: ReportVerdicts, tmp_path: Path
 ) -> None:
-    session = ReviewSession(report, tmp_path / "weather.labels.jsonl", "alice")
+    session = ReviewSession(report, read_labels(tmp_path / "weather.labels.jsonl"), "alice")
     session.position = 3  # c03, failed
     session.narrow(QueueFilter(failed_only=True))
     assert session.current is not None and session.current.case.eval_id == "c03"

@@ -11,6 +11,7 @@ from tenxeval_tui.browsing.labels import Label, append_label, reply_sha256
 from tenxeval_tui.evaluation import CriterionConfig, CriterionResult, EvalConfig, EvalReport
 from tenxeval_tui.evaluation.config.eval_config import CriteriaConfig
 from tests.browsing.label_samples import (
+    FIGURE_KEYS,
     JUDGED,
     human,
     judged_report,
@@ -61,16 +62,7 @@ def test_json_has_the_documented_shape_and_hand_computed_figures(folder: Path) -
     data = json.loads(done.stdout)
     assert set(data["criteria"]) == {JUDGED, "case"}
     judged = data["criteria"][JUDGED]
-    assert list(judged) == [
-        "n",
-        "agreement",
-        "kappa",
-        "kappa_low",
-        "kappa_high",
-        "tpr",
-        "tnr",
-        "confusion",
-    ]
+    assert list(judged) == FIGURE_KEYS
     assert judged["n"] == 12
     assert judged["kappa"] == pytest.approx(1 / 3)
     assert judged["agreement"] == pytest.approx(8 / 12)

@@ -12,6 +12,7 @@ from tenxeval_tui.evaluation.agreement import (
     cohen_kappa,
     kappa_interval,
 )
+from tests.browsing.label_samples import FIGURE_KEYS
 
 
 def test_the_textbook_example_by_hand() -> None:
@@ -128,15 +129,6 @@ def test_the_interval_is_seeded_and_narrows_with_more_pairs() -> None:
 
 def test_figures_as_json_have_the_documented_keys() -> None:
     data = agreement_figures(Confusion(20, 5, 10, 15)).as_json()
-    assert list(data) == [
-        "n",
-        "agreement",
-        "kappa",
-        "kappa_low",
-        "kappa_high",
-        "tpr",
-        "tnr",
-        "confusion",
-    ]
+    assert list(data) == FIGURE_KEYS
     assert data["confusion"] == {"pass_pass": 20, "pass_fail": 5, "fail_pass": 10, "fail_fail": 15}
     assert data["n"] == 50 and data["kappa"] == pytest.approx(0.4)

@@ -10,14 +10,7 @@ import pytest
 from tenxeval_tui.settings.layers import SettingsError
 from tenxeval_tui.settings.review import UNKNOWN_REVIEWER, login_name, review_settings
 from tenxeval_tui.settings.user_settings import UserSettings, load_user_settings
-
-
-def _user(tmp_path: Path, text: str) -> UserSettings:
-    path = tmp_path / "settings.toml"
-    path.write_text(text)
-    settings, problems = load_user_settings(path)
-    assert problems == []
-    return settings
+from tests.settings.test_layers import _user
 
 
 def test_the_environment_wins_over_the_file_which_wins_over_the_login(tmp_path: Path) -> None:

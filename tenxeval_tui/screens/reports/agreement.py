@@ -87,9 +87,6 @@ class AgreementScreen(Screen[None]):
         except ReviewSourceError as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
-        except OSError as exc:
-            self.app.call_from_thread(self._show_error, f"cannot read the labels: {exc}")
-            return
         self.app.call_from_thread(self._show, found)
 
     def _show_error(self, message: str) -> None:

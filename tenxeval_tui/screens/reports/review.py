@@ -30,6 +30,7 @@ from tenxeval_tui.browsing.review_source import (
     ReviewSource,
     ReviewSourceError,
     open_review_source,
+    read_source_labels,
 )
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.inert import inert
@@ -159,12 +160,10 @@ class ReviewScreen(Screen[None]):
     def _load(self, files: list[Path], reviewer: str) -> None:
         try:
             source = open_review_source(self.path, files, self.document)
-            session = ReviewSession(source.verdicts, source.labels_path, reviewer, self.chosen)
+            found = read_source_labels(source)
+            session = ReviewSession(source.verdicts, found, reviewer, self.chosen)
         except ReviewSourceError as exc:
             self.app.call_from_thread(self._show_error, str(exc))
-            return
-        except OSError as exc:
-            self.app.call_from_thread(self._show_error, f"cannot read the labels: {exc}")
             return
         self.app.call_from_thread(self._ready, source, session)
 
@@ -223,13 +222,13 @@ class ReviewScreen(Screen[None]):
             )
             return
         if self._shown_case != item.case.index:
+            assert self.source is not None
             try:
-                result = session.report.document.case(item.case.index)
+                result = self.source.document.case(item.case.index)
             except EvalFileError as exc:
                 status.update(Text(inert(f"Cannot show this case: {exc.first}"), "red"))
                 self.view.display = False
                 return
-            assert self.source is not None
             self.view.show_case(result, self.source.eval_cases.get(item.case.eval_id))
             self._shown_case = item.case.index
         self.view.display = True

@@ -28,15 +28,15 @@ class FigureRow:
 
 
 FIGURE_COLUMNS = (
-    Column("Criterion", 24),
+    Column("Criterion"),
     Column("Pairs", 5),
     Column("Agree", 6),
     Column("Kappa [95% CI]", 19),
     Column("TPR", 6),
     Column("TNR", 6),
-    Column("Note"),
 )
-"""Fits 80 columns; the confusion matrix of the highlighted row shows below the table
+"""Fits 80 columns; the highlighted row's confusion matrix, and why its figures say
+little (too few pairs: the pair count in yellow), show below the table
 (:func:`confusion_text`)."""
 
 
@@ -71,12 +71,11 @@ def figure_cells(row: FigureRow) -> Sequence[Text]:
     figures = row.figures
     return (
         Text(inert(row.name)),
-        Text(str(figures.n)),
+        Text(str(figures.n), style="" if figures.meaningful else "yellow"),
         rate_text(figures.agreement),
         kappa_text(figures),
         rate_text(figures.tpr),
         rate_text(figures.tnr),
-        note_text(figures),
     )
 
 

@@ -8,6 +8,8 @@ the criteria table and the transcript of the report's case view are left out on 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -77,7 +79,7 @@ def label_line(label: Label, *, own: bool = False) -> Text:
 
 
 def labels_text(
-    mine: Label | None, given: dict[str, Label], history: list[Label], reviewer: str
+    mine: Label | None, given: Mapping[str, Label], history: list[Label], reviewer: str
 ) -> Text:
     """Your label, the other reviewers' of this reply, and labels of earlier replies."""
     text = Text()
