@@ -39,11 +39,8 @@ from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.review_dialogs import NoteDialog, QueueDialog
 from tenxeval_tui.settings.layers import SettingsError
 from tenxeval_tui.settings.review import ReviewSettings, review_settings
-from tenxeval_tui.widgets.reports.review_case import (
-    ReviewCaseView,
-    labels_text,
-    verdict_word,
-)
+from tenxeval_tui.widgets.reports.review_case import ReviewCaseView
+from tenxeval_tui.widgets.reports.review_status import progress_text, status_text
 
 REVIEW_KEY = Binding(
     "v", "review", "Review", tooltip="Label this report's verdicts by hand (review mode)"
@@ -233,48 +230,14 @@ class ReviewScreen(Screen[None]):
             self._shown_case = item.case.index
         self.view.display = True
         self.view.show_judge(item, self.is_revealed(item))
-        status.update(self._status_text(session, item))
+        status.update(status_text(session, item, self.pending_note, self.last))
 
     def _show_progress(self) -> None:
-        session = self.session
-        assert session is not None and self.settings is not None
-        at = f"{session.position + 1} of {len(session.items)}" if session.items else "empty"
-        blind = "verdicts shown" if self.settings.show_verdicts or self.reveal_all else "blind"
-        text = Text.assemble(
-            ("Review ", "bold"),
-            (inert(session.report.title), "bold"),
-            "  ",
-            (session.progress(), "bold cyan"),
-            f"  · item {at} · {inert(session.chosen.describe())} · {blind}",
-            f" · auto-advance {'on' if self.auto_advance else 'off'}",
-            (f" · {inert(session.reviewer)}", "dim"),
+        assert self.session is not None and self.settings is not None
+        blind = not (self.settings.show_verdicts or self.reveal_all)
+        self.query_one("#review-progress", Static).update(
+            progress_text(self.session, blind=blind, auto_advance=self.auto_advance)
         )
-        self.query_one("#review-progress", Static).update(text)
-
-    def _status_text(self, session: ReviewSession, item: ReviewItem) -> Text:
-        title = Text.assemble((inert(item.case.eval_id), "bold"))
-        if item.case.name and item.case.name != item.case.eval_id:
-            title.append(f"  {inert(item.case.name)}")
-        title.append("   labelling: ", style="dim")
-        title.append("the whole case" if item.criterion is None else inert(item.criterion))
-        text = Text.assemble(title, "\n")
-        text.append_text(
-            labels_text(
-                session.mine(item), session.given(item), session.history(item), session.reviewer
-            )
-        )
-        if self.pending_note:
-            text.append(f"\nnote for your label: “{inert(self.pending_note)}”", style="italic")
-        if self.last is not None and self.last[0].key != item.key:
-            done, label = self.last
-            text.append("\nlast: ", style="dim")
-            text.append(f"{inert(done.case.eval_id)} {inert(done.name)}: you ")
-            text.append_text(verdict_word(label.passed))
-            text.append(", judge ")
-            text.append_text(verdict_word(done.judge))
-            if done.judge != label.passed:
-                text.append("  disagree", style="bold yellow")
-        return text
 
     # --- keys ---------------------------------------------------------------------------
 
