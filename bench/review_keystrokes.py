@@ -8,8 +8,9 @@ fsynced) and the next case is on screen. Then the same per criterion (``c``: thr
 criteria a case). Floors of the same run: ``s`` (skip: the screen moves, nothing is
 written) per key, and ``append_label`` alone (the write and fsync) per label.
 
-Target: a label in at most 100 ms (median, key to the next case painted). The machine may
-be shared: the load average is printed.
+Target: a label (median, key to the next case painted) at most MARGIN_S over the skip
+floor of the same run: giving a label costs little more than moving on. Absolute times
+follow the machine's load (shared: the load average is printed); the floor moves with it.
 
 Run: .venv/bin/python bench/review_keystrokes.py [--cases N]
 """
@@ -36,7 +37,7 @@ from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.screens.reports.review import ReviewScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
 
-TARGET_S = 0.100
+MARGIN_S = 0.030
 SIZE = (80, 24)
 
 
@@ -163,8 +164,12 @@ def main() -> int:
     print(f"  floor: append_label + fsync alone:       {ms(floor)}")
     print(f"load average after: {os.getloadavg()}")
     median = statistics.median(found["per_case"])
-    if median > TARGET_S:
-        print(f"MISSED: a label took {median * 1000:.1f} ms > {TARGET_S * 1000:.0f} ms")
+    bar = statistics.median(found["skips"]) + MARGIN_S
+    print(
+        f"target: a label at most {bar * 1000:.1f} ms (the skip floor + {MARGIN_S * 1000:.0f} ms)"
+    )
+    if median > bar:
+        print(f"MISSED: a label took {median * 1000:.1f} ms > {bar * 1000:.1f} ms")
         return 1
     return 0
 
