@@ -319,7 +319,7 @@ class WorkbenchApp(App[None]):
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.settings.workspace import find_eval_set_file
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
@@ -345,8 +345,8 @@ class WorkbenchApp(App[None]):
 
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
         from tenxeval_tui.screens.run.run import RunScreen
+        from tenxeval_tui.settings.workspace import find_eval_set_file
 
         path = find_eval_set_file(self.workspace.run_files(), eval_set_id)
         if path is None:

@@ -286,6 +286,11 @@ class ReportDocument:
         self.complete = True
 
     @property
+    def raw_results(self) -> Sequence[Any]:
+        """The cases as parsed JSON, not validated (read-only: the rows are built over it)."""
+        return self._raw_results
+
+    @property
     def has_repeats(self) -> bool:
         """Whether some case of the run ran more than once (the summary says)."""
         return self.summary.repeat_stats is not None

@@ -268,12 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_merge_arguments(merge)
     merge.set_defaults(func=cmd_merge)
 
+    from tenxeval_tui.cli.agreement_command import add_agreement_parser
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser
     from tenxeval_tui.cli.schema_command import add_schema_parser
     from tenxeval_tui.cli.settings_command import add_settings_parser
 
     add_import_parser(sub)
+    add_agreement_parser(sub)
     add_cache_parser(sub)
     add_settings_parser(sub)
     add_schema_parser(sub)

@@ -84,6 +84,15 @@ def _level(raw: str) -> str:
     return level
 
 
+def _flag(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{raw!r} is not true or false (1/0, yes/no, on/off)")
+
+
 def _path(raw: str) -> Path:
     return Path(_text(raw)).expanduser()
 
@@ -143,6 +152,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("judge_model", "TENXEVAL_JUDGE_MODEL", _text, user="judge.model"),
     Setting("judge_base_url", "TENXEVAL_JUDGE_BASE_URL", _text, user="judge.base_url"),
     Setting("theme", "TENXEVAL_THEME", _text, project=False, user="theme"),
+    # a person's own, never the project's: who labels verdicts (default: the login name)
+    Setting("reviewer", "TENXEVAL_REVIEWER", _text, project=False, user="review.reviewer"),
+    Setting(
+        "review_show_verdicts",
+        "TENXEVAL_REVIEW_SHOW_VERDICTS",
+        _flag,
+        project=False,
+        user="review.show_verdicts",
+        default=False,
+    ),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

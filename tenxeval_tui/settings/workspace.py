@@ -28,8 +28,10 @@ has no UI import: the CLI and the Textual app both use it.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,6 +212,30 @@ def describe_eval_set(path: Path) -> EvalSetEntry:
     return EvalSetEntry(path, case_count=len(eval_set.eval_cases))
 
 
+def find_eval_set_file(files: Iterable[Path], eval_set_id: str) -> Path | None:
+    """The first of ``files`` whose ``eval_set_id`` is ``eval_set_id`` (unreadable files skipped).
+
+    Falls back to a file named ``<eval_set_id>.evalset.json`` when no file's id matches. A
+    scenario file among ``files`` matches by its ``scenario_set_id``, which defaults to its
+    name (``<id>.scenarios.json``).
+    """
+    by_name: Path | None = None
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("eval_set_id") == eval_set_id:
+            return path
+        if path.name.endswith(SCENARIO_SUFFIX) and isinstance(data, dict):
+            own = data.get("scenario_set_id") or path.name.removesuffix(SCENARIO_SUFFIX)
+            if own == eval_set_id:
+                return path
+        if by_name is None and path.name == f"{eval_set_id}.evalset.json":
+            by_name = path
+    return by_name
+
+
 def find_settings_file(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.tenxeval]`` table."""
     for folder in [start, *start.parents]:
@@ -318,6 +344,7 @@ __all__ = [
     "Workspace",
     "WorkspaceSettings",
     "describe_eval_set",
+    "find_eval_set_file",
     "find_settings_file",
     "is_scenario_path",
     "load_settings",

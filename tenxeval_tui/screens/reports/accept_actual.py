@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+from tenxeval_tui.settings.workspace import find_eval_set_file
 
 ACCEPT_KEY = Binding(
     "a",

@@ -39,7 +39,9 @@ from tenxeval_tui.screens.reports.accept_many import (
     accept_chosen,
     accept_replies,
 )
+from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
@@ -132,6 +134,8 @@ class ReportScreen(Screen[None]):
         Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         ACCEPT_MANY_KEY,
+        REVIEW_KEY,
+        AGREEMENT_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
         Binding(
@@ -353,6 +357,14 @@ class ReportScreen(Screen[None]):
         from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 
         self.app.push_screen(WhatIfScreen(self.path, self.document))
+
+    def action_review(self) -> None:
+        """Label this report's verdicts (review mode)."""
+        self.app.push_screen(ReviewScreen(self.path, self.document))
+
+    def action_agreement(self) -> None:
+        """How far this report's judges agree with the human labels."""
+        self.app.push_screen(AgreementScreen(self.path, self.document))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in (EDIT_ACTION, RERUN_ACTION):

@@ -21,11 +21,14 @@ from tenxeval_tui.browsing.reports_index import ReportEntries, ReportEntry, list
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
@@ -46,6 +49,8 @@ class ReportsScreen(Screen[None]):
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
         Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
+        REVIEW_KEY,
+        AGREEMENT_KEY,
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
@@ -69,6 +74,9 @@ class ReportsScreen(Screen[None]):
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
             (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
+            (ReviewScreen.HELP_WHERE, list(ReviewScreen.BINDINGS)),
+            (AgreementScreen.HELP_WHERE, list(AgreementScreen.BINDINGS)),
+            (LabelledReportScreen.HELP_WHERE, list(LabelledReportScreen.BINDINGS)),
         ]
 
     @property
@@ -182,6 +190,18 @@ class ReportsScreen(Screen[None]):
         entry = self._entry
         if entry is not None and entry.ok:
             self.app.push_screen(FlakinessScreen(self.folder, entry.eval_set_id))
+
+    def action_review(self) -> None:
+        """Label the highlighted report's verdicts (review mode)."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(ReviewScreen(entry.path))
+
+    def action_agreement(self) -> None:
+        """How far the highlighted report's judges agree with the human labels."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(AgreementScreen(entry.path))
 
     def action_compare(self) -> None:
         entry = self._entry
