@@ -39,7 +39,8 @@ CONFIG_FIELDS_NOT_HASHED = frozenset(
 """Config fields that cannot change a case's outcome, left out of :func:`config_sha256`."""
 
 
-def _case_content(case: EvalCase) -> dict[str, Any]:
+def case_content(case: EvalCase) -> dict[str, Any]:
+    """The case as :func:`case_sha256` hashes it (and an eval set diff compares it)."""
     data = case.model_dump(mode="json", exclude_defaults=True)
     for turn in data.get("conversation") or []:
         turn.pop("invocation_id", None)
@@ -48,13 +49,13 @@ def _case_content(case: EvalCase) -> dict[str, Any]:
 
 def case_sha256(case: EvalCase) -> str:
     """The content hash of one case (see the module docs)."""
-    return sha256_json(_case_content(case))
+    return sha256_json(case_content(case))
 
 
 def eval_set_sha256(eval_set: EvalSet) -> str:
     """The content hash of a whole eval set (see the module docs)."""
     data = eval_set.model_dump(mode="json", exclude_defaults=True, exclude={"eval_cases"})
-    return sha256_json({**data, "eval_cases": [_case_content(c) for c in eval_set.eval_cases]})
+    return sha256_json({**data, "eval_cases": [case_content(c) for c in eval_set.eval_cases]})
 
 
 def config_sha256(config: EvalConfig | Mapping[str, Any]) -> str:
@@ -112,6 +113,7 @@ def case_fingerprint(
 __all__ = [
     "CONFIG_FIELDS_NOT_HASHED",
     "canonical_json",
+    "case_content",
     "case_fingerprint",
     "case_sha256",
     "config_sha256",
