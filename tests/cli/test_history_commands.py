@@ -76,11 +76,13 @@ def test_runs_are_indexed_as_they_land_and_show_their_commit(project: Path) -> N
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "first")
     commit = git(project, "rev-parse", "HEAD")
-    for _ in range(2):
-        done = cli(project, "run", "--agent", AGENT, "evals", "-q", "--output-dir", "eval_reports")
-        assert done.returncode == 1, done.stderr  # the sample set fails a case
+    run = ["run", "--agent", AGENT, "evals", "-q", "--output-dir", "eval_reports"]
+    assert cli(project, *run).returncode == 1  # the sample set fails a case
     index = project / "eval_reports" / INDEX_NAME
-    with sqlite3.connect(index) as db:  # written by `run` itself, before any `history`
+    assert not index.exists()  # no history looked at yet: no index made
+    assert cli(project, "history", "eval_reports").returncode == 0
+    assert cli(project, *run).returncode == 1
+    with sqlite3.connect(index) as db:  # the second run was added by `run` itself
         files = [row[0] for row in db.execute("SELECT file FROM reports ORDER BY timestamp")]
         commits = {row[0] for row in db.execute("SELECT git_commit FROM reports")}
     assert len(files) == 2 and commits == {commit}

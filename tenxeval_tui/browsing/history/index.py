@@ -8,8 +8,9 @@ a thousand runs of a thousand cases opens in well under a second. It is a cache:
   (``PRAGMA user_version`` holds :data:`SCHEMA_VERSION`);
 - brought up to date by :meth:`HistoryIndex.sync`: a file is read again only when its
   size or modification time changed, a removed file's rows go, a new file is read once.
-  Indexing a new report costs its own size (its cases, and one index look-up each for
-  the case's previous run), not the folder's;
+  Indexing a new report costs its own size (its cases, and two index look-ups each for
+  the case's runs just before and just after it), not the folder's, and so does
+  removing one;
 - written in one transaction per sync, so a reader never sees half a report, and two
   writers (the CLI and the workbench) take turns.
 
@@ -221,16 +222,12 @@ class HistoryIndex:
                 chunk.append((name, stamp, rows))
                 cases += len(rows.cases) + 1 if rows is not None else 1
             with self._writing() as db:
-                touched: set[str] = set()
                 for name in remove if first else ():
-                    if (set_id := _remove(db, name)) is not None:
-                        touched.add(set_id)
+                    _remove(db, name)
                 for name, (size, mtime), rows in chunk:
                     _remove(db, name)
                     if rows is not None:
-                        touched |= _insert(db, name, size, mtime, rows)
-                for set_id in touched:
-                    _mark_changes(db, set_id)
+                        _insert(db, name, size, mtime, rows)
             first = False
 
     def _listing(self) -> dict[str, tuple[int, int]]:
@@ -263,20 +260,28 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return (stat.st_size, stat.st_mtime_ns)
 
 
-def _remove(db: sqlite3.Connection, name: str) -> str | None:
-    """Drop one file's rows; its eval set id (whose changes must be marked again)."""
-    row = db.execute("SELECT id, eval_set_id FROM reports WHERE file = ?", (name,)).fetchone()
+def _remove(db: sqlite3.Connection, name: str) -> None:
+    """Drop one file's rows; each of its cases' next run is marked anew against the run
+    before this one."""
+    row = db.execute("SELECT id FROM reports WHERE file = ?", (name,)).fetchone()
     if row is None:
-        return None
-    db.execute("DELETE FROM cases WHERE report_id = ?", (row[0],))
-    db.execute("DELETE FROM criteria WHERE report_id = ?", (row[0],))
-    db.execute("DELETE FROM reports WHERE id = ?", (row[0],))
-    return str(row[1]) if row[1] is not None else None
+        return
+    report_id = row[0]
+    for key, timestamp in db.execute(
+        "SELECT case_key, timestamp FROM cases WHERE report_id = ?", (report_id,)
+    ).fetchall():
+        after = _neighbour(db, key, timestamp, report_id, later=True)
+        if after is not None:
+            before = _neighbour(db, key, timestamp, report_id, later=False)
+            _mark(db, after, before[1] if before else None)
+    db.execute("DELETE FROM cases WHERE report_id = ?", (report_id,))
+    db.execute("DELETE FROM criteria WHERE report_id = ?", (report_id,))
+    db.execute("DELETE FROM reports WHERE id = ?", (report_id,))
 
 
-def _insert(db: sqlite3.Connection, name: str, size: int, mtime: int, rows: ReportRows) -> set[str]:
-    """Add one file's rows; the eval sets whose changes must be marked (none when the
-    report is the newest run of its set: its own are marked here)."""
+def _insert(db: sqlite3.Connection, name: str, size: int, mtime: int, rows: ReportRows) -> None:
+    """Add one file's rows: each case marked against its run before, and its run after
+    (when this run is not the newest) marked anew against this one."""
     provenance = rows.provenance
     cursor = db.execute(
         "INSERT INTO reports (file, size, mtime_ns, problem, eval_set_id, eval_set_name,"
@@ -295,28 +300,33 @@ def _insert(db: sqlite3.Connection, name: str, size: int, mtime: int, rows: Repo
         ),
     )  # fmt: skip
     report_id = cursor.lastrowid
+    assert report_id is not None
     if rows.problem is not None or rows.rescored:
-        return set()  # another scoring of a run is no run of its own: no case rows
+        return  # another scoring of a run is no run of its own: no case rows
     db.executemany(
         "INSERT INTO criteria (report_id, name, avg_score, pass_rate) VALUES (?,?,?,?)",
         [(report_id, n, avg, rate) for n, (avg, rate) in rows.criteria.items()],
     )
     keys = _case_keys(db, rows)
-    newest = _is_newest(db, rows, report_id)
+    stamp = rows.timestamp
+    marked = []
+    for position, (case, key) in enumerate(zip(rows.cases, keys, strict=True)):
+        before = _neighbour(db, key, stamp, report_id, later=False)
+        marked.append(
+            (
+                report_id, position, key, stamp, case.status, case.passes, case.runs,
+                case.score, case.duration, case.cost, case.case_sha256,
+                int(_flipped(before[1] if before else None, case.status)),
+            )
+        )  # fmt: skip
+        after = _neighbour(db, key, stamp, report_id, later=True)
+        if after is not None:
+            _mark(db, after, case.status)
     db.executemany(
         "INSERT INTO cases (report_id, position, case_key, timestamp, status, passes, runs,"
         " score, duration, cost, case_sha256, changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (
-                report_id, position, key, rows.timestamp, c.status, c.passes, c.runs,
-                c.score, c.duration, c.cost, c.case_sha256,
-                int(newest and _flipped(_previous_status(db, key, rows.timestamp, report_id),
-                                        c.status)),
-            )
-            for position, (c, key) in enumerate(zip(rows.cases, keys, strict=True))
-        ],
-    )  # fmt: skip
-    return set() if newest else {rows.eval_set_id}
+        marked,
+    )
 
 
 def _case_keys(db: sqlite3.Connection, rows: ReportRows) -> list[int]:
@@ -336,43 +346,34 @@ def _case_keys(db: sqlite3.Connection, rows: ReportRows) -> list[int]:
     return [found[(c.case_set, c.eval_id)] for c in rows.cases]
 
 
-def _is_newest(db: sqlite3.Connection, rows: ReportRows, report_id: int | None) -> bool:
-    later = db.execute(
-        "SELECT 1 FROM reports WHERE eval_set_id = ? AND (timestamp, id) > (?, ?)"
-        " AND rescored = 0 AND problem IS NULL LIMIT 1",
-        (rows.eval_set_id, rows.timestamp, report_id),
-    ).fetchone()
-    return later is None
+def _neighbour(
+    db: sqlite3.Connection, key: int, timestamp: float, report_id: int, *, later: bool
+) -> tuple[int, str] | None:
+    """``(rowid, status)`` of the case's run just after (``later``) or just before the
+    run ``(timestamp, report_id)``; ``None`` when there is none."""
+    if later:
+        query = (
+            "SELECT rowid, status FROM cases WHERE case_key = ? AND (timestamp, report_id) > (?, ?)"
+            " ORDER BY timestamp, report_id LIMIT 1"
+        )
+    else:
+        query = (
+            "SELECT rowid, status FROM cases WHERE case_key = ? AND (timestamp, report_id) < (?, ?)"
+            " ORDER BY timestamp DESC, report_id DESC LIMIT 1"
+        )
+    row = db.execute(query, (key, timestamp, report_id)).fetchone()
+    return (row[0], row[1]) if row is not None else None
 
 
-def _previous_status(
-    db: sqlite3.Connection, key: int, timestamp: float, report_id: int | None
-) -> str | None:
-    """The case's status in its latest earlier run (``None``: it had none)."""
-    row = db.execute(
-        "SELECT status FROM cases WHERE case_key = ? AND (timestamp, report_id) < (?, ?)"
-        " ORDER BY timestamp DESC, report_id DESC LIMIT 1",
-        (key, timestamp, report_id),
-    ).fetchone()
-    return str(row[0]) if row is not None else None
+def _mark(db: sqlite3.Connection, row: tuple[int, str], before: str | None) -> None:
+    db.execute(
+        "UPDATE cases SET changed = ? WHERE rowid = ?", (int(_flipped(before, row[1])), row[0])
+    )
 
 
 def _flipped(before: str | None, now: str) -> bool:
     """Whether a case went from passing to not passing or back (``None``: no run before)."""
     return before is not None and (before == "P") != (now == "P")
-
-
-def _mark_changes(db: sqlite3.Connection, eval_set_id: str) -> None:
-    """Mark anew which case rows of the set's runs changed status since the case's
-    previous run (after a run was added out of time order, or removed)."""
-    db.execute(
-        "UPDATE cases SET changed = w.changed FROM ("
-        " SELECT c.rowid AS row, coalesce((c.status = 'P') != (lag(c.status) OVER ("
-        "   PARTITION BY c.case_key ORDER BY c.timestamp, c.report_id) = 'P'), 0) AS changed"
-        " FROM cases AS c JOIN case_keys AS k ON k.id = c.case_key WHERE k.eval_set_id = ?"
-        ") AS w WHERE cases.rowid = w.row AND cases.changed != w.changed",
-        (eval_set_id,),
-    )
 
 
 __all__ = ["INDEX_NAME", "SCHEMA_VERSION", "HistoryIndex", "SyncOutcome", "index_path"]

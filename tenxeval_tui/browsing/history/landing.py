@@ -1,9 +1,11 @@
 """Reports landing in a folder: added to its history index as they are written.
 
-What the CLI calls after ``run`` (and ``merge``) writes a report, and the workbench when
-a run of its own ends: the new JSON reports go into their folder's index at once, read
-once each. The index is a cache: one that cannot be written now (locked too long, a
-full disk) is left as it is, and the next look at the history reads what it missed.
+What the CLI calls after ``run`` writes a report, and the workbench when a run of its
+own ends: the new JSON reports go into their folder's index at once, read once each, so
+the next look at the history has nothing to read. A folder whose history was never
+looked at has no index, and none is made here (the first look makes it from the
+reports). The index is a cache: one that cannot be written now (locked too long, a full
+disk) is left as it is, and the next look at the history reads what it missed.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from tenxeval_tui.browsing.history.index import HistoryIndex
+from tenxeval_tui.browsing.history.index import HistoryIndex, index_path
 from tenxeval_tui.browsing.reports_index import is_report_file
 
 logger = logging.getLogger("tenxeval_tui.browsing.history")
 
 
 def index_landed(files: Iterable[str | Path]) -> int:
-    """Add the JSON reports among ``files`` to their folders' history indexes; how many
-    were added (never raises for the index's sake)."""
+    """Add the JSON reports among ``files`` to their folders' history indexes (where there
+    is one); how many were added (never raises for the index's sake)."""
     by_folder: dict[Path, list[Path]] = {}
     for raw in files:
         path = Path(raw)
@@ -29,6 +31,8 @@ def index_landed(files: Iterable[str | Path]) -> int:
             by_folder.setdefault(path.parent, []).append(path)
     added = 0
     for folder, paths in by_folder.items():
+        if not index_path(folder).is_file():
+            continue
         try:
             with HistoryIndex(folder) as index:
                 added += index.add(paths).read

@@ -24,12 +24,14 @@ from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+from tenxeval_tui.screens.reports.history import HistoryScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
+from tenxeval_tui.widgets.reports.history_chart import HistoryChart
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
@@ -46,6 +48,7 @@ class ReportsScreen(Screen[None]):
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
         Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
+        Binding("t", "history", "History", tooltip="The eval set's runs over time: chart, strips"),
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
@@ -68,6 +71,7 @@ class ReportsScreen(Screen[None]):
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
+            (HistoryScreen.HELP_WHERE, [*HistoryScreen.BINDINGS, *HistoryChart.BINDINGS]),
             (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
         ]
 
@@ -182,6 +186,12 @@ class ReportsScreen(Screen[None]):
         entry = self._entry
         if entry is not None and entry.ok:
             self.app.push_screen(FlakinessScreen(self.folder, entry.eval_set_id))
+
+    def action_history(self) -> None:
+        """The highlighted report's eval set: its runs in this folder over time."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(HistoryScreen(self.folder, entry.eval_set_id))
 
     def action_compare(self) -> None:
         entry = self._entry
