@@ -37,6 +37,9 @@ def trend_lines(trend: Trend, title: str) -> list[str]:
     if change is None or began is None or before is None:
         need = MIN_BEFORE + MIN_AFTER
         return [head, f"  too few runs to test: the test needs {need} (no verdict, exit 0)"]
+    if change.statistic <= 0:
+        return [head, f"  no drop in the window: {change.before:.1%} -> {change.after:.1%}",
+                "OK: no significant drop"]  # fmt: skip
     words = "fell" if trend.dropped else "largest drop"
     lines = [
         head,
