@@ -120,6 +120,24 @@ def _agent_code(module: str | None, project: str | Path | None) -> AgentCode | N
         return None
 
 
+def result_fingerprint(
+    provenance: Mapping[str, Any], case_sha256: str, cassette_sha256: str | None = None
+) -> str | None:
+    """The :func:`~.hashing.case_fingerprint` of a case result in a report: its
+    ``metadata.case_sha256`` with the report's ``metadata.provenance``. ``None`` when the
+    report records no config hash (a report from before provenance): it matches nothing."""
+    config = provenance.get("config_sha256")
+    if not isinstance(config, str):
+        return None
+    return case_fingerprint(
+        case_sha256,
+        provenance.get("agent_sha256"),
+        config,
+        provenance.get("judge_models") or {},
+        cassette_sha256,
+    )
+
+
 __all__ = [
     "CASE_SHA256_KEY",
     "PROVENANCE_KEY",
@@ -136,6 +154,7 @@ __all__ = [
     "file_at_ref",
     "git_state",
     "judge_models",
+    "result_fingerprint",
     "run_provenance",
     "sha256_json",
     "versions",

@@ -27,6 +27,8 @@ from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.reports.compare import CompareScreen
+from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.case_strips import CaseStrips
 from tenxeval_tui.widgets.reports.history_chart import METRICS, HistoryChart
 
@@ -184,8 +186,6 @@ class HistoryScreen(Screen[None]):
         run = self.selected_run
         if run is None:
             return
-        from tenxeval_tui.screens.reports.report_detail import ReportScreen
-
         self.app.push_screen(ReportScreen(run.path))
 
     def action_compare_latest(self) -> None:
@@ -194,8 +194,6 @@ class HistoryScreen(Screen[None]):
         if run is None or run is runs[-1]:
             self.notify("The run under the cursor is the latest: pick an earlier one.")
             return
-        from tenxeval_tui.screens.reports.compare import CompareScreen
-
         self.app.push_screen(CompareScreen(run.path, runs[-1].path))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

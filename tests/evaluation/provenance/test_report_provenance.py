@@ -14,10 +14,12 @@ from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,
     PROVENANCE_KEY,
     agent_code,
+    case_fingerprint,
     case_sha256,
     combined_provenance,
     config_sha256,
     eval_set_sha256,
+    result_fingerprint,
 )
 from tests.evaluation.conftest import config_with
 
@@ -40,6 +42,12 @@ async def test_an_in_process_run_records_where_it_came_from() -> None:
     assert provenance["versions"]["tenxeval-tui"]
     assert provenance["judge_models"] == {}
     hashes = {case.eval_id: case_sha256(case) for case in eval_set.eval_cases}
+    first = report.results[0]
+    fingerprint = result_fingerprint(provenance, first.metadata[CASE_SHA256_KEY])
+    assert fingerprint == case_fingerprint(
+        hashes[first.eval_id], code.sha256, config_sha256(config), {}
+    )
+    assert result_fingerprint({}, first.metadata[CASE_SHA256_KEY]) is None
     for result in report.results:
         assert result.metadata[CASE_SHA256_KEY] == hashes[result.eval_id]
         assert {r.metadata[CASE_SHA256_KEY] for r in result.runs} == {hashes[result.eval_id]}

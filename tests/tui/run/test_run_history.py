@@ -39,9 +39,7 @@ async def test_workbench_runs_show_in_the_history_with_their_commit(workspace: P
         reports = app.screen
         await wait_until(lambda: len(reports.query_one(ReportList).entries) == 2, pilot)
         await pilot.press("t")  # the first look at the history makes the index
-        await wait_until(
-            lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded, pilot
-        )
+        await wait_until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded, pilot)
         history = app.screen
         assert isinstance(history, HistoryScreen)
         assert commit[:8] in plain(history.query_one("#history-run", Static))
