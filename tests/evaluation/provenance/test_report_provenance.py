@@ -21,6 +21,7 @@ from tenxeval_tui.evaluation.provenance import (
     eval_set_sha256,
     result_fingerprint,
 )
+from tenxeval_tui.evaluation.rescore import rescore_report
 from tests.evaluation.conftest import config_with
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -108,3 +109,19 @@ def test_a_report_without_provenance_loads_as_before(tmp_path: Path) -> None:
     path.write_text(json.dumps(old))
     report = EvalReport.from_file(path)
     assert report.metadata == {} and report.results[0].metadata == {}
+
+
+async def test_a_rescored_report_keeps_the_runs_provenance_with_its_own_config() -> None:
+    app, collector = wrap_agent(support_agent)
+    config = config_with({"response_match_score": {"threshold": 0.8}})
+    report = await AgentEvaluator(app, collector, config).evaluate(SAMPLE)
+    stricter = config_with({"response_match_score": {"threshold": 0.95}})
+    rescored = await rescore_report(report, stricter)
+    before, after = report.metadata[PROVENANCE_KEY], rescored.metadata[PROVENANCE_KEY]
+    assert after["config_sha256"] == config_sha256(stricter) != before["config_sha256"]
+    assert {k: v for k, v in after.items() if k != "config_sha256"} == {
+        k: v for k, v in before.items() if k != "config_sha256"
+    }
+    assert [r.metadata[CASE_SHA256_KEY] for r in rescored.results] == [
+        r.metadata[CASE_SHA256_KEY] for r in report.results
+    ]
