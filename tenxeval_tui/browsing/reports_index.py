@@ -59,14 +59,16 @@ class ReportEntry:
         return self.path.with_suffix(".html")
 
 
+def is_report_name(name: str) -> bool:
+    """Whether a file of this name may be a report: JSON, not an eval set, not hidden."""
+    return (
+        name.endswith(".json") and not name.endswith(".evalset.json") and not name.startswith(".")
+    )
+
+
 def is_report_file(path: Path) -> bool:
     """JSON files, except eval sets and hidden (temporary) files."""
-    return (
-        path.suffix == ".json"
-        and not path.name.endswith(".evalset.json")
-        and not path.name.startswith(".")
-        and path.is_file()
-    )
+    return is_report_name(path.name) and path.is_file()
 
 
 def list_reports(folder: str | Path, known: ReportEntries | None = None) -> list[ReportEntry]:

@@ -141,10 +141,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
             return 2
         comparison = compare_reports(baseline, current, strict=args.strict)
-        if len(pairs) > 1 and not args.json:
+        form = "json" if args.json else args.format
+        if len(pairs) > 1 and form == "text":
             print(inert(f"== {baseline_path} -> {current_path}"))
-        if args.json:
+        if form == "json":
             print(inert_json(comparison.model_dump_json(indent=2)))
+        elif form == "markdown":
+            from tenxeval_tui.browsing.markdown_summary import markdown_summary
+
+            print(markdown_summary(baseline, current, comparison))
         else:
             print(inert(comparison.format_summary(), multiline=True))
         regressed = regressed or comparison.has_regressions
@@ -227,6 +232,13 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
     compare.add_argument(
+        "--format",
+        choices=["text", "json", "markdown"],
+        default="text",
+        help="text (default), json (as --json), or markdown: a short summary for a "
+        "pull-request comment",
+    )
+    compare.add_argument(
         "--strict",
         action="store_true",
         help="count every flip as a regression (by default a case run several times "
@@ -267,6 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_merge_arguments(merge)
     merge.set_defaults(func=cmd_merge)
+
+    from tenxeval_tui.cli.history_parsers import add_history_parsers
+
+    add_history_parsers(sub)
 
     from tenxeval_tui.cli.agreement_command import add_agreement_parser
     from tenxeval_tui.cli.cache_command import add_cache_parser

@@ -29,20 +29,30 @@ if TYPE_CHECKING:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised). The
+    JSON reports written are added to their folder's history index."""
+    published: list[Published] = []
     if not getattr(args, "json_summary", False):
-        return _run(args, None)
+        code = _run(args, published)
+        _index(published)
+        return code
     from tenxeval_tui.cli.run_options import json_summary
 
-    published: list[Published] = []
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
         code = _run(args, published)
+    _index(published)
     if code != EXIT_USAGE:
         summary = json_summary(published, code, args.threshold)
         with contextlib.suppress(BrokenPipeError):
             print(json.dumps(summary, indent=2), file=out, flush=True)
     return code
+
+
+def _index(published: list[Published]) -> None:
+    from tenxeval_tui.browsing.history.landing import index_landed
+
+    index_landed(file for report in published for file in report.files)
 
 
 def _run(args: argparse.Namespace, published: list[Published] | None) -> int:

@@ -55,8 +55,15 @@ from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
+from tenxeval_tui.evaluation.provenance import (
+    CASE_SHA256_KEY,
+    PROVENANCE_KEY,
+    case_sha256,
+    run_provenance,
+)
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
+from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
 from tenxeval_tui.evaluation.tools.session import CaseTools, using_tools
@@ -90,6 +97,11 @@ class AgentEvaluator:
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once), unless its ``keep_last_case`` is off.
+
+    Each case's result holds its case's content hash (``metadata.case_sha256``) and
+    :meth:`evaluate`'s report its provenance (``metadata.provenance``: git state, eval
+    set, agent code, config and judge hashes, versions; see :mod:`.provenance`). The
+    agent's code is hashed from :attr:`agent_module`.
     """
 
     def __init__(
@@ -112,6 +124,10 @@ class AgentEvaluator:
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
         self.observers = list(observers)
         self.partial_report: EvalReport | None = None
+        self.agent_module: str | None = _agent_module(app)
+        """The module of the agent's code, which the report's provenance hashes (with its
+        package and the project files it imports): a plain agent's own module by default;
+        ``None`` (no agent hash) for a 10xGraph graph unless set."""
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
@@ -149,12 +165,16 @@ class AgentEvaluator:
         and is marked partial; if the calling task is cancelled, that partial
         report is kept in :attr:`partial_report` and the cancellation propagates.
         """
-        if not isinstance(eval_set, EvalSet):
-            path = Path(eval_set)
-            eval_set = EvalSet.from_file(path)
-            self.tools.add_eval_set(eval_set, path)
-        elif not self.tools.knows(eval_set.eval_set_id):
+        source = None if isinstance(eval_set, EvalSet) else Path(eval_set)
+        if source is not None:
+            eval_set = EvalSet.from_file(source)
+            self.tools.add_eval_set(eval_set, source)
+        assert isinstance(eval_set, EvalSet)
+        if source is None and not self.tools.knows(eval_set.eval_set_id):
             self.tools.add_eval_set(eval_set)
+        provenance = run_provenance(
+            eval_set, self.config, eval_set_file=source, agent_module=self.agent_module
+        )
         cases = list(eval_set.eval_cases)
         repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
@@ -182,7 +202,11 @@ class AgentEvaluator:
             )
         except asyncio.CancelledError:
             self.partial_report = self._report(
-                eval_set, results, partial=True, wall=time.perf_counter() - started
+                eval_set,
+                results,
+                partial=True,
+                wall=time.perf_counter() - started,
+                provenance=provenance,
             )
             notify.run_end(self.partial_report)
             raise
@@ -192,6 +216,7 @@ class AgentEvaluator:
             partial=any(r is None for r in results),
             stopped=budget.stop_note(cases, results) if budget is not None else None,
             wall=time.perf_counter() - started,
+            provenance=provenance,
         )
         if report.is_partial:
             self.partial_report = report
@@ -371,6 +396,7 @@ class AgentEvaluator:
     ) -> EvalCaseResult:
         """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
         notify.repeat_start(eval_set_id, case, repeat, repeats)
+        digest = case_sha256(case)  # before the turns: a simulated user appends to the case
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
         listener = None
         if notify:
@@ -439,6 +465,7 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        result.metadata[CASE_SHA256_KEY] = digest
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
         if stopped_early:
@@ -623,13 +650,18 @@ class AgentEvaluator:
         partial: bool,
         stopped: dict[str, Any] | None = None,
         wall: float | None = None,
+        provenance: dict[str, Any] | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
             results=[r for r in results if r is not None],
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
-            metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
+            metadata={
+                **({PARTIAL_KEY: True} if partial else {}),
+                **(stopped or {}),
+                **({PROVENANCE_KEY: provenance} if provenance else {}),
+            },
             wall_seconds=wall,
         )
 
@@ -704,6 +736,15 @@ def _unbuildable_result(
         error=f"the case's result could not be built: {type(exc).__name__}: {exc}",
         metadata=_case_metadata(case, eval_set_id, thread_id, {"error_type": type(exc).__name__}),
     )
+
+
+def _agent_module(app: Any) -> str | None:
+    """The module of a plain agent's code (the function or object the app wraps)."""
+    if not isinstance(app, AgentApp):
+        return None
+    agent = app.agent
+    module = getattr(agent, "__module__", None) or type(agent).__module__
+    return module if isinstance(module, str) and module != "builtins" else None
 
 
 def _case_metadata(

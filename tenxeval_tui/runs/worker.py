@@ -3,8 +3,9 @@
 The run screen and ``tenxeval-tui run`` start ``python -m tenxeval_tui.runs.worker
 PLAN_JSON`` (a :class:`~tenxeval_tui.runs.plan.RunPlan`) and read its stdout line by
 line. The worker is the one execution path of every front end: it loads the eval sets and
-selects their cases (:func:`~tenxeval_tui.runs.plan.selected_eval_sets`), loads the
-agents, runs :class:`EvaluationRunner` and writes the reports
+selects their cases (:func:`~tenxeval_tui.runs.plan.select`), works out each one's
+provenance (:mod:`~tenxeval_tui.runs.provenance`: in the journal and the reports), loads
+the agents, runs :class:`EvaluationRunner` and writes the reports
 (:func:`~tenxeval_tui.runs.reports.write_reports`). On stdout it writes:
 
 - every observer call as :class:`JsonLinesObserver` writes it (``run_start``,
@@ -49,8 +50,9 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
-from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
+from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 from tenxeval_tui.runs.worker_commands import listen
 
@@ -192,9 +194,11 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         import_criteria_modules(plan.criteria_modules, plan.search_path)
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
-        files_and_sets = selected_eval_sets(plan)
+        loaded = load_eval_sets(plan.eval_sets)
+        files_and_sets = select(plan, loaded)
         tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        provenances = plan_provenance(plan, config, loaded)
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
@@ -212,7 +216,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     if plan.pooled and tools.settings.records:  # the workers record; the cassette is ours
         observers.append(tools.writer())
     if plan.journal is not None:
-        observers.append(RunJournal(plan.journal))
+        observers.append(RunJournal(plan.journal, journal_metadata(provenances)))
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
     runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model, tools=tools)
@@ -250,6 +254,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
+    reports = with_provenance(reports, provenances)
     written = write_reports(reports, reporting)
     out.emit(
         {

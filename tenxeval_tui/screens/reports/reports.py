@@ -25,6 +25,7 @@ from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+from tenxeval_tui.screens.reports.history import HistoryScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
@@ -33,6 +34,7 @@ from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
+from tenxeval_tui.widgets.reports.history_chart import HistoryChart
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
@@ -51,6 +53,7 @@ class ReportsScreen(Screen[None]):
         Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
         REVIEW_KEY,
         AGREEMENT_KEY,
+        Binding("t", "history", "History", tooltip="The eval set's runs over time: chart, strips"),
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
@@ -73,6 +76,7 @@ class ReportsScreen(Screen[None]):
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
+            (HistoryScreen.HELP_WHERE, [*HistoryScreen.BINDINGS, *HistoryChart.BINDINGS]),
             (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
             (ReviewScreen.HELP_WHERE, list(ReviewScreen.BINDINGS)),
             (AgreementScreen.HELP_WHERE, list(AgreementScreen.BINDINGS)),
@@ -202,6 +206,12 @@ class ReportsScreen(Screen[None]):
         entry = self._entry
         if entry is not None and entry.ok:
             self.app.push_screen(AgreementScreen(entry.path))
+
+    def action_history(self) -> None:
+        """The highlighted report's eval set: its runs in this folder over time."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(HistoryScreen(self.folder, entry.eval_set_id))
 
     def action_compare(self) -> None:
         entry = self._entry

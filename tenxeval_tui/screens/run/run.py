@@ -12,6 +12,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
 from tenxeval_tui.browsing.case_flips import FlipHistory
+from tenxeval_tui.browsing.history.landing import index_landed
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
@@ -380,6 +382,8 @@ class RunScreen(Screen[None]):
             await asyncio.to_thread(
                 _write_partial_reports, run, request, cancelled=process.cancelled
             )
+        # the reports go into their folder's history index as they land (in a thread)
+        self.run_worker(partial(index_landed, list(run.report_files)), thread=True)
         for result in run.results():
             self.last_results[f"{result.eval_set_id}::{result.eval_id}"] = result
         reports = [Path(f) for f in run.report_files if f.endswith(".json")]
