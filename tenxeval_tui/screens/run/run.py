@@ -251,6 +251,11 @@ class RunScreen(Screen[None]):
         """Run what the options select."""
         choice = self.options_choice()
         paths = self.chosen_paths(choice)
+        if choice.scope != ALL_SETS:
+            _, skipped = ready_run_files(paths, self.config_file, choice)
+            for path, problem in skipped:  # said in the workbench's terms, before any start
+                self.say_problem(f"{self.workspace.display_path(path)} cannot run: {problem}")
+                return
         only: dict[str, list[str]] = {}
         if choice.eval_ids:
             only = {str(path): list(choice.eval_ids) for path in paths}
