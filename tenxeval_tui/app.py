@@ -30,7 +30,7 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
@@ -324,7 +324,9 @@ class WorkbenchApp(App[None]):
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
             self.notify(
-                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+                f"No eval set {quoted(eval_set_id)} in this workspace.",
+                severity="warning",
+                markup=False,
             )
             return
         await self.goto_mode("editor")
@@ -351,7 +353,9 @@ class WorkbenchApp(App[None]):
         path = find_eval_set_file(self.workspace.run_files(), eval_set_id)
         if path is None:
             self.notify(
-                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+                f"No eval set {quoted(eval_set_id)} in this workspace.",
+                severity="warning",
+                markup=False,
             )
             return
         await self.goto_mode("run")

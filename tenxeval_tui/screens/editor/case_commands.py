@@ -27,6 +27,7 @@ from tenxeval_tui.authoring.document import (
     MoveCase,
     change_uid,
 )
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
@@ -171,7 +172,7 @@ class CaseCommandsScreen(Screen[None]):
         eval_id = document.case(uid).eval_id
         answer = await self.app.push_screen_wait(
             ChoiceScreen(
-                f"Delete case {eval_id!r}? (ctrl+z undoes it)",
+                f"Delete case {quoted(eval_id)}? (ctrl+z undoes it)",
                 {"delete": "Delete", "cancel": "Cancel"},
                 title="Delete case",
             )
@@ -180,7 +181,7 @@ class CaseCommandsScreen(Screen[None]):
             return
         if self.document is not document:  # the file was reloaded while the dialog was up
             self.notify(
-                f"The file was reloaded meanwhile: {eval_id!r} was not deleted. Look again.",
+                f"The file was reloaded meanwhile: {quoted(eval_id)} was not deleted. Look again.",
                 severity="warning",
             )
             return

@@ -23,7 +23,7 @@ from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
@@ -403,9 +403,9 @@ class EditorScreen(AgentCommandsScreen):
             return None
         uid = next((case.uid for case in document.cases if case.eval_id == eval_id), None)
         if uid is None:
-            return f"No case {eval_id!r} in {path.name}."
+            return f"No case {quoted(eval_id)} in {path.name}."
         if not self.query_one(CaseTable).select_uid(uid):
-            return f"Case {eval_id!r} is hidden by the filter."
+            return f"Case {quoted(eval_id)} is hidden by the filter."
         return None
 
     def _is_open(self, path: Path) -> bool:

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tenxeval_tui.authoring.recording import RecordParts
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 
 PARTS = {
     "part-replies": ("expected replies", "replies"),
@@ -68,7 +68,7 @@ class SaveRecordingScreen(ModalScreen[tuple[RecordParts, str] | None]):
         if not eval_id:
             problem = "the case needs an eval_id"
         elif eval_id in self.taken:
-            problem = f"eval_id {eval_id!r} is taken in this eval set"
+            problem = f"eval_id {quoted(eval_id)} is taken in this eval set"
         if problem is not None:
             self.query_one("#record-problem", Static).update(Text(inert(problem), style="red"))
             return
