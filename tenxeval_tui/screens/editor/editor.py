@@ -24,6 +24,7 @@ from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert, quoted
+from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
@@ -48,6 +49,8 @@ from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor
 
 RUN_KEY = "ctrl+r"
+UNKNOWN_KEYS_LISTED = 8
+"""Unknown keys listed in the notification of a file that holds some (then a count)."""
 """The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
@@ -359,9 +362,12 @@ class EditorScreen(AgentCommandsScreen):
 
         assert document.path is not None
         problems = check_parsed_eval_set(document.path, data)
-        self.app.call_from_thread(self._checked, document, problems)
+        unknown = [] if problems else unknown_keys_in_file(document.path)
+        self.app.call_from_thread(self._checked, document, problems, unknown)
 
-    def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
+    def _checked(
+        self, document: EvalSetDocument, problems: list[Problem], unknown: list[Problem]
+    ) -> None:
         if document is not self.document or document.path is None:
             return  # another file was opened meanwhile
         if problems:
@@ -369,6 +375,15 @@ class EditorScreen(AgentCommandsScreen):
             return
         self.checked = True
         self.call_later(self._show_form)
+        if unknown:  # typos that check nothing: each with its place and the nearest name
+            shown = [str(p) for p in unknown[:UNKNOWN_KEYS_LISTED]]
+            more = len(unknown) - len(shown)
+            self.notify(
+                "\n".join(shown + ([f"... and {more} more"] if more else [])),
+                title=f"{len(unknown)} key(s) nothing reads (typos?)",
+                severity="warning",
+                timeout=15,
+            )
 
     async def confirm_leave(self) -> bool:
         """``True`` when the open file may be closed: it is saved, or the user says so."""
