@@ -284,6 +284,10 @@ class WorkbenchApp(App[None]):
             root = self.screen_stack[0]
             while self.screen is not root:
                 await self.pop_screen()
+            # the screen itself as its key promises: the report list at its newest report
+            start = getattr(root, "show_from_start", None)
+            if callable(start):
+                start()
 
     async def go_back(self) -> None:
         """Return to the mode this one was reached from, as it was left."""

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.eval_result import EvalReport, EvalSummary
+from tenxeval_tui.evaluation.eval_result import RESCORED_KEY, EvalReport, EvalSummary
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()
@@ -42,6 +42,8 @@ class ReportEntry:
     errored: int = 0
     pass_rate: float = 0.0
     problem: Problem | None = None
+    rescored: bool = False
+    """Another scoring of a run listed already (``rescore``, a saved what-if)."""
 
     @property
     def ok(self) -> bool:
@@ -128,7 +130,8 @@ def _broken(path: Path, problem: Problem) -> ReportEntry:
 
 def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
     """The list entry of a loaded report."""
-    return _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+    entry = _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+    return replace(entry, rescored=RESCORED_KEY in report.metadata)
 
 
 def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary) -> ReportEntry:
@@ -255,9 +258,11 @@ def _quick_entry(path: Path) -> ReportEntry | None:
         if not isinstance(set_id, str):
             return None
         name = members.get("eval_set_name", "")
+        metadata = members.get("metadata")
     except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
-    return _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+    entry = _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+    return replace(entry, rescored=isinstance(metadata, dict) and RESCORED_KEY in metadata)
 
 
 def _tail_members(text: str) -> dict[str, Any] | None:

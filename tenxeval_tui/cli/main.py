@@ -98,6 +98,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
             return 2
         comparison = compare_reports(baseline, current, strict=args.strict)
+        warning = comparison.eval_set_warning()
+        if warning is not None:  # on stderr too: visible with --json, or under a long listing
+            print(inert(f"warning: {current_path}: {warning}"), file=sys.stderr)
         if len(pairs) > 1 and not args.json:
             print(inert(f"== {baseline_path} -> {current_path}"))
         if args.json:

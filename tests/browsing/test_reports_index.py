@@ -135,3 +135,14 @@ def test_a_folder_listed_again_reads_only_the_reports_that_changed(
     again = index.list_reports(tmp_path, known)
     assert read == [changed.name]
     assert [e.path for e in again] == [e.path for e in first]
+
+
+@pytest.mark.parametrize("limit", [10**9, 10], ids=["full load", "big file"])
+def test_a_rescored_report_is_marked_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    monkeypatch.setattr(reports_index, "FULL_LOAD_LIMIT", limit)
+    _big_report(tmp_path / "run.json", 3)
+    _big_report(tmp_path / "run.rescored.json", 3, {"rescored": {"original_timestamp": 1.0}})
+    marked = {e.path.name: e.rescored for e in list_reports(tmp_path)}
+    assert marked == {"run.json": False, "run.rescored.json": True}

@@ -36,6 +36,14 @@ from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_captio
 from tenxeval_tui.widgets.reports.status_text import PARTIAL_MARK, delta_text, score_text
 
 SORT_ORDER = list(CASE_SORT_KEYS)
+ORDER_WORDS = {
+    "change": ("regressed first", "unchanged first"),
+    "case": ("A to Z", "Z to A"),
+    "baseline": ("error, failed, passed", "passed, failed, error"),
+    "current": ("error, failed, passed", "passed, failed, error"),
+    "delta": ("biggest drop first", "biggest gain first"),
+}
+"""What each sort lists first, as sorted and reversed (the caption says it in words)."""
 
 
 def comparison_header(
@@ -43,7 +51,9 @@ def comparison_header(
 ) -> Text:
     """Both runs, the pass rates and the count of each change."""
     counts = comparison.counts()
+    warning = comparison.eval_set_warning()
     text = Text.assemble(
+        (inert(f"{warning}\n") if warning else "", "bold yellow"),
         ("Baseline ", "bold"),
         (inert(baseline.title), ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
@@ -177,7 +187,7 @@ class CompareScreen(Screen[None]):
         table.set_items(cases, keep=table.current)
         hidden = None if self.show_unchanged else "unchanged cases"
         self.query_one("#compare-sort", Static).update(
-            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
+            sort_caption(self.sort_key, ORDER_WORDS, reverse=self.reverse, hidden=hidden)
         )
 
     @property

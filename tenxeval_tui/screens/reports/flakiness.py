@@ -29,6 +29,14 @@ from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
 from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_caption
 
 SORT_ORDER = list(FLAKY_SORT_KEYS)
+ORDER_WORDS = {
+    "instability": ("most unstable first", "most stable first"),
+    "flips": ("most flips first", "fewest flips first"),
+    "pass rate": ("lowest first", "highest first"),
+    "trend": ("falling first", "rising first"),
+    "case": ("A to Z", "Z to A"),
+}
+"""What each sort lists first, as sorted and reversed (the caption says it in words)."""
 
 
 class FlakinessScreen(Screen[None]):
@@ -132,7 +140,7 @@ class FlakinessScreen(Screen[None]):
         table.set_items(cases, keep=table.current)
         hidden = None if self.show_stable else "stable cases"
         self.query_one("#flaky-sort", Static).update(
-            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
+            sort_caption(self.sort_key, ORDER_WORDS, reverse=self.reverse, hidden=hidden)
         )
 
     @property

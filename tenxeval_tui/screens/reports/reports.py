@@ -93,6 +93,13 @@ class ReportsScreen(Screen[None]):
         if host_of(self.app).watch_files:
             self._follow_folder()
 
+    def show_from_start(self) -> None:
+        """The list as its key (``b``) shows it: the newest report highlighted, not the one
+        highlighted on the last visit (``c`` then compares the newest)."""
+        table = self.query_one(ReportList)
+        if table.entries:
+            table.move_cursor(row=0)
+
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
         self._reading += 1

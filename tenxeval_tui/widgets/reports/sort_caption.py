@@ -6,15 +6,20 @@ The comparison and the flakiness view both sort their cases by a key the user cy
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
 
-def sort_caption(sort_key: str, *, reverse: bool, hidden: str | None) -> Text:
-    """``Sorted by KEY (ascending|descending)``, then ``(HIDDEN hidden: a shows them)``
-    when ``hidden`` names the cases the table leaves out now."""
-    direction = "descending" if reverse else "ascending"
+def sort_caption(
+    sort_key: str, orders: Mapping[str, tuple[str, str]], *, reverse: bool, hidden: str | None
+) -> Text:
+    """``Sorted by KEY (most unstable first)``: what comes first, in words (``orders``:
+    each key's words as sorted and reversed, since what "ascending" lists first depends on
+    the key), then ``(HIDDEN hidden: a shows them)`` when ``hidden`` names the cases the
+    table leaves out now."""
+    first, reversed_first = orders[sort_key]
+    direction = reversed_first if reverse else first
     note = f"   ({hidden} hidden: a shows them)" if hidden else ""
     return Text.assemble(("Sorted by ", "bold"), (f"{sort_key} ({direction})", "cyan"), note)
 
