@@ -53,7 +53,7 @@ async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path)
 
 
 async def test_a_rescored_report_is_listed_with_a_mark(tmp_path: Path) -> None:
-    _, cur = write_reports(tmp_path)
+    write_reports(tmp_path)
     rescored = current_report()
     rescored.metadata["rescored"] = {"original_timestamp": rescored.timestamp}
     rescored.timestamp += 60
@@ -373,7 +373,7 @@ async def test_the_baseline_picker_warns_about_another_eval_sets_report(tmp_path
 async def test_with_sixty_reports_the_other_eval_set_warning_stays_on_screen(
     tmp_path: Path,
 ) -> None:
-    _, current = write_reports(tmp_path)
+    write_reports(tmp_path)
     for day in range(60):  # a long history of the same eval set
         older = current_report()
         older.timestamp -= (day + 2) * 86400
