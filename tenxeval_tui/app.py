@@ -323,7 +323,7 @@ class WorkbenchApp(App[None]):
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.browsing.case_source import find_eval_set_file
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
@@ -351,7 +351,7 @@ class WorkbenchApp(App[None]):
 
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.browsing.case_source import find_eval_set_file
         from tenxeval_tui.screens.run.run import RunScreen
 
         path = find_eval_set_file(self.workspace.run_files(), eval_set_id)

@@ -27,13 +27,13 @@ from tenxeval_tui.authoring.accept_many import (
     plan_accept_many,
 )
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.browsing.case_source import find_eval_set_file
 from tenxeval_tui.evaluation.actual import PARTS
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
 from tenxeval_tui.screens.reports.accept_actual import CHOICES
 
 

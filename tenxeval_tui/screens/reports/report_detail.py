@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -301,6 +302,8 @@ class ReportScreen(Screen[None]):
         had_repeats = view.is_mounted and view.display and view.repeat_count > 0
         simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
+        eval_set_id = result.eval_set_id or self.document.eval_set_id
+        view.look_up_expectations(host_of(self.app).workspace.eval_set_files, eval_set_id)
         if not view.display:
             self._set_case_open(True)
         elif had_repeats != (view.repeat_count > 0) or self._simulated_shown != simulated_before:
