@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import RESCORED_KEY, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.watch_marks import watch_session
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()
@@ -44,6 +45,10 @@ class ReportEntry:
     problem: Problem | None = None
     rescored: bool = False
     """Another scoring of a run listed already (``rescore``, a saved what-if)."""
+    watch_session: str = ""
+    """The watch session whose run it reports ("": none; see evaluation.watch_marks)."""
+    session_runs: int = 1
+    """Reports of its watch session it stands for in a grouped list (itself included)."""
 
     @property
     def ok(self) -> bool:
@@ -131,7 +136,34 @@ def _broken(path: Path, problem: Problem) -> ReportEntry:
 def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
     """The list entry of a loaded report."""
     entry = _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
-    return replace(entry, rescored=RESCORED_KEY in report.metadata)
+    return _marked(entry, report.metadata)
+
+
+def _marked(entry: ReportEntry, metadata: Any) -> ReportEntry:
+    if not isinstance(metadata, dict):
+        return entry
+    return replace(entry, rescored=RESCORED_KEY in metadata, watch_session=watch_session(metadata))
+
+
+def group_watch_sessions(entries: list[ReportEntry]) -> list[ReportEntry]:
+    """``entries`` (newest first) with each watch session's reports of one eval set as the
+    newest of them, which counts them (:attr:`ReportEntry.session_runs`); other reports as
+    they are."""
+    counts: dict[tuple[str, str], int] = {}
+    for entry in entries:
+        if entry.watch_session:
+            key = (entry.watch_session, entry.eval_set_id)
+            counts[key] = counts.get(key, 0) + 1
+    grouped: list[ReportEntry] = []
+    shown: set[tuple[str, str]] = set()
+    for entry in entries:
+        key = (entry.watch_session, entry.eval_set_id)
+        if not entry.watch_session:
+            grouped.append(entry)
+        elif key not in shown:
+            shown.add(key)
+            grouped.append(replace(entry, session_runs=counts[key]))
+    return grouped
 
 
 def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary) -> ReportEntry:
@@ -262,7 +294,7 @@ def _quick_entry(path: Path) -> ReportEntry | None:
     except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
     entry = _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
-    return replace(entry, rescored=isinstance(metadata, dict) and RESCORED_KEY in metadata)
+    return _marked(entry, metadata)
 
 
 def _tail_members(text: str) -> dict[str, Any] | None:

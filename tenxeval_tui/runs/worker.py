@@ -247,6 +247,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
+    reports = [plan.with_report_marks(r) for r in reports]
     written = write_reports(reports, reporting)
     out.emit(
         {

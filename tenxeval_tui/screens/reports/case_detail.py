@@ -44,7 +44,7 @@ class CaseScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
-        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding("s", "rerun_case", "Run again", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,

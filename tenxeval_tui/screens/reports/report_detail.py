@@ -28,6 +28,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.editor.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -123,20 +124,20 @@ class ReportScreen(Screen[None]):
             tooltip="This eval set's cases over its runs",
         ),
         Binding(
-            "t",
+            "i",  # t ends a tool call (the run view): one key, one meaning
             "what_if",
             "What-if thresholds",
             show=False,
             tooltip="Change criteria thresholds and see the verdicts move (no agent run)",
         ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
-        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding("s", "rerun_case", "Run again", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         ACCEPT_MANY_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
         Binding(
-            "x",
+            "E",  # x stops a case (the run view): one key, one meaning
             "export",
             "Export…",
             show=False,  # in the help and the command palette
@@ -358,6 +359,8 @@ class ReportScreen(Screen[None]):
         self.app.push_screen(WhatIfScreen(self.path, self.document))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_while_typing(self, action):
+            return False  # the filter box has the focus: the key types there
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
         if action == "back":

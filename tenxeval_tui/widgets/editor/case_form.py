@@ -102,9 +102,9 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                     TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
                 )
             widgets += [
-                Label("no turns: ctrl+t adds one", classes="form-hint")
+                Label("no turns: alt+t adds one", classes="form-hint")
                 if not case.get("conversation")
-                else Label("ctrl+t adds a turn", classes="form-hint"),
+                else Label("alt+t adds a turn", classes="form-hint"),
                 CaseField("session.user_id", "session user id", text("session.user_id")),
                 CaseField(
                     "session.state", "session state (JSON)", text("session.state"), multiline=True
@@ -199,12 +199,17 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
 
-    def focus_field(self, key: str) -> bool:
-        """Focus the input of field ``key``; ``False`` if the form has no such field."""
+    def focus_field(self, key: str, *, select: bool = True) -> bool:
+        """Focus the input of field ``key``; ``False`` if the form has no such field.
+        ``select=False`` puts the cursor at the end of a one-line box instead of selecting
+        its text (``enter`` on a case: the first key typed must not overwrite its id)."""
         found = self.query(f"#{field_id(key)}")
         if not found:
             return False
         widget = found.first()
+        if isinstance(widget, Input) and not select and widget.select_on_focus:
+            widget.select_on_focus = False  # for this focus only
+            self.call_after_refresh(setattr, widget, "select_on_focus", True)
         self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
         self.call_after_refresh(widget.scroll_visible, animate=False)
         return True

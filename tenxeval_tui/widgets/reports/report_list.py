@@ -60,6 +60,8 @@ class ReportList(RowTable[Text]):
                 title = Text(inert(entry.title))
                 if entry.rescored:  # another scoring of a run listed already
                     title.append(" (rescored)", style="yellow")
+                if entry.session_runs > 1:  # a watch session: its newest report stands in
+                    title.append(f" (watch: {entry.session_runs} runs)", style="cyan")
                 cells = [
                     title,
                     Text(format_time(entry.timestamp)),
