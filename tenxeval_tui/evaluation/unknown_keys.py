@@ -33,7 +33,9 @@ ALSO_READ: Mapping[type[BaseModel], frozenset[str]] = {
     # Google ADK's eval sets: read as ours (messages' parts, a turn's final_response and
     # intermediate_data) or kept for ADK when saved again.
     MessageContent: frozenset({"parts"}),
-    Invocation: frozenset({"final_response", "intermediate_data", _ADK_TIME, "rubrics"}),
+    Invocation: frozenset(
+        {"final_response", "intermediate_data", _ADK_TIME, "rubrics", "app_details"}
+    ),
     EvalCase: frozenset({_ADK_TIME, "final_session_state", "conversation_scenario", "rubrics"}),
     EvalSet: frozenset({_ADK_TIME}),
     EvalConfig: frozenset({"mock_mode"}),  # 10xgraph 0.10.3 writes it; nothing here uses it
