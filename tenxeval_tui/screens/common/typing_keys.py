@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.dom import DOMNode
 from textual.widgets import Input, TextArea
 
@@ -56,10 +57,12 @@ def typing(node: DOMNode) -> bool:
     if id(node.app) in _PALETTE_ACTIONS:
         return False
     try:
-        focused = node.app.screen.focused
+        screen = node.app.screen
     except Exception:  # no screen yet (starting up)
         return False
-    return isinstance(focused, Input | TextArea)
+    if isinstance(screen, CommandPalette):
+        return False  # the palette lists every command (they run once it has closed)
+    return isinstance(screen.focused, Input | TextArea)
 
 
 def hidden_while_typing(node: DOMNode, action: str, bindings: list[Any] | None = None) -> bool:
