@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.eval_result import EvalReport, EvalSummary
+from tenxeval_tui.evaluation.eval_result import RESCORED_KEY, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.watch_marks import watch_session
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()
@@ -42,6 +43,12 @@ class ReportEntry:
     errored: int = 0
     pass_rate: float = 0.0
     problem: Problem | None = None
+    rescored: bool = False
+    """Another scoring of a run listed already (``rescore``, a saved what-if)."""
+    watch_session: str = ""
+    """The watch session whose run it reports ("": none; see evaluation.watch_marks)."""
+    session_runs: int = 1
+    """Reports of its watch session it stands for in a grouped list (itself included)."""
 
     @property
     def ok(self) -> bool:
@@ -130,7 +137,35 @@ def _broken(path: Path, problem: Problem) -> ReportEntry:
 
 def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
     """The list entry of a loaded report."""
-    return _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+    entry = _entry(path, report.eval_set_id, report.eval_set_name, report.timestamp, report.summary)
+    return _marked(entry, report.metadata)
+
+
+def _marked(entry: ReportEntry, metadata: Any) -> ReportEntry:
+    if not isinstance(metadata, dict):
+        return entry
+    return replace(entry, rescored=RESCORED_KEY in metadata, watch_session=watch_session(metadata))
+
+
+def group_watch_sessions(entries: list[ReportEntry]) -> list[ReportEntry]:
+    """``entries`` (newest first) with each watch session's reports of one eval set as the
+    newest of them, which counts them (:attr:`ReportEntry.session_runs`); other reports as
+    they are."""
+    counts: dict[tuple[str, str], int] = {}
+    for entry in entries:
+        if entry.watch_session:
+            key = (entry.watch_session, entry.eval_set_id)
+            counts[key] = counts.get(key, 0) + 1
+    grouped: list[ReportEntry] = []
+    shown: set[tuple[str, str]] = set()
+    for entry in entries:
+        key = (entry.watch_session, entry.eval_set_id)
+        if not entry.watch_session:
+            grouped.append(entry)
+        elif key not in shown:
+            shown.add(key)
+            grouped.append(replace(entry, session_runs=counts[key]))
+    return grouped
 
 
 def _entry(path: Path, set_id: str, name: str, timestamp: float, s: EvalSummary) -> ReportEntry:
@@ -257,9 +292,11 @@ def _quick_entry(path: Path) -> ReportEntry | None:
         if not isinstance(set_id, str):
             return None
         name = members.get("eval_set_name", "")
+        metadata = members.get("metadata")
     except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
-    return _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+    entry = _entry(path, set_id, name if isinstance(name, str) else "", timestamp, summary)
+    return _marked(entry, metadata)
 
 
 def _tail_members(text: str) -> dict[str, Any] | None:

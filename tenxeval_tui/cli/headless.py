@@ -174,9 +174,10 @@ def build_plan(args: argparse.Namespace) -> RunPlan:
     if args.concurrency is not None:
         if args.concurrency < 1:
             raise UsageError("--concurrency: must be at least 1")
+        # A concurrency set anywhere (flag, variable, project, settings file) asks for it;
+        # with none, the config's `parallel` decides (False by default, as in 10xGraph).
         config.max_concurrency = args.concurrency
-        if sources["concurrency"].layer in ("flag", "env"):
-            config.parallel = True
+        config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
             raise UsageError("--timeout: must be a number of seconds more than 0")

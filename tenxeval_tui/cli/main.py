@@ -15,54 +15,11 @@ from pathlib import Path
 from tenxeval_tui import __version__
 
 
-def _eval_set_files(paths: Sequence[str]) -> list[Path]:
-    from tenxeval_tui.settings.workspace import run_files_in
-
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(run_files_in(path))
-        else:
-            files.append(path)
-    return files
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print every problem of every eval set and scenario file; exit 1 when there is any."""
-    from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
-    from tenxeval_tui.evaluation.inert import inert
-    from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
-    from tenxeval_tui.settings.workspace import is_scenario_path
+    from tenxeval_tui.cli.validate_command import validate_command
 
-    files = _eval_set_files(args.paths)
-    if not files:
-        print(
-            "no eval set files found (looked for *.evalset.json and *.scenarios.json)",
-            file=sys.stderr,
-        )
-        return 2
-    checker = None
-    if args.check_agent or args.agent:
-        from tenxeval_tui.cli.validate_agent import AgentChecker
-
-        checker = AgentChecker(args.agent)
-    failed = 0
-    for file in files:
-        check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
-        problems = check(file)
-        for problem in problems:
-            print(inert(str(problem), multiline=True))
-        if problems:
-            failed += 1
-            continue
-        # Agent warnings (an unknown tool, a wrong argument): printed, not failures.
-        warnings = checker.check(file) if checker is not None else []
-        for warning in warnings:
-            print(inert(str(warning), multiline=True))
-        if not args.quiet and not warnings:
-            print(inert(f"{file}: ok"))
-    return 1 if failed else 0
+    return validate_command(args)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
@@ -141,6 +98,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if not isinstance(baseline, EvalReport) or not isinstance(current, EvalReport):
             return 2
         comparison = compare_reports(baseline, current, strict=args.strict)
+        warning = comparison.eval_set_warning()
+        if warning is not None:  # on stderr too: visible with --json, or under a long listing
+            print(inert(f"warning: {current_path}: {warning}"), file=sys.stderr)
         form = "json" if args.json else args.format
         if len(pairs) > 1 and form == "text":
             print(inert(f"== {baseline_path} -> {current_path}"))
@@ -205,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         "validate",
         help="check eval set and scenario files and print every problem (file:line:column)",
     )
-    validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
+    validate.add_argument("paths", nargs="*", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.add_argument(
         "--check-agent",
@@ -218,6 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--agent",
         metavar="MODULE:ATTR",
         help="--check-agent against this agent (it wins over the eval sets' own)",
+    )
+    validate.add_argument(
+        "--config",
+        metavar="FILE",
+        help="also check this eval config file (its criteria and their settings)",
+    )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="keys nothing reads (a typo such as tagz or treshold) are errors, not warnings",
     )
     validate.set_defaults(func=cmd_validate)
     add_run_parser(sub)

@@ -21,6 +21,7 @@ from tenxeval_tui.cli.headless import (
     execute,
     report_journal,
 )
+from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 
@@ -58,6 +59,7 @@ def _index(published: list[Published]) -> None:
 def _run(args: argparse.Namespace, published: list[Published] | None) -> int:
     try:
         plan = build_plan(args)
+        warn_unknown_keys(plan, strict=getattr(args, "strict", False))
         if getattr(args, "from_journal", None):
             return report_journal(plan, args, published=published)
         if args.watch:

@@ -57,6 +57,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         help="pass rate needed to exit 0 (default: 1.0)",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="a key nothing reads in an eval set or the config (a typo such as tagz or "
+        "treshold) stops the run before it starts, instead of a warning",
+    )
     parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
     parser.add_argument(
         "--workers",

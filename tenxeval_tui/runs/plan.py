@@ -15,13 +15,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.evaluation.tools.settings import ToolSettings
@@ -112,6 +113,22 @@ class RunPlan(BaseModel):
         "stderr, whatever ``verbose`` says; None: as ``verbose`` says.",
     )
 
+    report_metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Added to every report's metadata (the workbench marks a watch "
+        "session's reruns: see evaluation.watch_marks).",
+    )
+    html: bool = Field(
+        default=True, description="Write the HTML report too (a watch rerun writes JSON only)."
+    )
+
+    def with_report_marks(self, report: EvalReport) -> EvalReport:
+        """``report`` with :attr:`report_metadata` added to its metadata."""
+        if not self.report_metadata:
+            return report
+        metadata = {**report.metadata, **self.report_metadata}
+        return report.model_copy(update={"metadata": metadata})
+
     def command(self) -> list[str]:
         """The command line that runs this plan in a worker child process."""
         return [sys.executable, "-m", "tenxeval_tui.runs.worker", self.model_dump_json()]
@@ -145,6 +162,8 @@ class RunPlan(BaseModel):
             config.repeats = self.repeats
         if self.output_dir is not None:
             config.reporter.output_dir = str(self.output_dir)
+        if not self.html:
+            config.reporter.html = False
         return config
 
     @property

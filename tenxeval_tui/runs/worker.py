@@ -254,7 +254,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
-    reports = with_provenance(reports, provenances)
+    reports = [plan.with_report_marks(r) for r in with_provenance(reports, provenances)]
     written = write_reports(reports, reporting)
     out.emit(
         {

@@ -104,7 +104,7 @@ def test_what_if_snapshot(
         await until(
             pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
         )
-        await pilot.press("t")
+        await pilot.press("i")
         await until(
             pilot, lambda: isinstance(pilot.app.screen, WhatIfScreen) and pilot.app.screen.result
         )

@@ -156,9 +156,10 @@ PassRule = Literal["all"] | Annotated[float, Field(gt=0.0, le=1.0)]
 class EvalConfig(BaseModel):
     """Everything an evaluation run needs besides the agent and the cases.
 
-    ``max_concurrency`` bounds how many cases run at once (1 runs them one by
-    one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
-    forces one at a time). ``timeout`` is per case, in seconds (per repeat).
+    ``parallel`` (``False`` by default, as in 10xGraph 0.10.3: an agent that is not safe
+    to run concurrently is never run so by surprise) lets up to ``max_concurrency`` cases
+    run at once; without it they run one at a time. ``timeout`` is per case, in seconds
+    (per repeat).
 
     ``repeats`` runs each case that many times, each an independent run; an eval
     set's ``metadata["repeats"]`` and a case's ``metadata["repeats"]`` take
@@ -183,7 +184,7 @@ class EvalConfig(BaseModel):
 
     criteria: CriteriaConfig = Field(default_factory=CriteriaConfig)
     user_simulator_config: UserSimulatorConfig | None = None
-    parallel: bool = True
+    parallel: bool = False
     max_concurrency: int = Field(default=4, ge=1)
     timeout: float = Field(default=300.0, gt=0)
     verbose: bool = False

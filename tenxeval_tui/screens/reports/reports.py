@@ -17,7 +17,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
-from tenxeval_tui.browsing.reports_index import ReportEntries, ReportEntry, list_reports
+from tenxeval_tui.browsing.reports_index import (
+    ReportEntries,
+    ReportEntry,
+    group_watch_sessions,
+    list_reports,
+)
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
@@ -105,6 +110,13 @@ class ReportsScreen(Screen[None]):
         if host_of(self.app).watch_files:
             self._follow_folder()
 
+    def show_from_start(self) -> None:
+        """The list as its key (``b``) shows it: the newest report highlighted, not the one
+        highlighted on the last visit (``c`` then compares the newest)."""
+        table = self.query_one(ReportList)
+        if table.entries:
+            table.move_cursor(row=0)
+
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
         self._reading += 1
@@ -126,7 +138,7 @@ class ReportsScreen(Screen[None]):
         if reading != self._reading:
             return  # an older listing, ended after a newer one started: the folder changed
         table = self.query_one(ReportList)
-        table.show_entries(entries)
+        table.show_entries(group_watch_sessions(entries))  # a watch session: one row
         self._show_title(any_reports=bool(entries))
         table.focus()
 

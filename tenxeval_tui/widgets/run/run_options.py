@@ -118,6 +118,12 @@ class RunOptions(Vertical):
     RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
     RunOptions.-narrow #agent { width: 2fr; }
     RunOptions #watch { margin-left: 2; }
+    /* the box, list or switch with the focus, readable without colour (NO_COLOR, a
+       monochrome terminal): a bar drawn at its left, a glyph rather than a tint */
+    RunOptions Input:focus, RunOptions Select:focus, RunOptions Checkbox:focus {
+        outline-left: outer $accent;
+    }
+    RunOptions Input:focus { padding-left: 1; }  /* the bar covers a cell, not the text */
     """
 
     def __init__(
@@ -139,11 +145,27 @@ class RunOptions(Vertical):
         self._concurrency = concurrency
         self._preset = preset if preset in PRESETS else "default"
 
-    def compose(self) -> ComposeResult:
+    def _scopes(self) -> list[tuple[str | Text, str]]:
         scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
-        scopes += [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
+        return scopes + [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
+
+    def set_eval_sets(self, eval_sets: list[tuple[str, Path]]) -> None:
+        """List ``eval_sets`` in the scope list (files made or removed since); the chosen
+        one stays chosen while it is listed, else "all eval sets" is."""
+        if eval_sets == self._eval_sets:
+            return
+        self._eval_sets = eval_sets
+        scope = self.query_one("#scope", Select)
+        chosen = scope.value
+        scope.set_options(self._scopes())
+        listed = {str(path) for _, path in eval_sets}
+        scope.value = chosen if chosen in listed else ALL_SETS
+
+    def compose(self) -> ComposeResult:
         with Horizontal(id="run-what"):
-            yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
+            yield Select(
+                self._scopes(), value=ALL_SETS, allow_blank=False, id="scope", compact=True
+            )
             yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
             yield Input(
                 inert(self._agent), placeholder="agent module:attribute", id="agent", compact=True
