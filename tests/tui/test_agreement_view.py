@@ -76,7 +76,7 @@ async def test_disagreements_are_one_key_away_with_both_verdicts(labelled: Path)
         judge = review.view.judge_shown
         assert HIDDEN not in judge and "PASS factual_accuracy_v1" in judge  # the judge's
         assert "you FAIL" in plain(review.query_one("#review-status", Static))  # the human's
-        await pilot.press("s", "s", "s")  # to the last: c08, failed by the judge
+        await pilot.press("space", "space", "space")  # to the last: c08, failed by the judge
         await until(pilot, lambda: review.session.current.case.eval_id == "c08")
         assert "Claims about c08 do not hold." in review.view.judge_shown
         await pilot.press("escape")
@@ -110,5 +110,5 @@ async def test_no_labels_yet_says_how_to_start(project: Path) -> None:
     app = BrowserApp(project / "reports")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_agreement(pilot)
-        assert "v reviews this report" in plain(screen.query_one("#agreement-header", Static))
+        assert "R reviews this report" in plain(screen.query_one("#agreement-header", Static))
         assert screen.query_one("#agreement-criteria", FigureTable).row_count == 0

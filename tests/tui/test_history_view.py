@@ -28,7 +28,7 @@ COLUMNS = ["PPP", "PFP", "PFE", "PPE", "PPP"]
 async def open_history(pilot: Any, runs: int) -> HistoryScreen:
     app = pilot.app
     await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= runs)
-    await pilot.press("t")
+    await pilot.press("H")
     await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
     assert isinstance(app.screen, HistoryScreen)
     return app.screen

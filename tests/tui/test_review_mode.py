@@ -61,9 +61,9 @@ async def open_from_list(pilot: Pilot[Any], key: str, ready: Callable[[Any], obj
 
 
 async def open_review(pilot: Pilot[Any]) -> ReviewScreen:
-    """``v``: review mode, once its queue is on screen."""
+    """``R``: review mode, once its queue is on screen."""
     screen = await open_from_list(
-        pilot, "v", lambda s: isinstance(s, ReviewScreen) and s.session is not None
+        pilot, "R", lambda s: isinstance(s, ReviewScreen) and s.session is not None
     )
     assert isinstance(screen, ReviewScreen)
     return screen
@@ -105,7 +105,7 @@ async def test_blind_labels_by_keyboard_each_appended_as_given(project: Path) ->
         assert HIDDEN in screen.view.judge_shown
         assert "last: c00 case: you PASS, judge PASS" in shown(screen, "#review-status")
 
-        await pilot.press("v")  # the verdict now, before labelling
+        await pilot.press("V")  # the verdict now, before labelling
         await until(pilot, lambda: HIDDEN not in screen.view.judge_shown)
         assert "whole case PASS" in screen.view.judge_shown
         await pilot.press("f")
@@ -116,7 +116,7 @@ async def test_blind_labels_by_keyboard_each_appended_as_given(project: Path) ->
         await until(pilot, lambda: on_case(screen, "c01"))
         assert "you FAIL" in shown(screen, "#review-status")
         assert "whole case PASS" in screen.view.judge_shown
-        await pilot.press("s", "s")  # skip c01 and c02, no label
+        await pilot.press("space", "space")  # skip c01 and c02, no label
         await until(pilot, lambda: on_case(screen, "c03"))
         await pilot.press("backspace", "u")  # the next unlabelled after c02 is c03
         await until(pilot, lambda: on_case(screen, "c03"))
@@ -214,7 +214,7 @@ async def test_auto_advance_off_stays_on_the_case(project: Path) -> None:
     app = BrowserApp(project / "reports")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await pilot.press("a")
+        await pilot.press("ctrl+a")
         await until(pilot, lambda: not screen.auto_advance)
         await pilot.press("f")
         await until(pilot, lambda: len(lines(project)) == 1)
@@ -261,7 +261,7 @@ async def test_a_report_that_cannot_be_reviewed_says_why(project: Path, broken: 
         why = f"cannot read the labels: {labels_file(project)}"
     app = BrowserApp(project / "reports")
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_from_list(pilot, "v", lambda s: isinstance(s, ReviewScreen))
+        screen = await open_from_list(pilot, "R", lambda s: isinstance(s, ReviewScreen))
         await until(pilot, lambda: "Cannot review" in shown(screen, "#review-progress"))
         assert why in shown(screen, "#review-progress")
         await pilot.press("p")  # nothing to label: the key does nothing

@@ -33,7 +33,7 @@ async def _opened(pilot: Pilot[Any], key: str) -> None:
 
 def test_blind_review_snapshot(snap_compare: Any, project: Path) -> None:
     async def review(pilot: Pilot[Any]) -> None:
-        await _opened(pilot, "v")
+        await _opened(pilot, "R")
 
     assert snap_compare(BrowserApp(project / "reports"), terminal_size=SIZE, run_before=review)
 

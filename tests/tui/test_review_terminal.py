@@ -62,7 +62,7 @@ def test_labels_given_in_a_terminal_survive_a_kill(tmp_path: Path) -> None:
         wait_sync(lambda: "tenxeval · editor" in tmux.screen(), what="the workbench")
         tmux.run("send-keys", "-t", "app", "b")
         wait_sync(lambda: "Reports in" in tmux.screen(), what="the report list")
-        tmux.run("send-keys", "-t", "app", "v")
+        tmux.run("send-keys", "-t", "app", "R")
         wait_sync(lambda: "0 of 12 reviewed" in tmux.screen(), what="review mode")
         assert "hidden until you label this" in tmux.screen()  # blind
         for count, key in enumerate(["p", "f", "p"], start=1):

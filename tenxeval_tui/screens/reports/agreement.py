@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen, rates_text
-from tenxeval_tui.screens.reports.review import ReviewScreen
+from tenxeval_tui.screens.reports.review import REVIEW_KEY, ReviewScreen
 from tenxeval_tui.widgets.reports.agreement_tables import FigureRow, FigureTable, confusion_text
 
 
@@ -45,7 +45,7 @@ class AgreementScreen(Screen[None]):
         Binding(
             "d", "disagreements", "Disagreements", tooltip="Review where judge and human differ"
         ),
-        Binding("v", "review", "Review", tooltip="Label this report's verdicts"),
+        REVIEW_KEY,
         Binding(
             "l", "labelled", "As labelled", tooltip="The cases with labels in place of verdicts"
         ),
@@ -121,7 +121,8 @@ class AgreementScreen(Screen[None]):
             )
         if not table.criteria:
             header.append(
-                "\nNo verdict has a human label on the same reply yet: v reviews this report.",
+                "\nNo verdict has a human label on the same reply yet: "
+                f"{REVIEW_KEY.key} reviews this report.",
                 style="yellow",
             )
         self.query_one("#agreement-header", Static).update(header)

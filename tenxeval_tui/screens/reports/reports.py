@@ -58,7 +58,7 @@ class ReportsScreen(Screen[None]):
         Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
         REVIEW_KEY,
         AGREEMENT_KEY,
-        Binding("t", "history", "History", tooltip="The eval set's runs over time: chart, strips"),
+        Binding("H", "history", "History", tooltip="The eval set's runs over time: chart, strips"),
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 

@@ -1,7 +1,7 @@
 """Review mode: one verdict of a report at a time, labelled pass or fail by keyboard.
 
-Opened from the report list or a report (``v``). Blind by default: the judge's verdict and
-reason stay hidden until the reviewer has labelled the case (``v`` shows them at once;
+Opened from the report list or a report (``R``). Blind by default: the judge's verdict and
+reason stay hidden until the reviewer has labelled the case (``V`` shows them at once;
 ``[review] show_verdicts`` / ``$TENXEVAL_REVIEW_SHOW_VERDICTS`` turns blind review off).
 Each label is appended to the eval set's ``NAME.labels.jsonl`` and fsynced as it is given
 (:class:`~tenxeval_tui.browsing.review_session.ReviewSession`), so a killed app loses
@@ -43,7 +43,7 @@ from tenxeval_tui.widgets.reports.review_case import ReviewCaseView
 from tenxeval_tui.widgets.reports.review_status import progress_text, status_text
 
 REVIEW_KEY = Binding(
-    "v", "review", "Review", tooltip="Label this report's verdicts by hand (review mode)"
+    "R", "review", "Review", tooltip="Label this report's verdicts by hand (review mode)"
 )
 AGREEMENT_KEY = Binding(
     "g",
@@ -52,7 +52,8 @@ AGREEMENT_KEY = Binding(
     show=False,
     tooltip="How far the judges agree with the human labels (kappa, TPR, TNR)",
 )
-"""The keys of the report list and a report that open review mode and the agreement view."""
+"""The keys of the report list and a report that open review mode and the agreement view
+(``R``, not ``v``: ``v`` views a run's report, one key one meaning)."""
 QUEUE_ACTIONS = {
     "label",
     "skip",
@@ -65,7 +66,10 @@ QUEUE_ACTIONS = {
 
 
 class ReviewScreen(Screen[None]):
-    """A report's verdicts, one at a time: ``p`` pass, ``f`` fail, ``s`` skip."""
+    """A report's verdicts, one at a time: ``p`` pass, ``f`` fail, ``space`` skip.
+
+    Skip, show the verdict and auto-advance are not ``s``, ``v`` and ``a``: those run a
+    case again, view a run's report and accept actual wherever they are bound."""
 
     CSS_PATH = "../../styles/reports.tcss"
 
@@ -74,7 +78,7 @@ class ReviewScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "label('pass')", "Pass"),
         Binding("f", "label('fail')", "Fail"),
-        Binding("s", "skip", "Skip", tooltip="The next item, without a label"),
+        Binding("space", "skip", "Skip", tooltip="The next item, without a label"),
         Binding("backspace", "previous", "Back", key_display="⌫", tooltip="The item before"),
         Binding(
             "u",
@@ -84,7 +88,7 @@ class ReviewScreen(Screen[None]):
             tooltip="The next item you have not labelled",
         ),
         Binding("n", "note", "Note", tooltip="A note kept with your label"),
-        Binding("v", "reveal", "Verdict", tooltip="Show the judge's verdict and reason now"),
+        Binding("V", "reveal", "Verdict", tooltip="Show the judge's verdict and reason now"),
         Binding("slash", "narrow", "Narrow", tooltip="Failed only, one criterion, a sample…"),
         Binding(
             "c",
@@ -94,7 +98,7 @@ class ReviewScreen(Screen[None]):
             tooltip="Label each criterion of a case, or the case as a whole",
         ),
         Binding(
-            "a",
+            "ctrl+a",
             "toggle_auto_advance",
             "Auto-advance",
             show=False,

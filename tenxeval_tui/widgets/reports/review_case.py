@@ -28,7 +28,7 @@ from tenxeval_tui.widgets.reports.case_detail_view import turns_text
 from tenxeval_tui.widgets.reports.simulated_conversation import conversation_text
 from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
 
-HIDDEN = "hidden until you label this (v shows it now)"
+HIDDEN = "hidden until you label this (V shows it now)"
 
 
 def verdict_word(passed: bool | None) -> Text:

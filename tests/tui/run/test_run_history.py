@@ -38,7 +38,7 @@ async def test_workbench_runs_show_in_the_history_with_their_commit(workspace: P
         await wait_until(lambda: isinstance(app.screen, ReportsScreen), pilot)
         reports = app.screen
         await wait_until(lambda: len(reports.query_one(ReportList).entries) == 2, pilot)
-        await pilot.press("t")  # the first look at the history makes the index
+        await pilot.press("H")  # the first look at the history makes the index
         await wait_until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded, pilot)
         history = app.screen
         assert isinstance(history, HistoryScreen)
