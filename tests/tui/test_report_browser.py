@@ -466,3 +466,22 @@ async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
         release.set()
         await until(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
         assert len(app.screen.query_one(ReportList).entries) == 2
+
+
+async def test_a_listing_delivered_while_the_list_is_taken_down_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """The folder's reading (a report landed) ends while the app quits: the screen's widgets
+    are being removed, the title already gone. It is dropped; it raised NoMatches on the
+    title, which ended the app with a traceback (seen in test_history_view under load)."""
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        listing = app.screen
+        assert isinstance(listing, ReportsScreen)
+        entries = app.screen.query_one(ReportList).entries
+        await listing.query_one("#reports-title").remove()  # as the app's teardown does
+        listing._show(list(entries), listing._reading)
+        await pilot.pause()
+    assert app.return_code in (None, 0)

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -137,9 +138,12 @@ class ReportsScreen(Screen[None]):
     def _show(self, entries: list[ReportEntry], reading: int) -> None:
         if reading != self._reading:
             return  # an older listing, ended after a newer one started: the folder changed
-        table = self.query_one(ReportList)
-        table.show_entries(group_watch_sessions(entries))  # a watch session: one row
-        self._show_title(any_reports=bool(entries))
+        try:
+            table = self.query_one(ReportList)
+            table.show_entries(group_watch_sessions(entries))  # a watch session: one row
+            self._show_title(any_reports=bool(entries))
+        except NoMatches:
+            return  # the screen is being taken down (the app quits) as a report landed
         table.focus()
 
     def _show_title(self, *, any_reports: bool) -> None:
