@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-stress lint typecheck pytest bench clean
+.PHONY: demo test test-stress lint typecheck pytest bench clean schemas docs docs-serve docs-screenshots
 
 # (Re)install whenever pyproject.toml changes; the stamp keeps later runs instant.
 $(STAMP): pyproject.toml
@@ -24,6 +24,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The JSON Schemas shipped in the package, made again from the pydantic models (a test
+# fails while they differ).
+schemas: $(STAMP)
+	$(BIN)/python -m tenxeval_tui.evaluation.schemas
+
 # --durations lists the ten slowest tests, so a test that waits too long shows up. The
 # suite runs on every core (pytest-xdist); the tests that start pools of processes go to one
 # worker, one at a time (--dist loadgroup, tests/conftest.py). PYTEST_WORKERS=0: one process.
@@ -31,7 +36,25 @@ PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: lint typecheck pytest
+# The documentation site (mkdocs.yml, docs/): built strictly, so a broken link, a missing
+# page or a reference generator that fails stops the build. `make test` builds it too.
+# (The variables silence a notice Material for MkDocs prints on every build. No --quiet:
+# with it, mkdocs 1.6 drops the warnings before --strict counts them, and exits 0.)
+DOCS_ENV := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true
+docs: $(STAMP)
+	$(DOCS_ENV) $(BIN)/mkdocs build --strict
+
+# The workbench's pictures in docs/images/, taken from the real app on sample_evals/
+# (about a minute: real runs; not part of `make docs` or `make test`). NAMES="editor"
+# takes only those.
+NAMES ?=
+docs-screenshots: $(STAMP)
+	$(BIN)/python docs/scripts/screenshots.py $(NAMES)
+
+docs-serve: $(STAMP)
+	$(DOCS_ENV) $(BIN)/mkdocs serve
+
+test: lint typecheck docs pytest
 
 # The TUI, worker, watch, CLI and evaluator tests with two busy processes loading the CPU
 # (started and stopped here), on xdist workers as `make pytest` runs them: the suite must
@@ -52,4 +75,4 @@ bench: $(STAMP)
 	if [ -n "$$missed" ]; then echo "missed a target:$$missed"; exit 1; fi
 
 clean:
-	rm -rf $(VENV) eval_reports .mypy_cache .ruff_cache .import_linter_cache
+	rm -rf $(VENV) eval_reports site .mypy_cache .ruff_cache .import_linter_cache

@@ -4,7 +4,9 @@ It reports what it does through the :class:`~tenxeval_tui.evaluation.Trace`
 handle: a ``ROUTER`` node that picks a tool, the tool call with its arguments
 and result, and an ``ANSWER`` node with the reply and its token usage. The
 customer's name comes from the case's ``session_input.state``. A message
-containing "outage" makes the order service fail, so the agent raises.
+containing "outage" makes the order service fail, so the agent raises. When the order
+lookup itself fails (a connection error or a timeout: what a fault in the case's
+``metadata.tools`` injects), the agent tries once more, then apologises.
 """
 
 from __future__ import annotations
@@ -37,6 +39,19 @@ def refund(order_id: str, reason: str) -> str:
     return f"R-{order_id}"
 
 
+async def _lookup_with_retry(trace: Trace, order_id: str) -> dict[str, str] | None:
+    """The order's status; a failed lookup is tried once more; ``None`` when both fail."""
+    for _attempt in range(2):
+        try:
+            status: dict[str, str] = await trace.tool(
+                "lookup_order", {"order_id": order_id}, lookup_order
+            )
+            return status
+        except (ConnectionError, TimeoutError):
+            continue
+    return None
+
+
 async def support_agent(message: str, trace: Trace) -> str:
     """Answer one customer message."""
     words = len(message.split())
@@ -58,8 +73,13 @@ async def support_agent(message: str, trace: Trace) -> str:
         reply = f"Your refund for order {order.group(1)} has started, reference {reference}."
     elif order is not None:
         trace.node("ROUTER", tool_calls=["lookup_order"], tokens={"input_tokens": words})
-        status = await trace.tool("lookup_order", {"order_id": order.group(1)}, lookup_order)
-        reply = f"Order {order.group(1)} is {status['status']}, expected {status['eta']}."
+        status = await _lookup_with_retry(trace, order.group(1))
+        reply = (
+            f"Order {order.group(1)} is {status['status']}, expected {status['eta']}."
+            if status is not None
+            else f"Sorry, I cannot reach the order service to check order {order.group(1)} "
+            "right now. Please try again in a few minutes."
+        )
     elif text.startswith(("hello", "hi")):
         trace.node("ROUTER", tokens={"input_tokens": words})
         reply = f"Hello {name}! How can I help with your order?"

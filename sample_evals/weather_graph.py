@@ -3,8 +3,9 @@
 The graph is ``MAIN -> TOOL -> MAIN``: the model (a scripted stand-in that reads
 the conversation and decides like a real one would) asks for ``get_weather``
 when the user names a city, the tool node runs it, and the model answers from
-the tool's result. Messages containing "crash" make the model raise, as a model
-backend outage would. Every reply reports token usage (words in and out).
+the tool's result (or, when the tool failed, says it could not get that city's
+weather). Messages containing "crash" make the model raise, as a model backend outage
+would. Every reply reports token usage (words in and out).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ FORECASTS = {
     "rome": "sunny, 26°C",
     "oslo": "snowing, -3°C",
 }
+_TOOL_FAILED = "Internal execution error"  # how 10xGraph hands the model a tool's error
 _CITY = re.compile(r"(?:weather in|about|in) ([A-Z][a-zA-Z]+(?: [A-Z][a-zA-Z]+)*)")
 
 
@@ -138,7 +140,9 @@ def _report(messages: list[dict[str, Any]]) -> str:
         calls = message.get("tool_calls") or []
         cities = [json.loads(c["function"]["arguments"]).get("location", "?") for c in calls]
         return " ".join(
-            f"The weather in {city} is {result}."
+            f"Sorry, I could not get the weather in {city} right now."
+            if result.startswith(_TOOL_FAILED)
+            else f"The weather in {city} is {result}."
             for city, result in zip(cities, results, strict=False)
         )
     return ""

@@ -30,10 +30,11 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
+from tenxeval_tui.screens.common.typing_keys import from_palette, hidden_while_typing
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
@@ -67,7 +68,11 @@ class WorkbenchCommands(Provider):
         return sorted(found.values(), key=lambda command: command[0])
 
     def _run(self, action: str, node: DOMNode) -> None:
-        self.app.call_later(self.app.run_action, action, node)
+        self.app.call_later(self._run_chosen, action, node)
+
+    async def _run_chosen(self, action: str, node: DOMNode) -> None:
+        with from_palette(self.app):  # a text box may have the focus again: it was chosen
+            await self.app.run_action(action, node)
 
     async def discover(self) -> Hits:
         for title, help_text, action, node in self._commands():
@@ -138,6 +143,14 @@ class WorkbenchApp(App[None]):
             tooltip="Every report: browse and compare runs",
             id="workbench.reports",
         ),
+        Binding(
+            "ctrl+r",
+            "run_now",
+            "Run",
+            priority=True,
+            tooltip="Run what the run view's options select, from any screen and any box",
+            id="workbench.run_now",
+        ),
         Binding("question_mark", "help", "Help", tooltip="Every key binding", id="workbench.help"),
         Binding(
             "ctrl+q",
@@ -151,6 +164,7 @@ class WorkbenchApp(App[None]):
             "ctrl+p",
             "command_palette",
             "Commands",
+            show=False,  # the footer shows it once, at its right end
             tooltip="Search every command",
             id="workbench.commands",
         ),
@@ -263,8 +277,18 @@ class WorkbenchApp(App[None]):
         return bool(self._mode_history)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_while_typing(self, action, rebound(self.BINDINGS, self.preferences.keymap)):
+            return False  # e, r, b, ? would be typed into the focused box
         # A dialog that asks is answered (or cancelled) before going anywhere.
-        return not (action == "go" and _waits_for_answer(self.screen))
+        return not (action in ("go", "run_now") and _waits_for_answer(self.screen))
+
+    async def action_run_now(self) -> None:
+        """Run what the run view's options select, from any screen: the run view, then
+        its run (``ctrl+r`` there and everywhere)."""
+        await self.goto_mode("run", first_screen=True)
+        start = getattr(self.screen, "action_start", None)
+        if callable(start):
+            start()
 
     async def action_go(self, mode: str) -> None:
         """Show ``mode``'s own first screen (from any screen, any mode)."""
@@ -284,6 +308,10 @@ class WorkbenchApp(App[None]):
             root = self.screen_stack[0]
             while self.screen is not root:
                 await self.pop_screen()
+            # the screen itself as its key promises: the report list at its newest report
+            start = getattr(root, "show_from_start", None)
+            if callable(start):
+                start()
 
     async def go_back(self) -> None:
         """Return to the mode this one was reached from, as it was left."""
@@ -319,12 +347,14 @@ class WorkbenchApp(App[None]):
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+        from tenxeval_tui.settings.workspace import find_eval_set_file
 
         path = find_eval_set_file(self.workspace.eval_set_files(), eval_set_id)
         if path is None:
             self.notify(
-                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+                f"No eval set {quoted(eval_set_id)} in this workspace.",
+                severity="warning",
+                markup=False,
             )
             return
         await self.goto_mode("editor")
@@ -345,13 +375,15 @@ class WorkbenchApp(App[None]):
 
     async def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
         """Run the case ``eval_id`` of eval set ``eval_set_id`` again in the run view."""
-        from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
         from tenxeval_tui.screens.run.run import RunScreen
+        from tenxeval_tui.settings.workspace import find_eval_set_file
 
         path = find_eval_set_file(self.workspace.run_files(), eval_set_id)
         if path is None:
             self.notify(
-                f"No eval set {eval_set_id!r} in this workspace.", severity="warning", markup=False
+                f"No eval set {quoted(eval_set_id)} in this workspace.",
+                severity="warning",
+                markup=False,
             )
             return
         await self.goto_mode("run")

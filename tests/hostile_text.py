@@ -23,8 +23,13 @@ HOSTILE = {
     "nul": "a\x00b",
     "bidi_override": "user\u202etxt.exe",
     "bidi_isolate": "\u2066isolated\u2069",
+    "invisible": "zero\u200bwidth\ufeff\u200fmark",
     "lone_surrogate": "half \ud83d emoji",
 }
 
-# What must never be in text written to a terminal: C0 (but newline/tab), DEL, C1, bidi.
-RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What must never be in text written to a terminal: C0 (but newline/tab), DEL, C1, bidi,
+# invisible characters that hide or split text.
+RAW_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]"
+)

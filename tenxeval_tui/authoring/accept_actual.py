@@ -4,9 +4,9 @@ UI-free. :func:`plan_accept` works out what the core's
 :func:`~tenxeval_tui.evaluation.actual.actual_as_expected` makes of a case of an open
 :class:`~tenxeval_tui.authoring.document.EvalSetDocument` and a run of it: the case's
 JSON object before and after, where only the chosen expectation keys of each turn
-change (``expected_final_response``, ``expected_tool_trajectory``,
-``expected_node_order``); every other key, unknown ones included, is kept as the file
-has it. :func:`apply_accept` puts the new case into the document (one undo step) and
+change (``expected_final_response``'s content, ``expected_tool_trajectory``,
+``expected_node_order``); every other key, the reply's ``metadata`` and unknown keys
+included, is kept as the file has it. :func:`apply_accept` puts the new case into the document (one undo step) and
 saves it (atomic; the file's other cases keep their bytes).
 
 :func:`changed_since_run` says whether the file was written after the run: the run's
@@ -94,10 +94,22 @@ def plan_accept(
         dumped = invocation.model_dump(mode="json", exclude_defaults=True)
         for part in PARTS:
             if part in parts:
-                turn[PART_KEYS[part]] = dumped.get(PART_KEYS[part], [])
+                key = PART_KEYS[part]
+                turn[key] = _accepted(turn.get(key), dumped.get(key, []))
     return AcceptPlan(
         state.uid, result.eval_id, tuple(p for p in PARTS if p in parts), state.data, after
     )
+
+
+def _accepted(before: Any, accepted: Any) -> Any:
+    """A turn key's new value: a reply changes only its ``content`` (the file's
+    ``metadata``, role and unknown keys stay as written); the lists are replaced whole."""
+    if not (isinstance(before, dict) and isinstance(accepted, dict)):
+        return accepted
+    kept = {k: v for k, v in before.items() if k != "parts"}  # ADK's text parts: now content
+    kept["content"] = accepted.get("content", "")
+    kept.setdefault("role", accepted.get("role", "assistant"))
+    return kept
 
 
 def apply_accept(document: EvalSetDocument, plan: AcceptPlan) -> list[str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from anyascii import anyascii
+
 from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
 from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX
 
@@ -27,11 +29,12 @@ def file_stem(path: Path) -> str:
 def slug_for(path: Path) -> str:
     """A new eval set's default ``eval_set_id``: its file name as a slug.
 
-    ``Weather Smoke.evalset.json`` -> ``weather-smoke``. The id ends up in every report's
-    file name and in progress labels, so it is lowercase letters, digits, ``_`` and
-    ``-`` only; a name with none of those gives ``eval-set``.
+    ``Weather Smoke.evalset.json`` -> ``weather-smoke``; other letters are transliterated
+    (``Ünïcode Tests!`` -> ``unicode-tests``). The id ends up in every report's file name
+    and in progress labels, so it is lowercase letters, digits, ``_`` and ``-`` only; a
+    name with none of those gives ``eval-set``.
     """
-    slug = _NOT_SLUG.sub("-", file_stem(path).lower()).strip("-_")
+    slug = _NOT_SLUG.sub("-", anyascii(file_stem(path)).lower()).strip("-_")
     return slug or FALLBACK_ID
 
 

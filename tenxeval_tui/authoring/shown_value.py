@@ -2,14 +2,14 @@
 
 An ``Input`` or ``TextArea`` writes its text to the terminal as it is, so a box never
 holds a value with control characters: it holds :func:`~tenxeval_tui.evaluation.inert.inert`
-of it (ESC shown as ``␛``, U+009B as ``\\x9b``...). Showing must not change the value:
+of it (ESC shown as ``␛``, U+009B as ``⟦U+009B⟧``...). Showing must not change the value:
 
 - a box that is not edited saves its value byte for byte, control characters included;
 - in an edited box, what the user typed is saved as typed, and every character the
   user did not touch keeps what it was: a ``␛`` that stands for an ESC of the value
   still saves an ESC, while a ``␛`` the user types (or pastes) saves a ``␛``;
 - deleting a shown control deletes it; an edit inside an escape shown for one
-  (``\\x9b``) replaces that control by the text the box then shows there.
+  (``⟦U+009B⟧``) replaces that control by the text the box then shows there.
 
 Each edit is found by comparing the box's text with its text before (the part that
 differs, between what is the same at the start and at the end), which is exact for

@@ -24,6 +24,7 @@ from tenxeval_tui.browsing.reports_index import (
     results_array_start,
     split_report,
 )
+from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
 from tenxeval_tui.evaluation.compare import (
     CaseOutcome,
     RunOutcome,
@@ -72,6 +73,8 @@ class CaseRow:
     runs: int | None = None
     flips: int = 0
     """Outcome changes between consecutive repeats."""
+    stopped_early: bool = False
+    """Stopped by hand and scored on what it did so far (``metadata.stopped_early``)."""
 
     @property
     def label(self) -> str:
@@ -160,6 +163,7 @@ def _row(index: int, data: Any) -> CaseRow:
         passes=passes,
         runs=runs,
         flips=flips,
+        stopped_early=bool(metadata.get(STOPPED_EARLY_KEY)),  # type: ignore[union-attr]
     )
 
 
@@ -284,6 +288,11 @@ class ReportDocument:
         self.rows.grow()
         self._keys = None
         self.complete = True
+
+    @property
+    def raw_results(self) -> Sequence[Any]:
+        """The cases as parsed JSON, not validated (read-only: the rows are built over it)."""
+        return self._raw_results
 
     @property
     def has_repeats(self) -> bool:

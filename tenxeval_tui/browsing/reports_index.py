@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.eval_result import (
+    PARTIAL_KEY,
+    RESCORED_KEY,
+    EvalReport,
+    EvalSummary,
+)
+from tenxeval_tui.evaluation.watch_marks import watch_session
 
 FULL_LOAD_LIMIT = 1_000_000
 _DECODER = json.JSONDecoder()
@@ -44,6 +50,12 @@ class ReportEntry:
     partial: bool = False
     """The run did not finish (cancelled, killed, stopped by a budget): cases are missing."""
     problem: Problem | None = None
+    rescored: bool = False
+    """Another scoring of a run listed already (``rescore``, a saved what-if)."""
+    watch_session: str = ""
+    """The watch session whose run it reports ("": none; see evaluation.watch_marks)."""
+    session_runs: int = 1
+    """Reports of its watch session it stands for in a grouped list (itself included)."""
 
     @property
     def ok(self) -> bool:
@@ -76,14 +88,16 @@ def report_caveat(total: int, *, partial: bool) -> str | None:
     return None
 
 
+def is_report_name(name: str) -> bool:
+    """Whether a file of this name may be a report: JSON, not an eval set, not hidden."""
+    return (
+        name.endswith(".json") and not name.endswith(".evalset.json") and not name.startswith(".")
+    )
+
+
 def is_report_file(path: Path) -> bool:
     """JSON files, except eval sets and hidden (temporary) files."""
-    return (
-        path.suffix == ".json"
-        and not path.name.endswith(".evalset.json")
-        and not path.name.startswith(".")
-        and path.is_file()
-    )
+    return is_report_name(path.name) and path.is_file()
 
 
 def list_reports(folder: str | Path, known: ReportEntries | None = None) -> list[ReportEntry]:
@@ -145,7 +159,7 @@ def _broken(path: Path, problem: Problem) -> ReportEntry:
 
 def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
     """The list entry of a loaded report."""
-    return _entry(
+    entry = _entry(
         path,
         report.eval_set_id,
         report.eval_set_name,
@@ -153,6 +167,34 @@ def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
         report.summary,
         partial=report.is_partial,
     )
+    return _marked(entry, report.metadata)
+
+
+def _marked(entry: ReportEntry, metadata: Any) -> ReportEntry:
+    if not isinstance(metadata, dict):
+        return entry
+    return replace(entry, rescored=RESCORED_KEY in metadata, watch_session=watch_session(metadata))
+
+
+def group_watch_sessions(entries: list[ReportEntry]) -> list[ReportEntry]:
+    """``entries`` (newest first) with each watch session's reports of one eval set as the
+    newest of them, which counts them (:attr:`ReportEntry.session_runs`); other reports as
+    they are."""
+    counts: dict[tuple[str, str], int] = {}
+    for entry in entries:
+        if entry.watch_session:
+            key = (entry.watch_session, entry.eval_set_id)
+            counts[key] = counts.get(key, 0) + 1
+    grouped: list[ReportEntry] = []
+    shown: set[tuple[str, str]] = set()
+    for entry in entries:
+        key = (entry.watch_session, entry.eval_set_id)
+        if not entry.watch_session:
+            grouped.append(entry)
+        elif key not in shown:
+            shown.add(key)
+            grouped.append(replace(entry, session_runs=counts[key]))
+    return grouped
 
 
 def _entry(
@@ -288,13 +330,14 @@ def _quick_entry(path: Path) -> ReportEntry | None:
         if not isinstance(set_id, str):
             return None
         name = members.get("eval_set_name", "")
-        metadata = members.get("metadata") or {}
+        metadata = members.get("metadata")
         partial = bool(metadata.get(PARTIAL_KEY)) if isinstance(metadata, dict) else False
     except (ValueError, KeyError, TypeError, ValidationError, OSError, RecursionError):
         return None
-    return _entry(
+    entry = _entry(
         path, set_id, name if isinstance(name, str) else "", timestamp, summary, partial=partial
     )
+    return _marked(entry, metadata)
 
 
 def _tail_members(text: str) -> dict[str, Any] | None:

@@ -135,6 +135,7 @@ def _check_output_dir(folder: Path) -> None:
 def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     """Resolve flags and settings into the plan (its config resolved, its criteria checked)
     and the session's options; :class:`UsageError` on any problem."""
+    from tenxeval_tui.cli.run_options import FlagError, tool_settings
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
 
@@ -151,6 +152,10 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     files, scanned = ([], set()) if args.from_journal else _eval_files(args.paths, workspace)
     config, config_file = _config(args, workspace, sources)
     subset, options = _flags(args)
+    try:
+        tools = tool_settings(args.tools, args.cassette, files)
+    except FlagError as exc:
+        raise UsageError(str(exc)) from None
     tags = tuple(_split_tags(args.tags))
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
@@ -178,6 +183,7 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
         backend=backend,
         ray_address=address,
         user_model=user_model,
+        tools=tools,
     )
     return plan, options
 
@@ -221,9 +227,10 @@ def _config(
     if args.concurrency is not None:
         if args.concurrency < 1:
             raise UsageError(f"{sources['concurrency'].where}: must be at least 1")
+        # A concurrency set anywhere (flag, variable, project, settings file) asks for it;
+        # with none, the config's `parallel` decides (False by default, as in 10xGraph).
         config.max_concurrency = args.concurrency
-        if sources["concurrency"].layer in ("flag", "env"):
-            config.parallel = True
+        config.parallel = True
     if args.timeout is not None:
         if not (args.timeout > 0 and math.isfinite(args.timeout)):
             # named where it was set: the flag, or the settings file and key

@@ -16,57 +16,11 @@ from typing import Any
 from tenxeval_tui import __version__
 
 
-def _eval_set_files(paths: Sequence[str]) -> list[Path]:
-    from tenxeval_tui.settings.workspace import run_files_in
-
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(run_files_in(path))
-        else:
-            files.append(path)
-    return files
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print every problem of every eval set and scenario file; exit 1 when there is any."""
-    from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
-    from tenxeval_tui.evaluation.dataset.expectation_checks import expectation_warnings
-    from tenxeval_tui.evaluation.inert import inert
-    from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
-    from tenxeval_tui.settings.workspace import is_scenario_path
+    from tenxeval_tui.cli.validate_command import validate_command
 
-    files = _eval_set_files(args.paths)
-    if not files:
-        print(
-            "no eval set files found (looked for *.evalset.json and *.scenarios.json)",
-            file=sys.stderr,
-        )
-        return 2
-    checker = None
-    if args.check_agent or args.agent:
-        from tenxeval_tui.cli.validate_agent import AgentChecker
-
-        checker = AgentChecker(args.agent)
-    failed = 0
-    for file in files:
-        check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
-        problems = check(file)
-        for problem in problems:
-            print(inert(str(problem), multiline=True))
-        if problems:
-            failed += 1
-            continue
-        # Warnings ($ keys that are no matcher; with an agent, an unknown tool, a wrong
-        # argument): printed, not failures.
-        warnings = [] if is_scenario_path(file) else expectation_warnings(file)
-        warnings += checker.check(file) if checker is not None else []
-        for warning in warnings:
-            print(inert(str(warning), multiline=True))
-        if not args.quiet and not warnings:
-            print(inert(f"{file}: ok"))
-    return 1 if failed else 0
+    return validate_command(args)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
@@ -160,10 +114,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
             ("baseline", baseline_path, baseline), ("current", current_path, current)
         )
         comparison = compare_reports(baseline, current, strict=args.strict)
-        if len(pairs) > 1 and not args.json:
+        warning = comparison.eval_set_warning()
+        if warning is not None:  # on stderr too: visible with --json, or under a long listing
+            print(inert(f"warning: {current_path}: {warning}"), file=sys.stderr)
+        form = "json" if args.json else args.format
+        if len(pairs) > 1 and form == "text":
             print(inert(f"== {baseline_path} -> {current_path}"))
-        if args.json:
+        if form == "json":
             print(inert_json(comparison.model_dump_json(indent=2)))
+        elif form == "markdown":
+            from tenxeval_tui.browsing.markdown_summary import markdown_summary
+
+            print(markdown_summary(baseline, current, comparison))
         else:
             print(inert(comparison.format_summary(), multiline=True))
         regressed = regressed or comparison.has_regressions
@@ -219,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
         "validate",
         help="check eval set and scenario files and print every problem (file:line:column)",
     )
-    validate.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
+    validate.add_argument("paths", nargs="*", metavar="FILE_OR_FOLDER")
     validate.add_argument("-q", "--quiet", action="store_true", help="print problems only")
     validate.add_argument(
         "--check-agent",
@@ -233,6 +195,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MODULE:ATTR",
         help="--check-agent against this agent (it wins over the eval sets' own)",
     )
+    validate.add_argument(
+        "--config",
+        metavar="FILE",
+        help="also check this eval config file (its criteria and their settings)",
+    )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="keys nothing reads (a typo such as tagz or treshold) are errors, not warnings",
+    )
     validate.set_defaults(func=cmd_validate)
     add_run_parser(sub)
 
@@ -245,6 +217,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.add_argument(
+        "--format",
+        choices=["text", "json", "markdown"],
+        default="text",
+        help="text (default), json (as --json), or markdown: a short summary for a "
+        "pull-request comment",
+    )
     compare.add_argument(
         "--strict",
         action="store_true",
@@ -287,13 +266,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_merge_arguments(merge)
     merge.set_defaults(func=cmd_merge)
 
+    from tenxeval_tui.cli.history_parsers import add_history_parsers
+
+    add_history_parsers(sub)
+
+    from tenxeval_tui.cli.agreement_command import add_agreement_parser
     from tenxeval_tui.cli.cache_command import add_cache_parser
     from tenxeval_tui.cli.import_command import add_import_parser
+    from tenxeval_tui.cli.schema_command import add_schema_parser
     from tenxeval_tui.cli.settings_command import add_settings_parser
 
     add_import_parser(sub)
+    add_agreement_parser(sub)
     add_cache_parser(sub)
     add_settings_parser(sub)
+    add_schema_parser(sub)
 
     completion = sub.add_parser(
         "completion",

@@ -19,6 +19,7 @@ import sys
 from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
 from tenxeval_tui.cli.run_display import ConsoleDisplay
 from tenxeval_tui.cli.run_options import json_summary
+from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
@@ -39,14 +40,18 @@ def _stop_on_sigterm() -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
+    """``tenxeval-tui run``: the exit code (usage errors are printed, never raised). The
+    JSON reports written are added to their folder's history index."""
     _stop_on_sigterm()
-    if not args.json_summary:
-        return _run(args, [])
     published: list[Published] = []
+    if not args.json_summary:
+        code = _run(args, published)
+        _index(published)
+        return code
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
         code = _run(args, published)
+    _index(published)
     if code != EXIT_USAGE:
         summary = json_summary(published, code, args.threshold)
         with contextlib.suppress(BrokenPipeError):
@@ -54,10 +59,17 @@ def run_command(args: argparse.Namespace) -> int:
     return code
 
 
+def _index(published: list[Published]) -> None:
+    from tenxeval_tui.browsing.history.landing import index_landed
+
+    index_landed(file for report in published for file in report.files)
+
+
 def _run(args: argparse.Namespace, published: list[Published]) -> int:
     """The run the flags ask for; the report it wrote is added to ``published``."""
     try:
         plan, options = prepare_run(args)
+        warn_unknown_keys(plan, strict=args.strict)
         display = ConsoleDisplay(
             quiet=args.quiet, verbose=args.verbose, open_html=args.open, log_level=options.log_level
         )

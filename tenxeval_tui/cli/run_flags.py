@@ -57,6 +57,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         help="pass rate needed to exit 0 (default: 1.0)",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="a key nothing reads in an eval set or the config (a typo such as tagz or "
+        "treshold) stops the run before it starts, instead of a warning",
+    )
     parser.add_argument("--concurrency", type=int, metavar="N", help="cases run at once")
     parser.add_argument(
         "--workers",
@@ -74,6 +80,20 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--address",
         metavar="ADDRESS",
         help="with --backend ray: the Ray cluster to join (default: start a local one)",
+    )
+    parser.add_argument(
+        "--tools",
+        choices=["live", "record", "replay", "replay-or-record"],
+        help="the agent's tools: run them (live, the default), run and record every call "
+        "(record), answer each call from the recording, never running a tool (replay), or "
+        "replay what is recorded and record the rest (replay-or-record); see "
+        "docs/guides/tools.md",
+    )
+    parser.add_argument(
+        "--cassette",
+        metavar="PATH",
+        help="with --tools: the recorded calls' file (default: NAME.tools.jsonl beside each "
+        "NAME.evalset.json; one eval set only)",
     )
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per case")
     parser.add_argument(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule
+    from tenxeval_tui.evaluation.tools.settings import ToolSettings
     from tenxeval_tui.runs.outcome import Published
 
 MAX_REPEATS = 10_000
@@ -81,6 +82,23 @@ def subset_fields(limit: int | None, sample: int | None, seed: int | None) -> di
     return {"limit": limit, "sample": sample, "seed": seed}
 
 
+def tool_settings(mode: str | None, cassette: str | None, files: Sequence[Path]) -> ToolSettings:
+    """``--tools`` (``mode``, filled from the settings below it) and ``--cassette`` as the
+    plan's tool settings; :class:`FlagError` when ``--cassette`` would hold several eval
+    sets."""
+    from tenxeval_tui.evaluation.tools.settings import ToolSettings
+
+    if cassette is not None and len(files) > 1:
+        raise FlagError(
+            f"--cassette: one cassette holds one eval set's calls, and this run has "
+            f"{len(files)} eval sets (leave it out: each gets NAME.tools.jsonl beside it)"
+        )
+    # validated: a mode from the settings' layers is a string as written
+    return ToolSettings.model_validate(
+        {"mode": mode or "live", "cassette": Path(cassette).absolute() if cassette else None}
+    )
+
+
 def check_error_exit_code(code: int | None) -> None:
     """``--error-exit-code`` is a usable exit status: 1 to 125, not 2 (usage errors)."""
     if code is not None and (not 1 <= code <= 125 or code == 2):
@@ -132,5 +150,6 @@ __all__ = [
     "json_summary",
     "parse_pass_rule",
     "subset_fields",
+    "tool_settings",
     "with_run_flags",
 ]

@@ -27,6 +27,7 @@ RUN_SETTINGS = (
     "concurrency",
     "workers",
     "backend",
+    "tools",
     "output_dir",
     "threshold",
     "timeout",

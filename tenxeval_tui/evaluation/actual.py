@@ -5,7 +5,8 @@ be written through the editor's document model, which keeps the file's bytes and
 the undo history): it returns a copy of the case whose chosen expectations are,
 turn by turn, what the run recorded:
 
-- ``"response"``: each turn's reply becomes its ``expected_final_response``;
+- ``"response"``: each turn's reply becomes the content of its ``expected_final_response``
+  (its role, ``metadata`` and any other key are kept);
 - ``"tools"``: each turn's tool calls (name and arguments; results and call ids
   are not expectations) become its ``expected_tool_trajectory``; an expected call
   written with argument matchers that the call it pairs with still fits is kept as
@@ -65,8 +66,13 @@ def actual_as_expected(
     accepted = case.model_copy(deep=True)
     for invocation, turn in zip(accepted.conversation, turns, strict=False):
         if "response" in parts:
-            reply = turn.get("agent_response", turn.get("response"))
-            invocation.expected_final_response = MessageContent.assistant(str(reply or ""))
+            text = str(turn.get("agent_response", turn.get("response")) or "")
+            old = invocation.expected_final_response
+            invocation.expected_final_response = (  # only the reply: its metadata stays
+                MessageContent.assistant(text)
+                if old is None
+                else old.model_copy(update={"content": text}, deep=True)
+            )
         if "tools" in parts:
             made = [_expected_call(call, with_args) for call in turn.get("tool_calls") or []]
             invocation.expected_tool_trajectory = (

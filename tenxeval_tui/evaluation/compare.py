@@ -152,6 +152,19 @@ class ReportComparison(BaseModel):
     significance: str | None = Field(default=None, exclude_if=_unset)
     """How regressions were told from noise (``None`` when no case had repeats, or strict)."""
 
+    def eval_set_warning(self) -> str | None:
+        """Why this comparison may mislead when the two runs are of different eval sets
+        (``None`` when they are of the same ones): cases are matched by eval set and id."""
+        before = sorted({c.eval_set_id for c in self.cases if c.baseline_status is not None})
+        after = sorted({c.eval_set_id for c in self.cases if c.current_status is not None})
+        if not before or not after or before == after:
+            return None
+        return (
+            f"⚠ different eval sets: baseline {', '.join(map(repr, before))}, current "
+            f"{', '.join(map(repr, after))}; cases are matched by eval set and id, so those "
+            "of one side only show as new or removed"
+        )
+
     @property
     def noise_flips(self) -> list[CaseComparison]:
         """Cases whose status flipped within noise (not counted as regressed or fixed)."""
@@ -211,7 +224,9 @@ class ReportComparison(BaseModel):
     def format_summary(self) -> str:
         """A plain-text summary: counts, pass rates, criterion deltas, changed cases."""
         counts = self.counts()
+        warning = self.eval_set_warning()
         lines = [
+            *([warning] if warning else []),
             f"Comparing {self.current_id} against baseline {self.baseline_id}",
             f"  Pass rate: {self.baseline_pass_rate:.1%} -> {self.current_pass_rate:.1%} "
             f"({_signed_points(self.current_pass_rate - self.baseline_pass_rate)})",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from tenxeval_tui.evaluation.canonical import sha256_json
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
@@ -52,6 +54,32 @@ STOPPED_KEY = "stopped_by"
 # died (``--workers``, ``--backend ray``): how that worker died.
 RETRIED_KEY = "retried"
 NOT_RUN_KEY = "not_run"
+# EvalReport.metadata key of where the run came from (see .provenance), and
+# EvalCaseResult.metadata key of the case's content hash.
+PROVENANCE_KEY = "provenance"
+CASE_SHA256_KEY = "case_sha256"
+
+
+def combined_provenance(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The provenance of a report combining runs of several eval sets (``parts``, each a
+    run's ``metadata.provenance``, in order): a field all parts agree on is kept;
+    ``git_dirty`` is whether any part was dirty; a hash the parts differ on becomes the
+    hash of their list; ``judge_models`` and ``versions`` are merged; other fields they
+    differ on are ``None``. Empty when no part has any."""
+    parts = [p for p in parts if p]
+    combined: dict[str, Any] = {}
+    for key in dict.fromkeys(k for p in parts for k in p):
+        values = [p.get(key) for p in parts]
+        if key in ("judge_models", "versions"):
+            combined[key] = {k: v for value in values for k, v in (value or {}).items()}
+        elif key == "git_dirty":
+            known = [v for v in values if v is not None]
+            combined[key] = any(known) if known else None
+        elif all(v == values[0] for v in values):
+            combined[key] = values[0]
+        else:
+            combined[key] = sha256_json(values) if key.endswith("_sha256") else None
+    return combined
 
 
 def _unset(value: object) -> bool:
@@ -452,7 +480,8 @@ class EvalReport(BaseModel):
         """Merge reports into one (each case keeps the id of its eval set in its metadata).
 
         The merged report is partial when any is, and stopped (``stopped_by``, with every
-        ``not_run`` id) when any was."""
+        ``not_run`` id) when any was; its provenance combines theirs
+        (:func:`combined_provenance`)."""
         results: list[EvalCaseResult] = []
         for report in reports:
             for result in report.results:
@@ -469,6 +498,7 @@ class EvalReport(BaseModel):
         )
         not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
         walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
+        provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in reports])
         return cls.create(
             wall_seconds=sum(walls) if walls else None,  # eval sets run one after the other
             eval_set_id=eval_set_id,
@@ -479,6 +509,7 @@ class EvalReport(BaseModel):
                 "eval_set_ids": [r.eval_set_id for r in reports],
                 **({PARTIAL_KEY: True} if partial else {}),
                 **({STOPPED_KEY: stopped, NOT_RUN_KEY: not_run} if stopped else {}),
+                **({PROVENANCE_KEY: provenance} if provenance else {}),
             },
         )
 

@@ -56,9 +56,19 @@ from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judges import JudgeError
 from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
+from tenxeval_tui.evaluation.provenance import (
+    CASE_SHA256_KEY,
+    PROVENANCE_KEY,
+    case_sha256,
+    run_provenance,
+)
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.targets import response_text, turn_input
+from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
+from tenxeval_tui.evaluation.tools.session import CaseTools, using_tools
+from tenxeval_tui.evaluation.tools.spec import ToolSpecError
 from tenxeval_tui.evaluation.verdicts import no_verdict_error, without_verdict
 
 if TYPE_CHECKING:
@@ -84,10 +94,16 @@ class AgentEvaluator:
     ``observers`` follow every run (see :mod:`.observers`). ``budget`` shares one
     :class:`~.cost.CostBudget` between evaluators (``EvaluationRunner`` does, so that
     ``max_cost`` holds for the whole run); by default each :meth:`evaluate` makes its own
-    from ``config.max_cost``.
+    from ``config.max_cost``. ``tools`` controls the agent's tools (record, replay, fakes,
+    faults: :mod:`.tools`); without it they run live, as the cases' ``metadata.tools`` say.
 
     After a case the collector holds that case's trajectory (the last case to
     finish, when several run at once), unless its ``keep_last_case`` is off.
+
+    Each case's result holds its case's content hash (``metadata.case_sha256``) and
+    :meth:`evaluate`'s report its provenance (``metadata.provenance``: git state, eval
+    set, agent code, config and judge hashes, versions; see :mod:`.provenance`). The
+    agent's code is hashed from :attr:`agent_module`.
     """
 
     def __init__(
@@ -98,14 +114,22 @@ class AgentEvaluator:
         *,
         observers: Sequence[RunObserver] = (),
         budget: CostBudget | None = None,
+        tools: ToolRun | None = None,
     ) -> None:
         self.app = app
         self.budget = budget
+        self.tools = tools or ToolRun()
+        if self.tools.write and self.tools.settings.records:
+            observers = [*observers, self.tools.writer()]
         self.collector = collector
         self.config = config or EvalConfig.default()
         self.criteria: list[BaseCriterion] = build_criteria(self.config)
         self.observers = list(observers)
         self.partial_report: EvalReport | None = None
+        self.agent_module: str | None = _agent_module(app)
+        """The module of the agent's code, which the report's provenance hashes (with its
+        package and the project files it imports): a plain agent's own module by default;
+        ``None`` (no agent hash) for a 10xGraph graph unless set."""
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
@@ -143,8 +167,16 @@ class AgentEvaluator:
         and is marked partial; if the calling task is cancelled, that partial
         report is kept in :attr:`partial_report` and the cancellation propagates.
         """
-        if not isinstance(eval_set, EvalSet):
-            eval_set = EvalSet.from_file(eval_set)
+        source = None if isinstance(eval_set, EvalSet) else Path(eval_set)
+        if source is not None:
+            eval_set = EvalSet.from_file(source)
+            self.tools.add_eval_set(eval_set, source)
+        assert isinstance(eval_set, EvalSet)
+        if source is None and not self.tools.knows(eval_set.eval_set_id):
+            self.tools.add_eval_set(eval_set)
+        provenance = run_provenance(
+            eval_set, self.config, eval_set_file=source, agent_module=self.agent_module
+        )
         cases = list(eval_set.eval_cases)
         repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
@@ -172,7 +204,11 @@ class AgentEvaluator:
             )
         except asyncio.CancelledError:
             self.partial_report = self._report(
-                eval_set, results, partial=True, wall=time.perf_counter() - started
+                eval_set,
+                results,
+                partial=True,
+                wall=time.perf_counter() - started,
+                provenance=provenance,
             )
             notify.run_end(self.partial_report)
             raise
@@ -182,6 +218,7 @@ class AgentEvaluator:
             partial=any(r is None for r in results),
             stopped=budget.stop_note(cases, results) if budget is not None else None,
             wall=time.perf_counter() - started,
+            provenance=provenance,
         )
         if report.is_partial:
             self.partial_report = report
@@ -361,6 +398,7 @@ class AgentEvaluator:
     ) -> EvalCaseResult:
         """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
         notify.repeat_start(eval_set_id, case, repeat, repeats)
+        digest = case_sha256(case)  # before the turns: a simulated user appends to the case
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
         listener = None
         if notify:
@@ -374,6 +412,7 @@ class AgentEvaluator:
         started = time.perf_counter()
         # Where each turn ended in the trace: (tool calls, node visits, trajectory steps).
         turn_ends: list[tuple[int, int, int]] = []
+        tools: CaseTools | None = None
         with self.collector.capture(listener) as trace:
 
             def turn_ended() -> None:
@@ -381,9 +420,17 @@ class AgentEvaluator:
                     (len(trace.tool_calls), len(trace.node_visits), len(trace.trajectory))
                 )
 
-            error, error_info = await self._run_turns(
-                case, thread_id, replies, turn_ended, next_turn
-            )
+            try:
+                tools = self.tools.open_case(eval_set_id, case)
+            except ToolSpecError as exc:
+                error, error_info = str(exc), {"error_type": TOOL_SPEC_ERROR}
+            else:
+                with using_tools(tools):
+                    error, error_info = await self._run_turns(
+                        case, thread_id, replies, turn_ended, next_turn
+                    )
+                if tools is not None:
+                    error, error_info = tools.outcome(error, error_info)
             stopped_early = bool(error_info.pop(STOPPED_EARLY_KEY, False))
             if stopped_early:
                 error_info = {}
@@ -393,6 +440,8 @@ class AgentEvaluator:
         keep = getattr(self.collector, "keep_last_case", True)
         try:
             execution = trace.to_execution_result(duration)
+            if tools is not None and tools.has_state:
+                execution.tool_state = tools.state
             if not keep:  # the execution holds the case now (see _case_result's consume)
                 trace.reset()
             if replies and replies[-1]:
@@ -421,10 +470,12 @@ class AgentEvaluator:
         except Exception as exc:  # what the agent left cannot make a result: this case errs
             logger.warning("case %s: no result could be built: %s", case.eval_id, exc)
             result = _unbuildable_result(case, exc, duration, thread_id, eval_set_id)
+        result.metadata[CASE_SHA256_KEY] = digest
         if repeats > 1:
             result.metadata[REPEAT_KEY] = repeat
         if stopped_early:
             result.metadata[STOPPED_EARLY_KEY] = True
+        self.tools.finish_case(tools, result)
         price_case(result, self.config.prices, self.config.agent_model)
         if keep:
             self.collector.absorb(trace)
@@ -604,13 +655,18 @@ class AgentEvaluator:
         partial: bool,
         stopped: dict[str, Any] | None = None,
         wall: float | None = None,
+        provenance: dict[str, Any] | None = None,
     ) -> EvalReport:
         return EvalReport.create(
             eval_set_id=eval_set.eval_set_id,
             results=[r for r in results if r is not None],
             eval_set_name=eval_set.name,
             config_used=self.config.model_dump(mode="json"),
-            metadata={**({PARTIAL_KEY: True} if partial else {}), **(stopped or {})},
+            metadata={
+                **({PARTIAL_KEY: True} if partial else {}),
+                **(stopped or {}),
+                **({PROVENANCE_KEY: provenance} if provenance else {}),
+            },
             wall_seconds=wall,
         )
 
@@ -700,6 +756,15 @@ def _unbuildable_result(
         error=f"the case's result could not be built: {type(exc).__name__}: {exc}",
         metadata=_case_metadata(case, eval_set_id, thread_id, {"error_type": type(exc).__name__}),
     )
+
+
+def _agent_module(app: Any) -> str | None:
+    """The module of a plain agent's code (the function or object the app wraps)."""
+    if not isinstance(app, AgentApp):
+        return None
+    agent = app.agent
+    module = getattr(agent, "__module__", None) or type(agent).__module__
+    return module if isinstance(module, str) and module != "builtins" else None
 
 
 def _case_metadata(

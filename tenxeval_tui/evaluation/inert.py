@@ -9,9 +9,10 @@ Every front end passes such a string through :func:`inert` before it is shown:
 - C0 controls (U+0000-U+001F) become their Unicode Control Picture (ESC -> ``␛``,
   BEL -> ``␇``, CR -> ``␍``), and DEL becomes ``␡``; newline and tab are kept when
   the place shows several lines (``multiline=True``), shown as ``␊`` and ``␉`` when not;
-- C1 controls (U+0080-U+009F) become ``\\x9b``-style escapes;
-- bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) become
-  ``\\u202e``-style escapes;
+- C1 controls (U+0080-U+009F), bidi embeddings, overrides, isolates and marks (U+202A-U+202E,
+  U+2066-U+2069, U+200E, U+200F, U+061C) and invisible characters that hide or split
+  text (U+200B, U+2028, U+2029, U+2060-U+2064, U+FEFF) become a marked code point,
+  ``⟦U+202E⟧``: the brackets set it apart from the same letters typed (``\\u202e``);
 - lone surrogates (which UTF-8 cannot write) become U+FFFD, as in the report files.
 
 Everything else is left as it is (Rich markup too: callers show the result as plain
@@ -23,7 +24,10 @@ from __future__ import annotations
 
 import re
 
-_OTHERS = "\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_OTHERS = (
+    "\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff"
+)
 UNSAFE = re.compile(f"[\x00-\x1f{_OTHERS}]")
 """Every character :func:`inert` replaces (newline and tab included)."""
 _UNSAFE_MULTILINE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
@@ -31,17 +35,15 @@ _JSON_WHITESPACE = frozenset("\n\r\t")
 
 
 def shown_char(char: str) -> str:
-    """How one unsafe character is shown (Control Picture, ``\\x..``, ``\\u....``, U+FFFD)."""
+    """How one unsafe character is shown (Control Picture, ``⟦U+XXXX⟧``, U+FFFD)."""
     code = ord(char)
     if code < 0x20:
         return chr(0x2400 + code)
     if code == 0x7F:
         return "\u2421"
-    if code <= 0x9F:
-        return f"\\x{code:02x}"
     if 0xD800 <= code <= 0xDFFF:
         return "\ufffd"
-    return f"\\u{code:04x}"
+    return f"⟦U+{code:04X}⟧"
 
 
 def _pattern(multiline: bool) -> re.Pattern[str]:
@@ -84,6 +86,11 @@ def inert_pieces(text: str, *, multiline: bool = False) -> list[tuple[str, str]]
     return pieces
 
 
+def quoted(text: str) -> str:
+    """``text`` in quotes for a message, made inert (where ``repr`` would show ``\\x1b``)."""
+    return f"'{inert(text)}'"
+
+
 def inert_json(text: str) -> str:
     """JSON text with each unsafe character written as its ``\\uXXXX`` escape.
 
@@ -98,4 +105,4 @@ def inert_json(text: str) -> str:
     )
 
 
-__all__ = ["UNSAFE", "inert", "inert_json", "inert_pieces", "is_inert", "shown_char"]
+__all__ = ["UNSAFE", "inert", "inert_json", "inert_pieces", "is_inert", "quoted", "shown_char"]

@@ -34,13 +34,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
+    CASE_SHA256_KEY,
     EVAL_SET_ID_KEY,
     NOT_RUN_KEY,
     PARTIAL_KEY,
+    PROVENANCE_KEY,
     EvalCaseResult,
     EvalReport,
 )
 from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.provenance import run_provenance
+from tenxeval_tui.evaluation.provenance.hashing import case_sha256
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
@@ -81,6 +85,7 @@ def died_result(eval_set_id: str, case: EvalCase, how: str) -> EvalCaseResult:
             EVAL_SET_ID_KEY: eval_set_id,
             "error_info": {"error_type": "ProcessDied"},
             **({"tags": list(case.tags)} if case.tags else {}),
+            CASE_SHA256_KEY: case_sha256(case),
         },
     )
 
@@ -332,6 +337,9 @@ async def evaluate_in_child(
         if end.error is not None:
             raise end.error
         report, running = died_report(journal, eval_set, end.how())
+    report.metadata[PROVENANCE_KEY] = run_provenance(
+        eval_set, evaluator.config, agent_module=evaluator.agent_module
+    )
     write_reports(report, evaluator.config)
     raise AgentProcessDied(report, end.how(), running)
 

@@ -6,8 +6,9 @@ own, so killing the process loses at most the cases still running).
 :func:`report_from_journal` turns such a file back into an :class:`EvalReport`.
 
 Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
-``eval_set_name``, ``eval_ids``, ``time``, and ``config_used`` when the journal was given
-the run's config), ``case`` (``eval_set_id``,
+``eval_set_name``, ``eval_ids``, ``time``, ``config_used`` when the journal was given
+the run's config, and ``metadata``: the report metadata known as the run starts, such as
+its provenance), ``case`` (``eval_set_id``,
 ``result``), ``run_end`` (``eval_set_id``, ``partial``, and ``wall_seconds``: how long
 the eval set's run took).
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -40,14 +41,25 @@ from tenxeval_tui.evaluation.observers import RunObserver
 
 
 class RunJournal(RunObserver):
-    """Appends a run's progress to ``path`` (created with its folder if needed);
-    ``config_used`` (the run's config as JSON) goes into each ``run_start`` line, so a
-    report rebuilt from the journal says how its cases were scored."""
+    """Appends a run's progress to ``path`` (created with its folder if needed).
 
-    def __init__(self, path: str | Path, *, config_used: dict[str, Any] | None = None) -> None:
+    ``config_used`` (the run's config as JSON) goes into each ``run_start`` line, so a
+    report rebuilt from the journal says how its cases were scored. ``report_metadata`` (by
+    eval set id) is written on that set's ``run_start`` line and read back into its report's
+    metadata (a run's provenance, known before it starts).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        report_metadata: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        config_used: dict[str, Any] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.config_used = config_used
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.report_metadata = dict(report_metadata or {})
 
     def _append(self, data: dict[str, Any]) -> None:
         with self._line() as handle:
@@ -72,6 +84,11 @@ class RunJournal(RunObserver):
                 "eval_ids": [case.eval_id for case in cases],
                 "time": time.time(),
                 **({"config_used": self.config_used} if self.config_used else {}),
+                **(
+                    {"metadata": dict(self.report_metadata[eval_set.eval_set_id])}
+                    if eval_set.eval_set_id in self.report_metadata
+                    else {}
+                ),
             }
         )
 
@@ -191,6 +208,7 @@ def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> No
         run.order = [str(i) for i in run.order]
         config_used = data.get("config_used")
         run.config_used = dict(config_used) if isinstance(config_used, dict) else {}
+        run.metadata = dict(data.get("metadata") or {})
         runs.append(run)
         latest[set_id] = run
     elif kind == "case":
@@ -201,7 +219,7 @@ def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> No
         latest[set_id].results.append(result)
     elif kind == "run_end" and set_id in latest:
         latest[set_id].complete = not data.get("partial", False)
-        latest[set_id].metadata = dict(data.get("metadata") or {})
+        latest[set_id].metadata.update(data.get("metadata") or {})
         wall = data.get("wall_seconds")
         latest[set_id].wall_seconds = float(wall) if wall is not None else None
 

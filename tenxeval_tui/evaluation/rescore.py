@@ -36,6 +36,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocati
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall as ExpectedCall
 from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY
 from tenxeval_tui.evaluation.eval_result import (
+    PROVENANCE_KEY,
     RESCORED_KEY,
     CriterionResult,
     EvalCaseResult,
@@ -44,6 +45,7 @@ from tenxeval_tui.evaluation.eval_result import (
 from tenxeval_tui.evaluation.evaluator import score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.fileio import built_long_lived
+from tenxeval_tui.evaluation.provenance.hashing import config_sha256, judge_models
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.evaluation.verdicts import no_verdict_error
@@ -221,12 +223,20 @@ async def rescore_report(
 def _new_report(
     report: EvalReport, config: EvalConfig, rescorer: _Rescorer, results: list[EvalCaseResult]
 ) -> EvalReport:
+    metadata = {**report.metadata, RESCORED_KEY: _record(report, rescorer, results)}
+    if isinstance(report.metadata.get(PROVENANCE_KEY), dict):
+        # the agent's run is the original's; its scoring is this config's
+        metadata[PROVENANCE_KEY] = {
+            **report.metadata[PROVENANCE_KEY],
+            "config_sha256": config_sha256(config),
+            "judge_models": judge_models(config),
+        }
     return EvalReport.create(
         eval_set_id=report.eval_set_id,
         results=results,
         eval_set_name=report.eval_set_name,
         config_used=config.model_dump(mode="json"),
-        metadata={**report.metadata, RESCORED_KEY: _record(report, rescorer, results)},
+        metadata=metadata,
         wall_seconds=report.summary.wall_seconds,  # the agent's run, which is not redone
     )
 

@@ -25,6 +25,7 @@ from tenxeval_tui.evaluation.journal import RunJournal, read_journal, report_fro
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
 from tenxeval_tui.evaluation.simulators.runner import ScenarioEvaluator, simulator_for
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set, load_run_file
+from tenxeval_tui.evaluation.tools.run import ToolRun
 
 logger = logging.getLogger("tenxeval_tui.evaluation.runner")
 
@@ -43,6 +44,9 @@ class EvaluationRunner:
     through the user simulator (:class:`~.simulators.runner.ScenarioEvaluator`), its
     simulated user set up by :func:`~.simulators.runner.simulator_for` with
     ``user_model`` (ours) winning over the file's and the config's model.
+
+    ``tools`` (a :class:`~.tools.run.ToolRun`) controls the agents' tools: every
+    evaluator of the run records, replays, fakes and breaks them as it says.
     """
 
     def __init__(
@@ -51,8 +55,10 @@ class EvaluationRunner:
         *,
         observers: Sequence[RunObserver] = (),
         user_model: str | None = None,
+        tools: ToolRun | None = None,
     ) -> None:
         self.default_config = default_config or EvalConfig.default()
+        self.tools = tools or ToolRun()
         self.observers = list(observers)
         self.user_model = user_model
         self.results: dict[str, EvalReport] = {}
@@ -78,7 +84,7 @@ class EvaluationRunner:
         config = config or self.default_config
         build_criteria(config)
         loaded = [
-            (app, collector, es if isinstance(es, EvalSet) else load_run_file(es))
+            (app, collector, es if isinstance(es, EvalSet) else self._load(es))
             for app, collector, es in evaluations
         ]
         simulators = {
@@ -110,8 +116,15 @@ class EvaluationRunner:
                     budget=budget,
                 )
             else:
+                if not self.tools.knows(eval_set.eval_set_id):
+                    self.tools.add_eval_set(eval_set)
                 evaluator = AgentEvaluator(
-                    app, collector, config, observers=self.observers, budget=budget
+                    app,
+                    collector,
+                    config,
+                    observers=self.observers,
+                    budget=budget,
+                    tools=self.tools,
                 )
             self._current, self._current_set = evaluator, eval_set.eval_set_id
             try:
@@ -127,6 +140,11 @@ class EvaluationRunner:
         for report in reports:
             write_reports(report, config)
         return {report.eval_set_id: report for report in reports}
+
+    def _load(self, path: str | Path) -> EvalSet:
+        eval_set = load_run_file(path)
+        self.tools.add_eval_set(eval_set, Path(path))
+        return eval_set
 
     @staticmethod
     async def _evaluate(

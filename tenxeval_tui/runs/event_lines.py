@@ -74,6 +74,13 @@ def duration_text(seconds: float) -> str:
     return f"{minutes}m{secs:02d}s"
 
 
+def mode_mark(data: dict[str, Any]) -> str:
+    """`` · replayed`` (``live``, ``faked``, ``unrecorded``) for a tool call a run that
+    controls tools answered; ``""`` otherwise."""
+    mode = data.get("tool_mode")
+    return f" · {mode}" if isinstance(mode, str) and mode else ""
+
+
 def describe_event(event: EventModel) -> str:
     """One line of plain text for ``event`` (node visit, tool call, model text, tokens; a
     simulated user's message as ``● user "..."``, each turn's reply as ``■ reply "..."``)."""
@@ -91,7 +98,7 @@ def describe_event(event: EventModel) -> str:
         return "".join(parts) + _tokens(data)
     if event.event == Event.TOOL_EXECUTION:
         name = str(data.get("function_name") or event.node_name)
-        line = f"⚙ {call_text(name, data.get('args'))}"
+        line = f"⚙ {call_text(name, data.get('args'))}{mode_mark(data)}"
         if data.get("error"):
             return f"{line} ✗ {_clip(str(data['error']))}"
         return f"{line} → {_clip(_value(data.get('result')))}"

@@ -19,7 +19,7 @@ cases silently (``PASSED: 54/54`` for a run of 300).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ class GuardedJournal(RunJournal):
     def __init__(
         self,
         path: str | Path,
+        report_metadata: Mapping[str, Mapping[str, Any]] | None = None,
         *,
         started: Collection[str] = (),
         failed: Callable[[str], None] = lambda message: None,
@@ -46,10 +47,11 @@ class GuardedJournal(RunJournal):
         config_used: dict[str, Any] | None = None,
     ) -> None:
         try:
-            super().__init__(path, config_used=config_used)
+            super().__init__(path, report_metadata, config_used=config_used)
         except OSError:  # its folder cannot be made: the first write says so
             self.path = Path(path)
             self.config_used = config_used
+            self.report_metadata = dict(report_metadata or {})
         self.started = set(started)
         self.failure: str | None = None
         self._failed = failed

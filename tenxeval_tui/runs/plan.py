@@ -15,14 +15,17 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
+from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.evaluation.tools.run import ToolRun
+from tenxeval_tui.evaluation.tools.settings import ToolSettings
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
 
 
@@ -86,6 +89,11 @@ class RunPlan(BaseModel):
         "cases appended), not started over (a run carried on in a new worker).",
     )
     search_path: Path | None = Field(default=None, description="Put on sys.path first.")
+    tools: ToolSettings = Field(
+        default_factory=ToolSettings,
+        description="The agents' tools: live, record, replay or replay-or-record, and the "
+        "cassette (default: NAME.tools.jsonl beside each eval set).",
+    )
     config: EvalConfig | None = Field(
         default=None,
         description="The config, resolved (the CLI's): wins over config_file, preset, "
@@ -110,6 +118,22 @@ class RunPlan(BaseModel):
         description="Logging from this level up (debug, info, warning, error, critical) on "
         "stderr, whatever ``verbose`` says; None: as ``verbose`` says.",
     )
+
+    report_metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Added to every report's metadata (the workbench marks a watch "
+        "session's reruns: see evaluation.watch_marks).",
+    )
+    html: bool = Field(
+        default=True, description="Write the HTML report too (a watch rerun writes JSON only)."
+    )
+
+    def with_report_marks(self, report: EvalReport) -> EvalReport:
+        """``report`` with :attr:`report_metadata` added to its metadata."""
+        if not self.report_metadata:
+            return report
+        metadata = {**report.metadata, **self.report_metadata}
+        return report.model_copy(update={"metadata": metadata})
 
     def command(self) -> list[str]:
         """The command line that runs this plan in a worker child process."""
@@ -146,6 +170,8 @@ class RunPlan(BaseModel):
             config.repeats = self.repeats
         if self.output_dir is not None:
             config.reporter.output_dir = str(self.output_dir)
+        if not self.html:
+            config.reporter.html = False
         return config
 
     @property
@@ -220,4 +246,16 @@ def selected_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
     return select(plan, load_eval_sets(plan.eval_sets))
 
 
-__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets"]
+def tool_run(
+    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]], *, write: bool = True
+) -> ToolRun:
+    """The run's tools (its mode, each eval set's cassette and ``metadata.tools``);
+    ``write``: this process writes the cassettes (a pooled worker's driver does, not the
+    worker). Raises what :meth:`ToolRun.add_eval_set` raises for a bad file."""
+    tools = ToolRun(plan.tools, write=write)
+    for path, eval_set in files_and_sets:
+        tools.add_eval_set(eval_set, path)
+    return tools
+
+
+__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets", "tool_run"]

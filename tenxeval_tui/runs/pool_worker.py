@@ -36,10 +36,10 @@ from typing import Any
 
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import die_with_parent
-from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.worker import (
     ERROR_EXIT,
@@ -159,22 +159,31 @@ async def _read_driver(slots: _Slots, commands: PooledEvaluators) -> None:
             return
 
 
-async def run(plan: RunPlan, out: ProtocolLines) -> int:
-    """Load ``plan``, then run the cases the driver hands over; returns the exit status."""
+def load_evaluators(plan: RunPlan, observer: RunObserver) -> list[tuple[Any, EvalSet]]:
+    """One pooled worker's evaluators (a process's, a Ray actor's), each with its eval
+    set: the plan's criteria modules imported, its eval sets selected, its agents loaded,
+    its tools set up (the driver writes the cassettes). Raises what stops it loading."""
     from tenxeval_tui.evaluation.evaluator import AgentEvaluator
-    from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
 
+    import_criteria_modules(plan.criteria_modules, plan.search_path)
+    config = plan.resolved_config()
+    files_and_sets = selected_eval_sets(plan)
+    loaded = load_agents(plan, files_and_sets)
+    tools = tool_run(plan, files_and_sets, write=False)
+    return [
+        (AgentEvaluator(app, collector, config, observers=[observer], tools=tools), eval_set)
+        for app, collector, eval_set in loaded
+    ]
+
+
+async def run(plan: RunPlan, out: ProtocolLines) -> int:
+    """Load ``plan``, then run the cases the driver hands over; returns the exit status."""
+    from tenxeval_tui.evaluation.targets.loader import AgentLoadError
+
     try:
-        import_criteria_modules(plan.criteria_modules, plan.search_path)
+        evaluators = load_evaluators(plan, JsonLinesObserver(out.write))
         config = plan.resolved_config()
-        files_and_sets = selected_eval_sets(plan)
-        loaded = load_agents(plan, files_and_sets)
-        observer = JsonLinesObserver(out.write)
-        evaluators = [
-            (AgentEvaluator(app, collector, config, observers=[observer]), eval_set)
-            for app, collector, eval_set in loaded
-        ]
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT

@@ -69,26 +69,17 @@ class EvaluatorActor:
     def load(self) -> str | None:
         """Load the eval sets, criteria and agents; what went wrong, in one line, or
         ``None`` (an exception is not raised: the agent's own may not cross to the driver)."""
-        from tenxeval_tui.evaluation.evaluator import AgentEvaluator
         from tenxeval_tui.evaluation.targets.loader import AgentLoadError
-        from tenxeval_tui.runs.criteria_modules import import_criteria_modules
-        from tenxeval_tui.runs.plan import selected_eval_sets
-        from tenxeval_tui.runs.worker import load_agents, set_up_logging
+        from tenxeval_tui.runs.pool_worker import load_evaluators
+        from tenxeval_tui.runs.worker import set_up_logging
 
         set_up_logging(False)
         try:
-            import_criteria_modules(self.plan.criteria_modules, self.plan.search_path)
-            config = self.plan.resolved_config()
-            loaded = load_agents(self.plan, selected_eval_sets(self.plan))
+            self.evaluators = load_evaluators(self.plan, JsonLinesObserver(self._write))
         except AgentLoadError as exc:
             return str(exc)
         except Exception as exc:
             return f"{type(exc).__name__}: {exc}"
-        observer = JsonLinesObserver(self._write)
-        self.evaluators = [
-            (AgentEvaluator(app, collector, config, observers=[observer]), eval_set)
-            for app, collector, eval_set in loaded
-        ]
         return None
 
     async def command(self, data: dict[str, Any]) -> dict[str, Any] | None:

@@ -25,9 +25,11 @@ from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
     NOT_RUN_KEY,
     PARTIAL_KEY,
+    PROVENANCE_KEY,
     STOPPED_KEY,
     EvalCaseResult,
     EvalReport,
+    combined_provenance,
 )
 from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.plan import RunPlan, select
@@ -187,10 +189,12 @@ def merge_reports(reports: Sequence[tuple[str, EvalReport]]) -> EvalReport:
     one_set = len({r.eval_set_id for r in parts}) == 1
     partial = any(r.is_partial for r in parts) or bool(missing_shards(parts))
     stopped = next((r.metadata[STOPPED_KEY] for r in parts if r.metadata.get(STOPPED_KEY)), None)
+    provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in parts])
     metadata: dict[str, Any] = {
         MERGED_KEY: [name for name, _ in reports],
         **({"eval_set_ids": set_ids} if len(set_ids) > 1 else {}),
         **({PARTIAL_KEY: True} if partial else {}),
+        **({PROVENANCE_KEY: provenance} if provenance else {}),
     }
     if stopped:
         metadata[STOPPED_KEY] = stopped

@@ -19,7 +19,7 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
-from tenxeval_tui.runs.event_lines import call_text
+from tenxeval_tui.runs.event_lines import call_text, mode_mark
 
 LIVE_TEXT_LIMIT = 2_000
 """Longest body of one live block (the report keeps everything)."""
@@ -78,16 +78,21 @@ def model_block(
 
 
 def tool_block(
-    name: str, args: Any, result: Any, error: Any = None, limit: int | None = None
+    name: str,
+    args: Any,
+    result: Any,
+    error: Any = None,
+    limit: int | None = None,
+    mode: Any = None,
 ) -> TranscriptBlock:
-    """A tool call with its arguments, and its result (or its error)."""
+    """A tool call with its arguments, and its result (or its error); ``mode``: how a run
+    that controls tools answered it (shown after the call: `` · replayed``)."""
+    title = call_text(name, args) + mode_mark({"tool_mode": mode})
     if error:
-        return TranscriptBlock(
-            BlockKind.TOOL, call_text(name, args), "✗ " + _clip(str(error), limit), failed=True
-        )
+        return TranscriptBlock(BlockKind.TOOL, title, "✗ " + _clip(str(error), limit), failed=True)
     return TranscriptBlock(
         BlockKind.TOOL,
-        call_text(name, args),
+        title,
         "→ " + (_clip(_shown(result), limit) if result is not None else "(no result recorded)"),
     )
 
@@ -159,7 +164,9 @@ def result_transcript(result: EvalCaseResult, expected: str | None = None) -> li
         for step in steps:
             if step.step_type == "tool":
                 call = next(calls, None)
-                blocks.append(tool_block(step.name, step.args, call.result if call else None))
+                result_value = call.result if call else None
+                mode = step.metadata.get("tool_mode")
+                blocks.append(tool_block(step.name, step.args, result_value, mode=mode))
                 continue
             found = models.get((step.name, float(step.timestamp or 0.0)))
             if not found:
@@ -218,7 +225,14 @@ class LiveTranscript(Sequence[TranscriptBlock]):
             self._last_text = text or self._last_text
         elif event.event == Event.TOOL_EXECUTION and event.event_type != EventType.START:
             name = str(data.get("function_name") or event.node_name)
-            block = tool_block(name, data.get("args"), data.get("result"), data.get("error"), limit)
+            block = tool_block(
+                name,
+                data.get("args"),
+                data.get("result"),
+                data.get("error"),
+                limit,
+                data.get("tool_mode"),
+            )
             self._add(block, prefix)
         elif event.event == Event.GRAPH_EXECUTION:
             self._graph_event(event, prefix)

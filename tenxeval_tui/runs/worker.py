@@ -3,8 +3,9 @@
 The run screen and ``tenxeval-tui run`` start ``python -m tenxeval_tui.runs.worker
 PLAN_JSON`` (a :class:`~tenxeval_tui.runs.plan.RunPlan`) and read its stdout line by
 line. The worker is the one execution path of every front end: it loads the eval sets and
-selects their cases (:func:`~tenxeval_tui.runs.plan.selected_eval_sets`), loads the
-agents, runs :class:`EvaluationRunner` and writes the reports
+selects their cases (:func:`~tenxeval_tui.runs.plan.select`), works out each one's
+provenance (:mod:`~tenxeval_tui.runs.provenance`: in the journal and the reports), loads
+the agents, runs :class:`EvaluationRunner` and writes the reports
 (:func:`~tenxeval_tui.runs.reports.write_reports`). On stdout it writes:
 
 - every observer call as :class:`JsonLinesObserver` writes it (``run_start``,
@@ -55,8 +56,9 @@ from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import die_with_parent
-from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
+from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, write_reports
 from tenxeval_tui.runs.worker_commands import listen
 
@@ -212,9 +214,12 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         import_criteria_modules(plan.criteria_modules, plan.search_path)
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
+        loaded = load_eval_sets(plan.eval_sets)
         # An eval set none of whose cases is selected is not run: no empty report of it.
-        files_and_sets = [(path, s) for path, s in selected_eval_sets(plan) if s.eval_cases]
+        files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+        tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        provenances = plan_provenance(plan, config, loaded)
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
@@ -230,10 +235,13 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         return ERROR_EXIT
     stream = LeanJsonLinesObserver(out.write)
     observers: list[RunObserver] = [stream]
+    if plan.pooled and tools.settings.records:  # the workers record; the cassette is ours
+        observers.append(tools.writer())
     if plan.journal is not None:
         # Before the stream: a case the journal could not keep is streamed whole.
         journal = GuardedJournal(
             plan.journal,
+            journal_metadata(provenances),
             started=plan.journal_started,
             failed=lambda message: out.emit({"type": JOURNAL_FAILED, "message": message}),
             unwritten=lambda r: stream.whole.add((r.eval_set_id, r.eval_id)),
@@ -242,7 +250,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         observers.insert(0, journal)
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
-    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model)
+    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model, tools=tools)
     pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False
@@ -277,6 +285,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
+    reports = [plan.with_report_marks(r) for r in with_provenance(reports, provenances)]
     written = write_reports(reports, reporting)
     out.emit(
         {

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.tools.settings import parse_tool_mode
 from tenxeval_tui.settings.user_settings import BACKENDS, UserSettings, check_log_level
 from tenxeval_tui.settings.workspace import Workspace
 
@@ -83,6 +84,15 @@ def _level(raw: str) -> str:
     return level
 
 
+def _flag(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{raw!r} is not true or false (1/0, yes/no, on/off)")
+
+
 def _path(raw: str) -> Path:
     return Path(_text(raw)).expanduser()
 
@@ -135,12 +145,23 @@ SETTINGS: tuple[Setting, ...] = (
         user="run.backend",
         default="process",
     ),
+    Setting("tools", "TENXEVAL_TOOLS", parse_tool_mode, "--tools", default="live"),
     Setting("timeout", "TENXEVAL_TIMEOUT", _positive_float, "--timeout", user="run.timeout"),
     Setting("repeat", "TENXEVAL_REPEAT", _positive_int, "--repeat", user="run.repeat"),
     Setting("log_level", "TENXEVAL_LOG_LEVEL", _level, "--log-level", user="run.log_level"),
     Setting("judge_model", "TENXEVAL_JUDGE_MODEL", _text, user="judge.model"),
     Setting("judge_base_url", "TENXEVAL_JUDGE_BASE_URL", _text, user="judge.base_url"),
     Setting("theme", "TENXEVAL_THEME", _text, project=False, user="theme"),
+    # a person's own, never the project's: who labels verdicts (default: the login name)
+    Setting("reviewer", "TENXEVAL_REVIEWER", _text, project=False, user="review.reviewer"),
+    Setting(
+        "review_show_verdicts",
+        "TENXEVAL_REVIEW_SHOW_VERDICTS",
+        _flag,
+        project=False,
+        user="review.show_verdicts",
+        default=False,
+    ),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

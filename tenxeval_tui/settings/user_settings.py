@@ -21,6 +21,11 @@ platform's user config folder for ``tenxeval-tui`` (``platformdirs``: on Linux
     workers = "auto"                  # or a number: worker processes (run --workers)
     backend = "process"               # or "ray" (run --backend)
 
+    [review]                          # reviewing verdicts (review mode, `agreement`)
+    reviewer = "alice"                # the name on your labels (below TENXEVAL_REVIEWER;
+                                      # default: your login name)
+    show_verdicts = false             # true: the judge's verdict shows before you label
+
     [last_run]                        # written by the run view: its options when last run
     agent = "my_agent:graph"          # offered again in this workspace only
     workspace = "/home/me/project"
@@ -109,6 +114,13 @@ class RunDefaults(_Table):
         return check_workers(value)
 
 
+class ReviewDefaults(_Table):
+    """``[review]``: who labels verdicts, and whether the judge's verdict shows at once."""
+
+    reviewer: str | None = Field(default=None, min_length=1)
+    show_verdicts: bool | None = None
+
+
 class LastRun(_Table):
     """``[last_run]``: the run view's options when it last started a run."""
 
@@ -126,6 +138,7 @@ class UserSettings(_Table):
     judge: JudgeDefaults = Field(default_factory=JudgeDefaults)
     keys: dict[str, str] = Field(default_factory=dict)
     run: RunDefaults = Field(default_factory=RunDefaults)
+    review: ReviewDefaults = Field(default_factory=ReviewDefaults)
     last_run: LastRun = Field(default_factory=LastRun)
 
 
@@ -262,6 +275,7 @@ __all__ = [
     "Backend",
     "JudgeDefaults",
     "LastRun",
+    "ReviewDefaults",
     "RunDefaults",
     "UserSettings",
     "Workers",

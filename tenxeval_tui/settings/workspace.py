@@ -11,6 +11,7 @@ of its parents)::
     concurrency = 4
     workers = 2                          # or "auto": worker processes (run --workers)
     backend = "process"                  # or "ray": where the workers run (run --backend)
+    tools = "replay"                     # live, record, replay, replay-or-record (run --tools)
     config = "evals/config.json"
     criteria_modules = ["evals.my_criteria"]   # custom criteria, imported first
     slow_case_seconds = 60               # the run view marks a case running longer as slow
@@ -27,8 +28,10 @@ has no UI import: the CLI and the Textual app both use it.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.evaluation.tools.settings import ToolMode
 from tenxeval_tui.settings.user_settings import (
     Backend,
     Workers,
@@ -77,6 +81,11 @@ class WorkspaceSettings(BaseModel):
         default=None, description="Where the workers run: local processes or Ray actors."
     )
     config: Path | None = None
+    tools: ToolMode | None = Field(
+        default=None,
+        description="The agents' tools: live, record, replay or replay-or-record "
+        "(a cassette NAME.tools.jsonl beside each eval set).",
+    )
 
     @field_validator("workers", mode="before")
     @classmethod
@@ -203,6 +212,30 @@ def describe_eval_set(path: Path) -> EvalSetEntry:
     return EvalSetEntry(path, case_count=len(eval_set.eval_cases))
 
 
+def find_eval_set_file(files: Iterable[Path], eval_set_id: str) -> Path | None:
+    """The first of ``files`` whose ``eval_set_id`` is ``eval_set_id`` (unreadable files skipped).
+
+    Falls back to a file named ``<eval_set_id>.evalset.json`` when no file's id matches. A
+    scenario file among ``files`` matches by its ``scenario_set_id``, which defaults to its
+    name (``<id>.scenarios.json``).
+    """
+    by_name: Path | None = None
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("eval_set_id") == eval_set_id:
+            return path
+        if path.name.endswith(SCENARIO_SUFFIX) and isinstance(data, dict):
+            own = data.get("scenario_set_id") or path.name.removesuffix(SCENARIO_SUFFIX)
+            if own == eval_set_id:
+                return path
+        if by_name is None and path.name == f"{eval_set_id}.evalset.json":
+            by_name = path
+    return by_name
+
+
 def find_settings_file(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.tenxeval]`` table."""
     for folder in [start, *start.parents]:
@@ -311,6 +344,7 @@ __all__ = [
     "Workspace",
     "WorkspaceSettings",
     "describe_eval_set",
+    "find_eval_set_file",
     "find_settings_file",
     "is_scenario_path",
     "load_settings",

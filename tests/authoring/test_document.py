@@ -441,6 +441,8 @@ def test_a_new_eval_set_id_is_a_slug_of_its_file_name(tmp_path: Path) -> None:
     assert doc.header("name") == "Weather Smoke (EU)"
     assert doc.agent == ""
     assert EvalSetDocument.new(tmp_path / "!!!.evalset.json").header("eval_set_id") == "eval-set"
+    for name, slug in [("Ünïcode Tests!", "unicode-tests"), ("Straße", "strasse")]:
+        assert EvalSetDocument.new(tmp_path / f"{name}.evalset.json").header("eval_set_id") == slug
     chosen = EvalSetDocument.new(
         tmp_path / "x.evalset.json", eval_set_id="weather-v2", agent="pkg.mod:build"
     )

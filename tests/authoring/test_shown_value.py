@@ -11,16 +11,16 @@ VALUE = "a\x1b[2Jb\x9bc\u202ed"
 
 def test_the_box_shows_glyphs_and_an_untouched_box_gives_the_value_back():
     shown = ShownValue(VALUE)
-    assert shown.shown == "a␛[2Jb\\x9bc\\u202ed"
+    assert shown.shown == "a␛[2Jb⟦U+009B⟧c⟦U+202E⟧d"
     assert shown.edited(shown.shown) == VALUE
     assert shown.value == VALUE
 
 
 def test_typing_elsewhere_keeps_every_control_it_did_not_touch():
     shown = ShownValue(VALUE)
-    assert shown.edited("Xa␛[2Jb\\x9bc\\u202ed") == "X" + VALUE
-    assert shown.edited("Xa␛[2Jb\\x9bc\\u202edY") == "X" + VALUE + "Y"
-    assert shown.edited("Xa␛[2J!b\\x9bc\\u202edY") == "Xa\x1b[2J!b\x9bc\u202edY"
+    assert shown.edited("Xa␛[2Jb⟦U+009B⟧c⟦U+202E⟧d") == "X" + VALUE
+    assert shown.edited("Xa␛[2Jb⟦U+009B⟧c⟦U+202E⟧dY") == "X" + VALUE + "Y"
+    assert shown.edited("Xa␛[2J!b⟦U+009B⟧c⟦U+202E⟧dY") == "Xa\x1b[2J!b\x9bc\u202edY"
 
 
 def test_deleting_a_glyph_deletes_the_control_it_stands_for():

@@ -135,3 +135,37 @@ def test_a_folder_listed_again_reads_only_the_reports_that_changed(
     again = index.list_reports(tmp_path, known)
     assert read == [changed.name]
     assert [e.path for e in again] == [e.path for e in first]
+
+
+@pytest.mark.parametrize("limit", [10**9, 10], ids=["full load", "big file"])
+def test_a_rescored_report_is_marked_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    monkeypatch.setattr(reports_index, "FULL_LOAD_LIMIT", limit)
+    _big_report(tmp_path / "run.json", 3)
+    _big_report(tmp_path / "run.rescored.json", 3, {"rescored": {"original_timestamp": 1.0}})
+    marked = {e.path.name: e.rescored for e in list_reports(tmp_path)}
+    assert marked == {"run.json": False, "run.rescored.json": True}
+
+
+def test_a_watch_sessions_reports_of_one_eval_set_are_listed_as_one() -> None:
+    from tenxeval_tui.browsing.reports_index import ReportEntry, group_watch_sessions
+
+    def entry(name: str, set_id: str, session: str = "") -> ReportEntry:
+        return ReportEntry(path=Path(name), eval_set_id=set_id, watch_session=session)
+
+    newest_first = [
+        entry("c3", "cities", "s1"),
+        entry("m1", "more", "s1"),
+        entry("c2", "cities", "s1"),
+        entry("plain", "cities"),
+        entry("c1", "cities", "s1"),
+        entry("o1", "cities", "s0"),
+    ]
+    grouped = group_watch_sessions(newest_first)
+    assert [(e.path.name, e.session_runs) for e in grouped] == [
+        ("c3", 3),
+        ("m1", 1),
+        ("plain", 1),
+        ("o1", 1),
+    ]

@@ -44,6 +44,22 @@ def test_no_regression_exits_0(tmp_path: Path) -> None:
     assert run("compare", base, cur).returncode == 0
 
 
+def test_two_different_eval_sets_are_compared_with_a_visible_warning(tmp_path: Path) -> None:
+    base, cur = write_reports(tmp_path)
+    other = current_report()
+    other.eval_set_id = "another-set"
+    for result in other.results:
+        result.metadata.pop("eval_set_id", None)
+    other.to_file(cur)
+    done = run("compare", base, cur)
+    assert "warning:" in done.stderr and "different eval sets" in done.stderr
+    assert done.stdout.startswith("⚠ different eval sets: baseline 'weather-agent', current ")
+    as_json = run("compare", "--json", base, cur)
+    assert "different eval sets" in as_json.stderr  # said where a script's reader sees it
+    same = run("compare", *write_reports(tmp_path / "same"))
+    assert "different eval sets" not in same.stdout + same.stderr
+
+
 def test_json_output_is_the_comparison(tmp_path: Path) -> None:
     base, cur = write_reports(tmp_path)
     done = run("compare", "--json", base, cur)

@@ -165,8 +165,9 @@ def test_a_folder_scan_skips_scenario_files_that_cannot_run_and_runs_the_rest(
     path.write_text(json.dumps(data))
     no_model = {"TENXEVAL_JUDGE_MODEL": "", "TENXEVAL_USER_MODEL": ""}
     done = cli(weather, "run", "evals", "--output-dir", "out", "--no-html", env=no_model)
-    assert "skipped evals/weather_graph.scenarios.json: user simulator: no judge model" in (
-        done.stderr
+    assert (
+        "skipped evals/weather_graph.scenarios.json: it needs a model for the simulated user"
+        in done.stderr
     )
     (report_file,) = reports(weather / "out")
     ids = {r["eval_id"] for r in json.loads(report_file.read_text())["results"]}

@@ -57,6 +57,14 @@ def test_concurrency_and_repeat_from_the_user_file_reach_the_run(project: Path) 
     (report,) = reports(project / "eval_reports")
     used = json.loads(report.read_text())["config_used"]
     assert used["max_concurrency"] == 3 and used["repeats"] == 2
+    assert used["parallel"] is True  # a concurrency set in any layer asks for it
+
+
+def test_with_no_concurrency_set_cases_run_one_at_a_time_as_in_10xgraph(project: Path) -> None:
+    summary(project)
+    (report,) = reports(project / "eval_reports")
+    used = json.loads(report.read_text())["config_used"]
+    assert used["parallel"] is False
 
 
 def test_a_bad_user_file_is_a_located_warning_and_the_run_goes_on(project: Path) -> None:

@@ -52,7 +52,7 @@ def test_run_prints_a_hostile_eval_set_and_agent_inertly(tmp_path: Path):
     )  # fmt: skip
     assert done.returncode in (0, 1), done.stderr
     assert_no_raw_controls(done.stdout + done.stderr)
-    assert "set␛]0;PWNED␇\\x9b2J" in done.stdout  # the id, shown
+    assert "set␛]0;PWNED␇⟦U+009B⟧2J" in done.stdout  # the id, shown
     assert "case␛[2J␛]52;" in done.stdout
 
 
@@ -101,7 +101,7 @@ def test_progress_bar_labels_are_inert_and_never_markup():
         bar.progress.refresh()
     shown = out.getvalue()
     assert "\x1b]0;" not in shown and "\x1b]2;" not in shown and "\x9b" not in shown
-    assert "set␛]2;PWNED␇\\x9b2J/case[bold]␛]0;PWNED␇" in shown
+    assert "set␛]2;PWNED␇⟦U+009B⟧2J/case[bold]␛]0;PWNED␇" in shown
 
 
 def test_progress_lines_are_inert(capsys):

@@ -35,7 +35,7 @@ async def agent(message, trace):
 
 
 def _comparable(path: Path) -> list[tuple[Any, ...]]:
-    """What a report says of each case, less timings and thread ids."""
+    """What a report says of each case, less timings and thread ids; then its provenance."""
     data = json.loads(path.read_text())
     return [
         (
@@ -44,9 +44,10 @@ def _comparable(path: Path) -> list[tuple[Any, ...]]:
             r.get("error"),
             tuple((c["criterion"], c["score"], c["passed"]) for c in r["criterion_results"]),
             r["actual_response"],
+            r["metadata"]["case_sha256"],
         )
         for r in data["results"]
-    ]
+    ] + [("provenance", data["metadata"]["provenance"])]
 
 
 def test_two_workers_write_the_report_one_process_writes(project: Path) -> None:
@@ -54,7 +55,7 @@ def test_two_workers_write_the_report_one_process_writes(project: Path) -> None:
     two = cli(project, "run", "--agent", AGENT, "evals", "-q", "--workers", "2", "-o", "two.json")
     assert one.returncode == two.returncode == 1  # the sample set fails one case, errs one
     assert _comparable(project / "two.json") == _comparable(project / "one.json")
-    assert len(_comparable(project / "two.json")) == 9
+    assert len(_comparable(project / "two.json")) == 10  # 9 cases and the provenance
     assert two.stdout.splitlines()[-1] == one.stdout.splitlines()[-1]
     # #29: the report of several workers says how long the run took, as one process's does
     for report in ("one.json", "two.json"):

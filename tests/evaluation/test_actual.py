@@ -62,6 +62,18 @@ async def test_only_the_chosen_parts_change() -> None:
     assert [c.args for c in names_only.conversation[0].expected_tool_trajectory] == [{}]
 
 
+async def test_the_accepted_reply_keeps_its_metadata() -> None:
+    eval_set = EvalSet.from_file(SAMPLE)
+    report = await evaluator().evaluate(eval_set)
+    case = eval_set.get_case("wrong_status")
+    assert case is not None and case.conversation[0].expected_final_response is not None
+    case.conversation[0].expected_final_response.metadata = {"note": "keep me"}
+    accepted = actual_as_expected(case, report.get_case_result("wrong_status"), ["response"])
+    reply = accepted.conversation[0].expected_final_response
+    assert reply is not None and reply.metadata == {"note": "keep me"}
+    assert reply.get_text() == "Order A100 is shipped, expected Friday."
+
+
 async def test_an_errored_run_or_a_wrong_case_is_refused() -> None:
     eval_set = EvalSet.from_file(SAMPLE)
     report = await evaluator().evaluate(eval_set)

@@ -176,5 +176,6 @@ def test_preset_by_name() -> None:
 
 
 def test_effective_concurrency() -> None:
-    assert EvalConfig(max_concurrency=8).effective_concurrency == 8
+    assert EvalConfig(max_concurrency=8, parallel=True).effective_concurrency == 8
+    assert EvalConfig(max_concurrency=8).effective_concurrency == 1
     assert EvalConfig(max_concurrency=8, parallel=False).effective_concurrency == 1

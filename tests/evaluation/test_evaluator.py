@@ -113,7 +113,7 @@ async def test_concurrent_cases_see_only_their_own_events() -> None:
     evaluator = AgentEvaluator(
         app,
         collector,
-        config_with({"test_mentions_city": {"threshold": 1.0}}, max_concurrency=8),
+        config_with({"test_mentions_city": {"threshold": 1.0}}, max_concurrency=8, parallel=True),
         observers=[recorder],
     )
     report = await evaluator.evaluate(weather_set(CITIES))
@@ -129,6 +129,17 @@ async def test_concurrent_cases_see_only_their_own_events() -> None:
     assert len({r.metadata["thread_id"] for r in report.results}) == len(CITIES)
     assert 1 < recorder.most_running <= 8
     assert report.summary.pass_rate == 1.0
+
+
+async def test_cases_run_one_at_a_time_unless_the_config_says_parallel() -> None:
+    # 10xGraph 0.10.3's `evaluate()` runs cases one by one; a config only bounds them.
+    app, collector = create_eval_app(build_graph(delay=0.01))
+    recorder = Recorder()
+    config = config_with({"test_mentions_city": {"threshold": 1.0}}, max_concurrency=8)
+    evaluator = AgentEvaluator(app, collector, config, observers=[recorder])
+    report = await evaluator.evaluate(weather_set(CITIES))
+    assert report.summary.pass_rate == 1.0
+    assert recorder.most_running == 1
 
 
 async def test_multi_turn_accumulates_and_scores_once() -> None:

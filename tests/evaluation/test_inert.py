@@ -26,10 +26,20 @@ def test_controls_are_shown_visibly_not_dropped():
     assert inert("shown\roverwritten") == "shown␍overwritten"
     assert inert("secret\x08public") == "secret␈public"
     assert inert("a\x7fb\x00c") == "a␡b␀c"
-    assert inert("c1\x9b2J") == "c1\\x9b2J"
-    assert inert("user\u202etxt") == "user\\u202etxt"
-    assert inert("\u2066x\u2069") == "\\u2066x\\u2069"
+    assert inert("c1\x9b2J") == "c1⟦U+009B⟧2J"
+    assert inert("user\u202etxt") == "user⟦U+202E⟧txt"
+    assert inert("\u2066x\u2069") == "⟦U+2066⟧x⟦U+2069⟧"
+    # marked, so a control is never read as the same letters typed
+    assert inert("user\u202etxt") != inert("user\\u202etxt")
     assert inert("half \ud83d") == "half \ufffd"  # as the report files write it
+
+
+def test_invisible_characters_that_hide_or_reorder_text_are_marked():
+    for char in "\u200b\u200e\u200f\u061c\u2028\u2029\u2060\ufeff":
+        assert inert(f"a{char}b") == f"a⟦U+{ord(char):04X}⟧b"
+    # joiners that emoji and scripts need stay as they are
+    for text in ("👨\u200d👩\u200d👧", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"):
+        assert inert(text) is text
 
 
 def test_newline_and_tab_are_kept_only_where_several_lines_are_shown():

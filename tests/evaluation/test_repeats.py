@@ -92,7 +92,7 @@ async def test_a_pass_rate_rule_decides_by_the_share_of_passing_repeats() -> Non
 
 async def test_repeats_count_against_the_concurrency_bound() -> None:
     agent = CoinAgent(1.0, delay=0.01)
-    await run(agent, coin_set(2), repeats=6, max_concurrency=4)
+    await run(agent, coin_set(2), repeats=6, max_concurrency=4, parallel=True)
     assert agent.most_running == 4
     agent = CoinAgent(1.0, delay=0.01)
     await run(agent, coin_set(2), repeats=6, max_concurrency=4, parallel=False)

@@ -134,6 +134,16 @@ def test_our_config_file_loads_in_10xgraph(tmp_path: Path, make: Callable[[], Ev
     assert EvalConfig.from_file(path) == ours
 
 
+def test_eval_config_defaults_are_those_of_the_installed_10xgraph() -> None:
+    """`EvalConfig()` runs cases one at a time, as 0.10.3's does: an agent that is not safe
+    to run concurrently never runs so after switching (see README, Coming from 10xGraph)."""
+    ours, theirs = EvalConfig(), tx.EvalConfig()
+    for field in ("parallel", "max_concurrency", "timeout", "verbose"):
+        assert getattr(ours, field) == getattr(theirs, field), field
+    assert ours.parallel is False and ours.effective_concurrency == 1
+    assert EvalConfig.default().parallel is tx.EvalConfig.default().parallel
+
+
 def test_strict_and_conversation_flow_take_10xgraphs_judge_settings() -> None:
     strict = EvalConfig.strict().criteria.llm_judge
     assert strict is not None and (strict.threshold, strict.num_samples) == (0.9, 5)

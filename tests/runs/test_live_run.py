@@ -47,7 +47,7 @@ def test_every_event_of_a_case_is_kept_as_its_shown_line_in_order() -> None:
     assert list(state.events) == [
         '▸ MAIN says "hello"  [tokens 3 in / 4 out]',
         '⚙ get_weather(city="Rome") → "sun"',
-        '▸ MAIN says "line one ⏎ line two \\u202eevil"',  # one line, a bidi override shown
+        '▸ MAIN says "line one ⏎ line two ⟦U+202E⟧evil"',  # one line, a bidi override shown
     ]
     assert state.events[1:] == list(state.events)[1:]
     assert state.tokens == 7 and live.events_received == 3

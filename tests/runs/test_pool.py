@@ -78,7 +78,7 @@ def _outcome(line: dict[str, Any]) -> tuple[Any, ...]:
 
 def test_two_workers_stream_what_one_evaluator_does_in_order_per_case(tmp_path: Path) -> None:
     config = preset_by_name("tool_usage")
-    config.max_concurrency = 4
+    config.max_concurrency, config.parallel = 4, True  # parallel: False by default
     config.reporter.enabled = False
     one = RunPlan(
         agent="sample_evals.weather_graph:build_graph",
@@ -122,7 +122,7 @@ def _pid_plan(folder: Path, messages: list[str], **update: object) -> RunPlan:
     cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(messages)]
     EvalSet(eval_set_id="pids", eval_cases=cases).to_file(folder / "p.evalset.json")
     config = preset_by_name("quick_check")
-    config.max_concurrency = 2
+    config.max_concurrency, config.parallel = 2, True
     config.reporter.enabled = False
     plan = RunPlan(
         agent="pid_agent:agent",
@@ -198,6 +198,7 @@ def test_a_case_whose_retry_dies_too_ends_as_the_error_it_was(tmp_path: Path) ->
     messages[2] = "die"
     config = preset_by_name("quick_check")
     config.max_concurrency, config.reporter.enabled = 3, False
+    config.parallel = True
     plan = _pid_plan(tmp_path, messages, backend="process", workers=3, config=config)
     code, lines = _run(plan, tmp_path)
     assert code == 0, lines[-3:]

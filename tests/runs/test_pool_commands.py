@@ -101,7 +101,7 @@ def _plan(folder: Path, backend: str) -> RunPlan:
     # 3 a worker. A worker asks for its next batch as soon as its queue is empty, its
     # slots busy or not: whichever worker gets the first batch (c0, c1, c2) runs it at
     # once, and the next (c3, ...) runs on the other worker, or there once c2 is done.
-    config.max_concurrency = 6
+    config.max_concurrency, config.parallel = 6, True  # parallel: False by default
     config.reporter.enabled = False
     return RunPlan(
         agent="holding_agent:agent",

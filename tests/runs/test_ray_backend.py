@@ -29,7 +29,7 @@ pytest.importorskip("ray", reason="the ray extra is not installed (pip install '
 
 def test_ray_actors_stream_what_one_evaluator_does_in_order_per_case() -> None:
     config = preset_by_name("tool_usage")
-    config.max_concurrency = 4
+    config.max_concurrency, config.parallel = 4, True  # parallel: False by default
     config.reporter.enabled = False
     one = RunPlan(
         agent="sample_evals.weather_graph:build_graph",

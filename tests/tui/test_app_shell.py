@@ -66,7 +66,8 @@ async def test_help_lists_every_binding(weather_set: Path) -> None:
             ("case list", "/"),
             ("everywhere", "?"),
             ("tool call (in the form)", "ctrl+up"),
-            ("run view", "ctrl+r"),  # screens not shown yet are listed too
+            ("run view", "ctrl+k"),  # screens not shown yet are listed too
+            ("everywhere", "ctrl+r"),
             ("case and comparison tables", "enter"),
         ]:
             assert expected in rows

@@ -43,7 +43,7 @@ async def test_author_a_multi_turn_case_with_tool_args_by_keyboard(tmp_path: Pat
         await type_text(pilot, "get_weather")
         await to_field(pilot, "turns.0.tools.0.args", "tab")
         await type_text(pilot, '{"location": "Paris", "days": 2}')
-        await to_field(pilot, "turns.1.user", "ctrl+t")
+        await to_field(pilot, "turns.1.user", "alt+t")
         await type_text(pilot, "Weather in Paris?")
         await to_field(pilot, "turns.1.expected", "tab")
         await type_text(pilot, "18C in Paris.")

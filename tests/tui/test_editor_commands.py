@@ -101,12 +101,12 @@ async def test_tool_calls_reorder_and_remove_by_keys(weather_set: Path) -> None:
 
         assert calls() == ["search", "get_weather"]
         assert form.focused_key() == "turns.0.tools.0.args"
-        await pilot.press("ctrl+r")  # remove the focused call
+        await pilot.press("ctrl+delete")  # remove the focused call
         await wait_for(pilot, lambda: calls() == ["get_weather"])
         form.focus_field("turns.0.nodes")
-        await to_field(pilot, "turns.1.user", "ctrl+t")
+        await to_field(pilot, "turns.1.user", "alt+t")
         document = screen.document
-        await pilot.press(*"next", "ctrl+r")  # type in the new turn, then remove it
+        await pilot.press(*"next", "ctrl+delete")  # type in the new turn, then remove it
         await wait_for(pilot, lambda: len(document.cases[0].data["conversation"]) == 1)
 
 

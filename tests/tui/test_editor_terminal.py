@@ -2,7 +2,7 @@
 
 The app runs as a user runs it, in a tmux pane; keys go in one at a time through
 ``tmux send-keys``, the way a fast typist's keys reach it, with tab, ctrl+n, ctrl+o and
-ctrl+t between the fields.
+alt+t between the fields.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ TMUX_KEYS: list[tuple[str, ...]] = [
     ("-l", '{"city": "Paris"}'),
     ("Tab",),
     ("-l", "weather, reply"),
-    ("C-t",),
+    ("M-t",),
     ("-l", "And tomorrow?"),
     ("Tab",),
     ("-l", "Rain, sorry."),

@@ -1,6 +1,6 @@
 """Every key typed in the case form lands where the focus is, however fast it comes.
 
-A whole case is typed key by key, with tab, ctrl+n, ctrl+o and ctrl+t between the fields
+A whole case is typed key by key, with tab, ctrl+n, ctrl+o and alt+t between the fields
 and no pause anywhere; the saved file must hold exactly what was typed. ``pilot.press``
 lets the app go idle between keys; ``burst`` hands the app every key at once, as a
 terminal does when keys arrive faster than the app handles them (a fast typist on a busy
@@ -52,7 +52,7 @@ CASE_KEYS = [
     *typed('{"city": "Paris"}'),
     "tab",
     *typed("weather, reply"),
-    "ctrl+t",  # a second turn: its user message has the focus
+    "alt+t",  # a second turn: its user message has the focus
     *typed("And tomorrow?"),
     "tab",
     *typed("Rain, sorry."),

@@ -65,6 +65,24 @@ async def test_a_new_eval_set_gets_its_file_name_as_id_or_the_typed_one(tmp_path
         assert (document.header("eval_set_id"), document.agent) == ("weather-v2", "pkg.agent:build")
 
 
+async def test_a_new_eval_set_with_accented_letters_gets_a_transliterated_slug(
+    tmp_path: Path,
+) -> None:
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await to_widget(pilot, "files")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewEvalSetScreen))
+        await to_widget(pilot, "new-name")
+        await pilot.press(*"Ünïcode Tests!")
+        id_box = app.screen.query_one("#new-id", Input)
+        await wait_for(pilot, lambda: id_box.placeholder == "unicode-tests")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: editor(app).document is not None)
+        document = editor(app).document
+        assert document is not None and document.header("eval_set_id") == "unicode-tests"
+
+
 async def test_f2_sets_the_id_and_the_agent_undoably_and_keeps_the_cases(weather_set: Path) -> None:
     before = weather_set.read_text()
     app = WorkbenchApp(weather_set, watch_files=False)

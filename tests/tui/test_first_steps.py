@@ -6,7 +6,6 @@ from pathlib import Path
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import RUN_KEY, EditorScreen
-from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.settings.first_steps import state_dir
 from tenxeval_tui.widgets.editor.first_steps_hint import FirstStepsHint
 from tests.tui.conftest import to_field, to_widget, wait_for, wait_for_form
@@ -18,7 +17,7 @@ def hint_of(app: WorkbenchApp) -> FirstStepsHint:
 
 
 def test_the_tip_names_the_keys_the_app_binds() -> None:
-    run_keys = [b.key for b in RunScreen.BINDINGS if getattr(b, "action", "") == "start"]
+    run_keys = [b.key for b in WorkbenchApp.BINDINGS if getattr(b, "action", "") == "run_now"]
     assert run_keys == [RUN_KEY]
 
 
@@ -29,15 +28,15 @@ async def test_the_tip_shows_until_hidden_and_stays_hidden(weather_set: Path) ->
         hint = hint_of(app)
         assert hint.display and hint.region.height >= 1  # on screen, above the footer
         text = str(hint.render())
-        assert "New here?" in text and "ctrl+r" in text and "?" in text and "ctrl+p" in text
+        assert "New here?" in text and "ctrl+r" in text and "ctrl+p" in text
         await to_field(pilot, "eval_id", "enter")  # into the form: x is typed, the tip stays
         await pilot.press("x")
         screen = app.screen
         assert isinstance(screen, EditorScreen)
         await wait_for(pilot, lambda: screen.document is not None and screen.document.dirty)
         assert hint.display
-        await to_widget(pilot, "cases", "escape")  # from the case list, x hides it
-        await pilot.press("x")
+        await to_widget(pilot, "cases", "escape")  # from the case list, X hides it
+        await pilot.press("X")
         await wait_for(pilot, lambda: not hint.display)
         assert (state_dir() / "first-steps-dismissed").exists()
 

@@ -42,6 +42,9 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
         screen = await open_flaky(pilot)
         ids = lambda: [c.history.eval_id for c in screen.visible_cases]  # noqa: E731
         assert ids() == ["paris", "oslo", "tokyo"]  # london never flipped: hidden
+        caption = lambda: plain(screen.query_one("#flaky-sort", Static))  # noqa: E731
+        # the caption says what the listing does: the most unstable first
+        assert "Sorted by instability (most unstable first)" in caption()
         header = plain(screen.query_one("#flaky-header", Static))
         assert "over the last 10 runs: 3 report(s)" in header
         assert "3 of 4 cases flipped" in header
@@ -50,12 +53,14 @@ async def test_flaky_cases_sort_filter_and_open(tmp_path: Path) -> None:
         assert paris[:6] == ["2", "100%", "0", "2/3 67%", "+0.0 pts", "✓✗✓"]
         oslo = [t.plain for t in table.row_cells(1)]
         assert oslo[2] == "2" and oslo[3] == "8/9 89%" and oslo[5] == "✗✓✓"
-        await pilot.press("a")
+        await pilot.press("f")
         await wait_for(pilot, lambda: ids()[-1] == "london")
-        await pilot.press("s", "s")  # by pass rate, lowest first
+        await pilot.press("3")  # by pass rate, lowest first
         await wait_for(pilot, lambda: ids() == ["paris", "tokyo", "oslo", "london"])
-        await pilot.press("v")
+        assert "Sorted by pass rate (lowest first)" in caption()
+        await pilot.press("3")  # the same key again: reversed
         await wait_for(pilot, lambda: ids()[0] == "london")
+        assert "Sorted by pass rate (highest first)" in caption()
         await pilot.press("l")  # the last 20 runs: the same three here, read again
         # loaded was already true before the key: wait for the new window's reading
         await wait_for(pilot, lambda: screen.last == 20 and screen.loaded)

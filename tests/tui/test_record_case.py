@@ -152,7 +152,7 @@ async def test_restart_starts_a_new_chat_with_the_agents_code_as_it_is_now(
             ),
             encoding="utf-8",
         )
-        await pilot.press("ctrl+r")
+        await pilot.press("f5")
         await wait_for(pilot, lambda: not screen.turns and screen.ready, what="a new chat")
         assert "you: thanks" not in screen.log_lines
         await say(pilot, screen, "thanks")

@@ -105,7 +105,7 @@ def test_what_if_snapshot(
         await wait_for(
             pilot, lambda: isinstance(pilot.app.screen, ReportScreen) and pilot.app.screen.document
         )
-        await pilot.press("t")
+        await pilot.press("i")
         await wait_for(
             pilot, lambda: isinstance(pilot.app.screen, WhatIfScreen) and pilot.app.screen.result
         )

@@ -51,6 +51,24 @@ async def test_list_is_newest_first_and_broken_files_do_not_open(tmp_path: Path)
         await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen))
 
 
+async def test_a_rescored_report_is_listed_with_a_mark(tmp_path: Path) -> None:
+    write_reports(tmp_path)
+    rescored = current_report()
+    rescored.metadata["rescored"] = {"original_timestamp": rescored.timestamp}
+    rescored.timestamp += 60
+    rescored.to_file(tmp_path / "weather-agent_20260520_142301.rescored.json")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one(ReportList)
+        await wait_for(pilot, lambda: len(table.entries) == 3)
+        titles = [table.get_row_at(row)[0].plain for row in range(3)]
+        assert titles == [
+            "Weather Agent Regression (rescored)",
+            "Weather Agent Regression",
+            "Weather Agent Regression",
+        ]
+
+
 async def test_status_tag_and_text_filters(tmp_path: Path) -> None:
     write_reports(tmp_path)
     app = BrowserApp(tmp_path)
@@ -199,7 +217,7 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
         assert "1 regressed" in header and "1 fixed" in header and "1 removed" in header
         criteria = plain(screen.query_one("#compare-criteria", Static))
         assert "rouge_match" in criteria and "-0.14" in criteria
-        await pilot.press("s")  # sort by case name
+        await pilot.press("2")  # sort by case name
         await wait_for(
             pilot,
             lambda: (
@@ -207,11 +225,11 @@ async def test_compare_with_a_picked_baseline(tmp_path: Path) -> None:
                 == ["berlin", "oslo", "paris", "rome", "tokyo"]
             ),
         )
-        await pilot.press("v")
+        await pilot.press("2")  # the same key again: reversed
         await wait_for(pilot, lambda: screen.visible_cases[0].eval_id == "tokyo")
-        await pilot.press("a")
+        await pilot.press("f")
         await wait_for(pilot, lambda: len(screen.visible_cases) == 6)
-        await pilot.press("s", "s", "s", "s", "v", "a")  # back to change order, unchanged hidden
+        await pilot.press("1", "f")  # back to change order, unchanged hidden
         await wait_for(
             pilot,
             lambda: len(screen.visible_cases) == 5 and screen.visible_cases[0].eval_id == "paris",
@@ -392,6 +410,66 @@ async def test_the_baseline_picker_passes_over_a_partial_or_empty_report_and_war
         assert rates[0] == "no cases" and rates[1].endswith("% partial")
 
 
+async def test_with_sixty_reports_the_other_eval_set_warning_stays_on_screen(
+    tmp_path: Path,
+) -> None:
+    write_reports(tmp_path)
+    for day in range(60):  # a long history of the same eval set
+        older = current_report()
+        older.timestamp -= (day + 2) * 86400
+        older.to_file(tmp_path / f"weather-agent_history_{day:02}.json")
+    other = current_report()
+    other.eval_set_id = "support-agent"
+    for result in other.results:
+        result.metadata.pop("eval_set_id", None)
+    other.timestamp -= 100 * 86400  # the oldest: the last row
+    other.to_file(tmp_path / "support_20260101_000000.json")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_current_report(pilot, count=63)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        picker = app.screen
+        table = picker.query_one(ReportList)
+        await wait_for(pilot, lambda: len(table.entries) == 62)
+        await pilot.press("end")  # the other eval set's report
+        warning = picker.query_one("#baseline-warning", Static)
+        await wait_for(pilot, lambda: "another eval set" in plain(warning))
+        await pilot.pause()
+        dialog = picker.query_one("#baseline-dialog")
+        assert warning.region.height >= 1
+        assert dialog.region.contains_region(warning.region)  # drawn, not pushed off
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison
+        )
+        header = plain(app.screen.query_one("#compare-header", Static))
+        assert header.startswith("⚠ different eval sets: baseline 'support-agent', current")
+
+
+async def test_b_then_c_compares_the_newest_report_not_the_last_highlighted(
+    tmp_path: Path,
+) -> None:
+    from tenxeval_tui.app import WorkbenchApp
+
+    reports = tmp_path / "eval_reports"
+    _, newest = write_reports(reports)
+    app = WorkbenchApp(tmp_path, watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        table = app.screen.query_one(ReportList)
+        await wait_for(pilot, lambda: len(table.entries) == 2)
+        await pilot.press("down")  # the older report, highlighted on this visit
+        await wait_for(pilot, lambda: table.cursor_row == 1)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReportsScreen))
+        await pilot.press("b", "c")
+        await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
+        picker = app.screen
+        assert isinstance(picker, BaselinePicker) and picker.current == newest
+
+
 async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -430,3 +508,22 @@ async def test_a_listing_overtaken_by_a_newer_one_does_not_replace_it(
         release.set()
         await wait_for(pilot, lambda: len(shown) == 2)  # the late reading has been delivered
         assert len(app.screen.query_one(ReportList).entries) == 2
+
+
+async def test_a_listing_delivered_while_the_list_is_taken_down_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """The folder's reading (a report landed) ends while the app quits: the screen's widgets
+    are being removed, the title already gone. It is dropped; it raised NoMatches on the
+    title, which ended the app with a traceback (seen in test_history_view under load)."""
+    write_reports(tmp_path)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        listing = app.screen
+        assert isinstance(listing, ReportsScreen)
+        entries = app.screen.query_one(ReportList).entries
+        await listing.query_one("#reports-title").remove()  # as the app's teardown does
+        listing._show(list(entries), listing._reading)
+        await pilot.pause()
+    assert app.return_code in (None, 0)

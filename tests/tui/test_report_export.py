@@ -18,7 +18,7 @@ from tests.waiting import wait_for
 
 
 async def _export_to(pilot, app: BrowserApp, target: str) -> ExportScreen:  # type: ignore[no-untyped-def]
-    await pilot.press("x")
+    await pilot.press("E")
     await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
     await to_widget(pilot, "path-input")  # composed and focused on mount, after the push
     dialog = app.screen
@@ -34,7 +34,7 @@ async def test_export_writes_csv_and_jsonl_rows_of_the_shown_report(tmp_path: Pa
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_current_report(pilot)
-        await pilot.press("x")
+        await pilot.press("E")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
         suggested = app.screen.query_one("#path-input", Input).value
         assert suggested == str(current.with_suffix(".csv"))

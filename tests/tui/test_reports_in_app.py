@@ -85,7 +85,7 @@ async def test_help_and_palette_know_the_report_browser(weather_set: Path) -> No
         rows = {(where, keys) for where, keys, _ in app.screen.rows}
         assert ("everywhere", "b") in rows
         assert ("report list", "c") in rows
-        assert ("comparison", "s") in rows
+        assert ("comparison", "1") in rows
         await pilot.press("escape")
         await search_palette(pilot, "reports", "Reports")
         await pilot.press("enter")

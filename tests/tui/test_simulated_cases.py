@@ -184,7 +184,7 @@ async def test_a_simulated_case_shows_its_conversation_and_saves_as_a_case(
 
 
 def test_a_scenario_case_is_found_in_its_scenario_file_for_a_rerun(tmp_path: Path) -> None:
-    from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+    from tenxeval_tui.settings.workspace import find_eval_set_file
 
     named = tmp_path / "trips.scenarios.json"
     named.write_text('{"scenarios": []}', encoding="utf-8")  # its id is its name

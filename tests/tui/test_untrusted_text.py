@@ -95,7 +95,9 @@ async def test_the_editor_shows_a_hostile_case_inertly(project: Path, written: l
         screen.query_one(CaseTable).focus()
         await pilot.press("delete")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        assert_inert_output(await _painted(pilot, written, "Delete case"))
+        # named as every other screen names it (␛, not a repr's \x1b)
+        assert_inert_output(await _painted(pilot, written, "Delete case 'case␛[2J␛]52;"))
+        assert "\\x1b" not in plain_output(_output(written))
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)  # the question closed
 

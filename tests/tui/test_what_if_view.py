@@ -24,7 +24,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await open_current_report(pilot, count=1)
-        await pilot.press("t")
+        await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen) and app.screen.result)
         screen = app.screen
         assert isinstance(screen, WhatIfScreen)
@@ -59,7 +59,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
             pilot,
             lambda: screen.result is not None and [c.eval_id for c in screen.changes] == ["q1"],
         )
-        await pilot.press("w")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.saved is not None)
         assert screen.saved == tmp_path / "coins_20260520_142301.what-if.json"
         saved = EvalReport.from_file(screen.saved)
@@ -72,7 +72,7 @@ async def test_thresholds_move_verdicts_and_save_only_when_asked(
         enabled = dict(config.criteria.enabled_items())
         assert enabled["rouge_match"].threshold == 0.8
         assert enabled["factual_accuracy_v1"].threshold == 0.7  # as the report had it
-        await pilot.press("r")
+        await pilot.press("0")
         await wait_for(pilot, lambda: screen.result is not None and screen.changes == [])
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen))

@@ -217,8 +217,13 @@ class TrajectoryCollector(EventCollector):
         metadata: dict[str, Any] = {"tool_call_id": call_id} if call_id else {}
         if data.get("error"):
             metadata["error"] = data["error"]
+        marks: dict[str, Any] = {}
+        if data.get("tool_mode"):  # how a run that controls tools answered the call
+            metadata["tool_mode"] = marks["mode"] = data["tool_mode"]
         self.tool_calls.append(
-            ToolCall(name=name, args=args, call_id=call_id or None, result=data.get("result"))
+            ToolCall(
+                name=name, args=args, call_id=call_id or None, result=data.get("result"), **marks
+            )
         )
         self.trajectory.append(
             TrajectoryStep(

@@ -20,6 +20,7 @@ from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 __all__ = [
     "DEFAULT_JUDGE_MODEL",
@@ -68,6 +69,12 @@ def criterion_field(name: str) -> str | None:
     if name in CRITERION_NAMES:
         return name
     return _FIELD_ALIASES.get(name)
+
+
+def criterion_keys() -> list[str]:
+    """Every key ``criteria`` takes for a built-in criterion: its field, its name, and
+    the other spellings 10xGraph and older configs use."""
+    return sorted(set(CRITERION_NAMES) | set(_FIELD_ALIASES))
 
 
 def _criterion_key(node: dict[str, Any], field: str) -> str | None:
@@ -152,9 +159,10 @@ PassRule = Literal["all"] | Annotated[float, Field(gt=0.0, le=1.0)]
 class EvalConfig(BaseModel):
     """Everything an evaluation run needs besides the agent and the cases.
 
-    ``max_concurrency`` bounds how many cases run at once (1 runs them one by
-    one; ``parallel`` is kept for 10xGraph compatibility and, when ``False``,
-    forces one at a time). ``timeout`` is per case, in seconds (per repeat).
+    ``parallel`` (``False`` by default, as in 10xGraph 0.10.3: an agent that is not safe
+    to run concurrently is never run so by surprise) lets up to ``max_concurrency`` cases
+    run at once; without it they run one at a time. ``timeout`` is per case, in seconds
+    (per repeat).
 
     ``repeats`` runs each case that many times, each an independent run; an eval
     set's ``metadata["repeats"]`` and a case's ``metadata["repeats"]`` take
@@ -168,13 +176,18 @@ class EvalConfig(BaseModel):
     tokens); ``agent_model`` names the entry that prices the agent's own tokens;
     ``max_cost`` (USD) stops the run before it would spend more: cases not started
     are not run, and the report is partial (see :mod:`tenxeval_tui.evaluation.cost`).
+
+    ``schema_ref`` is the file's ``$schema`` key, written back by :meth:`to_file` and
+    left out of every other dump (see :mod:`~tenxeval_tui.evaluation.schema_ref`).
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", validate_by_name=True)
+
+    schema_ref: str | None = schema_ref_field()
 
     criteria: CriteriaConfig = Field(default_factory=CriteriaConfig)
     user_simulator_config: UserSimulatorConfig | None = None
-    parallel: bool = True
+    parallel: bool = False
     max_concurrency: int = Field(default=4, ge=1)
     timeout: float = Field(default=300.0, gt=0)
     verbose: bool = False
@@ -247,6 +260,7 @@ class EvalConfig(BaseModel):
         if "custom" in criteria:
             criteria["custom"] = {k: _without_unset_judge(v) for k, v in criteria["custom"].items()}
         data["criteria"] = criteria
+        data = with_schema_ref(data, self.schema_ref)
         atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def get_criterion_config(self, name: str) -> CriterionConfig | None:

@@ -26,6 +26,7 @@ for _module in (
     "rubric",
     "simulation_goals",
     "trajectory_judge",
+    "tool_end_state",
 ):
     add_builtin_module(f"tenxeval_tui.evaluation.criteria.{_module}")
 
@@ -45,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "RubricBasedCriterion": "rubric",
     "SimulationGoalsCriterion": "simulation_goals",
     "TrajectoryJudgeCriterion": "trajectory_judge",
+    "ToolEndStateCriterion": "tool_end_state",
     "TemplatedLLMCriterion": "llm_base",
     "LLMCallerMixin": "llm_utils",
 }

@@ -38,6 +38,11 @@ class ExecutionResult(BaseModel):
     node_responses: list[NodeResponseData] = Field(default_factory=list)
     node_visits: list[str] = Field(default_factory=list)
     duration_seconds: float = 0.0
+    tool_state: dict[str, Any] | None = Field(
+        default=None,
+        exclude_if=lambda state: state is None,
+        description="The fakes' state after the case (see evaluation/tools), when it has one.",
+    )
 
     @property
     def token_usage(self) -> TokenUsage:

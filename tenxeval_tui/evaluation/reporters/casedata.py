@@ -143,15 +143,20 @@ def _first(found: dict[str, Any], keys: tuple[str, ...]) -> Any:
 
 
 def _tool(call: Any, with_details: bool) -> dict[str, str]:
-    """A tool call (model, dict or bare name) as ``{"name", "args"?, "result"?}``."""
+    """A tool call (model, dict or bare name) as ``{"name", "args"?, "result"?, "mode"?}``
+    (``mode``: how a run that controlled tools answered it: live, replayed, faked)."""
     if isinstance(call, str):
         return {"name": call}
     if isinstance(call, dict):
         name, args, result = call.get("name", ""), call.get("args"), call.get("result")
+        mode = call.get("mode")
     else:
         name = getattr(call, "name", "")
         args, result = getattr(call, "args", None), getattr(call, "result", None)
+        mode = (getattr(call, "model_extra", None) or {}).get("mode")
     tool = {"name": str(name)}
+    if isinstance(mode, str):
+        tool["mode"] = mode
     if with_details:
         if args:
             tool["args"] = clip(args, MAX_TOOL_TEXT)

@@ -32,6 +32,7 @@ import pydantic_core
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.fileio import without_surrogates
+from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
 
@@ -84,7 +85,7 @@ def _chart(report: EvalReport) -> list[dict[str, Any]]:
         threshold = thresholds.get(name)
         bars.append(
             {
-                "name": name,
+                "name": inert(name),
                 "y": index * 34,
                 "avg": avg,
                 "rate": rate,
@@ -169,7 +170,8 @@ class HTMLReporter(BaseReporter):
             _environment()
             .get_template("report.html.j2")
             .render(
-                title=self.title or report.eval_set_name or report.eval_set_id,
+                # the browser's tab and window title: shown, never sent (see inert)
+                title=inert(self.title or report.eval_set_name or report.eval_set_id),
                 report=report,
                 summary=s,
                 when=datetime.fromtimestamp(report.timestamp)

@@ -34,6 +34,7 @@ from pydantic_core import PydanticCustomError
 from tenxeval_tui.evaluation.config.reporter_config import UserSimulatorConfig
 from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 SCENARIO_FILE_SUFFIX = ".scenarios.json"
 
@@ -60,10 +61,14 @@ class ConversationScenario(BaseModel):
 
 
 class ScenarioSet(BaseModel):
-    """The scenarios of one file, with the agent and simulated user they are meant for."""
+    """The scenarios of one file, with the agent and simulated user they are meant for.
 
-    model_config = ConfigDict(extra="forbid")
+    ``schema_ref`` is the file's ``$schema`` key (see :mod:`~tenxeval_tui.evaluation.schema_ref`).
+    """
 
+    model_config = ConfigDict(extra="forbid", validate_by_name=True)
+
+    schema_ref: str | None = schema_ref_field()
     scenario_set_id: str = ""
     name: str = ""
     description: str = ""
@@ -95,7 +100,7 @@ class ScenarioSet(BaseModel):
     def save(self, path: str | Path) -> Path:
         """Write the file (atomically) and return its path."""
         path = Path(path)
-        data = self.model_dump(mode="json", exclude_none=True)
+        data = with_schema_ref(self.model_dump(mode="json", exclude_none=True), self.schema_ref)
         atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return path
 

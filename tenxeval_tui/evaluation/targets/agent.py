@@ -35,6 +35,7 @@ from tenxeval_tui.evaluation.collectors.trajectory_collector import (
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.json_safe import json_safe
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.tools.session import intercept, take_call_mode
 
 AgentFunction = Callable[[str, "Trace"], Awaitable[Any] | Any]
 
@@ -137,7 +138,9 @@ class Trace:
     ) -> Any:
         """Call ``fn(**args)`` (awaited when it is async), record the call, return its result.
 
-        A tool that raises is recorded with its error, then the error propagates. The
+        A tool that raises is recorded with its error, then the error propagates. The call
+        goes through the case's tools (:mod:`~tenxeval_tui.evaluation.tools.session`): a
+        run may replay it, fake it or make it fail instead of calling ``fn``. The
         call is announced as it starts (a ``TOOL_EXECUTION`` ``START`` event), so a live
         view shows it in flight; its record says when it started. An async tool ended from
         the run view raises :class:`~tenxeval_tui.evaluation.case_control.ToolCallTimeout`
@@ -154,15 +157,22 @@ class Trace:
             {"function_name": name, "args": _json_data(args)},
             event_type=EventType.START,
         )
-        try:
+        tool = fn
+
+        async def run() -> Any:
             async with tool_call_scope(name):  # the run view may end it: a timeout, then
-                result = fn(**args)
+                result = tool(**args)
                 if inspect.isawaitable(result):
                     result = await result
+                return result
+
+        try:
+            result = await intercept(name, args, run)
         except Exception as exc:
-            self.record_tool(name, args, error=f"{type(exc).__name__}: {exc}", started=started)
+            error = f"{type(exc).__name__}: {exc}"
+            self.record_tool(name, args, error=error, started=started, mode=take_call_mode())
             raise
-        self.record_tool(name, args, result, started=started)
+        self.record_tool(name, args, result, started=started, mode=take_call_mode())
         return result
 
     def record_tool(
@@ -174,12 +184,14 @@ class Trace:
         error: str | None = None,
         call_id: str | None = None,
         started: float | None = None,
+        mode: str | None = None,
     ) -> None:
         """Record a tool call the agent made itself (name, arguments, result or error).
 
         Arguments and result are kept as JSON data (objects JSON has no form for become
         their ``str``), as reports, journals and the live view carry them as JSON.
-        ``started`` (``time.time()``) is when the call began, for its duration.
+        ``started`` (``time.time()``) is when the call began, for its duration; ``mode``
+        how it was answered (``live``, ``replayed``, ``faked``), when a run controls tools.
         """
         data: dict[str, Any] = {
             "function_name": name,
@@ -189,6 +201,8 @@ class Trace:
         }
         if error is not None:
             data["error"] = error
+        if mode is not None:
+            data["tool_mode"] = mode
         metadata = {"started_at": started} if started is not None else None
         self._emit(Event.TOOL_EXECUTION, name, data, metadata=metadata)
 

@@ -63,6 +63,7 @@ from tenxeval_tui.evaluation.targets.graph_container import (
     private_container,
 )
 from tenxeval_tui.evaluation.targets.graph_tools import make_tools_endable
+from tenxeval_tui.evaluation.tools.session import take_call_mode
 
 # The node whose visit was recorded last, kept on the run's config (a dict private
 # to one graph run, shared by every callback of that run).
@@ -206,6 +207,7 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
                 "result": _jsonable(output_data),
                 "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
                 "graph_node": run_config.get("_node_name", ""),
+                **_mode(),
             },
             metadata=_started_at(context),
             **self._stamp.ids(run_config),
@@ -234,6 +236,7 @@ class ToolErrorCallback(OnErrorCallback):
                     "error": f"{type(error).__name__}: {error}",
                     "tool_call_id": str((context.metadata or {}).get("tool_call_id", "") or ""),
                     "graph_node": run_config.get("_node_name", ""),
+                    **_mode(),
                 },
                 metadata=_started_at(context),
                 **self._stamp.ids(run_config),
@@ -459,6 +462,13 @@ def _token_usage(message: Message | None) -> dict[str, int]:
         "cache_read_tokens": usage.cache_read_input_tokens or 0,
         "cache_creation_tokens": usage.cache_creation_input_tokens or 0,
     }
+
+
+def _mode() -> dict[str, str]:
+    """``{"tool_mode": ...}`` of the tool call that just ended, when the case's tools
+    answered it (see :mod:`~tenxeval_tui.evaluation.tools.session`)."""
+    mode = take_call_mode()
+    return {} if mode is None else {"tool_mode": mode}
 
 
 def _tool_args(context: CallbackContext, input_data: Any) -> dict[str, Any]:

@@ -6,11 +6,12 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.button_bar import ButtonBar
 
 
 class ChoiceScreen(ModalScreen[str]):
@@ -46,7 +47,7 @@ class ChoiceScreen(ModalScreen[str]):
             if self.details:
                 with VerticalScroll(id="details"):
                     yield Static(Text(inert(self.details, multiline=True)))
-            with Horizontal(id="choices"):
+            with ButtonBar(id="choices"):
                 for key, label in self.choices.items():
                     yield Button(f"{label} ({label[0].lower()})", id=f"choice-{key}")
 

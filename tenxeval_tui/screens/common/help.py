@@ -36,6 +36,8 @@ _KEY_NAMES = {
     "plus": "+",
     "minus": "-",
     "equals_sign": "=",
+    "comma": ",",
+    "full_stop": ".",
 }
 
 

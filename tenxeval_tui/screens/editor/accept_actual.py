@@ -17,6 +17,7 @@ from tenxeval_tui.authoring.accept_actual import apply_accept, plan_accept
 from tenxeval_tui.authoring.accept_many import apply_accept_many, plan_accept_many
 from tenxeval_tui.evaluation.actual import NotAcceptable
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.editor.editor import EditorScreen
 
 
@@ -64,7 +65,7 @@ async def accept_many_in_editor(
     plan = plan_accept_many(document, runs, parts)
     if plan.skipped:
         eval_id, why = plan.skipped[0]
-        return f"Case {eval_id!r} cannot be accepted now ({why}): nothing was written."
+        return f"Case {quoted(eval_id)} cannot be accepted now ({why}): nothing was written."
     problems = apply_accept_many(document, plan)
     await editor.set_document(document)  # the form and table show the new expectations
     if problems:

@@ -17,6 +17,7 @@ from textual import work
 from textual.binding import Binding
 
 from tenxeval_tui.authoring.recording import user_messages
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
@@ -131,7 +132,7 @@ class AgentCommandsScreen(CaseCommandsScreen):
         uid = document.insert_case(index, case)
         await self._reshow(uid, "eval_id")
         self.notify(
-            f"Added the recorded case {case.get('eval_id')!r}: unsaved (ctrl+s writes it, "
+            f"Added the recorded case {quoted(str(case.get('eval_id')))}: unsaved (ctrl+s writes it, "
             "ctrl+z removes it).",
             markup=False,
         )

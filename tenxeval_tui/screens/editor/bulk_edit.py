@@ -6,12 +6,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from tenxeval_tui.authoring.bulk_edits import LABELS, BulkEdit, BulkEditError, BulkOperation
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.button_bar import ButtonBar
 
 HINTS = {
     BulkOperation.ADD_TAG: ("tag", ""),
@@ -47,7 +48,7 @@ class BulkEditScreen(ModalScreen[BulkEdit | None]):
             yield Input(id="bulk-other", compact=True)
             yield Label("enter (in a box) or ctrl+s applies, esc cancels", classes="form-hint")
             yield Static("", id="bulk-problem")
-            with Horizontal(id="choices"):
+            with ButtonBar(id="choices"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
 

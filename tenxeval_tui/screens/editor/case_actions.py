@@ -9,14 +9,9 @@ has no such action the key is shown disabled rather than doing nothing.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App
-
-from tenxeval_tui.settings.workspace import SCENARIO_SUFFIX
 
 EDIT_ACTION = "edit_case"
 RERUN_ACTION = "rerun_case"
@@ -73,27 +68,3 @@ async def request_case_action(
         return False
     await app.run_action(f"{action}({eval_set_id!r}, {eval_id!r})")
     return True
-
-
-def find_eval_set_file(files: Iterable[Path], eval_set_id: str) -> Path | None:
-    """The first of ``files`` whose ``eval_set_id`` is ``eval_set_id`` (unreadable files skipped).
-
-    Falls back to a file named ``<eval_set_id>.evalset.json`` when no file's id matches. A
-    scenario file among ``files`` matches by its ``scenario_set_id``, which defaults to its
-    name (``<id>.scenarios.json``).
-    """
-    by_name: Path | None = None
-    for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("eval_set_id") == eval_set_id:
-            return path
-        if path.name.endswith(SCENARIO_SUFFIX) and isinstance(data, dict):
-            own = data.get("scenario_set_id") or path.name.removesuffix(SCENARIO_SUFFIX)
-            if own == eval_set_id:
-                return path
-        if by_name is None and path.name == f"{eval_set_id}.evalset.json":
-            by_name = path
-    return by_name

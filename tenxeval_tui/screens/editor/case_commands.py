@@ -27,6 +27,7 @@ from tenxeval_tui.authoring.document import (
     MoveCase,
     change_uid,
 )
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
@@ -47,7 +48,8 @@ class CaseCommandsScreen(Screen[None]):
         Binding("ctrl+d", "duplicate_case", "Duplicate", priority=True),
         Binding("alt+up", "move_case(-1)", "Case up", priority=True),
         Binding("alt+down", "move_case(1)", "Case down", priority=True),
-        Binding("ctrl+t", "add_turn", "Add turn", priority=True),
+        # alt+t: ctrl+t is the transcript everywhere it means anything (one key, one meaning)
+        Binding("alt+t", "add_turn", "Add turn", priority=True),
         Binding("ctrl+o", "add_call", "Add tool call", priority=True),
         # Textual's own focus keys, run when they arrive (see the module's docstring).
         Binding("tab", "focus_field(1)", "Next field", show=False, priority=True),
@@ -171,7 +173,7 @@ class CaseCommandsScreen(Screen[None]):
         eval_id = document.case(uid).eval_id
         answer = await self.app.push_screen_wait(
             ChoiceScreen(
-                f"Delete case {eval_id!r}? (ctrl+z undoes it)",
+                f"Delete case {quoted(eval_id)}? (ctrl+z undoes it)",
                 {"delete": "Delete", "cancel": "Cancel"},
                 title="Delete case",
             )
@@ -180,7 +182,7 @@ class CaseCommandsScreen(Screen[None]):
             return
         if self.document is not document:  # the file was reloaded while the dialog was up
             self.notify(
-                f"The file was reloaded meanwhile: {eval_id!r} was not deleted. Look again.",
+                f"The file was reloaded meanwhile: {quoted(eval_id)} was not deleted. Look again.",
                 severity="warning",
             )
             return
@@ -217,7 +219,7 @@ class CaseCommandsScreen(Screen[None]):
         if self.document is None or uid is None:
             return
         if not self.document.case(uid).data.get("conversation"):
-            self.notify("Add a turn first (ctrl+t).", severity="warning")
+            self.notify("Add a turn first (alt+t).", severity="warning")
             return
         turn = self._current_turn()
         call = self.document.add_tool_call(uid, turn)
@@ -236,6 +238,7 @@ class CaseCommandsScreen(Screen[None]):
         elif name == "remove_call":
             document.remove_tool_call(uid, turn, call)
             focus = f"turns.{turn}.nodes"
+            self.notify(f"Removed tool call {call + 1} of turn {turn + 1}. ctrl+z brings it back.")
         elif name == "move_call":
             if not document.move_tool_call(uid, turn, call, delta):
                 return
@@ -243,6 +246,7 @@ class CaseCommandsScreen(Screen[None]):
         elif name == "remove_turn":
             document.remove_turn(uid, turn)
             focus = f"turns.{max(turn - 1, 0)}.user"
+            self.notify(f"Removed turn {turn + 1}. ctrl+z brings it back.")
         else:
             return
         await self._reshow(uid, focus)

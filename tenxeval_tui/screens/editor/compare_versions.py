@@ -7,11 +7,12 @@ import difflib
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.button_bar import ButtonBar
 
 
 def _diff_lines(mine: str, disk: str, name: str) -> list[str]:
@@ -70,7 +71,7 @@ class CompareVersionsScreen(ModalScreen[str]):
             dialog.border_title = Text(inert(f"{self.file_name}: disk (-) vs mine (+)"))
             with VerticalScroll(id="compare-diff"):
                 yield Static(diff_text(self.mine, self.disk, self.file_name))
-            with Horizontal(id="choices"):
+            with ButtonBar(id="choices"):
                 yield Button("Reload from disk (r)", id="reload")
                 yield Button("Keep mine (k)", id="keep")
                 if self.can_merge:

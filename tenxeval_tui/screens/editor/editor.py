@@ -23,11 +23,13 @@ from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
+from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.editor.agent_commands import AgentCommandsScreen
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
@@ -39,6 +41,7 @@ from tenxeval_tui.settings.workspace import (
     Workspace,
     describe_eval_set,
 )
+from tenxeval_tui.settings.workspace_watch import follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
@@ -48,6 +51,8 @@ from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor
 
 RUN_KEY = "ctrl+r"
+UNKNOWN_KEYS_LISTED = 8
+"""Unknown keys listed in the notification of a file that holds some (then a count)."""
 """The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
@@ -77,7 +82,7 @@ class EditorScreen(AgentCommandsScreen):
             tooltip="Add the rows of a CSV, TSV or JSONL file as cases (ctrl+z undoes)",
             id="editor.import",
         ),
-        Binding("x", "hide_hint", "Hide the newcomer's tip", show=False),
+        Binding("X", "hide_hint", "Hide the newcomer's tip", show=False),
         Binding(
             "h",
             "flaky_cases",
@@ -149,6 +154,8 @@ class EditorScreen(AgentCommandsScreen):
         self.entries = [EvalSetEntry(path) for path in files]
         self._show_entries()
         self.flip_marks.start_following()
+        if host_of(self.app).watch_files:
+            self._follow_workspace()
         if not files:
             problems = "".join(f"{p}\n\n" for p in workspace.problems)
             self._show_message(
@@ -171,24 +178,25 @@ class EditorScreen(AgentCommandsScreen):
         if not hint.display:
             return
         keys = {b.action: key_name(b) for b in self.app.BINDINGS if isinstance(b, Binding)}
-        hint.update(
+        hint.update(  # keys that act from any focus, a text box's too
             hint_text(
-                keys.get("switch_mode('run')", "r"),
-                RUN_KEY,
-                keys.get("help", "?"),
+                keys.get("run_now", RUN_KEY),
                 keys.get("command_palette", "ctrl+p"),
-                "x",
+                "shift+x",
             )
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_while_typing(self, action):
+            return False  # the focused box would type the key
         if action == "hide_hint":
             return self.query_one(FirstStepsHint).display
         if action == "flaky_cases":
             return self.document is not None and bool(self.document.header("eval_set_id"))
         if action == "back":  # to the case list first; from there, only where there is a step
             cases = self.query_one(CaseTable)
-            return (self.focused is not cases and bool(cases.display)) or can_go_back(self)
+            here = self.focused is not cases and bool(cases.display)
+            return here or bool(cases.chosen_uids) or can_go_back(self)
         return super().check_action(action, parameters)
 
     def action_import_rows(self) -> None:
@@ -213,6 +221,33 @@ class EditorScreen(AgentCommandsScreen):
         current = self.document.path if self.document else self._open_path
         shown = {entry.path: self.workspace.display_path(entry.path) for entry in self.entries}
         self.query_one(EvalSetList).show_entries(self.entries, shown, current)
+
+    @work(exclusive=True, group="workspace-watch")
+    async def _follow_workspace(self) -> None:
+        """List an eval set file made or removed outside (or saved new) without a restart."""
+        await follow_workspace_files(self.workspace, self._workspace_changed)
+
+    def _workspace_changed(self) -> None:
+        """The workspace's files changed: list the new ones (their counts read in the
+        background) and drop the gone ones, but the file open here."""
+        files = self.workspace.eval_set_files()
+        listed = {entry.path: entry for entry in self.entries}
+        open_path = self.document.path if self.document else self._open_path
+        keep = [p for p in listed if p in files or p == open_path]
+        new = [path for path in files if path not in listed]
+        self.entries = [listed[p] for p in keep] + [EvalSetEntry(p) for p in new]
+        self._show_entries()
+        if new:
+            self.describe_files(new)
+
+    def _count_unsaved_cases(self) -> None:
+        """The open file's entry counts its cases as edited (added, deleted, unsaved)."""
+        document = self.document
+        if document is None or document.path is None:
+            return
+        entry = next((e for e in self.entries if e.path == document.path), None)
+        if entry is None or entry.case_count != len(document.cases):
+            self._set_entry(document)
 
     def _set_entry(self, document: EvalSetDocument) -> None:
         """List ``document``'s file (new files too) with its case count."""
@@ -264,6 +299,7 @@ class EditorScreen(AgentCommandsScreen):
             return
         shown = self.workspace.display_path(document.path)
         self.sub_title = f"{shown} ● unsaved" if document.dirty else shown
+        self._count_unsaved_cases()
 
     # --- opening and checking ------------------------------------------------------
 
@@ -359,9 +395,12 @@ class EditorScreen(AgentCommandsScreen):
 
         assert document.path is not None
         problems = check_parsed_eval_set(document.path, data)
-        self.app.call_from_thread(self._checked, document, problems)
+        unknown = [] if problems else unknown_keys_in_file(document.path)
+        self.app.call_from_thread(self._checked, document, problems, unknown)
 
-    def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
+    def _checked(
+        self, document: EvalSetDocument, problems: list[Problem], unknown: list[Problem]
+    ) -> None:
         if document is not self.document or document.path is None:
             return  # another file was opened meanwhile
         if problems:
@@ -369,6 +408,15 @@ class EditorScreen(AgentCommandsScreen):
             return
         self.checked = True
         self.call_later(self._show_form)
+        if unknown:  # typos that check nothing: each with its place and the nearest name
+            shown = [str(p) for p in unknown[:UNKNOWN_KEYS_LISTED]]
+            more = len(unknown) - len(shown)
+            self.notify(
+                "\n".join(shown + ([f"... and {more} more"] if more else [])),
+                title=f"{len(unknown)} key(s) nothing reads (typos?)",
+                severity="warning",
+                timeout=15,
+            )
 
     async def confirm_leave(self) -> bool:
         """``True`` when the open file may be closed: it is saved, or the user says so."""
@@ -403,9 +451,9 @@ class EditorScreen(AgentCommandsScreen):
             return None
         uid = next((case.uid for case in document.cases if case.eval_id == eval_id), None)
         if uid is None:
-            return f"No case {eval_id!r} in {path.name}."
+            return f"No case {quoted(eval_id)} in {path.name}."
         if not self.query_one(CaseTable).select_uid(uid):
-            return f"Case {eval_id!r} is hidden by the filter."
+            return f"Case {quoted(eval_id)} is hidden by the filter."
         return None
 
     def _is_open(self, path: Path) -> bool:
@@ -441,7 +489,7 @@ class EditorScreen(AgentCommandsScreen):
 
     @on(CaseTable.Selected)
     def _chosen(self) -> None:
-        self.query_one(CaseForm).focus_field("eval_id")
+        self.query_one(CaseForm).focus_field("eval_id", select=False)
 
     # --- saving --------------------------------------------------------------------
 
@@ -568,10 +616,13 @@ class EditorScreen(AgentCommandsScreen):
         self.query_one(EvalSetList).focus()
 
     async def action_back(self) -> None:
-        """One step back: to the case list, and from there to the screen before."""
+        """One step back: to the case list; there, clear the cases selected for a bulk
+        edit first (as every other list does); then to the screen before."""
         cases = self.query_one(CaseTable)
         if self.focused is not cases and cases.display:
             cases.focus()
+        elif cases.chosen_uids:
+            cases.clear_chosen()
         else:
             await go_back_one_step(self)
 

@@ -8,13 +8,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.eval_set_header import agent_problem, eval_set_id_problem
 from tenxeval_tui.authoring.shown_value import ShownValue
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.button_bar import ButtonBar
 from tenxeval_tui.widgets.editor.case_field import follow_edit
 
 
@@ -70,7 +71,7 @@ class EvalSetDetailsScreen(ModalScreen[EvalSetDetails | None]):
             )
             yield Label("enter (in a line) or ctrl+s applies, esc cancels", classes="form-hint")
             yield Static("", id="set-problem")
-            with Horizontal(id="choices"):
+            with ButtonBar(id="choices"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
 

@@ -44,7 +44,8 @@ class RecordScreen(Screen[dict[str, Any] | None]):
 
     BINDINGS = [
         Binding("ctrl+s", "save_case", "Save as case", priority=True),
-        Binding("ctrl+r", "restart", "Restart the chat", priority=True),
+        # f5, as a reload: ctrl+r runs, from every screen (one key, one meaning)
+        Binding("f5", "restart", "Restart the chat", priority=True),
         Binding("escape", "close", "Close (discard the chat)", priority=True),
     ]
 

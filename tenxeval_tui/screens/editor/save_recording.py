@@ -6,12 +6,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tenxeval_tui.authoring.recording import RecordParts
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
+from tenxeval_tui.widgets.common.button_bar import ButtonBar
 
 PARTS = {
     "part-replies": ("expected replies", "replies"),
@@ -47,7 +48,7 @@ class SaveRecordingScreen(ModalScreen[tuple[RecordParts, str] | None]):
                 yield Checkbox(label, True, id=box_id, compact=True)
             yield Label("enter (in the id) or ctrl+s saves, esc cancels", classes="form-hint")
             yield Static("", id="record-problem")
-            with Horizontal(id="choices"):
+            with ButtonBar(id="choices"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Cancel", id="cancel")
 
@@ -68,7 +69,7 @@ class SaveRecordingScreen(ModalScreen[tuple[RecordParts, str] | None]):
         if not eval_id:
             problem = "the case needs an eval_id"
         elif eval_id in self.taken:
-            problem = f"eval_id {eval_id!r} is taken in this eval set"
+            problem = f"eval_id {quoted(eval_id)} is taken in this eval set"
         if problem is not None:
             self.query_one("#record-problem", Static).update(Text(inert(problem), style="red"))
             return

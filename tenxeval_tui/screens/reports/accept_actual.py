@@ -27,9 +27,10 @@ from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.actual import PARTS, NotAcceptable
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
+from tenxeval_tui.settings.workspace import find_eval_set_file
 
 ACCEPT_KEY = Binding(
     "a",
@@ -85,7 +86,7 @@ async def accept_actual(
 
     path = find_eval_set_file(host_of(app).workspace.eval_set_files(), eval_set_id)
     if path is None:
-        return refuse(f"No eval set {eval_set_id!r} in this workspace.")
+        return refuse(f"No eval set {quoted(eval_set_id)} in this workspace.")
     try:
         if changed_since_run(path, run_timestamp):
             return refuse(
@@ -98,10 +99,10 @@ async def accept_actual(
         message = str(exc.first) if isinstance(exc, EvalFileError) else str(exc)
         return refuse(message)
     if not plan.changes:
-        return refuse(f"Case {run.eval_id!r} already expects what this run did.")
+        return refuse(f"Case {quoted(run.eval_id)} already expects what this run did.")
     answer = await app.push_screen_wait(
         ChoiceScreen(
-            f"Write what this run did as the expectations of case {run.eval_id!r} in "
+            f"Write what this run did as the expectations of case {quoted(run.eval_id)} in "
             f"{path.name}? The diff shows all three parts; choose one to accept only it.",
             CHOICES,
             details=plan.diff(),
@@ -125,7 +126,7 @@ async def accept_actual(
             return refuse("Not saved: " + "; ".join(problems))
         undo = ""
     app.notify(
-        f"Case {run.eval_id!r} of {path.name} now expects this run's {', '.join(parts)}{undo}.",
+        f"Case {quoted(run.eval_id)} of {path.name} now expects this run's {', '.join(parts)}{undo}.",
         title="Accepted",
         markup=False,
     )

@@ -30,10 +30,11 @@ from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.actual import PARTS
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_actions import find_eval_set_file
 from tenxeval_tui.screens.reports.accept_actual import CHOICES
+from tenxeval_tui.settings.workspace import find_eval_set_file
 
 
 @runtime_checkable
@@ -114,7 +115,7 @@ async def accept_batch(screen: Screen[Any], batch: Batch) -> bool:
     app = screen.app
     path = find_eval_set_file(host_of(app).workspace.eval_set_files(), batch.eval_set_id)
     if path is None:
-        return refuse(screen, f"No eval set {batch.eval_set_id!r} in this workspace.")
+        return refuse(screen, f"No eval set {quoted(batch.eval_set_id)} in this workspace.")
     try:
         if changed_since_run(path, batch.run_timestamp):
             return refuse(

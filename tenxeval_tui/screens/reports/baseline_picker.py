@@ -14,7 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.widgets.reports.report_list import ReportList
 
 
@@ -41,8 +41,8 @@ def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
         return None
     if entry.eval_set_id != eval_set_id:
         return (
-            f"⚠ This is a report of another eval set ({entry.eval_set_id!r}, not "
-            f"{eval_set_id!r}): cases are matched by id, so most will show as new or removed."
+            f"⚠ This is a report of another eval set ({quoted(entry.eval_set_id)}, not "
+            f"{quoted(eval_set_id)}): cases are matched by id, so most will show as new or removed."
         )
     caveat = entry.caveat
     return f"⚠ This report {caveat}." if caveat is not None else None

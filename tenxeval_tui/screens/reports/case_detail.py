@@ -16,6 +16,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_actions import (
     CONTINUE_ACTION,
     EDIT_ACTION,
@@ -43,7 +44,7 @@ class CaseScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
-        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding("s", "rerun_case", "Run again", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
@@ -94,6 +95,7 @@ class CaseScreen(Screen[None]):
             baseline=self.baseline,
             eval_case=self.eval_case,
         )
+        view.look_up_expectations(host_of(self.app).workspace.eval_set_files, self.eval_set_id)
         view.focus()
 
     async def action_back(self) -> None:

@@ -32,10 +32,23 @@ from tenxeval_tui.widgets.reports.comparison_table import (
     ComparisonTable,
 )
 from tenxeval_tui.widgets.reports.report_list import format_time
-from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_caption
+from tenxeval_tui.widgets.reports.sort_caption import (
+    SHOW_ALL_KEY,
+    sort_bindings,
+    sort_caption,
+    sorted_by,
+)
 from tenxeval_tui.widgets.reports.status_text import PARTIAL_MARK, delta_text, score_text
 
 SORT_ORDER = list(CASE_SORT_KEYS)
+ORDER_WORDS = {
+    "change": ("regressed first", "unchanged first"),
+    "case": ("A to Z", "Z to A"),
+    "baseline": ("error, failed, passed", "passed, failed, error"),
+    "current": ("error, failed, passed", "passed, failed, error"),
+    "delta": ("biggest drop first", "biggest gain first"),
+}
+"""What each sort lists first, as sorted and reversed (the caption says it in words)."""
 
 
 def comparison_header(
@@ -43,7 +56,9 @@ def comparison_header(
 ) -> Text:
     """Both runs, the pass rates and the count of each change."""
     counts = comparison.counts()
+    warning = comparison.eval_set_warning()
     text = Text.assemble(
+        (inert(f"{warning}\n") if warning else "", "bold yellow"),
         ("Baseline ", "bold"),
         (inert(baseline.title), ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
@@ -112,9 +127,8 @@ class CompareScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
-        Binding("s", "cycle_sort", "Sort"),
-        Binding("v", "reverse_sort", "Reverse"),
-        Binding("a", "toggle_unchanged", "Show/hide unchanged"),
+        *sort_bindings(SORT_ORDER),
+        Binding(SHOW_ALL_KEY, "toggle_unchanged", "Show/hide unchanged"),
     ]
 
     def __init__(self, baseline: str | Path, current: str | Path) -> None:
@@ -177,7 +191,7 @@ class CompareScreen(Screen[None]):
         table.set_items(cases, keep=table.current)
         hidden = None if self.show_unchanged else "unchanged cases"
         self.query_one("#compare-sort", Static).update(
-            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
+            sort_caption(self.sort_key, ORDER_WORDS, reverse=self.reverse, hidden=hidden)
         )
 
     @property
@@ -185,12 +199,9 @@ class CompareScreen(Screen[None]):
         """The compared cases the table shows now."""
         return list(self.query_one(ComparisonTable).items)
 
-    def action_cycle_sort(self) -> None:
-        self.sort_key = next_sort_key(SORT_ORDER, self.sort_key)
-        self._refresh_cases()
-
-    def action_reverse_sort(self) -> None:
-        self.reverse = not self.reverse
+    def action_sort_by(self, index: int) -> None:
+        """Sort by key number ``index`` of the order; the current key again reverses it."""
+        self.sort_key, self.reverse = sorted_by(SORT_ORDER, index, self.sort_key, self.reverse)
         self._refresh_cases()
 
     def action_toggle_unchanged(self) -> None:

@@ -26,9 +26,22 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.settings.first_steps import state_dir
 from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
-from tenxeval_tui.widgets.reports.sort_caption import next_sort_key, sort_caption
+from tenxeval_tui.widgets.reports.sort_caption import (
+    SHOW_ALL_KEY,
+    sort_bindings,
+    sort_caption,
+    sorted_by,
+)
 
 SORT_ORDER = list(FLAKY_SORT_KEYS)
+ORDER_WORDS = {
+    "instability": ("most unstable first", "most stable first"),
+    "flips": ("most flips first", "fewest flips first"),
+    "pass rate": ("lowest first", "highest first"),
+    "trend": ("falling first", "rising first"),
+    "case": ("A to Z", "Z to A"),
+}
+"""What each sort lists first, as sorted and reversed (the caption says it in words)."""
 
 
 class FlakinessScreen(Screen[None]):
@@ -45,9 +58,8 @@ class FlakinessScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
-        Binding("s", "cycle_sort", "Sort"),
-        Binding("v", "reverse_sort", "Reverse"),
-        Binding("a", "toggle_stable", "Show/hide stable"),
+        *sort_bindings(SORT_ORDER),
+        Binding(SHOW_ALL_KEY, "toggle_stable", "Show/hide stable"),
         Binding("l", "cycle_last", "Last N runs"),
     ]
 
@@ -132,7 +144,7 @@ class FlakinessScreen(Screen[None]):
         table.set_items(cases, keep=table.current)
         hidden = None if self.show_stable else "stable cases"
         self.query_one("#flaky-sort", Static).update(
-            sort_caption(self.sort_key, reverse=self.reverse, hidden=hidden)
+            sort_caption(self.sort_key, ORDER_WORDS, reverse=self.reverse, hidden=hidden)
         )
 
     @property
@@ -140,12 +152,9 @@ class FlakinessScreen(Screen[None]):
         """The cases the table shows now."""
         return list(self.query_one(FlakyTable).items)
 
-    def action_cycle_sort(self) -> None:
-        self.sort_key = next_sort_key(SORT_ORDER, self.sort_key)
-        self._refresh_cases()
-
-    def action_reverse_sort(self) -> None:
-        self.reverse = not self.reverse
+    def action_sort_by(self, index: int) -> None:
+        """Sort by key number ``index`` of the order; the current key again reverses it."""
+        self.sort_key, self.reverse = sorted_by(SORT_ORDER, index, self.sort_key, self.reverse)
         self._refresh_cases()
 
     def action_toggle_stable(self) -> None:

@@ -27,6 +27,8 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
+from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.editor.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -39,7 +41,9 @@ from tenxeval_tui.screens.reports.accept_many import (
     accept_chosen,
     accept_replies,
 )
+from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
@@ -122,20 +126,22 @@ class ReportScreen(Screen[None]):
             tooltip="This eval set's cases over its runs",
         ),
         Binding(
-            "t",
+            "i",  # t ends a tool call (the run view): one key, one meaning
             "what_if",
             "What-if thresholds",
             show=False,
             tooltip="Change criteria thresholds and see the verdicts move (no agent run)",
         ),
         Binding("ctrl+e", "edit_case", "Edit case", tooltip="This case in the editor"),
-        Binding("s", "rerun_case", "Rerun case", tooltip="Run this case again in the run view"),
+        Binding("s", "rerun_case", "Run again", tooltip="Run this case again in the run view"),
         ACCEPT_KEY,
         ACCEPT_MANY_KEY,
+        REVIEW_KEY,
+        AGREEMENT_KEY,
         *REPEAT_KEYS,
         TRANSCRIPT_KEY,
         Binding(
-            "x",
+            "E",  # x stops a case (the run view): one key, one meaning
             "export",
             "Export…",
             show=False,  # in the help and the command palette
@@ -301,6 +307,8 @@ class ReportScreen(Screen[None]):
         had_repeats = view.is_mounted and view.display and view.repeat_count > 0
         simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
+        eval_set_id = result.eval_set_id or self.document.eval_set_id
+        view.look_up_expectations(host_of(self.app).workspace.eval_set_files, eval_set_id)
         if not view.display:
             self._set_case_open(True)
         elif had_repeats != (view.repeat_count > 0) or self._simulated_shown != simulated_before:
@@ -354,7 +362,17 @@ class ReportScreen(Screen[None]):
 
         self.app.push_screen(WhatIfScreen(self.path, self.document))
 
+    def action_review(self) -> None:
+        """Label this report's verdicts (review mode)."""
+        self.app.push_screen(ReviewScreen(self.path, self.document))
+
+    def action_agreement(self) -> None:
+        """How far this report's judges agree with the human labels."""
+        self.app.push_screen(AgreementScreen(self.path, self.document))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_while_typing(self, action):
+            return False  # the filter box has the focus: the key types there
         if action in (EDIT_ACTION, RERUN_ACTION):
             return True if app_supports(self.app, action) else None
         if action == "back":

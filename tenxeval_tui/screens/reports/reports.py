@@ -13,23 +13,34 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
-from tenxeval_tui.browsing.reports_index import ReportEntries, ReportEntry, list_reports
+from tenxeval_tui.browsing.reports_index import (
+    ReportEntries,
+    ReportEntry,
+    group_watch_sessions,
+    list_reports,
+)
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+from tenxeval_tui.screens.reports.history import HistoryScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
+from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
+from tenxeval_tui.widgets.reports.history_chart import HistoryChart
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
@@ -46,6 +57,9 @@ class ReportsScreen(Screen[None]):
         Binding("o", "open_html", "HTML report"),
         Binding("c", "compare", "Compare with…"),
         Binding("h", "flaky_cases", "Flaky cases", tooltip="The eval set's cases over its runs"),
+        REVIEW_KEY,
+        AGREEMENT_KEY,
+        Binding("H", "history", "History", tooltip="The eval set's runs over time: chart, strips"),
         Binding("y", "copy_path", "Copy path", show=False, tooltip="Copy the report's path"),
     ]
 
@@ -68,7 +82,11 @@ class ReportsScreen(Screen[None]):
             (CompareScreen.HELP_WHERE, list(CompareScreen.BINDINGS)),
             (CaseScreen.HELP_WHERE, list(CaseScreen.BINDINGS)),
             (FlakinessScreen.HELP_WHERE, list(FlakinessScreen.BINDINGS)),
+            (HistoryScreen.HELP_WHERE, [*HistoryScreen.BINDINGS, *HistoryChart.BINDINGS]),
             (WhatIfScreen.HELP_WHERE, list(WhatIfScreen.BINDINGS)),
+            (ReviewScreen.HELP_WHERE, list(ReviewScreen.BINDINGS)),
+            (AgreementScreen.HELP_WHERE, list(AgreementScreen.BINDINGS)),
+            (LabelledReportScreen.HELP_WHERE, list(LabelledReportScreen.BINDINGS)),
         ]
 
     @property
@@ -93,6 +111,13 @@ class ReportsScreen(Screen[None]):
         if host_of(self.app).watch_files:
             self._follow_folder()
 
+    def show_from_start(self) -> None:
+        """The list as its key (``b``) shows it: the newest report highlighted, not the one
+        highlighted on the last visit (``c`` then compares the newest)."""
+        table = self.query_one(ReportList)
+        if table.entries:
+            table.move_cursor(row=0)
+
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
         self._reading += 1
@@ -113,9 +138,12 @@ class ReportsScreen(Screen[None]):
     def _show(self, entries: list[ReportEntry], reading: int) -> None:
         if reading != self._reading:
             return  # an older listing, ended after a newer one started: the folder changed
-        table = self.query_one(ReportList)
-        table.show_entries(entries)
-        self._show_title(any_reports=bool(entries))
+        try:
+            table = self.query_one(ReportList)
+            table.show_entries(group_watch_sessions(entries))  # a watch session: one row
+            self._show_title(any_reports=bool(entries))
+        except NoMatches:
+            return  # the screen is being taken down (the app quits) as a report landed
         table.focus()
 
     def _show_title(self, *, any_reports: bool) -> None:
@@ -182,6 +210,24 @@ class ReportsScreen(Screen[None]):
         entry = self._entry
         if entry is not None and entry.ok:
             self.app.push_screen(FlakinessScreen(self.folder, entry.eval_set_id))
+
+    def action_review(self) -> None:
+        """Label the highlighted report's verdicts (review mode)."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(ReviewScreen(entry.path))
+
+    def action_agreement(self) -> None:
+        """How far the highlighted report's judges agree with the human labels."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(AgreementScreen(entry.path))
+
+    def action_history(self) -> None:
+        """The highlighted report's eval set: its runs in this folder over time."""
+        entry = self._entry
+        if entry is not None and entry.ok:
+            self.app.push_screen(HistoryScreen(self.folder, entry.eval_set_id))
 
     def action_compare(self) -> None:
         entry = self._entry

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from tenxeval_tui.authoring.append_case import AppendedCase, AppendError, append_case, undo_append
 from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.evaluation.simulators.result import SimulationResult
 from tenxeval_tui.screens.common.host import host_of
 
@@ -131,7 +131,7 @@ class CaseSaver:
             if path is not None:
                 await self._append(result, path, workspace.display_path(path))
 
-        question = f"Save the conversation of {result.eval_id!r} as a case of…"
+        question = f"Save the conversation of {quoted(result.eval_id)} as a case of…"
         screen.app.push_screen(EvalSetPicker(question, files), chosen)
 
     async def _append(self, result: EvalCaseResult, path: Path, shown: str) -> None:
@@ -144,7 +144,7 @@ class CaseSaver:
         self.last = appended
         turns = len(case.conversation)
         self.screen.notify(
-            f"Saved as case {appended.eval_id!r} ({turns} turns) in {shown}. ctrl+z takes it back.",
+            f"Saved as case {quoted(appended.eval_id)} ({turns} turns) in {shown}. ctrl+z takes it back.",
             title="Saved as case",
             markup=False,
         )
@@ -162,7 +162,7 @@ class CaseSaver:
             return
         self.last = None
         self.screen.notify(
-            f"Took case {appended.eval_id!r} out of {appended.path.name} again.", markup=False
+            f"Took case {quoted(appended.eval_id)} out of {appended.path.name} again.", markup=False
         )
 
 

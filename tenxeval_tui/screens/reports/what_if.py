@@ -59,8 +59,9 @@ class WhatIfScreen(Screen[None]):
         Binding("plus,equals_sign", "nudge(1)", f"+{STEP:g}", key_display="+"),
         Binding("minus", "nudge(-1)", f"-{STEP:g}", key_display="-"),
         Binding("space", "toggle_criterion", "On/off"),
-        Binding("r", "reset", "Reset"),
-        Binding("w", "save", "Save as report"),
+        # not r (the run view, from every screen) nor w (watch): one key, one meaning
+        Binding("0", "reset", "Reset", tooltip="Every criterion back to its threshold"),
+        Binding("ctrl+s", "save", "Save as report", tooltip="Save the result beside the report"),
         Binding("g", "save_config", "Save config"),
     ]
 

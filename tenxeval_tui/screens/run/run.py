@@ -12,6 +12,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,12 +26,14 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Static
 
 from tenxeval_tui.browsing.case_flips import FlipHistory
+from tenxeval_tui.browsing.history.landing import index_landed
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.repeats import MAX_REPEATS
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.evaluation.tools.settings import ToolSettings
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.passes import rerun_only
 from tenxeval_tui.runs.plan import RunPlan
@@ -42,6 +45,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
 from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
 from tenxeval_tui.screens.run.run_accept import (
@@ -51,8 +55,10 @@ from tenxeval_tui.screens.run.run_accept import (
     result_in_reports,
 )
 from tenxeval_tui.screens.run.run_stop import (
+    END_CHOICES,
     STOP_CHOICES,
     ack_message,
+    end_question,
     end_tool_call,
     running_case,
     stop_case,
@@ -63,6 +69,7 @@ from tenxeval_tui.screens.run.run_transcript import TRANSCRIPT_KEY, TranscriptSw
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.settings.workspace_watch import follow_workspace_files
 from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
 from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
@@ -82,7 +89,6 @@ class RunScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", tooltip="Back to the screen before"),
-        Binding("ctrl+r", "start", "Run", priority=True, tooltip="Run what the options select"),
         Binding("ctrl+k", "cancel_run", "Cancel run", priority=True),
         Binding("x", "stop_case", "Stop case", tooltip="Stop the selected running case"),
         Binding(
@@ -98,7 +104,7 @@ class RunScreen(Screen[None]):
             tooltip="Run what the stopped run did not finish; the finished cases are kept",
         ),
         Binding("f", "rerun_failed", "Rerun failed", tooltip="Rerun the failed and errored cases"),
-        Binding("s", "rerun_selected", "Rerun case", tooltip="Rerun the selected case"),
+        Binding("s", "rerun_selected", "Run again", tooltip="Run the selected case again"),
         ACCEPT_KEY,
         ACCEPT_MANY_KEY,
         Binding("o", "open_html", "Open HTML", tooltip="Open the HTML report in the browser"),
@@ -185,6 +191,7 @@ class RunScreen(Screen[None]):
             concurrency=concurrency,
             workers=_workers(workers),
             preset=preset,
+            tools=self._initial_tools(),
             id="run-options",
         )
         yield RunProgress(timings=self.timings, id="run-progress")
@@ -217,6 +224,16 @@ class RunScreen(Screen[None]):
         jobs = last.concurrency or concurrency or ws.settings.concurrency
         return agent or "", jobs, workers, last.preset
 
+    def _initial_tools(self) -> str:
+        """The options bar's tools mode: ``$TENXEVAL_TOOLS``, else the project's
+        ``[tool.tenxeval] tools``, else live (as ``run --tools`` resolves it)."""
+        user = host_of(self.app).preferences.settings
+        try:
+            layered = resolve_settings({}, os.environ, self.workspace, user, names=("tools",))
+        except SettingsError:
+            return self.workspace.settings.tools or "live"
+        return str(layered["tools"].value or "live")
+
     def on_mount(self) -> None:
         self.title = "tenxeval · run"
         self.query_one(RunProgress).show(None)
@@ -230,11 +247,22 @@ class RunScreen(Screen[None]):
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
         self.flip_marks.start_following()
+        if host_of(self.app).watch_files:
+            self._follow_workspace()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
         box.update(Text(inert(message, multiline=True), style=style))
         self.query_one("#run-message-box").display = bool(message)
+
+    @work(exclusive=True, group="workspace-watch")
+    async def _follow_workspace(self) -> None:
+        """List an eval set or scenario file made or removed since without a restart."""
+        await follow_workspace_files(self.workspace, self._workspace_changed)
+
+    def _workspace_changed(self) -> None:
+        ws = self.workspace
+        self.query_one(RunOptions).set_eval_sets([(ws.display_path(p), p) for p in ws.run_files()])
 
     # --- choosing and starting a run -------------------------------------------------
 
@@ -256,10 +284,17 @@ class RunScreen(Screen[None]):
         """Run what the options select."""
         choice = self.options_choice()
         paths = self.chosen_paths(choice)
+        if choice.scope != ALL_SETS:
+            _, skipped = ready_run_files(paths, self.config_file, choice)
+            for path, problem in skipped:  # said in the workbench's terms, before any start
+                self.say_problem(f"{self.workspace.display_path(path)} cannot run: {problem}")
+                return
         only: dict[str, list[str]] = {}
         if choice.eval_ids:
             only = {str(path): list(choice.eval_ids) for path in paths}
-        self.launch(paths, only=only, tags=choice.tags)
+        if self.launch(paths, only=only, tags=choice.tags):
+            # keys typed next act on the run (e, s, x...), not into the box run from
+            self.query_one(RunCaseTable).focus()
 
     def chosen_paths(self, choice: RunChoice) -> list[Path]:
         """The eval set (and scenario) files the scope option selects: "all" leaves out the
@@ -313,10 +348,12 @@ class RunScreen(Screen[None]):
             repeats=choice.repeats,
             workers=choice.workers,
             preset=choice.preset,
+            tools=ToolSettings(mode=choice.tools),  # type: ignore[arg-type]  # one of TOOL_MODES
             config_file=self.config_file,
             output_dir=output_dir,
             journal=_new_journal(output_dir),
             search_path=self.search_path,
+            **self.watcher.report_marks(),
         )
         self.stopped_run = StoppedRun.of(self.request)
         self._start(self.request, list(carry or []))
@@ -386,6 +423,8 @@ class RunScreen(Screen[None]):
             await asyncio.to_thread(
                 _write_partial_reports, run, request, cancelled=process.cancelled
             )
+        # the reports go into their folder's history index as they land (in a thread)
+        self.run_worker(partial(index_landed, list(run.report_files)), thread=True)
         for result in run.results():
             self.last_results[f"{result.eval_set_id}::{result.eval_id}"] = result
         reports = [Path(f) for f in run.report_files if f.endswith(".json")]
@@ -397,6 +436,16 @@ class RunScreen(Screen[None]):
         self.query_one(RunProgress).show(run)
         self._show_outcome(run, complete=rest is not None)
         self.runs_finished += 1
+        if self.live is run:  # not replaced by a newer run meanwhile
+            self.call_later(self.watcher.run_ended)
+
+    @property
+    def cases_in_run(self) -> list[tuple[str, str]]:
+        """``(eval_set_id, eval_id)`` of each case of the run in progress (for watch mode)."""
+        run = self.live
+        if run is None or not self.running:
+            return []
+        return [(state.eval_set_id, state.eval_id) for state in run.cases.values()]
 
     def _show_new_run(self, run: LiveRun) -> None:
         """Follow ``run`` from now on: an empty case table and events pane, no message."""
@@ -627,6 +676,8 @@ class RunScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_while_typing(self, action):
+            return False  # the options bar's box has the focus: the key types there
         run = self.live
         if action == "cancel_run":
             return self.running
@@ -686,15 +737,25 @@ class RunScreen(Screen[None]):
             ChoiceScreen(stop_question(state), STOP_CHOICES, title="Stop case")
         )
         process = self.process
-        if answer not in ("cancel", "score") or process is None:
+        if answer not in ("cancel_case", "score") or process is None:
             return
         if not await stop_case(process, state, score=answer == "score"):
             self.notify("The run has ended.", severity="warning")
 
-    async def action_end_tool_call(self) -> None:
-        """End the selected case's tool call in flight: the agent sees it time out."""
+    def action_end_tool_call(self) -> None:
+        """Ask, then end the selected case's tool call in flight: the agent sees it time
+        out (it cannot be undone)."""
+        self._confirm_end_call()
+
+    @work(exclusive=True, group="stop-case")
+    async def _confirm_end_call(self) -> None:
         state = running_case(self.live, self.selected)
-        if state is not None and self.process is not None:
+        if state is None:
+            return
+        answer = await self.app.push_screen_wait(
+            ChoiceScreen(end_question(state), END_CHOICES, title="End tool call")
+        )
+        if answer == "end" and self.process is not None:
             await end_tool_call(self.process, state)
 
     def _tell_acks(self, run: LiveRun) -> None:
@@ -895,6 +956,7 @@ def _write_partial_reports(run: LiveRun, request: RunPlan, *, cancelled: bool) -
         return  # nothing readable was left: the run's message says what happened
     if not reports:
         return
+    reports = [request.with_report_marks(report) for report in reports]
     written = write_reports(reports, config.reporter, console=False)
     run.report_files, run.html_reports = written.files, written.html
     if cancelled:

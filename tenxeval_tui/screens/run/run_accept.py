@@ -23,6 +23,7 @@ from textual.screen import Screen
 from tenxeval_tui.authoring.accept_many import only_reply_failed
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.runs.live_run import FINISHED, CaseState, CaseStatus, LiveRun
 from tenxeval_tui.screens.reports.accept_actual import accept_actual, accepted_run
 from tenxeval_tui.screens.reports.accept_batch import Batch, accept_batch, refuse
@@ -82,7 +83,7 @@ async def accept_selected(
     found = await asyncio.to_thread(result_in_reports, reports[key], state.result)
     if found is None:
         screen.app.notify(
-            f"No report of this run holds case {state.eval_id!r}: nothing to accept.",
+            f"No report of this run holds case {quoted(state.eval_id)}: nothing to accept.",
             title="Not accepted",
             severity="warning",
             markup=False,

@@ -23,10 +23,22 @@ from tenxeval_tui.runs.worker_commands import (
 from tenxeval_tui.runs.worker_process import WorkerProcess
 
 STOP_CHOICES = {
-    "cancel": "Cancel it",
+    "cancel_case": "Cancel it",  # not "cancel": esc answers that, and keeps it running
     "score": "Score what it did so far",
     "keep": "Keep it running",
 }
+
+
+END_CHOICES = {"end": "End the call", "wait": "Wait for it"}
+"""Ending a tool call cannot be undone (the agent sees a timeout): the run view asks."""
+
+
+def end_question(state: CaseState) -> str:
+    """What the run view asks before ending ``state``'s tool call in flight."""
+    return (
+        f"End the tool call {inert(state.name or state.eval_id)} is waiting on? The agent "
+        "sees it time out, as a real timeout."
+    )
 
 
 def stop_question(state: CaseState) -> str:

@@ -9,13 +9,16 @@ screen satisfies it; this module does not import it):
   worker process (fresh imports);
 - eval sets changed: only their added or modified cases rerun (and any case with no
   result yet); every other case is shown carried over from the last run;
-- a change while a run is in progress restarts that run whole.
+- eval sets changed while a run is in progress: the run goes on (the cases the change
+  does not touch finish), and the changed cases rerun once it ends; agent code changed
+  while it runs restarts it whole (every case would run the old code).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +26,8 @@ from typing import Any, Protocol
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.targets.loader import agent_source_folder
+from tenxeval_tui.evaluation.watch_marks import WATCH_KEY
+from tenxeval_tui.runs.live_run import case_key
 from tenxeval_tui.runs.watch import ChangeBatch, ChangeWatcher, rerun_for
 from tenxeval_tui.widgets.run.run_options import RunChoice
 
@@ -51,6 +56,11 @@ class WatchedView(Protocol):
     @property
     def last_results(self) -> Mapping[str, EvalCaseResult]:
         """Case key -> the latest result of each case run so far."""
+        ...
+
+    @property
+    def cases_in_run(self) -> Iterable[tuple[str, str]]:
+        """``(eval_set_id, eval_id)`` of each case of the run in progress (none when idle)."""
         ...
 
     @property
@@ -109,6 +119,13 @@ class WatchController:
         self.last_change_at: float | None = None
         """``time.perf_counter()`` when the last batch arrived."""
         self._stop: asyncio.Event | None = None
+        self.session = ""
+        """The watch session's id, marked on the reports of its runs."""
+        self._runs = 0
+        self._pending: dict[Path, set[str]] = {}
+        """Changed cases (file -> eval ids) to rerun once the run in progress ends."""
+        self._pending_keys: set[str] = set()
+        self._pending_gone: set[str] = set()
 
     @property
     def active(self) -> bool:
@@ -132,10 +149,22 @@ class WatchController:
             if folder is not None:
                 self.watcher.add_agent_folder(folder)
         self._stop = asyncio.Event()
+        self.session, self._runs = uuid.uuid4().hex[:12], 0
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
         if not screen.running:
             screen.action_start()  # runs once now (the run later changes are compared with)
         return self._watch(self.watcher, self._stop)
+
+    def report_marks(self) -> dict[str, Any]:
+        """What the next run's plan adds while watch mode is on: its reports marked as a
+        run of this session (``metadata.watch``: the report browser lists a session as
+        one row), and, for a rerun, the JSON report only (one report per rerun)."""
+        if not self.active:
+            return {}
+        run = self._runs
+        self._runs += 1
+        marks = {WATCH_KEY: {"session": self.session, "run": run}}
+        return {"report_metadata": marks, "html": run == 0}
 
     def stop(self) -> None:
         """Turn watch mode off."""
@@ -149,6 +178,45 @@ class WatchController:
             self.last_change_at = time.perf_counter()
             self.handle(watcher, batch)
 
+    def _wait_for_the_run(
+        self, only: Mapping[Path, list[str]], keys: Iterable[str], gone: Iterable[str]
+    ) -> None:
+        """Keep the changed cases to rerun once the run in progress ends; the others in it
+        finish undisturbed (a save no longer restarts the whole run)."""
+        for path, ids in only.items():
+            self._pending.setdefault(path, set()).update(ids)
+        self._pending_keys.update(keys)
+        self._pending_gone.update(gone)
+        if only:
+            count = sum(len(ids) for ids in self._pending.values())
+            self.screen.notify(
+                f"Saved: {count} changed case(s) rerun when this run ends; the others finish."
+            )
+
+    def run_ended(self) -> None:
+        """The run in progress ended: rerun the cases changed while it ran (their results
+        from it ran the old version), carrying every other case over."""
+        if not self._pending or not self.active:
+            self._pending.clear()
+            return
+        only = {str(path): sorted(ids) for path, ids in self._pending.items()}
+        paths = list(self._pending)
+        keys, gone = set(self._pending_keys), set(self._pending_gone)
+        self._pending.clear()
+        self._pending_keys.clear()
+        self._pending_gone.clear()
+        screen = self.screen
+        scope = {p.resolve() for p in screen.chosen_paths(screen.options_choice())}
+        carry = [
+            result
+            for key, result in screen.last_results.items()
+            if key not in keys
+            and key not in gone
+            and screen.set_paths.get(result.eval_set_id, Path()).resolve() in scope
+        ]
+        screen.forget_results(gone)
+        screen.launch(paths, only=only, tags=screen.options_choice().tags, carry=carry)
+
     def handle(self, watcher: ChangeWatcher, batch: ChangeBatch) -> None:
         """Rerun what ``batch`` affects (the policy is :func:`~tenxeval_tui.runs.watch.rerun_for`)."""
         screen = self.screen
@@ -160,12 +228,19 @@ class WatchController:
             key: screen.set_paths.get(result.eval_set_id, Path())
             for key, result in screen.last_results.items()
         }
+        for set_id, eval_id in screen.cases_in_run:  # running now: not "never ran"
+            previous.setdefault(case_key(set_id, eval_id), screen.set_paths.get(set_id, Path()))
         rerun = rerun_for(batch, selection, previous)
         if rerun.problems:
             screen.say_problem("Not rerun: " + "; ".join(str(p) for p in rerun.problems))
             return
-        if rerun.everything or screen.running:
+        if rerun.everything:
+            self._pending.clear()
+            self._pending_keys.clear()
             screen.action_start()  # what the options select, filter included
+            return
+        if screen.running:
+            self._wait_for_the_run(rerun.only, rerun.keys, rerun.gone)
             return
         if not rerun.only:
             if rerun.gone:

@@ -17,7 +17,7 @@ from textual.widgets import Input, Label, Static, TextArea
 from tenxeval_tui.authoring.shown_value import ShownValue, shows_controls
 from tenxeval_tui.widgets.editor.messages import FieldEdited, FieldEditReceiver
 
-CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ \\x9b …)"
+CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ ⟦U+009B⟧ …)"
 
 
 def follow_edit(shown: ShownValue, box: Input | TextArea) -> str:

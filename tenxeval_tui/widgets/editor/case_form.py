@@ -13,7 +13,9 @@ from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.unknown_keys import describe, unknown_keys
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
 from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
@@ -84,9 +86,12 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             self._shown_id = document.case(uid).eval_id
             flips = Static(id="case-flips", classes="form-flips")
             flips.display = False  # until the case is known to have flipped
+            unknown = Static(id="case-unknown-keys", classes="form-warning")
+            unknown.display = False
             widgets: list[Widget] = [
                 Label(f"Case #{index + 1}", classes="form-title"),
                 flips,
+                unknown,
                 CaseField("eval_id", "eval_id", text("eval_id")),
                 CaseField("name", "name", text("name")),
                 CaseField("description", "description", text("description"), multiline=True),
@@ -97,9 +102,9 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                     TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
                 )
             widgets += [
-                Label("no turns: ctrl+t adds one", classes="form-hint")
+                Label("no turns: alt+t adds one", classes="form-hint")
                 if not case.get("conversation")
-                else Label("ctrl+t adds a turn", classes="form-hint"),
+                else Label("alt+t adds a turn", classes="form-hint"),
                 CaseField("session.user_id", "session user id", text("session.user_id")),
                 CaseField(
                     "session.state", "session state (JSON)", text("session.state"), multiline=True
@@ -164,7 +169,19 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         for field in self.query(CaseField):
             field.set_problem(problems.get(field.key))
         if case is not None:
+            self.show_unknown_keys(case)
             self.show_agent_notes(case)
+
+    def show_unknown_keys(self, case: dict[str, Any]) -> None:
+        """Warn, under the case's title, of each key of ``case`` that nothing reads (a
+        typo such as ``tagz`` checks nothing), with the nearest known name."""
+        found = self.query("#case-unknown-keys")
+        if not found:
+            return
+        line = found.first(Static)
+        lines = describe(unknown_keys(case, EvalCase), whole="this case")
+        line.update(Text(inert("\n".join(f"⚠ {text}" for text in lines), multiline=True)))
+        line.display = bool(lines)
 
     def show_agent_notes(self, case: dict[str, Any] | None = None) -> None:
         """Show the agent's warnings and hints of ``case`` (by default the case shown)
@@ -182,12 +199,17 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
 
-    def focus_field(self, key: str) -> bool:
-        """Focus the input of field ``key``; ``False`` if the form has no such field."""
+    def focus_field(self, key: str, *, select: bool = True) -> bool:
+        """Focus the input of field ``key``; ``False`` if the form has no such field.
+        ``select=False`` puts the cursor at the end of a one-line box instead of selecting
+        its text (``enter`` on a case: the first key typed must not overwrite its id)."""
         found = self.query(f"#{field_id(key)}")
         if not found:
             return False
         widget = found.first()
+        if isinstance(widget, Input) and not select and widget.select_on_focus:
+            widget.select_on_focus = False  # for this focus only
+            self.call_after_refresh(setattr, widget, "select_on_focus", True)
         self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
         self.call_after_refresh(widget.scroll_visible, animate=False)
         return True

@@ -17,19 +17,18 @@ def key_name(binding: Binding) -> str:
     return "+".join([*modifiers, format_key(last)])
 
 
-def hint_text(run_view: str, run: str, help_key: str, palette: str, hide: str) -> Text:
-    """The hint, keys in bold."""
+def hint_text(run: str, palette: str, hide: str) -> Text:
+    """The hint, keys in bold: keys that act from any focus (a letter would be typed into
+    the box being edited)."""
     text = Text("New here? ", style="bold")
     for i, (key, what) in enumerate(
         (
-            (run_view, "run view, then "),
             (run, "runs the eval sets"),
-            (help_key, "every key"),
-            (palette, "commands"),
+            (palette, "every command and key"),
             (hide, "hide tip"),
         )
     ):
-        if i > 1:
+        if i > 0:
             text.append(" · ")
         text.append(key, style="bold reverse")
         text.append(f" {what}")

@@ -35,7 +35,7 @@ class ToolCallRow(Vertical):
     BINDINGS = [  # priority: see form_command
         Binding("ctrl+up", "move(-1)", "Call up", priority=True),
         Binding("ctrl+down", "move(1)", "Call down", priority=True),
-        Binding("ctrl+r", "remove", "Remove call", priority=True),
+        Binding("ctrl+delete", "remove", "Remove call", priority=True),
     ]
 
     def __init__(
@@ -74,7 +74,7 @@ class ToolCallRow(Vertical):
             with Horizontal(classes="row-buttons"):
                 yield Button("↑", id="up", compact=True, tooltip="Move call up (ctrl+up)")
                 yield Button("↓", id="down", compact=True, tooltip="Move call down (ctrl+down)")
-                yield Button("✕", id="remove", compact=True, tooltip="Remove call (ctrl+r)")
+                yield Button("✕", id="remove", compact=True, tooltip="Remove call (ctrl+delete)")
 
     def on_mount(self) -> None:
         for button in self.query(Button):

@@ -20,8 +20,9 @@ class TurnEditor(Vertical):
     """The fields of turn ``turn``; ``texts`` maps each field key to the text to show."""
 
     # A priority binding runs when the key arrives, before the next key goes to the focus
-    # (see tenxeval_tui.screens.editor.case_commands); a tool call row's ctrl+r comes first.
-    BINDINGS = [Binding("ctrl+r", "remove_turn", "Remove turn", priority=True)]
+    # (see tenxeval_tui.screens.editor.case_commands); a tool call row's ctrl+delete comes
+    # first. Undone by ctrl+z, which the notice after it says.
+    BINDINGS = [Binding("ctrl+delete", "remove_turn", "Remove turn", priority=True)]
 
     def __init__(
         self,
@@ -69,7 +70,7 @@ class TurnEditor(Vertical):
         )
         with Horizontal(classes="turn-buttons"):
             yield Button("+ tool call (ctrl+o)", id="add-call", compact=True)
-            yield Button("remove turn (ctrl+r)", id="remove-turn", compact=True)
+            yield Button("remove turn (ctrl+delete)", id="remove-turn", compact=True)
 
     def on_mount(self) -> None:
         for button in self.query(".turn-buttons Button"):
@@ -78,7 +79,7 @@ class TurnEditor(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "remove_turn":
             focused = self.screen.focused
-            # Priority bindings are tried from the screen down: leave ctrl+r to the call.
+            # Priority bindings are tried from the screen down: leave ctrl+delete to the call.
             return focused is None or not any(
                 isinstance(node, ToolCallRow) for node in focused.ancestors_with_self
             )

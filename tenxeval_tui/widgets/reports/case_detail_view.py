@@ -7,14 +7,20 @@ comparison (where a baseline run of the same case is shown next to it).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.case_diff import expectations_for, user_turns
+from tenxeval_tui.browsing.case_source import expected_node_order_in_file
 from tenxeval_tui.browsing.repeats import divergence_label, repeat_lines, stats_label
+from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
@@ -25,7 +31,7 @@ from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff
 from tenxeval_tui.widgets.reports.simulated_conversation import SimulatedConversation
-from tenxeval_tui.widgets.reports.status_text import status_text
+from tenxeval_tui.widgets.reports.status_text import status_text, stopped_text
 from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
 
 REPEAT_KEYS: list[BindingType] = [
@@ -44,10 +50,14 @@ TRANSCRIPT_KEY = Binding(
 """Switching the case view between its detail and its transcript (bound by its screens)."""
 
 
-def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
+def node_order_text(
+    expected: list[str] | None, actual: list[str], source: str | None = None
+) -> Text:
     """Expected and actual node order, the actual line marked when it differs.
 
-    An empty expected order is no expectation (as the node-order criterion reads it).
+    An empty expected order is no expectation (as the node-order criterion reads it);
+    ``source`` names the eval set file it was read from when the report did not record it
+    (no node-order criterion ran).
     """
     arrow = " → "
     text = Text()
@@ -58,6 +68,8 @@ def node_order_text(expected: list[str] | None, actual: list[str]) -> Text:
         text.append("(no expectation)", style="dim")
     else:
         text.append(inert(arrow.join(expected)))
+        if source is not None:
+            text.append(f"   (from {inert(source)}: not checked in this run)", style="dim")
     text.append("\nactual    ", style="bold")
     same = not expected or expected == actual
     text.append(inert(arrow.join(actual)) or "(none)", style="" if same else "yellow")
@@ -166,6 +178,8 @@ class CaseDetailView(VerticalScroll):
         """The repeat shown (0-based), or ``None`` for the case's top level."""
         self._report_title = ""
         self._eval_case: EvalCase | None = None
+        self._file_node_order: tuple[list[str], Path] | None = None
+        """The expected node order read from the case's eval set file, and the file."""
         self.transcript_on = False
         """The transcript shows instead of the sections (:meth:`toggle_transcript`)."""
 
@@ -206,6 +220,7 @@ class CaseDetailView(VerticalScroll):
         """Fill the view with ``result`` (and ``baseline``, the same case in another run)."""
         self.result, self.baseline, self.repeat = result, baseline, None
         self._report_title, self._eval_case = report_title, eval_case
+        self._file_node_order = None
         self._fill(result)
 
     @property
@@ -238,6 +253,39 @@ class CaseDetailView(VerticalScroll):
         position = (position + delta) % (count + 1)
         self.show_repeat(None if position == 0 else position - 1)
 
+    def _show_node_order(self, run: EvalCaseResult, expected: list[str] | None) -> None:
+        source = None
+        if expected is None and self._file_node_order is not None:
+            expected, path = self._file_node_order
+            source = path.name
+        self.query_one("#node-order", Static).update(
+            titled("Node order", node_order_text(expected, run.node_visits, source))
+        )
+
+    def look_up_expectations(self, files: Callable[[], Iterable[Path]], eval_set_id: str) -> None:
+        """Where the report did not record the case's expected node order (no node-order
+        criterion ran), show its eval set file's: looked up among ``files()`` in a thread."""
+        result = self.result
+        if result is None or expectations_for(result, self._eval_case).node_order is not None:
+            return
+        self._look_up_node_order(files, eval_set_id, result)
+
+    @work(thread=True, exclusive=True, group="file-node-order")
+    def _look_up_node_order(
+        self, files: Callable[[], Iterable[Path]], eval_set_id: str, result: EvalCaseResult
+    ) -> None:
+        found = expected_node_order_in_file(files(), eval_set_id, result.eval_id)
+        if found is not None:
+            self.app.call_from_thread(self._file_node_order_found, result, found)
+
+    def _file_node_order_found(self, result: EvalCaseResult, found: tuple[list[str], Path]) -> None:
+        if self.result is not result:
+            return  # another case is shown by now
+        self._file_node_order = found
+        run = self.shown_run
+        if run is not None:
+            self._show_node_order(run, expectations_for(run, self._eval_case).node_order)
+
     def _fill(self, run: EvalCaseResult) -> None:
         result, baseline, eval_case = run, self.baseline, self._eval_case
         assert self.result is not None
@@ -267,9 +315,7 @@ class CaseDetailView(VerticalScroll):
             match_type=expected.match_type,
             ignore_args=expected.ignore_args,
         )
-        self.query_one("#node-order", Static).update(
-            titled("Node order", node_order_text(expected.node_order, result.node_visits))
-        )
+        self._show_node_order(result, expected.node_order)
         self.query_one("#criteria-table", CriteriaTable).show_results(
             result.criterion_results, baseline.criterion_results if baseline else None
         )
@@ -333,7 +379,10 @@ class CaseDetailView(VerticalScroll):
         repeat: int | None = None,
         repeats: int = 0,
     ) -> Text:
-        title = Text.assemble(status_text(result.status), " ", (inert(result.eval_id), "bold"))
+        stopped = bool(result.metadata.get(STOPPED_EARLY_KEY))
+        title = Text.assemble(
+            status_text(result.status, stopped_early=stopped), " ", (inert(result.eval_id), "bold")
+        )
         if result.name and result.name != result.eval_id:
             title.append(f"  {inert(result.name)}")
         if repeat is not None:
@@ -341,6 +390,8 @@ class CaseDetailView(VerticalScroll):
         elif result.repeat_stats is not None:
             rs = result.repeat_stats
             title.append(f"   {rs.passed_repeats}/{rs.repeats} repeats passed", style="cyan")
+        if stopped:
+            title.append("   ").append_text(stopped_text())
         title.append(f"\n{result.duration_seconds:.2f}s", style="cyan")
         if report_title:
             title.append(f"   in {inert(report_title)}", style="dim")

@@ -31,8 +31,10 @@ def case_cells(row: CaseRow) -> Sequence[Text]:
         if row.error
         else Text(inert(", ".join(row.failed_criteria)))
     )
+    if row.stopped_early:
+        why = Text.assemble(("stopped early", "bold yellow"), " · " if why.plain else "", why)
     return (
-        status_text(row.status),
+        status_text(row.status, stopped_early=row.stopped_early),
         Text(inert(row.eval_id)),
         Text(inert(row.name)),
         score_text(row.score),

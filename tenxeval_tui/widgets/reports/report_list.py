@@ -67,8 +67,13 @@ class ReportList(RowTable[Text]):
         self.clear()
         for entry in self.entries:
             if entry.ok:
+                title = Text(inert(entry.title))
+                if entry.rescored:  # another scoring of a run listed already
+                    title.append(" (rescored)", style="yellow")
+                if entry.session_runs > 1:  # a watch session: its newest report stands in
+                    title.append(f" (watch: {entry.session_runs} runs)", style="cyan")
                 cells = [
-                    Text(inert(entry.title)),
+                    title,
                     Text(format_time(entry.timestamp)),
                     pass_rate_text(entry),
                     Text(str(entry.passed), style="green"),

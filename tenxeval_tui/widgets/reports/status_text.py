@@ -14,13 +14,25 @@ STATUS_STYLES = {
     "error": "bold magenta",
 }
 STATUS_LABELS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
+STOPPED_MARK = "⏹"
+"""After the status of a case stopped by hand and scored on what it did so far."""
+STOPPED_WORDS = "stopped early: scored on what it did so far"
 
 
-def status_text(status: str | None) -> Text:
-    """``PASS``/``FAIL``/``ERROR`` in its colour; ``-`` for a case absent from a run."""
+def status_text(status: str | None, *, stopped_early: bool = False) -> Text:
+    """``PASS``/``FAIL``/``ERROR`` in its colour (``FAIL ⏹ stopped early`` for a case
+    stopped by hand and scored on what it did so far); ``-`` for a case absent from a run."""
     if status is None:
         return Text("-", style="dim")
-    return Text(STATUS_LABELS.get(status, status.upper()), style=STATUS_STYLES.get(status, ""))
+    text = Text(STATUS_LABELS.get(status, status.upper()), style=STATUS_STYLES.get(status, ""))
+    if stopped_early:
+        text.append(STOPPED_MARK, style="bold yellow")
+    return text
+
+
+def stopped_text() -> Text:
+    """What a case stopped early is, in words (beside its status)."""
+    return Text(f"{STOPPED_MARK} {STOPPED_WORDS}", style="bold yellow")
 
 
 def score_text(score: float | None) -> Text:

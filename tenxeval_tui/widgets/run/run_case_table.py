@@ -79,7 +79,11 @@ def status_cell(state: CaseState, now: float, slow_after: float | None, *, short
 
 def _status(state: CaseState, now: float, slow_after: float | None, *, short: bool) -> Text:
     if state.status != CaseStatus.RUNNING:
-        return status_text(state.status, short=short)
+        passed_of = runs_passed(state)
+        if passed_of is None or short:
+            return status_text(state.status, short=short)
+        label, style = STATUS_STYLE[state.status]
+        return Text(f"{label.split()[0]} {passed_of}", style=style)  # ✗ 3/5: runs passed
     slow = state.is_slow(now, slow_after)
     style = "bold red" if slow else STATUS_STYLE[CaseStatus.RUNNING][1]
     if short:
@@ -87,6 +91,19 @@ def _status(state: CaseState, now: float, slow_after: float | None, *, short: bo
     if state.repeats > 1:
         return Text(f"▶ {state.repeats_done}/{state.repeats}", style=style)
     return Text("▶ slow" if slow else "▶ running", style=style)
+
+
+def runs_passed(state: CaseState) -> str | None:
+    """``3/5``, the runs passed of a finished case run several times (``None`` for a case
+    that ran once or has not finished)."""
+    if state.status not in (CaseStatus.PASSED, CaseStatus.FAILED, CaseStatus.ERROR):
+        return None
+    stats = state.result.repeat_stats if state.result is not None else None
+    if stats is not None and stats.repeats > 1:
+        return f"{stats.passed_repeats}/{stats.repeats}"
+    if state.repeats > 1 and state.repeats_done:
+        return f"{state.repeats_passed}/{state.repeats_done}"
+    return None
 
 
 def time_cell(state: CaseState, now: float, slow_after: float | None) -> Text:

@@ -1,4 +1,5 @@
-"""What to run and how: scope, case filter, agent, concurrency, repeats, workers, preset, watch."""
+"""What to run and how: scope, case filter, agent, concurrency, repeats, workers, preset, the
+agent's tools (live, record, replay, replay-or-record), watch."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from textual.widgets import Checkbox, Input, Label, Select
 
 from tenxeval_tui.evaluation.config.presets import PRESETS
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.tools.settings import TOOL_MODES
 
 ALL_SETS = "*all*"
+TOOL_LABELS = {"replay-or-record": "rep+rec"}
+"""Short labels of the tools modes (the options bar fits 80 columns)."""
 
 
 def agent_problem(spec: str, search_path: Path | None) -> str | None:
@@ -63,6 +67,8 @@ class RunChoice:
     workers: int | None = None
     """Worker processes the cases go to; ``None`` (left empty) or 1: the run's own process."""
     preset: str | None = None
+    tools: str = "live"
+    """The agent's tools: live, record, replay or replay-or-record (``run --tools``)."""
     watch: bool = False
     tags: list[str] = field(default_factory=list)
     eval_ids: list[str] = field(default_factory=list)
@@ -106,11 +112,18 @@ class RunOptions(Vertical):
     RunOptions #concurrency { width: 6; }
     RunOptions #repeats { width: 6; }
     RunOptions #workers { width: 4; }
-    RunOptions #preset { width: 22; }
+    RunOptions #preset { width: 19; }
+    RunOptions #tools { width: 10; }
     RunOptions.-narrow #scope { width: 1fr; max-width: 30; }
     RunOptions.-narrow #case-filter { width: 1fr; max-width: 24; }
     RunOptions.-narrow #agent { width: 2fr; }
     RunOptions #watch { margin-left: 2; }
+    /* the box, list or switch with the focus, readable without colour (NO_COLOR, a
+       monochrome terminal): a bar drawn at its left, a glyph rather than a tint */
+    RunOptions Input:focus, RunOptions Select:focus, RunOptions Checkbox:focus {
+        outline-left: outer $accent;
+    }
+    RunOptions Input:focus { padding-left: 1; }  /* the bar covers a cell, not the text */
     """
 
     def __init__(
@@ -121,20 +134,38 @@ class RunOptions(Vertical):
         concurrency: int = 4,
         workers: int | None = None,
         preset: str | None = None,
+        tools: str = "live",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._tools = tools if tools in TOOL_MODES else "live"
         self._workers = workers
         self._eval_sets = eval_sets
         self._agent = agent
         self._concurrency = concurrency
         self._preset = preset if preset in PRESETS else "default"
 
-    def compose(self) -> ComposeResult:
+    def _scopes(self) -> list[tuple[str | Text, str]]:
         scopes: list[tuple[str | Text, str]] = [("all eval sets", ALL_SETS)]
-        scopes += [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
+        return scopes + [(Text(inert(label)), str(p)) for label, p in self._eval_sets]
+
+    def set_eval_sets(self, eval_sets: list[tuple[str, Path]]) -> None:
+        """List ``eval_sets`` in the scope list (files made or removed since); the chosen
+        one stays chosen while it is listed, else "all eval sets" is."""
+        if eval_sets == self._eval_sets:
+            return
+        self._eval_sets = eval_sets
+        scope = self.query_one("#scope", Select)
+        chosen = scope.value
+        scope.set_options(self._scopes())
+        listed = {str(path) for _, path in eval_sets}
+        scope.value = chosen if chosen in listed else ALL_SETS
+
+    def compose(self) -> ComposeResult:
         with Horizontal(id="run-what"):
-            yield Select(scopes, value=ALL_SETS, allow_blank=False, id="scope", compact=True)
+            yield Select(
+                self._scopes(), value=ALL_SETS, allow_blank=False, id="scope", compact=True
+            )
             yield Input(placeholder="case ids or #tags", id="case-filter", compact=True)
             yield Input(
                 inert(self._agent), placeholder="agent module:attribute", id="agent", compact=True
@@ -166,6 +197,17 @@ class RunOptions(Vertical):
             )
             presets = [(name, name) for name in PRESETS]
             yield Select(presets, value=self._preset, allow_blank=False, id="preset", compact=True)
+            modes = [(f"⚙ {TOOL_LABELS.get(mode, mode)}", mode) for mode in TOOL_MODES]
+            yield Select(
+                modes,
+                value=self._tools,
+                allow_blank=False,
+                id="tools",
+                compact=True,
+                tooltip="The agent's tools: run them, record every call to NAME.tools.jsonl, "
+                "replay the recording (no real tool runs), or replay what is recorded and "
+                "record the rest",
+            )
             yield Checkbox("watch", False, id="watch", compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -178,6 +220,7 @@ class RunOptions(Vertical):
         repeats = self.query_one("#repeats", Input).value.strip()
         workers = self.query_one("#workers", Input).value.strip()
         preset = self.query_one("#preset", Select).value
+        tools = self.query_one("#tools", Select).value
         return RunChoice(
             scope=str(scope) if isinstance(scope, str) else ALL_SETS,
             filter=self.query_one("#case-filter", Input).value,
@@ -186,6 +229,7 @@ class RunOptions(Vertical):
             repeats=int(repeats) if repeats.isdigit() else None,
             workers=max(1, int(workers)) if workers.isdigit() else None,
             preset=str(preset) if isinstance(preset, str) else None,
+            tools=str(tools) if isinstance(tools, str) else "live",
             watch=self.query_one("#watch", Checkbox).value,
         )
 

@@ -325,7 +325,7 @@ async def test_judge_calls_are_bounded_by_the_run_concurrency(judge_env: JudgeSe
         return Scripted(verdict("safe" if safety else "valid").content, delay=0.05)
 
     judge_env.fallback = answer
-    run = EvalConfig(max_concurrency=2)
+    run = EvalConfig(max_concurrency=2, parallel=True)
     run.enable_criterion("final_response_match_v2", config(num_samples=4, judge_cache=False))
     run.enable_criterion("safety_v1", config(num_samples=4, judge_cache=False))
     criteria = build_criteria(run)

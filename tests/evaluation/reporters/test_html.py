@@ -53,6 +53,15 @@ def test_summary_header_and_rows():
     assert [c["status"] for c in embedded_cases(html)] == ["passed", "passed", "failed", "error"]
 
 
+def test_the_title_and_heading_show_control_characters_inert():
+    report = mixed_report()
+    report.eval_set_name = "\x1b]0;pwned\x07Weather\u202e"
+    html = HTMLReporter().render(report)
+    assert "<title>␛]0;pwned␇Weather⟦U+202E⟧ · evaluation report</title>" in html
+    assert "<h1>␛]0;pwned␇Weather⟦U+202E⟧</h1>" in html
+    assert "\x1b" not in html and "\x07" not in html and "\u202e" not in html
+
+
 def test_embedded_data_cannot_close_its_script_block():
     report = mixed_report()
     report.results[0].actual_response = XSS_RESPONSE + "</SCRIPT ><!--<script>"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Select
+from textual.widgets import Select, Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.runs.live_run import CaseStatus
@@ -23,6 +23,7 @@ from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, prompt_of
 from tests.evaluation.simulators.scripted_user import JUDGE, ScriptedUser, kind_of, when_said
 from tests.tui.conftest import notifications
+from tests.tui.run.conftest import wait_until
 from tests.waiting import scaled, wait_for
 
 from .conftest import open_run_screen
@@ -135,7 +136,14 @@ async def test_all_skips_a_scenario_file_without_a_user_model_and_says_so(
         ]
         assert screen.live is not None and not screen.live.crashed
         assert not any(key.startswith("trips::") for key in screen.live.cases)
-        await wait_for(
+        await wait_until(
+            lambda: any(
+                "Skipped evals/trips.scenarios.json" in str(n.message)
+                and "a model for the simulated user" in str(n.message)
+                and "$TENXEVAL_USER_MODEL" in str(n.message)
+                and "CriterionConfig" not in str(n.message)
+                for n in app._notifications
+            ),
             pilot,
             lambda: any(
                 "Skipped evals/trips.scenarios.json" in n and "no judge model" in n
@@ -143,3 +151,27 @@ async def test_all_skips_a_scenario_file_without_a_user_model_and_says_so(
             ),
             what="the skipped file's toast",
         )
+
+
+async def test_a_scenario_file_chosen_alone_says_what_to_set_in_the_workbenchs_terms(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("TENXEVAL_JUDGE_MODEL", "TENXEVAL_USER_MODEL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")  # an endpoint: no key needed
+    unready = {**SCENARIOS, "user_simulator_config": {"api_style": "chat"}}
+    scenario_file = workspace / "evals" / "trips.scenarios.json"
+    scenario_file.write_text(json.dumps(unready))
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        screen.query_one("#scope", Select).value = str(scenario_file.resolve())
+        await pilot.press("ctrl+r")
+        message = screen.query_one("#run-message", Static)
+        await wait_until(lambda: "cannot run" in str(message.render()), pilot, what="why")
+        said = str(message.render())
+        assert "evals/trips.scenarios.json cannot run" in said
+        assert '"model" in the file\'s "user_simulator_config"' in said
+        assert "judge_model in [tool.tenxeval]" in said and "$TENXEVAL_JUDGE_MODEL" in said
+        assert "CriterionConfig" not in said and "API key" not in said
+        assert screen.request is None  # nothing started

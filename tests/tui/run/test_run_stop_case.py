@@ -107,7 +107,9 @@ async def test_ending_the_tool_call_in_flight_makes_the_agent_see_a_timeout(
     async with WorkbenchApp(root).run_test(size=(160, 45)) as pilot:
         screen = await rome_in_flight(pilot)
         pooled_as_asked(screen, workers)
-        await pilot.press("t")
+        await pilot.press("t")  # asks first: it cannot be undone
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
+        await pilot.press("e")  # end the call
         await wait_for(pilot, lambda: screen.runs_finished == 1)
         assert screen.live is not None
         rome = screen.live.cases[ROME].result

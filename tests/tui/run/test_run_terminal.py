@@ -40,7 +40,9 @@ def test_the_run_view_at_100x30_in_a_terminal(tmp_path: Path) -> None:
         assert "time" in header and "tokens" in header and "scores" in header, screen
         tmux.run("send-keys", "-t", "app", "Down")  # Rome
         wait_sync(lambda: "▶ calling" in tmux.screen(), what="Rome's step over its events")
-        tmux.run("send-keys", "-t", "app", "t")
+        tmux.run("send-keys", "-t", "app", "t")  # asks first: it cannot be undone
+        wait_sync(lambda: "End tool call" in tmux.screen(), what="the question")
+        tmux.run("send-keys", "-t", "app", "e")
         wait_sync(lambda: "Run finished" in tmux.screen(), what="the run to finish")
         assert "timed out" in tmux.screen() or "ToolCallTimeout" in tmux.screen()
         tmux.run("send-keys", "-t", "app", "C-q")

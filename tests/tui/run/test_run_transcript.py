@@ -154,7 +154,7 @@ async def test_a_hostile_reply_stays_inert_and_long_lines_wrap(tmp_path: Path) -
         shown = pane.plain
         assert not RAW_CONTROL.search(shown)
         assert "before␛[2Jafter" in shown
-        assert "user\\u202etxt.exe" in shown
+        assert "user⟦U+202E⟧txt.exe" in shown
         assert "[bold red]not markup[/]" in shown  # shown as typed, not parsed
         # What reaches the screen holds no raw control either (the rendered lines).
         rendered = [strip.text for strip in pane.lines]

@@ -45,7 +45,9 @@
 
   function toolLabel(tool) {
     var label = tool.name + (tool.args !== undefined ? "(" + tool.args + ")" : "");
-    return tool.result !== undefined ? label + " \u2192 " + tool.result : label;
+    if (tool.result !== undefined) label += " \u2192 " + tool.result;
+    // How a run that controls tools answered the call: live, replayed or faked.
+    return tool.mode !== undefined ? label + " \u00b7 " + tool.mode : label;
   }
 
   function toolList(tools, other) {

@@ -1,0 +1,161 @@
+"""Where a report came from: its ``metadata.provenance`` and each case's ``case_sha256``.
+
+A report's ``metadata.provenance`` holds (see :func:`run_provenance`):
+
+- ``git_commit``, ``git_dirty``, ``git_branch``: the git state of the repository holding
+  the eval set file (else the agent's project folder, else the current folder); ``None``
+  where there is no repository or no ``git`` (:mod:`.git`);
+- ``eval_set_sha256``: the eval set's content hash, every case of the file, whatever
+  the run selected (:mod:`.hashing`);
+- ``agent_module`` and ``agent_sha256``: the agent's module and the hash of its code
+  (:mod:`.agent_code` says exactly which files); ``None`` when the agent's module is
+  not known (an in-process run of a 10xGraph graph; set
+  :attr:`AgentEvaluator.agent_module` there);
+- ``config_sha256``: the hash of the config's outcome-changing fields;
+- ``judge_models``: ``criterion -> model`` of the judged criteria;
+- ``versions``: ``tenxeval-tui``, ``python`` and every installed distribution the
+  agent's code imports (``10xgraph`` for a 10xGraph agent).
+
+Each case result's ``metadata.case_sha256`` is its case's content hash, taken before the
+case ran. :func:`~.hashing.case_fingerprint` joins the hashes a case's result depends
+on. Reports without provenance (older ones, 10xGraph's) load as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import logging
+import platform
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.eval_result import (
+    CASE_SHA256_KEY,
+    PROVENANCE_KEY,
+    combined_provenance,
+)
+from tenxeval_tui.evaluation.provenance.agent_code import AgentCode, agent_code
+from tenxeval_tui.evaluation.provenance.git import GitError, GitState, file_at_ref, git_state
+from tenxeval_tui.evaluation.provenance.hashing import (
+    canonical_json,
+    case_fingerprint,
+    case_sha256,
+    config_sha256,
+    eval_set_sha256,
+    judge_models,
+    sha256_json,
+)
+
+logger = logging.getLogger("tenxeval_tui.evaluation.provenance")
+
+OWN_DISTRIBUTION = "tenxeval-tui"
+
+
+def versions(imports: Iterable[str] = ()) -> dict[str, str]:
+    """``tenxeval-tui``'s, Python's and the versions of the installed distributions
+    providing the top-level modules ``imports`` (those not installed are left out)."""
+    found = {OWN_DISTRIBUTION: _version(OWN_DISTRIBUTION), "python": platform.python_version()}
+    for name in sorted(set(imports)):
+        own = _version(name)  # most distributions are named as their module: no scan
+        for dist in [name] if own else _providers().get(name, []):
+            found.setdefault(dist, _version(dist))
+    return {name: version for name, version in found.items() if version}
+
+
+@functools.cache
+def _providers() -> Mapping[str, list[str]]:
+    """Top-level module -> the distributions providing it. Scanning every installed
+    distribution takes a quarter of a second: done once a process, when a module is not
+    named as its distribution."""
+    return importlib.metadata.packages_distributions()
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def run_provenance(
+    eval_set: EvalSet,
+    config: EvalConfig,
+    *,
+    eval_set_file: str | Path | None = None,
+    agent_module: str | None = None,
+    project: str | Path | None = None,
+) -> dict[str, Any]:
+    """The ``metadata.provenance`` of a run of ``eval_set`` (all of it, as in its file)
+    with ``config``, its agent in ``agent_module`` imported from ``project``.
+
+    Never raises: a part that cannot be found out is ``None`` (and logged).
+    """
+    code = _agent_code(agent_module, project)
+    where = eval_set_file or project or Path.cwd()
+    git = git_state(where)
+    return {
+        "git_commit": git.commit,
+        "git_dirty": git.dirty,
+        "git_branch": git.branch,
+        "eval_set_sha256": eval_set_sha256(eval_set),
+        "agent_module": agent_module,
+        "agent_sha256": code.sha256 if code is not None else None,
+        "config_sha256": config_sha256(config),
+        "judge_models": judge_models(config),
+        "versions": versions(code.imports if code is not None else ()),
+    }
+
+
+def _agent_code(module: str | None, project: str | Path | None) -> AgentCode | None:
+    if not module:
+        return None
+    try:
+        return agent_code(module, project)
+    except (OSError, ValueError, ImportError) as exc:
+        logger.warning("the agent's code (%s) could not be hashed: %s", module, exc)
+        return None
+
+
+def result_fingerprint(
+    provenance: Mapping[str, Any], case_sha256: str, cassette_sha256: str | None = None
+) -> str | None:
+    """The :func:`~.hashing.case_fingerprint` of a case result in a report: its
+    ``metadata.case_sha256`` with the report's ``metadata.provenance``. ``None`` when the
+    report records no config hash (a report from before provenance): it matches nothing."""
+    config = provenance.get("config_sha256")
+    if not isinstance(config, str):
+        return None
+    return case_fingerprint(
+        case_sha256,
+        provenance.get("agent_sha256"),
+        config,
+        provenance.get("judge_models") or {},
+        cassette_sha256,
+    )
+
+
+__all__ = [
+    "CASE_SHA256_KEY",
+    "PROVENANCE_KEY",
+    "AgentCode",
+    "GitError",
+    "GitState",
+    "agent_code",
+    "canonical_json",
+    "case_fingerprint",
+    "case_sha256",
+    "combined_provenance",
+    "config_sha256",
+    "eval_set_sha256",
+    "file_at_ref",
+    "git_state",
+    "judge_models",
+    "result_fingerprint",
+    "run_provenance",
+    "sha256_json",
+    "versions",
+]

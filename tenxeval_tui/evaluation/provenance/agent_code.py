@@ -1,0 +1,211 @@
+"""The agent's code, as a report's provenance hashes it (``agent_sha256``).
+
+The files, exactly, for an agent ``MODULE:ATTR`` run from a project folder:
+
+1. ``MODULE``'s own file, found the way a run imports it (the project folder first,
+   then ``sys.path``) but without importing it;
+2. when ``MODULE`` is in a package (``a.b.c``), every ``.py`` file of its top-level
+   package (``a/``, every subfolder but ``__pycache__`` and hidden ones);
+3. then, until nothing more is added, every module those files import (``import x``,
+   ``from x import y``, relative imports resolved, and the packages above them) that is
+   a ``.py`` file of the project: in the project folder (or a folder of ``sys.path`` inside it, such as
+   ``src/``), outside virtual environments and ``site-packages``. The standard library,
+   installed packages (their versions are recorded in ``versions`` instead) and
+   tenxeval-tui itself are not hashed.
+
+The hash is the SHA-256 of the canonical JSON of the sorted list of
+``[path, SHA-256 of the file's bytes]``, each path relative to the import-path folder it
+was found in (``my_agent/graph.py``), so the same code checked out elsewhere hashes the
+same. Files that are not Python (a prompt template beside the code) are not covered:
+name them in the agent's code if they matter, or keep them in the eval set.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from importlib.machinery import ModuleSpec, PathFinder
+from pathlib import Path
+
+from tenxeval_tui.evaluation.provenance.hashing import sha256_json
+
+OWN_PACKAGE = "tenxeval_tui"
+_NOT_PROJECT_PARTS = frozenset(
+    {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", "node_modules"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentCode:
+    """The files of an agent's code (see the module docs) and what else they import."""
+
+    module: str
+    files: tuple[tuple[str, str], ...]
+    """``(path, SHA-256 of its bytes)`` of every file hashed, sorted by path."""
+    imports: tuple[str, ...]
+    """Top-level names of the installed (non-standard-library) modules the files import."""
+
+    @property
+    def sha256(self) -> str:
+        """The agent's code hash."""
+        return sha256_json([list(pair) for pair in self.files])
+
+
+def _spec(name: str, search: Sequence[str]) -> ModuleSpec | None:
+    """The spec of module ``name`` found in ``search`` (packages walked down), nothing
+    imported; ``None`` when it is not there."""
+    parts = name.split(".")
+    spec = PathFinder.find_spec(parts[0], list(search))
+    for depth in range(1, len(parts)):
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        locations = list(spec.submodule_search_locations)
+        spec = PathFinder.find_spec(".".join(parts[: depth + 1]), locations)
+    return spec
+
+
+def _source_file(spec: ModuleSpec | None) -> Path | None:
+    if spec is None or not spec.origin or not spec.has_location:
+        return None
+    path = Path(spec.origin)
+    return path if path.suffix == ".py" and path.is_file() else None
+
+
+def _package_files(spec: ModuleSpec | None) -> Iterator[Path]:
+    """Every ``.py`` file under a package's folders (none for a plain module)."""
+    if spec is None or not spec.submodule_search_locations:
+        return
+    for folder in spec.submodule_search_locations:
+        for path in sorted(Path(folder).rglob("*.py")):
+            relative = path.relative_to(folder).parts
+            if not any(p == "__pycache__" or p.startswith(".") for p in relative[:-1]):
+                yield path
+
+
+def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
+    """The module names a file's import statements name (relative ones resolved)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    package = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join(p for p in [*parts, base] if p)
+            if base:
+                names.add(base)
+                names.update(f"{base}.{alias.name}" for alias in node.names)
+    # importing a.b.c runs a/__init__.py and a/b/__init__.py too
+    parents = {".".join(n.split(".")[:i]) for n in names for i in range(1, n.count(".") + 1)}
+    return {n for n in names | parents if n}
+
+
+class _Walk:
+    """The files of one agent's code as they are found."""
+
+    def __init__(self, project: Path | None) -> None:
+        self.project = project.resolve() if project is not None else None
+        inside = [p for p in sys.path if p and self._in_project(Path(p).resolve())]
+        self.project_search = [str(self.project), *inside] if self.project is not None else []
+        self.search = [*self.project_search, *sys.path]
+        self.files: dict[Path, str] = {}
+        """Each file found -> its module name."""
+        self.imports: set[str] = set()
+
+    def _in_project(self, path: Path) -> bool:
+        if self.project is None or not path.is_relative_to(self.project):
+            return False
+        return not _NOT_PROJECT_PARTS.intersection(path.relative_to(self.project).parts)
+
+    def add(self, path: Path, module: str) -> None:
+        self.files.setdefault(path.resolve(), module)
+
+    def add_package(self, top: str) -> None:
+        spec = _spec(top, self.search)
+        folders = [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
+        for path in _package_files(spec):
+            folder = next(f for f in folders if path.is_relative_to(f))
+            parts = path.relative_to(folder).with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            self.add(path, ".".join([top, *parts]))
+
+    def follow_imports(self) -> None:
+        done: set[Path] = set()
+        while pending := [p for p in self.files if p not in done]:
+            for path in pending:
+                done.add(path)
+                module = self.files[path]
+                source = path.read_bytes()
+                for name in _imported_names(source, module, path.name == "__init__.py"):
+                    self._take(name)
+
+    def _take(self, name: str) -> None:
+        top = name.partition(".")[0]
+        if top == OWN_PACKAGE or top == "__future__" or top in sys.stdlib_module_names:
+            return
+        try:
+            file = _source_file(_spec(name, self.project_search)) if self.project_search else None
+        except (ImportError, ValueError, OSError):
+            file = None
+        if file is not None and self._in_project(file.resolve()):
+            self.add(file, name)
+        elif _spec_or_none(top, self.project_search) is None:
+            self.imports.add(top)
+
+    def relative(self, path: Path) -> str:
+        roots = [Path(p).resolve() for p in self.search if p]
+        under = [r for r in roots if path.is_relative_to(r)]
+        root = max(under, key=lambda r: len(r.parts)) if under else path.parent
+        return path.relative_to(root).as_posix()
+
+
+def _spec_or_none(name: str, search: Sequence[str]) -> ModuleSpec | None:
+    if not search:
+        return None
+    try:
+        return _spec(name, search)
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def agent_code(module: str, project: str | Path | None = None) -> AgentCode | None:
+    """The code of the agent in ``module``, run from ``project`` (``None``: the module's
+    own folder on the import path); ``None`` when the module cannot be found."""
+    walk = _Walk(Path(project) if project is not None else None)
+    try:
+        spec = _spec(module, walk.search)
+    except (ImportError, ValueError, OSError):
+        return None
+    file = _source_file(spec)
+    if file is None and not (spec is not None and spec.submodule_search_locations):
+        return None
+    if walk.project is None and file is not None:
+        walk = _Walk(_import_root(file, module))
+    if file is not None:
+        walk.add(file, module)
+    if "." in module or (spec is not None and spec.submodule_search_locations):
+        walk.add_package(module.partition(".")[0])
+    walk.follow_imports()
+    files = sorted(
+        (walk.relative(path), hashlib.sha256(path.read_bytes()).hexdigest()) for path in walk.files
+    )
+    return AgentCode(module=module, files=tuple(files), imports=tuple(sorted(walk.imports)))
+
+
+def _import_root(file: Path, module: str) -> Path:
+    """The folder on the import path ``module`` (in ``file``) was found in."""
+    depth = module.count(".") + (1 if file.name == "__init__.py" else 0)
+    return file.resolve().parents[depth]
+
+
+__all__ = ["OWN_PACKAGE", "AgentCode", "agent_code"]

@@ -1,0 +1,113 @@
+"""Where a file stands in git: the commit checked out, whether the tree is dirty, and a
+file's text at another commit. Through the ``git`` command (a subprocess), so nothing
+but git itself is needed.
+
+No ``git`` on the path, a folder outside any repository, a repository with no commit
+yet: :func:`git_state` says so with ``None`` fields rather than raising. A detached
+HEAD has a commit and no branch.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+GIT_TIMEOUT = 10.0
+"""Seconds one git command may take (a repository on a hung network share must not
+hang a run)."""
+
+
+class GitError(Exception):
+    """A git command could not give what was asked; ``str()`` says why, for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class GitState:
+    """The repository a folder is in, as a report records it (every field ``None`` when
+    it is in none, or git is missing)."""
+
+    commit: str | None = None
+    """The commit checked out (40 hex digits); ``None`` outside a repository or before
+    its first commit."""
+    dirty: bool | None = None
+    """Whether tracked files differ from that commit (staged or not). Untracked files do
+    not count: reports written into the tree must not make every later run dirty."""
+    branch: str | None = None
+    """The branch checked out; ``None`` on a detached HEAD."""
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git -C folder ARGS``; ``FileNotFoundError`` when there is no git."""
+    # GIT_OPTIONAL_LOCKS=0: `git status` must not take the index lock of a repository
+    # the user is working in.
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    return subprocess.run(
+        ["git", "-C", str(folder), *args],
+        capture_output=True,
+        timeout=GIT_TIMEOUT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def _out(done: subprocess.CompletedProcess[bytes]) -> str | None:
+    """What a git command printed, stripped (``None`` when it failed or printed nothing)."""
+    text = done.stdout.decode("utf-8", "replace").strip()
+    return text or None if done.returncode == 0 else None
+
+
+def _existing_folder(path: Path) -> Path:
+    folder = path if path.is_dir() else path.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def git_state(path: str | Path) -> GitState:
+    """The git state of the repository holding ``path`` (a file or a folder)."""
+    folder = _existing_folder(Path(path).resolve())
+    try:
+        head = _git(folder, "rev-parse", "--verify", "--quiet", "HEAD")
+        if head.returncode != 0:
+            return GitState()  # not a repository, or one with no commit yet
+        status = _git(folder, "status", "--porcelain", "--untracked-files=no")
+        branch = _git(folder, "symbolic-ref", "--quiet", "--short", "HEAD")
+    except (OSError, subprocess.SubprocessError):
+        return GitState()  # no git, or it hung
+    return GitState(
+        commit=_out(head),
+        dirty=bool(status.stdout.strip()) if status.returncode == 0 else None,
+        branch=_out(branch),
+    )
+
+
+def file_at_ref(path: str | Path, ref: str) -> bytes:
+    """The bytes of ``path`` at git revision ``ref`` (a commit, branch, tag, ``HEAD~2``);
+    :class:`GitError` saying why when git cannot give them."""
+    file = Path(path).resolve()
+    folder = _existing_folder(file)
+    if ref.startswith("-"):
+        raise GitError(f"--git {ref}: not a git revision")
+    try:
+        top = _out(_git(folder, "rev-parse", "--show-toplevel"))
+        if top is None:
+            raise GitError(f"{path}: not in a git repository")
+        relative = file.relative_to(Path(top).resolve()).as_posix()
+        shown = _git(folder, "show", f"{ref}:{relative}")
+    except FileNotFoundError:
+        raise GitError("git is not installed (no `git` on the PATH)") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git took more than {GIT_TIMEOUT:g}s to answer") from None
+    except ValueError:
+        raise GitError(f"{path}: outside the repository's folder") from None
+    if shown.returncode != 0:
+        said = shown.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = said[-1] if said else f"git show exited with status {shown.returncode}"
+        raise GitError(f"{path} at {ref}: {reason.removeprefix('fatal: ')}")
+    return shown.stdout
+
+
+__all__ = ["GIT_TIMEOUT", "GitError", "GitState", "file_at_ref", "git_state"]

@@ -1,0 +1,195 @@
+"""Running the docs' examples with Sybil: every fenced block of a page, in order, in one
+temporary folder per page.
+
+- ```` ```python ```` runs (top-level ``await`` allowed), the page's blocks sharing one
+  namespace and one event loop, so a later block uses what an earlier one defined.
+- A block with ``title="PATH"`` (any language) is a file of the example: it is written
+  to PATH in the page's folder, as the reader would save it, and not run.
+- ```` ```console ```` runs each ``$ `` line in a shell in the page's folder (with this
+  environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next); each line
+  after it must appear in what the command printed (stdout and stderr), a line holding
+  ``...`` excepted.
+- ``<!-- invisible-code-block: python ... -->`` runs as a Python block that the site does
+  not show: the set-up an example needs and a reader has already (their agent, a file).
+  ``SAMPLES`` there is the repository's ``sample_evals/`` folder.
+- ``<!-- skip: next "why" -->`` before a block leaves it out (Sybil's skip directive; the
+  reason is shown in the source of the page, not on the site).
+
+Sybil (maintained, releases through 2026) was chosen over pytest-examples and
+pytest-markdown-docs because a page is one document with one namespace (a tutorial's
+blocks build on each other), because its directives live in HTML comments that the site
+does not show, and because a parser of our own for ``title=`` files and ``console``
+sessions plugs into it in a few lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import inspect
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import unittest
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sybil import Document, Example, Region, Sybil
+from sybil.parsers.markdown import SkipParser
+from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, RawFencedCodeBlockLexer
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+BIN = Path(sys.executable).parent
+INFO = re.compile(r"(?P<language>[\w-]*)(?P<attrs>[^\n]*)$\n", re.MULTILINE)
+TITLE = re.compile(r'title="(?P<title>[^"]+)"')
+FOLDER = "__doc_folder__"
+LOOP = "__doc_loop__"
+
+
+def _folder(example: Example) -> Path:
+    folder: Path = example.namespace[FOLDER]
+    return folder
+
+
+def write_file(example: Example) -> None:
+    """Save a ``title=`` block where the reader would."""
+    path = _folder(example) / example.parsed["title"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(example.parsed["source"], encoding="utf-8")
+
+
+def run_python(example: Example) -> None:
+    """Run a Python block in the page's namespace; a top-level ``await`` runs on the page's loop."""
+    source = example.parsed["source"]
+    padded = "\n" * example.line + source  # tracebacks give the page's line numbers
+    code = compile(
+        padded, str(example.path), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
+    )
+    result = eval(code, example.namespace)
+    if inspect.iscoroutine(result):
+        loop: asyncio.AbstractEventLoop = example.namespace[LOOP]
+        loop.run_until_complete(result)
+
+
+def run_console(example: Example) -> None:
+    """Run each ``$ `` command; the lines that follow it must appear in its output."""
+    for command, expected in example.parsed["session"]:
+        done = subprocess.run(
+            command,
+            shell=True,
+            cwd=_folder(example),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"},
+        )
+        output = done.stdout + done.stderr
+        missing = [line for line in expected if "..." not in line and line not in output]
+        assert not missing, (
+            f"{example.path}:{example.line}: `{command}` (exit {done.returncode}) did not print "
+            f"{missing!r}; it printed:\n{textwrap.indent(output, '    ')}"
+        )
+
+
+def _session(source: str) -> list[tuple[str, list[str]]]:
+    """The ``$ `` commands of a console block with the lines each must print.
+
+    A command whose line ends in a backslash goes on to the next line, as in a shell.
+    """
+    session: list[tuple[str, list[str]]] = []
+    continued = False
+    for line in source.splitlines():
+        if continued:
+            command, expected = session[-1]
+            session[-1] = (f"{command[:-1].rstrip()} {line.strip()}", expected)
+        elif line.startswith("$ "):
+            session.append((line[2:], []))
+        elif session and line.strip():
+            session[-1][1].append(line.strip())
+        continued = bool(session) and not session[-1][1] and session[-1][0].endswith("\\")
+    return session
+
+
+class FencedBlockParser:
+    """The regions of a page that run: Python blocks, ``title=`` files, console sessions."""
+
+    def __init__(self) -> None:
+        self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
+        self.hidden = DirectiveInHTMLCommentLexer(
+            directive="invisible-code-block", arguments="python"
+        )
+
+    def __call__(self, document: Document) -> Iterable[Region]:
+        for region in self.hidden(document):
+            region.parsed = {"source": str(region.lexemes["source"])}
+            region.evaluator = run_python
+            yield region
+        for region in self.lexer(document):
+            language = region.lexemes["language"]
+            source = str(region.lexemes["source"])
+            title = TITLE.search(region.lexemes["attrs"])
+            if title is not None:
+                region.parsed = {"title": title["title"], "source": source}
+                region.evaluator = write_file
+            elif language == "python":
+                region.parsed = {"source": source}
+                region.evaluator = run_python
+            elif language == "console":
+                region.parsed = {"session": _session(source)}
+                region.evaluator = run_console
+            else:
+                continue
+            yield region
+
+
+def setup(namespace: dict[str, Any], folder: Path) -> None:
+    namespace[FOLDER] = folder
+    namespace[LOOP] = asyncio.new_event_loop()
+    namespace["__name__"] = "__doc__"
+    namespace["SAMPLES"] = ROOT / "sample_evals"
+
+
+def teardown(namespace: dict[str, Any]) -> None:
+    namespace[LOOP].close()
+
+
+SYBIL = Sybil(parsers=[FencedBlockParser(), SkipParser()], path=str(DOCS), patterns=["*.md"])
+
+
+def pages() -> list[Path]:
+    """Every page of the site's sources (the generated reference pages have no examples)."""
+    return sorted(p for p in DOCS.rglob("*.md") if "scripts" not in p.parts)
+
+
+def run_page(path: Path, folder: Path) -> tuple[int, list[str]]:
+    """Run every example of ``path`` in ``folder``; returns how many ran, and the reasons of
+    those a skip directive left out (the page's other examples run all the same)."""
+    document = SYBIL.parse(path)
+    setup(document.namespace, folder)
+    old_cwd, old_path = Path.cwd(), list(sys.path)
+    os.chdir(folder)
+    sys.path[:0] = [str(folder), str(ROOT)]
+    ran, skipped = 0, []
+    try:
+        for example in document:
+            try:
+                example.evaluate()
+            except unittest.SkipTest as skip:
+                skipped.append(str(skip))
+                continue
+            ran += 1
+    finally:
+        os.chdir(old_cwd)
+        sys.path[:] = old_path
+        for name, module in list(sys.modules.items()):
+            if str(getattr(module, "__file__", "") or "").startswith(str(folder)):
+                del sys.modules[name]
+        teardown(document.namespace)
+    return ran, skipped
+
+
+__all__ = ["DOCS", "pages", "run_page"]

@@ -1,0 +1,44 @@
+"""Every example of the docs runs (see tests/docs/doc_examples.py for how), so none rots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.docs.doc_examples import DOCS, pages, run_page
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_the_examples_of_the_page_run(page: Path, tmp_path: Path) -> None:
+    ran, skipped = run_page(page, tmp_path)
+    # a block left out says why (`<!-- skip: next "why" -->`), and nothing else is left out
+    assert all(reason.strip() for reason in skipped), skipped
+    if "```python" in page.read_text(encoding="utf-8") or "```console" in page.read_text(
+        encoding="utf-8"
+    ):
+        assert ran > 0, "a page with examples ran none of them"
+
+
+def test_every_python_example_runs_but_the_few_that_say_why_not() -> None:
+    """The examples left out are counted, so that skipping cannot spread unnoticed."""
+    text = "".join(page.read_text(encoding="utf-8") for page in pages())
+    assert text.count("<!-- skip: next") <= 4
+
+
+def test_a_wrong_example_fails(tmp_path: Path) -> None:
+    """The runner is no rubber stamp: a Python error, and a command that does not print
+    what the page says, fail."""
+    page = tmp_path / "page.md"
+    page.write_text("```python\nassert 1 + 1 == 3\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError):
+        run_page(page, tmp_path)
+    page.write_text(
+        '<!-- skip: next "why" -->\n```python\n1 / 0\n```\n```python\nassert False\n```\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(AssertionError):  # the block after a skipped one still runs
+        run_page(page, tmp_path)
+    page.write_text("```console\n$ tenxeval-tui schema nothing\nwrote\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="did not print"):
+        run_page(page, tmp_path)

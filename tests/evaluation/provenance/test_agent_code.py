@@ -1,0 +1,83 @@
+"""Which files make an agent's code hash, and what moves it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tenxeval_tui.evaluation.provenance import agent_code
+
+FILES = {
+    "shop/__init__.py": "",
+    "shop/agent.py": "import json\nimport pydantic\nfrom . import prompts\nimport helpers\n\n"
+    "async def agent(message, trace):\n    return helpers.reply(message)\n",
+    "shop/prompts.py": "SYSTEM = 'be nice'\n",
+    "shop/tools/__init__.py": "",
+    "shop/tools/search.py": "def search(q): return q\n",
+    "helpers.py": "from util.text import clean\n\ndef reply(m): return clean(m)\n",
+    "util/__init__.py": "",
+    "util/text.py": "def clean(t): return t.strip()\n",
+    "unrelated.py": "X = 1\n",
+    "loose_agent.py": "import helpers\nimport tenxeval_tui.evaluation\n",
+    ".venv/lib/site-packages/helpers_vendored.py": "",
+}
+
+
+def _project(root: Path) -> Path:
+    for name, text in FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_the_package_and_the_project_files_it_imports_are_hashed(tmp_path: Path) -> None:
+    code = agent_code("shop.agent", _project(tmp_path))
+    assert code is not None
+    assert [path for path, _ in code.files] == [
+        "helpers.py",
+        "shop/__init__.py",
+        "shop/agent.py",
+        "shop/prompts.py",
+        "shop/tools/__init__.py",
+        "shop/tools/search.py",
+        "util/__init__.py",
+        "util/text.py",
+    ]
+    assert code.imports == ("pydantic",)  # installed, not the standard library's json
+
+
+def test_a_loose_module_brings_what_it_imports_from_the_project_only(tmp_path: Path) -> None:
+    code = agent_code("loose_agent", _project(tmp_path))
+    assert code is not None
+    assert [path for path, _ in code.files] == [
+        "helpers.py",
+        "loose_agent.py",
+        "util/__init__.py",
+        "util/text.py",
+    ]  # not tenxeval_tui itself, nor unrelated.py
+
+
+def test_the_hash_moves_with_the_code_it_covers_only(tmp_path: Path) -> None:
+    root = _project(tmp_path / "a")
+    first = agent_code("shop.agent", root)
+    assert first is not None
+    (root / "unrelated.py").write_text("X = 2\n")
+    again = agent_code("shop.agent", root)
+    assert again is not None and again.sha256 == first.sha256
+    (root / "util/text.py").write_text("def clean(t): return t\n")  # imported by helpers.py
+    changed = agent_code("shop.agent", root)
+    assert changed is not None and changed.sha256 != first.sha256
+
+
+def test_the_same_code_elsewhere_hashes_the_same(tmp_path: Path) -> None:
+    here = _project(tmp_path / "here")
+    there = tmp_path / "somewhere" / "else"
+    shutil.copytree(here, there)
+    a, b = agent_code("shop.agent", here), agent_code("shop.agent", there)
+    assert a is not None and b is not None and a.sha256 == b.sha256
+
+
+def test_a_module_that_is_not_there_has_no_code(tmp_path: Path) -> None:
+    assert agent_code("no_such_module_here", _project(tmp_path)) is None
+    assert agent_code("shop.nothing", tmp_path) is None

@@ -1,0 +1,94 @@
+"""The git state a report records, through the real `git` in a repository made here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation.provenance import GitError, GitState, file_at_ref, git_state
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+def git(folder: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    done = subprocess.run(
+        ["git", *args], cwd=folder, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def make_repo(folder: Path) -> str:
+    """A repository in ``folder`` with one commit of ``evals/a.evalset.json``; its commit."""
+    (folder / "evals").mkdir(parents=True)
+    (folder / "evals/a.evalset.json").write_text('{"eval_set_id": "a", "eval_cases": []}\n')
+    git(folder, "init", "-q", "-b", "main")
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", "first")
+    return git(folder, "rev-parse", "HEAD")
+
+
+def test_a_clean_then_dirty_checkout(tmp_path: Path) -> None:
+    commit = make_repo(tmp_path)
+    eval_set = tmp_path / "evals/a.evalset.json"
+    assert git_state(eval_set) == GitState(commit=commit, dirty=False, branch="main")
+    (tmp_path / "eval_reports").mkdir()
+    (tmp_path / "eval_reports/r.json").write_text("{}")  # untracked: still clean
+    assert git_state(eval_set).dirty is False
+    eval_set.write_text('{"eval_set_id": "a", "eval_cases": [], "name": "x"}\n')
+    assert git_state(tmp_path).dirty is True
+
+
+def test_detached_head_has_a_commit_and_no_branch(tmp_path: Path) -> None:
+    commit = make_repo(tmp_path)
+    git(tmp_path, "checkout", "-q", "--detach")
+    assert git_state(tmp_path) == GitState(commit=commit, dirty=False, branch=None)
+
+
+def test_no_repository_no_commit_yet_and_no_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert git_state(outside / "missing.json") == GitState()
+    unborn = tmp_path / "unborn"
+    unborn.mkdir()
+    git(unborn, "init", "-q")
+    assert git_state(unborn) == GitState()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    make_repo(repo)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin-here"))
+    assert git_state(repo) == GitState()
+    with pytest.raises(GitError, match="git is not installed"):
+        file_at_ref(repo / "evals/a.evalset.json", "HEAD")
+
+
+def test_a_file_at_an_earlier_commit(tmp_path: Path) -> None:
+    make_repo(tmp_path)
+    eval_set = tmp_path / "evals/a.evalset.json"
+    first = eval_set.read_bytes()
+    eval_set.write_text('{"eval_set_id": "a", "eval_cases": [], "name": "second"}\n')
+    git(tmp_path, "commit", "-q", "-am", "second")
+    assert file_at_ref(eval_set, "HEAD~1") == first
+    assert file_at_ref(eval_set, "HEAD") == eval_set.read_bytes()
+    with pytest.raises(GitError, match="HEAD~5"):
+        file_at_ref(eval_set, "HEAD~5")
+    with pytest.raises(GitError, match="not a git revision"):
+        file_at_ref(eval_set, "--output=/tmp/x")
+    new = tmp_path / "evals/new.evalset.json"
+    new.write_text("{}")
+    with pytest.raises(GitError, match=r"new\.evalset\.json at HEAD"):
+        file_at_ref(new, "HEAD")
+    with pytest.raises(GitError, match="not in a git repository"):
+        file_at_ref(tmp_path.parent / "elsewhere.json", "HEAD")
