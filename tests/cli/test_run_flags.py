@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.cli.headless import exit_code
+from tenxeval_tui.runs.outcome import exit_code
 from tenxeval_tui.evaluation import EvalCase, EvalReport, EvalSet
 from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, case_ids, cli, reports
