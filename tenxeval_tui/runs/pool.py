@@ -16,7 +16,8 @@ running run once more on another worker (:mod:`tenxeval_tui.runs.retry`; their r
 so), or end as errors saying which worker died and how when their retry's worker dies too;
 the cases it was handed but had not started go to the others; nothing is counted twice.
 While cases are left, a new worker starts in its place (one that cannot load ends the
-replacing); cases no worker is left to run end as errors. A case still running past its
+replacing; one whose process is up only after the others ended every case is told at once
+that nothing will come); cases no worker is left to run end as errors. A case still running past its
 deadline has blocked its worker: it ends as timed out and that worker is killed (see
 :mod:`~tenxeval_tui.runs.case_deadlines`). A worker that cannot load (the agent does not
 import) stops the run before any case is handed out, the error said once.
@@ -130,6 +131,8 @@ class ProcessPool(CasePool):
             self.workers.append(worker)
         if self.cancelled:  # stopped while it started
             process.terminate()
+        elif self._done_sent:  # a replacement up after every case ended: nothing will come
+            self._send(worker, {"type": "done"})
         task = asyncio.get_running_loop().create_task(self._follow(worker))
         self._following.add(task)
         task.add_done_callback(self._following.discard)

@@ -3,7 +3,9 @@ one evaluator's, with the real 10xGraph scripted-model agent."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -13,9 +15,10 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.presets import preset_by_name
-from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.pool import shares
-from tests.waiting import scaled
+from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
+from tenxeval_tui.runs.pool import ProcessPool, shares
+from tests.waiting import scaled, wait_async
 
 pytestmark = pytest.mark.many_processes
 
@@ -224,3 +227,43 @@ def test_a_killed_worker_process_has_its_running_case_retried_and_every_case_run
     tmp_path: Path,
 ) -> None:
     killed_worker_retries_its_cases_once(tmp_path, "process", "worker ")
+
+
+async def test_a_replacement_up_only_after_the_last_case_ended_is_told_to_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker dies while cases are left, so a new one starts in its place; on a loaded
+    machine the other worker may end every case before the new one's process is up. The
+    new one is then told at once that nothing will come, and the run ends (before: it was
+    never told, and the run waited for it for ever)."""
+    plan = _pid_plan(tmp_path, ["m0", "die-once", "m2", "m3"], backend="process")
+    ((_, eval_set),) = selected_eval_sets(plan)
+    pool = ProcessPool(plan, plan.resolved_config(), [eval_set], 2, RunObserver())
+    spawn = asyncio.create_subprocess_exec
+    spawned: list[asyncio.subprocess.Process] = []
+
+    async def replacement_up_last(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        if len(spawned) == 2:  # the third process is the replacement: up once all ended
+            await wait_async(
+                lambda: len(pool.results) == pool.total,
+                lambda: asyncio.sleep(0.05),
+                120,
+                "every case ended on the other worker",
+            )
+        spawned.append(await spawn(*args, **kwargs))
+        return spawned[-1]
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", replacement_up_last)
+    try:
+        # The timeout is a hang detector: the run ends within seconds when it works.
+        (report,) = await asyncio.wait_for(pool.run(), 120)
+    finally:
+        for process in spawned:
+            if process.returncode is None:
+                process.kill()
+    assert len(spawned) == 3  # two workers and the replacement
+    assert sorted(r.eval_id for r in report.results) == ["c0", "c1", "c2", "c3"]
+    assert all(r.passed for r in report.results)  # c1 passed on its retry
+    codes = [process.returncode for process in spawned]
+    assert sorted(codes[:2]) == [-signal.SIGKILL, 0], codes  # the agent killed one
+    assert codes[2] == 0, codes  # the replacement, told nothing will come, exited cleanly
