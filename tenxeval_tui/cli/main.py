@@ -33,6 +33,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.dataset.eval_set import validate_eval_set_file
     from tenxeval_tui.evaluation.inert import inert
     from tenxeval_tui.evaluation.simulators.scenario import validate_scenario_file
+    from tenxeval_tui.evaluation.tools.file_check import tool_section_problems
     from tenxeval_tui.settings.workspace import is_scenario_path
 
     files = _eval_set_files(args.paths)
@@ -51,6 +52,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for file in files:
         check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
         problems = check(file)
+        if not problems and not is_scenario_path(file):
+            # metadata.tools: free-form for 10xGraph, an error for each case of our runs
+            problems = tool_section_problems(file)
         for problem in problems:
             print(inert(str(problem), multiline=True))
         if problems:

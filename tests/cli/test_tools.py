@@ -264,3 +264,40 @@ def test_the_sample_eval_set_with_tools_loads_in_10xgraph() -> None:
         if "faults" in c.metadata.get("tools", {})
     ]
     assert len(faults) == 2
+
+
+def test_validate_names_each_tool_section_problem_by_line_and_column(support: Path) -> None:
+    path = support / "evals/support.evalset.json"
+    assert cli(support, "validate", str(path)).returncode == 0
+    eval_set = json.loads(path.read_text())
+    eval_set["metadata"]["tools"]["fakes"]["lookup_order"] = "not a spec"
+    faults = eval_set["eval_cases"][3]["metadata"]["tools"]["faults"]
+    faults.append({"tool": "lookup_order", "call": 2})
+    eval_set["eval_cases"][1]["metadata"]["tools"]["end_state"]["$.["] = 1
+    text = json.dumps(eval_set, indent=2)
+    path.write_text(text)
+    done = cli(support, "validate", str(path))
+    assert done.returncode == 1, done.stdout
+    lines = done.stdout.splitlines()
+    assert [line.split(": ", 2)[1:] for line in lines] == [
+        ["metadata.tools.fakes", "fake of 'lookup_order': 'not a spec' is not module:attr"],
+        [
+            "eval_cases[1].metadata.tools.end_state",
+            "end_state path '$.[': Parse error near the end of string!",
+        ],
+        [
+            "eval_cases[3].metadata.tools.faults[1]",
+            "a fault needs exactly one of raises, timeout (true) or returns",
+        ],
+    ]
+    # Each names its place in the file: where the value that is wrong begins.
+    file_lines = text.splitlines()
+    places = [tuple(map(int, line.split(":")[1:3])) for line in lines]
+    assert file_lines[places[0][0] - 1].strip() == '"fakes": {'
+    assert file_lines[places[1][0] - 1].strip() == '"end_state": {'
+    fault = places[2][0]
+    assert (
+        file_lines[fault - 1].strip() == "{"
+        and places[2][1] == file_lines[fault - 1].index("{") + 1
+    )
+    assert file_lines[fault + 1].strip() == '"call": 2'
