@@ -52,7 +52,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for file in files:
         check = validate_scenario_file if is_scenario_path(file) else validate_eval_set_file
         problems = check(file)
-        if not problems and not is_scenario_path(file):
+        if not problems:
             # metadata.tools: free-form for 10xGraph, an error for each case of our runs
             problems = tool_section_problems(file)
         for problem in problems:

@@ -301,3 +301,18 @@ def test_validate_names_each_tool_section_problem_by_line_and_column(support: Pa
         and places[2][1] == file_lines[fault - 1].index("{") + 1
     )
     assert file_lines[fault + 1].strip() == '"call": 2'
+
+
+def test_the_guides_validate_example_is_what_validate_prints(tmp_path: Path) -> None:
+    guide = (ROOT / "docs/guides/tools.md").read_text()
+    shown = next(line.strip() for line in guide.splitlines() if "faults[1]: a fault" in line)
+    sample = (ROOT / "sample_evals/support_tools.evalset.json").read_text()
+    first = '              "message": "order service unreachable"\n            }'
+    second = ',\n            {\n              "tool": "lookup_order",\n              "call": 2\n            }'
+    assert first in sample
+    (tmp_path / "sample_evals").mkdir()
+    (tmp_path / "sample_evals/support_tools.evalset.json").write_text(
+        sample.replace(first, first + second, 1)
+    )
+    done = cli(tmp_path, "validate", "sample_evals/support_tools.evalset.json")
+    assert (done.returncode, done.stdout.strip()) == (1, shown)

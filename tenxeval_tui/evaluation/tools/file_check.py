@@ -1,4 +1,5 @@
-"""The ``metadata.tools`` sections of an eval set file, checked where they are written.
+"""The ``metadata.tools`` sections of an eval set or scenario file, checked where they are
+written.
 
 10xGraph 0.10.3 keeps ``metadata`` free-form, so an eval set with a section that cannot
 be used still loads; its run would make each case concerned an error. ``validate``
@@ -26,9 +27,10 @@ def _section_of(holder: Any) -> Any:
 
 
 def tool_section_problems(path: Path, text: str | None = None) -> list[Problem]:
-    """Every problem of the ``metadata.tools`` sections (the eval set's and each case's)
-    of the eval set file ``path`` (its ``text`` when given), located in the file. A file
-    that is no JSON has none here (its loading says what is wrong)."""
+    """Every problem of the ``metadata.tools`` sections (the file's and each case's, or
+    each scenario's) of the eval set or scenario file ``path`` (its ``text`` when given),
+    located in the file. A file that is no JSON has none here (its loading says what is
+    wrong)."""
     if text is None:
         text = read_text(path)
     try:
@@ -38,9 +40,10 @@ def tool_section_problems(path: Path, text: str | None = None) -> list[Problem]:
     if not isinstance(data, dict):
         return []
     holders: list[tuple[list[PathPart], Any]] = [([], data)]
-    cases = data.get("eval_cases")
-    if isinstance(cases, list):
-        holders += [(["eval_cases", index], case) for index, case in enumerate(cases)]
+    for key in ("eval_cases", "scenarios"):
+        cases = data.get(key)
+        if isinstance(cases, list):
+            holders += [([key, index], case) for index, case in enumerate(cases)]
     found: list[tuple[list[PathPart], str]] = []
     for where, holder in holders:
         for loc, message in section_problems(_section_of(holder)):
