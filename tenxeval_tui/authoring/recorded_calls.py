@@ -209,14 +209,20 @@ class CallsDraft:
         lines byte for byte; ``order``: the eval set's case ids, where a case's first
         lines go). ``ValueError`` naming the first problem when there is one: then
         nothing is written."""
+        texts = self.texts
         calls, problems = self.calls()
         if problems:
             key, message = next(iter(problems.items()))
             raise ValueError(f"call {int(key.split('.')[0]) + 1} {key.split('.')[1]}: {message}")
         write_case(cassette, self.case, calls, order)
-        self.on_disk = _lines(calls)
-        self._saved = self.texts
+        self.written(texts, calls)
         return calls
+
+    def written(self, texts: tuple[CallTexts, ...], calls: Sequence[RecordedCall]) -> None:
+        """``calls``, made of ``texts``, are the case's lines on disk now (the texts may
+        have changed since, while the file was written: they are then unsaved)."""
+        self.on_disk = _lines(calls)
+        self._saved = texts
 
 
 __all__ = [

@@ -11,6 +11,7 @@ overwriting them. Closing with unsaved edits asks too.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from rich.text import Text
@@ -22,6 +23,7 @@ from textual.widgets import Footer, Header, Static
 
 from tenxeval_tui.authoring.recorded_calls import CallsDraft
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.evaluation.tools.cassette import write_case
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField
@@ -185,7 +187,8 @@ class RecordedCallsScreen(Screen[None]):
     async def _write(self) -> bool:
         """Write the calls; ``False`` (and why, to the user) when they were not."""
         await self._settle()
-        _, problems = self.draft.calls()
+        texts = self.draft.texts
+        calls, problems = self.draft.calls()
         if problems:
             self._show_state()
             self.notify(
@@ -194,7 +197,7 @@ class RecordedCallsScreen(Screen[None]):
                 severity="error",
             )
             return False
-        if self.draft.changed_on_disk(self.cassette):
+        if await asyncio.to_thread(self.draft.changed_on_disk, self.cassette):
             answer = await self.app.push_screen_wait(
                 ChoiceScreen(
                     f"The calls of case {self.draft.case!r} changed in {self.shown} since "
@@ -205,13 +208,14 @@ class RecordedCallsScreen(Screen[None]):
             )
             if answer != "overwrite":
                 return False
-        try:
-            calls = self.draft.write(self.cassette, self.order)
-        except (OSError, ValueError) as exc:
+        try:  # the file in a thread (a big cassette); the keys typed meanwhile stay unsaved
+            await asyncio.to_thread(write_case, self.cassette, self.draft.case, calls, self.order)
+        except OSError as exc:
             self.notify(
                 inert(f"Could not save {self.shown}: {exc}"), severity="error", markup=False
             )
             return False
+        self.draft.written(texts, calls)
         self._show_state()
         self.notify(
             inert(f"Saved {len(calls)} call(s) of {self.draft.case!r} in {self.shown}."),

@@ -8,6 +8,7 @@ edit, while the recorded calls are written to their own file by their dialog.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ async def show_recorded_calls(screen: CaseCommandsScreen) -> None:
     case = document.case(form.uid).eval_id
     cassette = cassette_path(document.path)
     try:
-        calls = case_calls(cassette, case)
+        calls = await asyncio.to_thread(case_calls, cassette, case)  # a big file: off the UI
     except (CassetteError, OSError) as exc:
         screen.notify(
             inert(f"Cannot show the recorded calls: {exc}. Fix that line in your editor."),

@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Label, Static
 
+from tenxeval_tui.authoring.agent_checks import unknown_tool
 from tenxeval_tui.authoring.tool_completion import FakeIndex
 from tenxeval_tui.authoring.tool_section import (
     SECTION_PROBLEM,
@@ -166,9 +167,8 @@ class ToolSectionScreen(Screen[dict[str, Any] | None]):
             warning = hint = None
             if schema is not None and field.key.endswith(".tool"):
                 name = field.value.strip()
-                if name and schema.tool(name) is None:
-                    warning = f"the agent has no tool {name!r} ({names_listed(schema.tool_names)})"
-                elif not name and schema.tools:
+                warning = unknown_tool(schema, name)
+                if not name and schema.tools:
                     hint = names_listed(schema.tool_names, "tools")
             field.set_agent_note(warning, hint)
         status = Text()
