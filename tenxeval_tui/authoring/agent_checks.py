@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from tenxeval_tui.evaluation.targets.schema import AgentSchema, check_call, names_listed
+from tenxeval_tui.evaluation.tools.spec import SectionPlace
 
-__all__ = ["agent_notes", "field_hints"]
+__all__ = ["agent_notes", "field_hints", "tool_section_notes", "unknown_tool"]
 
 
 def _calls(case: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
@@ -90,3 +91,43 @@ def _listed(what: str, names: list[str]) -> str:
 
 def _begins(names: list[str], prefix: str) -> bool:
     return bool(prefix) and any(name.startswith(prefix) for name in names)
+
+
+def unknown_tool(schema: AgentSchema | None, name: str) -> str | None:
+    """The warning for a tool ``name`` the agent does not have (``None`` when it has it,
+    when nothing is known of its tools, or when the name is empty)."""
+    if schema is None or not schema.tools or not name or schema.tool(name) is not None:
+        return None
+    return f"the agent has no tool {name!r} ({names_listed(schema.tool_names)})"
+
+
+def tool_section_notes(schema: AgentSchema | None, section: Any) -> list[tuple[SectionPlace, str]]:
+    """Warnings of a ``metadata.tools`` section against the agent: fakes, faults and
+    ignored argument keys (``TOOL.KEY``) naming a tool it lacks, or a parameter its tool
+    lacks; each with its place in the section. Warnings only: a fake may stand for a tool
+    the agent is about to get."""
+    if schema is None or not isinstance(section, dict):
+        return []
+    found: list[tuple[SectionPlace, str]] = []
+    fakes = section.get("fakes")
+    for tool in fakes if isinstance(fakes, dict) else {}:
+        note = unknown_tool(schema, str(tool))
+        if note is not None:
+            found.append((("fakes", str(tool)), note))
+    faults = section.get("faults")
+    for index, fault in enumerate(faults if isinstance(faults, list) else []):
+        note = (
+            unknown_tool(schema, str(fault.get("tool") or "")) if isinstance(fault, dict) else None
+        )
+        if note is not None:
+            found.append((("faults", index, "tool"), note))
+    ignored = section.get("ignore_args")
+    for index, entry in enumerate(ignored if isinstance(ignored, list) else []):
+        tool, dot, key = str(entry).rpartition(".")
+        spec = schema.tool(tool) if dot else None
+        note = unknown_tool(schema, tool) if dot else None
+        if spec is not None and spec.properties and key not in spec.properties:
+            note = f"{tool}() has no parameter {key!r} ({names_listed(list(spec.properties))})"
+        if note is not None:
+            found.append((("ignore_args", index), note))
+    return found

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from tenxeval_tui.authoring.edit_steps import CaseState
+from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, section_place, section_problems
 
 
 def _unnamed_calls(data: dict[str, Any]) -> Iterator[str]:
@@ -15,10 +16,25 @@ def _unnamed_calls(data: dict[str, Any]) -> Iterator[str]:
                 yield f"turns.{t}.tools.{c}.name"
 
 
+def tools_problem(holder: dict[str, Any]) -> str | None:
+    """What is wrong with the ``metadata.tools`` section of ``holder`` (a case, or the
+    eval set's top-level fields), located in the section; ``None`` when nothing is (a
+    run would make the cases concerned errors)."""
+    metadata = holder.get("metadata")
+    if not isinstance(metadata, dict) or TOOLS_KEY not in metadata:
+        return None  # the common case, checked at every keystroke and for every case loaded
+    problems = section_problems(metadata[TOOLS_KEY])
+    if not problems:
+        return None
+    loc, message = problems[0]
+    return f"{section_place(loc)}: {message}"
+
+
 def case_problems(case: CaseState, same_id_positions: Sequence[int] = ()) -> dict[str, str]:
     """Field key -> message for every problem of ``case``: text that does not parse, an
     empty or duplicate ``eval_id`` (``same_id_positions``: the places of every case with its
-    id, itself included), a tool call without a name."""
+    id, itself included), a tool call without a name, a ``metadata.tools`` section that
+    cannot be used (under ``metadata``)."""
     found = {key: message for key, (_, message) in case.drafts.items()}
     if not case.eval_id.strip():
         found["eval_id"] = "eval_id must not be empty"
@@ -27,6 +43,10 @@ def case_problems(case: CaseState, same_id_positions: Sequence[int] = ()) -> dic
         found["eval_id"] = f"duplicate eval_id {case.eval_id!r} (cases {where})"
     for key in _unnamed_calls(case.data):
         found.setdefault(key, "a tool call needs a name")
+    if "metadata" not in found:
+        tools = tools_problem(case.data)
+        if tools is not None:
+            found["metadata"] = tools
     return found
 
 
@@ -36,6 +56,7 @@ def _own_problem(case: CaseState) -> bool:
         bool(case.drafts)
         or not case.eval_id.strip()
         or next(_unnamed_calls(case.data), None) is not None
+        or tools_problem(case.data) is not None
     )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tenxeval_tui.authoring import case_fields as casefields
-from tenxeval_tui.authoring.case_problems import ProblemIndex, case_problems
+from tenxeval_tui.authoring.case_problems import ProblemIndex, case_problems, tools_problem
 from tenxeval_tui.authoring.edit_steps import (
     CaseState,
     Change,
@@ -229,6 +229,9 @@ class EvalSetDocument:
             for key, message in self.field_problems(uid).items():
                 label = casefields.field_label(key)
                 lines.append(f"case #{index + 1} {self.case(uid).eval_id!r}: {label}: {message}")
+        tools = tools_problem(self._header)
+        if tools is not None:
+            lines.append(f"eval set: {tools}")
         if not lines:
             lines = self._model_problems()
         return lines

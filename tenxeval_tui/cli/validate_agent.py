@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.authoring.agent_checks import agent_notes
+from tenxeval_tui.authoring.agent_checks import agent_notes, tool_section_notes
 from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 from tenxeval_tui.runs.agent_schema import SchemaResult, read_schema
 from tenxeval_tui.settings.workspace import open_workspace
 
@@ -66,16 +67,29 @@ class AgentChecker:
         result = self._schemas[key]
         if result.schema is None:
             return [Problem(str(path), f"warning: {result.error}")]
-        found: list[tuple[list[PathPart], str]] = []
+        found: list[tuple[list[PathPart], str]] = _tool_notes(result.schema, [], data)
         for index, case in enumerate(data.get("eval_cases") or []):
             if isinstance(case, dict):
                 for field, message in agent_notes(result.schema, case).items():
                     found.append((json_path(index, field), message))
+                found += _tool_notes(result.schema, ["eval_cases", index], case)
         places = locate_many(text, [where for where, _ in found])
         return [
             Problem(str(path), f"warning: {message}", line, column, format_path(where))
             for (where, message), (line, column) in zip(found, places, strict=True)
         ]
+
+
+def _tool_notes(
+    schema: Any, where: list[PathPart], holder: Any
+) -> list[tuple[list[PathPart], str]]:
+    """The agent warnings of ``holder``'s ``metadata.tools`` (``holder`` at ``where``)."""
+    metadata = holder.get("metadata") if isinstance(holder, dict) else None
+    section = metadata.get(TOOLS_KEY) if isinstance(metadata, dict) else None
+    return [
+        ([*where, "metadata", TOOLS_KEY, *place], message)
+        for place, message in tool_section_notes(schema, section)
+    ]
 
 
 __all__ = ["AgentChecker", "json_path"]

@@ -21,6 +21,7 @@ from tenxeval_tui.evaluation.dataset.expectation_checks import expectation_warni
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.simulators.scenario import ScenarioSet, validate_scenario_file
+from tenxeval_tui.evaluation.tools.file_check import tool_section_problems
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.settings.workspace import is_scenario_path, run_files_in
 
@@ -79,6 +80,9 @@ def validate_command(args: argparse.Namespace) -> int:
     for file in files:
         scenarios = is_scenario_path(file)
         problems = (validate_scenario_file if scenarios else validate_eval_set_file)(file)
+        if not problems:
+            # metadata.tools: free-form for 10xGraph, an error for each case of our runs
+            problems = tool_section_problems(file)
         if not problems:
             model = ScenarioSet if scenarios else EvalSet
             problems = unknown_keys_in_file(file, model, severity=severity)

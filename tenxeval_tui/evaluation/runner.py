@@ -114,6 +114,7 @@ class EvaluationRunner:
                     prices=config.prices,
                     agent_model=config.agent_model,
                     budget=budget,
+                    tools=self.tools,
                 )
             else:
                 if not self.tools.knows(eval_set.eval_set_id):

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.runs.outcome import exit_code
 from tenxeval_tui.evaluation import EvalCase, EvalReport, EvalSet
+from tenxeval_tui.runs.outcome import exit_code
 from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, case_ids, cli, reports
 from tests.report_samples import case as sample_case

@@ -274,3 +274,46 @@ def test_a_simulated_user_failing_at_its_second_message_says_turn_2(
     (result,) = json.loads(report_file.read_text())["results"]
     assert result["error"].startswith("SimulationError: the simulated user's model failed")
     assert result["error"].endswith("(turn 2)"), result["error"]  # no "of 1": it ran on
+
+
+def test_scenario_tools_are_recorded_replayed_and_broken_as_an_eval_sets(
+    weather: Path, judge_env: JudgeServer
+) -> None:
+    from tests.cli.test_tools import SIDE_EFFECT_GRAPH, _modes, _outcomes
+
+    (weather / "side_effect_graph.py").write_text(SIDE_EFFECT_GRAPH)
+    path = weather / "evals/weather_graph.scenarios.json"
+    data = json.loads(path.read_text())
+    data["metadata"]["agent"] = "side_effect_graph:build_graph"
+    off_topic = data["scenarios"][1]
+    off_topic["metadata"] = {
+        "tools": {"faults": [{"tool": "get_weather", "call": 1, "raises": "ConnectionError"}]}
+    }
+    path.write_text(json.dumps(data, indent=2))
+    args = ["run", str(path), "--concurrency", "1", "--no-html", "--output-dir", "out"]
+    scripted(judge_env)
+    recorded = cli(weather, *args, "--tools", "record", "-o", "record.json")
+    assert recorded.returncode == 1, recorded.stderr  # off_topic misses its goal
+    log = weather / "tool-calls.log"
+    assert log.read_text().splitlines() == ["get_weather Paris", "get_weather Rome"]
+    cassette = weather / "evals/weather_graph.scenarios.tools.jsonl"
+    lines = [json.loads(line) for line in cassette.read_text().splitlines()]
+    assert [(c["case"], c["call"], c["args"]) for c in lines] == [
+        ("weekend_trip", 1, {"location": "Paris"}),
+        ("weekend_trip", 2, {"location": "Rome"}),
+    ]
+    assert not (weather / "evals/weather_graph.tools.jsonl").exists()  # the eval set's
+    record = json.loads((weather / "record.json").read_text())
+    off = next(r for r in record["results"] if r["eval_id"] == "off_topic")
+    # The fault reached the model as a failed tool result: it said so.
+    assert "could not get the weather in Paris" in off["turn_results"][-1]["agent_response"]
+    log.unlink()
+    scripted(judge_env)  # the same user again
+    replayed = cli(weather, *args, "--tools", "replay", "-o", "replay.json")
+    assert replayed.returncode == 1, replayed.stderr
+    assert not log.exists()  # no real tool ran
+    assert _outcomes(weather / "replay.json") == _outcomes(weather / "record.json")
+    assert _modes(weather / "replay.json") == {
+        "weekend_trip": ["replayed", "replayed"],
+        "off_topic": ["faked"],
+    }

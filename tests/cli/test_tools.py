@@ -264,3 +264,55 @@ def test_the_sample_eval_set_with_tools_loads_in_10xgraph() -> None:
         if "faults" in c.metadata.get("tools", {})
     ]
     assert len(faults) == 2
+
+
+def test_validate_names_each_tool_section_problem_by_line_and_column(support: Path) -> None:
+    path = support / "evals/support.evalset.json"
+    assert cli(support, "validate", str(path)).returncode == 0
+    eval_set = json.loads(path.read_text())
+    eval_set["metadata"]["tools"]["fakes"]["lookup_order"] = "not a spec"
+    faults = eval_set["eval_cases"][3]["metadata"]["tools"]["faults"]
+    faults.append({"tool": "lookup_order", "call": 2})
+    eval_set["eval_cases"][1]["metadata"]["tools"]["end_state"]["$.["] = 1
+    text = json.dumps(eval_set, indent=2)
+    path.write_text(text)
+    done = cli(support, "validate", str(path))
+    assert done.returncode == 1, done.stdout
+    lines = done.stdout.splitlines()
+    assert [line.split(": ", 2)[1:] for line in lines] == [
+        ["metadata.tools.fakes", "fake of 'lookup_order': 'not a spec' is not module:attr"],
+        [
+            "eval_cases[1].metadata.tools.end_state",
+            "end_state path '$.[': Parse error near the end of string!",
+        ],
+        [
+            "eval_cases[3].metadata.tools.faults[1]",
+            "a fault needs exactly one of raises, timeout (true) or returns",
+        ],
+    ]
+    # Each names its place in the file: where the value that is wrong begins.
+    file_lines = text.splitlines()
+    places = [tuple(map(int, line.split(":")[1:3])) for line in lines]
+    assert file_lines[places[0][0] - 1].strip() == '"fakes": {'
+    assert file_lines[places[1][0] - 1].strip() == '"end_state": {'
+    fault = places[2][0]
+    assert (
+        file_lines[fault - 1].strip() == "{"
+        and places[2][1] == file_lines[fault - 1].index("{") + 1
+    )
+    assert file_lines[fault + 1].strip() == '"call": 2'
+
+
+def test_the_guides_validate_example_is_what_validate_prints(tmp_path: Path) -> None:
+    guide = (ROOT / "docs/guides/tools.md").read_text()
+    shown = next(line.strip() for line in guide.splitlines() if "faults[1]: a fault" in line)
+    sample = (ROOT / "sample_evals/support_tools.evalset.json").read_text()
+    first = '              "message": "order service unreachable"\n            }'
+    second = ',\n            {\n              "tool": "lookup_order",\n              "call": 2\n            }'
+    assert first in sample
+    (tmp_path / "sample_evals").mkdir()
+    (tmp_path / "sample_evals/support_tools.evalset.json").write_text(
+        sample.replace(first, first + second, 1)
+    )
+    done = cli(tmp_path, "validate", "sample_evals/support_tools.evalset.json")
+    assert (done.returncode, done.stdout.strip()) == (1, shown)

@@ -75,3 +75,33 @@ def test_check_agent_uses_each_eval_sets_own_agent(
     assert "order_id: expected string, got integer" in out
     assert main(["validate", "--check-agent", str(project / "evals")]) == 0  # a folder too
     assert "order_id: expected string, got integer" in capsys.readouterr().out
+
+
+def test_a_tools_section_naming_what_the_agent_lacks_is_warned_about_in_place(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    eval_set = project / "evals/plain.evalset.json"
+    data = json.loads(eval_set.read_text(encoding="utf-8"))
+    data["metadata"] = {"tools": {"fakes": {"refnud": "fakes:refund", "refund": "fakes:r"}}}
+    data["eval_cases"][1]["metadata"] = {
+        "tools": {
+            "faults": [{"tool": "lookup_order", "timeout": True}, {"tool": "x", "timeout": True}],
+            "ignore_args": ["lookup_order.stamp", "lookup_order.order_id", "stamp"],
+        }
+    }
+    eval_set.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    code = main(["validate", "--agent", "support_agent:support_agent", str(eval_set)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0  # warnings: a fake may stand for a tool on its way
+    assert [line.split(": ", 1)[1] for line in out] == [
+        "metadata.tools.fakes.refnud: warning: the agent has no tool 'refnud' (it has: "
+        "lookup_order, refund)",
+        "eval_cases[1].metadata.tools.faults[1].tool: warning: the agent has no tool 'x' "
+        "(it has: lookup_order, refund)",
+        "eval_cases[1].metadata.tools.ignore_args[0]: warning: lookup_order() has no "
+        "parameter 'stamp' (it has: order_id)",
+    ]
+    text = eval_set.read_text(encoding="utf-8").splitlines()
+    line = int(out[0].split(":")[1])
+    assert '"refnud"' in text[line - 1]

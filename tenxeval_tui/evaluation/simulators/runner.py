@@ -43,6 +43,7 @@ from tenxeval_tui.evaluation.simulators.user_simulator import (
     UserSimulator,
     app_and_collector,
 )
+from tenxeval_tui.evaluation.tools.run import ToolRun
 
 SCENARIO_RUN_KEY = "scenario_run"
 """``EvalReport.metadata`` key marking a report of simulated conversations."""
@@ -58,7 +59,9 @@ class ScenarioEvaluator:
     ``config_used`` goes into the report as the eval runs' does. ``prices`` and
     ``agent_model`` price each conversation (see :meth:`UserSimulator.simulate`), and
     ``budget`` (a shared :class:`CostBudget`) starts no conversation that would take
-    the run past its ``max_cost`` (the report then says which did not run).
+    the run past its ``max_cost`` (the report then says which did not run). ``tools``
+    controls the agent's tools in every conversation (record, replay, fakes, faults:
+    :mod:`~tenxeval_tui.evaluation.tools`).
     """
 
     def __init__(
@@ -73,8 +76,10 @@ class ScenarioEvaluator:
         prices: PriceTable | None = None,
         agent_model: str | None = None,
         budget: CostBudget | None = None,
+        tools: ToolRun | None = None,
     ) -> None:
         self.target = app_and_collector(target)
+        self.tools = tools
         self.prices = dict(prices or {})
         self.agent_model = agent_model
         self.budget = budget
@@ -118,6 +123,7 @@ class ScenarioEvaluator:
                     timeout=self.timeout,
                     prices=self.prices,
                     agent_model=self.agent_model,
+                    tools=self.tools,
                 )
                 if budget is not None:
                     budget.ended(result)

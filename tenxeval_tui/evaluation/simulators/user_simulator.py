@@ -41,6 +41,8 @@ from tenxeval_tui.evaluation.simulators.simulated_user import (
     UserModel,
     transcript,
 )
+from tenxeval_tui.evaluation.tools.run import ToolRun
+from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
 
@@ -156,6 +158,7 @@ class UserSimulator:
         timeout: float = DEFAULT_TIMEOUT,
         prices: PriceTable | None = None,
         agent_model: str | None = None,
+        tools: ToolRun | None = None,
     ) -> tuple[EvalCaseResult, SimulationResult]:
         """Simulate ``scenario`` as a case of ``eval_set_id``, followed by ``observers``.
 
@@ -166,6 +169,9 @@ class UserSimulator:
         case's ``cost_usd`` is priced as an eval case's (the agent's tokens at
         ``agent_model``'s price, each judge's at its model's) plus the simulated
         user's tokens at its model's price (a model not in the table adds nothing).
+        ``tools`` (a :class:`~tenxeval_tui.evaluation.tools.run.ToolRun`) controls the
+        agent's tools as in an eval run: record, replay, fakes and faults, from the
+        scenario's ``metadata.tools`` and its scenario file's.
         """
         app, collector = app_and_collector(graph)
         settings = self.settings()
@@ -183,7 +189,7 @@ class UserSimulator:
             agent_model=agent_model,
         )
         user_price = (prices or {}).get(settings.model)
-        evaluator = AgentEvaluator(app, collector, run_config, observers=observers)
+        evaluator = AgentEvaluator(app, collector, run_config, observers=observers, tools=tools)
 
         async def score(execution: ExecutionResult, ran: EvalCase) -> list[CriterionResult]:
             return await self._score(user, execution, scenario)
@@ -210,13 +216,20 @@ class UserSimulator:
 
 def scenario_case(scenario: ConversationScenario, agent_config: dict[str, Any] | None) -> EvalCase:
     """The case a simulation runs as: no turns yet (the simulated user writes them), the
-    goals in ``metadata["goals"]`` and the scenario itself in ``metadata["scenario"]``."""
+    goals in ``metadata["goals"]``, the scenario itself in ``metadata["scenario"]`` and
+    its ``metadata.tools`` (fakes, faults, end state) as the case's own."""
+    metadata: dict[str, Any] = {
+        "goals": list(scenario.goals),
+        "scenario": scenario.model_dump(mode="json"),
+    }
+    if TOOLS_KEY in scenario.metadata:
+        metadata[TOOLS_KEY] = scenario.metadata[TOOLS_KEY]
     case = EvalCase(
         eval_id=scenario.scenario_id or "simulation",
         name=scenario.description,
         description=scenario.conversation_plan,
         tags=["simulated"],
-        metadata={"goals": list(scenario.goals), "scenario": scenario.model_dump(mode="json")},
+        metadata=metadata,
     )
     if agent_config:
         case.session_input.config = dict(agent_config)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 ToolMode = Literal["live", "record", "replay", "replay-or-record"]
 TOOL_MODES: tuple[str, ...] = get_args(ToolMode)
 CASSETTE_SUFFIX = ".tools.jsonl"
-_EVAL_SET_SUFFIXES = (".evalset.json", ".scenarios.json", ".json")
+_EVAL_SET_SUFFIXES = (".evalset.json", ".json")
 
 
 class ToolSettings(BaseModel):
@@ -46,7 +46,9 @@ class ToolSettings(BaseModel):
 
 
 def cassette_path(eval_set_path: Path) -> Path:
-    """``NAME.tools.jsonl`` beside ``NAME.evalset.json`` (or ``NAME.scenarios.json``)."""
+    """``NAME.tools.jsonl`` beside ``NAME.evalset.json``; ``NAME.scenarios.tools.jsonl``
+    beside ``NAME.scenarios.json`` (an eval set and a scenario file of one name, as the
+    samples have, keep their calls apart)."""
     name = eval_set_path.name
     stem = next(
         (name[: -len(s)] for s in _EVAL_SET_SUFFIXES if name.endswith(s) and len(name) > len(s)),

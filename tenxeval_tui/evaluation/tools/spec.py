@@ -155,27 +155,56 @@ class ToolSpec(BaseModel):
         )
 
 
-def _place(loc: tuple[int | str, ...]) -> str:
+SectionPlace = tuple[int | str, ...]
+"""A place inside a ``metadata.tools`` section (``("faults", 0, "call")``)."""
+
+
+def section_place(loc: SectionPlace) -> str:
+    """``metadata.tools.faults[0].call`` for ``("faults", 0, "call")``."""
     text = f"metadata.{TOOLS_KEY}"
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else f".{part}"
     return text
 
 
-def tool_spec(metadata: dict[str, Any] | None, where: str) -> ToolSpec:
-    """The :class:`ToolSpec` in ``metadata`` (empty when it has none); :class:`ToolSpecError`
-    naming ``where`` (an eval set, a case) and the place in the section otherwise."""
-    raw = (metadata or {}).get(TOOLS_KEY)
+def _validated(raw: Any) -> ToolSpec | list[tuple[SectionPlace, str]]:
     if raw is None:
         return ToolSpec()
     if not isinstance(raw, dict):
-        raise ToolSpecError(f"{where}: {_place(())}: must be an object, not {type(raw).__name__}")
+        return [((), f"must be an object, not {type(raw).__name__}")]
     try:
         return ToolSpec.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        message = str(first.get("msg", "")).removeprefix("Value error, ")
-        raise ToolSpecError(f"{where}: {_place(tuple(first.get('loc', ())))}: {message}") from None
+        return [
+            (tuple(error.get("loc", ())), str(error.get("msg", "")).removeprefix("Value error, "))
+            for error in exc.errors()
+        ]
 
 
-__all__ = ["TOOLS_KEY", "FaultSpec", "ToolSpec", "ToolSpecError", "tool_spec"]
+def section_problems(raw: Any) -> list[tuple[SectionPlace, str]]:
+    """Every problem of a ``metadata.tools`` section as written (``raw``; ``None``: there
+    is none): where in the section, and what is wrong. Empty when it can be used."""
+    found = _validated(raw)
+    return [] if isinstance(found, ToolSpec) else found
+
+
+def tool_spec(metadata: dict[str, Any] | None, where: str) -> ToolSpec:
+    """The :class:`ToolSpec` in ``metadata`` (empty when it has none); :class:`ToolSpecError`
+    naming ``where`` (an eval set, a case) and the place in the section otherwise."""
+    found = _validated((metadata or {}).get(TOOLS_KEY))
+    if isinstance(found, ToolSpec):
+        return found
+    loc, message = found[0]
+    raise ToolSpecError(f"{where}: {section_place(loc)}: {message}")
+
+
+__all__ = [
+    "TOOLS_KEY",
+    "FaultSpec",
+    "SectionPlace",
+    "ToolSpec",
+    "ToolSpecError",
+    "section_place",
+    "section_problems",
+    "tool_spec",
+]

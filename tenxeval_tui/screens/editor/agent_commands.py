@@ -22,6 +22,9 @@ from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
 from tenxeval_tui.screens.editor.record_chat import RecordScreen
+from tenxeval_tui.screens.editor.recorded_calls import RecordedCallsScreen
+from tenxeval_tui.screens.editor.tool_commands import edit_tool_section, show_recorded_calls
+from tenxeval_tui.screens.editor.tool_section import ToolSectionScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 
@@ -38,12 +41,47 @@ class AgentCommandsScreen(CaseCommandsScreen):
             show=False,
             tooltip="A chat with the agent, the selected case's user messages replayed first",
         ),
+        Binding(
+            "f8",
+            "recorded_calls",
+            "Recorded tool calls",
+            show=False,  # in the help and the command palette
+            tooltip="The case's tool calls in its cassette (NAME.tools.jsonl): look, edit, save",
+            id="editor.recorded_calls",
+        ),
+        Binding(
+            "f9",
+            "tool_section(False)",
+            "Tools: fakes, faults, end state",
+            show=False,
+            tooltip="The case's metadata.tools, completed from the agent's tools",
+            id="editor.tool_section",
+        ),
+        Binding(
+            "shift+f9",
+            "tool_section(True)",
+            "Tools of every case (the eval set's)",
+            show=False,
+            tooltip="The eval set's metadata.tools, which every case adds to",
+        ),
     ]
 
     @classmethod
     def agent_help_sections(cls) -> list[tuple[str, list[Any]]]:
         """The keys of the screens these commands open, for the help screen."""
-        return [("record a case (the chat, f6)", list(RecordScreen.BINDINGS))]
+        return [
+            ("record a case (the chat, f6)", list(RecordScreen.BINDINGS)),
+            ("recorded tool calls (f8)", list(RecordedCallsScreen.BINDINGS)),
+            ("tools: fakes, faults, end state (f9)", list(ToolSectionScreen.BINDINGS)),
+        ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("recorded_calls", "tool_section"):
+            if self.document is None or not self.checked:
+                return None
+            whole_set = action == "tool_section" and parameters == (True,)
+            return True if whole_set or self.query_one(CaseForm).uid is not None else None
+        return super().check_action(action, parameters)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -168,3 +206,16 @@ class AgentCommandsScreen(CaseCommandsScreen):
         self.notify(
             f"Bulk edit: {len(changed)} of {len(chosen)} case(s) changed (ctrl+z undoes it)."
         )
+
+    @work(exclusive=True, group="dialog")
+    async def action_recorded_calls(self) -> None:
+        """Look at and edit the highlighted case's recorded tool calls (its cassette lines)."""
+        await self._settle()
+        await show_recorded_calls(self)
+
+    @work(exclusive=True, group="dialog")
+    async def action_tool_section(self, whole_set: bool = False) -> None:
+        """Edit the ``metadata.tools`` of the highlighted case (``whole_set``: of the eval
+        set): fakes, faults, state, end state, matching, redaction."""
+        await self._settle()
+        await edit_tool_section(self, whole_set, self.agent_spec()[1])

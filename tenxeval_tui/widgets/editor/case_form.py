@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
-from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static, TextArea
+from textual.widgets import Label, Static
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -17,12 +16,13 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.unknown_keys import describe, unknown_keys
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
-from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
-from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
+from tenxeval_tui.widgets.editor.case_field import CaseField
+from tenxeval_tui.widgets.editor.field_column import FieldColumn
+from tenxeval_tui.widgets.editor.messages import FieldEditHandler
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor, turn_texts
 
 
-class CaseForm(FieldEditReceiver, VerticalScroll):
+class CaseForm(FieldColumn):
     """Shows one case of a document; each edit goes to ``on_field_edit`` the moment it is
     made (a :class:`FieldEdited`), commands go up as ``screen.form_command`` actions.
 
@@ -30,13 +30,10 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
     tool calls added, removed, moved; undo); typing only updates problem messages.
     """
 
-    can_focus = False
-
     def __init__(
         self, *, on_field_edit: FieldEditHandler | None = None, id: str | None = None
     ) -> None:
-        super().__init__(id=id)
-        self.field_edit_handler = on_field_edit
+        super().__init__(on_field_edit=on_field_edit, id=id)
         self.uid: int | None = None
         self.completion = AgentCompletion()
         """The agent's schema, which tool, argument and node fields complete from."""
@@ -141,27 +138,6 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         line.update(Text(inert(note or "")))
         line.display = note is not None
 
-    async def settle(self) -> dict[str, str]:
-        """Wait until every field has handled the keys already sent to it; then the text
-        of each field edited since it was shown (field key -> text).
-
-        Keys go to a field's own queue and its edits reach the screen messages later: a
-        command that rebuilds the form (add a turn, a tool call, a case...) first takes
-        what the fields hold, or the keys typed just before it were lost.
-        """
-        fields = list(self.query(CaseField))
-        loop = asyncio.get_running_loop()
-        handled: list[asyncio.Future[None]] = []
-        for field in fields:
-            editor = field.editor
-            done: asyncio.Future[None] = loop.create_future()
-            # Queued behind the keys the field was sent: run once it has handled them.
-            if editor is not None and editor.call_later(done.set_result, None):
-                handled.append(done)
-        if handled:
-            await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
-        return {field.key: field.value for field in fields if field.edited}
-
     def show_problems(self, problems: dict[str, str], case: dict[str, Any] | None = None) -> None:
         """Put each problem's message under its field; clear the others. With the case's
         data (``case``), what the agent's schema says of its fields is shown too
@@ -198,46 +174,3 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         for field in self.query(CaseField):
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
-
-    def focus_field(self, key: str, *, select: bool = True) -> bool:
-        """Focus the input of field ``key``; ``False`` if the form has no such field.
-        ``select=False`` puts the cursor at the end of a one-line box instead of selecting
-        its text (``enter`` on a case: the first key typed must not overwrite its id)."""
-        found = self.query(f"#{field_id(key)}")
-        if not found:
-            return False
-        widget = found.first()
-        if isinstance(widget, Input) and not select and widget.select_on_focus:
-            widget.select_on_focus = False  # for this focus only
-            self.call_after_refresh(setattr, widget, "select_on_focus", True)
-        self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
-        self.call_after_refresh(widget.scroll_visible, animate=False)
-        return True
-
-    def focus_next_field(self, direction: int = 1) -> bool:
-        """Focus the field after (``direction`` 1) or before (-1) the focused one, in the
-        form's order; ``False`` when the focus is not in the form or would leave it.
-
-        Textual orders the focus by where widgets are on screen, which a rebuilt form does
-        not know until its next layout: a ``tab`` typed right after ``ctrl+t`` skipped the
-        new turn. The fields' order in the form is known at once.
-        """
-        key = self.focused_key()
-        editors = [field.editor for field in self.query(CaseField)]
-        keys = [field.key for field in self.query(CaseField)]
-        if key is None or key not in keys:
-            return False
-        index = keys.index(key) + direction
-        if not 0 <= index < len(editors) or editors[index] is None:
-            return False
-        self.focus_field(keys[index])
-        return True
-
-    def focused_key(self) -> str | None:
-        """The field key of the focused input, if the focus is in this form."""
-        focused = self.screen.focused
-        if isinstance(focused, Input | TextArea):
-            for ancestor in focused.ancestors:
-                if isinstance(ancestor, CaseField):
-                    return ancestor.key
-        return None

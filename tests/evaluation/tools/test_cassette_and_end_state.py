@@ -70,7 +70,7 @@ def test_a_bad_line_names_the_file_and_the_line(tmp_path: Path) -> None:
 
 def test_the_cassette_sits_beside_its_eval_set() -> None:
     assert cassette_path(Path("e/w.evalset.json")) == Path("e/w.tools.jsonl")
-    assert cassette_path(Path("e/w.scenarios.json")) == Path("e/w.tools.jsonl")
+    assert cassette_path(Path("e/w.scenarios.json")) == Path("e/w.scenarios.tools.jsonl")
     assert cassette_path(Path("e/plain.json")) == Path("e/plain.tools.jsonl")
 
 

@@ -211,3 +211,48 @@ async def test_live_runs_without_tools_sections_leave_results_as_before() -> Non
     assert "tool_modes" not in results["c"].metadata
     assert results["c"].actual_tool_calls[0].model_extra == {}
     assert results["c"].actual_trajectory[-2].metadata == {}
+
+
+ANSWERS: list[str] = []
+"""What the real ``status`` tool answers, one a call."""
+
+
+def status() -> str:
+    return ANSWERS.pop(0)
+
+
+async def status_agent(message: str, trace: Trace) -> str:
+    reply = str(await trace.tool("status", {}, status))
+    trace.node("MAIN", response=reply)
+    return reply
+
+
+async def run_repeats(mode: str, cassette: Path, pass_rule: Any) -> Any:
+    app, collector = make_eval_app(status_agent)
+    config = EvalConfig.model_validate(
+        {"criteria": {"response_match": {"threshold": 1.0}}, "repeats": 3, "pass_rule": pass_rule}
+    )
+    config.reporter.enabled = False
+    the_set = EvalSet(eval_set_id="s", eval_cases=[EvalCase.single_turn("c", "status?", "ok")])
+    tools = ToolRun(ToolSettings(mode=mode, cassette=cassette))  # type: ignore[arg-type]
+    tools.add_eval_set(the_set)
+    report = await AgentEvaluator(app, collector, config, tools=tools).evaluate(the_set)
+    return report.results[0]
+
+
+@pytest.mark.parametrize(("pass_rule", "kept"), [("all", "bad"), (0.3, "ok")])
+async def test_a_repeated_case_keeps_its_representative_repeats_calls(
+    tmp_path: Path, pass_rule: Any, kept: str
+) -> None:
+    cassette = tmp_path / "s.tools.jsonl"
+    ANSWERS[:] = ["bad", "ok", "bad"]  # only the second repeat passes
+    recorded = await run_repeats("record", cassette, pass_rule)
+    assert [r.actual_response for r in recorded.repeat_results] == ["bad", "ok", "bad"]
+    # The case's outcome decides which repeat stands for it: the first failing one when it
+    # fails (all must pass), the first passing one when it passes (30% must): its calls
+    # are the case's lines, and each repeat of a replay gets them.
+    assert [c.result for c in read_cassette(cassette)["c"]] == [kept]
+    replayed = await run_repeats("replay", cassette, pass_rule)
+    assert ANSWERS == []  # no real call
+    assert [r.actual_response for r in replayed.repeat_results] == [kept] * 3
+    assert replayed.passed is (kept == "ok")
