@@ -555,23 +555,26 @@ class EditorScreen(AgentCommandsScreen):
 
     # --- focus ---------------------------------------------------------------------
 
+    # The focus moves now, not after the next refresh (as ``Widget.focus`` does): the
+    # keys typed right after these reach the widget they focus.
+
     def action_focus_filter(self) -> None:
         """Focus the filter box."""
-        self.query_one("#filter", Input).focus()
+        self.set_focus(self.query_one("#filter", Input))
 
     def action_focus_cases(self) -> None:
         """Focus the case list."""
-        self.query_one(CaseTable).focus()
+        self.set_focus(self.query_one(CaseTable))
 
     def action_focus_files(self) -> None:
         """Focus the file list."""
-        self.query_one(EvalSetList).focus()
+        self.set_focus(self.query_one(EvalSetList))
 
     async def action_back(self) -> None:
         """One step back: to the case list, and from there to the screen before."""
         cases = self.query_one(CaseTable)
         if self.focused is not cases and cases.display:
-            cases.focus()
+            self.set_focus(cases)
         else:
             await go_back_one_step(self)
 

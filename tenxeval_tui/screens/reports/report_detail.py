@@ -254,7 +254,7 @@ class ReportScreen(Screen[None]):
     def action_focus_filter(self) -> None:
         if self.showing_case is not None:
             self._set_case_open(False)  # the filter box is in the overview
-        self.query_one("#case-filter", Input).focus()
+        self.set_focus(self.query_one("#case-filter", Input))  # now: the keys typed next go there
 
     @on(Input.Changed, "#case-filter")
     def _filter_changed(self) -> None:

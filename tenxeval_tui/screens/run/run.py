@@ -777,11 +777,12 @@ class RunScreen(Screen[None]):
 
     def action_focus_cases(self) -> None:
         """Focus the case table."""
-        self.query_one(RunCaseTable).focus()
+        self.set_focus(self.query_one(RunCaseTable))  # now: the keys pressed next go there
 
     def action_focus_events(self) -> None:
         """Focus the event pane (its events or its transcript)."""
-        (self.transcript.pane if self.transcript.on else self.query_one(EventStream)).focus()
+        pane = self.transcript.pane if self.transcript.on else self.query_one(EventStream)
+        self.set_focus(pane)
 
     def action_toggle_transcript(self) -> None:
         """Show the followed case's transcript in the event pane, or its events again."""
