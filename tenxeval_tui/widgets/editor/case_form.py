@@ -8,7 +8,6 @@ from typing import Any
 
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
@@ -24,8 +23,10 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
     """Shows one case of a document; each edit goes to ``on_field_edit`` the moment it is
     made (a :class:`FieldEdited`), commands go up as ``screen.form_command`` actions.
 
-    The form is rebuilt when another case is shown or the case's shape changes (turns or
-    tool calls added, removed, moved; undo); typing only updates problem messages.
+    Its widgets stay from one case to the next: showing another case (or the same after
+    an undo or a structural edit) puts the texts in the fields already there, and only a
+    turn whose tool calls differ in number is built anew; typing only updates problem
+    messages.
     """
 
     can_focus = False
@@ -48,6 +49,12 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         self._showing = asyncio.Lock()
         """Held while the form is rebuilt: a key's command and a list highlight can ask at
         once, from two tasks, and must not both mount a form."""
+        self._fixed: list[CaseField] = []
+        """The fields every case has (all but the turns'), once the form shows a case: the
+        next case is shown in them (:meth:`_refill`)."""
+        self._title = Label("", classes="form-title")
+        self._flips = Static(id="case-flips", classes="form-flips")
+        self._turn_hint = Label("", classes="form-hint")
 
     async def show(
         self,
@@ -67,8 +74,12 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
 
     async def _build(self, document: EvalSetDocument, uid: int | None) -> None:
         with self.app.batch_update():
+            if uid is not None and self._fixed:
+                await self._refill(document, uid)
+                return
             # Edits still queued from the old fields apply to the old case until it is gone.
             await self.remove_children()
+            self._fixed = []
             self.uid = uid
             if uid is None:
                 await self.mount(
@@ -80,26 +91,18 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 return
             case = document.case(uid).data
             text = lambda key: document.field_text(uid, key)  # noqa: E731
-            index = document.index_of(uid)
             self._shown_id = document.case(uid).eval_id
-            flips = Static(id="case-flips", classes="form-flips")
-            flips.display = False  # until the case is known to have flipped
-            widgets: list[Widget] = [
-                Label(f"Case #{index + 1}", classes="form-title"),
-                flips,
+            self._title = Label(self._title_text(document, uid), classes="form-title")
+            self._flips = Static(id="case-flips", classes="form-flips")
+            self._flips.display = False  # until the case is known to have flipped
+            head = [
                 CaseField("eval_id", "eval_id", text("eval_id")),
                 CaseField("name", "name", text("name")),
                 CaseField("description", "description", text("description"), multiline=True),
                 CaseField("tags", "tags (comma separated)", text("tags")),
             ]
-            for turn in range(len(case.get("conversation") or [])):
-                widgets.append(
-                    TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
-                )
-            widgets += [
-                Label("no turns: ctrl+t adds one", classes="form-hint")
-                if not case.get("conversation")
-                else Label("ctrl+t adds a turn", classes="form-hint"),
+            self._turn_hint = Label(_turn_hint(case), classes="form-hint")
+            tail = [
                 CaseField("session.user_id", "session user id", text("session.user_id")),
                 CaseField(
                     "session.state", "session state (JSON)", text("session.state"), multiline=True
@@ -117,19 +120,60 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                     multiline=True,
                 ),
             ]
-            await self.mount_all(widgets)
-            self._show_flips(flips)
-            self.show_problems(document.field_problems(uid), case)
-            # The turns' own fields are composed after this: their notes once they are.
-            self.call_after_refresh(self.show_agent_notes)
+            turns = [
+                TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+                for turn in range(len(case.get("conversation") or []))
+            ]
+            await self.mount_all([self._title, self._flips, *head, *turns, self._turn_hint, *tail])
+            self._fixed = head + tail
+            self._shown_case(document, uid, case)
+
+    async def _refill(self, document: EvalSetDocument, uid: int) -> None:
+        """Show case ``uid`` in the form's widgets: every field gets its text, and only
+        the turns whose tool calls differ in number are built anew."""
+        case = document.case(uid).data
+        text = lambda key: document.field_text(uid, key)  # noqa: E731
+        self.uid = uid
+        self._shown_id = document.case(uid).eval_id
+        self._title.update(self._title_text(document, uid))
+        for field in self._fixed:
+            field.show_text(text(field.key))
+        count = len(case.get("conversation") or [])
+        editors = list(self.query_children(TurnEditor))
+        for turn, editor in enumerate(editors[:count]):
+            if editor.fits(case):
+                editor.show(case, turn_texts(text, case, turn))
+            else:
+                new = TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+                await self.mount(new, after=editor)
+                await editor.remove()
+        for editor in editors[count:]:
+            await editor.remove()
+        added = [
+            TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+            for turn in range(len(editors), count)
+        ]
+        if added:
+            await self.mount_all(added, before=self._turn_hint)
+        self._turn_hint.update(_turn_hint(case))
+        self._shown_case(document, uid, case)
+
+    def _shown_case(self, document: EvalSetDocument, uid: int, case: dict[str, Any]) -> None:
+        self._show_flips(self._flips)
+        self.show_problems(document.field_problems(uid), case)
+        # The turns' own fields are composed after this: their notes once they are.
+        self.call_after_refresh(self.show_agent_notes)
+
+    @staticmethod
+    def _title_text(document: EvalSetDocument, uid: int) -> str:
+        return f"Case #{document.index_of(uid) + 1}"
 
     def set_flip_notes(self, notes: Mapping[str, str]) -> None:
         """What to say of the flipped cases (``eval_id`` -> one line); the case shown
         says its own at once, under its title."""
         self.flip_notes = notes
-        found = self.query("#case-flips")
-        if found:
-            self._show_flips(found.first(Static))
+        if self._flips.is_attached:
+            self._show_flips(self._flips)
 
     def _show_flips(self, line: Static) -> None:
         note = self.flip_notes.get(self._shown_id or "") if self.uid is not None else None
@@ -219,3 +263,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 if isinstance(ancestor, CaseField):
                     return ancestor.key
         return None
+
+
+def _turn_hint(case: dict[str, Any]) -> str:
+    return "ctrl+t adds a turn" if case.get("conversation") else "no turns: ctrl+t adds one"

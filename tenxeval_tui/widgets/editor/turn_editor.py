@@ -48,12 +48,12 @@ class TurnEditor(Vertical):
             self.texts[f"turns.{t}.expected"],
             multiline=True,
         )
-        calls = self.case["conversation"][t].get("expected_tool_trajectory") or []
+        calls = self.call_count(self.case, t)
         yield Label(
             "expected tool calls" if calls else "expected tool calls: none (ctrl+o adds one)",
             classes="field-label",
         )
-        for c in range(len(calls)):
+        for c in range(calls):
             yield ToolCallRow(
                 t,
                 c,
@@ -70,6 +70,25 @@ class TurnEditor(Vertical):
         with Horizontal(classes="turn-buttons"):
             yield Button("+ tool call (ctrl+o)", id="add-call", compact=True)
             yield Button("remove turn (ctrl+r)", id="remove-turn", compact=True)
+
+    @staticmethod
+    def call_count(case: dict[str, Any], turn: int) -> int:
+        """How many expected tool calls turn ``turn`` of ``case`` has (its rows)."""
+        return len(case["conversation"][turn].get("expected_tool_trajectory") or [])
+
+    def fits(self, case: dict[str, Any]) -> bool:
+        """Whether this editor can show its turn of ``case`` as it is (same tool calls)."""
+        return self.call_count(self.case, self.turn) == self.call_count(case, self.turn)
+
+    def show(self, case: dict[str, Any], texts: dict[str, str]) -> None:
+        """Show this turn of ``case`` (one it :meth:`fits`) in the fields already here."""
+        self.case = case
+        self.texts = texts
+        for row in self.query(ToolCallRow):
+            row.name_text = texts[f"turns.{self.turn}.tools.{row.call}.name"]
+            row.args_text = texts[f"turns.{self.turn}.tools.{row.call}.args"]
+        for field in self.query(CaseField):
+            field.show_text(texts[field.key])
 
     def on_mount(self) -> None:
         for button in self.query(".turn-buttons Button"):
