@@ -16,7 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Header, Input, OptionList, Static
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -40,6 +40,7 @@ from tenxeval_tui.settings.workspace import (
     describe_eval_set,
 )
 from tenxeval_tui.widgets.common.error_view import ErrorView
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
@@ -130,7 +131,7 @@ class EditorScreen(AgentCommandsScreen):
                 yield CaseForm(on_field_edit=self.apply_field_edit, id="form")
                 yield ErrorView(id="error")
         yield FirstStepsHint(id="first-steps")
-        yield Footer()
+        yield SteadyFooter()
 
     @property
     def workspace(self) -> Workspace:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from tenxeval_tui.browsing.report_document import (
     CaseRow,
@@ -41,6 +41,7 @@ from tenxeval_tui.screens.reports.accept_many import (
 )
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
@@ -169,7 +170,7 @@ class ReportScreen(Screen[None]):
                 yield Static(id="status-filter")
                 yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
         yield ReportCaseTable(id="case-table")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._update_filter_label()
@@ -279,7 +280,7 @@ class ReportScreen(Screen[None]):
         """The case view, mounted on first use (not part of the first paint)."""
         async with self._view_lock:
             if not self._view.is_mounted:
-                await self.mount(self._view, before=self.query_one(Footer))
+                await self.mount(self._view, before=self.query_one(SteadyFooter))
         return self._view
 
     async def open_case(self, row: CaseRow) -> None:

@@ -13,14 +13,14 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.browsing.reports_index import ReportEntries, ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
@@ -29,11 +29,12 @@ from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
-class ReportsScreen(Screen[None]):
+class ReportsScreen(ModeScreen):
     """The reports in ``folder``, newest first; enter opens one."""
 
     CSS_PATH = "../../styles/reports.tcss"
@@ -84,7 +85,7 @@ class ReportsScreen(Screen[None]):
         yield Static(id="reports-title", classes="reports-title")
         yield ReportList(id="report-list")
         yield Static(id="report-entry-detail")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._folder = self.folder  # fixed now: the listing runs in a thread

@@ -21,8 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Header, Static
+from textual.widgets import Checkbox, Header, Static
 
 from tenxeval_tui.browsing.case_flips import FlipHistory
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
@@ -39,6 +38,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
 from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
 from tenxeval_tui.screens.run.run_accept import (
@@ -60,6 +60,7 @@ from tenxeval_tui.screens.run.run_transcript import TRANSCRIPT_KEY, TranscriptSw
 from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
 from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
@@ -72,7 +73,7 @@ TICK_SECONDS = 1.0
 """How often running cases' clocks and steps are shown anew."""
 
 
-class RunScreen(Screen[None]):
+class RunScreen(ModeScreen):
     """Run eval sets in a worker process and follow them live."""
 
     HELP_WHERE = "run view"
@@ -192,7 +193,7 @@ class RunScreen(Screen[None]):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
                 yield TranscriptPane(id="run-transcript")
-        yield Footer()
+        yield SteadyFooter()
 
     def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
         """The options bar's agent, jobs, workers and preset: those of the last run in this
