@@ -76,14 +76,16 @@ def cpu_seconds(pid: int) -> float:
 
 
 def idle_cpu(terminal: Terminal, seconds: float = 3.0) -> tuple[float, int]:
-    """The app's CPU share (%) over ``seconds`` with no key pressed, and bytes it drew."""
+    """The app's CPU share (% of one CPU) over ``seconds`` with no key pressed, and the
+    bytes it drew meanwhile."""
     terminal.quiet(0.5)
-    before, drawn = cpu_seconds(terminal.process.pid), terminal.bytes_read
-    terminal.quiet(seconds)  # returns early if it draws: then time the rest
-    time.sleep(max(0.0, seconds - 0.0))
-    terminal.drain()
+    started, before = time.perf_counter(), cpu_seconds(terminal.process.pid)
+    drawn = terminal.bytes_read
+    time.sleep(seconds)  # the idle time measured, not a wait for something
     used = cpu_seconds(terminal.process.pid) - before
-    return used / (seconds * 2) * 100, terminal.bytes_read - drawn
+    elapsed = time.perf_counter() - started
+    terminal.drain()
+    return used / elapsed * 100, terminal.bytes_read - drawn
 
 
 def target_of(figures: Figures) -> tuple[float | None, float | None]:
