@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.widgets import Footer
+
+# Not exported by textual.widgets; Textual is pinned below 9 and the footer tests
+# (tests/tui/test_form_reuse.py) fail if it moves.
+from textual.widgets._footer import FooterKey
 
 
 class SteadyFooter(Footer):
@@ -14,6 +19,10 @@ class SteadyFooter(Footer):
     bindings may have changed: every focus move, every screen shown again. Most of
     those show the same keys (back to a screen, from one field of the form to the next),
     and the rebuild was a large part of a screen switch's time; it is skipped then.
+
+    Each key widget also starts compact and is made not compact right after it is
+    mounted: two restyles of every key, each time a footer is built (a new screen, a new
+    focus). Here each key starts as the footer is.
     """
 
     _shown: tuple[Any, ...] | None = None
@@ -38,6 +47,13 @@ class SteadyFooter(Footer):
                 if binding.show or key == palette
             ),
         )
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            # The palette's key is not bound to the footer's compact: it stays compact.
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     async def recompose(self) -> None:
         """Rebuild the footer if the keys to show changed since it was last built."""
