@@ -14,7 +14,7 @@ from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
-from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
+from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
 from tenxeval_tui.widgets.editor.turn_editor import TurnEditor, turn_texts
 
@@ -52,9 +52,16 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         self._fixed: list[CaseField] = []
         """The fields every case has (all but the turns'), once the form shows a case: the
         next case is shown in them (:meth:`_refill`)."""
-        self._title = Label("", classes="form-title")
+        self._title = FormLine(classes="form-title")
         self._flips = Static(id="case-flips", classes="form-flips")
-        self._turn_hint = Label("", classes="form-hint")
+        self._turn_hint = FormLine(classes="form-hint")
+        self._flip_shown: str | None = None
+        """The flip note shown under the title (``None``: none, the line hidden)."""
+        self._turns: list[TurnEditor] = []
+        """A turn editor per turn of the case shown, then those hidden (kept for a case
+        with more turns)."""
+        self._turn_count = 0
+        """How many of :attr:`_turns` are shown."""
 
     async def show(
         self,
@@ -79,7 +86,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 return
             # Edits still queued from the old fields apply to the old case until it is gone.
             await self.remove_children()
-            self._fixed = []
+            self._fixed, self._turns, self._turn_count = [], [], 0
             self.uid = uid
             if uid is None:
                 await self.mount(
@@ -92,16 +99,17 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             case = document.case(uid).data
             text = lambda key: document.field_text(uid, key)  # noqa: E731
             self._shown_id = document.case(uid).eval_id
-            self._title = Label(self._title_text(document, uid), classes="form-title")
+            self._title = FormLine(self._title_text(document, uid), classes="form-title")
             self._flips = Static(id="case-flips", classes="form-flips")
             self._flips.display = False  # until the case is known to have flipped
-            head = [
+            self._flip_shown = None
+            head = [  # _HEAD fields
                 CaseField("eval_id", "eval_id", text("eval_id")),
                 CaseField("name", "name", text("name")),
                 CaseField("description", "description", text("description"), multiline=True),
                 CaseField("tags", "tags (comma separated)", text("tags")),
             ]
-            self._turn_hint = Label(_turn_hint(case), classes="form-hint")
+            self._turn_hint = FormLine(_turn_hint(case), classes="form-hint")
             tail = [
                 CaseField("session.user_id", "session user id", text("session.user_id")),
                 CaseField(
@@ -126,37 +134,43 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             ]
             await self.mount_all([self._title, self._flips, *head, *turns, self._turn_hint, *tail])
             self._fixed = head + tail
+            self._turns, self._turn_count = turns, len(turns)
             self._shown_case(document, uid, case)
 
     async def _refill(self, document: EvalSetDocument, uid: int) -> None:
-        """Show case ``uid`` in the form's widgets: every field gets its text, and only
-        the turns whose tool calls differ in number are built anew."""
+        """Show case ``uid`` in the form's widgets: every field gets its text; a turn
+        editor per turn, those past them hidden (and kept), new ones only when none is
+        spare (mounting among the form's children restyles them all)."""
         case = document.case(uid).data
         text = lambda key: document.field_text(uid, key)  # noqa: E731
         self.uid = uid
         self._shown_id = document.case(uid).eval_id
-        self._title.update(self._title_text(document, uid))
+        self._title.show(self._title_text(document, uid))
         for field in self._fixed:
             field.show_text(text(field.key))
         count = len(case.get("conversation") or [])
-        editors = list(self.query_children(TurnEditor))
-        for turn, editor in enumerate(editors[:count]):
-            if editor.fits(case):
-                editor.show(case, turn_texts(text, case, turn))
-            else:
-                new = TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
-                await self.mount(new, after=editor)
-                await editor.remove()
-        for editor in editors[count:]:
-            await editor.remove()
         added = [
             TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
-            for turn in range(len(editors), count)
+            for turn in range(len(self._turns), count)
         ]
+        for turn, editor in enumerate(self._turns):
+            if turn < count:
+                await editor.show(case, turn_texts(text, case, turn))
+            elif turn < self._turn_count:
+                editor.clear()
+            editor.display = turn < count
         if added:
             await self.mount_all(added, before=self._turn_hint)
-        self._turn_hint.update(_turn_hint(case))
+            self._turns += added
+        self._turn_count = count
+        self._turn_hint.show(_turn_hint(case))
         self._shown_case(document, uid, case)
+
+    @property
+    def fields(self) -> list[CaseField]:
+        """The fields shown, in form order (the hidden turns' are not)."""
+        turns = [field for editor in self._turns[: self._turn_count] for field in editor.fields]
+        return [*self._fixed[:_HEAD], *turns, *self._fixed[_HEAD:]]
 
     def _shown_case(self, document: EvalSetDocument, uid: int, case: dict[str, Any]) -> None:
         self._show_flips(self._flips)
@@ -177,8 +191,10 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
 
     def _show_flips(self, line: Static) -> None:
         note = self.flip_notes.get(self._shown_id or "") if self.uid is not None else None
-        line.update(Text(inert(note or "")))
-        line.display = note is not None
+        if note != self._flip_shown:  # most cases have none: no update, no layout
+            line.update(Text(inert(note or "")))
+            line.display = note is not None
+        self._flip_shown = note
 
     async def settle(self) -> dict[str, str]:
         """Wait until every field has handled the keys already sent to it; then the text
@@ -188,7 +204,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         command that rebuilds the form (add a turn, a tool call, a case...) first takes
         what the fields hold, or the keys typed just before it were lost.
         """
-        fields = list(self.query(CaseField))
+        fields = self.fields
         loop = asyncio.get_running_loop()
         handled: list[asyncio.Future[None]] = []
         for field in fields:
@@ -205,7 +221,7 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         """Put each problem's message under its field; clear the others. With the case's
         data (``case``), what the agent's schema says of its fields is shown too
         (:meth:`show_agent_notes`)."""
-        for field in self.query(CaseField):
+        for field in self.fields:
             field.set_problem(problems.get(field.key))
         if case is not None:
             self.show_agent_notes(case)
@@ -222,16 +238,15 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
             return  # no agent known: nothing to show or clear (no cost per keystroke)
         notes = agent_notes(schema, self._case, typing=True)
         hints = field_hints(schema, self._case)
-        for field in self.query(CaseField):
+        for field in self.fields:
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
 
     def focus_field(self, key: str) -> bool:
         """Focus the input of field ``key``; ``False`` if the form has no such field."""
-        found = self.query(f"#{field_id(key)}")
-        if not found:
+        widget = next((field.editor for field in self.fields if field.key == key), None)
+        if widget is None:
             return False
-        widget = found.first()
         self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
         self.call_after_refresh(widget.scroll_visible, animate=False)
         return True
@@ -245,8 +260,9 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
         new turn. The fields' order in the form is known at once.
         """
         key = self.focused_key()
-        editors = [field.editor for field in self.query(CaseField)]
-        keys = [field.key for field in self.query(CaseField)]
+        fields = self.fields
+        editors = [field.editor for field in fields]
+        keys = [field.key for field in fields]
         if key is None or key not in keys:
             return False
         index = keys.index(key) + direction
@@ -263,6 +279,28 @@ class CaseForm(FieldEditReceiver, VerticalScroll):
                 if isinstance(ancestor, CaseField):
                     return ancestor.key
         return None
+
+
+class FormLine(Label):
+    """A line of the form whose text changes with the case shown (its title, its hint):
+    updated only when the text changes, and then without a layout pass (it is one row,
+    as wide as the form)."""
+
+    DEFAULT_CSS = "FormLine { width: 1fr; height: 1; }"
+
+    def __init__(self, text: str = "", *, classes: str) -> None:
+        super().__init__(text, classes=classes, markup=False)
+        self._text = text
+
+    def show(self, text: str) -> None:
+        """Show ``text`` (plain text, not markup)."""
+        if text != self._text:
+            self._text = text
+            self.update(text, layout=False)
+
+
+_HEAD = 4
+"""The fields before the turns (eval id, name, description, tags); the rest come after."""
 
 
 def _turn_hint(case: dict[str, Any]) -> str:
