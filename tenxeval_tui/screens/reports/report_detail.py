@@ -11,7 +11,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from tenxeval_tui.browsing.report_document import (
@@ -27,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
+from tenxeval_tui.screens.common.steady_screen import SteadyScreen
 from tenxeval_tui.screens.editor.case_actions import (
     EDIT_ACTION,
     RERUN_ACTION,
@@ -102,7 +102,7 @@ def summary_text(doc: ReportDocument) -> Text:
     return text
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(SteadyScreen):
     """A report; enter opens the case under the cursor."""
 
     CSS_PATH = "../../styles/reports.tcss"
@@ -161,6 +161,12 @@ class ReportScreen(Screen[None]):
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
         self.case_saver = CaseSaver(self)
+        self.reopening = False
+        """True while the report list shows this screen again, kept as it was (see
+        :class:`~tenxeval_tui.screens.reports.kept_report.KeptReport`)."""
+
+    def shown_again_as_it_was(self) -> bool:
+        return self.reopening
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):

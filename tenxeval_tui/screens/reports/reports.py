@@ -25,6 +25,7 @@ from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.kept_report import KeptReport
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
@@ -57,6 +58,8 @@ class ReportsScreen(ModeScreen):
         """Which listing is the latest: one that a newer listing overtook shows nothing."""
         self._entries = ReportEntries()
         """The folder's reports as listed: a file is read again only once it changed."""
+        self._kept: KeptReport | None = None
+        """The report opened last, shown again as it was while its file is unchanged."""
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
@@ -163,7 +166,9 @@ class ReportsScreen(ModeScreen):
                 str(entry.problem), title="Cannot open this report", severity="error", markup=False
             )
             return
-        self.app.push_screen(ReportScreen(entry.path))
+        if self._kept is None:
+            self._kept = KeptReport(self.app)
+        self._kept.open(entry.path)
 
     def action_open_html(self) -> None:
         entry = self._entry
