@@ -3,13 +3,17 @@ watch mode runs once when turned on."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import ProgressBar
+import pytest
+from textual.widgets import Checkbox, ProgressBar
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
+from tenxeval_tui.runs.watch import ChangeWatcher
+from tenxeval_tui.screens.run import run_watch
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_progress import RunFigures
 
@@ -87,6 +91,40 @@ async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
         await wait_until(lambda: screen.runs_finished == 3, pilot)  # then it watches
         assert screen.request is not None
         assert screen.request.only == {str(cities.resolve()): [eval_set.eval_cases[0].eval_id]}
+
+
+async def test_watch_reads_the_eval_sets_off_the_ui_thread_and_a_quick_off_wins(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``w`` reads the eval sets in a thread (the tick shows, keys go on meanwhile); a
+    second ``w`` before the reading ends leaves watch mode off: no run, no watching."""
+    reading = threading.Event()
+    release = threading.Event()
+    threads: list[threading.Thread] = []
+
+    class SlowWatcher(ChangeWatcher):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            threads.append(threading.current_thread())
+            reading.set()
+            release.wait(timeout=30)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(run_watch, "ChangeWatcher", SlowWatcher)
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert isinstance(screen, RunScreen)
+        watch = screen.query_one("#watch", Checkbox)
+        await pilot.press("w")
+        await wait_until(reading.is_set, pilot)
+        assert watch.value  # ticked while the eval sets are still being read
+        await pilot.press("w")
+        await wait_until(lambda: not watch.value, pilot)
+        release.set()
+        watching = [w for w in app.workers if w.node is screen and w.group == "watch"]
+        await wait_until(lambda: all(w.is_finished for w in watching), pilot)
+        assert threads and threads[0] is not threading.main_thread()
+        assert not screen.watcher.active and screen.runs_started == 0
 
 
 async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
