@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import CancelledError, Future
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from tenxeval_tui.browsing.report_document import (
     ReportDocument,
     ReportReader,
     StatusFilter,
+    open_first_page,
 )
 from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.cost import format_cost
@@ -153,10 +155,19 @@ class ReportScreen(SteadyScreen):
         *SAVE_BINDINGS,
     ]
 
-    def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        document: ReportDocument | None = None,
+        *,
+        reading: Future[tuple[ReportReader, ReportDocument]] | None = None,
+    ) -> None:
         super().__init__()
         self.path = Path(path)
         self.document = document
+        self._reading = reading
+        """The reading of the report's first cases, when already under way (see
+        :meth:`~tenxeval_tui.screens.reports.kept_report.KeptReport.prepare`)."""
         self.status_filter = StatusFilter.ALL
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
@@ -189,8 +200,7 @@ class ReportScreen(SteadyScreen):
     def _load(self) -> None:
         # The first cases show at once; a big report's other cases follow.
         try:
-            reader = ReportReader(self.path)
-            document = reader.first_page() or ReportDocument.open(self.path)
+            reader, document = self._first_page()
         except (EvalFileError, OSError) as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
@@ -198,6 +208,15 @@ class ReportScreen(SteadyScreen):
         if not document.complete:
             # once the first cases are painted: reading the rest holds the GIL for a while
             self.app.call_from_thread(self.call_after_refresh, self._load_rest, reader, document)
+
+    def _first_page(self) -> tuple[ReportReader, ReportDocument]:
+        """The reader and first cases: those read ahead, if they were, else read now."""
+        if self._reading is not None:
+            try:
+                return self._reading.result()
+            except CancelledError:  # the list that read ahead was closed before it began
+                pass
+        return open_first_page(self.path)
 
     @work(thread=True, exclusive=True, group="report-rest")
     def _load_rest(self, reader: ReportReader, document: ReportDocument) -> None:

@@ -59,7 +59,8 @@ class ReportsScreen(ModeScreen):
         self._entries = ReportEntries()
         """The folder's reports as listed: a file is read again only once it changed."""
         self._kept: KeptReport | None = None
-        """The report opened last, shown again as it was while its file is unchanged."""
+        """The report opened last, shown again as it was while its file is unchanged;
+        and the report under the cursor, read ahead."""
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
@@ -96,6 +97,10 @@ class ReportsScreen(ModeScreen):
         self.action_refresh()
         if host_of(self.app).watch_files:
             self._follow_folder()
+
+    def on_unmount(self) -> None:
+        if self._kept is not None:
+            self._kept.close()
 
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
@@ -153,6 +158,7 @@ class ReportsScreen(ModeScreen):
         elif entry.ok:
             html = "  (+ HTML report)" if entry.html_path.is_file() else ""
             detail.update(Text(inert(f"{entry.path.name}{html}"), style="dim"))
+            self.kept.prepare(entry.path)  # enter on it shows it at once
         else:
             detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
 
@@ -166,9 +172,14 @@ class ReportsScreen(ModeScreen):
                 str(entry.problem), title="Cannot open this report", severity="error", markup=False
             )
             return
+        self.kept.open(entry.path)
+
+    @property
+    def kept(self) -> KeptReport:
+        """The report kept from the last opening, and the one read ahead."""
         if self._kept is None:
             self._kept = KeptReport(self.app)
-        self._kept.open(entry.path)
+        return self._kept
 
     def action_open_html(self) -> None:
         entry = self._entry
