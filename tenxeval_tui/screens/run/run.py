@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Checkbox, Header, Static
 
 from tenxeval_tui.browsing.case_flips import FlipHistory
@@ -132,6 +133,9 @@ class RunScreen(ModeScreen):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(id="run")
+        self.clocks: list[Timer] = []
+        """The repaint and the tick, once mounted: running only while the view is shown
+        (a view kept behind another screen woke fifteen times a second for nothing)."""
         self.timings = timings
         self.clock = clock
         """The time of runs (a test drives its own to see clocks tick)."""
@@ -220,12 +224,27 @@ class RunScreen(ModeScreen):
         self.query_one("#run-events").border_title = "events"
         self.query_one("#run-transcript").border_title = "transcript"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
-        self.set_interval(REPAINT_SECONDS, self.repaint)
-        self.set_interval(TICK_SECONDS, self.tick)
+        self.clocks = [
+            self.set_interval(REPAINT_SECONDS, self.repaint),
+            self.set_interval(TICK_SECONDS, self.tick),
+        ]
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
         self.flip_marks.start_following()
+
+    def on_screen_suspend(self) -> None:
+        if self.app.screen.is_modal:
+            return  # a dialog over the view: the view shows through, kept up to date
+        for clock in self.clocks:
+            clock.pause()
+
+    def on_screen_resume(self) -> None:
+        if not self.clocks:
+            return  # shown before it is mounted: on_mount starts them
+        self.repaint()  # what came meanwhile, at once
+        for clock in self.clocks:
+            clock.resume()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)

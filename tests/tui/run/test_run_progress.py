@@ -167,3 +167,25 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
             pilot,
             what="the rerun's final elapsed time shown",
         )
+
+
+async def test_the_run_view_clocks_stop_while_another_screen_is_shown(workspace: Path) -> None:
+    """The run view's repaint and tick wake it only while it is shown: switched away (the
+    editor), they are paused; back, they run again. A dialog over it keeps them running."""
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert isinstance(screen, RunScreen)
+
+        def running() -> list[bool]:
+            return [clock._active.is_set() for clock in screen.clocks]
+
+        assert running() == [True, True]
+        await pilot.press("e")
+        await wait_until(lambda: app.screen is not screen and running() == [False, False], pilot)
+        await pilot.press("r")
+        await wait_until(lambda: app.screen is screen and running() == [True, True], pilot)
+        await pilot.press("question_mark")  # the help dialog, over the view
+        await wait_until(lambda: app.screen.is_modal, pilot)
+        await pilot.pause()
+        assert running() == [True, True]
