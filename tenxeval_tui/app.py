@@ -29,6 +29,7 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
+from textual.widget import AwaitMount
 
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
@@ -180,11 +181,22 @@ class WorkbenchApp(App[None]):
         self.watch_runs = watch_runs
         """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
+        self.switching_mode = False
+        """True while :meth:`switch_mode` runs (the screen shown again keeps its styles)."""
         self._mode_history: list[str] = []
         """The modes reached before the current one (``esc`` at a mode's first screen)."""
         self.preferences = Preferences()
         """The user's settings file: theme, key rebindings, the run view's last options."""
         self.set_keymap(self.preferences.keymap)
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        """Textual's mode switch; the mode's screen, shown again, is not restyled whole
+        (see ``screens/common/mode_screen.py``)."""
+        self.switching_mode = True
+        try:
+            return super().switch_mode(mode)
+        finally:
+            self.switching_mode = False
 
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.

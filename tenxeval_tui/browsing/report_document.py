@@ -429,6 +429,14 @@ class ReportReader:
         return items[self._first_count :]
 
 
+def open_first_page(path: Path) -> tuple[ReportReader, ReportDocument]:
+    """Read ``path`` for showing: its reader and the document with the first cases (all
+    of them when the file cannot be read in two steps). A bad file raises
+    :class:`EvalFileError`, an unreadable one :class:`OSError`."""
+    reader = ReportReader(path)
+    return reader, reader.first_page() or ReportDocument.open(path)
+
+
 def decode_frozen(text: str, results_start: int) -> list[Any]:
     """The JSON list whose items start at ``results_start``, frozen (``gc.freeze``).
 

@@ -212,3 +212,23 @@ async def test_the_case_list_holds_an_edit_in_the_step_that_made_it(weather_set:
         assert screen.document.field_text(uid, "description").startswith("typed ")
         area.undo()  # undo posts its own change: it is stored at once as well
         assert not screen.document.field_text(uid, "description").startswith("typed ")
+
+
+async def test_keys_right_after_a_focus_key_reach_the_widget_it_focused(
+    weather_set: Path,
+) -> None:
+    """ctrl+f and ctrl+l move the focus when they are handled, so the keys that follow
+    them in one burst (a fast typist on a busy machine) land in the filter box and the
+    case list: none goes to the widget focused before."""
+    app = WorkbenchApp(weather_set, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        table = screen.query_one(CaseTable)
+        burst(app, ["ctrl+f", *typed("paris")])
+        paris = [screen.document.cases[1].uid]  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: table.visible_uids == paris, what="the list filtered")
+        assert screen.query_one("#filter", Input).value == "paris"
+        burst(app, ["ctrl+l", "space"])  # space in the list selects the case for a bulk edit
+        await wait_for(pilot, lambda: table.chosen_uids == paris, what="paris selected")
+        assert screen.query_one("#filter", Input).value == "paris"

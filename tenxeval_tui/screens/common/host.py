@@ -59,6 +59,11 @@ class WorkbenchHost(Protocol):
         """The user's settings file (theme, keys, the run view's last options)."""
         ...
 
+    @property
+    def switching_mode(self) -> bool:
+        """Whether the app is switching modes right now (see ``mode_screen.ModeScreen``)."""
+        ...
+
 
 class StandaloneHost:
     """The host of a screen in an app that is not the workbench: the current folder's
@@ -67,6 +72,7 @@ class StandaloneHost:
     watch_files = True
     watch_runs = False
     can_go_back = False
+    switching_mode = False
 
     def __init__(self) -> None:
         self._workspace: Workspace | None = None

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from textual import work
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Input
 
 from tenxeval_tui.authoring.document import (
@@ -29,6 +28,7 @@ from tenxeval_tui.authoring.document import (
 )
 from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.messages import FieldEdited
@@ -37,7 +37,7 @@ _NEEDS_CASE = {"duplicate_case", "delete_case", "move_case", "add_turn", "add_ca
 _NEEDS_DOCUMENT = {"save", "undo", "redo", "new_case", "import_rows"} | _NEEDS_CASE
 
 
-class CaseCommandsScreen(Screen[None]):
+class CaseCommandsScreen(ModeScreen):
     """A screen editing one :class:`EvalSetDocument` through a case table and a case form."""
 
     BINDINGS = [

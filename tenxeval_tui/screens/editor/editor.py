@@ -16,7 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Header, Input, OptionList, Static
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -43,6 +43,7 @@ from tenxeval_tui.settings.workspace import (
 )
 from tenxeval_tui.settings.workspace_watch import follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
@@ -135,7 +136,7 @@ class EditorScreen(AgentCommandsScreen):
                 yield CaseForm(on_field_edit=self.apply_field_edit, id="form")
                 yield ErrorView(id="error")
         yield FirstStepsHint(id="first-steps")
-        yield Footer()
+        yield SteadyFooter()
 
     @property
     def workspace(self) -> Workspace:
@@ -603,24 +604,27 @@ class EditorScreen(AgentCommandsScreen):
 
     # --- focus ---------------------------------------------------------------------
 
+    # The focus moves now, not after the next refresh (as ``Widget.focus`` does): the
+    # keys typed right after these reach the widget they focus.
+
     def action_focus_filter(self) -> None:
         """Focus the filter box."""
-        self.query_one("#filter", Input).focus()
+        self.set_focus(self.query_one("#filter", Input))
 
     def action_focus_cases(self) -> None:
         """Focus the case list."""
-        self.query_one(CaseTable).focus()
+        self.set_focus(self.query_one(CaseTable))
 
     def action_focus_files(self) -> None:
         """Focus the file list."""
-        self.query_one(EvalSetList).focus()
+        self.set_focus(self.query_one(EvalSetList))
 
     async def action_back(self) -> None:
         """One step back: to the case list; there, clear the cases selected for a bulk
         edit first (as every other list does); then to the screen before."""
         cases = self.query_one(CaseTable)
         if self.focused is not cases and cases.display:
-            cases.focus()
+            self.set_focus(cases)
         elif cases.chosen_uids:
             cases.clear_chosen()
         else:

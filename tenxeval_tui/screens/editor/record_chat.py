@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Log, Static
+from textual.widgets import Header, Input, Log, Static
 
 from tenxeval_tui.authoring.recording import (
     RecordedTurn,
@@ -31,6 +31,7 @@ from tenxeval_tui.runs.case_steps import is_start
 from tenxeval_tui.runs.chat_process import ChatLine, ChatProcess
 from tenxeval_tui.runs.event_lines import event_line
 from tenxeval_tui.screens.editor.save_recording import SaveRecordingScreen
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 
 
 class RecordScreen(Screen[dict[str, Any] | None]):
@@ -70,7 +71,7 @@ class RecordScreen(Screen[dict[str, Any] | None]):
         yield Log(id="record-log", auto_scroll=True)
         yield Static("", id="record-status")
         yield Input(placeholder="message to the agent (enter sends)", id="record-input")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.title = "tenxeval · record a case"

@@ -9,7 +9,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
@@ -26,6 +25,7 @@ from tenxeval_tui.screens.editor.case_actions import (
 )
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
@@ -85,7 +85,7 @@ class CaseScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield CaseDetailView(id="case-detail")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         view = self.query_one(CaseDetailView)

@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.evaluation.compare import (
@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.stats import wilson_interval
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.comparison_table import (
     CHANGE_STYLES,
     NOISE_STYLE,
@@ -146,7 +147,7 @@ class CompareScreen(Screen[None]):
         yield Static(id="compare-criteria")
         yield Static(id="compare-sort")
         yield ComparisonTable(id="compare-table")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._load()

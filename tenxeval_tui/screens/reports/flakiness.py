@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tenxeval_tui.browsing.flaky_cases import (
     FLAKY_SORT_KEYS,
@@ -25,6 +25,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.settings.first_steps import state_dir
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
 from tenxeval_tui.widgets.reports.sort_caption import (
     SHOW_ALL_KEY,
@@ -85,7 +86,7 @@ class FlakinessScreen(Screen[None]):
         yield Static(Text("Reading the reports…", style="dim"), id="flaky-header")
         yield Static(id="flaky-sort")
         yield FlakyTable(id="flaky-table")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._read()

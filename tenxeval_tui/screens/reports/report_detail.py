@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import CancelledError, Future
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -11,14 +12,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from tenxeval_tui.browsing.report_document import (
     CaseRow,
     ReportDocument,
     ReportReader,
     StatusFilter,
+    open_first_page,
 )
 from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.cost import format_cost
@@ -28,6 +29,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.steady_screen import SteadyScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.editor.case_actions import (
     EDIT_ACTION,
@@ -45,6 +47,7 @@ from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.case_detail_view import (
     REPEAT_ACTIONS,
     REPEAT_KEYS,
@@ -105,7 +108,7 @@ def summary_text(doc: ReportDocument) -> Text:
     return text
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(SteadyScreen):
     """A report; enter opens the case under the cursor."""
 
     CSS_PATH = "../../styles/reports.tcss"
@@ -158,14 +161,29 @@ class ReportScreen(Screen[None]):
         *SAVE_BINDINGS,
     ]
 
-    def __init__(self, path: str | Path, document: ReportDocument | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        document: ReportDocument | None = None,
+        *,
+        reading: Future[tuple[ReportReader, ReportDocument]] | None = None,
+    ) -> None:
         super().__init__()
         self.path = Path(path)
         self.document = document
+        self._reading = reading
+        """The reading of the report's first cases, when already under way (see
+        :meth:`~tenxeval_tui.screens.reports.kept_report.KeptReport.prepare`)."""
         self.status_filter = StatusFilter.ALL
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
         self.case_saver = CaseSaver(self)
+        self.reopening = False
+        """True while the report list shows this screen again, kept as it was (see
+        :class:`~tenxeval_tui.screens.reports.kept_report.KeptReport`)."""
+
+    def shown_again_as_it_was(self) -> bool:
+        return self.reopening
 
     def compose(self) -> ComposeResult:
         with Vertical(id="report-overview"):
@@ -175,7 +193,7 @@ class ReportScreen(Screen[None]):
                 yield Static(id="status-filter")
                 yield Input(placeholder="filter: words, tag:NAME or #NAME", id="case-filter")
         yield ReportCaseTable(id="case-table")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._update_filter_label()
@@ -188,8 +206,7 @@ class ReportScreen(Screen[None]):
     def _load(self) -> None:
         # The first cases show at once; a big report's other cases follow.
         try:
-            reader = ReportReader(self.path)
-            document = reader.first_page() or ReportDocument.open(self.path)
+            reader, document = self._first_page()
         except (EvalFileError, OSError) as exc:
             self.app.call_from_thread(self._show_error, str(exc))
             return
@@ -197,6 +214,15 @@ class ReportScreen(Screen[None]):
         if not document.complete:
             # once the first cases are painted: reading the rest holds the GIL for a while
             self.app.call_from_thread(self.call_after_refresh, self._load_rest, reader, document)
+
+    def _first_page(self) -> tuple[ReportReader, ReportDocument]:
+        """The reader and first cases: those read ahead, if they were, else read now."""
+        if self._reading is not None:
+            try:
+                return self._reading.result()
+            except CancelledError:  # the list that read ahead was closed before it began
+                pass
+        return open_first_page(self.path)
 
     @work(thread=True, exclusive=True, group="report-rest")
     def _load_rest(self, reader: ReportReader, document: ReportDocument) -> None:
@@ -260,7 +286,7 @@ class ReportScreen(Screen[None]):
     def action_focus_filter(self) -> None:
         if self.showing_case is not None:
             self._set_case_open(False)  # the filter box is in the overview
-        self.query_one("#case-filter", Input).focus()
+        self.set_focus(self.query_one("#case-filter", Input))  # now: the keys typed next go there
 
     @on(Input.Changed, "#case-filter")
     def _filter_changed(self) -> None:
@@ -285,7 +311,7 @@ class ReportScreen(Screen[None]):
         """The case view, mounted on first use (not part of the first paint)."""
         async with self._view_lock:
             if not self._view.is_mounted:
-                await self.mount(self._view, before=self.query_one(Footer))
+                await self.mount(self._view, before=self.query_one(SteadyFooter))
         return self._view
 
     async def open_case(self, row: CaseRow) -> None:

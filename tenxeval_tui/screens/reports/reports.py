@@ -14,8 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.browsing.reports_index import (
@@ -27,24 +26,27 @@ from tenxeval_tui.browsing.reports_index import (
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
 from tenxeval_tui.screens.reports.history import HistoryScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
+from tenxeval_tui.screens.reports.kept_report import KeptReport
 from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.what_if import WhatIfScreen
 from tenxeval_tui.settings.layers import report_folder
 from tenxeval_tui.widgets.common.markable_table import MARK_KEYS
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.common.virtual_table import VirtualTable
 from tenxeval_tui.widgets.reports.history_chart import HistoryChart
 from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 
 
-class ReportsScreen(Screen[None]):
+class ReportsScreen(ModeScreen):
     """The reports in ``folder``, newest first; enter opens one."""
 
     CSS_PATH = "../../styles/reports.tcss"
@@ -70,6 +72,9 @@ class ReportsScreen(Screen[None]):
         """Which listing is the latest: one that a newer listing overtook shows nothing."""
         self._entries = ReportEntries()
         """The folder's reports as listed: a file is read again only once it changed."""
+        self._kept: KeptReport | None = None
+        """The report opened last, shown again as it was while its file is unchanged;
+        and the report under the cursor, read ahead."""
 
     @classmethod
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
@@ -102,7 +107,7 @@ class ReportsScreen(Screen[None]):
         yield Static(id="reports-title", classes="reports-title")
         yield ReportList(id="report-list")
         yield Static(id="report-entry-detail")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._folder = self.folder  # fixed now: the listing runs in a thread
@@ -117,6 +122,10 @@ class ReportsScreen(Screen[None]):
         table = self.query_one(ReportList)
         if table.entries:
             table.move_cursor(row=0)
+
+    def on_unmount(self) -> None:
+        if self._kept is not None:
+            self._kept.close()
 
     def action_refresh(self) -> None:
         """Reread the folder (in a thread: big reports take a moment)."""
@@ -177,6 +186,7 @@ class ReportsScreen(Screen[None]):
         elif entry.ok:
             html = "  (+ HTML report)" if entry.html_path.is_file() else ""
             detail.update(Text(inert(f"{entry.path.name}{html}"), style="dim"))
+            self.kept.prepare(entry.path)  # enter on it shows it at once
         else:
             detail.update(Text.assemble(("Cannot load: ", "bold red"), problem_text(entry)))
 
@@ -190,7 +200,14 @@ class ReportsScreen(Screen[None]):
                 str(entry.problem), title="Cannot open this report", severity="error", markup=False
             )
             return
-        self.app.push_screen(ReportScreen(entry.path))
+        self.kept.open(entry.path)
+
+    @property
+    def kept(self) -> KeptReport:
+        """The report kept from the last opening, and the one read ahead."""
+        if self._kept is None:
+            self._kept = KeptReport(self.app)
+        return self._kept
 
     def action_open_html(self) -> None:
         entry = self._entry

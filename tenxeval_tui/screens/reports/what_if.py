@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.browsing.what_if import STEP, VerdictChange, WhatIf, verdict_changes
@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.status_text import delta_text
 from tenxeval_tui.widgets.reports.what_if_tables import CriterionSettingsTable, VerdictChangeTable
 
@@ -82,7 +83,7 @@ class WhatIfScreen(Screen[None]):
         yield CriterionSettingsTable(id="what-if-criteria")
         yield Static(id="what-if-cases-title")
         yield VerdictChangeTable(id="what-if-cases")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._load()

@@ -22,8 +22,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Header, Static
+from textual.timer import Timer
+from textual.widgets import Checkbox, Header, Static
 
 from tenxeval_tui.browsing.case_flips import FlipHistory
 from tenxeval_tui.browsing.history.landing import index_landed
@@ -45,6 +45,7 @@ from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
 from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
@@ -70,6 +71,7 @@ from tenxeval_tui.screens.run.run_watch import WatchController
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.settings.workspace_watch import follow_workspace_files
+from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
 from tenxeval_tui.widgets.run.case_now import CaseNow
 from tenxeval_tui.widgets.run.event_stream import EventStream
@@ -82,7 +84,7 @@ TICK_SECONDS = 1.0
 """How often running cases' clocks and steps are shown anew."""
 
 
-class RunScreen(Screen[None]):
+class RunScreen(ModeScreen):
     """Run eval sets in a worker process and follow them live."""
 
     HELP_WHERE = "run view"
@@ -140,6 +142,9 @@ class RunScreen(Screen[None]):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(id="run")
+        self.clocks: list[Timer] = []
+        """The repaint and the tick, once mounted: running only while the view is shown
+        (a view kept behind another screen woke fifteen times a second for nothing)."""
         self.timings = timings
         self.clock = clock
         """The time of runs (a test drives its own to see clocks tick)."""
@@ -204,7 +209,7 @@ class RunScreen(Screen[None]):
                     yield Static("", id="run-message")
                 yield EventStream(id="run-events")
                 yield TranscriptPane(id="run-transcript")
-        yield Footer()
+        yield SteadyFooter()
 
     def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
         """The options bar's agent, jobs, workers and preset: those of the last run in this
@@ -241,14 +246,29 @@ class RunScreen(Screen[None]):
         self.query_one("#run-events").border_title = "events"
         self.query_one("#run-transcript").border_title = "transcript"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
-        self.set_interval(REPAINT_SECONDS, self.repaint)
-        self.set_interval(TICK_SECONDS, self.tick)
+        self.clocks = [
+            self.set_interval(REPAINT_SECONDS, self.repaint),
+            self.set_interval(TICK_SECONDS, self.tick),
+        ]
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
         self.flip_marks.start_following()
         if host_of(self.app).watch_files:
             self._follow_workspace()
+
+    def on_screen_suspend(self) -> None:
+        if self.app.screen.is_modal:
+            return  # a dialog over the view: the view shows through, kept up to date
+        for clock in self.clocks:
+            clock.pause()
+
+    def on_screen_resume(self) -> None:
+        if not self.clocks:
+            return  # shown before it is mounted: on_mount starts them
+        self.repaint()  # what came meanwhile, at once
+        for clock in self.clocks:
+            clock.resume()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
@@ -876,11 +896,12 @@ class RunScreen(Screen[None]):
 
     def action_focus_cases(self) -> None:
         """Focus the case table."""
-        self.query_one(RunCaseTable).focus()
+        self.set_focus(self.query_one(RunCaseTable))  # now: the keys pressed next go there
 
     def action_focus_events(self) -> None:
         """Focus the event pane (its events or its transcript)."""
-        (self.transcript.pane if self.transcript.on else self.query_one(EventStream)).focus()
+        pane = self.transcript.pane if self.transcript.on else self.query_one(EventStream)
+        self.set_focus(pane)
 
     def action_toggle_transcript(self) -> None:
         """Show the followed case's transcript in the event pane, or its events again."""

@@ -135,25 +135,49 @@ class WatchController:
     def start(self) -> Coroutine[Any, Any, None]:
         """Turn watch mode on: run what the options select once, then watch the selected
         eval sets and the agent's folder; returns the watch loop, for the view to run as
-        a worker."""
+        a worker (to the end of watch mode). Watch mode is on from this call (a
+        :meth:`stop` right after it wins); the eval sets are read in a thread by the
+        loop: the key that turned watch mode on is shown at once, and the next key is not
+        held up behind the reading."""
         self.stop()
+        stop = self._stop = asyncio.Event()
+        self.session, self._runs = uuid.uuid4().hex[:12], 0
         screen = self.screen
         choice = screen.options_choice()
         paths = screen.chosen_paths(choice)
         extra = [screen.config_file] if screen.config_file else []
-        self.watcher = ChangeWatcher(paths, extra_files=extra, debounce_ms=DEBOUNCE_MS)
-        # The agent typed in, and every agent the eval sets name themselves: editing the
-        # code of any of them reruns everything.
-        for spec in {choice.agent.strip(), *self.watcher.named_agents()} - {""}:
-            folder = agent_source_folder(spec, cwd=screen.search_path)
-            if folder is not None:
-                self.watcher.add_agent_folder(folder)
-        self._stop = asyncio.Event()
-        self.session, self._runs = uuid.uuid4().hex[:12], 0
+        return self._read_then_watch(choice.agent, paths, extra, screen.search_path, stop)
+
+    async def _read_then_watch(
+        self,
+        agent: str,
+        paths: list[Path],
+        extra: list[Path],
+        search_path: Path,
+        stop: asyncio.Event,
+    ) -> None:
+        watcher = await asyncio.to_thread(self._watcher, agent, paths, extra, search_path)
+        if stop.is_set():
+            return  # turned off while the eval sets were read
+        self.watcher = watcher
+        screen = self.screen
         screen.notify("Watch mode on: saving an eval set or the agent's code reruns it.")
         if not screen.running:
             screen.action_start()  # runs once now (the run later changes are compared with)
-        return self._watch(self.watcher, self._stop)
+        await self._watch(watcher, stop)
+
+    @staticmethod
+    def _watcher(
+        agent: str, paths: list[Path], extra: list[Path], search_path: Path
+    ) -> ChangeWatcher:
+        """A watcher of ``paths`` (read now) and of the code of ``agent`` and of every
+        agent the eval sets name: editing the code of any of them reruns everything."""
+        watcher = ChangeWatcher(paths, extra_files=extra, debounce_ms=DEBOUNCE_MS)
+        for spec in {agent.strip(), *watcher.named_agents()} - {""}:
+            folder = agent_source_folder(spec, cwd=search_path)
+            if folder is not None:
+                watcher.add_agent_folder(folder)
+        return watcher
 
     def report_marks(self) -> dict[str, Any]:
         """What the next run's plan adds while watch mode is on: its reports marked as a

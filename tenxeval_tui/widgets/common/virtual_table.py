@@ -349,8 +349,14 @@ class VirtualTable(ScrollView, can_focus=True):
         return max(0, min(value, len(self._items) - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
+        top = self.scroll_offset.y
         self._scroll_to_cursor()
-        self.refresh()
+        if self.scroll_offset.y != top:
+            self.refresh()  # every row moved
+        else:  # only the rows the cursor left and reached look different
+            for index in {old, new}:
+                if top <= index < top + self._page:
+                    self.refresh_line(index + self._header_rows)
         item = self.current
         if item != self._highlighted or (item is None and old != new):
             self._highlighted = item

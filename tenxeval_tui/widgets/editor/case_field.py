@@ -88,6 +88,17 @@ class FieldArea(TextArea):
     _OWN = _by_key(TextArea.BINDINGS)
     on_change: Callable[[], None] | None = None
 
+    def on_mount(self) -> None:
+        # Brackets are matched where the user types: a field reused for another case (see
+        # CaseField.show_text) has its cursor at a "{" without being edited.
+        self.match_cursor_bracket = self.has_focus
+
+    def on_focus(self) -> None:
+        self.match_cursor_bracket = True
+
+    def on_blur(self) -> None:
+        self.match_cursor_bracket = False
+
     def post_message(self, message: Message) -> bool:
         if isinstance(message, TextArea.Changed) and self.on_change is not None:
             self.on_change()
@@ -127,10 +138,15 @@ class CaseField(Vertical):
         self._warning: str | None = None
         self._hint: str | None = None
         self._shown = ShownValue(text, multiline=multiline)
+        self._box: FieldInput | FieldArea | None = None
+        self._label: Label | None = None
+        self._label_shown = self.label_text_for(text)
+        self._showing = False
+        """While :meth:`show_text` puts a text in the box: not an edit, not reported."""
 
     def compose(self) -> ComposeResult:
-        note = CONTROLS_NOTE if shows_controls(self.text, multiline=self.multiline) else ""
-        yield Label(Text(self.label + note), classes="field-label")
+        self._label = Label(self._label_shown, classes="field-label")
+        yield self._label
         if self.multiline:
             area = FieldArea(
                 self._shown.shown,
@@ -142,6 +158,7 @@ class CaseField(Vertical):
             )
             area.placeholder = self.placeholder
             area.on_change = self._report_edit
+            self._box = area
             yield area
         else:
             line = FieldInput(
@@ -152,6 +169,7 @@ class CaseField(Vertical):
                 suggester=self.suggester,
             )
             line.on_change = self._report_edit
+            self._box = line
             yield line
         yield Static(Text(self._problem or ""), classes="field-error")
         note_line = Static(Text(self._note_text()), classes="field-note")
@@ -161,10 +179,38 @@ class CaseField(Vertical):
     @property
     def editor(self) -> Input | TextArea | None:
         """The input or text area of the field (``None`` before it is composed)."""
-        for widget in self.query(f"#{field_id(self.key)}"):
-            if isinstance(widget, Input | TextArea):
-                return widget
-        return None
+        return self._box
+
+    def show_text(self, text: str) -> None:
+        """Show ``text`` (another case's value, or this one's after an undo) in the field
+        as it is: the widgets stay, only their text changes (rebuilding a form of a dozen
+        fields took most of a key's time when moving through the case list). Not an edit:
+        nothing is reported."""
+        label = self.label_text_for(text)
+        self.text = text
+        self._shown = ShownValue(text, multiline=self.multiline)
+        if self._label is not None and label != self._label_shown:
+            self._label.update(label)
+        self._label_shown = label
+        box = self._box
+        if box is None:
+            return  # not composed yet: compose shows the new text
+        shown = self._shown.shown
+        self._showing = True
+        try:
+            if isinstance(box, Input):
+                if box.value != shown:
+                    box.value = shown
+                    box.cursor_position = len(shown)  # where a new field's would be
+            elif box.text != shown:
+                box.load_text(shown)
+        finally:
+            self._showing = False
+
+    def label_text_for(self, text: str) -> Text:
+        """The label shown above ``text`` (it says when the text holds control characters)."""
+        note = CONTROLS_NOTE if shows_controls(text, multiline=self.multiline) else ""
+        return Text(self.label + note)
 
     @property
     def value(self) -> str:
@@ -217,7 +263,7 @@ class CaseField(Vertical):
     def _report_edit(self) -> None:
         """Hand the value the field stands for now to the form's handler (see
         :class:`FieldEditReceiver`), in the step of the key that changed it."""
-        if not self.is_attached:
+        if self._showing or not self.is_attached:
             return
         for node in self.ancestors:
             if isinstance(node, FieldEditReceiver):

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
-from textual.widget import Widget
-from textual.widgets import Label, Static
+from textual.widgets import Input, Label, Static
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -26,8 +25,10 @@ class CaseForm(FieldColumn):
     """Shows one case of a document; each edit goes to ``on_field_edit`` the moment it is
     made (a :class:`FieldEdited`), commands go up as ``screen.form_command`` actions.
 
-    The form is rebuilt when another case is shown or the case's shape changes (turns or
-    tool calls added, removed, moved; undo); typing only updates problem messages.
+    Its widgets stay from one case to the next: showing another case (or the same after
+    an undo or a structural edit) puts the texts in the fields already there, and only a
+    turn whose tool calls differ in number is built anew; typing only updates problem
+    messages.
     """
 
     def __init__(
@@ -47,6 +48,22 @@ class CaseForm(FieldColumn):
         self._showing = asyncio.Lock()
         """Held while the form is rebuilt: a key's command and a list highlight can ask at
         once, from two tasks, and must not both mount a form."""
+        self._fixed: list[CaseField] = []
+        """The fields every case has (all but the turns'), once the form shows a case: the
+        next case is shown in them (:meth:`_refill`)."""
+        self._title = FormLine(classes="form-title")
+        self._flips = Static(id="case-flips", classes="form-flips")
+        self._unknown = Static(id="case-unknown-keys", classes="form-warning")
+        self._unknown_shown: list[str] = []
+        """The unknown-key warnings shown under the title (none: the line hidden)."""
+        self._turn_hint = FormLine(classes="form-hint")
+        self._flip_shown: str | None = None
+        """The flip note shown under the title (``None``: none, the line hidden)."""
+        self._turns: list[TurnEditor] = []
+        """A turn editor per turn of the case shown, then those hidden (kept for a case
+        with more turns)."""
+        self._turn_count = 0
+        """How many of :attr:`_turns` are shown."""
 
     async def show(
         self,
@@ -66,8 +83,12 @@ class CaseForm(FieldColumn):
 
     async def _build(self, document: EvalSetDocument, uid: int | None) -> None:
         with self.app.batch_update():
+            if uid is not None and self._fixed:
+                await self._refill(document, uid)
+                return
             # Edits still queued from the old fields apply to the old case until it is gone.
             await self.remove_children()
+            self._fixed, self._turns, self._turn_count = [], [], 0
             self.uid = uid
             if uid is None:
                 await self.mount(
@@ -79,29 +100,22 @@ class CaseForm(FieldColumn):
                 return
             case = document.case(uid).data
             text = lambda key: document.field_text(uid, key)  # noqa: E731
-            index = document.index_of(uid)
             self._shown_id = document.case(uid).eval_id
-            flips = Static(id="case-flips", classes="form-flips")
-            flips.display = False  # until the case is known to have flipped
-            unknown = Static(id="case-unknown-keys", classes="form-warning")
-            unknown.display = False
-            widgets: list[Widget] = [
-                Label(f"Case #{index + 1}", classes="form-title"),
-                flips,
-                unknown,
+            self._title = FormLine(self._title_text(document, uid), classes="form-title")
+            self._flips = Static(id="case-flips", classes="form-flips")
+            self._flips.display = False  # until the case is known to have flipped
+            self._flip_shown = None
+            self._unknown = Static(id="case-unknown-keys", classes="form-warning")
+            self._unknown.display = False
+            self._unknown_shown = []
+            head = [  # _HEAD fields
                 CaseField("eval_id", "eval_id", text("eval_id")),
                 CaseField("name", "name", text("name")),
                 CaseField("description", "description", text("description"), multiline=True),
                 CaseField("tags", "tags (comma separated)", text("tags")),
             ]
-            for turn in range(len(case.get("conversation") or [])):
-                widgets.append(
-                    TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
-                )
-            widgets += [
-                Label("no turns: alt+t adds one", classes="form-hint")
-                if not case.get("conversation")
-                else Label("alt+t adds a turn", classes="form-hint"),
+            self._turn_hint = FormLine(_turn_hint(case), classes="form-hint")
+            tail = [
                 CaseField("session.user_id", "session user id", text("session.user_id")),
                 CaseField(
                     "session.state", "session state (JSON)", text("session.state"), multiline=True
@@ -119,30 +133,102 @@ class CaseForm(FieldColumn):
                     multiline=True,
                 ),
             ]
-            await self.mount_all(widgets)
-            self._show_flips(flips)
-            self.show_problems(document.field_problems(uid), case)
-            # The turns' own fields are composed after this: their notes once they are.
-            self.call_after_refresh(self.show_agent_notes)
+            turns = [
+                TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+                for turn in range(len(case.get("conversation") or []))
+            ]
+            await self.mount_all(
+                [self._title, self._flips, self._unknown, *head, *turns, self._turn_hint, *tail]
+            )
+            self._fixed = head + tail
+            self._turns, self._turn_count = turns, len(turns)
+            self._shown_case(document, uid, case)
+
+    async def _refill(self, document: EvalSetDocument, uid: int) -> None:
+        """Show case ``uid`` in the form's widgets: every field gets its text; a turn
+        editor per turn, those past them hidden (and kept), new ones only when none is
+        spare (mounting among the form's children restyles them all)."""
+        case = document.case(uid).data
+        text = lambda key: document.field_text(uid, key)  # noqa: E731
+        self.uid = uid
+        self._shown_id = document.case(uid).eval_id
+        self._title.show(self._title_text(document, uid))
+        for field in self._fixed:
+            field.show_text(text(field.key))
+        count = len(case.get("conversation") or [])
+        added = [
+            TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+            for turn in range(len(self._turns), count)
+        ]
+        for turn, editor in enumerate(self._turns):
+            if turn < count:
+                await editor.show(case, turn_texts(text, case, turn))
+            elif turn < self._turn_count:
+                editor.clear()
+            editor.display = turn < count
+        if added:
+            await self.mount_all(added, before=self._turn_hint)
+            self._turns += added
+        self._turn_count = count
+        self._turn_hint.show(_turn_hint(case))
+        self._shown_case(document, uid, case)
+
+    @property
+    def fields(self) -> list[CaseField]:
+        """The fields shown, in form order (the hidden turns' are not)."""
+        turns = [field for editor in self._turns[: self._turn_count] for field in editor.fields]
+        return [*self._fixed[:_HEAD], *turns, *self._fixed[_HEAD:]]
+
+    def _shown_case(self, document: EvalSetDocument, uid: int, case: dict[str, Any]) -> None:
+        self._show_flips(self._flips)
+        self.show_problems(document.field_problems(uid), case)
+        # The turns' own fields are composed after this: their notes once they are.
+        self.call_after_refresh(self.show_agent_notes)
+
+    @staticmethod
+    def _title_text(document: EvalSetDocument, uid: int) -> str:
+        return f"Case #{document.index_of(uid) + 1}"
 
     def set_flip_notes(self, notes: Mapping[str, str]) -> None:
         """What to say of the flipped cases (``eval_id`` -> one line); the case shown
         says its own at once, under its title."""
         self.flip_notes = notes
-        found = self.query("#case-flips")
-        if found:
-            self._show_flips(found.first(Static))
+        if self._flips.is_attached:
+            self._show_flips(self._flips)
 
     def _show_flips(self, line: Static) -> None:
         note = self.flip_notes.get(self._shown_id or "") if self.uid is not None else None
-        line.update(Text(inert(note or "")))
-        line.display = note is not None
+        if note != self._flip_shown:  # most cases have none: no update, no layout
+            line.update(Text(inert(note or "")))
+            line.display = note is not None
+        self._flip_shown = note
+
+    async def settle(self) -> dict[str, str]:
+        """Wait until every field has handled the keys already sent to it; then the text
+        of each field edited since it was shown (field key -> text).
+
+        Keys go to a field's own queue and its edits reach the screen messages later: a
+        command that rebuilds the form (add a turn, a tool call, a case...) first takes
+        what the fields hold, or the keys typed just before it were lost.
+        """
+        fields = self.fields
+        loop = asyncio.get_running_loop()
+        handled: list[asyncio.Future[None]] = []
+        for field in fields:
+            editor = field.editor
+            done: asyncio.Future[None] = loop.create_future()
+            # Queued behind the keys the field was sent: run once it has handled them.
+            if editor is not None and editor.call_later(done.set_result, None):
+                handled.append(done)
+        if handled:
+            await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
+        return {field.key: field.value for field in fields if field.edited}
 
     def show_problems(self, problems: dict[str, str], case: dict[str, Any] | None = None) -> None:
         """Put each problem's message under its field; clear the others. With the case's
         data (``case``), what the agent's schema says of its fields is shown too
         (:meth:`show_agent_notes`)."""
-        for field in self.query(CaseField):
+        for field in self.fields:
             field.set_problem(problems.get(field.key))
         if case is not None:
             self.show_unknown_keys(case)
@@ -151,13 +237,13 @@ class CaseForm(FieldColumn):
     def show_unknown_keys(self, case: dict[str, Any]) -> None:
         """Warn, under the case's title, of each key of ``case`` that nothing reads (a
         typo such as ``tagz`` checks nothing), with the nearest known name."""
-        found = self.query("#case-unknown-keys")
-        if not found:
-            return
-        line = found.first(Static)
         lines = describe(unknown_keys(case, EvalCase), whole="this case")
-        line.update(Text(inert("\n".join(f"⚠ {text}" for text in lines), multiline=True)))
-        line.display = bool(lines)
+        if lines != self._unknown_shown:  # most cases have none: no update, no layout
+            self._unknown.update(
+                Text(inert("\n".join(f"⚠ {text}" for text in lines), multiline=True))
+            )
+            self._unknown.display = bool(lines)
+        self._unknown_shown = lines
 
     def show_agent_notes(self, case: dict[str, Any] | None = None) -> None:
         """Show the agent's warnings and hints of ``case`` (by default the case shown)
@@ -171,6 +257,66 @@ class CaseForm(FieldColumn):
             return  # no agent known: nothing to show or clear (no cost per keystroke)
         notes = agent_notes(schema, self._case, typing=True)
         hints = field_hints(schema, self._case)
-        for field in self.query(CaseField):
+        for field in self.fields:
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
+
+    def focus_field(self, key: str, *, select: bool = True) -> bool:
+        """Focus the input of field ``key``; ``False`` if the form has no such field.
+        ``select=False`` puts the cursor at the end of a one-line box instead of selecting
+        its text (``enter`` on a case: the first key typed must not overwrite its id)."""
+        widget = next((field.editor for field in self.fields if field.key == key), None)
+        if widget is None:
+            return False
+        if isinstance(widget, Input) and not select and widget.select_on_focus:
+            widget.select_on_focus = False  # for this focus only
+            self.call_after_refresh(setattr, widget, "select_on_focus", True)
+        self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
+        self.call_after_refresh(widget.scroll_visible, animate=False)
+        return True
+
+    def focus_next_field(self, direction: int = 1) -> bool:
+        """Focus the field after (``direction`` 1) or before (-1) the focused one, in the
+        form's order; ``False`` when the focus is not in the form or would leave it.
+
+        Textual orders the focus by where widgets are on screen, which a rebuilt form does
+        not know until its next layout: a ``tab`` typed right after ``ctrl+t`` skipped the
+        new turn. The fields' order in the form is known at once.
+        """
+        key = self.focused_key()
+        fields = self.fields
+        editors = [field.editor for field in fields]
+        keys = [field.key for field in fields]
+        if key is None or key not in keys:
+            return False
+        index = keys.index(key) + direction
+        if not 0 <= index < len(editors) or editors[index] is None:
+            return False
+        self.focus_field(keys[index])
+        return True
+
+
+class FormLine(Label):
+    """A line of the form whose text changes with the case shown (its title, its hint):
+    updated only when the text changes, and then without a layout pass (it is one row,
+    as wide as the form)."""
+
+    DEFAULT_CSS = "FormLine { width: 1fr; height: 1; }"
+
+    def __init__(self, text: str = "", *, classes: str) -> None:
+        super().__init__(text, classes=classes, markup=False)
+        self._text = text
+
+    def show(self, text: str) -> None:
+        """Show ``text`` (plain text, not markup)."""
+        if text != self._text:
+            self._text = text
+            self.update(text, layout=False)
+
+
+_HEAD = 4
+"""The fields before the turns (eval id, name, description, tags); the rest come after."""
+
+
+def _turn_hint(case: dict[str, Any]) -> str:
+    return "alt+t adds a turn" if case.get("conversation") else "no turns: alt+t adds one"

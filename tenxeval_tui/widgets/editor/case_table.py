@@ -139,8 +139,9 @@ class CaseTable(VirtualTable):
     def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
         super().__init__(name=name, id=id)
         self._cases: dict[int, CaseState] = {}
-        self._rows: dict[int, CaseRow] = {}
-        """Rows drawn or filtered so far (built on demand: a big set shows at once)."""
+        self._rows: dict[int, tuple[CaseState, CaseRow]] = {}
+        """Rows drawn or filtered so far, with the case state each was made of (built on
+        demand: a big set shows at once; kept while its case is unchanged)."""
         self._order: list[int] = []
         self._visible: list[int] = []
         self._marked: set[int] = set()
@@ -159,7 +160,10 @@ class CaseTable(VirtualTable):
         """Show these cases (in this order), keeping the filter and, if it is still there,
         the highlighted case."""
         self._cases = {case.uid: case for case in cases}
-        self._rows = {}
+        # A case state is replaced, never changed, by an edit: the rows of the cases an
+        # undo or a new case left as they were stay (remade for 1,000 cases, they took a
+        # good part of each ctrl+z).
+        self._rows = {uid: row for uid, row in self._rows.items() if uid in self._cases}
         self._order = list(self._cases)
         if self._pinned not in self._cases:
             self._pinned = None
@@ -191,10 +195,11 @@ class CaseTable(VirtualTable):
             self.refresh_rows()
 
     def _row(self, uid: int) -> CaseRow:
-        row = self._rows.get(uid)
-        if row is None:
-            row = self._rows[uid] = CaseRow.of(self._cases[uid])
-        return row
+        case = self._cases[uid]
+        made = self._rows.get(uid)
+        if made is None or made[0] is not case:
+            made = self._rows[uid] = (case, CaseRow.of(case))
+        return made[1]
 
     def _warm_up(self, start: int, chunk: int = 400) -> None:
         """Build the rows a filter needs in small steps between frames, so that the first

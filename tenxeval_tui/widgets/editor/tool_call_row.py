@@ -52,25 +52,37 @@ class ToolCallRow(Vertical):
         self.name_text = name
         self.args_text = args
         self.completion = completion or AgentCompletion()
+        prefix = f"turns.{turn}.tools.{call}"
+        self.name_field = CaseField(
+            f"{prefix}.name",
+            f"tool {call + 1}",
+            name,
+            placeholder="tool name",
+            suggester=ToolNameSuggester(self.completion),
+        )
+        self.args_field = CaseField(
+            f"{prefix}.args",
+            "args (JSON object)",
+            args,
+            placeholder="{}",
+            suggester=ToolArgsSuggester(self.completion, lambda: self.name_field.value),
+        )
+
+    @property
+    def fields(self) -> list[CaseField]:
+        """The call's name and args fields, in form order."""
+        return [self.name_field, self.args_field]
+
+    def show(self, name: str, args: str) -> None:
+        """Show another case's call in this row's fields (see :meth:`CaseField.show_text`)."""
+        self.name_text, self.args_text = name, args
+        self.name_field.show_text(name)
+        self.args_field.show_text(args)
 
     def compose(self) -> ComposeResult:
-        prefix = f"turns.{self.turn}.tools.{self.call}"
         with Horizontal(classes="tool-call-fields"):
-            name = CaseField(
-                f"{prefix}.name",
-                f"tool {self.call + 1}",
-                self.name_text,
-                placeholder="tool name",
-                suggester=ToolNameSuggester(self.completion),
-            )
-            yield name
-            yield CaseField(
-                f"{prefix}.args",
-                "args (JSON object)",
-                self.args_text,
-                placeholder="{}",
-                suggester=ToolArgsSuggester(self.completion, lambda: name.value),
-            )
+            yield self.name_field
+            yield self.args_field
             with Horizontal(classes="row-buttons"):
                 yield Button("↑", id="up", compact=True, tooltip="Move call up (ctrl+up)")
                 yield Button("↓", id="down", compact=True, tooltip="Move call down (ctrl+down)")

@@ -17,7 +17,12 @@ from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow, form_command
 
 
 class TurnEditor(Vertical):
-    """The fields of turn ``turn``; ``texts`` maps each field key to the text to show."""
+    """The fields of turn ``turn``; ``texts`` maps each field key to the text to show.
+
+    It stays from one case to the next (see :class:`CaseForm`): :meth:`show` puts another
+    case's turn in its fields, and shows as many tool call rows as that turn has (rows
+    past them are hidden and kept for the next case that has that many).
+    """
 
     # A priority binding runs when the key arrives, before the next key goes to the focus
     # (see tenxeval_tui.screens.editor.case_commands); a tool call row's ctrl+delete comes
@@ -37,40 +42,86 @@ class TurnEditor(Vertical):
         self.texts = texts
         self.completion = completion or AgentCompletion()
         self.border_title = f"Turn {turn + 1}"
-
-    def compose(self) -> ComposeResult:
-        t = self.turn
-        yield CaseField(
-            f"turns.{t}.user", "user message", self.texts[f"turns.{t}.user"], multiline=True
+        t = turn
+        self._user_field = CaseField(
+            f"turns.{t}.user", "user message", texts[f"turns.{t}.user"], multiline=True
         )
-        yield CaseField(
+        self._expected_field = CaseField(
             f"turns.{t}.expected",
             "expected response (empty: none)",
-            self.texts[f"turns.{t}.expected"],
+            texts[f"turns.{t}.expected"],
             multiline=True,
         )
-        calls = self.case["conversation"][t].get("expected_tool_trajectory") or []
-        yield Label(
-            "expected tool calls" if calls else "expected tool calls: none (ctrl+o adds one)",
-            classes="field-label",
-        )
-        for c in range(len(calls)):
-            yield ToolCallRow(
-                t,
-                c,
-                self.texts[f"turns.{t}.tools.{c}.name"],
-                self.texts[f"turns.{t}.tools.{c}.args"],
-                self.completion,
-            )
-        yield CaseField(
+        self._nodes_field = CaseField(
             f"turns.{t}.nodes",
             "expected node order (comma separated)",
-            self.texts[f"turns.{t}.nodes"],
+            texts[f"turns.{t}.nodes"],
             suggester=NodeSuggester(self.completion),
         )
+        self._calls_label = Label(_calls_label(self.call_count(case, t)), classes="field-label")
+        self._call_rows = [self._row(c) for c in range(self.call_count(case, t))]
+        self._calls_shown = len(self._call_rows)
+        """How many of the rows show a call (the others are hidden)."""
+
+    def _row(self, call: int) -> ToolCallRow:
+        prefix = f"turns.{self.turn}.tools.{call}"
+        return ToolCallRow(
+            self.turn,
+            call,
+            self.texts[f"{prefix}.name"],
+            self.texts[f"{prefix}.args"],
+            self.completion,
+        )
+
+    def compose(self) -> ComposeResult:
+        yield self._user_field
+        yield self._expected_field
+        yield self._calls_label
+        yield from self._call_rows
+        yield self._nodes_field
         with Horizontal(classes="turn-buttons"):
             yield Button("+ tool call (ctrl+o)", id="add-call", compact=True)
             yield Button("remove turn (ctrl+delete)", id="remove-turn", compact=True)
+
+    @property
+    def fields(self) -> list[CaseField]:
+        """The fields shown, in form order."""
+        calls = [field for row in self._call_rows[: self._calls_shown] for field in row.fields]
+        return [self._user_field, self._expected_field, *calls, self._nodes_field]
+
+    @staticmethod
+    def call_count(case: dict[str, Any], turn: int) -> int:
+        """How many expected tool calls turn ``turn`` of ``case`` has (its rows)."""
+        return len(case["conversation"][turn].get("expected_tool_trajectory") or [])
+
+    async def show(self, case: dict[str, Any], texts: dict[str, str]) -> None:
+        """Show this turn of ``case`` in the fields already here: a row per tool call
+        (the rows past them hidden, cleared; more mounted only when none is spare)."""
+        self.case = case
+        self.texts = texts
+        calls = self.call_count(case, self.turn)
+        new = [self._row(c) for c in range(len(self._call_rows), calls)]
+        if new:
+            await self.mount_all(new, before=self._nodes_field)
+            self._call_rows += new
+        for call, row in enumerate(self._call_rows):
+            prefix = f"turns.{self.turn}.tools.{call}"
+            shown = call < calls
+            if shown:
+                row.show(texts[f"{prefix}.name"], texts[f"{prefix}.args"])
+            elif call < self._calls_shown:
+                row.show("", "")  # hidden: nothing edited to report, no stale text
+            row.display = shown
+        if calls != self._calls_shown:
+            self._calls_label.update(_calls_label(calls))
+            self._calls_shown = calls
+        for field in (self._user_field, self._expected_field, self._nodes_field):
+            field.show_text(texts[field.key])
+
+    def clear(self) -> None:
+        """Empty the fields, for a form that hides this turn (the case shown has fewer)."""
+        for field in self.fields:
+            field.show_text("")
 
     def on_mount(self) -> None:
         for button in self.query(".turn-buttons Button"):
@@ -98,6 +149,10 @@ class TurnEditor(Vertical):
     async def _remove_turn(self, event: Button.Pressed) -> None:
         event.stop()
         await self.action_remove_turn()
+
+
+def _calls_label(calls: int) -> str:
+    return "expected tool calls" if calls else "expected tool calls: none (ctrl+o adds one)"
 
 
 def turn_texts(field_text: Any, case: dict[str, Any], turn: int) -> dict[str, str]:

@@ -3,13 +3,17 @@ watch mode runs once when turned on."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import ProgressBar
+import pytest
+from textual.widgets import Checkbox, ProgressBar
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSet
+from tenxeval_tui.runs.watch import ChangeWatcher
+from tenxeval_tui.screens.run import run_watch
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_progress import RunFigures
 from tests.waiting import wait_for
@@ -90,6 +94,40 @@ async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
         assert screen.request.only == {str(cities.resolve()): [eval_set.eval_cases[0].eval_id]}
 
 
+async def test_watch_reads_the_eval_sets_off_the_ui_thread_and_a_quick_off_wins(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``w`` reads the eval sets in a thread (the tick shows, keys go on meanwhile); a
+    second ``w`` before the reading ends leaves watch mode off: no run, no watching."""
+    reading = threading.Event()
+    release = threading.Event()
+    threads: list[threading.Thread] = []
+
+    class SlowWatcher(ChangeWatcher):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            threads.append(threading.current_thread())
+            reading.set()
+            release.wait(timeout=30)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(run_watch, "ChangeWatcher", SlowWatcher)
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert isinstance(screen, RunScreen)
+        watch = screen.query_one("#watch", Checkbox)
+        await pilot.press("w")
+        await wait_for(pilot, reading.is_set)
+        assert watch.value  # ticked while the eval sets are still being read
+        await pilot.press("w")
+        await wait_for(pilot, lambda: not watch.value)
+        release.set()
+        watching = [w for w in app.workers if w.node is screen and w.group == "watch"]
+        await wait_for(pilot, lambda: all(w.is_finished for w in watching))
+        assert threads and threads[0] is not threading.main_thread()
+        assert not screen.watcher.active and screen.runs_started == 0
+
+
 async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
     root = write_workspace(tmp_path / "project", agent_code=NAPPING_AGENT)
     (root / "evals" / "more.evalset.json").unlink()
@@ -130,3 +168,25 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
             lambda: f"elapsed {second.elapsed():.0f}s" in figures(screen),
             what="the rerun's final elapsed time shown",
         )
+
+
+async def test_the_run_view_clocks_stop_while_another_screen_is_shown(workspace: Path) -> None:
+    """The run view's repaint and tick wake it only while it is shown: switched away (the
+    editor), they are paused; back, they run again. A dialog over it keeps them running."""
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        assert isinstance(screen, RunScreen)
+
+        def running() -> list[bool]:
+            return [clock._active.is_set() for clock in screen.clocks]
+
+        assert running() == [True, True]
+        await pilot.press("e")
+        await wait_for(pilot, lambda: app.screen is not screen and running() == [False, False])
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.screen is screen and running() == [True, True])
+        await pilot.press("question_mark")  # the help dialog, over the view
+        await wait_for(pilot, lambda: app.screen.is_modal)
+        await pilot.pause()
+        assert running() == [True, True]
