@@ -42,6 +42,10 @@ ALSO_READ: Mapping[type[BaseModel], frozenset[str]] = {
 }
 """Keys a model reads (or knowingly ignores) besides its fields."""
 
+FILE_KEYS = frozenset({"$schema"})
+"""Keys known at the top of any file: ``$schema`` names the JSON Schema an editor checks the
+file against (``tenxeval-tui schema``); nothing else reads it."""
+
 
 @dataclass(frozen=True, slots=True)
 class UnknownKey:
@@ -146,8 +150,12 @@ def _walk_criteria(data: dict[str, Any], path: tuple[PathPart, ...]) -> Iterator
 
 
 def unknown_keys(data: Any, model: type[BaseModel] = EvalSet) -> list[UnknownKey]:
-    """Every key of ``data`` (a file's parsed JSON, read as ``model``) that nothing reads."""
-    return list(_walk(model, data, ()))
+    """Every key of ``data`` (a file's parsed JSON, read as ``model``) that nothing reads
+    (``$schema`` at its top is known: :data:`FILE_KEYS`)."""
+    return [found for found in _walk(model, data, ()) if found.path not in _FILE_PATHS]
+
+
+_FILE_PATHS = {(key,) for key in FILE_KEYS}
 
 
 def unknown_key_problems(

@@ -8,7 +8,7 @@ temporary folder per page.
 - ```` ```console ```` runs each ``$ `` line in a shell in the page's folder (with this
   environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next); each line
   after it must appear in what the command printed (stdout and stderr), a line holding
-  ``...`` excepted.
+  ``...`` excepted; durations (``0.01s``) match any duration.
 - ``<!-- invisible-code-block: python ... -->`` runs as a Python block that the site does
   not show: the set-up an example needs and a reader has already (their agent, a file).
   ``SAMPLES`` there is the repository's ``sample_evals/`` folder.
@@ -46,6 +46,7 @@ DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
 INFO = re.compile(r"(?P<language>[\w-]*)(?P<attrs>[^\n]*)$\n", re.MULTILINE)
 TITLE = re.compile(r'title="(?P<title>[^"]+)"')
+DURATION = re.compile(r"\b\d+\.\d+s\b")
 FOLDER = "__doc_folder__"
 LOOP = "__doc_loop__"
 
@@ -88,7 +89,13 @@ def run_console(example: Example) -> None:
             env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"},
         )
         output = done.stdout + done.stderr
-        missing = [line for line in expected if "..." not in line and line not in output]
+        # durations (0.01s, 7.1s) differ from run to run: compared as "Ns"
+        said = DURATION.sub("Ns", output)
+        missing = [
+            line
+            for line in expected
+            if "..." not in line and DURATION.sub("Ns", line).strip() not in said
+        ]
         assert not missing, (
             f"{example.path}:{example.line}: `{command}` (exit {done.returncode}) did not print "
             f"{missing!r}; it printed:\n{textwrap.indent(output, '    ')}"

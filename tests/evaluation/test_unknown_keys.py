@@ -102,3 +102,15 @@ def test_unknown_keys_survive_a_save(tmp_path: Path) -> None:
     assert {item.path for item in unknown_keys(json.loads(path.read_text()))} == {
         item.path for item in unknown_keys(TYPOS)
     }
+
+
+def test_a_schema_key_at_the_top_of_a_file_is_known_and_nowhere_else() -> None:
+    """``$schema`` (written by ``tenxeval-tui schema`` users for their editor) is no typo at
+    the top of an eval set or config; inside a case it is one."""
+    data = {"$schema": "./evalset.schema.json", **TYPOS}
+    data["eval_cases"] = [{**TYPOS["eval_cases"][0], "$schema": "x"}]  # type: ignore[index]
+    paths = [item.path for item in unknown_keys(data)]
+    assert ("$schema",) not in paths
+    assert ("eval_cases", 0, "$schema") in paths
+    config = {"$schema": "./config.schema.json", "criteria": {}}
+    assert unknown_keys(config, EvalConfig) == []
