@@ -33,8 +33,11 @@ schemas: $(STAMP)
 # suite runs on every core (pytest-xdist); the tests that start pools of processes go to one
 # worker, one at a time (--dist loadgroup, tests/conftest.py). PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= auto
+# Bytecode is written even where the shell says PYTHONDONTWRITEBYTECODE: without it every
+# console script, worker and xdist process the suite starts compiles the package and pytest
+# rewrites every test module again.
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The documentation site (mkdocs.yml, docs/): built strictly, so a broken link, a missing
 # page or a reference generator that fails stops the build. `make test` builds it too.
@@ -63,7 +66,7 @@ test: lint typecheck docs pytest
 ROUNDS ?= 1
 STRESS ?=
 test-stress: $(STAMP)
-	$(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) --workers $(PYTEST_WORKERS) $(STRESS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) --workers $(PYTEST_WORKERS) $(STRESS)
 
 # Every benchmark runs, even after one misses its target; the misses are listed at the end.
 bench: $(STAMP)

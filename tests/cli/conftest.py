@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
@@ -52,9 +54,14 @@ def in_process(
 
     The same parsing and checks as the console script, without starting Python again: for
     usage and configuration errors, which end before any case runs (each behaviour keeps a
-    test through the real console script). An agent module it imports is forgotten after.
+    test through the real console script). What a command changes in this process is put
+    back after: the environment (``run`` exports the judge's settings), the root logger
+    (``run`` sets its level and handler) and the agent modules it imported.
     """
     path, modules, folders = list(sys.path), set(sys.modules), set[Path]()
+    environ = dict(os.environ)
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
 
@@ -74,6 +81,10 @@ def in_process(
     try:
         yield run
     finally:
+        os.environ.clear()
+        os.environ.update(environ)
+        root.setLevel(level)
+        root.handlers[:] = handlers
         sys.path[:] = path
         for name in set(sys.modules) - modules:
             file = getattr(sys.modules[name], "__file__", None)

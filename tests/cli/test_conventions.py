@@ -11,6 +11,7 @@ import pytest
 
 from tenxeval_tui import __version__
 from tenxeval_tui.cli.colour import colour_wanted
+from tests.cli.conftest import InProcess
 from tests.waiting import scaled
 
 from .test_run import AGENT, cli
@@ -28,8 +29,11 @@ def test_version_prints_the_package_version(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_completion_scripts_know_the_commands_and_flags(tmp_path: Path, shell: str) -> None:
-    done = cli(tmp_path, "completion", shell)
+def test_completion_scripts_know_the_commands_and_flags(
+    tmp_path: Path, in_process: InProcess, shell: str
+) -> None:
+    # The script's text, in this process; bash runs the console script's own below.
+    done = in_process(tmp_path, "completion", shell)
     assert done.returncode == 0, done.stderr
     for word in ("validate", "run", "compare", "--preset", "--output-dir", "--eval-set"):
         assert word in done.stdout

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.conftest import InProcess
 from tests.waiting import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,13 +41,16 @@ def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_run_on_a_huge_integer_is_a_usage_error_at_its_place(project: Path) -> None:
+def test_run_on_a_huge_integer_is_a_usage_error_at_its_place(
+    project: Path, in_process: InProcess
+) -> None:
     path = project / "evals/plain.evalset.json"
     data = json.loads(path.read_text())
     data["metadata"]["big"] = 0
     text = json.dumps(data).replace('"big": 0', '"big": ' + "9" * 5000)
     path.write_text(text)
-    done = cli(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
+    # The eval set's reading, in this process (the console script's own: the fifo tests).
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
     assert done.returncode == 2, done.stderr
     column = text.index("9999") + 1
     assert f"{path.relative_to(project)}:1:{column}: a number of 5000 digits" in done.stderr

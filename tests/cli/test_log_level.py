@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import SCRIPT, cli
 from tests.waiting import scaled
 
@@ -69,8 +70,8 @@ def test_the_level_decides_which_records_show(
         assert line not in done.stderr + done.stdout
 
 
-def test_a_bad_level_is_a_usage_error(logging_project: Path) -> None:
-    done = cli(logging_project, *RUN, "--log-level", "loud")
+def test_a_bad_level_is_a_usage_error(logging_project: Path, in_process: InProcess) -> None:
+    done = in_process(logging_project, *RUN, "--log-level", "loud")  # argparse's check
     assert done.returncode == 2
     assert "--log-level" in done.stderr and "invalid choice" in done.stderr
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, cli, reports
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 
@@ -77,8 +78,12 @@ def test_a_bad_user_file_is_a_located_warning_and_the_run_goes_on(project: Path)
     assert "Traceback" not in done.stderr
 
 
-def test_a_bad_environment_value_is_a_usage_error_naming_it(project: Path) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", env={"TENXEVAL_CONCURRENCY": "lots"})
+def test_a_bad_environment_value_is_a_usage_error_naming_it(
+    project: Path, in_process: InProcess
+) -> None:
+    # The CLI's check, in this process (the layers reach the console script's runs above).
+    env = {"TENXEVAL_CONCURRENCY": "lots"}
+    done = in_process(project, "run", "--agent", AGENT, "evals", env=env)
     assert done.returncode == 2
     assert "$TENXEVAL_CONCURRENCY: 'lots' is not a whole number" in done.stderr
     assert not (project / "eval_reports").exists()

@@ -6,6 +6,7 @@ Covers every row of the seeds' "Common errors" table against the offline sample 
 from __future__ import annotations
 
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 
@@ -43,9 +44,12 @@ from sample_evals.plain_agent import support_agent
 
 
 @pytest.fixture
-def suite(pytester: pytest.Pytester) -> pytest.Pytester:
+def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A project with the sample eval sets where eval_test probes for them."""
     pytester.syspathinsert(ROOT)
+    # Importing the generated tests in this process writes no __pycache__ beside them, where
+    # the tests look at what the folder holds (make pytest writes bytecode).
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
     pytester.makeini(
         "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
     )
