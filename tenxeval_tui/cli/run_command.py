@@ -14,36 +14,59 @@ import argparse
 import contextlib
 import json
 import sys
+from pathlib import Path
 
 from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
 from tenxeval_tui.cli.run_display import ConsoleDisplay
 from tenxeval_tui.cli.run_options import json_summary
+from tenxeval_tui.cli.variant_display import VariantConsoleDisplay, show_variants_outcome
+from tenxeval_tui.cli.variant_json import variants_json
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
+from tenxeval_tui.runs.variant_session import VariantOutcome, VariantSession
 
 
 def run_command(args: argparse.Namespace) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised)."""
     if not args.json_summary:
-        return _run(args, [])
+        return _run(args, [], [])
     published: list[Published] = []
+    variants: list[VariantOutcome] = []
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
-        code = _run(args, published)
+        code = _run(args, published, variants)
     if code != EXIT_USAGE:
-        summary = json_summary(published, code, args.threshold)
+        if variants:
+            summary = variants_json(variants[0], code, args.threshold)
+        else:
+            summary = json_summary(published, code, args.threshold)
         with contextlib.suppress(BrokenPipeError):
             print(json.dumps(summary, indent=2), file=out, flush=True)
     return code
 
 
-def _run(args: argparse.Namespace, published: list[Published]) -> int:
-    """The run the flags ask for; the report it wrote is added to ``published``."""
+def _run(
+    args: argparse.Namespace, published: list[Published], variants: list[VariantOutcome]
+) -> int:
+    """The run the flags ask for; the report it wrote is added to ``published`` (a run
+    of several variants: its outcome to ``variants``)."""
     try:
         plan, options = prepare_run(args)
+        if options.variants:
+            ran = VariantSession(
+                plan,
+                options,
+                options.variants,
+                lambda v: VariantConsoleDisplay(v.name, quiet=args.quiet),
+                options.baseline,
+            ).run()
+            output_dir = Path(plan.resolved_config().reporter.output_dir)
+            show_variants_outcome(ran, output_dir, sys.argv[1:], quiet=args.quiet)
+            variants.append(ran)
+            return ran.exit_code
         display = ConsoleDisplay(
             quiet=args.quiet, verbose=args.verbose, open_html=args.open, log_level=options.log_level
         )

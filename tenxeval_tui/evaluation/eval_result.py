@@ -50,6 +50,8 @@ STOPPED_KEY = "stopped_by"
 # died (``--workers``, ``--backend ray``): how that worker died.
 RETRIED_KEY = "retried"
 NOT_RUN_KEY = "not_run"
+# EvalReport.metadata key naming the variant (of a run of several) the report is of.
+VARIANT_KEY = "variant"
 
 
 def _unset(value: object) -> bool:

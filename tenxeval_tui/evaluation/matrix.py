@@ -161,9 +161,10 @@ class VariantMatrix(BaseModel):
 
     @property
     def separating(self) -> list[MatrixRow]:
-        """The cases some variant passes more often than another, most separating first."""
-        rows = [row for row in self.rows if row.spread > 0]
-        return sorted(rows, key=lambda r: (-r.spread, r.eval_set_id, r.eval_id, r.occurrence))
+        """The cases some variant passes more often than another, most separating first
+        (then in case order)."""
+        rows = [(index, row) for index, row in enumerate(self.rows) if row.spread > 0]
+        return [row for _, row in sorted(rows, key=lambda pair: (-pair[1].spread, pair[0]))]
 
     def worse_than(self, baseline: str) -> list[str]:
         """The variants significantly worse than ``baseline`` (``KeyError`` when no such

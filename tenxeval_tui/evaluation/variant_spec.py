@@ -7,7 +7,7 @@ file, a temperature...), and keys merged into every case's ``session_input.state
 (``state``). A variant's name is its agent spec unless it is named.
 
 A variants file is TOML (``[[variants]]`` tables) or JSON (``{"variants": [...]}`` or a
-list), each entry ``{name, agent, params, state}``::
+list), each entry ``{name, agent, params, state, agent_model}``::
 
     [[variants]]
     name = "small"
@@ -48,6 +48,10 @@ class Variant(BaseModel):
     )
     state: dict[str, Any] = Field(
         default_factory=dict, description="Merged into every case's session_input.state."
+    )
+    agent_model: str | None = Field(
+        default=None,
+        description="The price entry of its agent's tokens (the config's agent_model).",
     )
 
     def named(self, default_agent: str | None) -> Variant:

@@ -212,9 +212,12 @@ def run_in_child(
     verbose: bool = False,
     log_level: str | None = None,
     stderr: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
+    ``stop``, set from another thread, stops the child the same way (a run off the main
+    thread, which Ctrl-C never reaches).
 
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
@@ -233,6 +236,9 @@ def run_in_child(
         if stderr is not None and child.stderr is not None:
             forwarder = _forward_lines(child.stderr, stderr)
         follower = _Follower(child, observers)
+        ended = threading.Event()
+        if stop is not None:
+            _stop_when(stop, ended, outcome, follower)
         assert child.stdout is not None
         while True:
             try:
@@ -244,6 +250,7 @@ def run_in_child(
                 outcome.interrupted = True
                 follower.stop()
         outcome.status = _wait(child, follower)
+        ended.set()
         if forwarder is not None:
             forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
     outcome.finished = follower.reports_written and outcome.status == 0
@@ -253,6 +260,22 @@ def run_in_child(
     if journal.is_file():
         outcome.reports = read_journal_runs(journal)
     return outcome
+
+
+def _stop_when(
+    stop: threading.Event, ended: threading.Event, outcome: ChildRun, follower: _Follower
+) -> None:
+    """A thread stopping the child as Ctrl-C would once ``stop`` is set (until ``ended``)."""
+
+    def watch() -> None:
+        while not ended.is_set():
+            if stop.wait(0.1):
+                if not ended.is_set():
+                    outcome.interrupted = True
+                    follower.stop()
+                return
+
+    threading.Thread(target=watch, name="child-stop", daemon=True).start()
 
 
 def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:

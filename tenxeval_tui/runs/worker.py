@@ -135,7 +135,12 @@ def load_agents(
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).
-                app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                app, collector = load_agent(
+                    spec,
+                    cwd=plan.search_path,
+                    capture_all_events=False,
+                    params=plan.agent_params or None,
+                )
                 # Nor a copy of the last case's steps: its result is streamed and journalled.
                 collector.keep_last_case = False
                 # Nor the two report views of each node response: the journal and the
