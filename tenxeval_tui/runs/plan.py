@@ -41,6 +41,9 @@ class RunPlan(BaseModel):
         default_factory=dict,
         description="Merged into every case's session_input.state (a variant's state).",
     )
+    variant: str | None = Field(
+        default=None, description="The variant this run is of (its reports' metadata.variant)."
+    )
     eval_sets: list[Path]
     selection: CaseSelection = Field(
         default_factory=CaseSelection, description="The cases to run of every eval set."

@@ -35,7 +35,6 @@ from tenxeval_tui.evaluation.eval_result import (
     NOT_RUN_KEY,
     PARTIAL_KEY,
     STOPPED_KEY,
-    VARIANT_KEY,
     EvalCaseResult,
     EvalReport,
 )
@@ -65,7 +64,7 @@ from tenxeval_tui.runs.passes import (
 )
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
-from tenxeval_tui.runs.reports import marked_partial, write_outputs, write_reports
+from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
@@ -343,8 +342,7 @@ class RunSession:
         says how the passes ended (why the report is incomplete, when it is)."""
         report = _one(reports)
         if self.options.variant is not None:
-            metadata = {**report.metadata, VARIANT_KEY: self.options.variant}
-            report = report.model_copy(update={"metadata": metadata})
+            report = named_variant(report, self.options.variant)
         written = write_reports([report], config.reporter, console=False)
         extra, failed = write_outputs(report, self.options.outputs, config.reporter)
         published = Published(

@@ -81,6 +81,7 @@ def variant_plan(plan: RunPlan, variant: Variant, output_dir: Path) -> RunPlan:
         "agent_params": dict(variant.params),
         "state": dict(variant.state),
         "output_dir": None,
+        "variant": variant.name,
     }
     if variant.agent:
         update.update(agent=variant.agent, agent_explicit=True)

@@ -52,7 +52,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
-from tenxeval_tui.runs.reports import marked_partial, write_reports
+from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
 from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
@@ -254,6 +254,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
         reports = [marked_partial(r) for r in reports]
+    if plan.variant is not None:
+        reports = [named_variant(r, plan.variant) for r in reports]
     written = write_reports(reports, reporting)
     out.emit(
         {

@@ -106,6 +106,12 @@ class RunScreen(Screen[None]):
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
         ),
         Binding("w", "toggle_watch", "Watch", tooltip="Rerun on eval set or agent changes"),
+        Binding(
+            "m",
+            "variants",
+            "Variants",
+            tooltip="Run several variants of the agent side by side, then their matrix",
+        ),
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_events", "Events"),
         TRANSCRIPT_KEY,
@@ -300,9 +306,25 @@ class RunScreen(Screen[None]):
         if problem:
             self._say(problem, "bold red")
             return False
+        self.request = self.plan_for(paths, choice, only=only, tags=tags)
+        self.stopped_run = StoppedRun.of(self.request)
+        self._start(self.request, list(carry or []))
+        self._remember_options(choice)
+        return True
+
+    def plan_for(
+        self,
+        paths: list[Path],
+        choice: RunChoice,
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+    ) -> RunPlan:
+        """The plan of a run of ``paths`` with the options ``choice`` (see :meth:`launch`)."""
         ws = self.workspace
-        output_dir = report_folder(ws, host_of(self.app).preferences.settings).resolve()
-        self.request = RunPlan(
+        agent = choice.agent.strip()
+        output_dir = self.output_dir
+        return RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
             agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
@@ -318,10 +340,17 @@ class RunScreen(Screen[None]):
             journal=_new_journal(output_dir),
             search_path=self.search_path,
         )
-        self.stopped_run = StoppedRun.of(self.request)
-        self._start(self.request, list(carry or []))
-        self._remember_options(choice)
-        return True
+
+    @property
+    def output_dir(self) -> Path:
+        """Where the run view's reports go."""
+        return report_folder(self.workspace, host_of(self.app).preferences.settings).resolve()
+
+    def action_variants(self) -> None:
+        """The variants screen: choose variants, run them side by side, browse the matrix."""
+        from tenxeval_tui.screens.run.variant_run import VariantRunScreen
+
+        self.app.push_screen(VariantRunScreen(self))
 
     def _start(
         self, request: RunPlan, carry: list[EvalCaseResult], rest: RestOfRun | None = None
