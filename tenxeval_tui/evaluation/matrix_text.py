@@ -50,7 +50,11 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
     """The ranked variants, the pairwise differences, the Pareto line and the cases that
     separate the variants most."""
     lines = [f"Variants ({len(matrix.variants)}), ranked by pass rate:"]
-    lines += [variant_line(rank, v) for rank, v in enumerate(matrix.variants, 1)]
+    for rank, v in enumerate(matrix.variants, 1):
+        lines.append(variant_line(rank, v))
+        if v.criteria:
+            scores = ", ".join(f"{name} {mean:.2f}" for name, mean in v.criteria.items())
+            lines.append(f"     mean scores: {scores}")
     if matrix.pairs:
         lines.append(f"Pairwise ({matrix.test}, alpha {matrix.alpha:g}):")
         for pair in matrix.pairs:

@@ -43,7 +43,8 @@ def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> 
         "<h2>Variants</h2>",
         '<table id="variants"><tr><th>rank</th><th>variant</th><th>passed</th>'
         "<th>pass rate</th><th>95% interval</th><th>cost</th><th>cost per success</th>"
-        "<th>tokens</th><th>latency median</th><th>latency p95</th></tr>",
+        "<th>tokens</th><th>latency median</th><th>latency p95</th>"
+        "<th>mean score per criterion</th></tr>",
     ]
     for rank, v in enumerate(matrix.variants, 1):
         css = ' class="pareto"' if v.name in matrix.pareto else ""
@@ -52,7 +53,8 @@ def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> 
             f"<td>{v.pass_rate:.1%}</td><td>{v.pass_rate_low:.1%} to {v.pass_rate_high:.1%}</td>"
             f"<td>{_money(v.cost_usd)}</td><td>{_money(v.cost_per_success)}</td>"
             f"<td>{v.tokens}</td><td>{v.latency_median or 0:.2f}s</td>"
-            f"<td>{v.latency_p95 or 0:.2f}s</td></tr>"
+            f"<td>{v.latency_p95 or 0:.2f}s</td>"
+            f"<td>{escape(', '.join(f'{c} {m:.2f}' for c, m in v.criteria.items()))}</td></tr>"
         )
     parts.append("</table>")
     parts.append(f"<p>Pareto line (pass rate against cost): {escape(', '.join(matrix.pareto))}</p>")
