@@ -21,6 +21,7 @@ from tenxeval_tui.evaluation.matrix import MatrixRow, VariantMatrix
 from tenxeval_tui.evaluation.matrix_text import variant_line
 from tenxeval_tui.runs.transcript import result_transcript
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.run.variant_columns import mark_text
 
@@ -102,8 +103,6 @@ class MatrixScreen(Screen[None]):
 
     def action_open_cell(self) -> None:
         """The case detail of the highlighted cell."""
-        from tenxeval_tui.screens.reports.case_detail import CaseScreen
-
         at = self._cursor()
         if at is None:
             return

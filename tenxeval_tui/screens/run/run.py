@@ -61,6 +61,7 @@ from tenxeval_tui.screens.run.run_stop import (
 )
 from tenxeval_tui.screens.run.run_transcript import TRANSCRIPT_KEY, TranscriptSwitch
 from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.screens.run.variant_run import VariantRunScreen
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.common.transcript_view import TranscriptPane
@@ -348,8 +349,6 @@ class RunScreen(Screen[None]):
 
     def action_variants(self) -> None:
         """The variants screen: choose variants, run them side by side, browse the matrix."""
-        from tenxeval_tui.screens.run.variant_run import VariantRunScreen
-
         self.app.push_screen(VariantRunScreen(self))
 
     def _start(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, ClassVar
+from pathlib import Path
+from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual import work
@@ -19,13 +20,41 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.matrix_text import variant_line
 from tenxeval_tui.evaluation.variant_spec import Variant, VariantError
 from tenxeval_tui.runs.live_run import LiveRun
+from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.variant_live import VariantRuns, workspace_variants
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.reports.matrix import MatrixScreen
+from tenxeval_tui.settings.workspace import Workspace
+from tenxeval_tui.widgets.run.run_options import RunChoice
 from tenxeval_tui.widgets.run.variant_columns import VariantColumns
 
-if TYPE_CHECKING:
-    from tenxeval_tui.screens.run.run import RunScreen
+
+class VariantHost(Protocol):
+    """What the variants screen needs of the run view it was opened from."""
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    @property
+    def output_dir(self) -> Path: ...
+
+    @property
+    def search_path(self) -> Path: ...
+
+    def options_choice(self) -> RunChoice: ...
+
+    def chosen_paths(self, choice: RunChoice) -> list[Path]: ...
+
+    def plan_for(
+        self,
+        paths: list[Path],
+        choice: RunChoice,
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+    ) -> RunPlan: ...
+
 
 REFRESH_SECONDS = 0.25
 
@@ -48,7 +77,7 @@ class VariantRunScreen(Screen[None]):
         Binding("ctrl+g", "focus_columns", "Columns", tooltip="The cases side by side"),
     ]
 
-    def __init__(self, run_screen: RunScreen) -> None:
+    def __init__(self, run_screen: VariantHost) -> None:
         super().__init__()
         self.run_screen = run_screen
         self.variants: list[Variant] = []
@@ -170,8 +199,6 @@ class VariantRunScreen(Screen[None]):
 
     def action_matrix(self) -> None:
         """The matrix of the last variant run."""
-        from tenxeval_tui.screens.reports.matrix import MatrixScreen
-
         if self.live is not None and self.live.matrix is not None:
             self.app.push_screen(MatrixScreen(self.live.matrix, self.live.reports))
 
@@ -201,4 +228,4 @@ class VariantRunScreen(Screen[None]):
             process.kill()
 
 
-__all__ = ["VariantRunScreen"]
+__all__ = ["VariantHost", "VariantRunScreen"]
