@@ -107,15 +107,15 @@ class RunScreen(Screen[None]):
             "v", "browse_report", "View report", tooltip="This run's report in the report browser"
         ),
         Binding("w", "toggle_watch", "Watch", tooltip="Rerun on eval set or agent changes"),
+        Binding("ctrl+l", "focus_cases", "Cases"),
+        Binding("ctrl+g", "focus_events", "Events"),
+        TRANSCRIPT_KEY,
         Binding(
             "m",
             "variants",
             "Variants",
             tooltip="Run several variants of the agent side by side, then their matrix",
         ),
-        Binding("ctrl+l", "focus_cases", "Cases"),
-        Binding("ctrl+g", "focus_events", "Events"),
-        TRANSCRIPT_KEY,
     ]
 
     @classmethod
