@@ -18,11 +18,13 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.scenario_files import skip_unready_scenarios
 from tenxeval_tui.cli.usage import UsageError
+from tenxeval_tui.cli.variant_flags import several_agents, single_agent, variants_for
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
@@ -139,10 +141,11 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
 
+    single_agent(args)
     workspace, sources = _settled(args)
     # No agent here is fine when every eval set names its own (checked once they load).
     agent = args.agent or ""
-    agent_given = sources["agent"].layer in ("flag", "env")
+    agent_given = sources["agent"].layer in ("flag", "env") or several_agents(args)
     _check_agent(agent)
     # A flag's module is imported from the current folder (as uvicorn does); the
     # settings' from the folder of the pyproject.toml that names it.
@@ -166,6 +169,9 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     user_model = args.user_model or None
     files = skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(config.reporter.output_dir))
+    variants = variants_for(args, workspace, agent)
+    if variants:
+        options = replace(options, variants=variants, baseline=args.baseline or None)
     plan = RunPlan(
         agent=agent,
         agent_explicit=agent_given,

@@ -99,6 +99,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.inert import inert, inert_json
 
+    if args.more or args.matrix:
+        from tenxeval_tui.cli.compare_matrix import compare_matrix
+
+        paths = [args.baseline, args.current, *args.more]
+        if words := [p for p in paths if p in ("latest", "previous")]:
+            print(
+                f"compare: {words[0]!r} names one report of two; name the reports", file=sys.stderr
+            )
+            return 2
+        return compare_matrix(paths, _load_report_or_none, as_json=args.json)
     try:
         pairs = resolve_pairs(args.baseline, args.current, args.output_dir, args.eval_set)
     except ReportNameError as exc:
@@ -210,12 +220,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = sub.add_parser(
         "compare",
-        help="compare two JSON reports; exit 1 when a case regressed (2: unreadable file)",
+        help="compare two JSON reports (or several, as a matrix); exit 1 when a case "
+        "regressed (2: unreadable file)",
     )
     compare.add_argument(
         "baseline", metavar="BASELINE", help="a JSON report, or `previous` / `latest`"
     )
     compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
+    compare.add_argument(
+        "more",
+        nargs="*",
+        metavar="REPORT",
+        help="more reports: all of them side by side as the variant matrix, BASELINE first "
+        "(exit 1 when one is significantly worse than BASELINE)",
+    )
+    compare.add_argument(
+        "--matrix", action="store_true", help="show two reports as the variant matrix too"
+    )
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
     compare.add_argument(
         "--format",

@@ -15,16 +15,20 @@ import contextlib
 import json
 import signal
 import sys
+from pathlib import Path
 
 from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
 from tenxeval_tui.cli.run_display import ConsoleDisplay
 from tenxeval_tui.cli.run_options import json_summary
 from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
+from tenxeval_tui.cli.variant_display import VariantConsoleDisplay, show_variants_outcome
+from tenxeval_tui.cli.variant_json import variants_json
 from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
+from tenxeval_tui.runs.variant_session import VariantOutcome, VariantSession
 
 
 def _stop_on_sigterm() -> None:
@@ -44,16 +48,20 @@ def run_command(args: argparse.Namespace) -> int:
     JSON reports written are added to their folder's history index."""
     _stop_on_sigterm()
     published: list[Published] = []
+    variants: list[VariantOutcome] = []
     if not args.json_summary:
-        code = _run(args, published)
+        code = _run(args, published, variants)
         _index(published)
         return code
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
-        code = _run(args, published)
+        code = _run(args, published, variants)
     _index(published)
     if code != EXIT_USAGE:
-        summary = json_summary(published, code, args.threshold)
+        if variants:
+            summary = variants_json(variants[0], code, args.threshold)
+        else:
+            summary = json_summary(published, code, args.threshold)
         with contextlib.suppress(BrokenPipeError):
             print(json.dumps(summary, indent=2), file=out, flush=True)
     return code
@@ -65,11 +73,26 @@ def _index(published: list[Published]) -> None:
     index_landed(file for report in published for file in report.files)
 
 
-def _run(args: argparse.Namespace, published: list[Published]) -> int:
-    """The run the flags ask for; the report it wrote is added to ``published``."""
+def _run(
+    args: argparse.Namespace, published: list[Published], variants: list[VariantOutcome]
+) -> int:
+    """The run the flags ask for; the report it wrote is added to ``published`` (a run
+    of several variants: its outcome to ``variants``)."""
     try:
         plan, options = prepare_run(args)
         warn_unknown_keys(plan, strict=args.strict)
+        if options.variants:
+            ran = VariantSession(
+                plan,
+                options,
+                options.variants,
+                lambda v: VariantConsoleDisplay(v.name, quiet=args.quiet),
+                options.baseline,
+            ).run()
+            output_dir = Path(plan.resolved_config().reporter.output_dir)
+            show_variants_outcome(ran, output_dir, sys.argv[1:], quiet=args.quiet)
+            variants.append(ran)
+            return ran.exit_code
         display = ConsoleDisplay(
             quiet=args.quiet, verbose=args.verbose, open_html=args.open, log_level=options.log_level
         )

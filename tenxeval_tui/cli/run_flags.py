@@ -24,10 +24,24 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--agent",
+        action="append",
+        dest="agents",
         metavar="MODULE:ATTR",
         help="the agent: a 10xGraph StateGraph, a factory returning one, or a plain agent "
         "function; the module is imported from the current folder (default: agent of "
-        "[tool.tenxeval])",
+        "[tool.tenxeval]); given more than once, each is a variant run side by side",
+    )
+    parser.add_argument(
+        "--variants",
+        metavar="FILE",
+        help="run the variants of this TOML or JSON file side by side (name, agent, params "
+        "of the agent's factory, session state; default: variants of [tool.tenxeval])",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="with variants: exit 1 when another variant is significantly worse than NAME "
+        "(without it, every variant's report must pass)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--config", metavar="FILE", help="an EvalConfig JSON file")

@@ -236,9 +236,12 @@ def run_in_child(
     verbose: bool = False,
     log_level: str | None = None,
     stderr: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
+    ``stop``, set from another thread, stops the child the same way (a run off the main
+    thread, which Ctrl-C never reaches).
 
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
@@ -253,7 +256,7 @@ def run_in_child(
     segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
-            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr)
+            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop)
             planned = planned or follower.planned
             outcome.worker_deaths += follower.worker_deaths
             ran, segment = segment, None
@@ -284,6 +287,7 @@ def _run_child(
     outcome: ChildRun,
     kept: KeptResults,
     stderr: Callable[[str], None] | None,
+    stop: threading.Event | None = None,
 ) -> _Follower:
     """Run ``plan`` in one worker child until it ends, following its lines."""
     child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None)
@@ -293,6 +297,9 @@ def _run_child(
     # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
     timeout = None if plan.pooled else plan.resolved_config().timeout
     follower = _Follower(child, observers, timeout, kept)
+    ended = threading.Event()
+    if stop is not None:
+        _stop_when(stop, ended, outcome, follower)
     assert child.stdout is not None
     while True:
         try:
@@ -304,10 +311,27 @@ def _run_child(
             outcome.interrupted = True
             follower.stop()
     outcome.status = _wait(child, follower)
+    ended.set()
     follower.watch.close()
     if forwarder is not None:
         forwarder.join(timeout=1.0)  # its last lines (a grandchild may hold the pipe)
     return follower
+
+
+def _stop_when(
+    stop: threading.Event, ended: threading.Event, outcome: ChildRun, follower: _Follower
+) -> None:
+    """A thread stopping the child as Ctrl-C would once ``stop`` is set (until ``ended``)."""
+
+    def watch() -> None:
+        while not ended.is_set():
+            if stop.wait(0.1):
+                if not ended.is_set():
+                    outcome.interrupted = True
+                    follower.stop()
+                return
+
+    threading.Thread(target=watch, name="child-stop", daemon=True).start()
 
 
 def _wait(child: subprocess.Popen[bytes], follower: _Follower) -> int:

@@ -91,6 +91,8 @@ class RunOutcome:
     published: Published | None = None
     selected: list[tuple[Path, EvalSet]] = field(default_factory=list)
     reports: list[EvalReport] = field(default_factory=list)
+    journal: Path | None = None
+    """The run's journal when it is kept (``SessionOptions.keep_journal``)."""
 
 
 __all__ = [

@@ -37,6 +37,17 @@ class RunPlan(BaseModel):
     agent_explicit: bool = Field(
         default=False, description="The agent wins over the eval sets' own (metadata.agent)."
     )
+    agent_params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Keyword arguments of the agent's factory (a variant's params).",
+    )
+    state: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Merged into every case's session_input.state (a variant's state).",
+    )
+    variant: str | None = Field(
+        default=None, description="The variant this run is of (its reports' metadata.variant)."
+    )
     eval_sets: list[Path]
     selection: CaseSelection = Field(
         default_factory=CaseSelection, description="The cases to run of every eval set."
@@ -242,8 +253,12 @@ def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[
 
 
 def selected_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:
-    """The plan's eval sets, loaded, with the cases it selects."""
-    return select(plan, load_eval_sets(plan.eval_sets))
+    """The plan's eval sets, loaded, with the cases it selects (their
+    ``session_input.state`` with the plan's ``state`` merged in)."""
+    chosen = select(plan, load_eval_sets(plan.eval_sets))
+    if not plan.state:
+        return chosen
+    return [(path, with_state(eval_set, plan.state)) for path, eval_set in chosen]
 
 
 def tool_run(
@@ -258,4 +273,23 @@ def tool_run(
     return tools
 
 
-__all__ = ["RunPlan", "load_eval_sets", "select", "selected_eval_sets", "tool_run"]
+def with_state(eval_set: EvalSet, state: dict[str, Any]) -> EvalSet:
+    """``eval_set`` with ``state`` merged into every case's ``session_input.state`` (its
+    keys winning over the case's)."""
+    cases = []
+    for case in eval_set.eval_cases:
+        session = case.session_input.model_copy(
+            update={"state": {**case.session_input.state, **state}}
+        )
+        cases.append(case.model_copy(update={"session_input": session}))
+    return eval_set.model_copy(update={"eval_cases": cases})
+
+
+__all__ = [
+    "RunPlan",
+    "load_eval_sets",
+    "select",
+    "selected_eval_sets",
+    "tool_run",
+    "with_state",
+]

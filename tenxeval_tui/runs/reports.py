@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig
-from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalReport
+from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, VARIANT_KEY, EvalReport
 
 
 @dataclass
@@ -67,6 +67,11 @@ def write_outputs(
     return written, failed
 
 
+def named_variant(report: EvalReport, variant: str) -> EvalReport:
+    """``report`` naming the variant it is of (``metadata.variant``)."""
+    return report.model_copy(update={"metadata": {**report.metadata, VARIANT_KEY: variant}})
+
+
 def marked_partial(report: EvalReport) -> EvalReport:
     """``report`` marked as the report of a run that did not finish."""
     if report.is_partial:
@@ -86,6 +91,7 @@ __all__ = [
     "WrittenReports",
     "journal_reports",
     "marked_partial",
+    "named_variant",
     "write_outputs",
     "write_reports",
 ]

@@ -24,6 +24,7 @@ its own worker process, uses the same pieces for its reruns and resumes
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
 from tenxeval_tui.runs.child_run import child_reports, run_in_child
 from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
@@ -63,7 +65,7 @@ from tenxeval_tui.runs.passes import (
 )
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
-from tenxeval_tui.runs.reports import marked_partial, write_outputs, write_reports
+from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
@@ -89,6 +91,17 @@ class SessionOptions:
     """The worker's log records from INFO up, on stderr."""
     log_level: str | None = None
     """The worker's log records from this level up, whatever ``verbose`` says."""
+    variant: str | None = None
+    """The variant this run is of: named in its report's ``metadata.variant``."""
+    variants: tuple[Variant, ...] = ()
+    """Several variants of the agent to run side by side: a
+    :class:`~tenxeval_tui.runs.variant_session.VariantSession` runs them (each a session
+    of its own), not this session."""
+    baseline: str | None = None
+    """With ``variants``: the variant the others are judged against (the exit code)."""
+    keep_journal: bool = False
+    """Keep the journal even when the run finished (the outcome names it; a variant run
+    drops its variants' journals once all of them finished)."""
 
 
 @dataclass
@@ -138,11 +151,19 @@ class RunSession:
     """A plan run with its options to one report and an exit code (see the module)."""
 
     def __init__(
-        self, plan: RunPlan, options: SessionOptions, display: RunDisplay | None = None
+        self,
+        plan: RunPlan,
+        options: SessionOptions,
+        display: RunDisplay | None = None,
+        *,
+        stop: threading.Event | None = None,
     ) -> None:
         self.plan = plan
         self.options = options
         self.display: RunDisplay = display if display is not None else SilentDisplay()
+        self.stop = stop
+        """Set from another thread, it stops the run as Ctrl-C would (a session run off
+        the main thread never sees Ctrl-C)."""
 
     def run(self) -> RunOutcome:
         """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
@@ -221,6 +242,7 @@ class RunSession:
                 verbose=self.options.verbose,
                 log_level=self.options.log_level,
                 stderr=self.display.child_stderr,
+                stop=self.stop,
             )
         if child.worker_error is not None:
             raise RunProblem(child.worker_error)
@@ -285,17 +307,21 @@ class RunSession:
             before = sum(r.summary.wall_seconds or 0.0 for _, r in resumed.done) if resumed else 0
             reports = [_with_wall(_one(reports), passes.wall + before)]
         published = self.publish(reports, config, rerun=passes.rerun, ended=passes)
-        if not published.errors and not passes.stopped:
-            _drop_journal(passes.journal)
-        elif passes.journal is not None:
-            self.display.journal_kept(passes.journal, resumable=passes.stopped)
+        journal = passes.journal
+        if self.options.keep_journal:
+            pass  # the caller decides (the outcome names it)
+        elif not published.errors and not passes.stopped:
+            _drop_journal(journal)
+            journal = None
+        elif journal is not None:
+            self.display.journal_kept(journal, resumable=passes.stopped)
         if passes.interrupted:
             code = EXIT_INTERRUPTED
         elif passes.died or published.errors:
             code = EXIT_FAILED
         else:
             code = published.exit_code
-        return RunOutcome(code, published, list(selected), finished)
+        return RunOutcome(code, published, list(selected), finished, journal=journal)
 
     def _shard_report(self, reports: Sequence[EvalReport]) -> EvalReport:
         """The one report of a ``--shard`` run: which part it is, each case's place in the
@@ -316,6 +342,8 @@ class RunSession:
         ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried; ``ended``
         says how the passes ended (why the report is incomplete, when it is)."""
         report = _one(reports)
+        if self.options.variant is not None:
+            report = named_variant(report, self.options.variant)
         written = write_reports([report], config.reporter, console=False)
         extra, failed = write_outputs(report, self.options.outputs, config.reporter)
         published = Published(

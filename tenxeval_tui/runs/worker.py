@@ -59,7 +59,7 @@ from tenxeval_tui.runs.parent_watch import die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
-from tenxeval_tui.runs.reports import marked_partial, write_reports
+from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
 from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
@@ -154,7 +154,12 @@ def load_agents(
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).
-                app, collector = load_agent(spec, cwd=plan.search_path, capture_all_events=False)
+                app, collector = load_agent(
+                    spec,
+                    cwd=plan.search_path,
+                    capture_all_events=False,
+                    params=plan.agent_params or None,
+                )
                 # Nor a copy of the last case's steps: its result is streamed and journalled.
                 collector.keep_last_case = False
                 # Nor the two report views of each node response: the journal and the
@@ -286,6 +291,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     if cancelled:
         reports = [marked_partial(r) for r in reports]
     reports = [plan.with_report_marks(r) for r in with_provenance(reports, provenances)]
+    if plan.variant is not None:
+        reports = [named_variant(r, plan.variant) for r in reports]
     written = write_reports(reports, reporting)
     out.emit(
         {

@@ -22,6 +22,10 @@ of its parents)::
     judge_model = "gpt-4o-mini"          # below TENXEVAL_JUDGE_MODEL, above the user's file
     judge_base_url = "http://localhost:11434/v1"
 
+    [[tool.tenxeval.variants]]           # run side by side (run --variants, --agent A --agent B)
+    name = "small"
+    params = { model = "small-1" }       # keyword arguments of the agent's factory
+
 Paths in the table are relative to the folder holding ``pyproject.toml``. This module
 has no UI import: the CLI and the Textual app both use it.
 """
@@ -40,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.evaluation.tools.settings import ToolMode
+from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.settings.user_settings import (
     Backend,
     Workers,
@@ -107,6 +112,10 @@ class WorkspaceSettings(BaseModel):
     log_level: str | None = None
     judge_model: str | None = Field(default=None, min_length=1)
     judge_base_url: str | None = Field(default=None, min_length=1)
+    variants: list[Variant] = Field(
+        default_factory=list,
+        description="Variants of the agent that run runs side by side (see variant_spec).",
+    )
 
     @field_validator("log_level")
     @classmethod

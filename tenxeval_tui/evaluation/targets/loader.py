@@ -25,6 +25,7 @@ import inspect
 import re
 import sys
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -210,22 +211,42 @@ def import_target(spec: str, *, cwd: str | Path | None = None) -> Any:
 
 
 def load_agent(
-    spec: str, *, cwd: str | Path | None = None, capture_all_events: bool = True
+    spec: str,
+    *,
+    cwd: str | Path | None = None,
+    capture_all_events: bool = True,
+    params: Mapping[str, Any] | None = None,
 ) -> tuple[Any, TrajectoryCollector]:
     """The ``(app, collector)`` pair of the agent named by ``spec`` (see the module docs).
 
     ``cwd`` (default: the current folder) is put first on ``sys.path`` before
-    importing. Raises :class:`AgentLoadError` only.
+    importing. ``params`` (a variant's: model, prompt file, temperature...) are the
+    factory's keyword arguments; given to anything but a factory, they are an error.
+    Raises :class:`AgentLoadError` only.
     """
     obj = import_target(spec, cwd=cwd)
     if _is_pair(obj) or _is_tenxgraph(obj) or not _is_factory(obj):
+        if params:
+            raise AgentLoadError(
+                spec,
+                f"params {', '.join(sorted(params))} given, but it is not a factory "
+                "(a callable returning the agent) to pass them to",
+            )
         return _to_pair(spec, obj, capture_all_events)
-    return _to_pair(spec, _call_factory(spec, obj), capture_all_events, via="the factory returned ")
+    made = _call_factory(spec, obj, params)
+    return _to_pair(spec, made, capture_all_events, via="the factory returned ")
 
 
-def _call_factory(spec: str, factory: Any) -> Any:
+def _call_factory(spec: str, factory: Any, params: Mapping[str, Any] | None = None) -> Any:
+    if params:
+        try:
+            inspect.signature(factory).bind(**params)
+        except TypeError as exc:
+            raise AgentLoadError(spec, f"the factory does not take these params: {exc}") from None
+        except ValueError:  # no signature to check (a builtin): the call will say
+            pass
     try:
-        return factory()
+        return factory(**(params or {}))
     except Exception as exc:
         raise AgentLoadError(
             spec, f"calling the factory raised {_describe(exc)}{_where(exc)}"

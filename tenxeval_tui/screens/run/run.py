@@ -68,6 +68,7 @@ from tenxeval_tui.screens.run.run_stop import (
 )
 from tenxeval_tui.screens.run.run_transcript import TRANSCRIPT_KEY, TranscriptSwitch
 from tenxeval_tui.screens.run.run_watch import WatchController
+from tenxeval_tui.screens.run.variant_run import VariantRunScreen
 from tenxeval_tui.settings.layers import SettingsError, report_folder, resolve_settings
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.settings.workspace_watch import follow_workspace_files
@@ -117,6 +118,12 @@ class RunScreen(ModeScreen):
         Binding("ctrl+l", "focus_cases", "Cases"),
         Binding("ctrl+g", "focus_events", "Events"),
         TRANSCRIPT_KEY,
+        Binding(
+            "m",
+            "variants",
+            "Variants",
+            tooltip="Run several variants of the agent side by side, then their matrix",
+        ),
     ]
 
     @classmethod
@@ -355,9 +362,25 @@ class RunScreen(ModeScreen):
         if problem:
             self._say(problem, "bold red")
             return False
+        self.request = self.plan_for(paths, choice, only=only, tags=tags)
+        self.stopped_run = StoppedRun.of(self.request)
+        self._start(self.request, list(carry or []))
+        self._remember_options(choice)
+        return True
+
+    def plan_for(
+        self,
+        paths: list[Path],
+        choice: RunChoice,
+        *,
+        only: dict[str, list[str]] | None = None,
+        tags: list[str] | None = None,
+    ) -> RunPlan:
+        """The plan of a run of ``paths`` with the options ``choice`` (see :meth:`launch`)."""
         ws = self.workspace
-        output_dir = report_folder(ws, host_of(self.app).preferences.settings).resolve()
-        self.request = RunPlan(
+        agent = choice.agent.strip()
+        output_dir = self.output_dir
+        return RunPlan(
             agent=agent,
             # typed over the settings' agent: it wins over the eval sets' own, as --agent does
             agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
@@ -375,10 +398,15 @@ class RunScreen(ModeScreen):
             search_path=self.search_path,
             **self.watcher.report_marks(),
         )
-        self.stopped_run = StoppedRun.of(self.request)
-        self._start(self.request, list(carry or []))
-        self._remember_options(choice)
-        return True
+
+    @property
+    def output_dir(self) -> Path:
+        """Where the run view's reports go."""
+        return report_folder(self.workspace, host_of(self.app).preferences.settings).resolve()
+
+    def action_variants(self) -> None:
+        """The variants screen: choose variants, run them side by side, browse the matrix."""
+        self.app.push_screen(VariantRunScreen(self))
 
     def _start(
         self, request: RunPlan, carry: list[EvalCaseResult], rest: RestOfRun | None = None

@@ -223,3 +223,29 @@ def test_agent_source_folder_does_not_import(project: Path) -> None:
     assert agent_source_folder("lt_nowhere:agent", cwd=project) is None
     assert agent_source_folder("bad spec", cwd=project) is None
     assert "lt_src" not in sys.modules
+
+
+FACTORY_WITH_PARAMS = """
+def make(model="small", temperature=0.0):
+    async def agent(message, trace):
+        return f"{model}@{temperature}: {message}"
+    return agent
+
+async def plain(message, trace):
+    return message
+"""
+
+
+async def test_params_are_the_factory_s_keyword_arguments(project: Path) -> None:
+    write(project, "lt_params.py", FACTORY_WITH_PARAMS)
+    app, collector = load_agent("lt_params:make", cwd=project, params={"model": "large"})
+    report = await AgentEvaluator(app, collector).evaluate(one_case("hi"), run_reporters=False)
+    assert report.results[0].actual_response == "large@0.0: hi"
+
+
+def test_params_a_factory_does_not_take_or_for_a_non_factory_are_errors(project: Path) -> None:
+    write(project, "lt_params2.py", FACTORY_WITH_PARAMS)
+    with pytest.raises(AgentLoadError, match=r"does not take these params: .*'colour'"):
+        load_agent("lt_params2:make", cwd=project, params={"colour": "red"})
+    with pytest.raises(AgentLoadError, match="params model given, but it is not a factory"):
+        load_agent("lt_params2:plain", cwd=project, params={"model": "x"})

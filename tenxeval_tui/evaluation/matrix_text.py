@@ -1,0 +1,93 @@
+"""The variant matrix as plain text: what ``run`` with several variants and ``compare``
+with several reports print.
+
+Names and case ids come from files and agents: the caller shows the text through
+:func:`~tenxeval_tui.evaluation.inert.inert`.
+"""
+
+from __future__ import annotations
+
+from tenxeval_tui.evaluation.matrix import MatrixRow, VariantMatrix, VariantStats
+
+SEPARATING_SHOWN = 10
+"""How many separating cases the text lists (the JSON and HTML reports hold them all)."""
+
+
+def _money(value: float | None) -> str:
+    return "-" if value is None else f"${value:.4f}"
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}s"
+
+
+def variant_line(rank: int, v: VariantStats) -> str:
+    """One variant's figures on one line."""
+    return (
+        f"  {rank}. {v.name}: {v.passed}/{v.total} passed, pass rate {v.pass_rate:.1%} "
+        f"(95% {v.pass_rate_low:.1%} to {v.pass_rate_high:.1%}), cost {_money(v.cost_usd)}, "
+        f"cost per success {_money(v.cost_per_success)}, {v.tokens} tokens, latency "
+        f"median {_seconds(v.latency_median)} p95 {_seconds(v.latency_p95)}"
+        + (f", {v.errors} errored" if v.errors else "")
+        + (" (partial)" if v.partial else "")
+    )
+
+
+def _marks(row: MatrixRow, names: list[str]) -> str:
+    marks = []
+    for name in names:
+        cell = row.cells.get(name)
+        if cell is None:
+            marks.append("-")
+        elif cell.runs > 1:
+            marks.append(f"{cell.passes}/{cell.runs}")
+        else:
+            marks.append({"passed": "pass", "failed": "FAIL", "error": "ERROR"}[cell.status])
+    return "  ".join(marks)
+
+
+def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
+    """The ranked variants, the pairwise differences, the Pareto line and the cases that
+    separate the variants most."""
+    lines = [f"Variants ({len(matrix.variants)}), ranked by pass rate:"]
+    for rank, v in enumerate(matrix.variants, 1):
+        lines.append(variant_line(rank, v))
+        if v.criteria:
+            scores = ", ".join(f"{name} {mean:.2f}" for name, mean in v.criteria.items())
+            lines.append(f"     mean scores: {scores}")
+    if matrix.pairs:
+        lines.append(f"Pairwise ({matrix.test}, alpha {matrix.alpha:g}):")
+        for pair in matrix.pairs:
+            verdict = f"{pair.better} better" if pair.better else "no significant difference"
+            lines.append(
+                f"  {pair.a} vs {pair.b}: {pair.difference * 100:+.1f} pts, "
+                f"p={pair.p_value:.3g} (corrected {pair.p_adjusted:.3g}): {verdict}"
+            )
+    lines.append("Pareto line (pass rate against cost): " + ", ".join(matrix.pareto))
+    if baseline is not None:
+        worse = matrix.worse_than(baseline)
+        lines.append(
+            f"Baseline {baseline}: "
+            + (
+                f"significantly worse: {', '.join(worse)}"
+                if worse
+                else "no variant significantly worse"
+            )
+        )
+    separating = matrix.separating
+    if separating:
+        names = matrix.names
+        lines.append(
+            f"Separating cases ({len(separating)}; marks in the order {', '.join(names)}):"
+        )
+        for row in separating[:SEPARATING_SHOWN]:
+            where = f"{row.eval_set_id}/" if row.eval_set_id else ""
+            lines.append(f"  {where}{row.eval_id}: {_marks(row, names)}")
+        if len(separating) > SEPARATING_SHOWN:
+            lines.append(f"  ... and {len(separating) - SEPARATING_SHOWN} more (see the report)")
+    else:
+        lines.append("Separating cases: none (every case fared the same in every variant)")
+    return "\n".join(lines)
+
+
+__all__ = ["format_matrix", "variant_line"]
