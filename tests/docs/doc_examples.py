@@ -7,8 +7,10 @@ temporary folder per page.
   to PATH in the page's folder, as the reader would save it, and not run.
 - ```` ```console ```` runs each ``$ `` line in a shell in the page's folder (with this
   environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next); each line
-  after it must appear in what the command printed (stdout and stderr), a line holding
-  ``...`` excepted; durations (``0.01s``) match any duration.
+  after it must appear in what the command printed (stdout and stderr); ``...`` in such a
+  line stands for any text (of that line), and what changes from run to run matches any
+  value of its kind: durations (``0.01s``), times (``2026-12-05 05:55``), short commits
+  (``98e20574``) and the time stamps of report names (``_20261205_055535``).
 - ``<!-- invisible-code-block: python ... -->`` runs as a Python block that the site does
   not show: the set-up an example needs and a reader has already (their agent, a file).
   ``SAMPLES`` there is the repository's ``sample_evals/`` folder.
@@ -46,7 +48,14 @@ DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
 INFO = re.compile(r"(?P<language>[\w-]*)(?P<attrs>[^\n]*)$\n", re.MULTILINE)
 TITLE = re.compile(r'title="(?P<title>[^"]+)"')
-DURATION = re.compile(r"\b\d+\.\d+s\b")
+# what changes from run to run, each compared as its kind; a duration with the spaces
+# before it, since a right-aligned "12.5s" takes the place of " 2.5s"
+VARYING = [
+    (re.compile(r" *\b\d+\.\d+s\b"), " <duration>"),
+    (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b"), "<time>"),
+    (re.compile(r"_\d{8}_\d{6}\b"), "_<stamp>"),
+    (re.compile(r"\b[0-9a-f]{8}\b"), "<commit>"),
+]
 FOLDER = "__doc_folder__"
 LOOP = "__doc_loop__"
 
@@ -89,17 +98,26 @@ def run_console(example: Example) -> None:
             env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"},
         )
         output = done.stdout + done.stderr
-        # durations (0.01s, 7.1s) differ from run to run: compared as "Ns"
-        said = DURATION.sub("Ns", output)
-        missing = [
-            line
-            for line in expected
-            if "..." not in line and DURATION.sub("Ns", line).strip() not in said
-        ]
+        said = _steady(output)
+        missing = [line for line in expected if not _pattern(line).search(said)]
         assert not missing, (
             f"{example.path}:{example.line}: `{command}` (exit {done.returncode}) did not print "
             f"{missing!r}; it printed:\n{textwrap.indent(output, '    ')}"
         )
+
+
+def _steady(text: str) -> str:
+    """``text`` with what changes from run to run replaced by its kind."""
+    for pattern, kind in VARYING:
+        text = pattern.sub(kind, text)
+    return text
+
+
+def _pattern(line: str) -> re.Pattern[str]:
+    """What an expected line matches: itself (the varying parts by kind) within one line
+    of the output, ``...`` standing for any text."""
+    parts = _steady(line.strip()).split("...")
+    return re.compile(".*".join(re.escape(part) for part in parts))
 
 
 def _session(source: str) -> list[tuple[str, list[str]]]:

@@ -42,3 +42,23 @@ def test_a_wrong_example_fails(tmp_path: Path) -> None:
     page.write_text("```console\n$ tenxeval-tui schema nothing\nwrote\n```\n", encoding="utf-8")
     with pytest.raises(AssertionError, match="did not print"):
         run_page(page, tmp_path)
+
+
+def test_what_changes_from_run_to_run_matches_any_value_of_its_kind(tmp_path: Path) -> None:
+    """Times, commits, report stamps and durations match any of their kind, and ``...`` any
+    text of one line; the rest of the line is still checked."""
+    page = tmp_path / "page.md"
+    said = "echo 'run of 2026-01-01 10:00 (abcdef12, w_20260101_100000.json): 7/9 in 12.5s'"
+    shown = "run of 2026-12-05 05:55 (98e20574, w_20261205_055535.json): 7/9 in  2.5s"
+    page.write_text(f"```console\n$ {said}\n{shown}\n```\n", encoding="utf-8")
+    assert run_page(page, tmp_path) == (1, [])
+    page.write_text(f"```console\n$ {said}\nrun of ... 7/9\n```\n", encoding="utf-8")
+    assert run_page(page, tmp_path) == (1, [])
+    for wrong in (shown.replace("7/9", "6/9"), "run of ... 6/9", "run of ... 7/9 ... more"):
+        page.write_text(f"```console\n$ {said}\n{wrong}\n```\n", encoding="utf-8")
+        with pytest.raises(AssertionError, match="did not print"):
+            run_page(page, tmp_path)
+    two_lines = "printf 'first\\nsecond\\n'"
+    page.write_text(f"```console\n$ {two_lines}\nfirst...second\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="did not print"):  # `...` stays within a line
+        run_page(page, tmp_path)
