@@ -80,6 +80,8 @@ def combined_provenance(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         else:
             combined[key] = sha256_json(values) if key.endswith("_sha256") else None
     return combined
+
+
 # EvalReport.metadata key naming the variant (of a run of several) the report is of.
 VARIANT_KEY = "variant"
 

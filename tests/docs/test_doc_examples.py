@@ -20,6 +20,13 @@ def test_the_examples_of_the_page_run(page: Path, tmp_path: Path) -> None:
         assert ran > 0, "a page with examples ran none of them"
 
 
+def test_the_examples_of_the_readme_run(tmp_path: Path) -> None:
+    """The README's example is the first code a newcomer runs: it runs as the pages' do."""
+    readme = DOCS.parent / "README.md"
+    ran, skipped = run_page(readme, tmp_path)
+    assert ran > 0 and not skipped
+
+
 def test_every_python_example_runs_but_the_few_that_say_why_not() -> None:
     """The examples left out are counted, so that skipping cannot spread unnoticed."""
     text = "".join(page.read_text(encoding="utf-8") for page in pages())

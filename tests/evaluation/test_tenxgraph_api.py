@@ -100,7 +100,7 @@ def test_module_path_resolves_with_the_same_public_names(path: str) -> None:
 
 
 def test_user_simulation_has_the_same_signatures() -> None:
-    # Parameter names in order (defaults may differ where the README says so: the model).
+    # Parameter names in order (defaults may differ where docs/how-to/from-10xgraph.md says so: the model).
     pairs = [
         ("simulators.user_simulator", "UserSimulator", "__init__"),
         ("simulators.user_simulator", "UserSimulator", "run"),

@@ -136,7 +136,7 @@ def test_our_config_file_loads_in_10xgraph(tmp_path: Path, make: Callable[[], Ev
 
 def test_eval_config_defaults_are_those_of_the_installed_10xgraph() -> None:
     """`EvalConfig()` runs cases one at a time, as 0.10.3's does: an agent that is not safe
-    to run concurrently never runs so after switching (see README, Coming from 10xGraph)."""
+    to run concurrently never runs so after switching (see docs/how-to/from-10xgraph.md)."""
     ours, theirs = EvalConfig(), tx.EvalConfig()
     for field in ("parallel", "max_concurrency", "timeout", "verbose"):
         assert getattr(ours, field) == getattr(theirs, field), field

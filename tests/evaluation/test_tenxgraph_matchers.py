@@ -130,7 +130,7 @@ def test_a_config_with_trajectory_options_loads_in_10xgraph_which_ignores_them(
 
 def test_a_config_enabling_the_trajectory_judge_does_not_load_in_10xgraph(tmp_path: Path) -> None:
     """0.10.3's ``CriteriaConfig`` refuses fields it does not know: a config using
-    ``trajectory_judge_v1`` is ours only (as the README says)."""
+    ``trajectory_judge_v1`` is ours only (as docs/how-to/from-10xgraph.md says)."""
     ours = EvalConfig.default()
     ours.criteria.trajectory_judge = CriterionConfig.trajectory_judge(judge_model="m")
     path = tmp_path / "config.json"

@@ -1,4 +1,4 @@
-"""One key map, written down once: the README's table is the bindings' own, the keys that
+"""One key map, written down once: the docs' key map page is the bindings' own, the keys that
 once meant several things mean one, and keys reach what they promise from any focus.
 
 (#29 item 8: `ctrl+r` meant run, remove turn, remove call and restart chat; following the
@@ -34,7 +34,7 @@ from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.tui.conftest import focused_field, to_field, wait_for, wait_for_form
 from tests.tui.run.conftest import write_workspace
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+KEY_MAP_PAGE = Path(__file__).resolve().parents[2] / "docs" / "workbench" / "keys.md"
 
 
 def every_binding() -> list[tuple[str, Binding]]:
@@ -55,11 +55,11 @@ def every_binding() -> list[tuple[str, Binding]]:
     return found
 
 
-def test_the_readme_key_map_is_made_from_the_bindings() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_key_map_is_made_from_the_bindings() -> None:
+    text = KEY_MAP_PAGE.read_text(encoding="utf-8")
     written = text[text.index(BEGIN) : text.index(END) + len(END)]
     assert written == key_map_markdown(workbench_sections()), (
-        "the README's key map is stale: paste the output of "
+        "docs/workbench/keys.md's key map is stale: paste the output of "
         "`python -m tenxeval_tui.screens.common.keymap` between its markers"
     )
 

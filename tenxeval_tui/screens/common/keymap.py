@@ -1,10 +1,10 @@
 """The workbench's key map, written down once: every binding of every screen, as a table.
 
 The table is made from the bindings themselves (the help screen's sections: the app's
-global keys, then each screen's and its widgets'), so the README's key map cannot drift
-from what the keys do: ``tests/tui/test_key_map.py`` checks the README's copy against
-:func:`key_map_markdown` and that the keys listed in :data:`ONE_MEANING` mean one thing
-wherever they are bound. ``python -m tenxeval_tui.screens.common.keymap`` prints it.
+global keys, then each screen's and its widgets'), so the key map of the docs
+(``docs/workbench/keys.md``) cannot drift from what the keys do:
+``tests/tui/test_key_map.py`` checks that page's copy against :func:`key_map_markdown` and
+that the keys listed in :data:`ONE_MEANING` mean one thing wherever they are bound. ``python -m tenxeval_tui.screens.common.keymap`` prints it.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def workbench_sections() -> list[tuple[str, list[Any]]]:
 
 
 def main() -> None:
-    """Print the key map (paste it into the README between its markers)."""
+    """Print the key map (paste it into docs/workbench/keys.md between its markers)."""
     print(key_map_markdown(workbench_sections()))
 
 

@@ -82,7 +82,7 @@ async def test_turning_watch_on_runs_once_then_watches(workspace: Path) -> None:
         screen = app.screen
         assert isinstance(screen, RunScreen)
         await wait_for(pilot, lambda: screen.runs_finished == 1)
-        await pilot.press("w")  # after a run too: the README says it runs once
+        await pilot.press("w")  # after a run too: docs/workbench/run-view.md says it runs once
         await wait_for(pilot, lambda: screen.runs_finished == 2)
         assert screen.runs_started == 2 and screen.watcher.active
         cities = workspace / "evals" / "cities.evalset.json"
