@@ -142,3 +142,16 @@ def test_reuse_refuses_what_it_cannot_do(counting: Path) -> None:
     assert "--reuse: 'failed' is neither 'passed' nor an eval set path" in bad.stderr
     watched = cli(counting, "run", "evals", *FLAGS, "--reuse", "--watch")
     assert watched.returncode == 2 and "not with --watch" in watched.stderr
+
+
+def test_a_full_run_reuses_what_a_shard_ran(counting: Path) -> None:
+    shard = cli(counting, "run", "evals", *FLAGS, "-q", "--shard", "1/2")
+    assert shard.returncode in (0, 1), shard.stderr
+    ran = _calls(counting)
+    assert 0 < len(ran) < 3
+    whole = cli(counting, "run", "evals", *FLAGS, "-q", "--reuse")
+    assert whole.returncode == 1, whole.stderr
+    rest = _calls(counting)
+    assert sorted(ran + rest) == ["hello a", "hello b", "please fail"]
+    assert f"{len(ran)} reused" in whole.stdout
+    assert [r["eval_id"] for r in _newest_report(counting)["results"]] == ["a", "b", "c"]
