@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.selection import Shard
     from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.runs.reuse import ReuseMode
     from tenxeval_tui.runs.session import SessionOptions
     from tenxeval_tui.settings.layers import Resolved
     from tenxeval_tui.settings.workspace import Workspace
@@ -141,6 +142,7 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
 
+    reuse_mode(args)  # first: it may give a path back to the paths
     single_agent(args)
     workspace, sources = _settled(args)
     # No agent here is fine when every eval set names its own (checked once they load).
@@ -282,12 +284,32 @@ def _flags(args: argparse.Namespace) -> tuple[dict[str, int | None], SessionOpti
         error_exit_code=args.error_exit_code,
         retry_errors=args.retry_errors or 0,
         resume=Path(args.resume) if args.resume else None,
+        reuse=reuse_mode(args),
         from_journal=Path(args.from_journal) if args.from_journal else None,
         outputs=tuple(args.outputs or ()),
         verbose=args.verbose,
         log_level=log_level(args.log_level, args.verbose),
     )
     return subset, options
+
+
+def reuse_mode(args: argparse.Namespace) -> ReuseMode | None:
+    """``--reuse`` (``all``) or ``--reuse passed``, checked. ``--reuse`` takes an optional
+    value, so in ``run --reuse evals/`` argparse took the path for it: put back among the
+    paths."""
+    value = args.reuse
+    if value is None:
+        return None
+    if value not in ("all", "passed"):
+        if value.startswith("-") or not Path(value).exists():
+            raise UsageError(f"--reuse: {value!r} is neither 'passed' nor an eval set path")
+        args.paths = [value, *args.paths]
+        value = "all"
+    if args.watch or args.from_journal:
+        raise UsageError("--reuse: not with --watch or --from-journal")
+    mode: ReuseMode = "passed" if value == "passed" else "all"
+    args.reuse = mode
+    return mode
 
 
 def _backend(

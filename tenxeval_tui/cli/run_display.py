@@ -21,6 +21,7 @@ from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.observers import RunObserver
     from tenxeval_tui.runs.outcome import Published
 
@@ -79,6 +80,8 @@ class ConsoleDisplay:
             ConsoleReporter(
                 use_color=colour_wanted(sys.stdout), verbose=self.verbose, verdict=False
             ).print(report)
+            for line in reused_lines(report):
+                print(inert(line))
             for path in published.files:
                 print(inert(f"wrote {path}"))
         print(summary_line(published))
@@ -123,12 +126,24 @@ def summary_line(published: Published) -> str:
         rates = f", {rs.passed_repeats}/{rs.total_repeats} runs passed ({rs.repeat_pass_rate:.1%})"
     cost = f", cost ${s.total_cost_usd:.4f}" if s.total_cost_usd is not None else ""
     again = f", {published.retried} retried" if published.retried else ""
+    reused = f", {published.reused} reused" if published.reused else ""
     return (
         f"{verdict}: {s.passed_cases}/{s.total_cases} passed, {s.failed_cases} failed, "
-        f"{s.error_cases} errored{again}, pass rate {s.pass_rate:.1%} "
+        f"{s.error_cases} errored{again}{reused}, pass rate {s.pass_rate:.1%} "
         f"(threshold {published.threshold:.1%}){rates}{cost}"
         + (f"; partial: {published.incomplete}" if published.incomplete is not None else "")
     )
 
 
-__all__ = ["ConsoleDisplay", "summary_line"]
+def reused_lines(report: EvalReport) -> list[str]:
+    """``↺ CASE reused from REPORT`` for each result ``--reuse`` took from an earlier report."""
+    from tenxeval_tui.runs.reuse import REUSED_FROM_KEY
+
+    return [
+        f"↺ {r.eval_id} reused from {r.metadata[REUSED_FROM_KEY]}"
+        for r in report.results
+        if r.metadata.get(REUSED_FROM_KEY)
+    ]
+
+
+__all__ = ["ConsoleDisplay", "reused_lines", "summary_line"]

@@ -216,6 +216,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "no result for, and write one report of them all",
     )
     parser.add_argument(
+        "--reuse",
+        nargs="?",
+        const="all",
+        metavar="passed",
+        help="take the result of each case whose fingerprint (its content, the agent's code, "
+        "the config, the judge models) is that of its newest result in a report in the "
+        "output folder, and run the rest; --reuse passed: only passing results (errored "
+        "results always run again)",
+    )
+    parser.add_argument(
         "--watch",
         action="store_true",
         help="rerun when an eval set or the agent's code changes (Ctrl-C to stop)",

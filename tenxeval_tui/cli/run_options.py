@@ -110,7 +110,7 @@ def check_error_exit_code(code: int | None) -> None:
 
 def json_summary(published: Sequence[Published], code: int, threshold: float) -> dict[str, Any]:
     """The ``--json`` summary of a run whose exit code is ``code``: totals, pass rate,
-    errored cases, the cases retried, cost (when priced), whether it is partial or stopped
+    errored cases, the cases retried and reused, cost (when priced), whether it is partial or stopped
     early and why (``incomplete``), and the report files."""
     from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
 
@@ -128,6 +128,7 @@ def json_summary(published: Sequence[Published], code: int, threshold: float) ->
         pass_rate=s.pass_rate,
         errored=[r.eval_id for r in report.results if r.is_error],
         retried=last.retried,
+        reused=last.reused,
         partial=report.is_partial,
     )
     if last.incomplete is not None:

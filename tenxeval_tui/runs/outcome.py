@@ -65,6 +65,8 @@ class Published:
     files: list[str] = field(default_factory=list)
     retried: int = 0
     """How many of its cases ran more than once (``--retry-errors``, a worker's death)."""
+    reused: int = 0
+    """How many of its results were taken from earlier reports (``--reuse``)."""
     html: list[str] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     """``(reporter or -o file, message)`` of each report file that was not written."""

@@ -9,6 +9,8 @@ both to :class:`RunSession`, which goes through its steps and returns a
 1. **select**: the plan's files loaded and their cases chosen as the worker will choose them
    (:func:`~tenxeval_tui.runs.run_selection.select_for_run`);
 2. **resume** (``SessionOptions.resume``): less the cases the journal finished;
+   **reuse** (``SessionOptions.reuse``): less the cases whose newest earlier result in the
+   output folder has their fingerprint (:mod:`tenxeval_tui.runs.reuse`), put back at the end;
 3. **passes**: the cases run in a worker child (:func:`~tenxeval_tui.runs.child_run.run_in_child`),
    then (``retry_errors``) the errored ones again, each in a new child;
 4. **finish**: the passes and the journal's cases put together, a ``--shard`` part marked,
@@ -65,8 +67,19 @@ from tenxeval_tui.runs.passes import (
 )
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
+from tenxeval_tui.runs.provenance import plan_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
+from tenxeval_tui.runs.reuse import (
+    ReuseMode,
+    ReuseSplit,
+    earlier_reports,
+    earlier_results,
+    reuse_split,
+    reused_count,
+    why_reused_none,
+    with_reused_count,
+)
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
 
@@ -83,6 +96,9 @@ class SessionOptions:
     """Run the errored cases again, up to this many times (each keeps its last result)."""
     resume: Path | None = None
     """Run only what this journal has no result of, into one report of them all."""
+    reuse: ReuseMode | None = None
+    """Take each case's newest earlier result of the same fingerprint from the reports in
+    the output folder instead of running it (``passed``: only passing results)."""
     from_journal: Path | None = None
     """Run nothing: write the reports of the cases this journal recorded."""
     outputs: tuple[str, ...] = ()
@@ -176,7 +192,8 @@ class RunSession:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)
         point = self._resume(selected)
-        return self._run_passes(point.todo, point)
+        reuse = self._reuse(point.todo)
+        return self._run_passes(reuse.todo if reuse else point.todo, point, reuse)
 
     def _resume(self, selected: Selected) -> ResumePoint:
         """With ``resume``: ``selected`` less the cases its journal finished, and those."""
@@ -190,11 +207,47 @@ class RunSession:
         )
         return point
 
-    def _run_passes(self, selected: Selected, resumed: ResumePoint | None = None) -> RunOutcome:
+    def _reuse(self, todo: Selected) -> ReuseSplit | None:
+        """With ``reuse``: which of ``todo`` take an earlier result instead of running."""
+        mode = self.options.reuse
+        if mode is None or not todo:
+            return None
+        config = self.plan.resolved_config()
+        set_ids = {eval_set.eval_set_id for _, eval_set in todo}
+        loaded = load_eval_sets([path for path, _ in todo])
+        provenances = {
+            set_id: provenance
+            for set_id, provenance in plan_provenance(self.plan, config, loaded).items()
+            if set_id in set_ids
+        }
+        hashes = [p.get("agent_sha256") for p in provenances.values()]
+        refused = why_reused_none(hashes, self.plan.tools.mode)
+        if refused is not None:
+            self.display.note(f"--reuse: {refused}: every case runs")
+            return None
+        folder = Path(config.reporter.output_dir)
+        earlier = earlier_results(earlier_reports(folder))
+        split = reuse_split(todo, provenances, earlier, config, mode)
+        total = sum(len(eval_set.eval_cases) for _, eval_set in todo)
+        why = "; ".join(f"{reason}: {count}" for reason, count in split.reasons().items())
+        self.display.note(
+            f"--reuse: {split.count} of {total} case(s) reused from the reports in {folder}, "
+            f"{total - split.count} to run" + (f" ({why})" if why else "")
+        )
+        return split
+
+    def _run_passes(
+        self,
+        selected: Selected,
+        resumed: ResumePoint | None = None,
+        reuse: ReuseSplit | None = None,
+    ) -> RunOutcome:
         """Run the ``selected`` eval sets (their passes), then :meth:`_finish`; ``resumed``:
-        the cases a resumed run's journal had are put back in the report."""
+        the cases a resumed run's journal had are put back in the report; ``reuse``: the
+        results reused too."""
         done = resumed.done if resumed is not None else []
-        by_id = self.plan.limit is not None or self.plan.sample is not None or bool(done)
+        reused = reuse is not None and reuse.count > 0
+        by_id = self.plan.limit is not None or self.plan.sample is not None or bool(done) or reused
         plan = self.plan.narrowed_to(selected, by_id=by_id)
         config = plan.resolved_config()
         passes = _Passes(budget=RunBudget.of(config))
@@ -207,7 +260,7 @@ class RunSession:
             else:
                 passes.journal, passes.finished = self._run_pass(plan, total, config, passes)
         self._retry_errors(plan, selected, config, passes)
-        return self._finish(selected, resumed, config, passes)
+        return self._finish(selected, resumed, config, passes, reuse)
 
     def _not_run(self, selected: Selected, budget: RunBudget, total: int) -> list[EvalReport]:
         """The reports of ``selected`` when ``max_cost`` was spent before they could run:
@@ -290,10 +343,13 @@ class RunSession:
         resumed: ResumePoint | None,
         config: EvalConfig,
         passes: _Passes,
+        reuse: ReuseSplit | None = None,
     ) -> RunOutcome:
-        """Put the passes and the journal's cases together, write the report, keep or drop
-        the journal; the outcome."""
+        """Put the passes, the reused results and the journal's cases together, write the
+        report, keep or drop the journal; the outcome."""
         finished = passes.finished
+        if reuse is not None and reuse.reused:
+            finished = reuse.reports(finished)
         if resumed is not None and resumed.done:
             finished = resumed.reports(finished, config.model_dump(mode="json"))
         if not finished or not any(r.results for r in finished):
@@ -341,7 +397,7 @@ class RunSession:
         show it. Files come first: a closed stdout (``| head``) must not cost the reports.
         ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried; ``ended``
         says how the passes ended (why the report is incomplete, when it is)."""
-        report = _one(reports)
+        report = with_reused_count(_one(reports))
         if self.options.variant is not None:
             report = named_variant(report, self.options.variant)
         written = write_reports([report], config.reporter, console=False)
@@ -350,6 +406,7 @@ class RunSession:
             report,
             files=[*written.files, *extra],
             retried=retried_count(report, rerun),
+            reused=reused_count(report),
             html=written.html,
             errors=[*written.errors, *((f"-o {path}", problem) for path, problem in failed)],
             threshold=self.options.threshold,
