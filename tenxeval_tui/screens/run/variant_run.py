@@ -69,7 +69,7 @@ class VariantRunScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding(
-            "ctrl+r", "start", "Run variants", priority=True, tooltip="Run the chosen variants"
+            "ctrl+r", "start", "Run", priority=True, tooltip="Run the chosen variants side by side"
         ),
         Binding("ctrl+k", "cancel", "Cancel", priority=True, tooltip="Stop every variant's run"),
         Binding("ctrl+o", "matrix", "Matrix", tooltip="Browse the matrix of the last run"),
