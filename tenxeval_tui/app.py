@@ -291,6 +291,9 @@ class WorkbenchApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if hidden_while_typing(self, action, rebound(self.BINDINGS, self.preferences.keymap)):
             return False  # e, r, b, ? would be typed into the focused box
+        # A screen that runs something of its own (the variants view) takes ctrl+r itself.
+        if action == "run_now" and getattr(self.screen, "RUNS_ITSELF", False):
+            return False
         # A dialog that asks is answered (or cancelled) before going anywhere.
         return not (action in ("go", "run_now") and _waits_for_answer(self.screen))
 

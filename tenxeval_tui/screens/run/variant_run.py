@@ -62,6 +62,9 @@ REFRESH_SECONDS = 0.25
 class VariantRunScreen(Screen[None]):
     """Variants chosen, run side by side live, their matrix (see the module)."""
 
+    RUNS_ITSELF = True
+    """Its own ctrl+r runs the chosen variants (the app's run-everywhere key stands aside)."""
+
     CSS_PATH = "../../styles/run.tcss"
 
     HELP_WHERE = "variants"
