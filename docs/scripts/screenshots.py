@@ -1,10 +1,13 @@
 """The workbench's screenshots in the docs (docs/images/*.svg), taken from the real app on
 the bundled samples (``sample_evals/``) with Textual's SVG screenshots.
 
-Run by ``make docs-screenshots``. Each picture is one entry of :data:`SHOTS`: a name (the
-file), a title, and the steps that bring the app to the screen (keys a user presses,
-then a wait for what the keys make). The runs are real: the samples' agents run in the
-workbench's worker, and ``tenxeval-tui run`` writes the reports the browser shows.
+Run by ``make docs`` (and alone by ``make docs-screenshots``). Each picture is one entry
+of :data:`SHOTS`: a name (the file), a title, the folder it is taken in, and the steps
+that bring the app to the screen (keys a user presses, then a wait for what the keys
+make). The runs are real: the samples' agents run in the workbench's worker, and
+``tenxeval-tui run`` writes the reports the browser, the history and the flaky cases
+show. A folder is made once per script run and shared by the shots that name it (in
+:data:`SHOTS`' order: the review shot's labels are the agreement shot's).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from tenxeval_tui.app import WorkbenchApp
 ROOT = Path(__file__).resolve().parents[2]
 IMAGES = ROOT / "docs" / "images"
 SIZE = (120, 34)
+TIMEOUT = 60
+"""Seconds a step waits for what its keys make before the script fails."""
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
 # The sample support agent, holding every refund case until the file `release` exists:
@@ -48,13 +53,31 @@ async def agent(message, trace):
 """
 
 
+# A second variant of the sample agent: it answers every greeting curtly (so fails
+# `greeting`) and is otherwise the sample's.
+TERSE_AGENT = """
+from sample_evals.plain_agent import support_agent
+
+
+async def agent(message, trace):
+    if message.lower().startswith(("hi", "hello", "good")):
+        return "Yes?"
+    return await support_agent(message, trace)
+"""
+
+
 async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str) -> None:
     """Let the app run until ``condition()`` holds; fails naming ``what`` after 60 s."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + TIMEOUT
     while not condition():
         if time.monotonic() > deadline:
-            raise TimeoutError(f"screenshots: waited 60 s for {what}")
+            raise TimeoutError(f"screenshots: waited {TIMEOUT} s for {what}")
         await pilot.pause(0.05)
+
+
+def shown(pilot: Pilot[Any]) -> Any:
+    """The screen on top (``Any``: each step reads its own screen's attributes)."""
+    return pilot.app.screen
 
 
 def screen_name(pilot: Pilot[Any]) -> str:
@@ -98,6 +121,19 @@ def reports_history(folder: Path) -> Path:
     return root
 
 
+def variants(folder: Path) -> Path:
+    """The support agent's eval set, two variants of its agent in ``[tool.tenxeval]``."""
+    root = project(folder, "plain_agent")
+    (root / "terse_agent.py").write_text(TERSE_AGENT, encoding="utf-8")
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as out:
+        out.write(
+            'agent = "sample_evals.plain_agent:support_agent"\n\n'
+            '[[tool.tenxeval.variants]]\nname = "sample"\n\n'
+            '[[tool.tenxeval.variants]]\nname = "terse"\nagent = "terse_agent:agent"\n'
+        )
+    return root
+
+
 async def editor(pilot: Pilot[Any], root: Path) -> None:
     await until(pilot, lambda: screen_name(pilot) == "EditorScreen", "the editor")
     await until(pilot, lambda: pilot.app.screen.query("CaseTable"), "the case list")
@@ -131,22 +167,14 @@ async def run_view(pilot: Pilot[Any], root: Path) -> None:
 
 
 async def report_browser(pilot: Pilot[Any], root: Path) -> None:
-    await pilot.press("b")
-    await until(pilot, lambda: screen_name(pilot) == "ReportsScreen", "the report browser")
-    await until(
-        pilot, lambda: len(pilot.app.screen.query_one("ReportList").entries) == 3, "3 reports"
-    )
+    await browse_reports(pilot)
     await pilot.press("down", "enter")  # the second run, with its failed case
     await until(pilot, lambda: screen_name(pilot) == "ReportScreen", "the report")
     await pilot.pause(0.3)
 
 
 async def comparison(pilot: Pilot[Any], root: Path) -> None:
-    await pilot.press("b")
-    await until(pilot, lambda: screen_name(pilot) == "ReportsScreen", "the report browser")
-    await until(
-        pilot, lambda: len(pilot.app.screen.query_one("ReportList").entries) == 3, "3 reports"
-    )
+    await browse_reports(pilot)
     await pilot.press("down", "c")  # the second run against the first
     await until(pilot, lambda: screen_name(pilot) == "BaselinePicker", "the baseline picker")
     await pilot.press("enter")
@@ -155,48 +183,120 @@ async def comparison(pilot: Pilot[Any], root: Path) -> None:
 
 
 async def flakiness(pilot: Pilot[Any], root: Path) -> None:
-    await pilot.press("b")
-    await until(pilot, lambda: screen_name(pilot) == "ReportsScreen", "the report browser")
-    await until(
-        pilot, lambda: len(pilot.app.screen.query_one("ReportList").entries) == 3, "3 reports"
-    )
+    await browse_reports(pilot)
     await pilot.press("h")
-    screen = lambda: pilot.app.screen  # noqa: E731
     await until(
         pilot,
-        lambda: screen_name(pilot) == "FlakinessScreen" and screen().loaded,
+        lambda: screen_name(pilot) == "FlakinessScreen" and shown(pilot).loaded,
         "the flaky cases",
-    )  # type: ignore[attr-defined]
+    )
     await pilot.pause(0.3)
+
+
+async def browse_reports(pilot: Pilot[Any]) -> None:
+    """The report browser, its three reports listed."""
+    await pilot.press("b")
+    await until(pilot, lambda: screen_name(pilot) == "ReportsScreen", "the report browser")
+    await until(pilot, lambda: len(shown(pilot).query_one("ReportList").entries) == 3, "3 reports")
+
+
+async def review(pilot: Pilot[Any], root: Path) -> None:
+    await browse_reports(pilot)
+    await pilot.press("R")  # the newest run, blind: its verdicts hidden until labelled
+    await until(
+        pilot,
+        lambda: screen_name(pilot) == "ReviewScreen" and shown(pilot).session is not None,
+        "review mode",
+    )
+    screen = shown(pilot)
+    # Label the first cases as a reviewer would (one disagrees with the verdict).
+    for verdict in ("p", "p", "p", "f", "p", "f"):
+        await pilot.press(verdict)
+    await until(pilot, lambda: screen.session.reviewed == 6, "six labels")
+    await pilot.pause(0.3)
+
+
+async def agreement(pilot: Pilot[Any], root: Path) -> None:
+    await browse_reports(pilot)
+    await pilot.press("g")  # the labels of the review shot against the verdicts
+    await until(
+        pilot,
+        lambda: screen_name(pilot) == "AgreementScreen" and shown(pilot).agreement is not None,
+        "the judge agreement",
+    )
+    await pilot.pause(0.3)
+
+
+async def history(pilot: Pilot[Any], root: Path) -> None:
+    await browse_reports(pilot)
+    await pilot.press("H")
+    await until(
+        pilot,
+        lambda: screen_name(pilot) == "HistoryScreen" and shown(pilot).loaded,
+        "the history",
+    )
+    await pilot.pause(0.3)
+
+
+async def variant_matrix(pilot: Pilot[Any], root: Path) -> None:
+    await pilot.press("r")
+    await until(pilot, lambda: screen_name(pilot) == "RunScreen", "the run view")
+    await pilot.press("m")
+    await until(pilot, lambda: screen_name(pilot) == "VariantRunScreen", "the variants")
+    screen: Any = pilot.app.screen
+    # The screen's own start, not its key: on final2 the app's priority ctrl+r ("run what
+    # the run view selects") takes the key first and closes this screen (the failing
+    # tests/tui/run/test_run_variants.py shows it).
+    screen.action_start()
+    await until(pilot, lambda: screen.runs_finished == 1, "the variants' runs")
+    await pilot.press("ctrl+o")
+    await until(pilot, lambda: screen_name(pilot) == "MatrixScreen", "the matrix")
+    await pilot.pause(0.3)
+
+
+def samples(folder: Path) -> Path:
+    return project(folder, "plain_agent", "weather_graph")
+
+
+def support(folder: Path) -> Path:
+    return project(folder, "plain_agent")
 
 
 @dataclass(frozen=True)
 class Shot:
-    """One picture: ``docs/images/<name>.svg``."""
+    """One picture: ``docs/images/<name>.svg``, taken in the folder ``workspace`` makes
+    (made once, shared by every shot naming the same function)."""
 
     name: str
     title: str
     steps: Callable[[Pilot[Any], Path], Awaitable[None]]
     workspace: Callable[[Path], Path]
+    needs: tuple[str, ...] = ()
+    """Shots taken first in the same folder (what they leave there this one shows)."""
 
 
 SHOTS = [
-    Shot(
-        "editor",
-        "The editor on the sample eval sets",
-        editor,
-        lambda d: project(d, "plain_agent", "weather_graph"),
-    ),
-    Shot("run-view", "The run view, mid-run", run_view, lambda d: project(d, "plain_agent")),
+    Shot("editor", "The editor on the sample eval sets", editor, samples),
+    Shot("run-view", "The run view, mid-run", run_view, support),
     Shot("report-browser", "A report in the report browser", report_browser, reports_history),
     Shot("comparison", "Two runs compared", comparison, reports_history),
     Shot("flakiness", "Flaky cases over three runs", flakiness, reports_history),
+    Shot("history", "The eval set's runs over time", history, reports_history),
+    Shot("review", "Review mode, six cases labelled", review, reports_history),
+    Shot(
+        "agreement",
+        "The verdicts' agreement with the labels",
+        agreement,
+        reports_history,
+        needs=("review",),
+    ),
+    Shot("variants-matrix", "Two variants of the agent, their matrix", variant_matrix, variants),
 ]
 
 
-async def take(shot: Shot, folder: Path) -> Path:
-    root = shot.workspace(folder)
+async def take(shot: Shot, root: Path) -> Path:
     (root / "holding_agent.py").write_text(HOLDING_AGENT, encoding="utf-8")
+    (root / "release").unlink(missing_ok=True)
     os.chdir(root)
     app = WorkbenchApp(str(root))
     try:
@@ -208,15 +308,35 @@ async def take(shot: Shot, folder: Path) -> Path:
     return Path(path)
 
 
+def chosen_shots(names: list[str]) -> list[Shot]:
+    """The shots ``names`` asks for (all when none) and those they need, in order."""
+    wanted = set(names or (shot.name for shot in SHOTS))
+    unknown = wanted - {shot.name for shot in SHOTS}
+    if unknown:
+        raise SystemExit(f"screenshots: no shot named {', '.join(sorted(unknown))}")
+    for shot in SHOTS:
+        if shot.name in wanted:
+            wanted.update(shot.needs)
+    return [shot for shot in SHOTS if shot.name in wanted]
+
+
 def main(names: list[str]) -> int:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    chosen = [shot for shot in SHOTS if not names or shot.name in names]
-    for shot in chosen:
-        with tempfile.TemporaryDirectory(prefix=f"shot-{shot.name}-") as folder:
+    # Sample settings only: the reviewer named on the review shot's labels.
+    os.environ["TENXEVAL_REVIEWER"] = "ada"
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="shots-") as base:
+        folders: dict[Callable[[Path], Path], Path] = {}
+        for shot in chosen_shots(names):
             started = time.monotonic()
-            path = asyncio.run(take(shot, Path(folder)))
+            if shot.workspace not in folders:
+                fresh = Path(base) / shot.workspace.__name__
+                fresh.mkdir()
+                folders[shot.workspace] = shot.workspace(fresh)
+            path = asyncio.run(take(shot, folders[shot.workspace]))
             print(f"{path.relative_to(ROOT)}: {shot.title} ({time.monotonic() - started:.1f}s)")
-    os.chdir(ROOT)
+        os.chdir(ROOT)
+    print(f"screenshots: {time.monotonic() - began:.1f}s")
     return 0
 
 

@@ -1,7 +1,9 @@
 """Human labels of verdicts: the ``NAME.labels.jsonl`` file beside ``NAME.evalset.json``.
 
 One JSON object a line, keys always in this order (plain text for git: a new label is
-one added line)::
+one added line); the format is defined once, by
+:class:`~tenxeval_tui.evaluation.schemas.label_line.LabelLine`, which the JSON Schema
+(``tenxeval-tui schema labels``) is made from::
 
     {"eval_id": "london", "criterion": "final_response_match_v2", "label": "fail",
      "reviewer": "alice", "report": "weather_20260520_142301.json",
@@ -36,13 +38,14 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tenxeval_tui.evaluation.errors import Problem
+from tenxeval_tui.evaluation.schemas.label_line import LabelLine
 from tenxeval_tui.settings.workspace import RUN_FILE_SUFFIXES, find_eval_set_file
 
 LABELS_SUFFIX = ".labels.jsonl"
 CASE = "case"
 """The name a whole-case label (``"criterion": null``) is reported under."""
-KEYS = ("eval_id", "criterion", "label", "reviewer", "report", "reply_sha256", "note", "time")
-"""Every key of a label line, in the order they are written."""
+KEYS: tuple[str, ...] = tuple(LabelLine.model_fields)
+"""Every key of a label line, in the order they are written (the line model's fields)."""
 Verdict = Literal["pass", "fail"]
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 

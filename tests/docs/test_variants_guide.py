@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.cli.test_run import cli
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs/guides/variants.md"
-FILE_BLOCK = re.compile(r"^`([\w.]+)`[^\n]*:\n\n```\w*[^\n]*\n(.*?)```", re.MULTILINE | re.DOTALL)
+FILE_BLOCK = re.compile(r'^```\w* title="([\w.]+)"\n(.*?)^```', re.MULTILINE | re.DOTALL)
 CONSOLE = re.compile(r"```console\n\$ (.*?)\n(.*?)```", re.DOTALL)
 VARYING = re.compile(r"^\[|^\.\.\.|^wrote |latency median")
 
