@@ -51,9 +51,14 @@ async def test_the_editor_lists_unknown_keys_and_keeps_them_on_save(tmp_path: Pa
             note.message
         )
         assert "did you mean expected_tool_trajectory?" in note.message
+        # the case's own line comes as the form shows the case (its widgets reused)
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#case-unknown-keys", Static).display,
+            what="the case's unknown-keys line",
+        )
         warning = app.screen.query_one("#case-unknown-keys", Static)
         shown = plain(warning)
-        assert warning.display
         assert "conversation[0]: unknown key 'expected_tool_use'" in shown
         assert "this case: unknown key 'tagz' (nothing reads it); did you mean tags?" in shown
 
