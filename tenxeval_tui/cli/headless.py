@@ -18,18 +18,18 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from tenxeval_tui.cli.scenario_files import skip_unready_scenarios
 from tenxeval_tui.cli.usage import UsageError
-from tenxeval_tui.cli.variant_flags import several_agents, single_agent, variants_for
+from tenxeval_tui.cli.variant_flags import VariantFlags, variants_for
 from tenxeval_tui.evaluation.inert import inert
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
     from tenxeval_tui.evaluation.dataset.selection import Shard
+    from tenxeval_tui.evaluation.variant_spec import Variant
     from tenxeval_tui.runs.plan import RunPlan
     from tenxeval_tui.runs.reuse import ReuseMode
     from tenxeval_tui.runs.session import SessionOptions
@@ -142,12 +142,13 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
 
-    reuse_mode(args)  # first: it may give a path back to the paths
-    single_agent(args)
+    reuse = reuse_mode(args)  # first: it may give a path back to the paths
+    variant_flags = _variant_flags(args)
+    args.agent = variant_flags.single_agent  # several --agent are variants, each its own
     workspace, sources = _settled(args)
     # No agent here is fine when every eval set names its own (checked once they load).
     agent = args.agent or ""
-    agent_given = sources["agent"].layer in ("flag", "env") or several_agents(args)
+    agent_given = sources["agent"].layer in ("flag", "env") or variant_flags.several_agents
     _check_agent(agent)
     # A flag's module is imported from the current folder (as uvicorn does); the
     # settings' from the folder of the pyproject.toml that names it.
@@ -156,7 +157,7 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
         raise UsageError(f"{sources['threshold'].where}: {args.threshold} is not between 0 and 1")
     files, scanned = ([], set()) if args.from_journal else _eval_files(args.paths, workspace)
     config, config_file = _config(args, workspace, sources)
-    subset, options = _flags(args)
+    subset = _checked_flags(args)
     try:
         tools = tool_settings(args.tools, args.cassette, files)
     except FlagError as exc:
@@ -171,9 +172,8 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     user_model = args.user_model or None
     files = skip_unready_scenarios(files, scanned, config, user_model)
     _check_output_dir(Path(config.reporter.output_dir))
-    variants = variants_for(args, workspace, agent)
-    if variants:
-        options = replace(options, variants=variants, baseline=args.baseline or None)
+    variants = variants_for(variant_flags, workspace, agent)
+    options = _session_options(args, reuse, variants, variant_flags.baseline)
     plan = RunPlan(
         agent=agent,
         agent_explicit=agent_given,
@@ -256,16 +256,28 @@ def _config(
     return config, config_file
 
 
-def _flags(args: argparse.Namespace) -> tuple[dict[str, int | None], SessionOptions]:
-    """``--limit``/``--sample``/``--seed`` as plan fields, and the session's options, checked."""
-    from tenxeval_tui.cli.logs import log_level
+def _variant_flags(args: argparse.Namespace) -> VariantFlags:
+    """``run``'s flags that choose the variants or do not go with them."""
+    return VariantFlags(
+        agents=tuple(args.agents or ()),
+        variants_file=args.variants,
+        baseline=args.baseline,
+        watch=args.watch,
+        from_journal=args.from_journal,
+        shard=args.shard,
+        outputs=tuple(args.outputs or ()),
+        resume=args.resume,
+    )
+
+
+def _checked_flags(args: argparse.Namespace) -> dict[str, int | None]:
+    """The session's flags checked; ``--limit``/``--sample``/``--seed`` as plan fields."""
     from tenxeval_tui.cli.run_options import (
         FlagError,
         check_error_exit_code,
         check_outputs,
         subset_fields,
     )
-    from tenxeval_tui.runs.session import SessionOptions
 
     try:
         check_outputs(args.outputs)
@@ -279,18 +291,32 @@ def _flags(args: argparse.Namespace) -> tuple[dict[str, int | None], SessionOpti
         raise UsageError(f"--retry-errors: must be 0 or more, not {args.retry_errors}")
     if args.resume and (args.watch or args.from_journal):
         raise UsageError("--resume: not with --watch or --from-journal")
-    options = SessionOptions(
+    return subset
+
+
+def _session_options(
+    args: argparse.Namespace,
+    reuse: ReuseMode | None,
+    variants: tuple[Variant, ...],
+    baseline: str | None,
+) -> SessionOptions:
+    """The session's options: the checked flags, the variants (``baseline`` with them)."""
+    from tenxeval_tui.cli.logs import log_level
+    from tenxeval_tui.runs.session import SessionOptions
+
+    return SessionOptions(
         threshold=args.threshold,
         error_exit_code=args.error_exit_code,
         retry_errors=args.retry_errors or 0,
         resume=Path(args.resume) if args.resume else None,
-        reuse=reuse_mode(args),
+        reuse=reuse,
         from_journal=Path(args.from_journal) if args.from_journal else None,
         outputs=tuple(args.outputs or ()),
         verbose=args.verbose,
         log_level=log_level(args.log_level, args.verbose),
+        variants=variants,
+        baseline=(baseline or None) if variants else None,
     )
-    return subset, options
 
 
 def reuse_mode(args: argparse.Namespace) -> ReuseMode | None:

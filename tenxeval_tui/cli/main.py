@@ -30,7 +30,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 
     # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
     os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))
-    WorkbenchApp(args.path, watch_runs=getattr(args, "watch", False)).run()
+    WorkbenchApp(args.path, watch_runs=args.watch).run()
     return 0
 
 

@@ -60,8 +60,9 @@ def apply_settings(
     ``TENXEVAL_*`` value. ``environ`` (default ``os.environ``) receives the judge's model
     and endpoint when the project or the user's file sets them."""
     env = os.environ if environ is None else environ
+    # judge_model and judge_base_url are settings with no run flag: not in ``args``
     flags = {name: getattr(args, name, None) for name in RUN_SETTINGS}
-    if getattr(args, "preset", None):
+    if args.preset:
         flags["config"] = None  # --preset wins over a config from any layer below flags
     resolved = resolve_settings(
         flags, env, workspace, load_user_file(), settings_path(), names=RUN_SETTINGS
@@ -70,7 +71,7 @@ def apply_settings(
         if name in ("judge_model", "judge_base_url") or not hasattr(args, name):
             continue
         value = resolved[name].value
-        if name == "config" and getattr(args, "preset", None):
+        if name == "config" and args.preset:
             value = None
         if name in ("config", "output_dir") and value is not None:
             value = str(value)

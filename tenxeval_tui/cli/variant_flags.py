@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tenxeval_tui.cli.usage import UsageError
@@ -14,21 +14,41 @@ if TYPE_CHECKING:
     from tenxeval_tui.settings.workspace import Workspace
 
 
-def single_agent(args: argparse.Namespace) -> None:
-    """``args.agent``: the one ``--agent`` given (``None`` when none or several: several
-    are variants, each its own agent)."""
-    if hasattr(args, "agents"):  # run's parser (a caller's own Namespace may set agent)
-        agents = args.agents or []
-        args.agent = agents[0] if len(agents) == 1 else None
+@dataclass(frozen=True)
+class VariantFlags:
+    """``run``'s flags that choose the variants, and those that do not go with them."""
 
+    agents: tuple[str, ...] = ()
+    """Every ``--agent`` given, in order."""
+    variants_file: str | None = None
+    """``--variants FILE``."""
+    baseline: str | None = None
+    """``--baseline NAME``."""
+    watch: bool = False
+    """``--watch`` (not with variants)."""
+    from_journal: str | None = None
+    """``--from-journal`` (not with variants)."""
+    shard: str | None = None
+    """``--shard`` (not with variants)."""
+    outputs: tuple[str, ...] = ()
+    """``-o`` files (not with variants)."""
+    resume: str | None = None
+    """``--resume``: with variants, the run's output folder."""
 
-def several_agents(args: argparse.Namespace) -> bool:
-    """Whether ``--agent`` was given more than once."""
-    return len(getattr(args, "agents", None) or ()) > 1
+    @property
+    def single_agent(self) -> str | None:
+        """The one ``--agent`` given (``None`` when none or several: several are
+        variants, each its own agent)."""
+        return self.agents[0] if len(self.agents) == 1 else None
+
+    @property
+    def several_agents(self) -> bool:
+        """Whether ``--agent`` was given more than once."""
+        return len(self.agents) > 1
 
 
 def variants_for(
-    args: argparse.Namespace, workspace: Workspace, default_agent: str
+    flags: VariantFlags, workspace: Workspace, default_agent: str
 ) -> tuple[Variant, ...]:
     """The variants to run side by side (none: a run of one agent, as before).
 
@@ -43,13 +63,12 @@ def variants_for(
         parse_variants,
     )
 
-    file = getattr(args, "variants", None)
-    agents = list(getattr(args, "agents", None) or ())
+    agents = list(flags.agents)
     try:
-        if file:
+        if flags.variants_file:
             from pathlib import Path
 
-            variants = load_variants_file(Path(file), default_agent or None)
+            variants = load_variants_file(Path(flags.variants_file), default_agent or None)
         elif workspace.settings.variants and len(agents) <= 1:
             entries = [v.model_dump(exclude_defaults=True) for v in workspace.settings.variants]
             where = f"{workspace.settings_file}: tool.tenxeval.variants"
@@ -63,26 +82,26 @@ def variants_for(
     for variant in variants:
         if not (variant.agent or default_agent):
             raise UsageError(f"variant {variant.name!r}: no agent (give it one, or --agent)")
-    _check_variant_flags(args, variants)
+    _check_variant_flags(flags, variants)
     return tuple(variants)
 
 
-def _check_variant_flags(args: argparse.Namespace, variants: list[Variant]) -> None:
+def _check_variant_flags(flags: VariantFlags, variants: list[Variant]) -> None:
     """The flags that do not go with variants, and ``--baseline`` without them."""
-    baseline = getattr(args, "baseline", None)
+    baseline = flags.baseline
     if not variants:
         if baseline:
             raise UsageError(
                 "--baseline: only goes with variants (--agent A --agent B, --variants)"
             )
         return
-    if len(variants) < 2 and not getattr(args, "variants", None):
+    if len(variants) < 2 and not flags.variants_file:
         return
     clashes = {
-        "--watch": getattr(args, "watch", False),
-        "--from-journal": getattr(args, "from_journal", None),
-        "--shard": getattr(args, "shard", None),
-        "-o": getattr(args, "outputs", None),
+        "--watch": flags.watch,
+        "--from-journal": flags.from_journal,
+        "--shard": flags.shard,
+        "-o": flags.outputs,
     }
     for flag, given in clashes.items():
         if given:
@@ -95,15 +114,14 @@ def _check_variant_flags(args: argparse.Namespace, variants: list[Variant]) -> N
         raise UsageError(
             f"--baseline {baseline!r}: no such variant (the variants: {', '.join(names)})"
         )
-    resume = getattr(args, "resume", None)
-    if resume:
+    if flags.resume:
         from pathlib import Path
 
-        if not Path(resume).is_dir():
+        if not Path(flags.resume).is_dir():
             raise UsageError(
-                f"--resume {resume}: with variants, name the run's output folder (each "
+                f"--resume {flags.resume}: with variants, name the run's output folder (each "
                 "variant resumes from the journal in its own folder)"
             )
 
 
-__all__ = ["several_agents", "single_agent", "variants_for"]
+__all__ = ["VariantFlags", "variants_for"]
