@@ -16,19 +16,19 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
 from tenxeval_tui.cli.run_display import ConsoleDisplay
 from tenxeval_tui.cli.run_options import json_summary
 from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
-from tenxeval_tui.cli.variant_display import VariantConsoleDisplay, show_variants_outcome
-from tenxeval_tui.cli.variant_json import variants_json
-from tenxeval_tui.cli.watch_run import watch_loop
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
-from tenxeval_tui.runs.variant_session import VariantOutcome, VariantSession
+
+if TYPE_CHECKING:
+    from tenxeval_tui.runs.variant_session import VariantOutcome
 
 
 def _stop_on_sigterm() -> None:
@@ -59,6 +59,8 @@ def run_command(args: argparse.Namespace) -> int:
     _index(published)
     if code != EXIT_USAGE:
         if variants:
+            from tenxeval_tui.cli.variant_json import variants_json  # lazy: variants only
+
             summary = variants_json(variants[0], code, args.threshold)
         else:
             summary = json_summary(published, code, args.threshold)
@@ -82,6 +84,13 @@ def _run(
         plan, options = prepare_run(args)
         warn_unknown_keys(plan, strict=args.strict)
         if options.variants:
+            # lazy: the variant matrix (sessions, display, statistics) only for --variants
+            from tenxeval_tui.cli.variant_display import (
+                VariantConsoleDisplay,
+                show_variants_outcome,
+            )
+            from tenxeval_tui.runs.variant_session import VariantSession
+
             ran = VariantSession(
                 plan,
                 options,
@@ -97,6 +106,8 @@ def _run(
             quiet=args.quiet, verbose=args.verbose, open_html=args.open, log_level=options.log_level
         )
         if args.watch:
+            from tenxeval_tui.cli.watch_run import watch_loop  # lazy: --watch only
+
             return watch_loop(plan, options, display, lambda: prepare_run(args)[0], args.paths)
         outcome = RunSession(plan, options, display).run()
         if outcome.published is not None:

@@ -70,12 +70,14 @@ class ConsoleDisplay:
         line, then why the run stopped early."""
         from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
         from tenxeval_tui.evaluation.judge_usage import usage_warning
-        from tenxeval_tui.evaluation.reporters.console import ConsoleReporter
 
         report = published.report
         for name, message in published.errors:
             print(inert(f"report {name} failed: {message}", multiline=True), file=sys.stderr)
         if not self.quiet:
+            # lazy: rich (the console report) only when the report is printed
+            from tenxeval_tui.evaluation.reporters.console import ConsoleReporter
+
             # without its verdict line: the summary line below is the one verdict
             ConsoleReporter(
                 use_color=colour_wanted(sys.stdout), verbose=self.verbose, verdict=False

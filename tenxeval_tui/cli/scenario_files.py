@@ -25,9 +25,15 @@ def skip_unready_scenarios(
 ) -> list[Path]:
     """``files`` less the scenario files a folder scan found whose simulated user is not set
     up (each skipped with its reason on stderr); :class:`UsageError` when none is left."""
+    from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
+
+    found = [f for f in files if f in scanned and is_scenario_file(f)]
+    if not found:
+        return files
+    # lazy: the simulator check (its evaluator and judges) only when a scenario file was found
     from tenxeval_tui.runs.scenario_check import runnable_files
 
-    _, skipped = runnable_files([f for f in files if f in scanned], config, user_model)
+    _, skipped = runnable_files(found, config, user_model)
     for path, problem in skipped:
         print(
             inert(f"tenxeval-tui run: skipped {path}: {problem} (or give --user-model MODEL)"),

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
@@ -23,9 +23,11 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator, write_reports
 from tenxeval_tui.evaluation.journal import RunJournal, read_journal, report_from_journal
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.simulators.runner import ScenarioEvaluator, simulator_for
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set, load_run_file
 from tenxeval_tui.evaluation.tools.run import ToolRun
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.simulators.runner import ScenarioEvaluator
 
 logger = logging.getLogger("tenxeval_tui.evaluation.runner")
 
@@ -87,11 +89,20 @@ class EvaluationRunner:
             (app, collector, es if isinstance(es, EvalSet) else self._load(es))
             for app, collector, es in evaluations
         ]
-        simulators = {
-            id(eval_set): simulator_for(eval_set, config, self.user_model)
+        scenario_sets = [
+            eval_set
             for _, _, eval_set in loaded
             if is_scenario_eval_set(eval_set) and eval_set.eval_cases
-        }
+        ]
+        simulators = {}
+        if scenario_sets:
+            # lazy: the user simulator (its judges, its LLM client) only for a scenario file
+            from tenxeval_tui.evaluation.simulators.runner import simulator_for
+
+            simulators = {
+                id(eval_set): simulator_for(eval_set, config, self.user_model)
+                for eval_set in scenario_sets
+            }
         self._cancelled = False
         # One budget for the whole run: max_cost holds across eval sets (a set started
         # after it ran out has every case not run).
@@ -104,6 +115,8 @@ class EvaluationRunner:
                 break
             evaluator: AgentEvaluator | ScenarioEvaluator
             if id(eval_set) in simulators:
+                from tenxeval_tui.evaluation.simulators.runner import ScenarioEvaluator  # lazy
+
                 evaluator = ScenarioEvaluator(
                     (app, collector),
                     simulators[id(eval_set)],
@@ -151,9 +164,9 @@ class EvaluationRunner:
     async def _evaluate(
         evaluator: AgentEvaluator | ScenarioEvaluator, eval_set: EvalSet, verbose: bool
     ) -> EvalReport:
-        if isinstance(evaluator, ScenarioEvaluator):
-            return await evaluator.evaluate(eval_set)
-        return await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
+        if isinstance(evaluator, AgentEvaluator):
+            return await evaluator.evaluate(eval_set, verbose=verbose, run_reporters=False)
+        return await evaluator.evaluate(eval_set)
 
     def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = StopMode.CANCEL) -> bool:
         """Stop one running case, the run going on (see :meth:`AgentEvaluator.stop_case`);

@@ -16,7 +16,6 @@ their workers from their main thread (or their event loop's), which lives as lon
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -31,6 +30,8 @@ def die_with_parent() -> None:
     if not sys.platform.startswith("linux") or not expected.isdigit():
         return
     try:
+        import ctypes  # lazy: only a worker child asks the kernel; a parent only names itself
+
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     except (OSError, AttributeError):  # no prctl here: nothing to do

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.simulators.runner import simulator_for
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem
@@ -65,6 +64,9 @@ def check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) ->
     config = plan.resolved_config()
     for path, eval_set in selected:
         if is_scenario_eval_set(eval_set):
+            # lazy: the simulator (its evaluator and judges) only for a scenario file
+            from tenxeval_tui.evaluation.simulators.runner import simulator_for
+
             try:
                 simulator_for(eval_set, config, plan.user_model)
             except ValueError as exc:

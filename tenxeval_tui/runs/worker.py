@@ -177,11 +177,13 @@ def load_agents(
 def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
     """The simulated user of every scenario file is set up (its model, its goal judge);
     ``ValueError`` naming the scenario set when one is not."""
-    from tenxeval_tui.evaluation.simulators.runner import simulator_for
     from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
 
     for eval_set in eval_sets:
         if is_scenario_eval_set(eval_set) and eval_set.eval_cases:
+            # lazy: the simulator (its evaluator and judges) only for a scenario file
+            from tenxeval_tui.evaluation.simulators.runner import simulator_for
+
             try:
                 simulator_for(eval_set, config, plan.user_model)
             except ValueError as exc:

@@ -23,7 +23,7 @@ from tenxeval_tui.evaluation.simulators.scenario import (
     ConversationScenario,
     ScenarioSet,
 )
-from tenxeval_tui.evaluation.simulators.user_simulator import scenario_case
+from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 
 SCENARIO_SET_KEY = "scenario_set"
 """``EvalSet.metadata`` key marking an eval set made of a scenario file; it holds
@@ -35,6 +35,28 @@ SCENARIO_KEY = "scenario"
 def is_scenario_file(path: str | Path) -> bool:
     """Whether ``path`` names a scenario file (``*.scenarios.json``)."""
     return Path(path).name.endswith(SCENARIO_FILE_SUFFIX)
+
+
+def scenario_case(scenario: ConversationScenario, agent_config: dict[str, Any] | None) -> EvalCase:
+    """The case a simulation runs as: no turns yet (the simulated user writes them), the
+    goals in ``metadata["goals"]``, the scenario itself in ``metadata["scenario"]`` and
+    its ``metadata.tools`` (fakes, faults, end state) as the case's own."""
+    metadata: dict[str, Any] = {
+        "goals": list(scenario.goals),
+        "scenario": scenario.model_dump(mode="json"),
+    }
+    if TOOLS_KEY in scenario.metadata:
+        metadata[TOOLS_KEY] = scenario.metadata[TOOLS_KEY]
+    case = EvalCase(
+        eval_id=scenario.scenario_id or "simulation",
+        name=scenario.description,
+        description=scenario.conversation_plan,
+        tags=["simulated"],
+        metadata=metadata,
+    )
+    if agent_config:
+        case.session_input.config = dict(agent_config)
+    return case
 
 
 def scenario_eval_set(scenario_set: ScenarioSet) -> EvalSet:
@@ -92,6 +114,7 @@ __all__ = [
     "is_scenario_eval_set",
     "is_scenario_file",
     "load_run_file",
+    "scenario_case",
     "scenario_eval_set",
     "scenario_of",
 ]

@@ -36,13 +36,13 @@ from tenxeval_tui.evaluation.judges import JudgePool, JudgeSettings
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.simulators.result import SIMULATION_KEY, SimulationResult
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario
+from tenxeval_tui.evaluation.simulators.scenario_sets import scenario_case
 from tenxeval_tui.evaluation.simulators.simulated_user import (
     SimulatedUser,
     UserModel,
     transcript,
 )
 from tenxeval_tui.evaluation.tools.run import ToolRun
-from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
 
@@ -212,28 +212,6 @@ class UserSimulator:
             return []
         whole = execution.model_copy(update={"actual_response": transcript(user.conversation)})
         return await score_criteria(self.criteria, whole, _scoring_case(scenario))
-
-
-def scenario_case(scenario: ConversationScenario, agent_config: dict[str, Any] | None) -> EvalCase:
-    """The case a simulation runs as: no turns yet (the simulated user writes them), the
-    goals in ``metadata["goals"]``, the scenario itself in ``metadata["scenario"]`` and
-    its ``metadata.tools`` (fakes, faults, end state) as the case's own."""
-    metadata: dict[str, Any] = {
-        "goals": list(scenario.goals),
-        "scenario": scenario.model_dump(mode="json"),
-    }
-    if TOOLS_KEY in scenario.metadata:
-        metadata[TOOLS_KEY] = scenario.metadata[TOOLS_KEY]
-    case = EvalCase(
-        eval_id=scenario.scenario_id or "simulation",
-        name=scenario.description,
-        description=scenario.conversation_plan,
-        tags=["simulated"],
-        metadata=metadata,
-    )
-    if agent_config:
-        case.session_input.config = dict(agent_config)
-    return case
 
 
 def _scoring_case(scenario: ConversationScenario) -> EvalCase:

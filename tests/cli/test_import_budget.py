@@ -1,0 +1,140 @@
+"""What `tenxeval-tui run` loads in the parent: only what a plain run uses.
+
+The parent of a plain `run` (no --watch, no --variants, no scenario file, no Ray) starts a
+worker child that runs the cases; every module it imports before that delays the first
+case. A fresh interpreter runs the command through the console script's entry point and
+reports the modules it loaded: the watch, variant and simulator code, Textual, Ray and the
+OpenAI client stay unloaded, rich too when quiet, and the package's own modules stay within
+a budget (a count with headroom, not a time: `python -X importtime` shows where the time
+goes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.waiting import scaled
+
+# Runs `tenxeval-tui ARGS...` in this interpreter through its entry point, then writes the
+# exit code and the names of the loaded modules to the file named first.
+PROBE = """
+import json, sys
+from tenxeval_tui.cli.main import main
+
+out, args = sys.argv[1], sys.argv[2:]
+code = main(args)
+with open(out, "w") as file:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, file)
+"""
+
+# The package's modules a plain quiet 1-case `run` loads in its parent: 169 when this was
+# set (191 before the watch, variant and simulator code was made lazy); the headroom lets
+# the code grow a little, not by a whole feature's worth of modules.
+RUN_PARENT_BUDGET = 185
+# What `import tenxeval_tui.cli.run_command` alone loads of the package (110 when set, 137
+# before).
+RUN_COMMAND_IMPORT_BUDGET = 125
+
+NOT_FOR_A_PLAIN_RUN = (
+    "textual",
+    "ray",
+    "openai",
+    "tenxeval_tui.app",
+    "tenxeval_tui.screens",
+    "tenxeval_tui.widgets",
+    "tenxeval_tui.cli.watch_run",
+    "tenxeval_tui.runs.watch",
+    "tenxeval_tui.cli.variant_display",
+    "tenxeval_tui.cli.variant_json",
+    "tenxeval_tui.runs.variant_session",
+    "tenxeval_tui.evaluation.matrix",
+    "tenxeval_tui.runs.scenario_check",
+    "tenxeval_tui.evaluation.simulators.runner",
+    "tenxeval_tui.evaluation.simulators.user_simulator",
+    "tenxeval_tui.evaluation.simulators.simulated_user",
+    "tenxeval_tui.evaluation.evaluator",
+)
+
+
+def _loaded(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)]
+
+
+def _own(modules: list[str]) -> list[str]:
+    return [m for m in modules if m == "tenxeval_tui" or m.startswith("tenxeval_tui.")]
+
+
+def _probe(cwd: Path, *args: str) -> dict[str, object]:
+    out = cwd / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(out), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(out.read_text())
+    return result
+
+
+def test_a_plain_quiet_run_loads_only_what_it_uses(project: Path) -> None:
+    result = _probe(
+        project,
+        "run",
+        "--agent",
+        "support_agent:support_agent",
+        "--case",
+        "order_a100",
+        "--output-dir",
+        "out",
+        "-q",
+        "evals/plain.evalset.json",
+    )
+    assert result["code"] == 0  # the case ran and passed: the probe saw a whole run
+    modules = result["modules"]
+    assert isinstance(modules, list)
+    assert _loaded(modules, NOT_FOR_A_PLAIN_RUN) == []
+    assert _loaded(modules, ("rich",)) == []  # quiet: no console report is printed
+    assert "tenxeval_tui.runs.session" in modules  # the probe measured a real run
+    assert len(_own(modules)) <= RUN_PARENT_BUDGET, sorted(_own(modules))
+
+
+def test_importing_the_run_command_stays_within_its_budget(tmp_path: Path) -> None:
+    code = "import json, sys, tenxeval_tui.cli.run_command; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout)
+    assert _loaded(modules, (*NOT_FOR_A_PLAIN_RUN, "rich", "jinja2")) == []
+    assert len(_own(modules)) <= RUN_COMMAND_IMPORT_BUDGET, sorted(_own(modules))
+
+
+def test_the_worker_loads_no_simulator_for_an_eval_set() -> None:
+    """The worker child imports its runner (the core's ``EvaluationRunner``) for every run;
+    the user simulator comes only with a scenario file."""
+    code = (
+        "import json, sys, tenxeval_tui.runs.worker, tenxeval_tui.evaluation.runner; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout)
+    assert "tenxeval_tui.evaluation.evaluator" in modules  # the runner really loaded
+    simulator = (
+        "tenxeval_tui.evaluation.simulators.runner",
+        "tenxeval_tui.evaluation.simulators.user_simulator",
+        "tenxeval_tui.evaluation.simulators.simulated_user",
+        "textual",
+        "rich",
+        "tenxeval_tui.runs.watch",
+    )
+    assert _loaded(modules, simulator) == []
