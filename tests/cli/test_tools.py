@@ -95,7 +95,9 @@ def _outcomes(path: Path) -> list[tuple[Any, ...]]:
             r.get("error"),
             r["actual_response"],
             tuple((c["criterion"], c["score"], c["passed"]) for c in r["criterion_results"]),
-            tuple((t["name"], json.dumps(t["args"]), json.dumps(t["result"])) for t in r["actual_tool_calls"]),
+            # sorted: a graph's tool node runs one step's calls side by side, and they are
+            # recorded in the order they finish, which the scheduler decides
+            tuple(sorted((t["name"], json.dumps(t["args"]), json.dumps(t["result"])) for t in r["actual_tool_calls"])),
         )
         for eval_id, r in _results(path).items()
     ]  # fmt: skip

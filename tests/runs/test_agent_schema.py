@@ -63,7 +63,10 @@ def test_the_cache_reads_again_only_when_the_agents_code_changed(tmp_path: Path)
             seen.append(result.schema.tool_names)
         source.write_text(AGENT.replace("get_time", "get_date"), encoding="utf-8")
         stat = source.stat()
-        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+        # Two seconds on: the edit keeps the file's size, and a .pyc written by the first
+        # read records its source's mtime in whole seconds, so a change within the same
+        # second would be read from the stale bytecode (as Python itself would).
+        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
         result = await cache.get("clock:agent", tmp_path)
         assert result.schema is not None
         seen.append(result.schema.tool_names)

@@ -59,5 +59,5 @@ def test_the_matrix(snap_compare: Any, tmp_path: Path) -> None:
 
 
 def test_two_transcripts_side_by_side(snap_compare: Any, tmp_path: Path) -> None:
-    app, shown = open_matrix(tmp_path, then="t")
+    app, shown = open_matrix(tmp_path, then="T")
     assert snap_compare(app, terminal_size=SIZE, run_before=shown)

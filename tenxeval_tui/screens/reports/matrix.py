@@ -1,5 +1,5 @@
 """Browsing a variant matrix: the variants ranked with their figures, then cases x
-variants (the separating cases first). ``enter`` opens a cell's case detail; ``t`` shows
+variants (the separating cases first). ``enter`` opens a cell's case detail; ``T`` shows
 the case's transcripts in two variants side by side (the cell's and the one marked with
 ``space``, else the best-ranked other)."""
 
@@ -52,7 +52,7 @@ class MatrixScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("enter", "open_cell", "Case detail", tooltip="The highlighted cell's case"),
         Binding("space", "mark_variant", "Mark variant", tooltip="The other side of t"),
-        Binding("t", "transcripts", "Side by side", tooltip="Two variants' transcripts"),
+        Binding("T", "transcripts", "Side by side", tooltip="Two variants' transcripts"),
     ]
 
     def __init__(self, matrix: VariantMatrix, reports: dict[str, EvalReport]) -> None:
@@ -116,7 +116,7 @@ class MatrixScreen(Screen[None]):
         self.app.push_screen(CaseScreen(result, report_title=title, eval_set_id=row.eval_set_id))
 
     def action_mark_variant(self) -> None:
-        """Mark the highlighted column's variant as the other side of ``t``."""
+        """Mark the highlighted column's variant as the other side of ``T``."""
         at = self._cursor()
         if at is not None:
             self.marked = at[1]

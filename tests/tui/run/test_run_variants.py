@@ -101,7 +101,7 @@ async def test_variants_run_side_by_side_live_and_their_matrix_is_browsed(
         assert case_screen.result.eval_id == "c5" and not case_screen.result.passed
         await pilot.press("escape")
         await wait_until(lambda: app.screen is matrix_screen, pilot)
-        await pilot.press("t")  # c5: half's transcript beside strong's
+        await pilot.press("T")  # c5: half's transcript beside strong's
         await wait_until(lambda: isinstance(app.screen, TranscriptPairScreen), pilot)
         pair = app.screen
         assert isinstance(pair, TranscriptPairScreen)
