@@ -244,10 +244,7 @@ async def variant_matrix(pilot: Pilot[Any], root: Path) -> None:
     await pilot.press("m")
     await until(pilot, lambda: screen_name(pilot) == "VariantRunScreen", "the variants")
     screen: Any = pilot.app.screen
-    # The screen's own start, not its key: on final2 the app's priority ctrl+r ("run what
-    # the run view selects") takes the key first and closes this screen (the failing
-    # tests/tui/run/test_run_variants.py shows it).
-    screen.action_start()
+    await pilot.press("ctrl+r")  # the variants view's own run key
     await until(pilot, lambda: screen.runs_finished == 1, "the variants' runs")
     await pilot.press("ctrl+o")
     await until(pilot, lambda: screen_name(pilot) == "MatrixScreen", "the matrix")
