@@ -16,6 +16,7 @@ within :data:`STOP_GRACE` seconds.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -94,10 +95,22 @@ class ChildRun:
         return f"exited with status {self.status}"
 
 
+_journals_named = itertools.count(1)
+
+
 def journal_path(output_dir: Path) -> Path:
-    """A new journal file in ``output_dir``: ``run-YYYYmmdd-HHMMSS-PID.journal.jsonl``."""
+    """A new journal file in ``output_dir``: ``run-YYYYmmdd-HHMMSS-PID.journal.jsonl``,
+    ``-2``, ``-3``... before ``.journal.jsonl`` for the later ones of this process. Two
+    passes of one run (``--retry-errors``) can start within one second: with one name, the
+    second appended to the first's journal, and its cases were counted twice."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return output_dir / f"run-{stamp}-{os.getpid()}.journal.jsonl"
+    number = next(_journals_named)
+    suffix = "" if number == 1 else f"-{number}"
+    path = output_dir / f"run-{stamp}-{os.getpid()}{suffix}.journal.jsonl"
+    while path.exists():  # another process of this pid (a reused pid) named it: the next
+        number = next(_journals_named)
+        path = output_dir / f"run-{stamp}-{os.getpid()}-{number}.journal.jsonl"
+    return path
 
 
 def child_plan(

@@ -42,6 +42,11 @@ def reports_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
 
 async def _listed(pilot: Pilot[Any]) -> None:
     await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
+    # The rows are in; their columns are sized on the refresh after: let it happen (a
+    # loaded machine once took the picture between the two, columns still narrow).
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
 
 
 async def _report(pilot: Pilot[Any]) -> None:
