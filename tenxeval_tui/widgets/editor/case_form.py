@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import Input, Label, Static
+from textual.widgets import Label, Static
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, field_hints
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -203,27 +203,6 @@ class CaseForm(FieldColumn):
             line.display = note is not None
         self._flip_shown = note
 
-    async def settle(self) -> dict[str, str]:
-        """Wait until every field has handled the keys already sent to it; then the text
-        of each field edited since it was shown (field key -> text).
-
-        Keys go to a field's own queue and its edits reach the screen messages later: a
-        command that rebuilds the form (add a turn, a tool call, a case...) first takes
-        what the fields hold, or the keys typed just before it were lost.
-        """
-        fields = self.fields
-        loop = asyncio.get_running_loop()
-        handled: list[asyncio.Future[None]] = []
-        for field in fields:
-            editor = field.editor
-            done: asyncio.Future[None] = loop.create_future()
-            # Queued behind the keys the field was sent: run once it has handled them.
-            if editor is not None and editor.call_later(done.set_result, None):
-                handled.append(done)
-        if handled:
-            await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
-        return {field.key: field.value for field in fields if field.edited}
-
     def show_problems(self, problems: dict[str, str], case: dict[str, Any] | None = None) -> None:
         """Put each problem's message under its field; clear the others. With the case's
         data (``case``), what the agent's schema says of its fields is shown too
@@ -260,40 +239,6 @@ class CaseForm(FieldColumn):
         for field in self.fields:
             field.set_agent_note(notes.get(field.key), hints.get(field.key))
         self._notes_shown = schema is not None
-
-    def focus_field(self, key: str, *, select: bool = True) -> bool:
-        """Focus the input of field ``key``; ``False`` if the form has no such field.
-        ``select=False`` puts the cursor at the end of a one-line box instead of selecting
-        its text (``enter`` on a case: the first key typed must not overwrite its id)."""
-        widget = next((field.editor for field in self.fields if field.key == key), None)
-        if widget is None:
-            return False
-        if isinstance(widget, Input) and not select and widget.select_on_focus:
-            widget.select_on_focus = False  # for this focus only
-            self.call_after_refresh(setattr, widget, "select_on_focus", True)
-        self.screen.set_focus(widget)  # now, not after a refresh: the next key goes there
-        self.call_after_refresh(widget.scroll_visible, animate=False)
-        return True
-
-    def focus_next_field(self, direction: int = 1) -> bool:
-        """Focus the field after (``direction`` 1) or before (-1) the focused one, in the
-        form's order; ``False`` when the focus is not in the form or would leave it.
-
-        Textual orders the focus by where widgets are on screen, which a rebuilt form does
-        not know until its next layout: a ``tab`` typed right after ``ctrl+t`` skipped the
-        new turn. The fields' order in the form is known at once.
-        """
-        key = self.focused_key()
-        fields = self.fields
-        editors = [field.editor for field in fields]
-        keys = [field.key for field in fields]
-        if key is None or key not in keys:
-            return False
-        index = keys.index(key) + direction
-        if not 0 <= index < len(editors) or editors[index] is None:
-            return False
-        self.focus_field(keys[index])
-        return True
 
 
 class FormLine(Label):

@@ -9,7 +9,7 @@ import asyncio
 from textual.containers import VerticalScroll
 from textual.widgets import Input, TextArea
 
-from tenxeval_tui.widgets.editor.case_field import CaseField, field_id
+from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.messages import FieldEditHandler, FieldEditReceiver
 
 
@@ -25,6 +25,11 @@ class FieldColumn(FieldEditReceiver, VerticalScroll):
         super().__init__(id=id)
         self.field_edit_handler = on_field_edit
 
+    @property
+    def fields(self) -> list[CaseField]:
+        """The fields shown, in form order."""
+        return list(self.query(CaseField))
+
     async def settle(self) -> dict[str, str]:
         """Wait until every field has handled the keys already sent to it; then the text
         of each field edited since it was shown (field key -> text).
@@ -33,7 +38,7 @@ class FieldColumn(FieldEditReceiver, VerticalScroll):
         command that rebuilds the form (add a turn, a tool call, a case...) first takes
         what the fields hold, or the keys typed just before it were lost.
         """
-        fields = list(self.query(CaseField))
+        fields = self.fields
         loop = asyncio.get_running_loop()
         handled: list[asyncio.Future[None]] = []
         for field in fields:
@@ -50,10 +55,9 @@ class FieldColumn(FieldEditReceiver, VerticalScroll):
         """Focus the input of field ``key``; ``False`` if the form has no such field.
         ``select=False`` puts the cursor at the end of a one-line box instead of selecting
         its text (``enter`` on a case: the first key typed must not overwrite its id)."""
-        found = self.query(f"#{field_id(key)}")
-        if not found:
+        widget = next((field.editor for field in self.fields if field.key == key), None)
+        if widget is None:
             return False
-        widget = found.first()
         if isinstance(widget, Input) and not select and widget.select_on_focus:
             widget.select_on_focus = False  # for this focus only
             self.call_after_refresh(setattr, widget, "select_on_focus", True)
@@ -70,8 +74,9 @@ class FieldColumn(FieldEditReceiver, VerticalScroll):
         new turn. The fields' order in the form is known at once.
         """
         key = self.focused_key()
-        editors = [field.editor for field in self.query(CaseField)]
-        keys = [field.key for field in self.query(CaseField)]
+        fields = self.fields
+        editors = [field.editor for field in fields]
+        keys = [field.key for field in fields]
         if key is None or key not in keys:
             return False
         index = keys.index(key) + direction
