@@ -1,9 +1,10 @@
 """The eval set editor: the workspace's files, the case list and the case form.
 
-Opening, checking, saving and following files on disk live here; the editing commands
-(cases, turns, tool calls, undo) live in :class:`CaseCommandsScreen`, and the commands
-that know the agent (completion, recording a case, bulk edits) in
-:class:`AgentCommandsScreen`, its bases.
+Opening, checking, saving and following files on disk live here. The editing commands
+(cases, turns, tool calls, undo) are a :class:`CaseCommands` the screen owns, and the
+commands that know the agent (completion, recording a case, bulk edits, tools) an
+:class:`AgentCommands`: the screen declares every key (theirs too) and its ``action_*``
+methods hand each to the command that carries it out.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
+from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
-from tenxeval_tui.screens.editor.agent_commands import AgentCommandsScreen
-from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
+from tenxeval_tui.screens.editor.agent_commands import (
+    AGENT_BINDINGS,
+    AgentCommands,
+    agent_help_sections,
+)
+from tenxeval_tui.screens.editor.case_commands import CASE_BINDINGS, CaseCommands
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
 from tenxeval_tui.screens.editor.eval_set_details import EvalSetDetails, EvalSetDetailsScreen
 from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
@@ -57,12 +64,15 @@ UNKNOWN_KEYS_LISTED = 8
 """The run view's key that runs what its options select (its screen is imported lazily)."""
 
 
-class EditorScreen(AgentCommandsScreen):
+class EditorScreen(ModeScreen):
     """Author eval sets: pick a file, filter its cases, edit the selected one."""
 
     HELP_WHERE = "editor"
 
-    BINDINGS = [  # after those of its bases, which Textual inherits
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        *CASE_BINDINGS,
+        *AGENT_BINDINGS,
         # Priority: the focus moves when the key arrives (see screens/editor/case_commands.py).
         Binding("ctrl+f", "focus_filter", "Filter", priority=True),
         Binding("ctrl+l", "focus_cases", "Cases", priority=True),
@@ -98,19 +108,20 @@ class EditorScreen(AgentCommandsScreen):
     def help_sections(cls) -> list[tuple[str, list[Any]]]:
         """Bindings of the editor and of its widgets, for the help screen."""
         return [
-            (
-                cls.HELP_WHERE,
-                [*CaseCommandsScreen.BINDINGS, *AgentCommandsScreen.BINDINGS, *cls.BINDINGS],
-            ),
+            (cls.HELP_WHERE, list(cls.BINDINGS)),
             ("case list", list(CaseTable.BINDINGS)),
             ("file list", list(EvalSetList.BINDINGS)),
             ("turn (in the form)", list(TurnEditor.BINDINGS)),
             ("tool call (in the form)", list(ToolCallRow.BINDINGS)),
-            *AgentCommandsScreen.agent_help_sections(),
+            *agent_help_sections(),
         ]
 
     def __init__(self) -> None:
         super().__init__(id="editor")
+        self.cases = CaseCommands(self, self._update_title)
+        """The editing commands; they hold the open document."""
+        self.agent = AgentCommands(self.cases)
+        """The commands that know the agent (its schema, recording, bulk edits, tools)."""
         self.entries: list[EvalSetEntry] = []
         self._set_while_counting: set[Path] = set()
         """Files listed by ``_set_entry`` while ``describe_files`` reads: theirs stays."""
@@ -133,10 +144,38 @@ class EditorScreen(AgentCommandsScreen):
                 yield Static("", id="case-legend")
             with ContentSwitcher(initial="message", id="detail"):
                 yield Static("", id="message")
-                yield CaseForm(on_field_edit=self.apply_field_edit, id="form")
+                yield CaseForm(on_field_edit=self.cases.apply_field_edit, id="form")
                 yield ErrorView(id="error")
         yield FirstStepsHint(id="first-steps")
         yield SteadyFooter()
+
+    @property
+    def document(self) -> EvalSetDocument | None:
+        """The open eval set (``None`` when none loads)."""
+        return self.cases.document
+
+    @document.setter
+    def document(self, document: EvalSetDocument | None) -> None:
+        self.cases.document = document
+
+    @property
+    def checked(self) -> bool:
+        """Whether the open document passed the full check (editing waits for it)."""
+        return self.cases.checked
+
+    @checked.setter
+    def checked(self, checked: bool) -> None:
+        self.cases.checked = checked
+
+    @property
+    def schemas(self) -> SchemaCache:
+        """The agents' tools and nodes the form completes from."""
+        return self.agent.schemas
+
+    @property
+    def agent_schema_error(self) -> str | None:
+        """Why the open eval set's agent could not be described (``None``: it was)."""
+        return self.agent.agent_schema_error
 
     @property
     def workspace(self) -> Workspace:
@@ -198,7 +237,14 @@ class EditorScreen(AgentCommandsScreen):
             cases = self.query_one(CaseTable)
             here = self.focused is not cases and bool(cases.display)
             return here or bool(cases.chosen_uids) or can_go_back(self)
-        return super().check_action(action, parameters)
+        if action in ("save", "import_rows"):
+            return True if self.cases.editing else None
+        if self.agent.enabled(action, parameters) is None:
+            return None
+        return self.cases.enabled(action)
+
+    async def on_unmount(self) -> None:
+        await self.agent.close()
 
     def action_import_rows(self) -> None:
         """Add the rows of a CSV, TSV, JSONL or ADK file as cases (one undo step)."""
@@ -215,6 +261,86 @@ class EditorScreen(AgentCommandsScreen):
     @on(FirstStepsHint.Dismissed)
     def _hint_clicked(self) -> None:
         self.action_hide_hint()
+
+    # --- the case commands' keys ---------------------------------------------------
+
+    async def action_undo(self) -> None:
+        """Undo the last edit."""
+        await self.cases.undo_or_redo(redo=False)
+
+    async def action_redo(self) -> None:
+        """Redo the last undone edit."""
+        await self.cases.undo_or_redo(redo=True)
+
+    async def action_new_case(self) -> None:
+        """Add a blank case after the selected one and start typing its id."""
+        await self.cases.new_case()
+
+    async def action_duplicate_case(self) -> None:
+        """Copy the selected case (with a new id) right after it."""
+        await self.cases.duplicate_case()
+
+    @work(exclusive=True, group="dialog")
+    async def action_delete_case(self) -> None:
+        """Delete the selected case, after asking."""
+        await self.cases.delete_case()
+
+    async def action_move_case(self, delta: int) -> None:
+        """Move the selected case up or down."""
+        await self.cases.move_case(delta)
+
+    async def action_add_turn(self) -> None:
+        """Add a turn after the one holding the focus (or at the end)."""
+        await self.cases.add_turn()
+
+    async def action_add_call(self) -> None:
+        """Add an expected tool call to the turn holding the focus (or the last turn)."""
+        await self.cases.add_call()
+
+    def action_focus_field(self, direction: int) -> None:
+        """Focus the next (1) or previous (-1) field of the form, or widget of the screen."""
+        self.cases.focus_field(direction)
+
+    async def action_form_command(self, name: str, turn: int, call: int, delta: int) -> None:
+        """A structural edit asked from the form (see ``tool_call_row.form_command``)."""
+        await self.cases.form_command(name, turn, call, delta)
+
+    # --- the agent commands' keys --------------------------------------------------
+
+    @work(exclusive=True, group="agent-schema")
+    async def read_agent_schema(self) -> None:
+        """Read the agent's tools and nodes for completion and checks, in a child process."""
+        await self.agent.read_agent_schema()
+
+    def continue_conversation(self, eval_id: str) -> bool:
+        """Continue case ``eval_id``'s conversation (it must be the highlighted case): a
+        chat with its user messages replayed. ``False`` when another case is highlighted."""
+        if not self.agent.highlights(eval_id):
+            return False
+        self.action_record_case(True)
+        return True
+
+    @work(exclusive=True, group="dialog")
+    async def action_record_case(self, continued: bool = False) -> None:
+        """Chat with the eval set's agent and add the conversation as a case (unsaved,
+        undoable); ``continued``: the selected case's user messages are replayed first."""
+        await self.agent.record_case(continued)
+
+    @work(exclusive=True, group="dialog")
+    async def action_bulk_edit(self) -> None:
+        """Apply one edit to every case selected in the list (space): one undo step."""
+        await self.agent.bulk_edit()
+
+    @work(exclusive=True, group="dialog")
+    async def action_recorded_calls(self) -> None:
+        """Look at and edit the highlighted case's recorded tool calls (its cassette lines)."""
+        await self.agent.recorded_calls()
+
+    @work(exclusive=True, group="dialog")
+    async def action_tool_section(self, whole_set: bool = False) -> None:
+        """Edit the ``metadata.tools`` of the highlighted case (``whole_set``: of the eval
+        set): fakes, faults, state, end state, matching, redaction."""
+        await self.agent.tool_section(whole_set)
 
     # --- the file list -------------------------------------------------------------
 
@@ -378,7 +504,7 @@ class EditorScreen(AgentCommandsScreen):
 
     async def _show_form(self) -> None:
         assert self.document is not None
-        self._refresh_marks()
+        self.cases.refresh_marks()
         self.query_one(ContentSwitcher).current = "form"
         refocus, self._refocus = self._refocus, None
         await self.query_one(CaseForm).show(
@@ -421,7 +547,7 @@ class EditorScreen(AgentCommandsScreen):
 
     async def confirm_leave(self) -> bool:
         """``True`` when the open file may be closed: it is saved, or the user says so."""
-        await self._settle()  # the keys typed just before count
+        await self.cases.settle()  # the keys typed just before count
         document = self.document
         if document is None or not document.dirty:
             return True
@@ -483,7 +609,7 @@ class EditorScreen(AgentCommandsScreen):
         # The case highlighted now: the message may be older than a command that moved on.
         uid = self.query_one(CaseTable).highlighted_uid
         if self.document is not None and self.checked and uid != form.uid:
-            await self._settle()
+            await self.cases.settle()
             self.document.seal()
             await form.show(self.document, uid, unless_shown=True)
             self.read_agent_schema()  # cached: read again only when the agent's code changed
@@ -521,7 +647,7 @@ class EditorScreen(AgentCommandsScreen):
 
     async def action_save(self) -> None:
         """Save the file (atomically); with problems, list them and write nothing."""
-        await self._settle()  # with every key typed before ctrl+s
+        await self.cases.settle()  # with every key typed before ctrl+s
         self._save_in_dialog_group()
 
     @work(exclusive=True, group="dialog")

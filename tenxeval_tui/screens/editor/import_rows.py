@@ -89,9 +89,9 @@ async def add_cases(screen: Any, cases: list[dict[str, Any]], source: Path) -> N
     if document is None:
         screen.notify("Open an eval set first.", severity="warning", markup=False)
         return
-    await screen._settle()
+    await screen.cases.settle()
     uids = document.insert_cases(len(document.cases), cases)
-    await screen._reshow(uids[0])
+    await screen.cases.reshow(uids[0])
     screen.notify(
         f"Imported {len(uids)} case(s) from {source.name} (ctrl+z takes them back).",
         markup=False,

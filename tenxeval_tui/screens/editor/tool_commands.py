@@ -13,6 +13,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.authoring.recorded_calls import CallsDraft, case_calls
 from tenxeval_tui.authoring.tool_completion import FakeIndex
 from tenxeval_tui.authoring.tool_section import SectionShapeError, section_texts, with_section
@@ -21,17 +22,18 @@ from tenxeval_tui.evaluation.tools.cassette import CassetteError
 from tenxeval_tui.evaluation.tools.settings import cassette_path
 from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_commands import CaseCommandsScreen
+from tenxeval_tui.screens.editor.case_commands import CaseCommands
 from tenxeval_tui.screens.editor.recorded_calls import RecordedCallsScreen
 from tenxeval_tui.screens.editor.tool_section import ToolSectionScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 
 
-async def show_recorded_calls(screen: CaseCommandsScreen) -> None:
+async def show_recorded_calls(cases: CaseCommands) -> None:
     """The highlighted case's recorded calls, in a dialog that edits and writes them."""
-    document = screen.document
+    screen = cases.screen
+    document = cases.document
     form = screen.query_one(CaseForm)
-    if document is None or document.path is None or not screen.checked or form.uid is None:
+    if document is None or document.path is None or not cases.checked or form.uid is None:
         screen.notify("Select a case of an eval set that loads first.")
         return
     case = document.case(form.uid).eval_id
@@ -53,14 +55,15 @@ async def show_recorded_calls(screen: CaseCommandsScreen) -> None:
     )
 
 
-async def edit_tool_section(screen: CaseCommandsScreen, whole_set: bool, folder: Path) -> None:
+async def edit_tool_section(cases: CaseCommands, whole_set: bool, folder: Path) -> None:
     """Edit the ``metadata.tools`` of the highlighted case (or, ``whole_set``, of the
     eval set) in a dialog; what it applies is one undo step. ``folder``: where the
     agent's modules are found (fakes complete from its Python files)."""
-    document = screen.document
+    screen = cases.screen
+    document = cases.document
     form = screen.query_one(CaseForm)
     uid = form.uid
-    if document is None or not screen.checked or (uid is None and not whole_set):
+    if document is None or not cases.checked or (uid is None and not whole_set):
         screen.notify("Select a case of an eval set that loads first.")
         return
     if whole_set:
@@ -90,7 +93,7 @@ async def edit_tool_section(screen: CaseCommandsScreen, whole_set: bool, folder:
     )
     if section is None:
         return
-    if screen.document is not document:
+    if cases.document is not document:
         screen.notify("The eval set was reloaded meanwhile: the tools section was not applied.")
         return
     updated = with_section(metadata, section)
@@ -99,23 +102,21 @@ async def edit_tool_section(screen: CaseCommandsScreen, whole_set: bool, folder:
         changed = document.set_header_value("metadata", updated)
     else:
         assert uid is not None
-        changed = _put_case_metadata(screen, uid, updated)
+        changed = _put_case_metadata(document, uid, updated)
     document.seal()
     if not changed:
         screen.notify("The tools section is as it was.")
         return
     if not whole_set:
-        await screen._reshow(uid, "metadata")
-    screen._update_title()
+        await cases.reshow(uid, "metadata")
+    cases.changed()
     screen.notify(
         inert(f"Applied the tools of {what}: unsaved (ctrl+s writes it, ctrl+z undoes it)."),
         markup=False,
     )
 
 
-def _put_case_metadata(screen: CaseCommandsScreen, uid: int, metadata: Any) -> bool:
-    document = screen.document
-    assert document is not None
+def _put_case_metadata(document: EvalSetDocument, uid: int, metadata: Any) -> bool:
     case = document.case(uid)
     data = copy.deepcopy(case.data)
     if metadata is None:
