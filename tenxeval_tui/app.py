@@ -33,7 +33,7 @@ from textual.widget import AwaitMount
 
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
-from tenxeval_tui.screens.common.host import LeaveGuard
+from tenxeval_tui.screens.common.host import CASE_ACTIONS, CaseRequest, LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
 from tenxeval_tui.screens.common.typing_keys import from_palette, hidden_while_typing
 from tenxeval_tui.screens.editor.editor import EditorScreen
@@ -360,6 +360,18 @@ class WorkbenchApp(App[None]):
             go = [b for b in keys if isinstance(b, Binding) and b.action.startswith("go(")]
             self.push_screen(HelpScreen(self.help_sections(self.screen), passthrough=go))
 
+    case_requests = CASE_ACTIONS
+    """The case requests the workbench answers (see :meth:`on_case_request`)."""
+    accepts_in_editor = True
+    """Accepted runs are written through the editor (see :meth:`accept_actual`)."""
+
+    def on_case_request(self, request: CaseRequest) -> None:
+        """A screen asks to edit a case, run it again or continue its conversation: the
+        app's action of that name does it, in a worker (it may wait for a dialog, which
+        needs the app's messages flowing)."""
+        action = f"{request.action}({request.eval_set_id!r}, {request.eval_id!r})"
+        self.run_worker(self.run_action(action), group="case-request")
+
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""
         from tenxeval_tui.settings.workspace import find_eval_set_file
@@ -413,8 +425,8 @@ class WorkbenchApp(App[None]):
         self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
     ) -> str | None:
         """Accept ``run`` into its case in ``path`` through the editor (ctrl+z there undoes
-        it); why not, or ``None`` once saved (see ``screens/reports/accept_actual``)."""
-        from tenxeval_tui.screens.editor.accept_actual import accept_in_editor
+        it); why not, or ``None`` once saved (see ``screens/accept/one_case``)."""
+        from tenxeval_tui.screens.accept.in_editor import accept_in_editor
 
         await self.goto_mode("editor")
         editor = self.screen
@@ -426,8 +438,8 @@ class WorkbenchApp(App[None]):
         self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
     ) -> str | None:
         """Accept several runs into their cases in ``path`` through the editor, as one undo
-        step there; why not, or ``None`` once saved (see ``screens/reports/accept_many``)."""
-        from tenxeval_tui.screens.editor.accept_actual import accept_many_in_editor
+        step there; why not, or ``None`` once saved (see ``screens/accept/report_cases``)."""
+        from tenxeval_tui.screens.accept.in_editor import accept_many_in_editor
 
         await self.goto_mode("editor")
         editor = self.screen

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from tenxeval_tui.screens.common.host import EDIT_ACTION, RERUN_ACTION, CaseRequest
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
@@ -37,11 +38,9 @@ class BrowserAppWithCaseActions(BrowserApp):
         super().__init__(folder)
         self.case_actions: list[tuple[str, str, str]] = []
 
-    def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
-        self.case_actions.append(("edit", eval_set_id, eval_id))
-
-    def action_rerun_case(self, eval_set_id: str, eval_id: str) -> None:
-        self.case_actions.append(("rerun", eval_set_id, eval_id))
+    def on_case_request(self, request: CaseRequest) -> None:
+        kind = {EDIT_ACTION: "edit", RERUN_ACTION: "rerun"}.get(request.action, request.action)
+        self.case_actions.append((kind, request.eval_set_id, request.eval_id))
 
 
 SIZE = (130, 45)

@@ -11,9 +11,9 @@ from textual.app import App
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
+from tenxeval_tui.screens.accept.one_case import CHOICES as ACCEPT_CHOICES
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.compare_versions import CompareVersionsScreen
-from tenxeval_tui.screens.reports.accept_actual import CHOICES as ACCEPT_CHOICES
 from tenxeval_tui.screens.run.run_stop import STOP_CHOICES
 from tests.tui.conftest import wait_for
 

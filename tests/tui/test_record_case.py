@@ -191,8 +191,8 @@ async def test_continuing_a_cases_conversation_replays_its_turns_first(tmp_path:
 
 
 async def test_a_report_continues_a_cases_conversation_through_the_app(tmp_path: Path) -> None:
-    from tenxeval_tui.screens.editor.case_actions import CONTINUE_ACTION, app_supports
     from tenxeval_tui.screens.reports.case_detail import CaseScreen
+    from tenxeval_tui.screens.reports.case_requests import CONTINUE_ACTION, app_supports
 
     project = sample_project(tmp_path / "project")
     app = WorkbenchApp(project / "sample_evals", watch_files=False)

@@ -9,7 +9,7 @@ from textual.app import App
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.host import StandaloneHost, WorkbenchHost, host_of
-from tenxeval_tui.screens.editor.case_actions import EDIT_ACTION, RERUN_ACTION, app_supports
+from tenxeval_tui.screens.reports.case_requests import EDIT_ACTION, RERUN_ACTION, app_supports
 
 UI = ("tenxeval_tui.app", "tenxeval_tui.screens", "tenxeval_tui.widgets")
 

@@ -1,25 +1,54 @@
-"""What a screen may ask of the app that hosts it, as a typed interface.
+"""What a screen may ask of the app that hosts it: one typed interface, and messages.
 
 :class:`~tenxeval_tui.app.WorkbenchApp` is the host the screens are made for; it
 satisfies :class:`WorkbenchHost` structurally (no import of the app here, which
 imports the screens). A screen hosted by another app (a test's, a benchmark's) gets a
 :class:`StandaloneHost` with the defaults instead, so screens never probe the app with
 ``getattr``.
+
+What a screen asks the app to *do* and needs no answer to goes up as a message the
+screen posts (:class:`CaseRequest`: edit a case, run it again, continue its
+conversation), which the app handles like any other Textual message; what needs an
+answer (accepting a run into its case: written, or why not) is a method of the host.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App
+from textual.message import Message
 
+from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.screens.common.preferences import Preferences
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 LeaveGuard = Callable[[], Awaitable[bool]]
 """An async check asked before quitting; it returns ``False`` to keep the app open."""
+
+EDIT_ACTION = "edit_case"
+RERUN_ACTION = "rerun_case"
+CONTINUE_ACTION = "continue_conversation"
+CASE_ACTIONS = frozenset({EDIT_ACTION, RERUN_ACTION, CONTINUE_ACTION})
+"""What a :class:`CaseRequest` may ask: each is also an action of the workbench app."""
+
+
+class CaseRequest(Message):
+    """A screen asks the app to act on one case: ``action`` (one of
+    :data:`CASE_ACTIONS`: edit it, run it again, continue its conversation) the case
+    ``eval_id`` of the eval set ``eval_set_id``. Posted by the screen, handled by the app
+    (``on_case_request``)."""
+
+    def __init__(self, action: str, eval_set_id: str, eval_id: str) -> None:
+        super().__init__()
+        self.action = action
+        self.eval_set_id = eval_set_id
+        self.eval_id = eval_id
 
 
 @runtime_checkable
@@ -64,19 +93,50 @@ class WorkbenchHost(Protocol):
         """Whether the app is switching modes right now (see ``mode_screen.ModeScreen``)."""
         ...
 
+    @property
+    def case_requests(self) -> frozenset[str]:
+        """The :class:`CaseRequest` actions the app answers (a key asking another is
+        shown disabled)."""
+        ...
+
+    @property
+    def accepts_in_editor(self) -> bool:
+        """Whether an accepted run is written through the editor (``ctrl+z`` there
+        undoes it) rather than straight to the file."""
+        ...
+
+    async def accept_actual(
+        self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
+    ) -> str | None:
+        """Write ``run``'s ``parts`` as its case's expectations in ``path``; why not, or
+        ``None`` when saved."""
+        ...
+
+    async def accept_actual_many(
+        self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
+    ) -> str | None:
+        """Write each run's ``parts`` as its case's expectations in ``path`` (one undo
+        step); why not, or ``None`` when saved."""
+        ...
+
 
 class StandaloneHost:
     """The host of a screen in an app that is not the workbench: the current folder's
-    workspace, files followed, no mode to go back to, nothing asked before quitting."""
+    workspace, files followed, no mode to go back to, nothing asked before quitting,
+    case requests answered when the app handles :class:`CaseRequest` itself, accepted
+    runs written straight to their file (a document of its own, one atomic save)."""
 
     watch_files = True
     watch_runs = False
     can_go_back = False
     switching_mode = False
+    accepts_in_editor = False
 
-    def __init__(self) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self._workspace: Workspace | None = None
         self._preferences: Preferences | None = None
+        handles = callable(getattr(type(app), CaseRequest.handler_name, None))
+        self.case_requests = CASE_ACTIONS if handles else frozenset()
 
     @property
     def preferences(self) -> Preferences:
@@ -98,6 +158,38 @@ class StandaloneHost:
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Nothing asks before quitting an app that is not the workbench."""
 
+    async def accept_actual(
+        self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
+    ) -> str | None:
+        """Write ``run``'s ``parts`` into ``path`` through a document of its own."""
+        # Imported when first used: the workbench's start loads none of accepting.
+        from tenxeval_tui.authoring.accept_actual import apply_accept, plan_accept
+        from tenxeval_tui.evaluation.actual import NotAcceptable
+
+        try:
+            document = EvalSetDocument.load(path)
+            problems = apply_accept(document, plan_accept(document, run, parts))
+        except EvalFileError as exc:
+            return str(exc.first)
+        except (NotAcceptable, OSError) as exc:
+            return str(exc)
+        return "Not saved: " + "; ".join(problems) if problems else None
+
+    async def accept_actual_many(
+        self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
+    ) -> str | None:
+        """Write each of ``runs``' ``parts`` into ``path`` through a document of its own."""
+        from tenxeval_tui.authoring.accept_many import apply_accept_many, plan_accept_many
+
+        try:
+            document = EvalSetDocument.load(path)
+            problems = apply_accept_many(document, plan_accept_many(document, runs, parts))
+        except EvalFileError as exc:
+            return str(exc.first)
+        except OSError as exc:
+            return str(exc)
+        return "Not saved: " + "; ".join(problems) if problems else None
+
 
 _standalone: weakref.WeakKeyDictionary[App[Any], StandaloneHost] = weakref.WeakKeyDictionary()
 
@@ -108,8 +200,18 @@ def host_of(app: App[Any]) -> WorkbenchHost:
         return app
     host = _standalone.get(app)
     if host is None:
-        host = _standalone[app] = StandaloneHost()
+        host = _standalone[app] = StandaloneHost(app)
     return host
 
 
-__all__ = ["LeaveGuard", "StandaloneHost", "WorkbenchHost", "host_of"]
+__all__ = [
+    "CASE_ACTIONS",
+    "CONTINUE_ACTION",
+    "EDIT_ACTION",
+    "RERUN_ACTION",
+    "CaseRequest",
+    "LeaveGuard",
+    "StandaloneHost",
+    "WorkbenchHost",
+    "host_of",
+]

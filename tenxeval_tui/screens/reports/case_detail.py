@@ -13,17 +13,17 @@ from textual.screen import Screen
 from tenxeval_tui.browsing.simulated_case import is_simulated
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.screens.accept.one_case import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.editor.case_actions import (
+from tenxeval_tui.screens.reports.case_requests import (
     CONTINUE_ACTION,
     EDIT_ACTION,
     RERUN_ACTION,
     app_supports,
     request_case_action,
 )
-from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.case_detail_view import (
@@ -151,12 +151,14 @@ class CaseScreen(Screen[None]):
             path=self.report_path,
         )
 
-    async def action_edit_case(self) -> None:
-        await request_case_action(self.app, EDIT_ACTION, self.eval_set_id, self.result.eval_id)
+    def action_edit_case(self) -> None:
+        """Ask the app to open this case in the editor."""
+        request_case_action(self, EDIT_ACTION, self.eval_set_id, self.result.eval_id)
 
-    async def action_rerun_case(self) -> None:
-        await request_case_action(self.app, RERUN_ACTION, self.eval_set_id, self.result.eval_id)
+    def action_rerun_case(self) -> None:
+        """Ask the app to run this case again in the run view."""
+        request_case_action(self, RERUN_ACTION, self.eval_set_id, self.result.eval_id)
 
-    async def action_continue_conversation(self) -> None:
+    def action_continue_conversation(self) -> None:
         """Continue this case's conversation in a chat with the agent (in the editor)."""
-        await request_case_action(self.app, CONTINUE_ACTION, self.eval_set_id, self.result.eval_id)
+        request_case_action(self, CONTINUE_ACTION, self.eval_set_id, self.result.eval_id)

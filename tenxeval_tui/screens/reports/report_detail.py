@@ -26,24 +26,24 @@ from tenxeval_tui.evaluation.cost import format_cost
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.screens.accept.one_case import ACCEPT_KEY, accept_actual, accepted_run
+from tenxeval_tui.screens.accept.report_cases import (
+    ACCEPT_MANY_KEY,
+    accept_chosen,
+    accept_replies,
+)
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.common.steady_screen import SteadyScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
-from tenxeval_tui.screens.editor.case_actions import (
+from tenxeval_tui.screens.reports.agreement import AgreementScreen
+from tenxeval_tui.screens.reports.case_requests import (
     EDIT_ACTION,
     RERUN_ACTION,
     app_supports,
     request_case_action,
 )
-from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY, accept_actual, accepted_run
-from tenxeval_tui.screens.reports.accept_many import (
-    ACCEPT_MANY_KEY,
-    accept_chosen,
-    accept_replies,
-)
-from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.html_report import open_html_report
 from tenxeval_tui.screens.reports.review import AGREEMENT_KEY, REVIEW_KEY, ReviewScreen
 from tenxeval_tui.screens.reports.save_as_case import SAVE_ACTION, SAVE_BINDINGS, CaseSaver
@@ -458,14 +458,12 @@ class ReportScreen(SteadyScreen):
         """Take the case saved last out of its eval set again."""
         await self.case_saver.undo()
 
-    async def _case_action(self, action: str) -> None:
+    def _case_action(self, action: str) -> None:
         row: CaseRow | None = self.query_one(ReportCaseTable).current
         if row is None or self.document is None:
             return
         # the case shown is always the one under the table's cursor
-        await request_case_action(
-            self.app, action, row.eval_set_id or self.document.eval_set_id, row.eval_id
-        )
+        request_case_action(self, action, row.eval_set_id or self.document.eval_set_id, row.eval_id)
 
     def action_copy(self) -> None:
         """With a case open: ask what to copy of it (or the report's path); else the path."""
@@ -481,8 +479,10 @@ class ReportScreen(SteadyScreen):
 
         export_report(self, self.path)
 
-    async def action_edit_case(self) -> None:
-        await self._case_action(EDIT_ACTION)
+    def action_edit_case(self) -> None:
+        """Ask the app to open the case under the cursor in the editor."""
+        self._case_action(EDIT_ACTION)
 
-    async def action_rerun_case(self) -> None:
-        await self._case_action(RERUN_ACTION)
+    def action_rerun_case(self) -> None:
+        """Ask the app to run the case under the cursor again in the run view."""
+        self._case_action(RERUN_ACTION)

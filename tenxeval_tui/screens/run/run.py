@@ -41,20 +41,20 @@ from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.rest_of_run import RestOfRun, StoppedRun, rest_of, write_complete
 from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
+from tenxeval_tui.screens.accept.one_case import ACCEPT_KEY
+from tenxeval_tui.screens.accept.report_cases import ACCEPT_MANY_KEY
+from tenxeval_tui.screens.accept.run_cases import (
+    accept_many_in_run,
+    accept_selected,
+    can_accept,
+    result_in_reports,
+)
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
-from tenxeval_tui.screens.reports.accept_actual import ACCEPT_KEY
-from tenxeval_tui.screens.reports.accept_many import ACCEPT_MANY_KEY
-from tenxeval_tui.screens.run.run_accept import (
-    accept_many_in_run,
-    accept_selected,
-    can_accept,
-    result_in_reports,
-)
 from tenxeval_tui.screens.run.run_stop import (
     END_CHOICES,
     STOP_CHOICES,

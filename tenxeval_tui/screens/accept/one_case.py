@@ -4,25 +4,21 @@ become its case's expectations in the eval set file.
 The flow: find the eval set file in the workspace by the report's eval set id; refuse
 when the file was written after the run (its expectations may not be those the run
 was scored on); show what changes as a diff of the case's JSON and ask which parts to
-accept; then write it through the editor's document model. In the workbench that is
-the editor's own document (:class:`ActualAccepter`): the editor opens on the case and
+accept; then write it through the editor's document model, by asking the host
+(:meth:`~tenxeval_tui.screens.common.host.WorkbenchHost.accept_actual`). In the
+workbench that is the editor's own document: the editor opens on the case and
 ``ctrl+z`` there undoes the accept. In another app the file is changed through a
 document of its own (one atomic save, the other cases' bytes untouched).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from textual.binding import Binding
 from textual.screen import Screen
 
-from tenxeval_tui.authoring.accept_actual import (
-    apply_accept,
-    changed_since_run,
-    plan_accept,
-)
+from tenxeval_tui.authoring.accept_actual import changed_since_run, plan_accept
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.actual import PARTS, NotAcceptable
 from tenxeval_tui.evaluation.errors import EvalFileError
@@ -49,18 +45,6 @@ CHOICES = {
 """The dialog's answers (their first letters are the keys: ``a``, ``r``, ``t``, ``n``, ``c``)."""
 
 
-@runtime_checkable
-class ActualAccepter(Protocol):
-    """An app that accepts a run into its case through its editor (the workbench)."""
-
-    async def accept_actual(
-        self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
-    ) -> str | None:
-        """Write ``run``'s ``parts`` as its case's expectations in ``path``; why not, or
-        ``None`` when saved."""
-        ...
-
-
 def accepted_run(result: EvalCaseResult, repeat: int | None) -> EvalCaseResult:
     """The run to accept: the repeat shown, else the case's representative repeat, else
     the case itself (it ran once)."""
@@ -84,7 +68,8 @@ async def accept_actual(
         app.notify(message, title="Not accepted", severity="warning", markup=False, timeout=8)
         return False
 
-    path = find_eval_set_file(host_of(app).workspace.eval_set_files(), eval_set_id)
+    host = host_of(app)
+    path = find_eval_set_file(host.workspace.eval_set_files(), eval_set_id)
     if path is None:
         return refuse(f"No eval set {quoted(eval_set_id)} in this workspace.")
     try:
@@ -112,19 +97,10 @@ async def accept_actual(
     if answer == "cancel" or answer not in CHOICES:
         return False
     parts = PARTS if answer == "all" else (answer,)
-    if isinstance(app, ActualAccepter):
-        problem = await app.accept_actual(path, run, parts)
-        if problem is not None:
-            return refuse(problem)
-        undo = " (ctrl+z in the editor undoes it)"
-    else:
-        try:
-            problems = apply_accept(document, plan_accept(document, run, parts))
-        except (NotAcceptable, OSError) as exc:
-            return refuse(str(exc))
-        if problems:
-            return refuse("Not saved: " + "; ".join(problems))
-        undo = ""
+    problem = await host.accept_actual(path, run, parts)
+    if problem is not None:
+        return refuse(problem)
+    undo = " (ctrl+z in the editor undoes it)" if host.accepts_in_editor else ""
     app.notify(
         f"Case {quoted(run.eval_id)} of {path.name} now expects this run's {', '.join(parts)}{undo}.",
         title="Accepted",
@@ -133,4 +109,4 @@ async def accept_actual(
     return True
 
 
-__all__ = ["ACCEPT_KEY", "CHOICES", "ActualAccepter", "accept_actual", "accepted_run"]
+__all__ = ["ACCEPT_KEY", "CHOICES", "accept_actual", "accepted_run"]

@@ -2,12 +2,12 @@
 become its expectations in the eval set file (``a``); or those of several cases at once
 (``A``: the cases selected in the run's case table, else every case that failed on its
 reply alone), through the report browser's batch flow
-(:func:`~tenxeval_tui.screens.reports.accept_batch.accept_batch`).
+(:func:`~tenxeval_tui.screens.accept.batch.accept_batch`).
 
 The run view holds only a lean result of each case; the full one (trajectory, tool
 calls with their args, node visits) and the time the run ended are read back from the
 run's JSON report. The rest is the report browser's flow
-(:func:`tenxeval_tui.screens.reports.accept_actual.accept_actual`): the diff and the
+(:func:`tenxeval_tui.screens.accept.one_case.accept_actual`): the diff and the
 choice of parts, the write through the editor's document (``ctrl+z`` there undoes it),
 the refusal when the file changed since the run.
 """
@@ -25,8 +25,8 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import quoted
 from tenxeval_tui.runs.live_run import FINISHED, CaseState, CaseStatus, LiveRun
-from tenxeval_tui.screens.reports.accept_actual import accept_actual, accepted_run
-from tenxeval_tui.screens.reports.accept_batch import Batch, accept_batch, refuse
+from tenxeval_tui.screens.accept.batch import Batch, accept_batch, refuse
+from tenxeval_tui.screens.accept.one_case import accept_actual, accepted_run
 
 
 class StoredResult(NamedTuple):

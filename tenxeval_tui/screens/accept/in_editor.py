@@ -1,7 +1,7 @@
 """Accepting a run's actual behaviour into the case open in the editor (undoable there).
 
 The app hands the editor an accepted run (see
-:mod:`tenxeval_tui.screens.reports.accept_actual`): the editor opens the eval set
+:mod:`tenxeval_tui.screens.accept.one_case`): the editor opens the eval set
 (asking first if another file has unsaved changes), highlights the case, puts the new
 expectations into its document as one undo step, saves atomically and shows the case
 again, so ``ctrl+z`` (then ``ctrl+s``) takes it back. Several runs at once

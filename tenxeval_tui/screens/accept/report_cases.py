@@ -7,7 +7,7 @@ criteria compare the reply with the expected reply
 (:func:`~tenxeval_tui.authoring.accept_many.only_reply_failed`), which gets its run's
 reply as its expected reply. A case with repeats gives its representative repeat. The
 dialog, the refusals and the write (one undo step of the editor's document, one atomic
-save) are :func:`~tenxeval_tui.screens.reports.accept_batch.accept_batch`'s.
+save) are :func:`~tenxeval_tui.screens.accept.batch.accept_batch`'s.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from tenxeval_tui.authoring.accept_many import REPLY_CRITERIA, only_reply_failed
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.screens.reports.accept_actual import accepted_run
-from tenxeval_tui.screens.reports.accept_batch import Batch, ManyAccepter, accept_batch, refuse
+from tenxeval_tui.screens.accept.batch import Batch, accept_batch, refuse
+from tenxeval_tui.screens.accept.one_case import accepted_run
 
 ACCEPT_MANY_KEY = Binding(
     "A",
@@ -87,7 +87,6 @@ async def accept_chosen(
 
 __all__ = [
     "ACCEPT_MANY_KEY",
-    "ManyAccepter",
     "accept_chosen",
     "accept_replies",
     "chosen_runs",

@@ -6,15 +6,17 @@ alone: their replies only), or chosen by the user (``space``: the parts to take,
 tool calls or node order, chosen once for all of them). It finds the eval set file in
 the workspace, refuses when the file was written after the run, lists each case with
 its expected reply before and after (and the cases left out, with why) and the diffs,
-asks, then writes: in the workbench through the editor's document (:class:`ManyAccepter`:
-one undo step there, one atomic save), in another app through a document of its own.
+asks, then writes through the host
+(:meth:`~tenxeval_tui.screens.common.host.WorkbenchHost.accept_actual_many`): in the
+workbench through the editor's document (one undo step there, one atomic save), in
+another app through a document of its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from textual.screen import Screen
 
@@ -22,7 +24,6 @@ from tenxeval_tui.authoring.accept_actual import changed_since_run
 from tenxeval_tui.authoring.accept_many import (
     REPLY_ONLY,
     ManyPlan,
-    apply_accept_many,
     part_names,
     plan_accept_many,
 )
@@ -31,22 +32,10 @@ from tenxeval_tui.evaluation.actual import PARTS
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import quoted
+from tenxeval_tui.screens.accept.one_case import CHOICES
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.host import host_of
-from tenxeval_tui.screens.reports.accept_actual import CHOICES
 from tenxeval_tui.settings.workspace import find_eval_set_file
-
-
-@runtime_checkable
-class ManyAccepter(Protocol):
-    """An app that accepts several runs into their cases through its editor (the workbench)."""
-
-    async def accept_actual_many(
-        self, path: Path, runs: list[EvalCaseResult], parts: tuple[str, ...]
-    ) -> str | None:
-        """Write each run's ``parts`` as its case's expectations in ``path`` (one undo
-        step); why not, or ``None`` when saved."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +102,8 @@ async def accept_batch(screen: Screen[Any], batch: Batch) -> bool:
     Must run in a worker (it waits for the dialog).
     """
     app = screen.app
-    path = find_eval_set_file(host_of(app).workspace.eval_set_files(), batch.eval_set_id)
+    host = host_of(app)
+    path = find_eval_set_file(host.workspace.eval_set_files(), batch.eval_set_id)
     if path is None:
         return refuse(screen, f"No eval set {quoted(batch.eval_set_id)} in this workspace.")
     try:
@@ -141,20 +131,11 @@ async def accept_batch(screen: Screen[Any], batch: Batch) -> bool:
             what = part_names(parts)
             return refuse(screen, f"Nothing changes with the {what} alone:\n{plan.summary()}")
     ids = {p.eval_id for p in plan.plans}
-    if isinstance(app, ManyAccepter):
-        accepted = [r for r in batch.runs if r.eval_id in ids]
-        problem = await app.accept_actual_many(path, accepted, parts)
-        if problem is not None:
-            return refuse(screen, problem)
-        undo = " (one ctrl+z in the editor undoes them all)"
-    else:
-        try:
-            problems = apply_accept_many(eval_set, plan)
-        except OSError as exc:
-            return refuse(screen, str(exc))
-        if problems:
-            return refuse(screen, "Not saved: " + "; ".join(problems))
-        undo = ""
+    accepted = [r for r in batch.runs if r.eval_id in ids]
+    problem = await host.accept_actual_many(path, accepted, parts)
+    if problem is not None:
+        return refuse(screen, problem)
+    undo = " (one ctrl+z in the editor undoes them all)" if host.accepts_in_editor else ""
     app.notify(
         f"{len(ids)} case(s) of {path.name} now expect this run's {part_names(parts)}{undo}: "
         + ", ".join(p.eval_id for p in plan.plans),
@@ -164,4 +145,4 @@ async def accept_batch(screen: Screen[Any], batch: Batch) -> bool:
     return True
 
 
-__all__ = ["Batch", "ManyAccepter", "accept_batch", "refuse"]
+__all__ = ["Batch", "accept_batch", "refuse"]
