@@ -70,8 +70,8 @@ class EvaluatorActor:
         """Load the eval sets, criteria and agents; what went wrong, in one line, or
         ``None`` (an exception is not raised: the agent's own may not cross to the driver)."""
         from tenxeval_tui.evaluation.targets.loader import AgentLoadError
+        from tenxeval_tui.runs.child_setup import set_up_logging
         from tenxeval_tui.runs.pool_worker import load_evaluators
-        from tenxeval_tui.runs.worker import set_up_logging
 
         set_up_logging(False)
         try:
