@@ -7,7 +7,10 @@ Every public name is importable from here; modules load on first use so that
 from __future__ import annotations
 
 import importlib
+from collections.abc import Collection
 from typing import Any
+
+from tenxeval_tui.evaluation import _wiring
 
 # public name -> module (relative to this package) that defines it
 _EXPORTS: dict[str, str] = {
@@ -171,3 +174,23 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+def _criterion_names() -> Collection[str]:
+    # lazy: the criteria (and pydantic) load when a config first names a custom criterion
+    from tenxeval_tui.evaluation.criteria.base import registered_criteria
+
+    return registered_criteria()
+
+
+def _report_page(report: Any) -> str:
+    # lazy: the HTML reporter (and Jinja) load when a notebook first shows a report
+    from tenxeval_tui.evaluation.reporters.html import HTMLReporter
+
+    return HTMLReporter().render(report)
+
+
+# config and eval_result sit below the criteria and the reporters: their calls up are bound
+# here (see _wiring), where every import of the core passes first.
+_wiring.criterion_names = _criterion_names
+_wiring.report_page = _report_page

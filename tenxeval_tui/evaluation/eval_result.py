@@ -8,6 +8,7 @@ the other's reports.
 
 from __future__ import annotations
 
+import html
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -24,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from tenxeval_tui.evaluation import _wiring
 from tenxeval_tui.evaluation.canonical import sha256_json
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
@@ -583,11 +585,7 @@ class EvalReport(BaseModel):
         the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
         access to the notebook), keeping its styles and case list to itself.
         """
-        import html
-
-        from tenxeval_tui.evaluation.reporters.html import HTMLReporter
-
-        page = HTMLReporter().render(self)
+        page = _wiring.report_page(self)
         return (
             '<iframe class="tenxeval-report" sandbox="allow-scripts" '
             'style="width: 100%; height: 640px; border: 0" '

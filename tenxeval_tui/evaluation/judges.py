@@ -359,15 +359,6 @@ def _usage(usage: Any) -> TokenUsage | None:
 JudgeFactory = Callable[[JudgeSettings], JudgeModel]
 
 
-def __getattr__(name: str) -> Any:
-    # JudgePool lives in .judge_pool (which imports this module); importable here too.
-    if name in {"JudgePool", "estimate_tokens"}:
-        from tenxeval_tui.evaluation import judge_pool
-
-        return getattr(judge_pool, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 # The reply, the cache and the pool live in modules of their own; these names stay
 # importable here.
 __all__ = [

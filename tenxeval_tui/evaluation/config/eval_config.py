@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tenxeval_tui.evaluation import _wiring
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rubric
 from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
@@ -279,9 +280,7 @@ class EvalConfig(BaseModel):
         """
         field = criterion_field(name)
         if field is None:
-            from tenxeval_tui.evaluation.criteria.base import registered_criteria
-
-            known = registered_criteria()
+            known = _wiring.criterion_names()
             if name not in known:
                 names = ", ".join(sorted(set(known) | set(CRITERION_NAMES.values())))
                 raise ValueError(f"unknown criterion {name!r}; known criteria: {names}")
