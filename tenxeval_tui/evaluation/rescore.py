@@ -29,6 +29,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from tenxeval_tui.evaluation.agent_evaluator import score_criteria
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
@@ -42,7 +43,6 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.evaluator import score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
 from tenxeval_tui.evaluation.fileio import built_long_lived
 from tenxeval_tui.evaluation.provenance.hashing import config_sha256, judge_models

@@ -26,7 +26,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+    from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 
 
 def pick_cases(
