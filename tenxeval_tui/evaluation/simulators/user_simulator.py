@@ -32,8 +32,8 @@ from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judge_pool import JudgePool
-from tenxeval_tui.evaluation.judges import JudgeSettings
+from tenxeval_tui.evaluation.judges.models import JudgeSettings
+from tenxeval_tui.evaluation.judges.pool import JudgePool
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.simulators.result import SIMULATION_KEY, SimulationResult
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario

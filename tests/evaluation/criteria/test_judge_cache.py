@@ -17,7 +17,7 @@ from tenxeval_tui.evaluation import (
     TokenUsage,
     fileio,
 )
-from tenxeval_tui.evaluation.judge_cache import (
+from tenxeval_tui.evaluation.judges.cache import (
     cache_entries,
     cache_summary,
     clear_cache,
