@@ -24,13 +24,13 @@ from tenxeval_tui.browsing.reports_index import (
     results_array_start,
     split_report,
 )
-from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CaseOutcome,
     RunOutcome,
     criterion_figures,
     numbered_keys,
 )
+from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,

@@ -95,7 +95,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     every eval set there is compared, or only ``--eval-set ID``.
     """
     from tenxeval_tui.cli.report_names import ReportNameError, resolve_pairs
-    from tenxeval_tui.evaluation.compare import compare_reports
+    from tenxeval_tui.evaluation.analysis.compare import compare_reports
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.inert import inert, inert_json
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, create_eval_app
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CaseChange,
     RunOutcome,
     compare_reports,

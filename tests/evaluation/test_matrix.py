@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, create_eval_app
-from tenxeval_tui.evaluation.matrix import (
+from tenxeval_tui.evaluation.analysis.matrix import (
     build_matrix,
     holm,
     pareto_line,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.browsing.report_document import repeat_counts
-from tenxeval_tui.evaluation.compare import criterion_figures
+from tenxeval_tui.evaluation.analysis.compare import criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import (
     CASE_SHA256_KEY,
