@@ -119,9 +119,9 @@ _EXPORTS: dict[str, str] = {
     "merge_results": "subsets",
     "evaluate_with_retries": "subsets",
     "compare_reports": "analysis.compare",
-    "RunJournal": "journal",
-    "read_journal": "journal",
-    "report_from_journal": "journal",
+    "RunJournal": "results.journal",
+    "read_journal": "results.journal",
+    "report_from_journal": "results.journal",
     # --- user simulation (simulators/) ---
     "UserSimulator": "simulators.user_simulator",
     "BatchSimulator": "simulators.user_simulator",

@@ -54,7 +54,6 @@ from tenxeval_tui.evaluation.eval_result import (
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judges.models import JudgeError
-from tenxeval_tui.evaluation.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,
@@ -63,13 +62,14 @@ from tenxeval_tui.evaluation.provenance import (
     run_provenance,
 )
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
+from tenxeval_tui.evaluation.results.node_views import defer, node_detail, node_response_dict
+from tenxeval_tui.evaluation.results.verdicts import no_verdict_error, without_verdict
 from tenxeval_tui.evaluation.targets import response_text, turn_input
 from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
 from tenxeval_tui.evaluation.tools.session import CaseTools, using_tools
 from tenxeval_tui.evaluation.tools.spec import ToolSpecError
-from tenxeval_tui.evaluation.verdicts import no_verdict_error, without_verdict
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
 
@@ -843,7 +843,7 @@ def _case_result(
     """The result of a case; with ``consume``, ``execution`` gives up its node responses
     one by one as the result's views of them are made (a case of many nodes never holds
     both at once); with ``defer_views`` (and ``consume``) the result keeps the node
-    responses and leaves its views of them pending (see :mod:`.node_views`)."""
+    responses and leaves its views of them pending (see :mod:`~tenxeval_tui.evaluation.results.node_views`)."""
     agent_tokens = execution.token_usage
     judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
     turn_results = _turn_results(case, execution, replies, turn_ends)

@@ -230,7 +230,7 @@ class EvalCaseResult(BaseModel):
     repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
     _pending_nodes: list[Any] | None = PrivateAttr(default=None)
     """The node responses whose ``node_responses`` and ``node_details`` views are not made
-    yet (the run worker's results: see :mod:`.node_views`); ``None`` for every other."""
+    yet (the run worker's results: see :mod:`~tenxeval_tui.evaluation.results.node_views`); ``None`` for every other."""
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:

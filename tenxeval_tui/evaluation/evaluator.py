@@ -1,7 +1,7 @@
 """EvaluationRunner: several agents on several eval sets, reports written once each.
 
 Progress is followed through run observers (:mod:`.observers`): the CLI's
-progress bar, the TUI's worker and the run journal (:mod:`.journal`) all plug
+progress bar, the TUI's worker and the run journal (:mod:`~tenxeval_tui.evaluation.results.journal`) all plug
 in here.
 
 10xGraph's module of both evaluators: :class:`AgentEvaluator` (one agent on one eval

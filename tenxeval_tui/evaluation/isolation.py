@@ -42,9 +42,9 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.provenance import run_provenance
 from tenxeval_tui.evaluation.provenance.hashing import case_sha256
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator

@@ -47,8 +47,8 @@ from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeRespon
 from tenxeval_tui.evaluation.fileio import built_long_lived
 from tenxeval_tui.evaluation.provenance.hashing import config_sha256, judge_models
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
+from tenxeval_tui.evaluation.results.verdicts import no_verdict_error
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import no_verdict_error
 
 
 def execution_from_result(run: EvalCaseResult) -> ExecutionResult:

@@ -35,8 +35,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
+from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.retry import Key

@@ -105,7 +105,7 @@ class LeanJsonLinesObserver(JsonLinesObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         key = (result.eval_set_id, result.eval_id)
         if key in self.whole:
-            from tenxeval_tui.evaluation.node_views import fill
+            from tenxeval_tui.evaluation.results.node_views import fill
 
             self.whole.discard(key)
             super().on_case_end(fill(result))
@@ -120,7 +120,7 @@ class ForgetBulk(RunObserver):
     from the journal holds one case's steps at a time, not every case's."""
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        from tenxeval_tui.evaluation.node_views import forget
+        from tenxeval_tui.evaluation.results.node_views import forget
 
         for one in [result, *(result.repeat_results or [])]:
             for name in BULKY_RESULT_FIELDS:

@@ -71,7 +71,7 @@ class TrajectoryCollector(EventCollector):
         self.defer_node_views = False
         """With ``keep_last_case`` off: whether the evaluator leaves each case result's
         ``node_responses`` and ``node_details`` pending (see
-        :mod:`~tenxeval_tui.evaluation.node_views`), for a run that writes its results
+        :mod:`~tenxeval_tui.evaluation.results.node_views`), for a run that writes its results
         rather than reads them."""
         self.trajectory: list[TrajectoryStep] = []
         self.tool_calls: list[ToolCall] = []

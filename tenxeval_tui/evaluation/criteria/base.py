@@ -31,8 +31,8 @@ from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, EvalConf
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.results.verdicts import has_no_verdict, without_verdict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import has_no_verdict, without_verdict
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.judges.pool import JudgePool

@@ -31,8 +31,8 @@ from tenxeval_tui.evaluation.execution.result import ExecutionResult
 from tenxeval_tui.evaluation.judges.models import JudgeError, JudgeReply, JudgeSettings
 from tenxeval_tui.evaluation.judges.pool import JudgePool
 from tenxeval_tui.evaluation.judges.usage import USAGE_ESTIMATED_KEY
+from tenxeval_tui.evaluation.results.verdicts import without_verdict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import without_verdict
 
 if TYPE_CHECKING:
     import jinja2
