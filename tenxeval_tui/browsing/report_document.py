@@ -40,7 +40,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
     EvalSummary,
 )
-from tenxeval_tui.evaluation.fileio import gc_paused, parse_json, read_text
+from tenxeval_tui.evaluation.files.fileio import gc_paused, parse_json, read_text
 
 # Cases read before the report is shown; the rest follow in the background.
 FIRST_PAGE = 200

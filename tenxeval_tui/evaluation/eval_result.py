@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation import _wiring
 from tenxeval_tui.evaluation.canonical import sha256_json
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
 from tenxeval_tui.evaluation.redact import redact_values
 from tenxeval_tui.evaluation.stats import (

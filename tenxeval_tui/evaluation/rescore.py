@@ -44,7 +44,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
-from tenxeval_tui.evaluation.fileio import built_long_lived
+from tenxeval_tui.evaluation.files.fileio import built_long_lived
 from tenxeval_tui.evaluation.provenance.hashing import config_sha256, judge_models
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.results.verdicts import no_verdict_error

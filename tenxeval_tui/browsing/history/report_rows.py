@@ -25,7 +25,7 @@ from tenxeval_tui.evaluation.eval_result import (
     RESCORED_KEY,
     EvalReport,
 )
-from tenxeval_tui.evaluation.fileio import parse_json, read_text
+from tenxeval_tui.evaluation.files.fileio import parse_json, read_text
 
 STATUS_CODES = {"passed": "P", "failed": "F", "error": "E"}
 """How a case's status is stored (one letter; the history's strips show the same)."""

@@ -20,7 +20,7 @@ from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rub
 from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 __all__ = [

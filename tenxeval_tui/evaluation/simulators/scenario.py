@@ -33,7 +33,7 @@ from pydantic_core import PydanticCustomError
 
 from tenxeval_tui.evaluation.config.reporter_config import UserSimulatorConfig
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 SCENARIO_FILE_SUFFIX = ".scenarios.json"
