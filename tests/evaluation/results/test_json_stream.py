@@ -16,7 +16,7 @@ from tenxeval_tui.evaluation.results.json_stream import report_json_parts
 from tenxeval_tui.evaluation.results.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
-from .reporters.reports import mixed_report, weather_case
+from ..reporters.reports import mixed_report, weather_case
 
 
 def whole(report: EvalReport, indent: int | None) -> bytes:

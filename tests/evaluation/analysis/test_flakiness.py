@@ -6,8 +6,8 @@ from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, Trace, create_ev
 from tenxeval_tui.evaluation.analysis.compare import RunOutcome
 from tenxeval_tui.evaluation.analysis.flakiness import case_histories, first_divergence
 
-from .coin_agent import EXACT, CoinAgent, coin_set
-from .conftest import config_with
+from ..coin_agent import EXACT, CoinAgent, coin_set
+from ..conftest import config_with
 
 
 async def test_the_first_differing_step_of_two_repeats() -> None:

@@ -24,7 +24,7 @@ from tenxeval_tui.evaluation.results.node_views import (
 )
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
-from .reporters.reports import weather_case
+from ..reporters.reports import weather_case
 
 STEPS = NODE_BATCH * 2 + 37  # more than two batches of the writers
 

@@ -16,8 +16,8 @@ from tenxeval_tui.evaluation.analysis.matrix import (
 )
 from tenxeval_tui.evaluation.stats import fisher_one_sided
 
-from .conftest import config_with
-from .rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_agent, rate_set
+from ..conftest import config_with
+from ..rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_agent, rate_set
 
 REPEATS = 3
 
