@@ -28,13 +28,7 @@ from tenxgraph.core.graph.state_graph import StateGraph
 from tenxgraph.core.state.message import Message
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
 
-from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import (
-    PublisherCallback,
-    StepStarts,
-    ToolErrorCallback,
-    ToolNodeVisits,
-    build_callback_manager,
-)
+from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import build_callback_manager
 from tenxeval_tui.evaluation.targets.graph_container import (
     CONTAINER_VAR,
     active,
@@ -121,11 +115,6 @@ def user_message(text: str) -> Message:
 
 
 __all__ = [
-    "PublisherCallback",
-    "StepStarts",
-    "ToolErrorCallback",
-    "ToolNodeVisits",
-    "build_callback_manager",
     "compile_graph",
     "is_compiled_graph",
     "is_state_graph",
