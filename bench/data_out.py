@@ -19,13 +19,13 @@ from pathlib import Path
 from reporters import make_case  # bench/reporters.py: the same realistic cases
 
 from tenxeval_tui.evaluation import CsvReporter, EvalReport, JsonlReporter, TokenUsage
-from tenxeval_tui.evaluation.judge_cache import (
+from tenxeval_tui.evaluation.judges.cache import (
     JudgeCache,
     cache_entries,
     cache_summary,
     prune_cache,
 )
-from tenxeval_tui.evaluation.judge_reply import JudgeReply
+from tenxeval_tui.evaluation.judges.reply import JudgeReply
 
 REPORT_TARGET_S = 0.5
 WRITE_TARGET_MS = 5.0

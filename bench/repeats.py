@@ -47,8 +47,8 @@ from tenxeval_tui.evaluation import (
     Trace,
     create_eval_app,
 )
-from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome
-from tenxeval_tui.evaluation.flakiness import case_histories
+from tenxeval_tui.evaluation.analysis.compare import CaseOutcome, RunOutcome
+from tenxeval_tui.evaluation.analysis.flakiness import case_histories
 from tenxeval_tui.evaluation.rescore import rescore_report
 
 CASES = 1_000

@@ -126,7 +126,7 @@ def comparable(report_dir: Path) -> list[dict[str, Any]]:
     if found:
         data = json.loads(found[0].read_text(encoding="utf-8"))
     else:
-        from tenxeval_tui.evaluation.journal import report_from_journal
+        from tenxeval_tui.evaluation.results.journal import report_from_journal
 
         report = report_from_journal(report_dir.parent / "run.journal.jsonl")
         data = report.model_dump(mode="json")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
-from tenxeval_tui.evaluation.fileio import read_text
+from tenxeval_tui.evaluation.files.fileio import read_text
 
 
 class AppendError(Exception):

@@ -40,7 +40,7 @@ from tenxeval_tui.authoring.edit_steps import (
 from tenxeval_tui.authoring.eval_set_header import file_stem, slug_for
 from tenxeval_tui.authoring.json_splice import splice_changed_cases, splice_top_level
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import (
+from tenxeval_tui.evaluation.files.fileio import (
     atomic_write_text,
     gc_paused,
     parse_json,

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from tenxeval_tui.authoring.edit_steps import JsonFormat
-from tenxeval_tui.evaluation.fileio import gc_paused
+from tenxeval_tui.evaluation.files.fileio import gc_paused
 
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()

@@ -3,7 +3,7 @@
 For every criterion with both a verdict and a label on the same reply (and for the whole
 case, under the name ``case``: a ``"criterion": null`` label against the case's
 pass/fail), the pairs ``(judge, human)`` give the figures of
-:mod:`tenxeval_tui.evaluation.agreement`. A label matches a verdict by
+:mod:`tenxeval_tui.evaluation.analysis.agreement`. A label matches a verdict by
 ``(eval_id, criterion, reply_sha256)``, whichever report the reviewer saw it in: a report
 rescored with another judge (``rescore``) has the same replies, so the same labels
 measure the new judge. Several reviewers' labels of one reply are one pair each; their
@@ -21,7 +21,7 @@ from typing import Any
 
 from tenxeval_tui.browsing.labels import CASE, Label, LabelIndex
 from tenxeval_tui.browsing.verdicts import CaseVerdicts, ReportVerdicts
-from tenxeval_tui.evaluation.agreement import (
+from tenxeval_tui.evaluation.analysis.agreement import (
     BOOTSTRAP_SEED,
     AgreementFigures,
     Confusion,

@@ -2,7 +2,7 @@
 
 UI-free. :func:`flaky_cases` ranks the cases of a history of runs (light
 :class:`~tenxeval_tui.browsing.run_summaries.RunSummary` objects, oldest first) with
-the core's :func:`~tenxeval_tui.evaluation.flakiness.case_histories`: flips between
+the core's :func:`~tenxeval_tui.evaluation.analysis.flakiness.case_histories`: flips between
 runs, flip rate, trend and pass rate over every run and repeat; to which it adds the
 flips *within* runs (between a case's consecutive repeats, from each report's
 ``repeat_stats``), so that the repeats of a single run already show which cases are
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.browsing.run_summaries import RunSummary
-from tenxeval_tui.evaluation.compare import numbered_keys
-from tenxeval_tui.evaluation.flakiness import CaseHistory, case_histories
+from tenxeval_tui.evaluation.analysis.compare import numbered_keys
+from tenxeval_tui.evaluation.analysis.flakiness import CaseHistory, case_histories
 
 HISTORY_SIZES = (10, 20, 50, None)
 """How many of the last runs the view looks at, as ``l`` cycles them (``None``: all)."""

@@ -17,7 +17,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from tenxeval_tui.evaluation.compare import CaseChange, CaseComparison, ReportComparison
+from tenxeval_tui.evaluation.analysis.compare import CaseChange, CaseComparison, ReportComparison
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 

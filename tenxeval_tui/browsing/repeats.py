@@ -3,7 +3,7 @@
 UI-free. The case view lists every repeat of a case that ran more than once and
 lets the user step through them; this module says, for each repeat, how it
 differs from the case's first repeat (the reference), with the core's
-:func:`~tenxeval_tui.evaluation.flakiness.first_divergence`: the first differing
+:func:`~tenxeval_tui.evaluation.analysis.flakiness.first_divergence`: the first differing
 trajectory step (a node, or a tool by name and arguments) and whether the
 replies differ. Comparing every repeat with one reference keeps the lines
 comparable with each other (two repeats that both differ from the first at
@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from tenxeval_tui.evaluation.analysis.flakiness import Divergence, first_divergence
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, TrajectoryStep
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.flakiness import Divergence, first_divergence
 from tenxeval_tui.evaluation.stats import RepeatStats
 
 ARGS_SHOWN = 60

@@ -24,13 +24,13 @@ from tenxeval_tui.browsing.reports_index import (
     results_array_start,
     split_report,
 )
-from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CaseOutcome,
     RunOutcome,
     criterion_figures,
     numbered_keys,
 )
+from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
@@ -40,7 +40,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
     EvalSummary,
 )
-from tenxeval_tui.evaluation.fileio import gc_paused, parse_json, read_text
+from tenxeval_tui.evaluation.files.fileio import gc_paused, parse_json, read_text
 
 # Cases read before the report is shown; the rest follow in the background.
 FIRST_PAGE = 200

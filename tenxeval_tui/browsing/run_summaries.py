@@ -21,9 +21,9 @@ from typing import Any
 
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.browsing.reports_index import is_report_file
-from tenxeval_tui.evaluation.compare import CaseOutcome, RunOutcome
+from tenxeval_tui.evaluation.analysis.compare import CaseOutcome, RunOutcome
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.fileio import atomic_write_text
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 
 CACHE_VERSION = 2
 

@@ -17,7 +17,7 @@ from tenxeval_tui.browsing.labels import CASE, reply_sha256
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY
-from tenxeval_tui.evaluation.fileio import parse_json, read_text
+from tenxeval_tui.evaluation.files.fileio import parse_json, read_text
 
 
 @dataclass(frozen=True, slots=True)

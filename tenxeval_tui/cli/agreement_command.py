@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from tenxeval_tui.browsing.agreement_table import AgreementTable
     from tenxeval_tui.browsing.labels import LabelIndex
     from tenxeval_tui.browsing.verdicts import ReportVerdicts
-    from tenxeval_tui.evaluation.agreement import AgreementFigures
+    from tenxeval_tui.evaluation.analysis.agreement import AgreementFigures
 
 EXIT_BELOW = 1
 EXIT_USAGE = 2
@@ -167,7 +167,7 @@ def _kappa(figures: AgreementFigures) -> str:
 
 def figure_line(name: str, figures: AgreementFigures, width: int) -> str:
     """One criterion's figures as a line of the table."""
-    from tenxeval_tui.evaluation.agreement import MEANINGFUL_PAIRS
+    from tenxeval_tui.evaluation.analysis.agreement import MEANINGFUL_PAIRS
 
     c = figures.confusion
     line = (

@@ -1,6 +1,6 @@
 """``tenxeval-tui cache list|clear|prune``: the judge reply cache on disk.
 
-The work is done by :mod:`tenxeval_tui.evaluation.judge_cache`; this prints what it
+The work is done by :mod:`tenxeval_tui.evaluation.judges.cache`; this prints what it
 found or removed. ``clear`` asks nothing (it is a cache: every entry can be asked again)
 but says what it removed. Exit codes: 0, or 2 for a bad flag or a ``--dir`` that is no
 folder.
@@ -92,7 +92,7 @@ def add_cache_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def cmd_cache(args: argparse.Namespace) -> int:
     """Run ``cache list``, ``cache clear`` or ``cache prune``."""
     from tenxeval_tui.evaluation.inert import inert
-    from tenxeval_tui.evaluation.judge_cache import (
+    from tenxeval_tui.evaluation.judges.cache import (
         cache_summary,
         clear_cache,
         default_cache_dir,

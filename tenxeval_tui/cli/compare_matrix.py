@@ -1,5 +1,5 @@
 """``tenxeval-tui compare A B C ...`` (or ``compare --matrix A B``): several reports as the
-variant matrix (:mod:`tenxeval_tui.evaluation.matrix`), the first the baseline; exit 1
+variant matrix (:mod:`tenxeval_tui.evaluation.analysis.matrix`), the first the baseline; exit 1
 when a report is significantly worse than the first (the rule of ``run --baseline``), 2
 when a file cannot be read.
 
@@ -35,9 +35,9 @@ def compare_matrix(
 ) -> int:
     """Load ``paths`` (with ``load``, which says why one cannot be read), print their
     matrix; the exit code."""
+    from tenxeval_tui.evaluation.analysis.matrix import build_matrix
+    from tenxeval_tui.evaluation.analysis.matrix_text import format_matrix
     from tenxeval_tui.evaluation.eval_result import EvalReport
-    from tenxeval_tui.evaluation.matrix import build_matrix
-    from tenxeval_tui.evaluation.matrix_text import format_matrix
     from tenxeval_tui.runs.matrix_report import matrix_json
 
     reports: dict[str, EvalReport] = {}

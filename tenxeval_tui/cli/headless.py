@@ -50,7 +50,7 @@ def _eval_files(paths: Sequence[str], workspace: Workspace) -> tuple[list[Path],
     named = [Path(p) for p in paths] or [workspace.resolve(p) for p in workspace.settings.eval_sets]
     if not named:
         raise UsageError("no eval sets: name files or folders, or set eval_sets in [tool.tenxeval]")
-    from tenxeval_tui.evaluation.textfiles import not_regular_reason
+    from tenxeval_tui.evaluation.files.textfiles import not_regular_reason
 
     files: list[Path] = []
     scanned: set[Path] = set()

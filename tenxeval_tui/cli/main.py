@@ -95,7 +95,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     every eval set there is compared, or only ``--eval-set ID``.
     """
     from tenxeval_tui.cli.report_names import ReportNameError, resolve_pairs
-    from tenxeval_tui.evaluation.compare import compare_reports
+    from tenxeval_tui.evaluation.analysis.compare import compare_reports
     from tenxeval_tui.evaluation.eval_result import EvalReport
     from tenxeval_tui.evaluation.inert import inert, inert_json
 
@@ -329,7 +329,7 @@ def _open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    from tenxeval_tui.evaluation.textfiles import max_file_problem
+    from tenxeval_tui.evaluation.files.textfiles import max_file_problem
 
     if (problem := max_file_problem()) is not None:  # never ignored quietly
         print(f"tenxeval-tui: {problem}", file=sys.stderr)

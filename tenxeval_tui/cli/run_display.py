@@ -69,7 +69,7 @@ class ConsoleDisplay:
         """The files that failed, the report (unless quiet), the files written, the summary
         line, then why the run stopped early."""
         from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
-        from tenxeval_tui.evaluation.judge_usage import usage_warning
+        from tenxeval_tui.evaluation.judges.usage import usage_warning
 
         report = published.report
         for name, message in published.errors:

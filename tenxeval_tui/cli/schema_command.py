@@ -36,7 +36,7 @@ def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def schema_command(args: argparse.Namespace) -> int:
     """Print or write the schema; exit 2 when FILE cannot be written."""
-    from tenxeval_tui.evaluation.fileio import atomic_write_text
+    from tenxeval_tui.evaluation.files.fileio import atomic_write_text
     from tenxeval_tui.evaluation.inert import inert
     from tenxeval_tui.evaluation.schemas import shipped_schema_text
 

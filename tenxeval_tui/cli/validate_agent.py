@@ -16,7 +16,7 @@ from typing import Any
 
 from tenxeval_tui.authoring.agent_checks import agent_notes, tool_section_notes
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, format_path, locate_many
 from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY
 from tenxeval_tui.runs.agent_schema import SchemaResult, read_schema
 from tenxeval_tui.settings.workspace import open_workspace

@@ -1,7 +1,7 @@
 """How ``tenxeval-tui run`` shows a run of several variants: a line per finished case
 and notes, each after its variant's name (the variants run at once, from threads: one
 lock keeps their lines whole), each variant's summary line, then the matrix
-(:func:`~tenxeval_tui.evaluation.matrix_text.format_matrix`), its files and the verdict.
+(:func:`~tenxeval_tui.evaluation.analysis.matrix_text.format_matrix`), its files and the verdict.
 Every line goes through :func:`~tenxeval_tui.evaluation.inert.inert`.
 """
 
@@ -98,7 +98,7 @@ def show_variants_outcome(
     outcome: VariantOutcome, output_dir: Path, argv: Sequence[str], *, quiet: bool
 ) -> None:
     """The matrix (unless quiet), its files, the journals kept, the verdict line."""
-    from tenxeval_tui.evaluation.matrix_text import format_matrix
+    from tenxeval_tui.evaluation.analysis.matrix_text import format_matrix
     from tenxeval_tui.runs.resume import resume_command
 
     if outcome.matrix is not None and not quiet:

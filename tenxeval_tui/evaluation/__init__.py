@@ -7,7 +7,10 @@ Every public name is importable from here; modules load on first use so that
 from __future__ import annotations
 
 import importlib
+from collections.abc import Collection
 from typing import Any
+
+from tenxeval_tui.evaluation import _wiring
 
 # public name -> module (relative to this package) that defines it
 _EXPORTS: dict[str, str] = {
@@ -70,13 +73,13 @@ _EXPORTS: dict[str, str] = {
     "TrajectoryJudgeCriterion": "criteria.trajectory_judge",
     "JudgedCriterion": "criteria.llm_base",
     "LLMCallerMixin": "criteria.llm_utils",
-    "JudgeModel": "judges",
-    "JudgeReply": "judges",
-    "JudgeSettings": "judges",
-    "JudgeError": "judges",
-    "JudgeCache": "judges",
-    "JudgePool": "judge_pool",
-    "OpenAIJudge": "judges",
+    "JudgeModel": "judges.models",
+    "JudgeReply": "judges.models",
+    "JudgeSettings": "judges.models",
+    "JudgeError": "judges.models",
+    "JudgeCache": "judges.models",
+    "JudgePool": "judges.pool",
+    "OpenAIJudge": "judges.models",
     # --- events, collectors, agents (events.py, collectors.py, targets/) ---
     "Event": "events",
     "EventType": "events",
@@ -109,16 +112,16 @@ _EXPORTS: dict[str, str] = {
     "aggregate_repeats": "repeats",
     "rescore_report": "rescore",
     "actual_as_expected": "actual",
-    "first_divergence": "flakiness",
-    "case_histories": "flakiness",
+    "first_divergence": "analysis.flakiness",
+    "case_histories": "analysis.flakiness",
     "pick_cases": "subsets",
     "unfinished": "subsets",
     "merge_results": "subsets",
     "evaluate_with_retries": "subsets",
-    "compare_reports": "compare",
-    "RunJournal": "journal",
-    "read_journal": "journal",
-    "report_from_journal": "journal",
+    "compare_reports": "analysis.compare",
+    "RunJournal": "results.journal",
+    "read_journal": "results.journal",
+    "report_from_journal": "results.journal",
     # --- user simulation (simulators/) ---
     "UserSimulator": "simulators.user_simulator",
     "BatchSimulator": "simulators.user_simulator",
@@ -171,3 +174,23 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+def _criterion_names() -> Collection[str]:
+    # lazy: the criteria (and pydantic) load when a config first names a custom criterion
+    from tenxeval_tui.evaluation.criteria.base import registered_criteria
+
+    return registered_criteria()
+
+
+def _report_page(report: Any) -> str:
+    # lazy: the HTML reporter (and Jinja) load when a notebook first shows a report
+    from tenxeval_tui.evaluation.reporters.html import HTMLReporter
+
+    return HTMLReporter().render(report)
+
+
+# config and eval_result sit below the criteria and the reporters: their calls up are bound
+# here (see _wiring), where every import of the core passes first.
+_wiring.criterion_names = _criterion_names
+_wiring.report_page = _report_page

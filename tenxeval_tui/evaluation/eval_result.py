@@ -8,6 +8,7 @@ the other's reports.
 
 from __future__ import annotations
 
+import html
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -24,10 +25,11 @@ from pydantic import (
     model_validator,
 )
 
+from tenxeval_tui.evaluation import _wiring
 from tenxeval_tui.evaluation.canonical import sha256_json
 from tenxeval_tui.evaluation.dataset.eval_set import ToolCall, TrajectoryStep
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
 from tenxeval_tui.evaluation.redact import redact_values
 from tenxeval_tui.evaluation.stats import (
@@ -228,7 +230,7 @@ class EvalCaseResult(BaseModel):
     repeat_stats: RepeatStats | None = Field(default=None, exclude_if=_unset)
     _pending_nodes: list[Any] | None = PrivateAttr(default=None)
     """The node responses whose ``node_responses`` and ``node_details`` views are not made
-    yet (the run worker's results: see :mod:`.node_views`); ``None`` for every other."""
+    yet (the run worker's results: see :mod:`~tenxeval_tui.evaluation.results.node_views`); ``None`` for every other."""
 
     @model_validator(mode="after")
     def _error_never_passes(self) -> EvalCaseResult:
@@ -583,11 +585,7 @@ class EvalReport(BaseModel):
         the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
         access to the notebook), keeping its styles and case list to itself.
         """
-        import html
-
-        from tenxeval_tui.evaluation.reporters.html import HTMLReporter
-
-        page = HTMLReporter().render(self)
+        page = _wiring.report_page(self)
         return (
             '<iframe class="tenxeval-report" sandbox="allow-scripts" '
             'style="width: 100%; height: 640px; border: 0" '

@@ -42,12 +42,12 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.provenance import run_provenance
 from tenxeval_tui.evaluation.provenance.hashing import case_sha256
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+    from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 
 CHILD_FAILED = 70
 """The child's exit status when its result could not be sent back."""
@@ -321,7 +321,7 @@ async def evaluate_in_child(
     raises :class:`AgentProcessDied`, with the partial report (also written by the
     configured reporters here), when the child died.
     """
-    from tenxeval_tui.evaluation.evaluator import write_reports
+    from tenxeval_tui.evaluation.agent_evaluator import write_reports
 
     with tempfile.TemporaryDirectory(prefix="tenxeval-journal-") as folder:
         journal = Path(folder) / "run.journal.jsonl"

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.config.presets import EvalPresets
 from tenxeval_tui.evaluation.dataset.builder import EvalSetBuilder
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, ToolCall
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.reporters.console import print_report
 from tenxeval_tui.evaluation.syncrun import run_to_end
 

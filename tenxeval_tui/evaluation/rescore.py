@@ -29,6 +29,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from tenxeval_tui.evaluation.agent_evaluator import score_criteria
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
@@ -42,13 +43,12 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.evaluator import score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult, NodeResponseData
-from tenxeval_tui.evaluation.fileio import built_long_lived
+from tenxeval_tui.evaluation.files.fileio import built_long_lived
 from tenxeval_tui.evaluation.provenance.hashing import config_sha256, judge_models
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
+from tenxeval_tui.evaluation.results.verdicts import no_verdict_error
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import no_verdict_error
 
 
 def execution_from_result(run: EvalCaseResult) -> ExecutionResult:

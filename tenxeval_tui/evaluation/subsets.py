@@ -6,7 +6,7 @@ What the front ends' ``--limit``, ``--sample --seed``, ``--resume`` and
 - :func:`pick_cases`: the first ``limit`` cases, or ``sample`` of them drawn with
   ``seed`` (kept in file order), after whatever filters came before;
 - :func:`unfinished`: the cases of an eval set that a (partial) report has no
-  result for, e.g. the report :func:`~tenxeval_tui.evaluation.journal.report_from_journal`
+  result for, e.g. the report :func:`~tenxeval_tui.evaluation.results.journal.report_from_journal`
   rebuilt from a killed run's journal;
 - :func:`merge_results`: a report's results with newer results of the same cases
   put in their place (and new ones added), in the eval set's order;
@@ -26,7 +26,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+    from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 
 
 def pick_cases(

@@ -80,7 +80,7 @@ async def run_eval(
     in-process elsewhere (scripts, notebooks). Platforms without ``fork`` (Windows) run
     in-process.
     """
-    from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+    from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 
     chosen = with_repeats(config or EvalConfig.default(), repeats, pass_rule)
     settings = current_pytest_settings()
@@ -496,7 +496,7 @@ class EvalFixtures:
     def evaluator_factory(self) -> Callable[..., Any]:
         """``factory(graph, collector, config=None) -> AgentEvaluator``; the config falls
         back to ``default_config``, then to ``EvalConfig.default()``."""
-        from tenxeval_tui.evaluation.evaluator import AgentEvaluator
+        from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 
         def factory(graph: Any, collector: Any, config: EvalConfig | None = None) -> Any:
             chosen = config or self.default_config or EvalConfig.default()

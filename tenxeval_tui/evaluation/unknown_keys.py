@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from tenxeval_tui.evaluation.config.eval_config import CriteriaConfig, EvalConfig, criterion_field
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, format_path, locate_many
 
 _ADK_TIME = "creation_timestamp"
 ALSO_READ: Mapping[type[BaseModel], frozenset[str]] = {

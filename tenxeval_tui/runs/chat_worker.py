@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
-from tenxeval_tui.runs.worker import ERROR_EXIT, exit_now
 
 USER_ID = "test_user"
 """The user id of the chat's turns: the one a new case's ``session_input`` has."""
@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 2:
         out.emit({"type": "chat_error", "message": "usage: chat_worker SPEC FOLDER"})
         return ERROR_EXIT
-    from tenxeval_tui.runs.worker import set_up_logging
+    from tenxeval_tui.runs.child_setup import set_up_logging
 
     set_up_logging(False)
     return asyncio.run(converse(args[0], Path(args[1]), out))

@@ -3,7 +3,7 @@
 The agent runs in ``python -m tenxeval_tui.runs.worker`` (:mod:`tenxeval_tui.runs.worker`), so
 nothing it does can end or hang the run: ``sys.exit``, ``os._exit``, a segfault,
 ``kill -9`` or the OOM killer end the child only, and the threads it leaves die with
-it. The child keeps a run journal (:class:`~tenxeval_tui.evaluation.journal.RunJournal`)
+it. The child keeps a run journal (:class:`~tenxeval_tui.evaluation.results.journal.RunJournal`)
 next to the reports; the reports are rebuilt from it here, with every result whole,
 so a child that died still gives the report of the cases that finished. The journal
 is removed once the reports are written; a ``run`` killed itself leaves it behind,
@@ -36,8 +36,8 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.isolation import died_result
-from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.results.journal import read_journal_runs
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan

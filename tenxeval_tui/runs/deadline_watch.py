@@ -21,8 +21,8 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
 from tenxeval_tui.runs.case_deadlines import CaseDeadlines, CaseKey, judging_case, overdue_result
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.journal import RunJournal
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.journal import RunJournal
 
 JOURNAL_FAILED = "worker_journal_failed"
 """The protocol line's ``type``: the journal could not be written (``message`` says why)."""

@@ -4,7 +4,7 @@
 five minutes in Python 3.12): a tool run with ``asyncio.to_thread`` or
 ``loop.run_in_executor`` that is still going after its case timed out (a stuck request, a
 ``time.sleep``) would keep the worker, and so ``run``, from ending. A worker process is
-ended with ``os._exit`` once its loop is done (:func:`~tenxeval_tui.runs.worker.exit_now`),
+ended with ``os._exit`` once its loop is done (:func:`~tenxeval_tui.runs.child_setup.exit_now`),
 which takes such threads with it; :func:`run_leaving_threads` is ``asyncio.run`` whose
 default executor, when shut down, asks its idle threads to stop and waits for none.
 """

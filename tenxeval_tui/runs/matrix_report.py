@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tenxeval_tui.evaluation.fileio import atomic_write_text
-from tenxeval_tui.evaluation.matrix import VariantMatrix
+from tenxeval_tui.evaluation.analysis.matrix import VariantMatrix
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 from tenxeval_tui.evaluation.reporters.matrix_html import render_matrix_html
 
 MATRIX_GLOB = "matrix-*.json"

@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import replay_json_lines
+from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.retry import Key
 

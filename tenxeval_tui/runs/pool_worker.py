@@ -37,16 +37,16 @@ from typing import Any
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
-from tenxeval_tui.runs.loop_exit import run_leaving_threads
-from tenxeval_tui.runs.parent_watch import die_with_parent
-from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
-from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
-from tenxeval_tui.runs.worker import (
+from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
     exit_now,
     load_agents,
     set_up_logging,
 )
+from tenxeval_tui.runs.loop_exit import run_leaving_threads
+from tenxeval_tui.runs.parent_watch import die_with_parent
+from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
+from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.worker_commands import apply_command, is_command
 
 READ_LIMIT = 1 << 24

@@ -35,8 +35,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
+from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.retry import Key
@@ -70,8 +70,8 @@ class EvaluatorActor:
         """Load the eval sets, criteria and agents; what went wrong, in one line, or
         ``None`` (an exception is not raised: the agent's own may not cross to the driver)."""
         from tenxeval_tui.evaluation.targets.loader import AgentLoadError
+        from tenxeval_tui.runs.child_setup import set_up_logging
         from tenxeval_tui.runs.pool_worker import load_evaluators
-        from tenxeval_tui.runs.worker import set_up_logging
 
         set_up_logging(False)
         try:

@@ -82,7 +82,7 @@ def marked_partial(report: EvalReport) -> EvalReport:
 def journal_reports(journal: Path) -> list[EvalReport]:
     """The reports of the cases ``journal`` recorded, each marked partial (empty ones left
     out); raises what reading the journal raises."""
-    from tenxeval_tui.evaluation.journal import read_journal
+    from tenxeval_tui.evaluation.results.journal import read_journal
 
     return [marked_partial(r) for r in read_journal(journal).values() if r.results]
 

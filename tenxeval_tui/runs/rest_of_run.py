@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tenxeval_tui.evaluation.journal import read_journal_runs
+from tenxeval_tui.evaluation.results.journal import read_journal_runs
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import WrittenReports, marked_partial, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point

@@ -18,7 +18,7 @@ from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.journal import read_journal
+from tenxeval_tui.evaluation.results.journal import read_journal
 from tenxeval_tui.evaluation.subsets import merge_results
 from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.passes import Selected, resume_split, with_finished

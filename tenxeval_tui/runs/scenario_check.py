@@ -18,7 +18,7 @@ from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.judges import ENV_BASE_URL, ENV_JUDGE_BASE_URL, ENV_JUDGE_MODEL
+from tenxeval_tui.evaluation.judges.models import ENV_BASE_URL, ENV_JUDGE_BASE_URL, ENV_JUDGE_MODEL
 from tenxeval_tui.evaluation.simulators.runner import simulator_for
 from tenxeval_tui.evaluation.simulators.scenario_sets import (
     file_simulator_config,

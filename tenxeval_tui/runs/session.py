@@ -41,8 +41,8 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.journal import read_journal_runs
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.journal import read_journal_runs
 from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
 from tenxeval_tui.runs.child_run import child_reports, run_in_child

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tenxeval_tui.evaluation.analysis.matrix import VariantMatrix, build_matrix
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.matrix import VariantMatrix, build_matrix
 from tenxeval_tui.evaluation.variant_spec import Variant, VariantError, parse_variants
 from tenxeval_tui.runs.child_run import journal_path
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun

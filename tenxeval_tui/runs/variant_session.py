@@ -14,7 +14,7 @@ Where things go, under the run's output folder ``OUT``:
 - ``OUT/<variant>/``: the variant's report (its ``metadata.variant`` names it) and, while
   the run is not done, its journal;
 - ``OUT/matrix-<time>.json`` and ``.html``: the matrix report
-  (:mod:`tenxeval_tui.evaluation.matrix`) tying them together.
+  (:mod:`tenxeval_tui.evaluation.analysis.matrix`) tying them together.
 
 A run stopped before its end keeps every variant's journal; ``--resume OUT`` resumes each
 variant from the newest journal in its folder ``OUT/<variant>/`` (a variant that had
@@ -35,8 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tenxeval_tui.evaluation.analysis.matrix import VariantMatrix, build_matrix
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.matrix import VariantMatrix, build_matrix
 from tenxeval_tui.evaluation.variant_spec import Variant, folder_name
 from tenxeval_tui.runs.child_run import JOURNAL_GLOB
 from tenxeval_tui.runs.display import RunDisplay

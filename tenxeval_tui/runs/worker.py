@@ -41,8 +41,6 @@ killed outright still leaves what finished.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import signal
 import sys
 import traceback
@@ -53,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
+from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import die_with_parent
@@ -64,8 +63,6 @@ from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-
-ERROR_EXIT = 3
 
 
 def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
@@ -108,7 +105,7 @@ class LeanJsonLinesObserver(JsonLinesObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         key = (result.eval_set_id, result.eval_id)
         if key in self.whole:
-            from tenxeval_tui.evaluation.node_views import fill
+            from tenxeval_tui.evaluation.results.node_views import fill
 
             self.whole.discard(key)
             super().on_case_end(fill(result))
@@ -123,55 +120,12 @@ class ForgetBulk(RunObserver):
     from the journal holds one case's steps at a time, not every case's."""
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        from tenxeval_tui.evaluation.node_views import forget
+        from tenxeval_tui.evaluation.results.node_views import forget
 
         for one in [result, *(result.repeat_results or [])]:
             for name in BULKY_RESULT_FIELDS:
                 setattr(one, name, [])
             forget(one)
-
-
-def load_agents(
-    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
-) -> list[tuple[Any, Any, EvalSet]]:
-    """``(app, collector, eval_set)`` for each eval set, each agent loaded once.
-
-    The run's agent is the default; an eval set naming its own (``metadata.agent``) runs
-    with that one. An :class:`AgentLoadError` of an eval set's own agent names its file.
-    """
-    from tenxeval_tui.evaluation.targets.loader import (
-        EVAL_SET_AGENT_KEY,
-        AgentLoadError,
-        agent_spec_for,
-        load_agent,
-    )
-
-    pairs: dict[str, tuple[Any, Any]] = {}
-    evaluations: list[tuple[Any, Any, EvalSet]] = []
-    for path, eval_set in files_and_sets:
-        try:
-            spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
-            if spec not in pairs:
-                # The events are streamed as they come (and journalled): the collector
-                # need not keep each raw event of a case as well (a kB or so each).
-                app, collector = load_agent(
-                    spec,
-                    cwd=plan.search_path,
-                    capture_all_events=False,
-                    params=plan.agent_params or None,
-                )
-                # Nor a copy of the last case's steps: its result is streamed and journalled.
-                collector.keep_last_case = False
-                # Nor the two report views of each node response: the journal and the
-                # reports make them as they write them (see evaluation/node_views.py).
-                collector.defer_node_views = True
-                pairs[spec] = (app, collector)
-        except AgentLoadError as exc:
-            if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
-                raise
-            raise AgentLoadError(None, f"{path}: metadata.agent: {exc}") from None
-        evaluations.append((*pairs[spec], eval_set))
-    return evaluations
 
 
 def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
@@ -190,30 +144,10 @@ def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[Eval
                 raise ValueError(f"scenarios {eval_set.eval_set_id!r}: {exc}") from None
 
 
-def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
-    """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
-    INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
-    import logging
-
-    from tenxeval_tui.evaluation.redact import RedactingFormatter
-
-    if level or verbose:
-        handler = logging.StreamHandler()
-        # A judge endpoint's credentials never reach a log line (see evaluation/redact.py).
-        handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
-        logging.basicConfig(
-            level=level.upper() if level else logging.INFO, handlers=[handler], force=bool(level)
-        )
-    elif verbose is False:
-        # Agents' frameworks log errors with tracebacks; the report already says what failed.
-        logging.getLogger().addHandler(logging.NullHandler())
-        logging.getLogger().setLevel(logging.CRITICAL)
-
-
 async def run(plan: RunPlan, out: ProtocolLines) -> int:
     """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
     from tenxeval_tui.evaluation.criteria import build_criteria
-    from tenxeval_tui.evaluation.runner import EvaluationRunner
+    from tenxeval_tui.evaluation.evaluator import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
     from tenxeval_tui.runs.criteria_modules import import_criteria_modules
 
@@ -376,15 +310,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ERROR_EXIT
     set_up_logging(plan.verbose, plan.log_level)
     return run_leaving_threads(run(plan, out))
-
-
-def exit_now(code: int) -> None:
-    """End the process with ``code`` now: stdio flushed, no wait for the threads an agent
-    left running (a non-daemon thread would keep the worker alive for ever)."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(code)
 
 
 def _main_then_exit() -> None:

@@ -35,7 +35,7 @@ ACK = "worker_ack"
 
 
 class Stoppable(Protocol):
-    """What the commands act on (an :class:`~tenxeval_tui.evaluation.runner.EvaluationRunner`)."""
+    """What the commands act on (an :class:`~tenxeval_tui.evaluation.evaluator.EvaluationRunner`)."""
 
     def stop_case(self, eval_set_id: str, eval_id: str, mode: StopMode = ...) -> bool: ...
 

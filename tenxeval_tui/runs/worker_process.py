@@ -25,9 +25,9 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
-from tenxeval_tui.evaluation.fileio import freeze_alive
-from tenxeval_tui.evaluation.journal import RunJournal
+from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.results.journal import RunJournal
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, overdue_results
 from tenxeval_tui.runs.live_run import LiveRun
 from tenxeval_tui.runs.plan import RunPlan

@@ -238,7 +238,7 @@ def save_user_settings(updates: dict[str, Any], path: Path | None = None) -> Pro
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    from tenxeval_tui.evaluation.fileio import atomic_write_text
+    from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 
     path = settings_path() if path is None else path
     try:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.authoring.document import EvalSetDocument, JsonFormat
-from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, ToolCall, fileio
-from tenxeval_tui.evaluation.fileio import gc_paused
+from tenxeval_tui.evaluation import EvalFileError, EvalSet, EvalSetBuilder, ToolCall
+from tenxeval_tui.evaluation.files import fileio
+from tenxeval_tui.evaluation.files.fileio import gc_paused
 
 
 @pytest.fixture
@@ -286,7 +287,7 @@ def test_atomic_save_failure_leaves_the_old_file(
     def broken_replace(src: str, dst: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("tenxeval_tui.evaluation.fileio.os.replace", broken_replace)
+    monkeypatch.setattr("tenxeval_tui.evaluation.files.fileio.os.replace", broken_replace)
     with pytest.raises(OSError, match="disk full"):
         doc.save()
     assert path.read_text() == before

@@ -9,7 +9,7 @@ import pytest
 from tenxeval_tui.browsing.agreement_table import agreement_table
 from tenxeval_tui.browsing.labels import LabelIndex
 from tenxeval_tui.browsing.verdicts import read_verdicts
-from tenxeval_tui.evaluation.agreement import Confusion
+from tenxeval_tui.evaluation.analysis.agreement import Confusion
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tests.browsing.label_samples import FIGURE_KEYS, JUDGED, human, judged_report, write_report
 

@@ -167,7 +167,7 @@ def test_reader_reads_other_layouts_right(tmp_path: Path) -> None:
 
 def test_comparing_light_rows_matches_comparing_full_reports(tmp_path: Path) -> None:
     from tenxeval_tui.evaluation import EvalReport
-    from tenxeval_tui.evaluation.compare import compare_reports, compare_runs
+    from tenxeval_tui.evaluation.analysis.compare import compare_reports, compare_runs
 
     base, cur = write_reports(tmp_path)
     light = compare_runs(ReportDocument.open(base).outcome(), ReportDocument.open(cur).outcome())

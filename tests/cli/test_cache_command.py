@@ -12,7 +12,7 @@ import pytest
 
 from tenxeval_tui.cli.cache_command import human_size, parse_duration
 from tenxeval_tui.evaluation import JudgeCache, JudgeReply, TokenUsage
-from tenxeval_tui.evaluation.judge_cache import cache_entries
+from tenxeval_tui.evaluation.judges.cache import cache_entries
 from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"

@@ -51,7 +51,7 @@ NOT_FOR_A_PLAIN_RUN = (
     "tenxeval_tui.cli.variant_display",
     "tenxeval_tui.cli.variant_json",
     "tenxeval_tui.runs.variant_session",
-    "tenxeval_tui.evaluation.matrix",
+    "tenxeval_tui.evaluation.analysis.matrix",
     "tenxeval_tui.runs.scenario_check",
     "tenxeval_tui.evaluation.simulators.runner",
     "tenxeval_tui.evaluation.simulators.user_simulator",

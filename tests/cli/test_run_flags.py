@@ -312,7 +312,7 @@ def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
     project: Path, in_process: InProcess
 ) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.results.journal import RunJournal
 
     ids = [f"c{i}" for i in range(5)]
     args = counting_project(project, ids)
@@ -349,7 +349,7 @@ def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
 
 def test_resume_of_a_journal_with_every_case_runs_no_agent(project: Path) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.results.journal import RunJournal
 
     args = counting_project(project, ["a", "b"])
     eval_set = EvalSet.from_file(project / "counting.evalset.json")
@@ -430,7 +430,7 @@ def test_max_cost_of_a_resumed_run_counts_what_its_journal_spent_and_keeps_its_s
     """#30: --resume ignored what the journal's cases spent, dropped the budget's stop and
     exited 0 with cases never run."""
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.results.journal import RunJournal
 
     ids = [f"c{i}" for i in range(5)]
     args = priced_project(project, ids)

@@ -211,7 +211,7 @@ def test_resume_simulates_only_the_conversations_the_journal_lacks(
     weather: Path, judge_env: JudgeServer
 ) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-    from tenxeval_tui.evaluation.journal import RunJournal
+    from tenxeval_tui.evaluation.results.journal import RunJournal
     from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 
     path = weather / "evals/weather_graph.scenarios.json"

@@ -11,7 +11,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalConfig, EvalFileError, EvalReport, EvalSet
 from tenxeval_tui.evaluation.dataset import validate_eval_set_file
-from tenxeval_tui.evaluation.textfiles import MAX_FILE_ENV, read_text_file
+from tenxeval_tui.evaluation.files.textfiles import MAX_FILE_ENV, read_text_file
 
 CASE = {"eval_id": "a", "conversation": [{"user_content": {"role": "user", "content": "hi"}}]}
 
@@ -130,7 +130,7 @@ def test_a_thousand_duplicate_ids_are_located_in_one_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Locating each problem with a scan of its own took minutes for 1,000 duplicates.
-    from tenxeval_tui.evaluation import fileio
+    from tenxeval_tui.evaluation.files import fileio
 
     scans: list[int] = []
     locate_many = fileio.locate_many

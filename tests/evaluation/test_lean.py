@@ -17,9 +17,9 @@ from tenxeval_tui.evaluation import (
 )
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, NodeDetail
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.lean import token_usage, trusted
-from tenxeval_tui.evaluation.node_views import node_detail, node_response_dict
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.results.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 MESSAGES = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]

@@ -8,7 +8,7 @@ from pathlib import Path
 from tenxeval_tui.evaluation import EvalSetBuilder, Trace, create_eval_app
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.evaluator import AgentEvaluator
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal
 
 
 def test_an_eval_set_run_records_its_wall_time_next_to_the_summed_durations(

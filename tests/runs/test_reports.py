@@ -7,7 +7,7 @@ from pathlib import Path
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.journal import RunJournal
+from tenxeval_tui.evaluation.results.journal import RunJournal
 from tenxeval_tui.runs.reports import journal_reports, marked_partial, write_reports
 
 

@@ -94,8 +94,8 @@ def test_an_agent_killing_the_worker_leaves_the_finished_cases_in_the_journal(
 
 def test_forget_bulk_empties_a_result_only_after_the_journal_has_it_whole(tmp_path: Path) -> None:
     from tenxeval_tui.evaluation import EvalCaseResult, TrajectoryStep
-    from tenxeval_tui.evaluation.journal import RunJournal
     from tenxeval_tui.evaluation.observers import ObserverGroup
+    from tenxeval_tui.evaluation.results.journal import RunJournal
     from tenxeval_tui.runs.worker import BULKY_RESULT_FIELDS, ForgetBulk
 
     step = TrajectoryStep.node("MAIN", timestamp=1.0)

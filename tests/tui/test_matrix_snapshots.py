@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.matrix import build_matrix
+from tenxeval_tui.evaluation.analysis.matrix import build_matrix
 from tenxeval_tui.screens.reports.matrix import MatrixScreen, TranscriptPairScreen
 from tests.tui.conftest import wait_for
 

@@ -8,7 +8,7 @@ from sample_evals.weather_graph import build_graph
 from tenxeval_tui.browsing.report_document import ReportDocument, StatusFilter
 from tenxeval_tui.browsing.reports_index import list_reports
 from tenxeval_tui.evaluation import EvalConfig, EvaluationRunner, create_eval_app
-from tenxeval_tui.evaluation.compare import compare_reports
+from tenxeval_tui.evaluation.analysis.compare import compare_reports
 from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
 from tests.waiting import wait_for

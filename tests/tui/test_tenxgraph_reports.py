@@ -15,7 +15,7 @@ from tenxgraph.qa.evaluation.token_usage import TokenUsage
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.reports_index import list_reports
-from tenxeval_tui.evaluation.compare import CaseChange, compare_reports
+from tenxeval_tui.evaluation.analysis.compare import CaseChange, compare_reports
 from tenxeval_tui.evaluation.eval_result import EvalReport as OurReport
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.response_diff import ResponseDiff

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.browsing.report_document import repeat_counts
-from tenxeval_tui.evaluation.compare import criterion_figures
+from tenxeval_tui.evaluation.analysis.compare import criterion_figures
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import (
     CASE_SHA256_KEY,
@@ -25,7 +25,7 @@ from tenxeval_tui.evaluation.eval_result import (
     RESCORED_KEY,
     EvalReport,
 )
-from tenxeval_tui.evaluation.fileio import parse_json, read_text
+from tenxeval_tui.evaluation.files.fileio import parse_json, read_text
 
 STATUS_CODES = {"passed": "P", "failed": "F", "error": "E"}
 """How a case's status is stored (one letter; the history's strips show the same)."""

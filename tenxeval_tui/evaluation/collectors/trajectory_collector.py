@@ -11,7 +11,7 @@ its own (a ``contextvars`` variable, so concurrent cases never see each other's
 events and nothing shared is rebound). The evaluator runs each case inside one.
 
 :class:`PublisherCallback` and :func:`make_trajectory_callback` need the optional
-``10xgraph`` package and are loaded from :mod:`.targets.graph` on first use.
+``10xgraph`` package and are loaded from :mod:`.tenxgraph_callbacks` on first use.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tenxeval_tui.evaluation.subscription import Subscription
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.targets.graph import PublisherCallback
+    from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import PublisherCallback
 
 # Tool arguments that frameworks inject and that are not the model's arguments.
 _INJECTED_ARGS = frozenset({"tool_call_id", "state", "config"})
@@ -71,7 +71,7 @@ class TrajectoryCollector(EventCollector):
         self.defer_node_views = False
         """With ``keep_last_case`` off: whether the evaluator leaves each case result's
         ``node_responses`` and ``node_details`` pending (see
-        :mod:`~tenxeval_tui.evaluation.node_views`), for a run that writes its results
+        :mod:`~tenxeval_tui.evaluation.results.node_views`), for a run that writes its results
         rather than reads them."""
         self.trajectory: list[TrajectoryStep] = []
         self.tool_calls: list[ToolCall] = []
@@ -346,7 +346,7 @@ def make_trajectory_callback(
     :func:`~tenxeval_tui.evaluation.testing.create_eval_app`, which gives each graph a
     container of its own.
     """
-    from tenxeval_tui.evaluation.targets.graph import build_callback_manager
+    from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import build_callback_manager
 
     return collector, build_callback_manager(collector, config)
 
@@ -357,7 +357,7 @@ NodeResponse = NodeResponseData
 
 def __getattr__(name: str) -> Any:
     if name == "PublisherCallback":
-        from tenxeval_tui.evaluation.targets.graph import PublisherCallback
+        from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import PublisherCallback
 
         return PublisherCallback
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

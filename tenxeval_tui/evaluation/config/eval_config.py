@@ -15,11 +15,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tenxeval_tui.evaluation import _wiring
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig, Rubric
 from tenxeval_tui.evaluation.config.prices import ModelPrice
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserSimulatorConfig
 from tenxeval_tui.evaluation.config.types import DEFAULT_JUDGE_MODEL, MatchType
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 __all__ = [
@@ -279,9 +280,7 @@ class EvalConfig(BaseModel):
         """
         field = criterion_field(name)
         if field is None:
-            from tenxeval_tui.evaluation.criteria.base import registered_criteria
-
-            known = registered_criteria()
+            known = _wiring.criterion_names()
             if name not in known:
                 names = ", ".join(sorted(set(known) | set(CRITERION_NAMES.values())))
                 raise ValueError(f"unknown criterion {name!r}; known criteria: {names}")

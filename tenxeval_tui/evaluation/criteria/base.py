@@ -31,11 +31,11 @@ from tenxeval_tui.evaluation.config.eval_config import CriterionConfig, EvalConf
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
+from tenxeval_tui.evaluation.results.verdicts import has_no_verdict, without_verdict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import has_no_verdict, without_verdict
 
 if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.judge_pool import JudgePool
+    from tenxeval_tui.evaluation.judges.pool import JudgePool
 
 
 class CriterionConfigError(ValueError):
@@ -324,7 +324,7 @@ def build_criteria(
         raise CriterionConfigError("; ".join(problems))
     if any(c.requires_judge for c in criteria):
         if judge_pool is None:
-            from tenxeval_tui.evaluation.judge_pool import JudgePool
+            from tenxeval_tui.evaluation.judges.pool import JudgePool
 
             judge_pool = JudgePool(max_concurrency=config.effective_concurrency)
         for criterion in criteria:

@@ -28,11 +28,11 @@ from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judge_pool import JudgePool
-from tenxeval_tui.evaluation.judge_usage import USAGE_ESTIMATED_KEY
-from tenxeval_tui.evaluation.judges import JudgeError, JudgeReply, JudgeSettings
+from tenxeval_tui.evaluation.judges.models import JudgeError, JudgeReply, JudgeSettings
+from tenxeval_tui.evaluation.judges.pool import JudgePool
+from tenxeval_tui.evaluation.judges.usage import USAGE_ESTIMATED_KEY
+from tenxeval_tui.evaluation.results.verdicts import without_verdict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.verdicts import without_verdict
 
 if TYPE_CHECKING:
     import jinja2

@@ -1,6 +1,6 @@
 """The LLM-judged criteria of the 10xGraph API.
 
-Each asks a judge model (see :mod:`tenxeval_tui.evaluation.judges`) for yes/no
+Each asks a judge model (see :mod:`tenxeval_tui.evaluation.judges.models`) for yes/no
 verdicts, ``config.num_samples`` times, and combines them by majority (ties
 break to "no"; see :mod:`.llm_base`). Prompts are the jinja2 templates in
 ``evaluation/prompts/``. Every result carries the judge's reasoning in

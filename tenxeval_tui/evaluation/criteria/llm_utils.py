@@ -4,7 +4,7 @@ For 10xGraph users' custom LLM criteria: a class mixing it in (with a
 ``config`` attribute, as every criterion has) calls ``await
 self._call_llm_score(prompt)`` and gets ``(score, reasoning, token_usage)``.
 The judge is the one the built-in judged criteria use (see
-:mod:`tenxeval_tui.evaluation.judges`: ``judge_model``, ``judge_base_url``,
+:mod:`tenxeval_tui.evaluation.judges.models`: ``judge_model``, ``judge_base_url``,
 the API key variable...). Unlike 10xGraph, which scores 0.5 when no provider
 answers, a missing judge or a failed call raises :class:`JudgeError`: nothing
 is ever scored that no judge scored.
@@ -17,8 +17,8 @@ from typing import Any
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.llm_base import parse_json_reply
-from tenxeval_tui.evaluation.judge_pool import JudgePool
-from tenxeval_tui.evaluation.judges import JudgeError, JudgeSettings
+from tenxeval_tui.evaluation.judges.models import JudgeError, JudgeSettings
+from tenxeval_tui.evaluation.judges.pool import JudgePool
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 

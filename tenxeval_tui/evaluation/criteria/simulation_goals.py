@@ -15,7 +15,7 @@ from tenxeval_tui.evaluation.criteria.judge_replies import GoalsReply
 from tenxeval_tui.evaluation.criteria.llm_base import JudgedCriterion, JudgeReplyError, Sample
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judges import JudgePool
+from tenxeval_tui.evaluation.judges.pool import JudgePool
 
 GOALS_KEY = "goals"
 """``case.metadata`` key holding the goals (a list of strings) the criterion judges."""

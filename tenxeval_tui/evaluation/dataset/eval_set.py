@@ -37,7 +37,7 @@ from tenxeval_tui.evaluation.dataset.expectation_checks import (
 )
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
 
 _KEEP_UNKNOWN = ConfigDict(extra="allow")

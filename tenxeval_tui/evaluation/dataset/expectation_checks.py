@@ -19,7 +19,7 @@ from tenxeval_tui.evaluation.dataset.arg_matchers import (
 )
 from tenxeval_tui.evaluation.dataset.trajectory_rules import RULES_KEY, rules_problems
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.fileio import parse_json, placed_problems, read_text
+from tenxeval_tui.evaluation.files.fileio import parse_json, placed_problems, read_text
 
 Found = list[tuple[list[str | int], str]]
 """(JSON path, message) of each problem."""

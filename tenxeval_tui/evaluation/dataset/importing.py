@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet, ToolCall
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.textfiles import read_text_file
+from tenxeval_tui.evaluation.files.textfiles import read_text_file
 
 Format = Literal["csv", "tsv", "jsonl", "adk"]
 FORMATS: tuple[Format, ...] = ("csv", "tsv", "jsonl", "adk")

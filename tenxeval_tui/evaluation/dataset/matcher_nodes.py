@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, format_path
 
 
 def format_arg_path(path: list[PathPart]) -> str:

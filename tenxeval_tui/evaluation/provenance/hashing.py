@@ -31,7 +31,7 @@ from tenxeval_tui.evaluation.canonical import canonical_json, sha256_json
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.criteria.base import get_criterion_class
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.judges import ENV_JUDGE_MODEL
+from tenxeval_tui.evaluation.judges.models import ENV_JUDGE_MODEL
 
 CONFIG_FIELDS_NOT_HASHED = frozenset(
     {"reporter", "parallel", "max_concurrency", "verbose", "max_cost"}

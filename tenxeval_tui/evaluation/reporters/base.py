@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused
+from tenxeval_tui.evaluation.files.fileio import atomic_write_bytes, gc_paused
 
 
 class BaseReporter(abc.ABC):

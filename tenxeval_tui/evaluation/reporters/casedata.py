@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pydantic_core
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.node_views import node_entries, views
+from tenxeval_tui.evaluation.results.node_views import node_entries, views
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import ReporterConfig

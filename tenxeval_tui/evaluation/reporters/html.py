@@ -31,7 +31,7 @@ import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.fileio import without_surrogates
+from tenxeval_tui.evaluation.files.fileio import without_surrogates
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view

@@ -11,12 +11,12 @@ import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.fileio import atomic_write_bytes, gc_paused, without_surrogates
-from tenxeval_tui.evaluation.json_stream import report_json_parts
-from tenxeval_tui.evaluation.node_views import fill_report
+from tenxeval_tui.evaluation.files.fileio import atomic_write_bytes, gc_paused, without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
+from tenxeval_tui.evaluation.results.json_stream import report_json_parts
+from tenxeval_tui.evaluation.results.node_views import fill_report
 
 
 class JSONReporter(BaseReporter):

@@ -6,7 +6,7 @@ import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.fileio import without_surrogates
+from tenxeval_tui.evaluation.files.fileio import without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions
 from tenxeval_tui.evaluation.reporters.rows import report_rows

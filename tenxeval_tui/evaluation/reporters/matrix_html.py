@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from tenxeval_tui.evaluation.matrix import MatrixCell, VariantMatrix
+from tenxeval_tui.evaluation.analysis.matrix import MatrixCell, VariantMatrix
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.agent_evaluator import write_reports
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.config.prices import PriceTable
@@ -30,7 +31,6 @@ from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.criteria.simulation_goals import SimulationGoalsCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.evaluator import write_reports
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario, ScenarioSet
 from tenxeval_tui.evaluation.simulators.scenario_sets import (

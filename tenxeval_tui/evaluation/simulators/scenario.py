@@ -32,8 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from tenxeval_tui.evaluation.config.reporter_config import UserSimulatorConfig
-from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.fileio import atomic_write_text, read_json_model
+from tenxeval_tui.evaluation.errors import EvalFileError, Problem
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.schema_ref import schema_ref_field, with_schema_ref
 
 SCENARIO_FILE_SUFFIX = ".scenarios.json"
@@ -148,8 +148,6 @@ def _id_problems(data: Any) -> list[tuple[list[str | int], str]]:
 
 def validate_scenario_file(path: str | Path) -> list[Problem]:
     """Every problem of a scenario file (empty when it loads)."""
-    from tenxeval_tui.evaluation.errors import EvalFileError
-
     try:
         ScenarioSet.from_file(path)
     except FileNotFoundError:

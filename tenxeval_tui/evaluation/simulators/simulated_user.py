@@ -25,7 +25,8 @@ from tenxeval_tui.evaluation.criteria.llm_base import (
     parse_json_reply,
     render_prompt,
 )
-from tenxeval_tui.evaluation.judges import JudgeError, JudgePool, JudgeReply, JudgeSettings
+from tenxeval_tui.evaluation.judges.models import JudgeError, JudgeReply, JudgeSettings
+from tenxeval_tui.evaluation.judges.pool import JudgePool
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 

@@ -22,6 +22,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator, score_criteria
 from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import CriteriaConfig, EvalConfig
@@ -30,9 +31,9 @@ from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig, UserS
 from tenxeval_tui.evaluation.criteria.base import BaseCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
-from tenxeval_tui.evaluation.evaluator import AgentEvaluator, score_criteria
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judges import JudgePool, JudgeSettings
+from tenxeval_tui.evaluation.judges.models import JudgeSettings
+from tenxeval_tui.evaluation.judges.pool import JudgePool
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.simulators.result import SIMULATION_KEY, SimulationResult
 from tenxeval_tui.evaluation.simulators.scenario import ConversationScenario

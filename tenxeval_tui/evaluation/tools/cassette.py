@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.fileio import read_text
+from tenxeval_tui.evaluation.files.fileio import read_text
 
 
 class CassetteError(ValueError):

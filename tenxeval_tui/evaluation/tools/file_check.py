@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.evaluation.errors import Problem
-from tenxeval_tui.evaluation.fileio import read_text
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.files.fileio import read_text
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, format_path, locate_many
 from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, section_problems
 
 

@@ -2,7 +2,7 @@
 ``metadata.tools``, and what becomes of each case's calls.
 
 :class:`ToolRun` is handed to :class:`~tenxeval_tui.evaluation.evaluator.AgentEvaluator`
-(``tools=``, or through :class:`~tenxeval_tui.evaluation.runner.EvaluationRunner`). For
+(``tools=``, or through :class:`~tenxeval_tui.evaluation.evaluator.EvaluationRunner`). For
 each case it runs it opens a :class:`~.session.CaseTools` (:meth:`ToolRun.open_case`;
 ``None`` when nothing about the case's tools is controlled, so a plain live run costs
 nothing) and, once the case has its result, :meth:`ToolRun.finish_case` writes in the

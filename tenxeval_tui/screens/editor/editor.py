@@ -23,7 +23,7 @@ from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.files.fileio import gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.runs.agent_schema import SchemaCache

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.report_document import ReportDocument
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CASE_SORT_KEYS,
     CaseChange,
     CaseComparison,

@@ -14,11 +14,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from tenxeval_tui.evaluation.compare import numbered_keys
+from tenxeval_tui.evaluation.analysis.compare import numbered_keys
+from tenxeval_tui.evaluation.analysis.matrix import MatrixRow, VariantMatrix
+from tenxeval_tui.evaluation.analysis.matrix_text import variant_line
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.evaluation.matrix import MatrixRow, VariantMatrix
-from tenxeval_tui.evaluation.matrix_text import variant_line
 from tenxeval_tui.runs.transcript import result_transcript
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.reports.case_detail import CaseScreen

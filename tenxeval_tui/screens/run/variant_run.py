@@ -16,8 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, SelectionList, Static
 
+from tenxeval_tui.evaluation.analysis.matrix_text import variant_line
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.evaluation.matrix_text import variant_line
 from tenxeval_tui.evaluation.variant_spec import Variant, VariantError
 from tenxeval_tui.runs.live_run import LiveRun
 from tenxeval_tui.runs.plan import RunPlan

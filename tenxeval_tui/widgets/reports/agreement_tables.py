@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from tenxeval_tui.browsing.labelled_report import LabelledCase
-from tenxeval_tui.evaluation.agreement import MEANINGFUL_PAIRS, AgreementFigures
+from tenxeval_tui.evaluation.analysis.agreement import MEANINGFUL_PAIRS, AgreementFigures
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
 from tenxeval_tui.widgets.reports.status_text import status_text

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from tenxeval_tui.evaluation.compare import CaseChange, CaseComparison
+from tenxeval_tui.evaluation.analysis.compare import CaseChange, CaseComparison
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
 from tenxeval_tui.widgets.reports.status_text import delta_text, score_text, status_text
@@ -72,7 +72,7 @@ def comparison_cells(case: CaseComparison) -> Sequence[Text]:
 
 class ComparisonTable(VirtualTable):
     """One row per case of either run (with repeats: runs passed on each side and the
-    p-value of the change, see :mod:`tenxeval_tui.evaluation.compare`)."""
+    p-value of the change, see :mod:`tenxeval_tui.evaluation.analysis.compare`)."""
 
     DEFAULT_CSS = """
     ComparisonTable {

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tenxeval_tui.evaluation.analysis.flakiness import sample_disagreement
 from tenxeval_tui.evaluation.eval_result import CriterionResult
-from tenxeval_tui.evaluation.flakiness import sample_disagreement
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.widgets.common.section_title import TitledStatic
 from tenxeval_tui.widgets.reports.status_text import delta_text, score_text

@@ -15,9 +15,9 @@ from tenxeval_tui.evaluation import (
     JudgeReply,
     JudgeSettings,
     TokenUsage,
-    fileio,
 )
-from tenxeval_tui.evaluation.judge_cache import (
+from tenxeval_tui.evaluation.files import fileio
+from tenxeval_tui.evaluation.judges.cache import (
     cache_entries,
     cache_summary,
     clear_cache,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 
 from tenxeval_tui.evaluation import CriterionConfig, JudgePool, JudgeSettings, LLMJudgeCriterion
-from tenxeval_tui.evaluation.ratelimit import SlidingWindowLimiter
+from tenxeval_tui.evaluation.judges.ratelimit import SlidingWindowLimiter
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 from tests.waiting import wait_async
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from sample_evals.plain_agent import support_agent
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, EvalSet, wrap_agent
 from tenxeval_tui.evaluation.eval_result import PARTIAL_KEY, STOPPED_KEY
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
 from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,
     PROVENANCE_KEY,
@@ -22,6 +21,7 @@ from tenxeval_tui.evaluation.provenance import (
     result_fingerprint,
 )
 from tenxeval_tui.evaluation.rescore import rescore_report
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
 from tests.evaluation.conftest import config_with
 
 ROOT = Path(__file__).resolve().parents[3]

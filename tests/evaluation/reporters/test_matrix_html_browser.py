@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.evaluation import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.matrix import build_matrix
+from tenxeval_tui.evaluation.analysis.matrix import build_matrix
 from tenxeval_tui.evaluation.reporters.matrix_html import render_matrix_html
 
 from .chromium import Chromium

@@ -354,7 +354,7 @@ JOURNALS = Path(__file__).parent / "reports" / ".journal"
 
 
 def paris_journalled() -> bool:
-    from tenxeval_tui.evaluation.journal import read_journal_runs
+    from tenxeval_tui.evaluation.results.journal import read_journal_runs
 
     return any(
         r.eval_id == "paris"

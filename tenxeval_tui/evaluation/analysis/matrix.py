@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
-from tenxeval_tui.evaluation.compare import ALPHA, numbered_keys
+from tenxeval_tui.evaluation.analysis.compare import ALPHA, numbered_keys
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.stats import fisher_one_sided, wilson_interval
 

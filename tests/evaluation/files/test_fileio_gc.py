@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalSet, EvalSetBuilder
-from tenxeval_tui.evaluation.fileio import freeze_alive
+from tenxeval_tui.evaluation.files.fileio import freeze_alive
 
 
 @pytest.fixture

@@ -34,10 +34,10 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.json_stream import case_json_parts
-from tenxeval_tui.evaluation.lean_load import case_result
-from tenxeval_tui.evaluation.node_views import fill
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.json_stream import case_json_parts
+from tenxeval_tui.evaluation.results.lean_load import case_result
+from tenxeval_tui.evaluation.results.node_views import fill
 
 
 class RunJournal(RunObserver):

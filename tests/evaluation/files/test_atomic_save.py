@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from tenxeval_tui.evaluation import EvalSet
-from tenxeval_tui.evaluation.fileio import STALE_TEMPORARY_SECONDS, atomic_write_text
+from tenxeval_tui.evaluation.files.fileio import STALE_TEMPORARY_SECONDS, atomic_write_text
 
 
 def aged(path: Path, seconds: float) -> Path:

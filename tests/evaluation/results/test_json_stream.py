@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import EvalReport, JSONReporter, json_stream
+from tenxeval_tui.evaluation import EvalReport, JSONReporter
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
-from tenxeval_tui.evaluation.json_stream import report_json_parts
-from tenxeval_tui.evaluation.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
+from tenxeval_tui.evaluation.results import json_stream
+from tenxeval_tui.evaluation.results.json_stream import report_json_parts
+from tenxeval_tui.evaluation.results.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
-from .reporters.reports import mixed_report, weather_case
+from ..reporters.reports import mixed_report, weather_case
 
 
 def whole(report: EvalReport, indent: int | None) -> bytes:

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.node_views import fill, views
+from tenxeval_tui.evaluation.results.node_views import fill, views
 
 CASE_LISTS = (
     "actual_trajectory",

@@ -10,7 +10,7 @@ gateways and local servers leave out. The rule:
   ``tenxeval-tui run`` warns on stderr (:func:`usage_warning`). Estimated tokens are priced
   and count against ``max_cost`` like reported ones, so a budget still bounds the run;
 - **negative usage** (a count below zero): the reply is refused, the judge gave no verdict
-  (:func:`usage_problem` says why; the case errors, see :mod:`.verdicts`);
+  (:func:`usage_problem` says why; the case errors, see :mod:`~tenxeval_tui.evaluation.results.verdicts`);
 - otherwise the counts are taken as they are.
 """
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tenxeval_tui.evaluation.agreement import (
+from tenxeval_tui.evaluation.analysis.agreement import (
     Confusion,
     agreement_figures,
     cohen_kappa,

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tenxeval_tui.evaluation.jsonlocate import PathPart, locate, locate_many
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, locate, locate_many
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),

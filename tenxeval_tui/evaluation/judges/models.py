@@ -36,7 +36,7 @@ Retries are the ``openai`` client's own: exponential backoff from 0.5 s to 8 s
 with jitter, honouring ``Retry-After``. A :class:`JudgePool` is shared by the
 criteria of one run: it bounds judge calls in flight (by the run's
 ``max_concurrency``) and by the rate limits (:mod:`.ratelimit`), holds the
-clients, counts calls and owns the :class:`JudgeCache` (:mod:`.judge_cache`).
+clients, counts calls and owns the :class:`JudgeCache` (:mod:`.cache`).
 """
 
 from __future__ import annotations
@@ -50,15 +50,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
-from tenxeval_tui.evaluation.judge_cache import (
+from tenxeval_tui.evaluation.judges.cache import (
     DEFAULT_CACHE_DIR,
     ENV_CACHE_DIR,
     JudgeCache,
     default_cache_dir,
 )
-from tenxeval_tui.evaluation.judge_http import deadline_client
-from tenxeval_tui.evaluation.judge_reply import JudgeReply
-from tenxeval_tui.evaluation.judge_usage import estimated_usage, usage_problem
+from tenxeval_tui.evaluation.judges.http import deadline_client
+from tenxeval_tui.evaluation.judges.reply import JudgeReply
+from tenxeval_tui.evaluation.judges.usage import estimated_usage, usage_problem
 from tenxeval_tui.evaluation.redact import redact_url, redact_urls
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -357,15 +357,6 @@ def _usage(usage: Any) -> TokenUsage | None:
 
 
 JudgeFactory = Callable[[JudgeSettings], JudgeModel]
-
-
-def __getattr__(name: str) -> Any:
-    # JudgePool lives in .judge_pool (which imports this module); importable here too.
-    if name in {"JudgePool", "estimate_tokens"}:
-        from tenxeval_tui.evaluation import judge_pool
-
-        return getattr(judge_pool, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # The reply, the cache and the pool live in modules of their own; these names stay

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.fileio import atomic_write_text
-from tenxeval_tui.evaluation.judge_reply import JudgeReply
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text
+from tenxeval_tui.evaluation.judges.reply import JudgeReply
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 ENV_CACHE_DIR = "TENXEVAL_JUDGE_CACHE_DIR"

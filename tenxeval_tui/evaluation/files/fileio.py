@@ -18,14 +18,14 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.jsonlocate import PathPart, format_path, locate_many
-from tenxeval_tui.evaluation.jsonreasons import (
+from tenxeval_tui.evaluation.files.jsonlocate import PathPart, format_path, locate_many
+from tenxeval_tui.evaluation.files.jsonreasons import (
     big_int_problem,
     is_digit_limit_error,
     parser_refusals,
     too_deep_problem,
 )
-from tenxeval_tui.evaluation.textfiles import read_text_file
+from tenxeval_tui.evaluation.files.textfiles import read_text_file
 
 ExtraChecks = Callable[[Any], list[tuple[list[PathPart], str]]]
 KeyFor = Callable[[dict[str, Any], str], str | None]
@@ -207,7 +207,7 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def read_text(path: Path) -> str:
-    """The file's text (see :func:`~tenxeval_tui.evaluation.textfiles.read_text_file`).
+    """The file's text (see :func:`~tenxeval_tui.evaluation.files.textfiles.read_text_file`).
 
     ``FileNotFoundError`` names the path; a folder, FIFO or device, a file over the
     size cap and bad UTF-8 (at its line and column) are an :class:`EvalFileError`.

@@ -6,7 +6,7 @@
 - :func:`sample_disagreement` says how often a judged criterion's samples
   (``num_samples`` > 1) disagreed, from the ``votes`` its details record.
 - :func:`case_histories` takes the outcomes of several runs of an eval set
-  (:class:`~tenxeval_tui.evaluation.compare.RunOutcome`, oldest first: from full
+  (:class:`~tenxeval_tui.evaluation.analysis.compare.RunOutcome`, oldest first: from full
   reports or from a report index's light rows) and gives each case's outcome in each
   run (passed or not, by the run's pass rule), flips and flip rate between runs,
   trend (share passed of the later half of the runs minus the earlier half), and
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tenxeval_tui.evaluation.compare import RunOutcome, numbered_keys
+from tenxeval_tui.evaluation.analysis.compare import RunOutcome, numbered_keys
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, TrajectoryStep
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
 from tenxeval_tui.evaluation.stats import flip_count

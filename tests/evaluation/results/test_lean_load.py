@@ -1,4 +1,4 @@
-"""A case result loaded lean from its JSON (evaluation/lean_load.py) is the validated one."""
+"""A case result loaded lean from its JSON (evaluation/results/lean_load.py) is the validated one."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation import TrajectoryStep
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
-from tenxeval_tui.evaluation.lean_load import case_result
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.results.lean_load import case_result
 
 from .test_node_views import twins
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, Trace, create_eval_app
-from tenxeval_tui.evaluation.compare import RunOutcome
-from tenxeval_tui.evaluation.flakiness import case_histories, first_divergence
+from tenxeval_tui.evaluation.analysis.compare import RunOutcome
+from tenxeval_tui.evaluation.analysis.flakiness import case_histories, first_divergence
 
-from .coin_agent import EXACT, CoinAgent, coin_set
-from .conftest import config_with
+from ..coin_agent import EXACT, CoinAgent, coin_set
+from ..conftest import config_with
 
 
 async def test_the_first_differing_step_of_two_repeats() -> None:
@@ -73,7 +73,7 @@ async def test_repeats_count_in_the_pass_rate_of_a_history() -> None:
 
 def test_sample_disagreement_reads_the_judges_votes() -> None:
     from tenxeval_tui.evaluation import CriterionResult
-    from tenxeval_tui.evaluation.flakiness import sample_disagreement
+    from tenxeval_tui.evaluation.analysis.flakiness import sample_disagreement
 
     def judged(votes: object) -> CriterionResult:
         return CriterionResult.success("rubric", 0.5, 0.5, details={"votes": votes})

@@ -12,7 +12,7 @@ class JudgeReply:
     """One judge answer: its text, the tokens it cost now, and whether it came from the cache.
 
     ``usage_estimated``: the endpoint reported no token usage, so ``token_usage`` is an
-    estimate (see :mod:`.judge_usage`)."""
+    estimate (see :mod:`.usage`)."""
 
     text: str
     token_usage: TokenUsage

@@ -1,6 +1,6 @@
 """The judges of one run: shared clients, a bound on calls in flight, rate limits, the cache.
 
-See :mod:`tenxeval_tui.evaluation.judges` for the settings and the judges themselves.
+See :mod:`tenxeval_tui.evaluation.judges.models` for the settings and the judges themselves.
 """
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ import logging
 import time
 from pathlib import Path
 
-from tenxeval_tui.evaluation.judge_cache import JudgeCache, default_cache_dir
-from tenxeval_tui.evaluation.judge_reply import JudgeReply
-from tenxeval_tui.evaluation.judge_usage import estimate_tokens
-from tenxeval_tui.evaluation.judges import (
+from tenxeval_tui.evaluation.judges.cache import JudgeCache, default_cache_dir
+from tenxeval_tui.evaluation.judges.models import (
     JudgeFactory,
     JudgeModel,
     JudgeSettings,
     OpenAIJudge,
 )
-from tenxeval_tui.evaluation.ratelimit import Clock, Sleep, SlidingWindowLimiter
+from tenxeval_tui.evaluation.judges.ratelimit import Clock, Sleep, SlidingWindowLimiter
+from tenxeval_tui.evaluation.judges.reply import JudgeReply
+from tenxeval_tui.evaluation.judges.usage import estimate_tokens
 
 logger = logging.getLogger("tenxeval_tui.evaluation.judges")
 

@@ -10,8 +10,11 @@ import pytest
 from tenxeval_tui.evaluation import EvalReport, HTMLReporter, JSONReporter
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
-from tenxeval_tui.evaluation.node_views import (
+from tenxeval_tui.evaluation.repeats import aggregate_repeats
+from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
+from tenxeval_tui.evaluation.reporters.html import NODE_BATCH
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.results.node_views import (
     defer,
     fill,
     node_detail,
@@ -19,12 +22,9 @@ from tenxeval_tui.evaluation.node_views import (
     pending,
     views,
 )
-from tenxeval_tui.evaluation.repeats import aggregate_repeats
-from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
-from tenxeval_tui.evaluation.reporters.html import NODE_BATCH
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
-from .reporters.reports import weather_case
+from ..reporters.reports import weather_case
 
 STEPS = NODE_BATCH * 2 + 37  # more than two batches of the writers
 

@@ -7,15 +7,15 @@ import json
 import pytest
 
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, create_eval_app
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CaseChange,
     RunOutcome,
     compare_reports,
     pool_runs,
 )
 
-from .coin_agent import EXACT, CoinAgent, coin_set
-from .conftest import config_with
+from ..coin_agent import EXACT, CoinAgent, coin_set
+from ..conftest import config_with
 
 # q0 breaks for real (never passes now); q1 got a little worse (passes 3 times in 4);
 # q2 is as good as ever. Seed 2 gives q1 four passes of five (its first run fails).

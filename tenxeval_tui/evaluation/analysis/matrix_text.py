@@ -7,7 +7,7 @@ Names and case ids come from files and agents: the caller shows the text through
 
 from __future__ import annotations
 
-from tenxeval_tui.evaluation.matrix import MatrixRow, VariantMatrix, VariantStats
+from tenxeval_tui.evaluation.analysis.matrix import MatrixRow, VariantMatrix, VariantStats
 
 SEPARATING_SHOWN = 10
 """How many separating cases the text lists (the JSON and HTML reports hold them all)."""

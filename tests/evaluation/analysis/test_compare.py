@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.compare import (
+from tenxeval_tui.evaluation.analysis.compare import (
     CASE_SORT_KEYS,
     CaseChange,
     ReportComparison,

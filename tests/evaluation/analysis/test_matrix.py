@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tenxeval_tui.evaluation import AgentEvaluator, EvalReport, create_eval_app
-from tenxeval_tui.evaluation.matrix import (
+from tenxeval_tui.evaluation.analysis.matrix import (
     build_matrix,
     holm,
     pareto_line,
@@ -16,8 +16,8 @@ from tenxeval_tui.evaluation.matrix import (
 )
 from tenxeval_tui.evaluation.stats import fisher_one_sided
 
-from .conftest import config_with
-from .rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_agent, rate_set
+from ..conftest import config_with
+from ..rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_agent, rate_set
 
 REPEATS = 3
 

@@ -1,0 +1,95 @@
+"""What every child process that runs cases shares: its exit status and exit, its
+logging, and its agents loaded once per spec.
+
+The run worker (:mod:`~tenxeval_tui.runs.worker`), the process pool's workers
+(:mod:`~tenxeval_tui.runs.pool_worker`), Ray's actors (:mod:`~tenxeval_tui.runs.ray_backend`)
+and the chat worker (:mod:`~tenxeval_tui.runs.chat_worker`) all start this way; it lives
+here, below all of them, so none of them imports another's entry point.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.runs.plan import RunPlan
+
+ERROR_EXIT = 3
+"""The exit status of a child whose agent, eval set or config could not be loaded."""
+
+
+def load_agents(
+    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
+) -> list[tuple[Any, Any, EvalSet]]:
+    """``(app, collector, eval_set)`` for each eval set, each agent loaded once.
+
+    The run's agent is the default; an eval set naming its own (``metadata.agent``) runs
+    with that one. An :class:`AgentLoadError` of an eval set's own agent names its file.
+    """
+    from tenxeval_tui.evaluation.targets.loader import (
+        EVAL_SET_AGENT_KEY,
+        AgentLoadError,
+        agent_spec_for,
+        load_agent,
+    )
+
+    pairs: dict[str, tuple[Any, Any]] = {}
+    evaluations: list[tuple[Any, Any, EvalSet]] = []
+    for path, eval_set in files_and_sets:
+        try:
+            spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
+            if spec not in pairs:
+                # The events are streamed as they come (and journalled): the collector
+                # need not keep each raw event of a case as well (a kB or so each).
+                app, collector = load_agent(
+                    spec,
+                    cwd=plan.search_path,
+                    capture_all_events=False,
+                    params=plan.agent_params or None,
+                )
+                # Nor a copy of the last case's steps: its result is streamed and journalled.
+                collector.keep_last_case = False
+                # Nor the two report views of each node response: the journal and the
+                # reports make them as they write them (see evaluation/results/node_views.py).
+                collector.defer_node_views = True
+                pairs[spec] = (app, collector)
+        except AgentLoadError as exc:
+            if plan.agent_explicit or EVAL_SET_AGENT_KEY not in eval_set.metadata:
+                raise
+            raise AgentLoadError(None, f"{path}: metadata.agent: {exc}") from None
+        evaluations.append((*pairs[spec], eval_set))
+    return evaluations
+
+
+def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
+    """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
+    INFO records on stderr; ``False``: none but critical; ``None``: as it is."""
+    import logging
+
+    from tenxeval_tui.evaluation.redact import RedactingFormatter
+
+    if level or verbose:
+        handler = logging.StreamHandler()
+        # A judge endpoint's credentials never reach a log line (see evaluation/redact.py).
+        handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+        logging.basicConfig(
+            level=level.upper() if level else logging.INFO, handlers=[handler], force=bool(level)
+        )
+    elif verbose is False:
+        # Agents' frameworks log errors with tracebacks; the report already says what failed.
+        logging.getLogger().addHandler(logging.NullHandler())
+        logging.getLogger().setLevel(logging.CRITICAL)
+
+
+def exit_now(code: int) -> None:
+    """End the process with ``code`` now: stdio flushed, no wait for the threads an agent
+    left running (a non-daemon thread would keep the worker alive for ever)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
