@@ -18,7 +18,7 @@ from tenxeval_tui.widgets.reports.agreement_tables import FigureTable, LabelledC
 from tenxeval_tui.widgets.reports.review_case import HIDDEN
 from tests.browsing.label_samples import JUDGED, human
 from tests.tui.browser_app import BrowserApp, plain, until
-from tests.tui.test_review_mode import SIZE, labels_file, open_from_list, project
+from tests.tui.reports.test_review_mode import SIZE, labels_file, open_from_list, project
 
 __all__ = ["project"]  # the fixture, shared with the review-mode tests
 

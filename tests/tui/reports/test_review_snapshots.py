@@ -11,8 +11,8 @@ from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.review import ReviewScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.tui.browser_app import BrowserApp, until
-from tests.tui.test_agreement_view import labelled
-from tests.tui.test_review_mode import SIZE, project
+from tests.tui.reports.test_agreement_view import labelled
+from tests.tui.reports.test_review_mode import SIZE, project
 
 __all__ = ["labelled", "project"]  # the fixtures
 

@@ -34,7 +34,7 @@ from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.tui.conftest import focused_field, to_field, wait_for, wait_for_form
 from tests.tui.run.conftest import write_workspace
 
-KEY_MAP_PAGE = Path(__file__).resolve().parents[2] / "docs" / "workbench" / "keys.md"
+KEY_MAP_PAGE = Path(__file__).resolve().parents[3] / "docs" / "workbench" / "keys.md"
 
 
 def every_binding() -> list[tuple[str, Binding]]:
