@@ -31,14 +31,34 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+# The folders whose tests take longest (each drives an app, or console scripts and agents in
+# child processes: a few seconds a test where a unit test takes milliseconds).
+LONG_TEST_FOLDERS = ("tests/tui/", "tests/cli/", "tests/runs/", "tests/docs/")
+
+
+def expected_length(item: pytest.Item) -> int:
+    """0 for the longest tests (``slow``: a terminal, a timeout by design), 1 for a test in
+    one of :data:`LONG_TEST_FOLDERS`, 2 for the rest."""
+    if item.get_closest_marker("slow"):
+        return 0
+    return 1 if item.nodeid.startswith(LONG_TEST_FOLDERS) else 2
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``), the tests that start a pool of processes
     (Ray, several workers) go to one worker, one at a time: two of them at once would ask
     a small machine for more processes than it has cores, while the light tests fill the
-    other workers."""
+    other workers (xdist sends that group first: it has the most tests).
+
+    The longest tests come first and the many short ones last (order kept within each
+    length, :func:`expected_length`), so the workers run out of work together: in folder
+    order the suite ended with the UI tests, and one worker drove an app alone while the
+    other had nothing left."""
     for item in items:
         if item.get_closest_marker("many_processes"):
             item.add_marker(pytest.mark.xdist_group("many_processes"))
+    items.sort(key=expected_length)
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ test: repeat only the suspicious files many times).
 
     python -m tests.stress                 # two busy processes, the default selection
     python -m tests.stress --busy 4 --rounds 3 -- tests/tui -x
-    python -m tests.stress --rounds 20 --keep-going -- tests/tui/test_navigation.py
+    python -m tests.stress --rounds 20 --keep-going -- tests/tui/common/test_navigation.py
     python -m tests.stress --workers 0     # in one process, without xdist
 """
 

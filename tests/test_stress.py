@@ -22,12 +22,12 @@ def test_no_arguments_means_the_default_selection() -> None:
 
 def test_keep_going_is_an_option_and_the_summary_counts_the_rounds() -> None:
     args, pytest_args = parse(
-        ["--rounds", "5", "--keep-going", "--", "tests/tui/test_navigation.py"]
+        ["--rounds", "5", "--keep-going", "--", "tests/tui/common/test_navigation.py"]
     )
     assert (args.rounds, args.keep_going, pytest_args) == (
         5,
         True,
-        ["tests/tui/test_navigation.py"],
+        ["tests/tui/common/test_navigation.py"],
     )
     assert summary([0, 1, 0], [12.4, 30.6, 9.5]) == (
         "stress: 2 of 3 rounds passed (failed: round 2); durations 12, 31, 10 s"

@@ -7,8 +7,7 @@ thread) goes through :func:`scaled`: stretched by ``TENXEVAL_TEST_TIMEOUT_SCALE`
 target sets it) and by how busy the machine is, so a slow-but-right run gets the time it needs
 and a race still fails.
 
-:func:`wait_for` is the one way a UI test waits (``tests/tui/conftest.py`` re-exports it; the
-older ``until`` and ``wait_until`` are aliases of it).
+:func:`wait_for` is the one way a UI test waits (``tests/tui/conftest.py`` re-exports it).
 """
 
 from __future__ import annotations

@@ -53,16 +53,12 @@ def plain(widget: Static) -> str:
     return console.export_text()
 
 
-# The name these tests used for it; kept for tests written before it was merged.
-until = wait_for
-
-
 async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScreen:
     """Wait for ``count`` reports in the list, then open the first (the newest)."""
     app = pilot.app
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= count)
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= count)
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
+    await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document)
     await pilot.pause()
     assert isinstance(app.screen, ReportScreen)
     return app.screen

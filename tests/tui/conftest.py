@@ -4,7 +4,7 @@ notifications an app showed."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 import pytest
@@ -15,7 +15,15 @@ from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
 from tests.waiting import scaled
 from tests.waiting import wait_for as wait_for  # the one wait helper, re-exported
 
-_SHOWN: WeakKeyDictionary[App[Any], list[str]] = WeakKeyDictionary()
+
+class Shown(NamedTuple):
+    """One notification as the app showed it (after the app's own escaping)."""
+
+    title: str
+    message: str
+
+
+_SHOWN: WeakKeyDictionary[App[Any], list[Shown]] = WeakKeyDictionary()
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +32,8 @@ def _record_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
     notify = App.notify
 
     def recording(self: App[Any], message: str, **options: Any) -> None:
-        _SHOWN.setdefault(self, []).append(str(message))
+        shown = Shown(str(options.get("title", "")), str(message))
+        _SHOWN.setdefault(self, []).append(shown)
         notify(self, message, **options)
 
     monkeypatch.setattr(App, "notify", recording)
@@ -51,6 +60,11 @@ def notifications(app: App[Any]) -> list[str]:
     """The messages of every notification ``app`` has shown, oldest first, as shown (after
     the app's own escaping); a toast that has timed out or been dismissed is still here, so
     a test on a slow machine does not miss it."""
+    return [shown.message for shown in _SHOWN.get(app, [])]
+
+
+def notifications_with_titles(app: App[Any]) -> list[Shown]:
+    """As :func:`notifications`, each with its title."""
     return list(_SHOWN.get(app, []))
 
 

@@ -3,7 +3,7 @@
 The table is made from the bindings themselves (the help screen's sections: the app's
 global keys, then each screen's and its widgets'), so the key map of the docs
 (``docs/workbench/keys.md``) cannot drift from what the keys do:
-``tests/tui/test_key_map.py`` checks that page's copy against :func:`key_map_markdown` and
+``tests/tui/common/test_key_map.py`` checks that page's copy against :func:`key_map_markdown` and
 that the keys listed in :data:`ONE_MEANING` mean one thing wherever they are bound. ``python -m tenxeval_tui.screens.common.keymap`` prints it.
 """
 

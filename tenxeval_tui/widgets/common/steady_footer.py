@@ -9,7 +9,7 @@ from textual.compose import compose
 from textual.widgets import Footer
 
 # Not exported by textual.widgets; Textual is pinned below 9 and the footer tests
-# (tests/tui/test_form_reuse.py) fail if it moves.
+# (tests/tui/editor/test_form_reuse.py) fail if it moves.
 from textual.widgets._footer import FooterKey
 
 

@@ -208,14 +208,14 @@ class Chromium:
         """Let the page's pending tasks and one animation frame run (no fixed pause)."""
         self.evaluate("new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
 
-    def wait_until(self, expression: str, what: str, timeout: float = 30.0) -> None:
+    def wait_for_js(self, expression: str, what: str, timeout: float = 30.0) -> None:
         """Poll the JavaScript ``expression`` until it is truthy; fail naming ``what``."""
         wait_sync(lambda: self.evaluate(f"!!({expression})"), timeout, what)
 
     def wait_for_filter(self, query: str = "", failed_only: bool = False) -> None:
         """Wait until the report's case list shows the filter ``query`` (and failed-only)."""
         applied = ("failed:" if failed_only else "all:") + query.strip().lower()
-        self.wait_until(
+        self.wait_for_js(
             f"document.documentElement.dataset.filter === {json.dumps(applied)}",
             f"the case list filtered by {applied!r}",
         )

@@ -71,7 +71,7 @@ async def test_every_report_of_a_real_combined_run(tmp_path, capsys, browser):
     )
     multi = next(i for i, r in enumerate(combined.results) if len(r.turn_results) > 1)
     browser.click(f'details.case[data-i="{multi}"] > summary')
-    browser.wait_until(
+    browser.wait_for_js(
         f"document.querySelector('details.case[data-i=\"{multi}\"] .body')", "the case's detail"
     )
     text = browser.evaluate(

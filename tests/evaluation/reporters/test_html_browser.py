@@ -93,7 +93,7 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     open_report(browser, mixed_report(), tmp_path)
     assert browser.evaluate(f"document.querySelector('{row(2)} .body')") is None
     browser.click(f"{row(2)} > summary")
-    browser.wait_until(f"document.querySelector('{row(2)} .body')", "case 2's detail")
+    browser.wait_for_js(f"document.querySelector('{row(2)} .body')", "case 2's detail")
     assert browser.evaluate(f"document.querySelector('{row(2)}').open") is True
     text = browser.evaluate(f"document.querySelector('{row(2)} .body').innerText")
     assert "What's the weather in Tokyo?" in text  # the query
@@ -105,21 +105,21 @@ def test_expanding_a_case_shows_its_detail(browser, tmp_path):
     assert "MAIN → TOOL → MAIN" in text
     # collapsing and re-opening does not draw the detail twice
     browser.click(f"{row(2)} > summary")
-    browser.wait_until(f"!document.querySelector('{row(2)}').open", "case 2 collapsed")
+    browser.wait_for_js(f"!document.querySelector('{row(2)}').open", "case 2 collapsed")
     browser.click(f"{row(2)} > summary")
-    browser.wait_until(f"document.querySelector('{row(2)}').open", "case 2 open again")
+    browser.wait_for_js(f"document.querySelector('{row(2)}').open", "case 2 open again")
     browser.flush()
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     # a criterion's own "details" box opens inside the case without redrawing it
     browser.click(f"{row(2)} table.crit details > summary")
-    browser.wait_until(f"document.querySelector('{row(2)} table.crit details').open", "the box")
+    browser.wait_for_js(f"document.querySelector('{row(2)} table.crit details').open", "the box")
     assert browser.evaluate(f"document.querySelector('{row(2)} table.crit details').open") is True
     assert "precision" not in text  # the rouge details are only in the box
     box = browser.evaluate(f"document.querySelector('{row(2)} table.crit details pre').innerText")
     assert box == '{"precision":0.2}'
     assert browser.evaluate(f"document.querySelectorAll('{row(2)} .body').length") == 1
     browser.click(f"{row(3)} > summary")
-    browser.wait_until(f"document.querySelector('{row(3)} .body')", "case 3's detail")
+    browser.wait_for_js(f"document.querySelector('{row(3)} .body')", "case 3's detail")
     error_text = browser.evaluate(f"document.querySelector('{row(3)} .body').innerText")
     assert "TimeoutError: case took longer than 30s" in error_text
     assert browser.problems() == []
@@ -149,7 +149,7 @@ def test_agent_payloads_are_shown_as_text_and_never_run(browser, tmp_path):
         assert raw not in html
     last = 4
     browser.click(f"{row(last)} > summary")
-    browser.wait_until(f"document.querySelector('{row(last)} .body')", "the hostile case's detail")
+    browser.wait_for_js(f"document.querySelector('{row(last)} .body')", "the hostile case's detail")
     browser.click("#failed-only")
     browser.type_text("#search", "<script>")
     browser.wait_for_filter("<script>", failed_only=True)
@@ -183,7 +183,7 @@ def test_escaping_alone_keeps_payloads_inert_without_the_csp(browser, tmp_path):
     assert browser.evaluate("document.documentElement.dataset.ready") == "1"
     for index in range(5):
         browser.click(f"{row(index)} > summary")
-        browser.wait_until(f"document.querySelector('{row(index)} .body')", f"case {index} open")
+        browser.wait_for_js(f"document.querySelector('{row(index)} .body')", f"case {index} open")
     browser.type_text("#search", "pwned")
     browser.wait_for_filter("pwned")
     browser.flush()
@@ -241,7 +241,7 @@ def test_ten_thousand_cases_load_filter_and_expand(browser, tmp_path):
     browser.wait_for_filter("case_09993", failed_only=True)
     assert visible_rows(browser) == ["Oslo weather"]
     browser.click(f"{row(9993)} > summary")
-    browser.wait_until(f"document.querySelector('{row(9993)} .body')", "case 9993's detail")
+    browser.wait_for_js(f"document.querySelector('{row(9993)} .body')", "case 9993's detail")
     assert "case_09993" in browser.evaluate(
         f"document.querySelector('{row(9993)} .body').innerText"
     )
@@ -257,7 +257,7 @@ async def test_a_repeated_case_shows_its_rate_and_every_run(browser, tmp_path):
     badge = browser.evaluate(f"document.querySelector('{row(0)} .runs').textContent")
     assert badge == f"{sum(outcomes)}/5"
     browser.click(f"{row(0)} > summary")
-    browser.wait_until(f"document.querySelector('{row(0)} .body')", "case 0's detail")
+    browser.wait_for_js(f"document.querySelector('{row(0)} .body')", "case 0's detail")
     text = browser.evaluate(f"document.querySelector('{row(0)} .body').innerText")
     # headings are upper-cased by the style sheet, which innerText follows
     assert f"repeats: {sum(outcomes)} of 5 runs passed" in text.lower()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
-from tests.waiting import DEFAULT_TIMEOUT, wait_for
+from tests.waiting import wait_for
 
 AGENT = '''
 """A deterministic plain agent: weather by city; "slow" waits, "boom" raises."""
@@ -86,17 +85,6 @@ def write_workspace(
 def workspace(tmp_path: Path) -> Path:
     """A project folder with the deterministic agent and two eval sets."""
     return write_workspace(tmp_path / "project")
-
-
-async def wait_until(
-    condition: Callable[[], object],
-    pilot: Pilot[Any],
-    timeout: float = DEFAULT_TIMEOUT,
-    what: str | None = None,
-) -> None:
-    """:func:`tests.waiting.wait_for` with its first two arguments the other way round: the
-    name these tests used, kept for tests written before it was merged."""
-    await wait_for(pilot, condition, timeout, what)
 
 
 def run_screen_ready(screen: Screen[Any]) -> bool:

@@ -11,8 +11,8 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalCaseResult
 from tenxeval_tui.runs.live_run import CaseStatus, LiveRun
 from tenxeval_tui.widgets.run.run_case_table import FLIP_LEGEND, RunCaseTable
+from tests.tui.common.test_flip_marks import BAD, OK, write_run
 from tests.tui.conftest import notifications
-from tests.tui.test_flip_marks import BAD, OK, write_run
 from tests.waiting import wait_for
 
 from .conftest import AGENT, open_run_screen, write_workspace

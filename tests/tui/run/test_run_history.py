@@ -17,8 +17,9 @@ from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.evaluation.provenance.test_git import git
 from tests.tui.browser_app import plain
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -33,13 +34,13 @@ async def test_workbench_runs_show_in_the_history_with_their_commit(workspace: P
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the first run")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the first run")
         await pilot.press("b")
-        await wait_until(lambda: isinstance(app.screen, ReportsScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
         reports = app.screen
-        await wait_until(lambda: len(reports.query_one(ReportList).entries) == 2, pilot)
+        await wait_for(pilot, lambda: len(reports.query_one(ReportList).entries) == 2)
         await pilot.press("H")  # the first look at the history makes the index
-        await wait_until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded, pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         history = app.screen
         assert isinstance(history, HistoryScreen)
         assert commit[:8] in plain(history.query_one("#history-run", Static))
@@ -47,16 +48,16 @@ async def test_workbench_runs_show_in_the_history_with_their_commit(workspace: P
         assert index.is_file()
 
         await pilot.press("escape")  # the view (which follows the folder) is closed
-        await wait_until(lambda: app.screen is reports, pilot)
+        await wait_for(pilot, lambda: app.screen is reports)
         await pilot.press("r")  # run again: the run view adds its reports as they land
-        await wait_until(lambda: app.screen is screen, pilot)
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 2, pilot, what="the second run")
+        await wait_for(pilot, lambda: screen.runs_finished == 2, what="the second run")
 
         def indexed() -> int:
             with sqlite3.connect(index) as db:
                 return int(db.execute("SELECT count(*) FROM reports").fetchone()[0])
 
-        await wait_until(lambda: indexed() == 4, pilot, what="both runs' reports indexed")
+        await wait_for(pilot, lambda: indexed() == 4, what="both runs' reports indexed")
         with sqlite3.connect(index) as db:
             assert {row[0] for row in db.execute("SELECT git_commit FROM reports")} == {commit}

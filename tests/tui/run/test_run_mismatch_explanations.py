@@ -20,8 +20,9 @@ from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.trajectory_diff import TrajectoryDiff
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.tui.browser_app import plain
+from tests.waiting import wait_for
 
-from .conftest import wait_until, write_workspace
+from .conftest import write_workspace
 from .test_run_transcript import follow, run_to_end
 
 FAILED_MATCHER = 'city: "Rome" is none of ["Milan", "Turin"] ($in)'
@@ -72,7 +73,7 @@ async def test_the_run_view_and_the_case_view_explain_each_mismatch(tmp_path: Pa
         await follow(pilot, screen, "matchers::rome")
         await pilot.press("ctrl+t")
         pane = screen.query_one(TranscriptPane)
-        await wait_until(lambda: "⚖ tool_trajectory_avg_score" in pane.plain, pilot)
+        await wait_for(pilot, lambda: "⚖ tool_trajectory_avg_score" in pane.plain)
         verdict = pane.plain.split("⚖ tool_trajectory_avg_score")[1]
         assert "  EXACT match with args: expected ['get_weather', 'get_forecast']" in verdict
         assert f"  expected #1 get_weather: call #1 get_weather: {FAILED_MATCHER}" in verdict
@@ -84,7 +85,7 @@ async def test_the_run_view_and_the_case_view_explain_each_mismatch(tmp_path: Pa
         # Enter: the case's detail, from its report.
         await pilot.press("ctrl+t")
         await pilot.press("enter")
-        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         lines = trajectory_lines(app.screen.query_one(CaseDetailView))
         assert lines[0].split() == ["≠", "wrong", "args", 'get_weather(city={"$in":', '["Milan",',
                                     '"Turin"]})', "#1", 'get_weather(city="Rome")']  # fmt: skip
@@ -92,19 +93,19 @@ async def test_the_run_view_and_the_case_view_explain_each_mismatch(tmp_path: Pa
         assert lines[2].split() == ["-", "missing", "get_forecast()"]
         assert lines[3].strip() == "↳ there is no call #2; get_forecast is never called"
         await pilot.press("escape")
-        await wait_until(lambda: isinstance(app.screen, RunScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
 
         # The report browser: Paris matched its $regex, and says which call matched.
         assert screen.query_one(RunCaseTable).move_to("matchers::paris")
         await pilot.press("v")
-        await wait_until(
-            lambda: isinstance(app.screen, ReportScreen) and app.screen.document is not None, pilot
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.document is not None
         )
         report = app.screen
         assert isinstance(report, ReportScreen)
         table = report.query_one(ReportCaseTable)
         table.focus()
-        await wait_until(lambda: table.row_count == 2, pilot)
+        await wait_for(pilot, lambda: table.row_count == 2)
         await _open(pilot, report, "paris")
         lines = trajectory_lines(report.query_one(CaseDetailView))
         assert lines[0].split() == ["✓", "match", 'get_weather(city={"$regex":', '"^Par"})', "#1",

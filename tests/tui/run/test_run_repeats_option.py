@@ -10,7 +10,7 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalReport
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.run_options import RunOptions
-from tests.tui.run.conftest import open_run_screen, wait_until
+from tests.tui.run.conftest import open_run_screen
 from tests.tui.run.test_run_live_steps import row_text
 from tests.waiting import wait_for
 
@@ -28,7 +28,7 @@ async def test_repeats_run_each_case_that_many_times(workspace: Path) -> None:
         assert screen.request is not None and screen.request.repeats == 3
         assert screen.request.resolved_config().repeats == 3
         # each finished case says how many of its runs passed
-        await wait_until(lambda: "✓ 3/3" in row_text(screen, "cities::paris"), pilot)
+        await wait_for(pilot, lambda: "✓ 3/3" in row_text(screen, "cities::paris"))
         assert "✗ 0/3" in row_text(screen, "cities::oslo")
     reports = sorted((workspace / "reports").glob("*.json"))
     assert len(reports) == 1

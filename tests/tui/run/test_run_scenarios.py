@@ -23,7 +23,6 @@ from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, prompt_of
 from tests.evaluation.simulators.scripted_user import JUDGE, ScriptedUser, kind_of, when_said
 from tests.tui.conftest import notifications
-from tests.tui.run.conftest import wait_until
 from tests.waiting import scaled, wait_for
 
 from .conftest import open_run_screen
@@ -164,7 +163,7 @@ async def test_a_scenario_file_chosen_alone_says_what_to_set_in_the_workbenchs_t
         screen.query_one("#scope", Select).value = str(scenario_file.resolve())
         await pilot.press("ctrl+r")
         message = screen.query_one("#run-message", Static)
-        await wait_until(lambda: "cannot run" in str(message.render()), pilot, what="why")
+        await wait_for(pilot, lambda: "cannot run" in str(message.render()), what="why")
         said = str(message.render())
         assert "evals/trips.scenarios.json cannot run" in said
         assert '"model" in the file\'s "user_simulator_config"' in said

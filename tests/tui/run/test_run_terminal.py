@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.test_editor_terminal import APP, Tmux
+from tests.tui.editor.test_editor_terminal import APP, Tmux
 from tests.waiting import wait_sync
 
 from .test_run_live_steps import rome_workspace

@@ -10,8 +10,9 @@ from textual.widgets import Select
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.widgets.run.run_options import RunOptions
+from tests.waiting import wait_for
 
-from .conftest import AGENT, open_run_screen, wait_until, write_workspace
+from .conftest import AGENT, open_run_screen, write_workspace
 
 # The conftest's agent, its tool also leaving a line in tool-calls.log beside it.
 LOGGING_AGENT = AGENT.replace(
@@ -35,7 +36,7 @@ async def test_record_from_the_settings_then_replay_chosen_in_the_options(
         screen = await open_run_screen(pilot)
         assert screen.query_one(RunOptions).choice().tools == "record"
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the recording run")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the recording run")
         assert screen.live is not None
         recorded = screen.live.counts()
         assert sorted(log.read_text().split()) == ["Lima", "Oslo", "Paris", "Rome"]
@@ -45,7 +46,7 @@ async def test_record_from_the_settings_then_replay_chosen_in_the_options(
 
         screen.query_one("#tools", Select).value = "replay"
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 2, pilot, what="the replaying run")
+        await wait_for(pilot, lambda: screen.runs_finished == 2, what="the replaying run")
         assert screen.request is not None and screen.request.tools.mode == "replay"
         assert not log.exists()  # no real tool ran
         assert screen.live.counts() == recorded

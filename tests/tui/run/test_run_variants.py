@@ -17,8 +17,9 @@ from tenxeval_tui.screens.run.variant_run import VariantRunScreen
 from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.run.variant_columns import VariantColumns
 from tests.evaluation.rate_agents import EXACT, rate_set
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = 10
@@ -54,7 +55,7 @@ async def test_variants_run_side_by_side_live_and_their_matrix_is_browsed(
     async with app.run_test(size=(80, 24)) as pilot:
         await open_run_screen(pilot)
         await pilot.press("m")
-        await wait_until(lambda: isinstance(app.screen, VariantRunScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, VariantRunScreen))
         screen = app.screen
         assert isinstance(screen, VariantRunScreen)
         choice = screen.query_one(SelectionList)
@@ -65,19 +66,19 @@ async def test_variants_run_side_by_side_live_and_their_matrix_is_browsed(
         await pilot.press("ctrl+r")
         columns = screen.query_one(VariantColumns)
         # Live: half finishes every case while strong still runs c5 (held).
-        await wait_until(
+        await wait_for(
+            pilot,
             lambda: (
                 "rates::c9" in columns.rows
                 and columns.marks("rates::c9")["half"] == "FAIL"
                 and columns.marks("rates::c5")["strong"] == "running"
             ),
-            pilot,
             what="half done, strong running c5",
         )
         assert columns.marks("rates::c0") == {"strong": "pass", "half": "pass"}
         assert columns.marks("rates::c6")["strong"] == "·"  # queued behind c5
         (root / "release").write_text("go")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the variants to end")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the variants to end")
         assert columns.marks("rates::c8") == {"strong": "pass", "half": "FAIL"}
         assert columns.marks("rates::c9") == {"strong": "FAIL", "half": "FAIL"}
         assert screen.live is not None and screen.live.matrix is not None
@@ -88,21 +89,21 @@ async def test_variants_run_side_by_side_live_and_their_matrix_is_browsed(
         assert len(list((root / "reports").glob("matrix-*.json"))) == 1
         # The matrix: separating cases first (c5..c8: strong passes, half fails).
         await pilot.press("ctrl+o")
-        await wait_until(lambda: isinstance(app.screen, MatrixScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, MatrixScreen))
         matrix_screen = app.screen
         assert isinstance(matrix_screen, MatrixScreen)
         assert [r.eval_id for r in matrix_screen.rows[:4]] == ["c5", "c6", "c7", "c8"]
         table = matrix_screen.query_one("#matrix-cases", DataTable)
         assert table.cursor_coordinate == (0, 1)  # c5, strong
         await pilot.press("right", "enter")  # c5 in half
-        await wait_until(lambda: isinstance(app.screen, CaseScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
         case_screen = app.screen
         assert isinstance(case_screen, CaseScreen)
         assert case_screen.result.eval_id == "c5" and not case_screen.result.passed
         await pilot.press("escape")
-        await wait_until(lambda: app.screen is matrix_screen, pilot)
+        await wait_for(pilot, lambda: app.screen is matrix_screen)
         await pilot.press("T")  # c5: half's transcript beside strong's
-        await wait_until(lambda: isinstance(app.screen, TranscriptPairScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, TranscriptPairScreen))
         pair = app.screen
         assert isinstance(pair, TranscriptPairScreen)
         assert pair.names == ("half", "strong")

@@ -12,8 +12,10 @@ from tenxeval_tui.runs.live_run import CaseStatus
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
-from .conftest import open_run_screen, wait_until
+from .conftest import open_run_screen
 from .test_run_live_steps import rome_workspace
 
 
@@ -23,7 +25,7 @@ async def test_a_save_during_a_run_reruns_only_the_changed_case_after_it(tmp_pat
     async with app.run_test(size=(160, 45), notifications=True) as pilot:
         screen = await open_run_screen(pilot)
         await pilot.press("w")  # watch mode: the first run starts
-        await wait_until(lambda: screen.live is not None and screen.running, pilot)
+        await wait_for(pilot, lambda: screen.live is not None and screen.running)
         live = screen.live
         assert live is not None
 
@@ -31,12 +33,12 @@ async def test_a_save_during_a_run_reruns_only_the_changed_case_after_it(tmp_pat
             state = live.cases.get(key)
             return state.status if state is not None else None
 
-        await wait_until(
+        await wait_for(
+            pilot,
             lambda: (
                 status("cities::paris") == CaseStatus.PASSED
                 and status("cities::rome") == CaseStatus.RUNNING
             ),
-            pilot,
             what="paris done, rome waiting in its tool call",
         )
         cities = root / "evals" / "cities.evalset.json"
@@ -44,16 +46,16 @@ async def test_a_save_during_a_run_reruns_only_the_changed_case_after_it(tmp_pat
         paris = next(c for c in eval_set.eval_cases if c.eval_id == "paris")
         paris.name = "Paris, edited"
         eval_set.to_file(cities)
-        await wait_until(
-            lambda: any("rerun when this run ends" in n.message for n in app._notifications),
+        await wait_for(
             pilot,
+            lambda: any("rerun when this run ends" in n for n in notifications(app)),
             what="the notice",
         )
         assert screen.live is live and screen.runs_started == 1  # not restarted
         assert live.cases["cities::rome"].status == CaseStatus.RUNNING
 
         (root / "release").write_text("")  # rome finishes in the first run
-        await wait_until(lambda: screen.runs_finished == 2, pilot, what="the rerun")
+        await wait_for(pilot, lambda: screen.runs_finished == 2, what="the rerun")
         assert screen.runs_started == 2
         assert screen.request is not None
         assert screen.request.only == {str(cities.resolve()): ["paris"]}
@@ -71,13 +73,13 @@ async def test_a_watch_rerun_writes_one_report_and_the_browser_lists_the_session
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RunScreen)
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the first run")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the first run")
         first = set((workspace / "reports").iterdir())
         cities = workspace / "evals" / "cities.evalset.json"
         eval_set = EvalSet.from_file(cities)
         eval_set.eval_cases[0].name = "edited"
         eval_set.to_file(cities)
-        await wait_until(lambda: screen.runs_finished == 2, pilot, what="the rerun")
+        await wait_for(pilot, lambda: screen.runs_finished == 2, what="the rerun")
         written = sorted(set((workspace / "reports").iterdir()) - first)
         assert [p.suffix for p in written] == [".json"]  # one report per rerun
         rerun = EvalReport.from_file(written[0])
@@ -86,9 +88,9 @@ async def test_a_watch_rerun_writes_one_report_and_the_browser_lists_the_session
         assert len(sessions) == 1 and rerun.metadata["watch"]["run"] == 1
 
         await pilot.press("b")
-        await wait_until(lambda: isinstance(app.screen, ReportsScreen), pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
         table = app.screen.query_one(ReportList)
-        await wait_until(lambda: bool(table.entries), pilot, what="the list")
+        await wait_for(pilot, lambda: bool(table.entries), what="the list")
         titles = [table.get_row_at(row)[0].plain for row in range(table.row_count)]
         rows_of_cities = [t for t in titles if "cities" in t.casefold()]
         assert len(rows_of_cities) == 1 and "(watch: 2 runs)" in rows_of_cities[0]

@@ -31,10 +31,10 @@ from tenxeval_tui.screens.common.keymap import (
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
-from tests.tui.conftest import focused_field, to_field, wait_for, wait_for_form
+from tests.tui.conftest import focused_field, notifications, to_field, wait_for, wait_for_form
 from tests.tui.run.conftest import write_workspace
 
-KEY_MAP_PAGE = Path(__file__).resolve().parents[2] / "docs" / "workbench" / "keys.md"
+KEY_MAP_PAGE = Path(__file__).resolve().parents[3] / "docs" / "workbench" / "keys.md"
 
 
 def every_binding() -> list[tuple[str, Binding]]:
@@ -162,7 +162,7 @@ async def test_removing_a_turn_is_one_undo_away_and_says_so(tmp_path: Path) -> N
         await wait_for(pilot, lambda: len(document.cases[0].data["conversation"]) == turns - 1)
         await wait_for(
             pilot,
-            lambda: any("ctrl+z brings it back" in n.message for n in app._notifications),
+            lambda: any("ctrl+z brings it back" in n for n in notifications(app)),
         )
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: len(document.cases[0].data["conversation"]) == turns)

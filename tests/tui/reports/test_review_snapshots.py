@@ -10,18 +10,19 @@ from textual.pilot import Pilot
 from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.review import ReviewScreen
 from tenxeval_tui.widgets.reports.report_list import ReportList
-from tests.tui.browser_app import BrowserApp, until
-from tests.tui.test_agreement_view import labelled
-from tests.tui.test_review_mode import SIZE, project
+from tests.tui.browser_app import BrowserApp
+from tests.tui.reports.test_agreement_view import labelled
+from tests.tui.reports.test_review_mode import SIZE, project
+from tests.waiting import wait_for
 
 __all__ = ["labelled", "project"]  # the fixtures
 
 
 async def _opened(pilot: Pilot[Any], key: str) -> None:
     app = pilot.app
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
     await pilot.press(key)
-    await until(
+    await wait_for(
         pilot,
         lambda: (
             (isinstance(app.screen, ReviewScreen) and app.screen.session is not None)

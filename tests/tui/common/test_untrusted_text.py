@@ -24,10 +24,9 @@ from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.run.event_stream import EventStream
-
-from .conftest import wait_for, wait_for_form
-from .run.conftest import open_run_screen
-from .untrusted import (
+from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.run.conftest import open_run_screen
+from tests.tui.untrusted import (
     CASE_ID,
     HOSTILE_TEXT,
     RecordingDriver,

@@ -20,7 +20,13 @@ from tenxeval_tui.screens.editor.tool_section import ToolSectionScreen
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import highlighted_command, search_palette, wait_for, wait_for_form
+from tests.tui.conftest import (
+    highlighted_command,
+    notifications,
+    search_palette,
+    wait_for,
+    wait_for_form,
+)
 from tests.tui.sample_project import sample_project
 
 SIZE = (80, 24)
@@ -94,7 +100,7 @@ async def test_a_cases_recorded_calls_are_edited_checked_and_written_keeping_the
             "invalid JSON: Expecting ',' delimiter (line 1, column 20)"
         )
         await pilot.press("ctrl+s")  # refused: nothing is written, nothing typed is lost
-        await wait_for(pilot, lambda: any("Not saved" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("Not saved" in n for n in notifications(app)))
         assert cassette.read_text(encoding="utf-8").splitlines() == before
         assert field(app, "0.args").value == '{"order_id": "A999"'
         await pilot.press("}", "ctrl+s")
@@ -239,7 +245,7 @@ async def test_a_cassette_that_does_not_read_is_named_and_a_rerecorded_case_asks
         await pilot.press("f8")
         await wait_for(
             pilot,
-            lambda: any("support_tools.tools.jsonl:3" in n.message for n in app._notifications),
+            lambda: any("support_tools.tools.jsonl:3" in n for n in notifications(app)),
         )
         assert isinstance(app.screen, EditorScreen)
         cassette.write_text(good, encoding="utf-8")
@@ -347,7 +353,7 @@ async def test_a_wrong_field_is_named_under_it_and_nothing_is_applied_until_fixe
             "⚠ the agent has no tool 'lookup_orderx'"
         )
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("Not applied" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("Not applied" in n for n in notifications(app)))
         assert app.screen is screen
         await focus(pilot, "faults.0.kind")
         await pilot.press("ctrl+u", *"timeout", "ctrl+s")

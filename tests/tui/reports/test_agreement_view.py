@@ -17,8 +17,9 @@ from tenxeval_tui.screens.reports.review import ReviewScreen
 from tenxeval_tui.widgets.reports.agreement_tables import FigureTable, LabelledCaseTable
 from tenxeval_tui.widgets.reports.review_case import HIDDEN
 from tests.browsing.label_samples import JUDGED, human
-from tests.tui.browser_app import BrowserApp, plain, until
-from tests.tui.test_review_mode import SIZE, labels_file, open_from_list, project
+from tests.tui.browser_app import BrowserApp, plain
+from tests.tui.reports.test_review_mode import SIZE, labels_file, open_from_list, project
+from tests.waiting import wait_for
 
 __all__ = ["project"]  # the fixture, shared with the review-mode tests
 
@@ -65,7 +66,7 @@ async def test_disagreements_are_one_key_away_with_both_verdicts(labelled: Path)
     async with app.run_test(size=SIZE) as pilot:
         agreement = await open_agreement(pilot)
         await pilot.press("d")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None,
         )
@@ -77,10 +78,10 @@ async def test_disagreements_are_one_key_away_with_both_verdicts(labelled: Path)
         assert HIDDEN not in judge and "PASS factual_accuracy_v1" in judge  # the judge's
         assert "you FAIL" in plain(review.query_one("#review-status", Static))  # the human's
         await pilot.press("space", "space", "space")  # to the last: c08, failed by the judge
-        await until(pilot, lambda: review.session.current.case.eval_id == "c08")
+        await wait_for(pilot, lambda: review.session.current.case.eval_id == "c08")
         assert "Claims about c08 do not hold." in review.view.judge_shown
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is agreement)
+        await wait_for(pilot, lambda: app.screen is agreement)
 
 
 async def test_the_report_as_labelled_marks_what_the_humans_decided(labelled: Path) -> None:
@@ -88,14 +89,14 @@ async def test_the_report_as_labelled_marks_what_the_humans_decided(labelled: Pa
     async with app.run_test(size=SIZE) as pilot:
         await open_agreement(pilot)
         await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, LabelledReportScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LabelledReportScreen))
         table = app.screen.query_one(LabelledCaseTable)
         rows = {row.case.eval_id: row for row in table.items}
         assert (rows["c05"].judged_status, rows["c05"].labelled_status) == ("passed", "failed")
         assert rows["c08"].labelled_status == "passed" and rows["c08"].by_human
         assert not rows["c02"].changed
         await pilot.press("down", "down", "down", "down", "down", "enter")  # c05
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None,
         )

@@ -15,7 +15,8 @@ from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tests.authoring.test_accept_actual import run
 from tests.report_samples import case
 from tests.tui.accept_setup import report_project
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain, until
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.waiting import wait_for
 
 NODES_SET = """{
   "eval_set_id": "weather",
@@ -41,7 +42,7 @@ async def test_a_case_stopped_early_is_shown_as_such(tmp_path: Path) -> None:
         assert rows[1][0] == "FAIL⏹"
         assert rows[1][-1].startswith("stopped early · ")
         await pilot.press("down", "enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         title = plain(screen.query_one("#case-title", Static))
         assert "FAIL⏹ rome" in title
         assert "stopped early: scored on what it did so far" in title
@@ -56,9 +57,9 @@ async def test_the_expected_node_order_comes_from_the_file_when_the_report_lacks
         await pilot.press("b")
         screen = await open_current_report(pilot, count=1)
         await pilot.press("enter")
-        await until(pilot, lambda: screen.showing_case is not None)
+        await wait_for(pilot, lambda: screen.showing_case is not None)
         nodes = screen.query_one("#node-order", Static)
-        await until(pilot, lambda: "agent → answer" in plain(nodes))
+        await wait_for(pilot, lambda: "agent → answer" in plain(nodes))
         shown = plain(nodes)
         assert "(from weather.evalset.json: not checked in this run)" in shown
         assert "(not recorded)" not in shown

@@ -14,9 +14,9 @@ from textual.widgets import Input, RadioButton, RadioSet
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.bulk_edit import BulkEditScreen
 from tenxeval_tui.screens.run.run import RunScreen
+from tests.tui.common.test_dialog_fit import DialogApp
 from tests.tui.conftest import wait_for, wait_for_form
 from tests.tui.run.conftest import write_workspace
-from tests.tui.test_dialog_fit import DialogApp
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ from tenxeval_tui.widgets.reports.case_strips import CaseStrips, strip_text
 from tenxeval_tui.widgets.reports.history_chart import HistoryChart
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.browsing.history.samples import write_run, write_series
-from tests.tui.browser_app import BrowserApp, plain, until
+from tests.tui.browser_app import BrowserApp, plain
+from tests.waiting import wait_for
 
 SMALL = (80, 24)
 IDS = ["london", "paris", "tokyo"]
@@ -27,9 +28,9 @@ COLUMNS = ["PPP", "PFP", "PFE", "PPE", "PPP"]
 
 async def open_history(pilot: Any, runs: int) -> HistoryScreen:
     app = pilot.app
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= runs)
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) >= runs)
     await pilot.press("H")
-    await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
+    await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
     assert isinstance(app.screen, HistoryScreen)
     return app.screen
 
@@ -61,37 +62,37 @@ async def test_history_by_keyboard_at_80x24(tmp_path: Path) -> None:
             assert widget.region.height > 0 and widget.region.right <= SMALL[0]
 
         await pilot.press("left", "left")
-        await until(pilot, lambda: "Run 3/5" in plain(screen.query_one("#history-run", Static)))
+        await wait_for(pilot, lambda: "Run 3/5" in plain(screen.query_one("#history-run", Static)))
         assert "1/3 33.3%" in plain(screen.query_one("#history-run", Static))
         strip = table.get_row_at(0)[1]
         assert [span.style for span in strip.spans][2].endswith("reverse")  # run 3 marked
 
         await pilot.press("m")
-        await until(pilot, lambda: chart.metric == "cost")
+        await wait_for(pilot, lambda: chart.metric == "cost")
         assert "chart: cost" in plain(screen.query_one("#history-header", Static))
         await pilot.press("m", "m", "m")
-        await until(pilot, lambda: chart.metric == "pass rate")
+        await wait_for(pilot, lambda: chart.metric == "pass rate")
 
         await pilot.press("o")
-        await until(pilot, lambda: isinstance(app.screen, ReportScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen))
         assert app.screen.path == paths[2]  # type: ignore[attr-defined]
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
 
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
         compare = app.screen
         assert isinstance(compare, CompareScreen)
         assert (compare.baseline_path, compare.current_path) == (paths[2], paths[4])
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("end", "c")  # the latest against itself: said, nothing opened
-        await until(pilot, lambda: chart.selected == 4)
+        await wait_for(pilot, lambda: chart.selected == 4)
         await pilot.pause()
         assert app.screen is screen
 
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
 
 
 async def test_a_report_landing_shows_in_the_open_view(tmp_path: Path) -> None:
@@ -100,8 +101,8 @@ async def test_a_report_landing_shows_in_the_open_view(tmp_path: Path) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_history(pilot, runs=5)
         write_run(tmp_path, 5, {"london": "F", "paris": "P", "tokyo": "P"})
-        await until(pilot, lambda: screen.history is not None and len(screen.history.runs) == 6)
-        await until(pilot, lambda: "Run 6/6" in plain(screen.query_one("#history-run", Static)))
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.runs) == 6)
+        await wait_for(pilot, lambda: "Run 6/6" in plain(screen.query_one("#history-run", Static)))
         london = next(row for row in cells(screen.query_one(CaseStrips)) if row[0] == "London")
         assert london[1] == "✓✓✓✓✓✗"
     with HistoryIndex(tmp_path) as index:
@@ -116,12 +117,12 @@ async def test_a_long_history_charts_its_last_runs(tmp_path: Path) -> None:
         chart = screen.query_one(HistoryChart)
         assert len(chart.runs) == 50
         await pilot.press("l")  # the last 20
-        await until(pilot, lambda: len(chart.runs) == 20)
+        await wait_for(pilot, lambda: len(chart.runs) == 20)
         assert "the last 20 charted" in plain(screen.query_one("#history-header", Static))
         strip = cells(screen.query_one(CaseStrips))[0][1]
         assert len(strip) == 20
         await pilot.press("l", "l")  # 200, then every run
-        await until(pilot, lambda: screen.window == 0 and len(chart.runs) == 60)
+        await wait_for(pilot, lambda: screen.window == 0 and len(chart.runs) == 60)
         assert "every run charted" in plain(screen.query_one("#history-header", Static))
         assert len(cells(screen.query_one(CaseStrips))[0][1]) == 30  # a strip fits 80 columns
 

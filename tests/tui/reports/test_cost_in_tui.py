@@ -16,7 +16,7 @@ from tenxeval_tui.widgets.run.run_progress import summary_text as run_summary
 from tests.tui.run.conftest import open_run_screen
 from tests.waiting import wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PRICED = {
     "prices": {"agent-model": {"input": 1000, "output": 1000}},
     "agent_model": "agent-model",

@@ -13,7 +13,7 @@ from tenxeval_tui.widgets.reports.case_detail_view import CaseDetailView
 from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
 from tests.waiting import wait_for
 
-SAMPLE = Path(__file__).parents[2] / "sample_evals" / "weather_graph.evalset.json"
+SAMPLE = Path(__file__).parents[3] / "sample_evals" / "weather_graph.evalset.json"
 
 
 async def test_reports_of_a_real_run_browse(tmp_path: Path) -> None:

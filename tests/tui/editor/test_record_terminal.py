@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tui.editor.test_editor_terminal import APP, Tmux
 from tests.tui.sample_project import sample_project
-from tests.tui.test_editor_terminal import APP, Tmux
 from tests.waiting import wait_sync
 
 pytestmark = [

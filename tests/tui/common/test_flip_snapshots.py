@@ -13,10 +13,10 @@ from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
+from tests.tui.common.test_flip_marks import BAD, OK, set_id_of, write_run
 from tests.tui.conftest import wait_for, wait_for_form
 from tests.tui.run.conftest import open_run_screen, write_workspace
 from tests.tui.run.test_run_snapshots import StableApp
-from tests.tui.test_flip_marks import BAD, OK, set_id_of, write_run
 
 SIZE = (80, 24)
 

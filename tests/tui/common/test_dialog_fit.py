@@ -23,7 +23,7 @@ COPY = {"reply": "Reply", "tools": "Tool calls", "diff": "Diff", "path": "Path o
 class DialogApp(App[None]):
     """Shows one dialog over an empty screen, with the workbench's styles."""
 
-    CSS_PATH = "../../tenxeval_tui/styles/app.tcss"
+    CSS_PATH = "../../../tenxeval_tui/styles/app.tcss"
 
     def __init__(self, dialog: ModalScreen[Any]) -> None:
         super().__init__()

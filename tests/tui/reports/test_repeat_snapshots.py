@@ -71,7 +71,7 @@ def test_flaky_cases_snapshot(
     snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.browsing.test_flaky_cases import write_history
-    from tests.tui.test_flakiness_view import HISTORY, open_flaky
+    from tests.tui.reports.test_flakiness_view import HISTORY, open_flaky
 
     monkeypatch.chdir(tmp_path)
     write_history(tmp_path / "eval_reports", HISTORY)

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tui.untrusted import write_hostile_eval_set
 from tests.waiting import wait_sync
-
-from .untrusted import write_hostile_eval_set
 
 pytestmark = [
     pytest.mark.slow,

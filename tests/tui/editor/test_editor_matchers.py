@@ -12,8 +12,8 @@ from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.browser_app import plain
 from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.editor.test_agent_completion import box, editor, field, suggests
 from tests.tui.sample_project import sample_project
-from tests.tui.test_agent_completion import box, editor, field, suggests
 
 
 async def test_a_matcher_is_typed_completed_checked_and_saved(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from textual.widgets import Input, Static
 
 from tenxeval_tui.app import WorkbenchApp
 from tests.tui.browser_app import plain
-from tests.tui.conftest import to_field, wait_for, wait_for_form
+from tests.tui.conftest import notifications_with_titles, to_field, wait_for, wait_for_form
 
 
 def typo_set(folder: Path) -> Path:
@@ -43,10 +43,10 @@ async def test_the_editor_lists_unknown_keys_and_keeps_them_on_save(tmp_path: Pa
         await wait_for_form(pilot)
         await wait_for(
             pilot,
-            lambda: any("key(s) nothing reads" in n.title for n in app._notifications),
+            lambda: any("key(s) nothing reads" in n.title for n in notifications_with_titles(app)),
             what="the file's unknown keys",
         )
-        note = next(n for n in app._notifications if "nothing reads" in n.title)
+        note = next(n for n in notifications_with_titles(app) if "nothing reads" in n.title)
         assert f"typos.evalset.json:{line}:7: eval_cases[0]: warning: unknown key 'tagz'" in (
             note.message
         )

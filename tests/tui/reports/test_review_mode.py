@@ -25,7 +25,9 @@ from tests.browsing.label_samples import (
     write_eval_set,
     write_report,
 )
-from tests.tui.browser_app import BrowserApp, plain, until
+from tests.tui.browser_app import BrowserApp, plain
+from tests.tui.conftest import notifications
+from tests.waiting import wait_for
 
 SIZE = (80, 24)
 JUDGE = [True] * 8 + [False] * 4  # c00-c07 passed by the judge, c08-c11 failed
@@ -54,9 +56,9 @@ def lines(project: Path) -> list[dict[str, Any]]:
 async def open_from_list(pilot: Pilot[Any], key: str, ready: Callable[[Any], object]) -> Any:
     """From the report list, ``key``; wait until the screen it opens is ``ready``."""
     app = pilot.app
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
     await pilot.press(key)
-    await until(pilot, lambda: ready(app.screen))
+    await wait_for(pilot, lambda: ready(app.screen))
     return app.screen
 
 
@@ -88,7 +90,7 @@ async def test_blind_labels_by_keyboard_each_appended_as_given(project: Path) ->
         assert "you: not labelled" in shown(screen, "#review-status")
 
         await pilot.press("p")
-        await until(pilot, lambda: len(lines(project)) == 1)
+        await wait_for(pilot, lambda: len(lines(project)) == 1)
         (first,) = lines(project)
         assert first == {
             "eval_id": "c00",
@@ -100,26 +102,26 @@ async def test_blind_labels_by_keyboard_each_appended_as_given(project: Path) ->
             "note": None,
             "time": first["time"],
         }
-        await until(pilot, lambda: on_case(screen, "c01"))  # auto-advance
+        await wait_for(pilot, lambda: on_case(screen, "c01"))  # auto-advance
         assert "1 of 12 reviewed" in shown(screen, "#review-progress")
         assert HIDDEN in screen.view.judge_shown
         assert "last: c00 case: you PASS, judge PASS" in shown(screen, "#review-status")
 
         await pilot.press("V")  # the verdict now, before labelling
-        await until(pilot, lambda: HIDDEN not in screen.view.judge_shown)
+        await wait_for(pilot, lambda: HIDDEN not in screen.view.judge_shown)
         assert "whole case PASS" in screen.view.judge_shown
         await pilot.press("f")
-        await until(pilot, lambda: len(lines(project)) == 2 and on_case(screen, "c02"))
+        await wait_for(pilot, lambda: len(lines(project)) == 2 and on_case(screen, "c02"))
         assert "you FAIL, judge PASS  disagree" in shown(screen, "#review-status")
 
         await pilot.press("backspace")  # back: labelled, so the verdict shows
-        await until(pilot, lambda: on_case(screen, "c01"))
+        await wait_for(pilot, lambda: on_case(screen, "c01"))
         assert "you FAIL" in shown(screen, "#review-status")
         assert "whole case PASS" in screen.view.judge_shown
         await pilot.press("space", "space")  # skip c01 and c02, no label
-        await until(pilot, lambda: on_case(screen, "c03"))
+        await wait_for(pilot, lambda: on_case(screen, "c03"))
         await pilot.press("backspace", "u")  # the next unlabelled after c02 is c03
-        await until(pilot, lambda: on_case(screen, "c03"))
+        await wait_for(pilot, lambda: on_case(screen, "c03"))
         assert len(lines(project)) == 2
         # the case on screen: what was asked, the reply, the expected reply
         conversation = shown(screen, "#review-conversation")
@@ -133,19 +135,19 @@ async def test_a_note_goes_with_the_label_and_can_be_added_after(project: Path) 
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, NoteDialog))
+        await wait_for(pilot, lambda: isinstance(app.screen, NoteDialog))
         await pilot.press(*"says sunny, it rained", "enter")
-        await until(pilot, lambda: app.screen is screen and screen.pending_note is not None)
+        await wait_for(pilot, lambda: app.screen is screen and screen.pending_note is not None)
         assert "note for your label: “says sunny, it rained”" in shown(screen, "#review-status")
         await pilot.press("f")
-        await until(pilot, lambda: len(lines(project)) == 1)
+        await wait_for(pilot, lambda: len(lines(project)) == 1)
         assert lines(project)[0]["note"] == "says sunny, it rained"
         assert screen.pending_note is None
         # a note on a label already given: the same label again, with the note
         await pilot.press("backspace", "n")
-        await until(pilot, lambda: isinstance(app.screen, NoteDialog))
+        await wait_for(pilot, lambda: isinstance(app.screen, NoteDialog))
         await pilot.press("ctrl+u", *"checked twice", "enter")
-        await until(pilot, lambda: len(lines(project)) == 2)
+        await wait_for(pilot, lambda: len(lines(project)) == 2)
         assert (lines(project)[1]["label"], lines(project)[1]["note"]) == ("fail", "checked twice")
         assert "“checked twice”" in shown(screen, "#review-status")
 
@@ -155,11 +157,11 @@ async def test_the_queue_narrowed_by_keyboard(project: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, QueueDialog))
+        await wait_for(pilot, lambda: isinstance(app.screen, QueueDialog))
         # per criterion (focused first), then failed only, then a sample of 2
         await pilot.press("space", "tab", "tab", "space", "tab", "tab", "tab")
         await pilot.press(*"2", "enter")
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
         session = screen.session
         assert session is not None
         assert session.chosen.per_criterion and session.chosen.failed_only
@@ -170,7 +172,7 @@ async def test_the_queue_narrowed_by_keyboard(project: Path) -> None:
             screen, "#review-progress"
         )
         await pilot.press("c")  # back to whole cases, the other filters kept
-        await until(pilot, lambda: not session.chosen.by_criterion)
+        await wait_for(pilot, lambda: not session.chosen.by_criterion)
         assert len(session.items) == 2
         assert all(item.criterion is None and item.judge is False for item in session.items)
         assert all(item.case.eval_id in ("c08", "c09", "c10", "c11") for item in session.items)
@@ -215,13 +217,13 @@ async def test_auto_advance_off_stays_on_the_case(project: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("ctrl+a")
-        await until(pilot, lambda: not screen.auto_advance)
+        await wait_for(pilot, lambda: not screen.auto_advance)
         await pilot.press("f")
-        await until(pilot, lambda: len(lines(project)) == 1)
+        await wait_for(pilot, lambda: len(lines(project)) == 1)
         assert on_case(screen, "c00")
         assert "whole case PASS" in screen.view.judge_shown  # labelled: revealed in place
         await pilot.press("p")  # changed my mind: the newest label counts
-        await until(pilot, lambda: len(lines(project)) == 2)
+        await wait_for(pilot, lambda: len(lines(project)) == 2)
         assert "1 of 12 reviewed" in shown(screen, "#review-progress")
         assert read_labels(labels_file(project)).labels[-1].label == "pass"
 
@@ -233,7 +235,7 @@ async def test_a_label_that_cannot_be_written_is_said_and_not_counted(project: P
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("p")
-        await until(pilot, lambda: any("was not saved" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("was not saved" in n for n in notifications(app)))
         assert on_case(screen, "c00")
         assert "0 of 12 reviewed" in shown(screen, "#review-progress")
 
@@ -245,8 +247,8 @@ async def test_malformed_label_lines_are_named_and_the_rest_used(project: Path) 
     app = BrowserApp(project / "reports")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await until(pilot, lambda: any("malformed" in n.message for n in app._notifications))
-        message = next(n.message for n in app._notifications if "malformed" in n.message)
+        await wait_for(pilot, lambda: any("malformed" in n for n in notifications(app)))
+        message = next(n for n in notifications(app) if "malformed" in n)
         assert f"{labels_file(project)}:2: not valid JSON" in message
         assert on_case(screen, "c01")
 
@@ -262,7 +264,7 @@ async def test_a_report_that_cannot_be_reviewed_says_why(project: Path, broken: 
     app = BrowserApp(project / "reports")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_from_list(pilot, "R", lambda s: isinstance(s, ReviewScreen))
-        await until(pilot, lambda: "Cannot review" in shown(screen, "#review-progress"))
+        await wait_for(pilot, lambda: "Cannot review" in shown(screen, "#review-progress"))
         assert why in shown(screen, "#review-progress")
         await pilot.press("p")  # nothing to label: the key does nothing
         await pilot.pause()

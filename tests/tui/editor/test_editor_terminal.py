@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.test_editor_typing import expected_case, saved_case
+from tests.tui.editor.test_editor_typing import expected_case, saved_case
 from tests.waiting import wait_sync
 
 pytestmark = [
@@ -28,7 +28,7 @@ pytestmark = [
 APP = Path(sys.executable).parent / "tenxeval-tui"
 KEY_INTERVAL_S = 0.03
 
-# The case of tests/tui/test_editor_typing.py, as tmux names the keys ("-l" sends text).
+# The case of tests/tui/editor/test_editor_typing.py, as tmux names the keys ("-l" sends text).
 TMUX_KEYS: list[tuple[str, ...]] = [
     ("C-n",),
     ("C-u",),

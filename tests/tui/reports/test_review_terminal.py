@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.browsing.label_samples import judged_report, write_eval_set, write_report
-from tests.tui.test_editor_terminal import Tmux
+from tests.tui.editor.test_editor_terminal import Tmux
 from tests.waiting import wait_sync
 
 pytestmark = [

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from tests.browsing.history.samples import write_series
 from tests.tui.browser_app import BrowserApp
-from tests.tui.test_history_view import open_history
+from tests.tui.reports.test_history_view import open_history
 
 SIZE = (80, 24)
 

@@ -27,9 +27,10 @@ from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.authoring.test_accept_actual import run
 from tests.tui.accept_setup import notices, report_project
-from tests.tui.browser_app import SIZE, open_current_report, until
-from tests.tui.run.conftest import open_run_screen, wait_until
+from tests.tui.browser_app import SIZE, open_current_report
+from tests.tui.run.conftest import open_run_screen
 from tests.tui.run.test_run_accept import WRONG, sample_project
+from tests.waiting import wait_for
 
 KEPT_REPLY = {"note": "keep me", "source": "hand"}
 EVAL_SET = """{
@@ -59,16 +60,16 @@ def only_the_reply_changed(
 
 
 async def answer_reply_only(pilot: Pilot[None], app: WorkbenchApp) -> None:
-    await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
     await pilot.press("r")  # the reply only
-    await until(pilot, lambda: any("now expect" in n for n in notices(app)))
+    await wait_for(pilot, lambda: any("now expect" in n for n in notices(app)))
 
 
 async def from_the_report(pilot: Pilot[None], app: WorkbenchApp) -> None:
     await pilot.press("b")
     screen = await open_current_report(pilot, count=2)
     await pilot.press("down", "enter")
-    await until(pilot, lambda: screen.showing_case is not None)
+    await wait_for(pilot, lambda: screen.showing_case is not None)
     await pilot.press("a")
 
 
@@ -77,23 +78,23 @@ async def from_accept_many(pilot: Pilot[None], app: WorkbenchApp) -> None:
     screen = await open_current_report(pilot, count=2)
     table = screen.query_one(ReportCaseTable)
     await pilot.press("down", "space")
-    await until(pilot, lambda: table.mark_count == 1)
+    await wait_for(pilot, lambda: table.mark_count == 1)
     await pilot.press("A")
 
 
 async def from_the_comparison(pilot: Pilot[None], app: WorkbenchApp) -> None:
     await pilot.press("b")
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
     await pilot.press("c")
-    await until(pilot, lambda: isinstance(app.screen, BaselinePicker))
-    await until(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
+    await wait_for(pilot, lambda: isinstance(app.screen, BaselinePicker))
+    await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 1)
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
+    await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison)
     compare = app.screen
     assert isinstance(compare, CompareScreen)
     assert compare.visible_cases[0].eval_id == "oslo"  # regressed: listed first
     await pilot.press("enter")
-    await until(pilot, lambda: isinstance(app.screen, CaseScreen))
+    await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
     await pilot.press("a")
 
 
@@ -143,13 +144,13 @@ async def test_accepting_the_reply_in_the_run_view_changes_only_the_reply(tmp_pa
         screen = await open_run_screen(pilot)
         assert isinstance(screen, RunScreen)
         await pilot.press("ctrl+r")
-        await wait_until(lambda: screen.runs_finished == 1, pilot, what="the run")
+        await wait_for(pilot, lambda: screen.runs_finished == 1, what="the run")
         assert screen.live is not None
         for _ in range(len(screen.live.cases)):
             if screen.selected == WRONG:
                 break
             await pilot.press("down")
-        await wait_until(lambda: screen.selected == WRONG, pilot, what="wrong_status selected")
+        await wait_for(pilot, lambda: screen.selected == WRONG, what="wrong_status selected")
         await pilot.press("a")
         await answer_reply_only(pilot, app)
         after = json.loads(eval_set.read_text(encoding="utf-8"))
