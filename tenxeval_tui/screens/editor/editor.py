@@ -168,7 +168,9 @@ class EditorScreen(AgentCommandsScreen):
             self.open_file(files[0])
             if workspace.single_file is None:
                 self._set_while_counting.clear()
-                self.describe_files([entry.path for entry in self.entries])
+                # The open file is counted as it loads; reading it twice at start slowed
+                # its first case.
+                self.describe_files([entry.path for entry in self.entries[1:]])
         self._update_title()
 
     # --- the newcomer's tip --------------------------------------------------------
@@ -360,8 +362,6 @@ class EditorScreen(AgentCommandsScreen):
         self._set_entry(document)
         table = self.query_one(CaseTable)
         table.set_cases(document.cases, set())
-        # After the first frame: opening the file does not wait on the reports.
-        self.call_after_refresh(self._follow_flips)
         for case in document.cases if keep_id is not None else []:
             if case.eval_id == keep_id:
                 table.select_uid(case.uid)
@@ -386,7 +386,10 @@ class EditorScreen(AgentCommandsScreen):
         )
         if self.focused is None:  # the focused field went with the old form
             self.query_one(CaseTable).focus()
-        self.read_agent_schema()
+        # After the form's frame: reading the reports (a thread holding the GIL for a big
+        # one) and the agent's schema (a child process) do not delay the case shown.
+        self.call_after_refresh(self._follow_flips)
+        self.call_after_refresh(self.read_agent_schema)
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
@@ -396,12 +399,12 @@ class EditorScreen(AgentCommandsScreen):
 
         assert document.path is not None
         problems = check_parsed_eval_set(document.path, data)
-        unknown = [] if problems else unknown_keys_in_file(document.path)
-        self.app.call_from_thread(self._checked, document, problems, unknown)
+        self.app.call_from_thread(self._checked, document, problems)
+        if not problems:  # the form opens first; the typos' warning comes after
+            unknown = unknown_keys_in_file(document.path)
+            self.app.call_from_thread(self._warn_unknown_keys, document, unknown)
 
-    def _checked(
-        self, document: EvalSetDocument, problems: list[Problem], unknown: list[Problem]
-    ) -> None:
+    def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
         if document is not self.document or document.path is None:
             return  # another file was opened meanwhile
         if problems:
@@ -409,6 +412,10 @@ class EditorScreen(AgentCommandsScreen):
             return
         self.checked = True
         self.call_later(self._show_form)
+
+    def _warn_unknown_keys(self, document: EvalSetDocument, unknown: list[Problem]) -> None:
+        if document is not self.document:
+            return  # another file was opened meanwhile
         if unknown:  # typos that check nothing: each with its place and the nearest name
             shown = [str(p) for p in unknown[:UNKNOWN_KEYS_LISTED]]
             more = len(unknown) - len(shown)
