@@ -23,6 +23,7 @@ Run: ``.venv/bin/python bench/tui_keys_to_screen.py [--quick]`` (``make bench`` 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import statistics
 import sys
@@ -140,6 +141,11 @@ def main() -> int:
             "PYTHONPATH": str(REPO),  # the sample agent
             "COLORTERM": "truecolor",
         }
+        # The app starts from bytecode, as an installed one does (pip compiles at install):
+        # with PYTHONDONTWRITEBYTECODE set in the shell, an editable install would compile
+        # the whole package at every start (0.3-0.6 s of the start-up measured).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        compileall.compile_dir(REPO / "tenxeval_tui", quiet=1)
         echo = method_floor(env)
         print(
             f"method floor (a raw-mode echo on this pty, drawn by pyte): median "
