@@ -41,7 +41,7 @@ from tenxeval_tui.settings.workspace import (
     Workspace,
     describe_eval_set,
 )
-from tenxeval_tui.settings.workspace_watch import follow_workspace_files
+from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS, follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.editor.case_form import CaseForm
@@ -657,7 +657,7 @@ class EditorScreen(AgentCommandsScreen):
             return Path(changed) == target
 
         async for _ in awatch(
-            target.parent, watch_filter=is_target, debounce=200, step=50, recursive=False
+            target.parent, watch_filter=is_target, debounce=200, step=WATCH_STEP_MS, recursive=False
         ):
             await self._changed_on_disk(path)
 
