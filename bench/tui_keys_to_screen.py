@@ -17,12 +17,14 @@ median; the last key of a 100-key burst in a field shown at most 200 ms after it
 typed. Also printed: start-up (to the editor with the first case's form) and the app's
 CPU while idle. Exits 1 when a target is missed.
 
-Run: ``.venv/bin/python bench/tui_keys_to_screen.py [--quick]`` (``make bench`` runs it too).
+Run: ``.venv/bin/python bench/tui_keys_to_screen.py [--quick] [--idle SECONDS]`` (``make bench``
+runs it too).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import statistics
 import sys
@@ -75,10 +77,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def idle_cpu(terminal: Terminal, seconds: float = 3.0) -> tuple[float, int]:
-    """The app's CPU share (% of one CPU) over ``seconds`` with no key pressed, and the
-    bytes it drew meanwhile."""
+def settle_cpu(pid: int, limit: float = 20.0) -> float:
+    """Wait until process ``pid`` has done its one-off work (a first read of the reports
+    after start-up, a run's reports): half a second using at most one clock tick of CPU.
+    Returns the seconds waited."""
+    started = time.perf_counter()
+    last = cpu_seconds(pid)
+    while time.perf_counter() - started < limit:
+        time.sleep(0.5)  # the window whose CPU is looked at
+        now = cpu_seconds(pid)
+        if now - last <= 1 / os.sysconf("SC_CLK_TCK"):
+            break
+        last = now
+    return time.perf_counter() - started
+
+
+def idle_cpu(terminal: Terminal, seconds: float) -> tuple[float, int]:
+    """The app's CPU share (% of one CPU) over ``seconds`` with no key pressed, once its
+    one-off work is done, and the bytes it drew meanwhile."""
     terminal.quiet(0.5)
+    settle_cpu(terminal.process.pid)
+    terminal.drain()
     started, before = time.perf_counter(), cpu_seconds(terminal.process.pid)
     drawn = terminal.bytes_read
     time.sleep(seconds)  # the idle time measured, not a wait for something
@@ -126,6 +145,9 @@ def report(figures: list[Figures]) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples of each action")
+    parser.add_argument(
+        "--idle", type=float, default=5.0, help="seconds of idle CPU measured in each screen"
+    )
     args = parser.parse_args()
     rounds = 1 if args.quick else 2
     print(f"at start: {load()}")
@@ -140,6 +162,11 @@ def main() -> int:
             "PYTHONPATH": str(REPO),  # the sample agent
             "COLORTERM": "truecolor",
         }
+        # The app starts from bytecode, as an installed one does (pip compiles at install):
+        # with PYTHONDONTWRITEBYTECODE set in the shell, an editable install would compile
+        # the whole package at every start (0.3-0.6 s of the start-up measured).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        compileall.compile_dir(REPO / "tenxeval_tui", quiet=1)
         echo = method_floor(env)
         print(
             f"method floor (a raw-mode echo on this pty, drawn by pyte): median "
@@ -156,7 +183,7 @@ def main() -> int:
             )
             start_s = time.perf_counter() - started
             session = Session(app, floor)
-            idle, drawn = idle_cpu(app)
+            idle, drawn = idle_cpu(app, args.idle)
             editor = Editor(session, path)
             editor.move(20 * rounds)
             editor.open_case(5 * rounds)
@@ -167,10 +194,11 @@ def main() -> int:
             reports = Reports(session)
             reports.open_report(3 * rounds)
             reports.cases(2 * rounds, 5)
+            idle_reports, drawn_reports = idle_cpu(app, args.idle)
             run = RunView(session)
             run.toggle_watch(3 * rounds)
             run.start(2 * rounds)
-            idle_end, drawn_end = idle_cpu(app)
+            idle_end, drawn_end = idle_cpu(app, args.idle)
         finally:
             app.close()
             floor.terminal.close()
@@ -184,10 +212,11 @@ def main() -> int:
         f"(the floor app: {floor.ready_s:.2f} s; target <= {START_S:.1f} s) "
         f"{'ok' if start_ok else 'MISSED'}"
     )
-    idle_ok = idle < 1.0 and idle_end < 1.0
+    idle_ok = max(idle, idle_reports, idle_end) < 1.0
     print(
-        f"idle CPU: {idle:.2f}% after start ({drawn} bytes drawn), {idle_end:.2f}% at the end "
-        f"({drawn_end} bytes drawn) (target: about 0) {'ok' if idle_ok else 'MISSED'}"
+        f"idle CPU over {args.idle:.0f} s: {idle:.2f}% in the editor after start ({drawn} bytes "
+        f"drawn), {idle_reports:.2f}% in a report ({drawn_reports}), {idle_end:.2f}% in the "
+        f"run view after its runs ({drawn_end}) (target: about 0) {'ok' if idle_ok else 'MISSED'}"
     )
     for problem in problems:
         print(f"KEY LOST OR MISPLACED: {problem}")

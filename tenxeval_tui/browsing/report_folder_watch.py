@@ -13,6 +13,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS
+
 
 async def follow_report_folder(folder: Path, changed: Callable[[], None]) -> None:
     """Call ``changed()`` whenever a JSON report in ``folder`` is written, removed or
@@ -39,7 +41,7 @@ async def follow_report_folder(folder: Path, changed: Callable[[], None]) -> Non
                 watched,
                 watch_filter=partial(_is_report_change, folder),
                 debounce=300,
-                step=50,
+                step=WATCH_STEP_MS,
                 recursive=False,
                 rust_timeout=1000,
                 yield_on_timeout=True,

@@ -13,15 +13,24 @@ import contextlib
 import json
 import os
 import signal
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tenxeval_tui.evaluation.events import EventModel
-from tenxeval_tui.runs.chat_worker import command
 
 LINE_LIMIT = 64 * 1024 * 1024
+
+CHAT_WORKER = "tenxeval_tui.runs.chat_worker"
+"""The child's module (not imported here: it imports the worker's, which the editor
+does not need until a chat starts)."""
+
+
+def command(spec: str, folder: Path) -> list[str]:
+    """The command line of a chat with ``spec``."""
+    return [sys.executable, "-m", CHAT_WORKER, spec, str(folder)]
 
 
 @dataclass(frozen=True)

@@ -99,10 +99,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return asyncio.run(converse(args[0], Path(args[1]), out))
 
 
-def command(spec: str, folder: Path) -> list[str]:
-    """The command line of a chat with ``spec``."""
-    return [sys.executable, "-m", "tenxeval_tui.runs.chat_worker", spec, str(folder)]
-
-
 if __name__ == "__main__":
     exit_now(main())

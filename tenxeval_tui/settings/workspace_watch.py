@@ -14,6 +14,12 @@ from pathlib import Path
 
 from tenxeval_tui.settings.workspace import EVAL_SET_SUFFIX, SCENARIO_SUFFIX, Workspace
 
+WATCH_STEP_MS = 200
+"""How often (ms) a folder watcher's thread wakes to look for changes and for its stop:
+it takes the GIL each time, so the app's idle CPU grows with it (20 wakes a second per
+watcher at 50 ms, with five or six watchers once every screen was shown); a change is
+seen at most this much later."""
+
 
 def is_run_file_change(root: Path, change: object, path: str) -> bool:
     """An eval set or scenario file under ``root`` added or deleted (not modified), outside
@@ -42,7 +48,7 @@ async def follow_workspace_files(workspace: Workspace, changed: Callable[[], Non
 
     root = workspace.root.resolve()
     async for _changes in awatch(
-        root, watch_filter=partial(is_run_file_change, root), debounce=300, step=50
+        root, watch_filter=partial(is_run_file_change, root), debounce=300, step=WATCH_STEP_MS
     ):
         changed()
 

@@ -39,6 +39,7 @@ from tenxeval_tui.evaluation.eval_result import (
     combined_provenance,
 )
 from tenxeval_tui.evaluation.provenance.agent_code import AgentCode, agent_code
+from tenxeval_tui.evaluation.provenance.distributions import packages_distributions
 from tenxeval_tui.evaluation.provenance.git import GitError, GitState, file_at_ref, git_state
 from tenxeval_tui.evaluation.provenance.hashing import (
     canonical_json,
@@ -69,9 +70,9 @@ def versions(imports: Iterable[str] = ()) -> dict[str, str]:
 @functools.cache
 def _providers() -> Mapping[str, list[str]]:
     """Top-level module -> the distributions providing it. Scanning every installed
-    distribution takes a quarter of a second: done once a process, when a module is not
-    named as its distribution."""
-    return importlib.metadata.packages_distributions()
+    distribution takes a few hundredths of a second (see :mod:`.distributions`): done
+    once a process, when a module is not named as its distribution."""
+    return packages_distributions()
 
 
 def _version(distribution: str) -> str:

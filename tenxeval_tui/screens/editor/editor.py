@@ -48,7 +48,7 @@ from tenxeval_tui.settings.workspace import (
     Workspace,
     describe_eval_set,
 )
-from tenxeval_tui.settings.workspace_watch import follow_workspace_files
+from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS, follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.editor.case_form import CaseForm
@@ -207,7 +207,9 @@ class EditorScreen(ModeScreen):
             self.open_file(files[0])
             if workspace.single_file is None:
                 self._set_while_counting.clear()
-                self.describe_files([entry.path for entry in self.entries])
+                # The open file is counted as it loads; reading it twice at start slowed
+                # its first case.
+                self.describe_files([entry.path for entry in self.entries[1:]])
         self._update_title()
 
     # --- the newcomer's tip --------------------------------------------------------
@@ -486,8 +488,6 @@ class EditorScreen(ModeScreen):
         self._set_entry(document)
         table = self.query_one(CaseTable)
         table.set_cases(document.cases, set())
-        # After the first frame: opening the file does not wait on the reports.
-        self.call_after_refresh(self._follow_flips)
         for case in document.cases if keep_id is not None else []:
             if case.eval_id == keep_id:
                 table.select_uid(case.uid)
@@ -512,7 +512,10 @@ class EditorScreen(ModeScreen):
         )
         if self.focused is None:  # the focused field went with the old form
             self.query_one(CaseTable).focus()
-        self.read_agent_schema()
+        # After the form's frame: reading the reports (a thread holding the GIL for a big
+        # one) and the agent's schema (a child process) do not delay the case shown.
+        self.call_after_refresh(self._follow_flips)
+        self.call_after_refresh(self.read_agent_schema)
 
     @work(thread=True, exclusive=True, group="check", description="check the open file")
     def _check(self, document: EvalSetDocument, data: dict[str, Any]) -> None:
@@ -522,12 +525,12 @@ class EditorScreen(ModeScreen):
 
         assert document.path is not None
         problems = check_parsed_eval_set(document.path, data)
-        unknown = [] if problems else unknown_keys_in_file(document.path)
-        self.app.call_from_thread(self._checked, document, problems, unknown)
+        self.app.call_from_thread(self._checked, document, problems)
+        if not problems:  # the form opens first; the typos' warning comes after
+            unknown = unknown_keys_in_file(document.path)
+            self.app.call_from_thread(self._warn_unknown_keys, document, unknown)
 
-    def _checked(
-        self, document: EvalSetDocument, problems: list[Problem], unknown: list[Problem]
-    ) -> None:
+    def _checked(self, document: EvalSetDocument, problems: list[Problem]) -> None:
         if document is not self.document or document.path is None:
             return  # another file was opened meanwhile
         if problems:
@@ -535,6 +538,10 @@ class EditorScreen(ModeScreen):
             return
         self.checked = True
         self.call_later(self._show_form)
+
+    def _warn_unknown_keys(self, document: EvalSetDocument, unknown: list[Problem]) -> None:
+        if document is not self.document:
+            return  # another file was opened meanwhile
         if unknown:  # typos that check nothing: each with its place and the nearest name
             shown = [str(p) for p in unknown[:UNKNOWN_KEYS_LISTED]]
             more = len(unknown) - len(shown)
@@ -776,7 +783,7 @@ class EditorScreen(ModeScreen):
             return Path(changed) == target
 
         async for _ in awatch(
-            target.parent, watch_filter=is_target, debounce=200, step=50, recursive=False
+            target.parent, watch_filter=is_target, debounce=200, step=WATCH_STEP_MS, recursive=False
         ):
             await self._changed_on_disk(path)
 

