@@ -226,7 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
     set_up_logging(plan.verbose)
-    return run_leaving_threads(run(plan, out))
+    try:
+        return run_leaving_threads(run(plan, out))
+    finally:
+        out.flush()  # what waits for the timer: the process ends with os._exit
 
 
 if __name__ == "__main__":

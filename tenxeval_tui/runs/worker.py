@@ -379,7 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_up_logging(plan.verbose, plan.log_level)
     # The journal keeps each finished case as it ends: its line on stdout may wait.
     out.results_wait = plan.journal is not None
-    return run_leaving_threads(run(plan, out))
+    try:
+        return run_leaving_threads(run(plan, out))
+    finally:
+        out.flush()  # what waits for the timer: the process ends with os._exit
 
 
 def exit_now(code: int) -> None:
