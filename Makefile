@@ -89,11 +89,13 @@ test-stress: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m tests.stress --busy 2 --rounds $(ROUNDS) --workers $(PYTEST_WORKERS) $(STRESS)
 
 # Every benchmark runs, even after one misses its target; the misses are listed at the end.
+# Bytecode is written (as for pytest): a process that compiles the package at each start
+# is not what a user runs.
 bench: $(STAMP)
 	@missed=""; \
 	for script in bench/*.py; do \
 		echo "== $$script"; \
-		$(BIN)/python $$script || missed="$$missed $$script"; \
+		PYTHONDONTWRITEBYTECODE= $(BIN)/python $$script || missed="$$missed $$script"; \
 	done; \
 	if [ -n "$$missed" ]; then echo "missed a target:$$missed"; exit 1; fi
 

@@ -1,4 +1,6 @@
-"""Worker processes: one process vs ``--workers 2``, side by side in one run (target 1.7x).
+"""Worker processes: one process vs ``--workers 2``, side by side in one run (target: the
+speed-up of the cases at least 85% of what two bare CPU-burning processes gain at the same
+moment, the floor below).
 
 Two CPU-bound agents, 400 cases each, at concurrency 8, through the worker child exactly
 as ``tenxeval-tui run`` and the workbench start it (``RunPlan.command()``):
@@ -43,7 +45,9 @@ from tenxeval_tui.evaluation.observers import replay_json_lines  # noqa: E402
 from tenxeval_tui.runs.live_run import LiveRun  # noqa: E402
 from tenxeval_tui.runs.plan import RunPlan  # noqa: E402
 
-SPEEDUP_TARGET = 1.7
+FLOOR_SHARE = 0.85
+"""The speed-up of 2 workers over 1 must reach this share of the floor measured in the same
+run (issue #38: 2 bare processes get 1.98x on two idle cores; a shared machine gets less)."""
 REPLAY_TARGET = 20_000
 
 CPU_AGENT = """
@@ -139,14 +143,18 @@ def run(plan: RunPlan, cwd: Path) -> tuple[float, float, list[str], int]:
     return wall, last - first, lines, passed
 
 
-def main() -> None:
+def main() -> int:
+    """Every figure printed; 1 when a target was missed (``make bench`` lists it)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", type=int, default=400)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores (shared), load average {os.getloadavg()}")
+    floor = raw_parallelism()
+    speedup_target = FLOOR_SHARE * floor
     print(
-        f"the floor: 2 bare processes burning CPU finish {raw_parallelism():.2f}x faster than "
-        "1 right now (2.00x on two idle cores)"
+        f"the floor: 2 bare processes burning CPU finish {floor:.2f}x faster than "
+        f"1 right now (2.00x on two idle cores); target {FLOOR_SHARE:.0%} of it = "
+        f"{speedup_target:.2f}x"
     )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -159,6 +167,7 @@ def main() -> None:
              folder),
         ]  # fmt: skip
         pooled_lines: list[str] = []
+        missed: list[str] = []
         print(
             f"\n{args.cases} cases, concurrency 8   1 process: wall / cases   "
             "2 workers: wall / cases   speed-up (wall, cases)"
@@ -173,11 +182,13 @@ def main() -> None:
             assert one[3] == two[3], f"{label}: {one[3]} vs {two[3]} passed"
             pooled_lines = pooled_lines or two[2]
             speed_wall, speed_cases = one[0] / two[0], one[1] / two[1]
-            verdict = "ok" if speed_cases >= SPEEDUP_TARGET else "BELOW TARGET"
+            verdict = "ok" if speed_cases >= speedup_target else "BELOW TARGET"
+            if speed_cases < speedup_target:
+                missed.append(f"{label}: {speed_cases:.2f}x")
             print(
                 f"{label:<32} {one[0]:6.2f} s / {one[1]:6.2f} s     {two[0]:6.2f} s / "
                 f"{two[1]:6.2f} s     {speed_wall:4.2f}x, {speed_cases:4.2f}x  "
-                f"(target {SPEEDUP_TARGET}x: {verdict}; {one[3]} passed in both)"
+                f"(target {speedup_target:.2f}x: {verdict}; {one[3]} passed in both)"
             )
         live = LiveRun()
         start = time.perf_counter()
@@ -191,6 +202,8 @@ def main() -> None:
         event_seconds = time.perf_counter() - start
         rate = len(event_lines) / event_seconds
         verdict = "ok" if rate >= REPLAY_TARGET else "BELOW TARGET"
+        if rate < REPLAY_TARGET:
+            missed.append(f"replay: {rate:,.0f} events/s")
         print(
             f"\nreplay of the 2-worker weather run into LiveRun: all {len(pooled_lines)} lines "
             f"in {seconds:.3f} s ({live.completed} cases completed); its {len(event_lines)} "
@@ -198,7 +211,10 @@ def main() -> None:
             f"(target {REPLAY_TARGET:,}: {verdict})"
         )
     print(f"load average after: {os.getloadavg()}")
+    if missed:
+        print("missed: " + "; ".join(missed))
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -103,6 +103,16 @@ def _model_in(annotation: Any) -> tuple[str, type[BaseModel]] | None:
     return None
 
 
+@cache
+def _holding(model: type[BaseModel]) -> dict[str, tuple[str, type[BaseModel]]]:
+    """Each key of ``model`` (alias or name) whose field holds models: how, and which (made
+    once a model: an eval set walks the same few models for each of its cases)."""
+    fields = {info.alias or name: info for name, info in model.model_fields.items()}
+    fields.update(model.model_fields)
+    found = {key: _model_in(info.annotation) for key, info in fields.items()}
+    return {key: inner for key, inner in found.items() if inner is not None}
+
+
 def _walk(model: type[BaseModel], data: Any, path: tuple[PathPart, ...]) -> Iterator[UnknownKey]:
     if not isinstance(data, dict):
         return
@@ -110,14 +120,12 @@ def _walk(model: type[BaseModel], data: Any, path: tuple[PathPart, ...]) -> Iter
         yield from _walk_criteria(data, path)
         return
     known = _known(model)
-    fields = {info.alias or name: info for name, info in model.model_fields.items()}
-    fields.update(model.model_fields)
+    holding = _holding(model)
     for key, value in data.items():
         if key not in known:
             yield UnknownKey((*path, key), known)
             continue
-        info = fields.get(key)
-        inner = _model_in(info.annotation) if info is not None else None
+        inner = holding.get(key)
         if inner is None:
             continue
         how, child = inner

@@ -96,7 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tenxeval_tui.runs.child_setup import set_up_logging
 
     set_up_logging(False)
-    return asyncio.run(converse(args[0], Path(args[1]), out))
+    try:
+        return asyncio.run(converse(args[0], Path(args[1]), out))
+    finally:
+        out.flush()  # what waits for the timer: the process ends with os._exit
 
 
 if __name__ == "__main__":

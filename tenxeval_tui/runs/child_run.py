@@ -117,10 +117,17 @@ def child_plan(
     plan: RunPlan, journal: Path, verbose: bool, log_level: str | None = None
 ) -> RunPlan:
     """``plan`` as the worker runs it here: keeping ``journal``, its reporters off (the
-    reports are written by the caller, from the journal)."""
+    reports are written by the caller, from the journal), only the event lines the
+    deadline watch reads (the command line shows cases, not steps)."""
     config = plan.resolved_config()
     config.reporter.enabled = False
-    update = {"config": config, "journal": journal, "verbose": verbose, "log_level": log_level}
+    update = {
+        "config": config,
+        "journal": journal,
+        "verbose": verbose,
+        "log_level": log_level,
+        "events": "judging",
+    }
     return plan.model_copy(update=update)
 
 

@@ -130,6 +130,13 @@ class RunPlan(BaseModel):
         "stderr, whatever ``verbose`` says; None: as ``verbose`` says.",
     )
 
+    events: Literal["all", "judging"] = Field(
+        default="all",
+        description="The agent's event lines the worker writes: all of them (the live "
+        "views), or only those saying a case is being scored (``run``, which shows cases, "
+        "not steps; its deadline watch reads those).",
+    )
+
     report_metadata: dict[str, Any] = Field(
         default_factory=dict,
         description="Added to every report's metadata (the workbench marks a watch "

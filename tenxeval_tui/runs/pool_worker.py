@@ -36,7 +36,7 @@ from typing import Any
 
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
+from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
     exit_now,
@@ -47,6 +47,7 @@ from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
+from tenxeval_tui.runs.wanted_events import WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import apply_command, is_command
 
 READ_LIMIT = 1 << 24
@@ -182,7 +183,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
 
     try:
-        evaluators = load_evaluators(plan, JsonLinesObserver(out.write))
+        lines = WantedJsonLinesObserver(out.write, events=plan.events)
+        evaluators = load_evaluators(plan, lines)
         config = plan.resolved_config()
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
@@ -224,7 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
     set_up_logging(plan.verbose)
-    return run_leaving_threads(run(plan, out))
+    try:
+        return run_leaving_threads(run(plan, out))
+    finally:
+        out.flush()  # what waits for the timer: the process ends with os._exit
 
 
 if __name__ == "__main__":

@@ -35,11 +35,12 @@ from contextvars import ContextVar
 from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.observers import JsonLinesObserver, replay_json_lines
+from tenxeval_tui.evaluation.observers import replay_json_lines
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.retry import Key
+from tenxeval_tui.runs.wanted_events import WantedJsonLinesObserver
 
 BATCHES_IN_FLIGHT = 2
 """Batches each actor holds at once: the next is running while one's results come back."""
@@ -75,7 +76,9 @@ class EvaluatorActor:
 
         set_up_logging(False)
         try:
-            self.evaluators = load_evaluators(self.plan, JsonLinesObserver(self._write))
+            self.evaluators = load_evaluators(
+                self.plan, WantedJsonLinesObserver(self._write, events=self.plan.events)
+            )
         except AgentLoadError as exc:
             return str(exc)
         except Exception as exc:

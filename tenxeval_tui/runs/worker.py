@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-from tenxeval_tui.evaluation.observers import JsonLinesObserver, RunObserver
+from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
@@ -59,6 +59,7 @@ from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
+from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
@@ -94,12 +95,13 @@ BULKY_RESULT_FIELDS = frozenset(
 )
 
 
-class LeanJsonLinesObserver(JsonLinesObserver):
+class LeanJsonLinesObserver(WantedJsonLinesObserver):
     """A :class:`JsonLinesObserver` whose ``case_end`` lines leave out the bulky fields,
-    but for the cases in :attr:`whole` (the journal could not keep them)."""
+    but for the cases in :attr:`whole` (the journal could not keep them); only the
+    ``events`` its reader wants (:mod:`~tenxeval_tui.runs.wanted_events`)."""
 
-    def __init__(self, write: Any) -> None:
-        super().__init__(write)
+    def __init__(self, write: Any, *, events: WantedEvents = "all") -> None:
+        super().__init__(write, events=events)
         self.whole: set[tuple[str, str]] = set()
 
     def on_case_end(self, result: EvalCaseResult) -> None:
@@ -174,7 +176,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
-    stream = LeanJsonLinesObserver(out.write)
+    stream = LeanJsonLinesObserver(out.write, events=plan.events)
     observers: list[RunObserver] = [stream]
     if plan.pooled and tools.settings.records:  # the workers record; the cassette is ours
         observers.append(tools.writer())
@@ -309,7 +311,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
         return ERROR_EXIT
     set_up_logging(plan.verbose, plan.log_level)
-    return run_leaving_threads(run(plan, out))
+    # The journal keeps each finished case as it ends: its line on stdout may wait.
+    out.results_wait = plan.journal is not None
+    try:
+        return run_leaving_threads(run(plan, out))
+    finally:
+        out.flush()  # what waits for the timer: the process ends with os._exit
 
 
 def _main_then_exit() -> None:

@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import importlib.util
 import logging
 import platform
+import site
+import sysconfig
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -62,9 +65,32 @@ def versions(imports: Iterable[str] = ()) -> dict[str, str]:
     found = {OWN_DISTRIBUTION: _version(OWN_DISTRIBUTION), "python": platform.python_version()}
     for name in sorted(set(imports)):
         own = _version(name)  # most distributions are named as their module: no scan
-        for dist in [name] if own else _providers().get(name, []):
+        for dist in [name] if own else _providers_of(name):
             found.setdefault(dist, _version(dist))
     return {name: version for name, version in found.items() if version}
+
+
+def _providers_of(module: str) -> list[str]:
+    """The distributions providing the top-level ``module``: those whose ``top_level.txt``
+    names it; else, for a module installed in a site folder, what a scan of every
+    installed distribution's files finds; else (a module of the agent's project) none."""
+    declared = _declared_providers().get(module)
+    if declared is not None:
+        return declared
+    return _providers().get(module, []) if _installed(module) else []
+
+
+@functools.cache
+def _declared_providers() -> Mapping[str, list[str]]:
+    """Top-level module -> the distributions whose ``top_level.txt`` names it (one small
+    file a distribution)."""
+    found: dict[str, list[str]] = {}
+    for dist in importlib.metadata.distributions():
+        for module in (dist.read_text("top_level.txt") or "").split():
+            name = dist.metadata["Name"]
+            if name and name not in found.setdefault(module, []):
+                found[module].append(name)
+    return found
 
 
 @functools.cache
@@ -73,6 +99,33 @@ def _providers() -> Mapping[str, list[str]]:
     distribution takes a few hundredths of a second (see :mod:`.distributions`): done
     once a process, when a module is not named as its distribution."""
     return packages_distributions()
+
+
+def _installed(module: str) -> bool:
+    """Whether the top-level ``module`` is found in a site folder (not the project's)."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    places = [spec.origin, *(spec.submodule_search_locations or [])]
+    sites = _site_folders()
+    return any(
+        place and any(Path(place).is_relative_to(site) for site in sites) for place in places
+    )
+
+
+@functools.cache
+def _site_folders() -> tuple[Path, ...]:
+    paths = sysconfig.get_paths()
+    found = {
+        paths["purelib"],
+        paths["platlib"],
+        *site.getsitepackages(),
+        site.getusersitepackages(),
+    }
+    return tuple(Path(folder) for folder in found if folder)
 
 
 def _version(distribution: str) -> str:

@@ -2,7 +2,12 @@
 
 :class:`RunJournal` is a :class:`~tenxeval_tui.evaluation.observers.RunObserver`
 that appends to a file as cases finish (each line is written and flushed on its
-own, so killing the process loses at most the cases still running).
+own, so killing the process loses at most the cases still running). A line is appended
+with plain system calls (open with ``O_APPEND``, one write, close), not through a Python
+file object: that cost five times as much a case. The file is not held open between
+lines, so its folder can still be remounted read-only mid-run (the worker's
+:class:`~tenxeval_tui.runs.journal_guard.GuardedJournal` then keeps each case in the
+stream).
 :func:`report_from_journal` turns such a file back into an :class:`EvalReport`.
 
 Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
@@ -16,7 +21,9 @@ the eval set's run took).
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
+import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -60,20 +67,34 @@ class RunJournal(RunObserver):
         self.config_used = config_used
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.report_metadata = dict(report_metadata or {})
+        self._ends_whole = False
+        """The file ends with a whole line (known once this journal wrote one)."""
 
     def _append(self, data: dict[str, Any]) -> None:
-        with self._line() as handle:
-            handle.write(json.dumps(data, default=str).encode("utf-8"))
+        with self._line() as line:
+            line.write(json.dumps(data, default=str).encode("utf-8"))
 
     @contextlib.contextmanager
-    def _line(self) -> Iterator[BinaryIO]:
-        """The journal open for one more line: written by the caller, ended here."""
-        with self.path.open("a+b") as handle:
-            # A run killed mid-write left half a line: end it, or this line would join it.
-            if handle.tell() and (handle.seek(-1, 2), handle.read(1))[1] != b"\n":
-                handle.write(b"\n")
-            yield handle
-            handle.write(b"\n")
+    def _line(self) -> Iterator[_Line]:
+        """One more line: written by the caller, ended and appended here."""
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            line = _Line(fd, self._torn_end(fd))
+            self._ends_whole = False
+            yield line
+            line.write(b"\n")
+            line.flush()
+            self._ends_whole = True
+        finally:
+            os.close(fd)
+
+    def _torn_end(self, fd: int) -> bytes:
+        """``b"\\n"`` when the file ends with half a line (a run killed mid-write): this
+        line must not join it."""
+        if self._ends_whole:
+            return b""
+        size = os.fstat(fd).st_size
+        return b"\n" if size and os.pread(fd, 1, size - 1) != b"\n" else b""
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         self._append(
@@ -96,19 +117,18 @@ class RunJournal(RunObserver):
         # Written in pieces as pydantic serialises them: a case of many steps is never
         # held whole as a dict tree or as one string.
         head = json.dumps({"type": "case", "eval_set_id": result.eval_set_id})
-        with self._line() as handle:
-            start = handle.tell()
-            handle.write(head[:-1].encode("utf-8") + b', "result": ')
+        with self._line() as line:
+            line.write(head[:-1].encode("utf-8") + b', "result": ')
             try:
                 for piece in case_json_parts(result, fallback=str):
-                    handle.write(piece)
+                    line.write(piece)
             except PydanticSerializationError:  # text UTF-8 cannot hold (a lone surrogate)
-                handle.truncate(start)
+                line.discard()
                 data: dict[str, Any] = {"type": "case", "eval_set_id": result.eval_set_id}
                 data["result"] = fill(result).model_dump(mode="json", fallback=str)
-                handle.write(json.dumps(data, default=str).encode("utf-8"))
+                line.write(json.dumps(data, default=str).encode("utf-8"))
                 return
-            handle.write(b"}")
+            line.write(b"}")
 
     def on_run_end(self, report: EvalReport) -> None:
         stopped = {
@@ -127,6 +147,45 @@ class RunJournal(RunObserver):
                 ),
             }
         )
+
+
+class _Line:
+    """One journal line on its way to the file ``fd`` (opened to append): kept in memory
+    and appended in one write, or in writes of :data:`_LINE_CHUNK` bytes once it grows
+    past that (a case of many steps is never held whole)."""
+
+    def __init__(self, fd: int, head: bytes = b"") -> None:
+        self.fd = fd
+        self.head = head
+        self.parts: list[bytes] = [head] if head else []
+        self.size = len(head)
+        self.start: int | None = None
+        """Where the line began in the file, once part of it was written."""
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= _LINE_CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.start is None:
+            self.start = os.fstat(self.fd).st_size
+        data = b"".join(self.parts)
+        self.parts, self.size = [], 0
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def discard(self) -> None:
+        """Forget the line so far (what was written of it is cut off the file)."""
+        self.parts, self.size = ([self.head] if self.head else []), len(self.head)
+        if self.start is not None:
+            os.ftruncate(self.fd, self.start)
+            self.start = None
+
+
+_LINE_CHUNK = 1 << 20
 
 
 def read_journal(path: str | Path) -> dict[str, EvalReport]:
@@ -180,23 +239,41 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
     path = Path(path)
     runs: list[_Run] = []
     latest: dict[str, _Run] = {}
-    last = _last_line(path)
-    with path.open("rb") as handle:  # a line at a time, each ending at b"\n" only
-        number = 0
-        while raw := handle.readline():
-            number += 1
-            try:
-                data = _parsed(raw) if raw.strip() else None
-                raw = b""
-                if data is not None:
-                    _take(data, runs, latest)
-            except (ValueError, KeyError, TypeError) as exc:
-                if number == last or _cut_short(raw, exc):
-                    continue  # the write in progress when a run was killed
-                raise EvalFileError(
-                    [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
-                ) from None
-    return [run.report() for run in runs]
+    # The results are trees of plain objects made by the thousand: the cyclic garbage
+    # collector, run again and again over the growing heap, took half of the read.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with path.open("rb") as handle:  # a line at a time, each ending at b"\n" only
+            _read_lines(path, handle, runs, latest)
+        return [run.report() for run in runs]
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_lines(path: Path, handle: BinaryIO, runs: list[_Run], latest: dict[str, _Run]) -> None:
+    """Every line of ``handle`` into ``runs``. A line that cannot be read is an error
+    unless it is the last one that is not blank (the write in progress when a run was
+    killed) or the start of a JSON object cut short."""
+    unreadable: EvalFileError | None = None
+    number = 0
+    while raw := handle.readline():
+        number += 1
+        if not raw.strip():
+            continue
+        if unreadable is not None:  # a line follows it: it was not the last
+            raise unreadable
+        try:
+            data = _parsed(raw)
+            raw = b""
+            _take(data, runs, latest)
+        except (ValueError, KeyError, TypeError) as exc:
+            if _cut_short(raw, exc):
+                continue
+            unreadable = EvalFileError(
+                [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
+            )
 
 
 def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> None:
@@ -222,18 +299,6 @@ def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> No
         latest[set_id].metadata.update(data.get("metadata") or {})
         wall = data.get("wall_seconds")
         latest[set_id].wall_seconds = float(wall) if wall is not None else None
-
-
-def _last_line(path: Path) -> int:
-    """The number of the last line of ``path`` that is not blank (0: none); lines end at
-    ``\\n`` only (``str.splitlines`` would also cut at U+2028 and the like, which pydantic
-    writes as they are inside JSON strings)."""
-    last = 0
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                last = number
-    return last
 
 
 def _parsed(raw: bytes) -> Any:

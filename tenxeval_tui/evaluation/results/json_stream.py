@@ -63,6 +63,18 @@ def _model_parts(
     """``model`` serialised at ``depth`` (its first line not indented), its ``streamed``
     list fields in batches."""
     lists = _lists(model, streamed)
+    if isinstance(model, EvalCaseResult) and sum(map(len, lists.values())) <= BATCH:
+        # A small case (most are) in one piece: its lists are no bigger than a batch, and
+        # the skeleton's markers cost more than the case (a journal line a case).
+        whole = model.model_copy(update={name: list(items) for name, items in lists.items()})
+        yield _deeper(
+            type(model).__pydantic_serializer__.to_json(
+                whole, indent=indent, warnings=False, fallback=fallback
+            ),
+            indent,
+            depth,
+        )
+        return
     marks = {name: f"tenxeval-stream-{uuid.uuid4().hex}" for name in lists}
     skeleton = model.model_copy(update={name: [mark] for name, mark in marks.items()})
     text = _deeper(

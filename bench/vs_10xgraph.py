@@ -1,0 +1,178 @@
+"""The whole ``tenxeval-tui run`` command side by side with 10xGraph 0.10.3's own harness.
+
+The same trivial agent (``bench/support/echo_graph.py``: a 10xGraph graph whose scripted
+model answers each message with itself, zero latency), the same cases (case ``i`` asks
+``m{i}`` and expects ``m{i}``), the same exact-match scoring, the same config (cases one at
+a time: 10xGraph's default), JSON and HTML reports on both sides. 10xGraph ships no
+command, so its side is ``bench/support/tenxgraph_eval.py``: ``create_eval_app``,
+``AgentEvaluator.evaluate``, ``ReporterManager.run_all``, as its docs show. Each side is a
+whole process started here; the two run interleaved (which goes first alternates), the
+figure of each is the median of its rounds.
+
+Printed per size: wall time, CPU time and peak resident memory of the whole process
+tree (the command and every process under it: our worker too), and their ratios; for the
+1-case run also the time to first case (process start to the agent's first call). Sizes:
+1, 1,000 and 10,000 cases; ``--big`` adds 100,000. Both sides write bytecode, as an
+install does (``bench/support/process_tree.py``).
+
+Targets (issue #38), exit 1 when one is missed:
+
+- a 1-case run at most 1.0x 10xGraph's wall time;
+- time to first case at most 0.3 s (the issue says on a quiet machine: the load is printed);
+- whole-process wall time at 10,000 cases at most 0.8x 10xGraph's.
+
+Run: .venv/bin/python bench/vs_10xgraph.py [--big] [--rounds N] [--sizes 1,1000,10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.support.process_tree import Measured, run_measured  # noqa: E402
+
+ONE_CASE_RATIO = 1.0
+FIRST_CASE_S = 0.3
+TEN_THOUSAND_RATIO = 0.8
+CONFIG = {"criteria": {"exact_match": {"threshold": 1.0}}, "parallel": False}
+AGENT = "bench.support.echo_graph:build_graph"
+
+
+def write_eval_set(path: Path, cases: int) -> None:
+    """``cases`` echo cases, written a case at a time (a million is 500 MB)."""
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(f'{{"eval_set_id": "echo{cases}", "name": "echo", "eval_cases": [')
+        for i in range(cases):
+            case = {
+                "eval_id": f"c{i}",
+                "conversation": [
+                    {
+                        "invocation_id": f"i{i}",
+                        "user_content": {"role": "user", "content": f"m{i}"},
+                        "expected_final_response": {"role": "assistant", "content": f"m{i}"},
+                    }
+                ],
+            }
+            handle.write(("," if i else "") + json.dumps(case))
+        handle.write("]}")
+
+
+def ours(eval_set: Path, out: Path, config: Path) -> list[str]:
+    script = Path(sys.executable).with_name("tenxeval-tui")
+    return [str(script), "run", str(eval_set), "--agent", AGENT, "--config", str(config),
+            "--output-dir", str(out), "-q"]  # fmt: skip
+
+
+def theirs(eval_set: Path, out: Path, config: Path) -> list[str]:
+    script = ROOT / "bench/support/tenxgraph_eval.py"
+    return [sys.executable, str(script), str(eval_set), str(out), str(config)]
+
+
+Side = Callable[[Path, Path, Path], list[str]]
+
+
+def rounds_of(size: int, rounds: int | None) -> int:
+    if rounds is not None:
+        return rounds
+    return 5 if size == 1 else 3 if size <= 1_000 else 1
+
+
+def compare(folder: Path, size: int, rounds: int, config: Path) -> dict[str, list[Measured]]:
+    """Both sides on ``size`` cases, ``rounds`` times each, interleaved."""
+    eval_set = folder / f"echo{size}.evalset.json"
+    write_eval_set(eval_set, size)
+    figures: dict[str, list[Measured]] = {"ours": [], "10xgraph": []}
+    sides: list[tuple[str, Side]] = [("ours", ours), ("10xgraph", theirs)]
+    for round_ in range(rounds):
+        for name, side in sides if round_ % 2 == 0 else sides[::-1]:
+            out = folder / f"out-{name}-{size}-{round_}"
+            measured = run_measured(side(eval_set, out, config), cwd=ROOT)
+            if measured.status not in (0,):
+                raise SystemExit(
+                    f"{name} on {size} cases exited {measured.status}: {measured.stderr[-2000:]}"
+                )
+            figures[name].append(measured)
+    eval_set.unlink()
+    return figures
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="also 100,000 cases")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per size")
+    parser.add_argument("--sizes", default="1,1000,10000", help="comma-separated case counts")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.big:
+        sizes.append(100_000)
+    print(f"machine: {os.cpu_count()} cores (shared), load average {os.getloadavg()}")
+    missed: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="vs-10xgraph-") as tmp:
+        folder = Path(tmp)
+        config = folder / "config.json"
+        config.write_text(json.dumps(CONFIG), encoding="utf-8")
+        print(
+            f"\n{'cases':>8}  {'rounds':>6}  {'ours: wall':>10}  {'peak':>8}  "
+            f"{'10xGraph: wall':>14}  {'peak':>8}  {'wall ratio':>10}  {'peak ratio':>10}"
+        )
+        for size in sizes:
+            rounds = rounds_of(size, args.rounds)
+            figures = compare(folder, size, rounds, config)
+            wall = {name: median([m.wall for m in runs]) for name, runs in figures.items()}
+            peak = {name: median([m.peak_mb for m in runs]) for name, runs in figures.items()}
+            cpu = {name: median([m.cpu for m in runs]) for name, runs in figures.items()}
+            ratio = wall["ours"] / wall["10xgraph"]
+            print(
+                f"{size:>8,}  {rounds:>6}  {wall['ours']:>8.2f} s  {peak['ours']:>5.0f} MB  "
+                f"{wall['10xgraph']:>12.2f} s  {peak['10xgraph']:>5.0f} MB  "
+                f"{ratio:>9.2f}x  {peak['ours'] / peak['10xgraph']:>9.2f}x"
+            )
+            print(
+                f"          CPU of the process tree: ours {cpu['ours']:.2f} s, 10xGraph "
+                f"{cpu['10xgraph']:.2f} s ({cpu['ours'] / cpu['10xgraph']:.2f}x)"
+            )
+            if size == 1:
+                firsts = {
+                    name: median([m.first_case for m in runs if m.first_case is not None] or [0])
+                    for name, runs in figures.items()
+                }
+                verdict = "ok" if ratio <= ONE_CASE_RATIO else "MISSED"
+                print(f"          1-case run: {ratio:.2f}x (target <= {ONE_CASE_RATIO}x) {verdict}")
+                verdict = "ok" if firsts["ours"] <= FIRST_CASE_S else "MISSED"
+                print(
+                    f"          time to first case: ours {firsts['ours']:.3f} s, 10xGraph "
+                    f"{firsts['10xgraph']:.3f} s (target <= {FIRST_CASE_S} s) {verdict}"
+                )
+                if ratio > ONE_CASE_RATIO:
+                    missed.append(f"1-case run {ratio:.2f}x")
+                if firsts["ours"] > FIRST_CASE_S:
+                    missed.append(f"time to first case {firsts['ours']:.3f} s")
+            if size == 10_000:
+                verdict = "ok" if ratio <= TEN_THOUSAND_RATIO else "MISSED"
+                print(
+                    f"          10,000 cases: {ratio:.2f}x (target <= {TEN_THOUSAND_RATIO}x) "
+                    f"{verdict}"
+                )
+                if ratio > TEN_THOUSAND_RATIO:
+                    missed.append(f"10,000 cases {ratio:.2f}x")
+    print(f"\nload average after: {os.getloadavg()}")
+    if missed:
+        print("missed: " + "; ".join(missed))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

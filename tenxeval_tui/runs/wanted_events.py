@@ -1,0 +1,48 @@
+"""The protocol's JSON lines with only the events their reader wants.
+
+A worker streams every observer call of its run (:class:`JsonLinesObserver`): the live
+views (the run screen, ``--watch``) show each event of each case. ``tenxeval-tui run``
+shows cases, not steps: it read the event lines, several a case, only to throw them
+away, and their encoding, writing and reading were a fifth of a zero-latency case's
+cost. A plan whose ``events`` is ``"judging"`` (:class:`~tenxeval_tui.runs.plan.RunPlan`)
+gets only the events saying a case is being scored, which ``run``'s deadline watch reads
+(:func:`~tenxeval_tui.runs.case_deadlines.judging_case`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.observers import JsonLinesObserver
+
+WantedEvents = Literal["all", "judging"]
+
+
+def is_judging(event: EventModel) -> bool:
+    """Whether ``event`` says its case is being scored (the evaluator's progress event)."""
+    return isinstance(event.data.get("judging"), list)
+
+
+class WantedJsonLinesObserver(JsonLinesObserver):
+    """A :class:`JsonLinesObserver` writing only the ``events`` its reader wants."""
+
+    def __init__(self, write: Callable[[str], Any], *, events: WantedEvents = "all") -> None:
+        super().__init__(write)
+        self.judging_only = events == "judging"
+
+    def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+        if self.judging_only and not is_judging(event):
+            return
+        super().on_event(eval_set_id, eval_id, event)
+
+    def on_repeat_event(
+        self, eval_set_id: str, eval_id: str, repeat: int, event: EventModel
+    ) -> None:
+        if self.judging_only and not is_judging(event):
+            return
+        super().on_repeat_event(eval_set_id, eval_id, repeat, event)
+
+
+__all__ = ["WantedEvents", "WantedJsonLinesObserver", "is_judging"]
