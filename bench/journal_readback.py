@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from tenxeval_tui.evaluation import EvalReport  # noqa: E402
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult  # noqa: E402
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs  # noqa: E402
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs  # noqa: E402
 
 TARGET_RATIO = 1.3
 ROUNDS = 5

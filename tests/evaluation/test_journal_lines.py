@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import journal as journal_module
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.results import journal as journal_module
+from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
 
 from .test_json_stream import flood_case
 
