@@ -209,7 +209,8 @@ class EditorScreen(ModeScreen):
                 self._set_while_counting.clear()
                 # The open file is counted as it loads; reading it twice at start slowed
                 # its first case.
-                self.describe_files([entry.path for entry in self.entries[1:]])
+                if len(self.entries) > 1:
+                    self.describe_files([entry.path for entry in self.entries[1:]])
         self._update_title()
 
     # --- the newcomer's tip --------------------------------------------------------

@@ -144,6 +144,9 @@ async def test_a_file_made_while_the_files_are_counted_stays_listed(
         shown(self, entries)
 
     monkeypatch.setattr(EditorScreen, "_described", counting_described)
+    # The file opened is counted as it loads; the other one is counted in the thread.
+    other = weather_set.with_name("zz_other.evalset.json")
+    other.write_text(weather_set.read_text(encoding="utf-8"), encoding="utf-8")
     app = WorkbenchApp(weather_set.parent, watch_files=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for_form(pilot)
@@ -158,6 +161,7 @@ async def test_a_file_made_while_the_files_are_counted_stays_listed(
         await wait_for(pilot, lambda: new in [e.path for e in screen.entries])
         release.set()
         await wait_for(pilot, lambda: len(described) == 1)  # the counts have arrived
-        assert [e.path for e in screen.entries] == [weather_set, new]
-        assert screen.entries[0].case_count == 2  # counted
-        assert screen.entries[1].ok and screen.entries[1].case_count == 0  # as made, unsaved
+        assert [e.path for e in screen.entries] == [weather_set, other, new]
+        assert screen.entries[0].case_count == 2  # counted as it loaded
+        assert screen.entries[1].case_count == 2  # counted in the thread
+        assert screen.entries[2].ok and screen.entries[2].case_count == 0  # as made, unsaved
