@@ -495,6 +495,9 @@ class RunScreen(ModeScreen):
         for key, state in run.cases.items():
             if state.result is not None and state.status != CaseStatus.CARRIED:
                 self.case_reports[key] = reports
+        if not self.query(RunCaseTable):  # the app closed while the run ended: no screen left
+            self.runs_finished += 1
+            return
         self.repaint()
         if self.live is run:  # the run shown has ended: nothing moves until the next one
             self._run_in_progress = False
