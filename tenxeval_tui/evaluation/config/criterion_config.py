@@ -45,7 +45,7 @@ class CriterionConfig(BaseModel):
     concurrency); ``judge_max_retries=0`` fails fast (the first HTTP error, timeout or
     lost connection fails the criterion, no backoff); ``judge_cache_ttl`` makes cached
     replies older than that many seconds expire; ``judge_cache_max_mb`` caps the cache
-    folder (oldest entries go first). See :mod:`tenxeval_tui.evaluation.judges.models`.
+    folder (oldest entries go first). See :mod:`tenxeval_tui.evaluation.judges`.
 
     Trajectory options (ours, ``tool_trajectory_avg_score``; left out of the JSON while
     unset, and ignored by 10xgraph 0.10.3): ``ignore_args`` names argument keys left
