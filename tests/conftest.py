@@ -31,6 +31,45 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+# What a run writes into the folder it runs from when told nothing else: the suite writes
+# none of it into the checkout (a developer's report browser and judge cache would then show
+# the tests' runs as their own).
+CHECKOUT_OUTPUTS = ("eval_reports", ".tenxeval_cache")
+_CHECKOUT_BEFORE = pytest.StashKey[set[str]]()
+
+
+def checkout_outputs() -> set[str]:
+    """Each file under :data:`CHECKOUT_OUTPUTS` in the checkout, with its modification time."""
+    found: set[str] = set()
+    for name in CHECKOUT_OUTPUTS:
+        for path in (ROOT / name).rglob("*"):
+            try:
+                if path.is_file():
+                    found.add(f"{path.relative_to(ROOT)} ({path.stat().st_mtime_ns})")
+            except OSError:  # removed while listed
+                continue
+    return found
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
+        session.config.stash[_CHECKOUT_BEFORE] = checkout_outputs()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run that wrote reports or judge replies into the checkout, naming them."""
+    before = session.config.stash.get(_CHECKOUT_BEFORE, None)
+    if before is None:
+        return
+    written = sorted(checkout_outputs() - before)
+    if written:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = "\n  ".join(written[:20])
+        if reporter is not None:
+            reporter.write_line(f"tests wrote into the checkout ({ROOT}):\n  {lines}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 # The folders whose tests take longest (each drives an app, or console scripts and agents in
 # child processes: a few seconds a test where a unit test takes milliseconds).
 LONG_TEST_FOLDERS = ("tests/tui/", "tests/cli/", "tests/runs/", "tests/docs/")

@@ -58,6 +58,8 @@ def user_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Jud
     monkeypatch.setenv("TENXEVAL_USER_MODEL", "sim-user")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    # the goal judge's replies are cached: here, not in the checkout the suite runs from
+    monkeypatch.setenv("TENXEVAL_JUDGE_CACHE_DIR", str(tmp_path / "judge-cache"))
     yield server
     server.stop()
 

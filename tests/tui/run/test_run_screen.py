@@ -19,6 +19,7 @@ from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.conftest import SampleRun
+from tests.tui.sample_project import demo_project
 from tests.waiting import scaled, wait_for
 
 from .conftest import open_run_screen, write_workspace
@@ -94,8 +95,11 @@ async def test_counts_equal_a_headless_run(workspace: Path) -> None:
         assert written == [".html", ".html", ".json", ".json"]
 
 
-async def test_sample_eval_sets_match_a_headless_run(sample_evals_run: SampleRun) -> None:
-    repo = Path(__file__).resolve().parents[3]
+async def test_sample_eval_sets_match_a_headless_run(
+    sample_evals_run: SampleRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = demo_project(tmp_path / "demo")
+    monkeypatch.chdir(repo)  # the agent is imported from here, as `make demo` does
     sample = repo / "sample_evals" / "weather_graph.evalset.json"
     spec = "sample_evals.weather_graph:build_graph"  # the agent its metadata names
     expected = sample_evals_run.counts("weather_graph")
@@ -111,10 +115,11 @@ async def test_sample_eval_sets_match_a_headless_run(sample_evals_run: SampleRun
 
 
 async def test_all_sample_eval_sets_run_each_with_their_own_agent(
-    sample_evals_run: SampleRun,
+    sample_evals_run: SampleRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`make demo`'s workspace: two eval sets for two agents, counted as the CLI counts them."""
-    repo = Path(__file__).resolve().parents[3]
+    repo = demo_project(tmp_path / "demo")
+    monkeypatch.chdir(repo)
     summary = sample_evals_run.report["summary"]
     expected = (summary["passed_cases"], summary["failed_cases"], summary["error_cases"])
     # 14 + the 5 cases of support_tools, which pass on the default criteria (its one meant
