@@ -178,16 +178,22 @@ def killed_worker_retries_its_cases_once(folder: Path, backend: str, died_as: st
     (death,) = [line for line in lines if line["type"] == "worker_died"]
     assert str(death["message"]).startswith(died_as)
     assert "running case(s) retried on the other workers" in str(death["message"])
-    # c3 was retried (and a case that ran beside it on that actor): said in the stream
-    # before its second start, and in its result
-    retried = {str(line["eval_id"]) for line in lines if line["type"] == "case_retry"}
+    # c3 was retried (and a case that ran beside it on that worker): said in its result, and
+    # in the stream before its second start when the driver had read its first start before
+    # the death; a case whose start had not been read yet runs again unannounced (the stream
+    # never saw it start), which a loaded machine makes happen (case_pool._settle_lost)
+    retried = {str(r["eval_id"]) for r in ends if r["metadata"].get("retried") is not None}  # type: ignore[index]
     assert "c3" in retried
-    _starts_are_said(lines)  # type: ignore[arg-type]
     for r in ends:
         said = r["metadata"].get("retried")  # type: ignore[index]
-        assert (said is not None) == (r["eval_id"] in retried), r  # type: ignore[index]
         if said is not None:
             assert str(death["message"]).startswith(f"{said}: ")  # how that worker died
+    started_before = {
+        str(line["eval_id"]) for line in lines[: lines.index(death)] if line["type"] == "case_start"
+    }
+    announced = {str(line["eval_id"]) for line in lines if line["type"] == "case_retry"}
+    assert announced == retried & started_before, (announced, retried, started_before)
+    _starts_are_said(lines)  # type: ignore[arg-type]
     # the journal (kept by the driver) has every case once, the retried ones saying so
     journal = _journal(folder)
     assert sorted(j["eval_id"] for j in journal) == sorted(f"c{i}" for i in range(10))
