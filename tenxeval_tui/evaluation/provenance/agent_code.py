@@ -85,6 +85,27 @@ def _package_files(spec: ModuleSpec | None) -> Iterator[Path]:
                 yield path
 
 
+_PARSED_LIMIT = 4096
+_parsed: dict[tuple[str, str, bool], frozenset[str]] = {}
+"""``(SHA-256 of a file's bytes, its module, is it a package)`` -> :func:`_imported_names`.
+
+Parsing is most of a walk's cost, and a process that runs an agent again and again (the
+pytest helpers, watch mode, the workbench) walks the same files each time: keyed by the
+bytes' hash, a file changed since is parsed again."""
+
+
+def _imported_names_cached(
+    source: bytes, digest: str, module: str, is_package: bool
+) -> frozenset[str]:
+    key = (digest, module, is_package)
+    names = _parsed.get(key)
+    if names is None:
+        if len(_parsed) >= _PARSED_LIMIT:
+            _parsed.clear()
+        names = _parsed[key] = frozenset(_imported_names(source, module, is_package))
+    return names
+
+
 def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
     """The module names a file's import statements name (relative ones resolved)."""
     try:
@@ -120,7 +141,11 @@ class _Walk:
         self.search = [*self.project_search, *sys.path]
         self.files: dict[Path, str] = {}
         """Each file found -> its module name."""
+        self.digests: dict[Path, str] = {}
+        """Each file read so far -> the SHA-256 of its bytes."""
         self.imports: set[str] = set()
+        self._taken: set[str] = set()
+        self._roots: list[Path] | None = None
 
     def _in_project(self, path: Path) -> bool:
         if self.project is None or not path.is_relative_to(self.project):
@@ -146,10 +171,15 @@ class _Walk:
                 done.add(path)
                 module = self.files[path]
                 source = path.read_bytes()
-                for name in _imported_names(source, module, path.name == "__init__.py"):
+                digest = self.digests[path] = hashlib.sha256(source).hexdigest()
+                is_package = path.name == "__init__.py"
+                for name in _imported_names_cached(source, digest, module, is_package):
                     self._take(name)
 
     def _take(self, name: str) -> None:
+        if name in self._taken:  # the same module named by many files is looked up once
+            return
+        self._taken.add(name)
         top = name.partition(".")[0]
         if top == OWN_PACKAGE or top == "__future__" or top in sys.stdlib_module_names:
             return
@@ -163,8 +193,9 @@ class _Walk:
             self.imports.add(top)
 
     def relative(self, path: Path) -> str:
-        roots = [Path(p).resolve() for p in self.search if p]
-        under = [r for r in roots if path.is_relative_to(r)]
+        if self._roots is None:
+            self._roots = [Path(p).resolve() for p in self.search if p]
+        under = [r for r in self._roots if path.is_relative_to(r)]
         root = max(under, key=lambda r: len(r.parts)) if under else path.parent
         return path.relative_to(root).as_posix()
 
@@ -196,9 +227,7 @@ def agent_code(module: str, project: str | Path | None = None) -> AgentCode | No
     if "." in module or (spec is not None and spec.submodule_search_locations):
         walk.add_package(module.partition(".")[0])
     walk.follow_imports()
-    files = sorted(
-        (walk.relative(path), hashlib.sha256(path.read_bytes()).hexdigest()) for path in walk.files
-    )
+    files = sorted((walk.relative(path), walk.digests[path]) for path in walk.files)
     return AgentCode(module=module, files=tuple(files), imports=tuple(sorted(walk.imports)))
 
 

@@ -81,3 +81,29 @@ def test_the_same_code_elsewhere_hashes_the_same(tmp_path: Path) -> None:
 def test_a_module_that_is_not_there_has_no_code(tmp_path: Path) -> None:
     assert agent_code("no_such_module_here", _project(tmp_path)) is None
     assert agent_code("shop.nothing", tmp_path) is None
+
+
+def test_a_file_whose_imports_change_is_followed_anew_in_the_same_process(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
+    before = agent_code("loose_agent", root)
+    assert before is not None and "unrelated.py" not in dict(before.files)
+    (root / "loose_agent.py").write_text("import helpers\nimport unrelated\n")
+    after = agent_code("loose_agent", root)
+    assert after is not None
+    assert [path for path, _ in after.files] == [
+        "helpers.py",
+        "loose_agent.py",
+        "unrelated.py",
+        "util/__init__.py",
+        "util/text.py",
+    ]
+    (root / "loose_agent.py").write_text("import util.text\n")
+    last = agent_code("loose_agent", root)
+    assert last is not None
+    assert [path for path, _ in last.files] == [
+        "loose_agent.py",
+        "util/__init__.py",
+        "util/text.py",
+    ]
