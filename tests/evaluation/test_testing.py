@@ -14,8 +14,6 @@ import pytest
 
 # Imported once here: in-process sessions forget the modules they import themselves, and
 # modules holding registries or caches must not be imported twice.
-import rouge_score.rouge_scorer  # noqa: F401
-
 import sample_evals.plain_agent
 import sample_evals.weather_graph
 import tenxeval_tui.evaluation.evaluator

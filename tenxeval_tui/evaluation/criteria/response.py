@@ -14,69 +14,51 @@ agent said anything, which fails cases that never asked for a reply.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from typing import Any
 
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.criteria.base import SyncCriterion, register_criterion
+from tenxeval_tui.evaluation.criteria.porter import porter_stem
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
 from tenxeval_tui.evaluation.eval_result import CriterionResult
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
 
-if TYPE_CHECKING:
-    from rouge_score.rouge_scorer import RougeScorer
-
 NO_EXPECTATION = "no expectation: the case has no expected response"
 _EXCERPT = 500
 
-
-class _RememberingStemmer:
-    """nltk's Porter stemmer with the stems of recent words remembered.
-
-    Stemming is most of ROUGE-1's cost and words repeat across replies; a stem
-    depends on its word alone, so remembering it changes no score.
-    """
-
-    def __init__(self, stemmer: Any) -> None:
-        self.stem = functools.lru_cache(maxsize=1 << 16)(stemmer.stem)
+_NOT_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+_stem = functools.lru_cache(maxsize=1 << 16)(porter_stem)
+"""Stemming is most of ROUGE-1's cost and words repeat across replies; a stem depends on
+its word alone, so remembering it changes no score."""
 
 
-class _StemmingTokenizer:
-    """rouge_score's own tokenization (its ``tokenize.tokenize``), remembered stems."""
-
-    def __init__(self) -> None:
-        from nltk.stem import porter
-
-        self._stemmer = _RememberingStemmer(porter.PorterStemmer())
-
-    def tokenize(self, text: str) -> list[str]:
-        from rouge_score import tokenize
-
-        tokens: list[str] = tokenize.tokenize(text, self._stemmer)
-        return tokens
-
-
-@functools.cache
-def _rouge1_scorer() -> RougeScorer:
-    # rouge_score pulls in nltk (~0.5 s): import it on first use, never at module import.
-    from rouge_score import rouge_scorer
-
-    return rouge_scorer.RougeScorer(["rouge1"], tokenizer=_StemmingTokenizer())
+def rouge_tokens(text: str) -> list[str]:
+    """``rouge_score``'s tokens with its stemmer (``tokenize.tokenize``): lower-cased,
+    split on anything but ``[a-z0-9]``, words of more than three characters stemmed."""
+    words = _NOT_ALPHANUMERIC.sub(" ", text.lower()).split()
+    return [_stem(word) if len(word) > 3 else word for word in words]
 
 
 def rouge1(candidate: str, reference: str) -> tuple[float, float, float]:
     """``(precision, recall, f-measure)`` of ROUGE-1 as Google ADK computes it.
 
-    ``rouge_score``'s ``RougeScorer(["rouge1"], use_stemmer=True)``: lower-cased,
-    split on anything but ``[a-z0-9]``, Porter-stemmed unigrams, counted with
-    multiplicity. When neither text has a token (empty, or only punctuation),
-    the library says 0; we say 1.0 when the stripped texts are equal (an empty
-    reply was expected and given) and 0.0 otherwise.
+    ``rouge_score``'s ``RougeScorer(["rouge1"], use_stemmer=True)`` (the same figures; a
+    test compares them): lower-cased, split on anything but ``[a-z0-9]``, Porter-stemmed
+    unigrams, counted with multiplicity. When neither text has a token (empty, or only
+    punctuation), the library says 0; we say 1.0 when the stripped texts are equal (an
+    empty reply was expected and given) and 0.0 otherwise.
     """
-    scores = _rouge1_scorer().score(target=reference, prediction=candidate)["rouge1"]
-    if scores.fmeasure == 0.0 and candidate.strip() == reference.strip():
+    expected, got = Counter(rouge_tokens(reference)), Counter(rouge_tokens(candidate))
+    shared = sum(min(count, got[token]) for token, count in expected.items())
+    precision = shared / max(got.total(), 1)
+    recall = shared / max(expected.total(), 1)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    if f1 == 0.0 and candidate.strip() == reference.strip():
         return 1.0, 1.0, 1.0
-    return scores.precision, scores.recall, scores.fmeasure
+    return precision, recall, f1
 
 
 class _ExpectedReplyCriterion(SyncCriterion):
@@ -100,7 +82,7 @@ class RougeMatchCriterion(_ExpectedReplyCriterion):
     Score: :func:`rouge1`'s F-measure (the harmonic mean of unigram precision
     and recall after stemming; Google ADK's ``response_match_score``). An empty
     reply against a non-empty expectation scores 0.0. Text without ASCII
-    letters or digits has no ROUGE tokens (a limit of ``rouge_score``), so such
+    letters or digits has no ROUGE tokens (as in ``rouge_score``), so such
     replies only score 1.0 when equal to the expectation. No expected reply:
     1.0, noted (see module doc). ``details`` holds precision, recall and both
     texts (first 500 characters).

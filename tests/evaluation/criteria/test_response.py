@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation import (
     build_criteria,
 )
 from tenxeval_tui.evaluation.criteria import get_criterion_class
+from tenxeval_tui.evaluation.criteria.porter import porter_stem
 from tenxeval_tui.evaluation.criteria.response import rouge1
 
 
@@ -160,13 +161,15 @@ def test_default_config_builds_trajectory_and_response_match() -> None:
     assert [c.threshold for c in built] == [1.0, 0.8]
 
 
-def test_importing_the_core_does_not_import_rouge() -> None:
+def test_scoring_a_reply_imports_neither_rouge_score_nor_nltk() -> None:
     code = (
-        "import sys, tenxeval_tui.evaluation as e; e.RougeMatchCriterion; "
-        "e.build_criteria(e.EvalConfig.default()); print('rouge_score' in sys.modules)"
+        "import sys, tenxeval_tui.evaluation as e\n"
+        "from tenxeval_tui.evaluation.criteria.response import rouge1\n"
+        "rouge1('the cats were running', 'a cat runs')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rouge_score', 'nltk')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
 
 
 async def test_composite_and_weighted_take_10xgraphs_arguments() -> None:
@@ -202,7 +205,7 @@ async def test_composite_and_weighted_take_10xgraphs_arguments() -> None:
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
 )
-def test_rouge1_with_remembered_stems_equals_the_librarys_own_scorer(a: str, b: str) -> None:
+def test_rouge1_equals_the_rouge_score_librarys_own_scorer(a: str, b: str) -> None:
     from rouge_score import rouge_scorer
 
     library = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
@@ -212,3 +215,97 @@ def test_rouge1_with_remembered_stems_equals_the_librarys_own_scorer(a: str, b: 
         assert ours == (1.0, 1.0, 1.0)
     else:
         assert ours == (theirs.precision, theirs.recall, theirs.fmeasure)
+
+
+_SUFFIXES = [
+    "sses",
+    "ies",
+    "ss",
+    "s",
+    "ied",
+    "eed",
+    "ed",
+    "ing",
+    "at",
+    "bl",
+    "iz",
+    "y",
+    "ational",
+    "tional",
+    "enci",
+    "anci",
+    "izer",
+    "bli",
+    "alli",
+    "entli",
+    "eli",
+    "ousli",
+    "ization",
+    "ation",
+    "ator",
+    "alism",
+    "iveness",
+    "fulness",
+    "ousness",
+    "aliti",
+    "iviti",
+    "biliti",
+    "fulli",
+    "logi",
+    "icate",
+    "ative",
+    "alize",
+    "iciti",
+    "ical",
+    "ful",
+    "ness",
+    "al",
+    "ance",
+    "ence",
+    "er",
+    "ic",
+    "able",
+    "ible",
+    "ant",
+    "ement",
+    "ment",
+    "ent",
+    "ion",
+    "ou",
+    "ism",
+    "ate",
+    "iti",
+    "ous",
+    "ive",
+    "ize",
+    "e",
+    "ll",
+]
+
+
+def test_the_porter_stemmer_gives_nltks_stems_for_a_large_english_vocabulary() -> None:
+    import pydoc_data.topics
+    import re
+
+    from nltk.stem.porter import PorterStemmer
+
+    text = " ".join(pydoc_data.topics.topics.values()).lower()
+    words = set(re.findall(r"[a-z0-9]+", text)) | {"dying", "skies", "news", "ties", "cried"}
+    assert len(words) > 3000
+    nltk = PorterStemmer()
+    assert {w: porter_stem(w) for w in words} == {w: nltk.stem(w) for w in words}
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.text(alphabet="bcdfglmnprstvwxyzaeiou0", max_size=6),
+    st.sampled_from(_SUFFIXES),
+    st.sampled_from(["", *_SUFFIXES]),
+)
+def test_the_porter_stemmer_gives_nltks_stems_for_every_suffix_rule(
+    stem: str, suffix: str, more: str
+) -> None:
+    from nltk.stem.porter import PorterStemmer
+
+    word = stem + suffix + more
+    assert porter_stem(word) == PorterStemmer().stem(word)
