@@ -42,7 +42,10 @@ from tenxeval_tui.evaluation.eval_result import (
     combined_provenance,
 )
 from tenxeval_tui.evaluation.provenance.agent_code import AgentCode, agent_code
-from tenxeval_tui.evaluation.provenance.distributions import packages_distributions
+from tenxeval_tui.evaluation.provenance.distributions import (
+    declared_distributions,
+    packages_distributions,
+)
 from tenxeval_tui.evaluation.provenance.git import GitError, GitState, file_at_ref, git_state
 from tenxeval_tui.evaluation.provenance.hashing import (
     canonical_json,
@@ -82,15 +85,8 @@ def _providers_of(module: str) -> list[str]:
 
 @functools.cache
 def _declared_providers() -> Mapping[str, list[str]]:
-    """Top-level module -> the distributions whose ``top_level.txt`` names it (one small
-    file a distribution)."""
-    found: dict[str, list[str]] = {}
-    for dist in importlib.metadata.distributions():
-        for module in (dist.read_text("top_level.txt") or "").split():
-            name = dist.metadata["Name"]
-            if name and name not in found.setdefault(module, []):
-                found[module].append(name)
-    return found
+    """:func:`.distributions.declared_distributions`, read once a process."""
+    return declared_distributions()
 
 
 @functools.cache

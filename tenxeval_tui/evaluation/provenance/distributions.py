@@ -28,9 +28,25 @@ def packages_distributions() -> Mapping[str, list[str]]:
     return dict(providers)
 
 
+def declared_distributions() -> Mapping[str, list[str]]:
+    """Top-level module -> the installed distributions whose ``top_level.txt`` names it
+    (one small file a distribution, none of their ``RECORD``s read)."""
+    providers: defaultdict[str, list[str]] = defaultdict(list)
+    for dist in importlib.metadata.distributions():
+        name = dist.metadata["Name"]
+        for module in _declared(dist):
+            if name and name not in providers[module]:
+                providers[module].append(name)
+    return dict(providers)
+
+
+def _declared(dist: importlib.metadata.Distribution) -> list[str]:
+    return (dist.read_text("top_level.txt") or "").split()
+
+
 def _top_level_modules(dist: importlib.metadata.Distribution) -> list[str]:
     """The modules ``dist`` declares in ``top_level.txt``, else those its files make."""
-    declared = (dist.read_text("top_level.txt") or "").split()
+    declared = _declared(dist)
     if declared:
         return declared
     record = dist.read_text("RECORD")
@@ -42,4 +58,4 @@ def _top_level_modules(dist: importlib.metadata.Distribution) -> list[str]:
     return [name for name in names if name and "." not in name]
 
 
-__all__ = ["packages_distributions"]
+__all__ = ["declared_distributions", "packages_distributions"]
