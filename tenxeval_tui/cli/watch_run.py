@@ -25,7 +25,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.live_run import case_key
 from tenxeval_tui.runs.outcome import EXIT_FAILED, EXIT_INTERRUPTED
-from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.rescore import rescored_reports
 from tenxeval_tui.runs.run_selection import select_for_run
@@ -90,7 +90,7 @@ class _Watch:
         """Score the last results again with ``plan``'s criteria (no agent runs); a case
         with no last result makes it a run."""
         try:
-            selected = select_for_run(plan, self.display.note)
+            selected = select_for_run(plan, self.display.note, load=load_eval_sets)  # re-scored
         except RunProblem as exc:
             _usage_problem(exc)
             return EXIT_USAGE, 0

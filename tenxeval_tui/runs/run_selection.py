@@ -1,5 +1,8 @@
-"""The first step of a run session: the plan's eval sets loaded and their cases selected, as
+"""The first step of a run session: the plan's eval sets scanned and their cases selected, as
 the worker will select them, checked before any agent is loaded (no UI import).
+
+The parent of a run scans the files (:mod:`~tenxeval_tui.runs.case_scan`: each case's id,
+name and tags, not the case); the worker loads them.
 
 :func:`select_for_run` raises :class:`~tenxeval_tui.runs.problems.RunProblem` when a file
 does not load, a ``--case`` is in none of the files or nothing is selected, and
@@ -16,15 +19,23 @@ from pathlib import Path
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select
+from tenxeval_tui.runs.case_scan import scan_run_files
+from tenxeval_tui.runs.plan import RunPlan, select
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem
 
+Loader = Callable[[Sequence[Path]], list[tuple[Path, EvalSet]]]
+"""How the files are read: scanned (:func:`~tenxeval_tui.runs.case_scan.scan_run_files`,
+a run's parent) or loaded whole (:func:`~tenxeval_tui.runs.plan.load_eval_sets`)."""
 
-def select_for_run(plan: RunPlan, note: Callable[[str], None]) -> list[tuple[Path, EvalSet]]:
-    """The plan's eval sets that hold selected cases, loaded and filtered (by
+
+def select_for_run(
+    plan: RunPlan, note: Callable[[str], None], load: Loader = scan_run_files
+) -> list[tuple[Path, EvalSet]]:
+    """The plan's eval sets that hold selected cases, read by ``load`` (scanned: their
+    cases hold only what selecting reads) and filtered (by
     :func:`~tenxeval_tui.runs.plan.select`, as the worker does)."""
     try:
-        loaded = load_eval_sets(plan.eval_sets)
+        loaded = load(plan.eval_sets)
     except EvalFileError as exc:
         raise RunProblem(str(exc)) from None
     except FileNotFoundError as exc:
@@ -73,4 +84,4 @@ def check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) ->
                 raise RunProblem(f"{path}: {exc} (or give run --user-model MODEL)") from None
 
 
-__all__ = ["check_simulators", "select_for_run"]
+__all__ = ["Loader", "check_simulators", "select_for_run"]

@@ -6,7 +6,8 @@ both to :class:`RunSession`, which goes through its steps and returns a
 :class:`~tenxeval_tui.runs.outcome.RunOutcome`; the CLI only parses and prints (through a
 :class:`~tenxeval_tui.runs.display.RunDisplay`). The steps, in order:
 
-1. **select**: the plan's files loaded and their cases chosen as the worker will choose them
+1. **select**: the plan's files scanned (each case's id, name and tags: the worker loads
+   the cases) and their cases chosen as the worker will choose them
    (:func:`~tenxeval_tui.runs.run_selection.select_for_run`);
 2. **resume** (``SessionOptions.resume``): less the cases the journal finished;
    **reuse** (``SessionOptions.reuse``): less the cases whose newest earlier result in the
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
     NOT_RUN_KEY,
     PARTIAL_KEY,
@@ -45,6 +46,7 @@ from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.journal import read_journal_runs
 from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
+from tenxeval_tui.runs.case_scan import scan_run_files
 from tenxeval_tui.runs.child_run import child_reports, run_in_child
 from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
 from tenxeval_tui.runs.outcome import (
@@ -215,6 +217,7 @@ class RunSession:
         config = self.plan.resolved_config()
         set_ids = {eval_set.eval_set_id for _, eval_set in todo}
         loaded = load_eval_sets([path for path, _ in todo])
+        todo = _whole_cases(todo, loaded)  # the fingerprints hash each case's content
         provenances = {
             set_id: provenance
             for set_id, provenance in plan_provenance(self.plan, config, loaded).items()
@@ -384,7 +387,7 @@ class RunSession:
         whole."""
         report = _one(reports)
         plan = self.plan
-        return mark_shard(report, plan, run_positions(plan, load_eval_sets(plan.eval_sets)))
+        return mark_shard(report, plan, run_positions(plan, scan_run_files(plan.eval_sets)))
 
     def publish(
         self,
@@ -442,6 +445,18 @@ def _over_budget(budget: RunBudget) -> str:
         f"${budget.spent:.4f} of max_cost ${budget.max_cost:g} spent, and a case costs "
         f"${budget.average or 0:.4f} on average"
     )
+
+
+def _whole_cases(selected: Selected, loaded: Selected) -> list[tuple[Path, EvalSet]]:
+    """``selected`` (scanned) with the whole cases of the ``loaded`` eval sets it holds."""
+    whole = {eval_set.eval_set_id: eval_set for _, eval_set in loaded}
+    chosen: list[tuple[Path, EvalSet]] = []
+    for path, eval_set in selected:
+        ids = {case.eval_id for case in eval_set.eval_cases}
+        full = whole[eval_set.eval_set_id]
+        cases = [case for case in full.eval_cases if case.eval_id in ids]
+        chosen.append((path, full.model_copy(update={"eval_cases": cases})))
+    return chosen
 
 
 def _one(reports: Sequence[EvalReport]) -> EvalReport:

@@ -49,7 +49,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
@@ -158,6 +160,9 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         loaded = load_eval_sets(plan.eval_sets)
+        # The cases live as long as the run: later collections leave them alone (at
+        # 100,000 cases each full collection walked them again: 8 s of the plan line).
+        freeze_alive()
         # An eval set none of whose cases is selected is not run: no empty report of it.
         files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         tools = tool_run(plan, files_and_sets)
@@ -172,6 +177,9 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         )
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
+        return ERROR_EXIT
+    except EvalFileError as exc:  # its message names the file, the place and the problem
+        out.emit({"type": "worker_error", "message": str(exc)})
         return ERROR_EXIT
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})

@@ -6,6 +6,10 @@ criterion chart drawn as inline SVG: no network access, no CDN. The cases are
 kept once, as JSON in a ``<script type="application/json">`` block; the script
 draws a one-line ``<details>`` row per case and a case's full detail only when
 its row is opened, which keeps a 10,000-case report small and quick to open.
+Past :data:`MAX_CASES` cases (a run of a hundred thousand would make a page of hundreds
+of megabytes no browser opens) the page shows that many: every failed and errored case
+first, then passing ones, in report order, and says so above the list; the summary, the
+chart and the JSON report count every case.
 
 Everything that comes from agents or eval sets is escaped: jinja2 autoescapes
 the markup, the embedded JSON has ``<``, ``>`` and ``&`` written as ``\\u``
@@ -20,7 +24,7 @@ import base64
 import hashlib
 import itertools
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
@@ -37,6 +41,8 @@ from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
 
 _BAR_WIDTH = 360
+MAX_CASES = 10_000
+"""The most cases an HTML report lists (see the module); ``None`` in the reporter: all."""
 
 
 @lru_cache(maxsize=1)
@@ -124,8 +130,10 @@ class HTMLReporter(BaseReporter):
         include_node_responses: bool = True,
         include_trajectory: bool = True,
         title: str | None = None,
+        max_cases: int | None = MAX_CASES,
     ) -> None:
-        # The switches' positional order is 10xGraph 0.10.3's; ``title`` is ours.
+        # The switches' positional order is 10xGraph 0.10.3's; ``title``, ``max_cases``
+        # are ours.
         self.options = ViewOptions(
             include_details=include_details,
             include_trajectory=include_trajectory,
@@ -134,6 +142,7 @@ class HTMLReporter(BaseReporter):
             include_tool_call_details=include_tool_call_details,
         )
         self.title = title
+        self.max_cases = max_cases
 
     @classmethod
     def from_config(cls, config: ReporterConfig) -> HTMLReporter:
@@ -151,18 +160,19 @@ class HTMLReporter(BaseReporter):
 
     def _parts(self, report: EvalReport) -> Iterator[str]:
         mark = f"tenxeval-data-{uuid.uuid4().hex}"
-        head, _, tail = self._page(report, mark).partition(mark)
+        shown = shown_results(report.results, self.max_cases)
+        head, _, tail = self._page(report, mark, len(shown)).partition(mark)
         yield head
         yield "["
-        for index, result in enumerate(report.results):
+        for index, result in enumerate(shown):
             if index:
                 yield ","
             yield from _case_parts(result, self.options)
         yield "]"
         yield tail
 
-    def _page(self, report: EvalReport, data: str) -> str:
-        """The page, with ``data`` where the cases' JSON goes."""
+    def _page(self, report: EvalReport, data: str, shown: int) -> str:
+        """The page, with ``data`` where the JSON of the ``shown`` cases goes."""
         script, css = _asset("report.js"), _asset("report.css")
         s = report.summary
         bars = _chart(report)
@@ -185,8 +195,20 @@ class HTMLReporter(BaseReporter):
                 script=script,
                 script_hash=_csp_hash(script),
                 data=data,
+                shown=shown,
             )
         )
+
+
+def shown_results(results: Sequence[EvalCaseResult], most: int | None) -> Sequence[EvalCaseResult]:
+    """The results an HTML report lists: all of them, or past ``most`` that many, every
+    failed and errored one first, then passing ones, in report order."""
+    if most is None or len(results) <= most:
+        return results
+    failing = [i for i, r in enumerate(results) if not r.passed or r.is_error][:most]
+    room = most - len(failing)
+    passing = [i for i, r in enumerate(results) if r.passed and not r.is_error][:room]
+    return [results[i] for i in sorted(failing + passing)]
 
 
 NODE_BATCH = 500

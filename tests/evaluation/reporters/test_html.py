@@ -170,3 +170,21 @@ def test_every_turns_reply_shows_the_last_one_aside_when_it_is_the_final_respons
     case = EvalCaseResult(eval_id="t", passed=True, actual_response="Sure.", turn_results=turns)
     (shown,) = embedded_cases(HTMLReporter().render(EvalReport.create("s", [case])))
     assert [turn.get("agent") for turn in shown["turns"]] == ["Sure.", None]
+
+
+def test_past_max_cases_the_page_lists_that_many_failing_first_and_says_so():
+    report = mixed_report()  # passed, passed, failed, error
+    html = HTMLReporter(max_cases=3).render(report)
+    assert [c["status"] for c in embedded_cases(html)] == ["passed", "failed", "error"]
+    assert '<span id="count" aria-live="polite">3 of 3 cases</span>' in html
+    assert "This page lists 3 of the 4 cases" in html
+    assert '<span class="num" id="total-cases">4</span>' in html  # the summary counts all
+
+    two = HTMLReporter(max_cases=2).render(report)
+    assert [c["status"] for c in embedded_cases(two)] == ["failed", "error"]
+
+
+def test_within_max_cases_every_case_is_listed_without_a_note():
+    html = HTMLReporter(max_cases=4).render(mixed_report())
+    assert len(embedded_cases(html)) == 4
+    assert "This page lists" not in html

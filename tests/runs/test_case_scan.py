@@ -1,0 +1,98 @@
+"""The run parent's light pass over its eval sets (runs/case_scan.py): the ids, names and
+tags of the cases as loading gives them, without the cases; whatever it cannot read is
+loaded whole, with loading's precise error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.runs.case_scan import ScannedCase, scan_run_file
+
+
+def _case(eval_id: str, **extra: object) -> dict[str, object]:
+    return {
+        "eval_id": eval_id,
+        "conversation": [
+            {
+                "user_content": {"role": "user", "content": f"hi {eval_id}"},
+                "expected_final_response": {"role": "assistant", "content": "hello"},
+            }
+        ],
+        **extra,
+    }
+
+
+def _write(tmp_path: Path, data: object, name: str = "s.evalset.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_scan_holds_what_loading_gives_of_each_case_but_not_the_case(tmp_path: Path) -> None:
+    cases = [
+        _case("a", name="first", tags=["x", "y"]),
+        _case("b"),
+        _case("c", tags=["y"], metadata={"big": list(range(50))}),
+    ]
+    path = _write(tmp_path, {"eval_set_id": "s1", "name": "Set", "eval_cases": cases})
+
+    scanned = scan_run_file(path)
+    loaded = EvalSet.from_file(path)
+
+    assert (scanned.eval_set_id, scanned.name) == ("s1", "Set")
+    assert [tuple(c) for c in scanned.eval_cases] == [
+        (c.eval_id, c.name, tuple(c.tags)) for c in loaded.eval_cases
+    ]
+    assert all(isinstance(c, ScannedCase) for c in scanned.eval_cases)
+
+
+def test_the_set_s_fields_written_after_its_cases_are_found(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"eval_cases": [_case("a")], "name": "Late", "eval_set_id": "late"})
+
+    scanned = scan_run_file(path)
+
+    assert (scanned.eval_set_id, scanned.name) == ("late", "Late")
+    assert [c.eval_id for c in scanned.eval_cases] == ["a"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"eval_set_id": "s", "eval_cases": [{"eval_id": "a"},, ]}',  # not JSON
+        json.dumps({"eval_set_id": "s", "eval_cases": [_case("a"), _case("a")]}),  # duplicate
+        json.dumps({"eval_set_id": "s", "eval_cases": [_case("a", tags="x")]}),  # wrong type
+        json.dumps({"eval_set_id": 3, "eval_cases": [_case("a")]}),  # wrong type
+    ],
+    ids=["not-json", "duplicate-id", "tags-not-a-list", "set-id-not-a-string"],
+)
+def test_a_file_that_does_not_load_gives_loading_s_own_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.evalset.json"
+    path.write_text(text, encoding="utf-8")
+
+    with pytest.raises(EvalFileError) as loading:
+        EvalSet.from_file(path)
+    with pytest.raises(EvalFileError) as scanning:
+        scan_run_file(path)
+
+    assert str(scanning.value) == str(loading.value)
+    assert str(path) in str(scanning.value)
+
+
+def test_a_file_the_scan_cannot_read_exactly_is_loaded_whole(tmp_path: Path) -> None:
+    # no eval_id: the model makes one up; the scan does not guess it
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [{"conversation": []}]})
+
+    scanned = scan_run_file(path)
+
+    assert len(scanned.eval_cases) == 1
+    assert isinstance(scanned.eval_cases[0], EvalCase)
+
+
+def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        scan_run_file(tmp_path / "gone.evalset.json")
