@@ -4,7 +4,7 @@ Two measurements:
 
 - **A real start** in a terminal this script owns (a pty, 120x40): ``tenxeval-tui`` on the
   key-to-screen bench's workspace (a 1,000-case eval set, a 10,000-case report), from
-  spawning it to the editor showing its first case, in wall seconds and in the CPU
+  spawning it to the editor showing its first case's form, in wall seconds and in the CPU
   seconds the process used until then; each start follows one of the floor app (the
   key-to-screen bench's 1,000-row list) timed the same way, so a busy moment weighs on
   both.
@@ -14,7 +14,9 @@ Two measurements:
 
 Target: a real start at about 1 s (the key-to-screen bench holds the 1.0 s verdict).
 
-Run: ``.venv/bin/python bench/tui_startup.py [--starts N] [--headless N]``
+Run: ``.venv/bin/python bench/tui_startup.py [--starts N] [--headless N] [--base CHECKOUT]``
+(``--base``: a checkout of another commit, e.g. ``git worktree add /tmp/base main``, whose
+workbench starts in turn with this one's: before and after in one run).
 """
 
 from __future__ import annotations
@@ -50,18 +52,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def one_start(argv: list[str], ready: str, env: dict[str, str], cwd: str) -> tuple[float, float]:
-    """(wall s, CPU s) from spawning ``argv`` on a pty to the screen showing ``ready``."""
+def one_start(
+    argv: list[str], ready: tuple[str, ...], env: dict[str, str], cwd: str
+) -> tuple[float, float]:
+    """(wall s, CPU s) from spawning ``argv`` on a pty to the screen showing every text of
+    ``ready``."""
     started = time.perf_counter()
     terminal = Terminal(argv, columns=120, rows=40, env=env, cwd=cwd)
     try:
-        terminal.wait_for(lambda s: s.find(ready) is not None, timeout=120, what=ready)
+        terminal.wait_for(
+            lambda s: all(s.find(text) is not None for text in ready),
+            timeout=120,
+            what=" and ".join(ready),
+        )
         return time.perf_counter() - started, cpu_seconds(terminal.process.pid)
     finally:
         terminal.close()
 
 
-def real_starts(count: int) -> None:
+def real_starts(count: int, base: Path | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         write_workspace(workspace)
@@ -78,12 +87,25 @@ def real_starts(count: int) -> None:
         compileall.compile_dir(FLOOR.parent, quiet=1)
         floor: list[tuple[float, float]] = []
         app: list[tuple[float, float]] = []
-        one_start(python_argv(str(FLOOR)), row_text(1), env, folder)  # warm the file cache
-        one_start([str(APP), folder], case_id(0), env, folder)
+        before: list[tuple[float, float]] = []
+        # The same app from another checkout (its package first on the path), in turn.
+        base_env = {**env, "PYTHONPATH": f"{base}{os.pathsep}{REPO}"} if base else env
+        if base is not None:
+            compileall.compile_dir(base / "tenxeval_tui", quiet=1)
+        floor_argv, app_argv = python_argv(str(FLOOR)), [str(APP), folder]
+        floor_ready = (row_text(1),)
+        app_ready = ("Case #1 ", case_id(1))  # the form (after the file's check) and the list
+        one_start(floor_argv, floor_ready, env, folder)  # warm the file cache
+        one_start(app_argv, app_ready, env, folder)
         for _ in range(count):
-            floor.append(one_start(python_argv(str(FLOOR)), row_text(1), env, folder))
-            app.append(one_start([str(APP), folder], case_id(0), env, folder))
-    for name, figures in (("floor app", floor), ("workbench", app)):
+            floor.append(one_start(floor_argv, floor_ready, env, folder))
+            app.append(one_start(app_argv, app_ready, env, folder))
+            if base is not None:
+                before.append(one_start(app_argv, app_ready, base_env, folder))
+    series = [("floor app", floor), ("workbench", app)]
+    if base is not None:
+        series.append((f"workbench of {base}", before))
+    for name, figures in series:
         walls, cpus = zip(*figures, strict=True)
         print(
             f"real start, {name:9}: wall median {statistics.median(walls):.2f} s "
@@ -141,10 +163,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--starts", type=int, default=5, help="real starts of each app")
     parser.add_argument("--headless", type=int, default=5, help="headless starts of each app")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        help="another checkout of the repository: its workbench started in turn (real starts)",
+    )
     args = parser.parse_args()
     print(f"at start: {load()}")
     if args.starts:
-        real_starts(args.starts)
+        real_starts(args.starts, args.base)
     if args.headless:
         headless_starts(args.headless)
     print(f"at end: {load()}")
