@@ -27,14 +27,17 @@ from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import AwaitMount
 
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
-from tenxeval_tui.screens.common.host import CASE_ACTIONS, CaseRequest, LeaveGuard
+from tenxeval_tui.screens.common.host import CASE_ACTIONS, CaseRequest, HangUpKeeper, LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
+from tenxeval_tui.screens.common.terminal_driver import TerminalGone, TerminalWatchDriver
 from tenxeval_tui.screens.common.typing_keys import from_palette, hidden_while_typing
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.settings.workspace import Workspace, open_workspace
@@ -181,6 +184,7 @@ class WorkbenchApp(App[None]):
         self.watch_runs = watch_runs
         """Open on the run screen with watch mode on (``tenxeval-tui --watch``)."""
         self._leave_guards: list[LeaveGuard] = []
+        self._hang_up_keepers: list[HangUpKeeper] = []
         self.switching_mode = False
         """True while :meth:`switch_mode` runs (the screen shown again keeps its styles)."""
         self._mode_history: list[str] = []
@@ -332,6 +336,25 @@ class WorkbenchApp(App[None]):
         """Return to the mode this one was reached from, as it was left."""
         if self._mode_history:
             await self.switch_mode(self._mode_history.pop())
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this terminal; on Linux and macOS one that notices the
+        terminal going away (:mod:`~tenxeval_tui.screens.common.terminal_driver`)."""
+        driver = super().get_driver_class()
+        return TerminalWatchDriver if driver is LinuxDriver else driver
+
+    async def on_terminal_gone(self, event: TerminalGone) -> None:
+        """The terminal went away (a tmux session killed, an ssh connection dropped):
+        nobody can answer a question any more, so each screen keeps its unsaved work
+        where it says, and the app exits with 129 (128 + SIGHUP, as a shell reports it)."""
+        for keep in self._hang_up_keepers:
+            await keep()
+        self.exit(return_code=129)
+
+    def register_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Call ``keeper`` (it keeps unsaved work) before exiting when the terminal went
+        away."""
+        self._hang_up_keepers.append(keeper)
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

@@ -30,8 +30,9 @@ def cmd_open(args: argparse.Namespace) -> int:
 
     # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
     os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))
-    WorkbenchApp(args.path, watch_runs=args.watch).run()
-    return 0
+    app = WorkbenchApp(args.path, watch_runs=args.watch)
+    app.run()
+    return app.return_code or 0  # 129 when the terminal went away
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -44,3 +44,23 @@ async def test_a_folder_made_after_it_started_is_followed(tmp_path: Path) -> Non
         await wait_async(lambda: len(calls) > seen, _settle, what="a report in the new folder")
     finally:
         follower.cancel()
+
+
+async def test_a_folder_removed_and_made_again_is_followed(tmp_path: Path) -> None:
+    # No periodic look any more: the folder's removal and its coming back are events.
+    folder = tmp_path / "eval_reports"
+    folder.mkdir()
+    calls: list[int] = []
+    follower = asyncio.create_task(follow_report_folder(folder, lambda: calls.append(1)))
+    try:
+        await wait_async(lambda: len(calls) == 1, _settle, what="the call once it is up")
+        folder.rmdir()
+        await wait_async(lambda: len(calls) >= 2, _settle, what="the folder removed")
+        seen = len(calls)
+        folder.mkdir()
+        await wait_async(lambda: len(calls) > seen, _settle, what="the folder made again")
+        seen = len(calls)
+        (folder / "run.json").write_text("{}", "utf-8")
+        await wait_async(lambda: len(calls) > seen, _settle, what="a report in the folder")
+    finally:
+        follower.cancel()

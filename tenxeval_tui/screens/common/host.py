@@ -31,6 +31,10 @@ from tenxeval_tui.settings.workspace import Workspace, open_workspace
 LeaveGuard = Callable[[], Awaitable[bool]]
 """An async check asked before quitting; it returns ``False`` to keep the app open."""
 
+HangUpKeeper = Callable[[], Awaitable[str | None]]
+"""Keeps a screen's unsaved work when the terminal went away and nobody can be asked;
+returns where it went (``None``: there was none)."""
+
 EDIT_ACTION = "edit_case"
 RERUN_ACTION = "rerun_case"
 CONTINUE_ACTION = "continue_conversation"
@@ -81,6 +85,10 @@ class WorkbenchHost(Protocol):
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting."""
+        ...
+
+    def register_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Call ``keeper`` before exiting because the terminal went away."""
         ...
 
     @property
@@ -158,6 +166,9 @@ class StandaloneHost:
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Nothing asks before quitting an app that is not the workbench."""
 
+    def register_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """An app that is not the workbench does not watch its terminal go away."""
+
     async def accept_actual(
         self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]
     ) -> str | None:
@@ -210,6 +221,7 @@ __all__ = [
     "EDIT_ACTION",
     "RERUN_ACTION",
     "CaseRequest",
+    "HangUpKeeper",
     "LeaveGuard",
     "StandaloneHost",
     "WorkbenchHost",

@@ -23,7 +23,7 @@ from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
-from tenxeval_tui.evaluation.files.fileio import gc_paused, read_text
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text, gc_paused, read_text
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.runs.agent_schema import SchemaCache
@@ -187,6 +187,7 @@ class EditorScreen(ModeScreen):
     def on_mount(self) -> None:
         self.title = "tenxeval · editor"
         host_of(self.app).register_leave_guard(self.confirm_leave)
+        host_of(self.app).register_hang_up_keeper(self.keep_unsaved)
         self.query_one(EvalSetList).border_title = "eval sets"
         self._show_hint()
         workspace = self.workspace
@@ -569,6 +570,18 @@ class EditorScreen(ModeScreen):
         if answer == "save":
             return await self._save()
         return answer == "discard"
+
+    async def keep_unsaved(self) -> str | None:
+        """The terminal went away with nobody to ask: the open file's unsaved edits go to
+        ``<file>.unsaved`` beside it (not over the file, which the user did not ask to
+        save); the path written, or ``None`` when nothing was unsaved."""
+        await self.cases.settle()  # the keys typed just before count
+        document = self.document
+        if document is None or not document.dirty or document.path is None:
+            return None
+        kept = document.path.with_name(f"{document.path.name}.unsaved")
+        atomic_write_text(kept, document.to_text())
+        return str(kept)
 
     # --- the case list -------------------------------------------------------------
 
