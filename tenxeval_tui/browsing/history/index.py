@@ -44,7 +44,7 @@ BUSY_TIMEOUT_MS = 15_000
 """How long a writer waits for another (the CLI and the workbench indexing at once)."""
 
 _SCHEMA = """
-CREATE TABLE reports (
+CREATE TABLE IF NOT EXISTS reports (
     id INTEGER PRIMARY KEY,
     file TEXT NOT NULL UNIQUE,
     size INTEGER NOT NULL,
@@ -60,14 +60,14 @@ CREATE TABLE reports (
     eval_set_sha256 TEXT, agent_sha256 TEXT, config_sha256 TEXT,
     provenance TEXT
 );
-CREATE INDEX reports_by_set ON reports (eval_set_id, timestamp, id);
-CREATE TABLE criteria (
+CREATE INDEX IF NOT EXISTS reports_by_set ON reports (eval_set_id, timestamp, id);
+CREATE TABLE IF NOT EXISTS criteria (
     report_id INTEGER NOT NULL,
     name TEXT NOT NULL,
     avg_score REAL, pass_rate REAL
 );
-CREATE INDEX criteria_by_report ON criteria (report_id);
-CREATE TABLE case_keys (
+CREATE INDEX IF NOT EXISTS criteria_by_report ON criteria (report_id);
+CREATE TABLE IF NOT EXISTS case_keys (
     id INTEGER PRIMARY KEY,
     eval_set_id TEXT NOT NULL,
     case_set TEXT NOT NULL,
@@ -75,7 +75,7 @@ CREATE TABLE case_keys (
     name TEXT NOT NULL,
     UNIQUE (eval_set_id, case_set, eval_id)
 );
-CREATE TABLE cases (
+CREATE TABLE IF NOT EXISTS cases (
     report_id INTEGER NOT NULL,
     position INTEGER NOT NULL,
     case_key INTEGER NOT NULL,
@@ -86,9 +86,9 @@ CREATE TABLE cases (
     case_sha256 TEXT,
     changed INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX cases_by_report ON cases (report_id, position);
-CREATE INDEX cases_in_order ON cases (case_key, timestamp, report_id);
-CREATE INDEX cases_changed ON cases (case_key, changed, timestamp, report_id);
+CREATE INDEX IF NOT EXISTS cases_by_report ON cases (report_id, position);
+CREATE INDEX IF NOT EXISTS cases_in_order ON cases (case_key, timestamp, report_id);
+CREATE INDEX IF NOT EXISTS cases_changed ON cases (case_key, changed, timestamp, report_id);
 """
 
 
@@ -135,6 +135,8 @@ class HistoryIndex:
                 db = _connect(self.path)
                 self._create(db)
                 return db
+        except sqlite3.OperationalError:
+            pass  # busy or locked past the timeout: the file is another opener's, left alone
         except sqlite3.Error:
             self._discard()
         db = _connect(":memory:")  # a folder that cannot keep the file (or none yet)
@@ -142,17 +144,39 @@ class HistoryIndex:
         return db
 
     def _usable(self, db: sqlite3.Connection) -> bool:
+        """Whether ``db`` holds an index of this version, made here when the file is new.
+
+        One opener at a time checks (and makes) it, in one write transaction: the report
+        browser's list and its history view open a new folder's index together, and the
+        second used to read the first's half-made file as a damaged one and delete it
+        under it. Busy or locked past the timeout raises: no reason to throw a file away.
+        """
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError:  # not an SQLite file
+            return False
+        usable = False
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == SCHEMA_VERSION:
                 db.execute("SELECT count(*) FROM reports").fetchone()
-                return True
-            if version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                self._create(db)  # a new, empty file
-                return True
-        except sqlite3.DatabaseError:  # not an SQLite file, or a damaged one
+                usable = True
+            elif version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                for statement in _SCHEMA.split(";"):  # a new, empty file
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                self.rebuilt = usable = True
+        except sqlite3.OperationalError:
+            db.rollback()
+            raise
+        except sqlite3.DatabaseError:  # a damaged file
             pass
-        return False
+        if db.in_transaction:
+            db.execute("COMMIT" if usable else "ROLLBACK")
+        return usable
 
     def _discard(self) -> None:
         for suffix in ("", "-journal", "-wal", "-shm"):

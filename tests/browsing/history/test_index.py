@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 from tenxeval_tui.browsing.history.index import INDEX_NAME, SCHEMA_VERSION, HistoryIndex
@@ -148,3 +149,32 @@ def test_eval_sets_and_a_case_that_left_the_window(tmp_path: Path) -> None:
         assert [(s.eval_id, s.marks) for s in paris] == [("paris", "-")]
         assert paris[0].last_change is not None and paris[0].last_change.passed == 2
     assert json.loads((tmp_path / "weather_0000.json").read_text())["eval_set_id"] == "weather"
+
+
+def _sync_at(start: threading.Barrier, folder: Path, failures: list[BaseException]) -> None:
+    start.wait()
+    try:
+        with HistoryIndex(folder) as index:
+            index.sync()
+    except BaseException as exc:
+        failures.append(exc)
+
+
+def test_two_openers_of_a_new_index_at_once_both_keep_it(tmp_path: Path) -> None:
+    # The report browser's list and its history view open a new folder's index together: the
+    # second used to take the first's creation for a damaged file and delete it under it
+    # ("attempt to write a readonly database" at the first's next write).
+    for round_ in range(20):
+        folder = tmp_path / str(round_)
+        folder.mkdir()
+        write_series(folder, ["PPP", "PFP"], IDS)
+        start, failures = threading.Barrier(3), list[BaseException]()
+        threads = [
+            threading.Thread(target=_sync_at, args=(start, folder, failures)) for _ in range(3)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == [], f"round {round_}: {failures}"
+        assert [r.passed for r in history(folder).runs] == [3, 2]
