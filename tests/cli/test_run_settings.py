@@ -8,6 +8,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tests.cli.conftest import InProcess
@@ -89,18 +91,25 @@ def test_a_bad_environment_value_is_a_usage_error_naming_it(
     assert not (project / "eval_reports").exists()
 
 
-def test_workers_and_backend_of_each_layer_reach_the_run(project: Path) -> None:
+def test_workers_and_backend_of_each_layer_reach_the_run(
+    project: Path, in_process: InProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Several workers (or Ray) and --max-cost do not go together: a usage error before
-    # anything runs says the layers' workers and backend reached the run's plan.
+    # anything runs says the layers' workers and backend reached the run's plan. Each layer
+    # through the console script's own entry point in this process (the same parsing, layers
+    # and checks); the console script itself runs the first.
     def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-        done = cli(
+        for name in ("TENXEVAL_WORKERS", "TENXEVAL_BACKEND"):  # each call its own environment
+            monkeypatch.delenv(name, raising=False)
+        done = in_process(
             project, "run", "--agent", AGENT, "evals", "-q", "--max-cost", "5", *args, env=env
         )
         assert "Traceback" not in done.stderr
         return done.returncode, done.stderr
 
     several = "--max-cost: not with several workers"
-    assert run()[0] in (0, 1)
+    first = cli(project, "run", "--agent", AGENT, "evals", "-q", "--max-cost", "5")
+    assert first.returncode in (0, 1), first.stderr
     user_file("[run]\nworkers = 2\n")
     code, err = run()
     assert code == 2 and several in err
