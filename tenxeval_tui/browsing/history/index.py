@@ -164,11 +164,8 @@ class HistoryIndex:
                 db.execute("SELECT count(*) FROM reports").fetchone()
                 usable = True
             elif version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                for statement in _SCHEMA.split(";"):  # a new, empty file
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                self.rebuilt = usable = True
+                self._make_tables(db)  # a new, empty file
+                usable = True
         except sqlite3.OperationalError:
             db.rollback()
             raise
@@ -184,7 +181,16 @@ class HistoryIndex:
                 Path(f"{self.path}{suffix}").unlink()
 
     def _create(self, db: sqlite3.Connection) -> None:
-        db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        db.execute("BEGIN IMMEDIATE")
+        self._make_tables(db)
+        db.execute("COMMIT")
+
+    def _make_tables(self, db: sqlite3.Connection) -> None:
+        """The index's tables and version, in the transaction the caller holds."""
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self.rebuilt = True
 
     def close(self) -> None:

@@ -87,22 +87,22 @@ def test_a_file_whose_imports_change_is_followed_anew_in_the_same_process(
     tmp_path: Path,
 ) -> None:
     root = _project(tmp_path)
-    before = agent_code("loose_agent", root)
-    assert before is not None and "unrelated.py" not in dict(before.files)
-    (root / "loose_agent.py").write_text("import helpers\nimport unrelated\n")
-    after = agent_code("loose_agent", root)
-    assert after is not None
-    assert [path for path, _ in after.files] == [
+
+    def hashed_after(source: str) -> list[str]:
+        (root / "loose_agent.py").write_text(source)
+        code = agent_code("loose_agent", root)
+        assert code is not None
+        return [path for path, _ in code.files]
+
+    assert "unrelated.py" not in hashed_after(FILES["loose_agent.py"])
+    assert hashed_after("import helpers\nimport unrelated\n") == [
         "helpers.py",
         "loose_agent.py",
         "unrelated.py",
         "util/__init__.py",
         "util/text.py",
     ]
-    (root / "loose_agent.py").write_text("import util.text\n")
-    last = agent_code("loose_agent", root)
-    assert last is not None
-    assert [path for path, _ in last.files] == [
+    assert hashed_after("import util.text\n") == [
         "loose_agent.py",
         "util/__init__.py",
         "util/text.py",
