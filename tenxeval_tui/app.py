@@ -37,6 +37,7 @@ from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import CASE_ACTIONS, CaseRequest, HangUpKeeper, LeaveGuard
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
+from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
 from tenxeval_tui.screens.common.terminal_driver import TerminalGone, TerminalWatchDriver
 from tenxeval_tui.screens.common.typing_keys import from_palette, hidden_while_typing
 from tenxeval_tui.screens.editor.editor import EditorScreen
@@ -179,6 +180,7 @@ class WorkbenchApp(App[None]):
         self, path: str | Path = ".", *, watch_files: bool = True, watch_runs: bool = False
     ) -> None:
         super().__init__()
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.workspace: Workspace = open_workspace(path)
         self.watch_files = watch_files
         self.watch_runs = watch_runs

@@ -1,0 +1,77 @@
+"""The workbench's style sheet shares parsed rules between the apps of a process
+(``screens/common/shared_styles.py``): what it gives must be what Textual's own parse
+gives, under every theme, and a second app must parse nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import textual.css.stylesheet
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+
+from tenxeval_tui.app import WorkbenchApp
+from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
+from tests.tui.conftest import wait_for
+
+
+def described(rules: list[RuleSet]) -> list[tuple[object, ...]]:
+    """What each rule set says (its styles by their repr: layouts compare by identity)."""
+    return [
+        (rule.selector_set, repr(rule.styles), rule.is_default_rules, rule.tie_breaker)
+        for rule in rules
+    ]
+
+
+def textual_own_parse(app: WorkbenchApp) -> list[tuple[object, ...]]:
+    """The app's style sources parsed by Textual's own style sheet, with the app's
+    current theme variables."""
+    plain = Stylesheet(variables=app.get_css_variables())
+    plain.source = app.stylesheet.source.copy()
+    plain.parse()
+    return described(plain.rules)
+
+
+async def test_its_rules_are_textual_s_own_under_each_theme(weather_set: Path) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#f-eval_id")))
+        assert isinstance(app.stylesheet, SharedStylesheet)
+        first_theme = app.theme
+        assert described(app.stylesheet.rules) == textual_own_parse(app)
+        for theme in ("nord", "gruvbox", first_theme):
+            app.theme = theme
+            await pilot.pause()
+            # The theme's colours reach the parsed rules: a cache keyed without the
+            # variables would keep the first theme's.
+            assert described(app.stylesheet.rules) == textual_own_parse(app), theme
+
+
+async def start_and_pick_nord(app: WorkbenchApp) -> None:
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#f-eval_id")))
+        app.theme = "nord"
+        await pilot.pause()
+
+
+async def test_two_apps_in_the_process_parse_each_source_once_per_theme(
+    weather_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parses: list[tuple[object, ...]] = []
+    parse = textual.css.stylesheet.parse
+
+    def recording(scope: str, css: str, read_from: tuple[str, str], **options: Any) -> Any:
+        theme = repr(sorted(options["variable_tokens"].items()))
+        place = (read_from, scope, options["is_default_rules"], options["tie_breaker"])
+        parses.append((theme, css, place))
+        return parse(scope, css, read_from, **options)
+
+    monkeypatch.setattr(textual.css.stylesheet, "parse", recording)
+    for _ in range(2):
+        await start_and_pick_nord(WorkbenchApp(weather_set))
+    # Textual's own style sheet parses the same source again at every reparse (a
+    # theme, the first switch to a mode) and in every app.
+    assert parses, "no style source was parsed at all"
+    assert len(parses) == len(set(parses))
