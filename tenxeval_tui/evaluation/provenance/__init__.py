@@ -43,7 +43,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.provenance.agent_code import AgentCode, agent_code
 from tenxeval_tui.evaluation.provenance.distributions import (
-    declared_distributions,
+    DeclaredDistributions,
     packages_distributions,
 )
 from tenxeval_tui.evaluation.provenance.git import GitError, GitState, file_at_ref, git_state
@@ -77,16 +77,16 @@ def _providers_of(module: str) -> list[str]:
     """The distributions providing the top-level ``module``: those whose ``top_level.txt``
     names it; else, for a module installed in a site folder, what a scan of every
     installed distribution's files finds; else (a module of the agent's project) none."""
-    declared = _declared_providers().get(module)
+    declared = _declared_providers().providers(module)
     if declared is not None:
         return declared
     return _providers().get(module, []) if _installed(module) else []
 
 
 @functools.cache
-def _declared_providers() -> Mapping[str, list[str]]:
-    """:func:`.distributions.declared_distributions`, read once a process."""
-    return declared_distributions()
+def _declared_providers() -> DeclaredDistributions:
+    """The installed distributions' ``top_level.txt`` files, read once a process."""
+    return DeclaredDistributions()
 
 
 @functools.cache
