@@ -4,6 +4,7 @@ time, tokens and scores on screen, shows the tool call in flight, and ``t`` ends
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ pytestmark = [
 ]
 
 
+def wait_screen(tmux: Tmux, shown: Callable[[str], bool], what: str) -> None:
+    """Wait until the screen shows ``what``; a failure says what the screen showed last."""
+    try:
+        wait_sync(lambda: shown(tmux.screen()), what=what)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the screen:\n{tmux.screen()}") from None
+
+
 def test_the_run_view_at_100x30_in_a_terminal(tmp_path: Path) -> None:
     root = rome_workspace(tmp_path)
     tmux = Tmux()
@@ -27,23 +36,23 @@ def test_the_run_view_at_100x30_in_a_terminal(tmp_path: Path) -> None:
             "new-session", "-d", "-s", "app", "-x", "100", "-y", "30",
             f"cd {root} && env -u COLUMNS -u LINES TERM=xterm-256color {APP} .",
         )  # fmt: skip
-        wait_sync(lambda: "Editor" in tmux.screen() or "editor" in tmux.screen(), what="the app")
+        wait_screen(tmux, lambda s: "Editor" in s or "editor" in s, "the app")
         tmux.run("send-keys", "-t", "app", "r")
-        wait_sync(lambda: "tenxeval · run" in tmux.screen(), what="the run view")
+        wait_screen(tmux, lambda s: "tenxeval · run" in s, "the run view")
         tmux.run("send-keys", "-t", "app", "C-r")
-        wait_sync(lambda: "calling get_weather(" in tmux.screen(), what="Rome's call in its row")
-        wait_sync(lambda: "2/3 done" in tmux.screen(), what="Paris and Oslo done")
+        wait_screen(tmux, lambda s: "calling get_weather(" in s, "Rome's call in its row")
+        wait_screen(tmux, lambda s: "2/3 done" in s, "Paris and Oslo done")
         screen = tmux.screen()
         for figure in ("pass rate 50% [9-91]", "traj ", "resp ", "elapsed ", "cases/s", "tokens"):
             assert figure in screen, f"{figure!r} is not on screen:\n{screen}"
         header = next(line for line in screen.splitlines() if "│    case" in line)
         assert "time" in header and "tokens" in header and "scores" in header, screen
         tmux.run("send-keys", "-t", "app", "Down")  # Rome
-        wait_sync(lambda: "▶ calling" in tmux.screen(), what="Rome's step over its events")
+        wait_screen(tmux, lambda s: "▶ calling" in s, "Rome's step over its events")
         tmux.run("send-keys", "-t", "app", "t")  # asks first: it cannot be undone
-        wait_sync(lambda: "End tool call" in tmux.screen(), what="the question")
+        wait_screen(tmux, lambda s: "End tool call" in s, "the question")
         tmux.run("send-keys", "-t", "app", "e")
-        wait_sync(lambda: "Run finished" in tmux.screen(), what="the run to finish")
+        wait_screen(tmux, lambda s: "Run finished" in s, "the run to finish")
         assert "timed out" in tmux.screen() or "ToolCallTimeout" in tmux.screen()
         tmux.run("send-keys", "-t", "app", "C-q")
         wait_sync(lambda: not tmux.alive(), what="the app to quit")
