@@ -35,7 +35,13 @@ from textual.widget import AwaitMount
 
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
-from tenxeval_tui.screens.common.host import CASE_ACTIONS, CaseRequest, HangUpKeeper, LeaveGuard
+from tenxeval_tui.screens.common.host import (
+    CASE_ACTIONS,
+    CaseRequest,
+    FlakinessRequest,
+    HangUpKeeper,
+    LeaveGuard,
+)
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
 from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
 from tenxeval_tui.screens.common.terminal_driver import TerminalGone, TerminalWatchDriver
@@ -396,6 +402,12 @@ class WorkbenchApp(App[None]):
         needs the app's messages flowing)."""
         action = f"{request.action}({request.eval_set_id!r}, {request.eval_id!r})"
         self.run_worker(self.run_action(action), group="case-request")
+
+    def on_flakiness_request(self, request: FlakinessRequest) -> None:
+        """A screen asks for an eval set's cases ranked by how unstable they are."""
+        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
+
+        self.push_screen(FlakinessScreen(request.folder, request.eval_set_id))
 
     async def action_edit_case(self, eval_set_id: str, eval_id: str) -> None:
         """Open the case ``eval_id`` of eval set ``eval_set_id`` in the editor (from a report)."""

@@ -55,6 +55,17 @@ class CaseRequest(Message):
         self.eval_id = eval_id
 
 
+class FlakinessRequest(Message):
+    """A screen asks the app to show the cases of eval set ``eval_set_id`` ranked by how
+    unstable they are over the reports in ``folder`` (the editor's ``h``); handled by the
+    app (``on_flakiness_request``), which owns the screens of every mode."""
+
+    def __init__(self, folder: Path, eval_set_id: str) -> None:
+        super().__init__()
+        self.folder = folder
+        self.eval_set_id = eval_set_id
+
+
 @runtime_checkable
 class WorkbenchHost(Protocol):
     """The services of the workbench app that its screens use."""
@@ -221,6 +232,7 @@ __all__ = [
     "EDIT_ACTION",
     "RERUN_ACTION",
     "CaseRequest",
+    "FlakinessRequest",
     "HangUpKeeper",
     "LeaveGuard",
     "StandaloneHost",

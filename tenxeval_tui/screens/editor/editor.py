@@ -30,7 +30,7 @@ from tenxeval_tui.runs.agent_schema import SchemaCache
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.common.flip_marks import FlipMarks
-from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.host import FlakinessRequest, host_of
 from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.editor.agent_commands import (
@@ -739,11 +739,7 @@ class EditorScreen(ModeScreen):
         document = self.document
         if document is None:
             return
-        from tenxeval_tui.screens.reports.flakiness import FlakinessScreen
-
-        self.app.push_screen(
-            FlakinessScreen(self.flip_marks.folder, document.header("eval_set_id"))
-        )
+        self.post_message(FlakinessRequest(self.flip_marks.folder, document.header("eval_set_id")))
 
     def on_screen_resume(self) -> None:
         if self.document is not None and self.flip_marks.eval_set_ids:
