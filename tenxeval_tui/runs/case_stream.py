@@ -23,14 +23,14 @@ import hashlib
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.canonical import canonical_json
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.provenance.hashing import case_content
-from tenxeval_tui.runs.case_scan import ScannedCase
+from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scanned_set
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
 
 _CASES_KEY = "eval_cases"
@@ -40,9 +40,8 @@ _CASES_KEY = "eval_cases"
 class WalkedFile:
     """What :func:`walk_eval_set` found in an eval set file."""
 
-    scanned: EvalSet
-    """The eval set with its cases' ids, names and tags (:class:`ScannedCase`), as the
-    parent's scan gives it (:func:`~tenxeval_tui.runs.case_scan.scan_run_file`)."""
+    scanned: ScannedSet
+    """The eval set with its cases' ids, names and tags."""
     sha256: str
     """The eval set's content hash (:func:`eval_set_sha256` of the loaded set)."""
 
@@ -103,8 +102,7 @@ def _walk(
     sha256 = digest.finish(whole)
     if sha256 is None:  # a field sorted before the cases came after them in the file
         return None
-    scanned = whole.model_copy(update={_CASES_KEY: cast(list[EvalCase], cases)})
-    return WalkedFile(scanned, sha256)
+    return WalkedFile(scanned_set(whole, cases), sha256)
 
 
 def _head(fields: dict[str, Any]) -> EvalSet:

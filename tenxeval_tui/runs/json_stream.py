@@ -8,8 +8,8 @@ value at a time from a window of the file (``json.JSONDecoder.raw_decode``: C sp
 where ``ijson``'s items took five times as long). Only the top-level object and its
 ``eval_cases`` array are walked here; every value in them is the ``json`` module's.
 
-Anything that is not an object with at most one ``eval_cases`` array (not JSON, a byte
-order mark, a value cut short, text after the object) raises :class:`NotStreamable`: the
+Anything that is not an object with at most one ``eval_cases`` array (not JSON, ``NaN``
+or ``Infinity``, a byte order mark, a value cut short, text after the object) raises :class:`NotStreamable`: the
 caller loads the file whole, which names the problem exactly.
 """
 
@@ -26,7 +26,13 @@ CASE: Final = object()
 
 _CHUNK = 1 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+
+
+def _no_constant(name: str) -> Any:
+    raise NotStreamable(f"{name} is not JSON")  # Python's json reads it; loading does not
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 class NotStreamable(ValueError):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.case_control import StopMode
@@ -31,6 +31,7 @@ from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.repeats import resolve_repeats
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
 from tenxeval_tui.evaluation.tools.run import ToolRun
+from tenxeval_tui.runs.case_scan import ScannedSet
 from tenxeval_tui.runs.case_stream import WalkedFile, stream_cases, walk_eval_set
 from tenxeval_tui.runs.plan import RunPlan
 
@@ -66,21 +67,21 @@ def streamed_files(plan: RunPlan, config: EvalConfig) -> list[tuple[Path, Walked
 class StreamedRunner:
     """Runs each ``(app, collector, scanned eval set)`` of a plan streamed, in turn (as
     :class:`~tenxeval_tui.evaluation.evaluator.EvaluationRunner` runs loaded ones): one
-    :class:`AgentEvaluator` an eval set, each case read from ``files`` (eval set id ->
-    file) as it is about to run. Stopping one case, ending its tool calls and cancelling
+    :class:`AgentEvaluator` an eval set of ``chosen`` (each file with its selected cases,
+    scanned), each case read from its file as it is about to run. Stopping one case, ending its tool calls and cancelling
     are the runner's (the worker's commands reach them)."""
 
     def __init__(
         self,
         config: EvalConfig,
-        files: Mapping[str, Path],
+        chosen: Sequence[tuple[Path, ScannedSet]],
         *,
         observers: Sequence[RunObserver],
         tools: ToolRun,
         provenances: Mapping[str, dict[str, Any]],
     ) -> None:
         self.config = config
-        self.files = dict(files)
+        self.chosen = list(chosen)
         self.observers = list(observers)
         self.tools = tools
         self.provenances = provenances
@@ -90,23 +91,26 @@ class StreamedRunner:
 
     async def run(self, evaluations: Sequence[tuple[Any, Any, EvalSet]]) -> list[EvalReport]:
         """Each evaluation's report (partial when cancelled; none for an eval set not
-        started)."""
+        started): ``evaluations`` are the agents of the eval sets of ``chosen``, in order."""
         reports: list[EvalReport] = []
-        for app, collector, scanned in evaluations:
+        for (app, collector, eval_set), (path, scanned) in zip(
+            evaluations, self.chosen, strict=True
+        ):
+            assert eval_set.eval_set_id == scanned.eval_set_id
             if self._cancelled:
                 break
             evaluator = AgentEvaluator(
                 app, collector, self.config, observers=self.observers, tools=self.tools
             )
-            wanted = {case.eval_id for case in scanned.eval_cases}
-            cases = stream_cases(self.files[scanned.eval_set_id], wanted)
+            cases = stream_cases(path, {case.eval_id for case in scanned.eval_cases})
             self._current, self._current_set = evaluator, scanned.eval_set_id
             try:
                 reports.append(
                     await evaluator.evaluate_stream(
                         scanned,
                         cases,
-                        scanned.eval_cases,
+                        # what observers read of the cases at the run's start: ids and names
+                        cast(Sequence[EvalCase], scanned.eval_cases),
                         provenance=self.provenances.get(scanned.eval_set_id),
                     )
                 )

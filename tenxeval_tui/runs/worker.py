@@ -161,15 +161,18 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
         walked = streamed_files(plan, config) if streams(plan, config) else None
+        loaded: Sequence[tuple[Path, EvalSet]]
+        # An eval set none of whose cases is selected is not run: no empty report of it.
         if walked is not None:  # each case built when it is about to run (streamed_run)
-            loaded = [(path, found.scanned) for path, found in walked]
+            loaded = scanned = [(path, found.scanned) for path, found in walked]
+            streamed = [(path, s) for path, s in select(plan, scanned) if s.eval_cases]
+            files_and_sets: list[tuple[Path, EvalSet]] = list(streamed)
         else:
             loaded = load_eval_sets(plan.eval_sets)
+            files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         # The cases live as long as the run: later collections leave them alone (at
         # 100,000 cases each full collection walked them again: 8 s of the plan line).
         freeze_alive()
-        # An eval set none of whose cases is selected is not run: no empty report of it.
-        files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
         hashes = {path: found.sha256 for path, found in walked or []}
@@ -211,7 +214,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     if walked is not None:
         runner = StreamedRunner(
             config,
-            {s.eval_set_id: path for path, s in files_and_sets},
+            streamed,
             observers=observers,
             tools=tools,
             provenances=provenances,
