@@ -454,6 +454,10 @@ class AgentEvaluator:
                     result = aggregate_repeats(done, self.config.pass_rule)
                     finished(index, result)
                     notify.case_end(result)
+                # An agent that never waits would keep the loop from ever running anything
+                # else: a cancel, a command, a timer (and its clean-up of each case's
+                # cancelled deadline, whose context holds the case: a case a run kept).
+                await asyncio.sleep(0)
 
         async with asyncio.TaskGroup() as group:
             for _ in range(workers):

@@ -3,6 +3,7 @@ summary's counts from running totals; and a provenance given is not worked out a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -126,3 +127,29 @@ async def test_a_provenance_the_runner_is_given_is_not_worked_out_again(
 
     assert reports["s"].metadata[PROVENANCE_KEY] == {"eval_set_sha256": "given"}
     assert reports["s"].summary.passed_cases == 2
+
+
+class CancelSoon(RunObserver):
+    """At the first case's start, asks the loop to cancel the run (as SIGTERM's handler
+    or a command from stdin would)."""
+
+    def __init__(self) -> None:
+        self.evaluator: AgentEvaluator | None = None
+
+    def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
+        if case.eval_id == "c0" and self.evaluator is not None:
+            asyncio.get_running_loop().call_soon(self.evaluator.cancel)
+
+
+async def test_an_agent_that_never_waits_still_lets_the_loop_cancel_the_run() -> None:
+    # The loop's callbacks (a signal's, a command's, its timers' clean-up) ran only once
+    # every case had run: a zero-latency agent never gave the loop a turn.
+    canceller = CancelSoon()
+    app, collector = create_eval_app(echo)
+    evaluator = AgentEvaluator(app, collector, _exact(1), observers=[canceller])
+    canceller.evaluator = evaluator
+
+    report = await evaluator.evaluate(EvalSet(eval_set_id="s", eval_cases=_cases(["m"] * 200)))
+
+    assert report.is_partial
+    assert report.summary.total_cases < 5
