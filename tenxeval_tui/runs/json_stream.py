@@ -9,7 +9,7 @@ where ``ijson``'s items took five times as long). Only the top-level object and 
 ``eval_cases`` array are walked here; every value in them is the ``json`` module's.
 
 Anything that is not an object with at most one ``eval_cases`` array (not JSON, ``NaN``
-or ``Infinity``, a byte order mark, a value cut short, text after the object) raises :class:`NotStreamable`: the
+or ``Infinity``, an integer of more digits than Python converts, a byte order mark, a value cut short, text after the object) raises :class:`NotStreamable`: the
 caller loads the file whole, which names the problem exactly.
 """
 
@@ -88,6 +88,10 @@ class _Window:
             except json.JSONDecodeError:
                 if self.more():
                     continue  # cut by the window's end, or wrong: read on to know
+                raise NotStreamable from None
+            except NotStreamable:
+                raise
+            except ValueError:  # a number of more digits than Python converts
                 raise NotStreamable from None
             if end == len(self.text) and self.more():
                 continue  # a number or a word may go on past the window

@@ -73,6 +73,7 @@ def test_the_items_are_the_json_module_s_values_across_any_window_size(
         '\ufeff{"eval_set_id": "s", "eval_cases": []}',  # a byte order mark
         '{"eval_cases": [], "eval_cases": []}',  # two lists: loading keeps the later
         '{"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "metadata": {"x": NaN}}]}',
+        '{"eval_set_id": "s", "big": ' + "9" * 5000 + ', "eval_cases": []}',
     ],
 )
 def test_what_is_not_one_eval_set_object_is_not_streamable(tmp_path: Path, text: str) -> None:
