@@ -26,7 +26,7 @@ import itertools
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from tenxeval_tui.evaluation.eval_result import (
     CriterionResult,
     EvalCaseResult,
     EvalReport,
+    EvalSummary,
     NodeDetail,
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
@@ -127,6 +128,10 @@ class AgentEvaluator:
         """The module of the agent's code, which the report's provenance hashes (with its
         package and the project files it imports): a plain agent's own module by default;
         ``None`` (no agent hash) for a 10xGraph graph unless set."""
+        self.provenance: dict[str, Any] | None = None
+        """The provenance of the eval set :meth:`evaluate` runs when its caller worked it
+        out already (a run's worker, for every eval set of its plan); ``None``: worked out
+        by :meth:`evaluate` from the eval set it runs."""
         self._run_id = uuid.uuid4().hex[:8]
         self._stopping = False
         self._workers: set[asyncio.Task[None]] = set()
@@ -171,9 +176,11 @@ class AgentEvaluator:
         assert isinstance(eval_set, EvalSet)
         if source is None and not self.tools.knows(eval_set.eval_set_id):
             self.tools.add_eval_set(eval_set)
-        provenance = run_provenance(
-            eval_set, self.config, eval_set_file=source, agent_module=self.agent_module
-        )
+        provenance = self.provenance
+        if provenance is None:
+            provenance = run_provenance(
+                eval_set, self.config, eval_set_file=source, agent_module=self.agent_module
+            )
         cases = list(eval_set.eval_cases)
         repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
@@ -195,9 +202,20 @@ class AgentEvaluator:
         budget = self.budget
         if budget is None and self.config.max_cost is not None:
             budget = CostBudget(self.config.max_cost)
+
+        def finished(index: int, result: EvalCaseResult) -> None:
+            results[index] = result
+
         try:
             await self._run_all(
-                cases, repeats, results, eval_set.eval_set_id, concurrency, notify, verbose, budget
+                zip(cases, repeats, strict=True),
+                finished,
+                len(cases),
+                eval_set.eval_set_id,
+                min(concurrency, sum(repeats)),
+                notify,
+                verbose,
+                budget,
             )
         except asyncio.CancelledError:
             self.partial_report = self._report(
@@ -306,53 +324,143 @@ class AgentEvaluator:
             return self.config.max_concurrency
         return self.config.effective_concurrency
 
+    async def evaluate_stream(
+        self,
+        eval_set: EvalSet,
+        cases: Iterable[EvalCase],
+        planned: Sequence[EvalCase],
+        *,
+        provenance: dict[str, Any] | None = None,
+    ) -> EvalReport:
+        """Evaluate ``cases`` of ``eval_set`` (the cases' own fields are not read from it)
+        as they come, keeping none of their results: for a run whose observers keep them
+        (a run journal), at any number of cases in memory flat in that number.
+
+        ``planned`` are the cases that will run as observers see them at the run's start
+        (what ``on_run_start`` reads: their ids and names); ``cases`` yields them whole,
+        in the same order, each built as it is about to run. Concurrency, repeats,
+        stopping and cancelling (:meth:`cancel`) are :meth:`evaluate`'s; the run has no
+        ``max_cost`` budget (``ValueError`` when the config sets one: which cases were not
+        run is worked out from every result) and writes no report. The returned report
+        has no results: its summary counts them (``total_cases``, ``passed_cases``,
+        ``failed_cases``, ``error_cases``, ``pass_rate``, the durations); it is partial
+        when the run was cancelled. Its provenance is ``provenance``, as given.
+        """
+        if self.budget is not None or self.config.max_cost is not None:
+            raise ValueError("a streamed evaluation has no max_cost budget")
+        concurrency = self._concurrency(None, None)
+        self._bound_judges(concurrency)
+        notify = ObserverGroup(self.observers)
+        self._stopping = False
+        self._stopped.clear()
+        self.partial_report = None
+        notify.run_start(eval_set, planned)
+        started = time.perf_counter()
+        totals = _Totals()
+        with_repeats = ((case, resolve_repeats(self.config, eval_set, case)) for case in cases)
+        try:
+            await self._run_all(
+                with_repeats,
+                lambda _index, result: totals.add(result),
+                len(planned),
+                eval_set.eval_set_id,
+                min(concurrency, len(planned)),
+                notify,
+                False,
+            )
+        except asyncio.CancelledError:
+            self.partial_report = self._totals_report(
+                eval_set, totals, True, time.perf_counter() - started, provenance
+            )
+            notify.run_end(self.partial_report)
+            raise
+        report = self._totals_report(
+            eval_set,
+            totals,
+            totals.summary().total_cases < len(planned),
+            time.perf_counter() - started,
+            provenance,
+        )
+        if report.is_partial:
+            self.partial_report = report
+        notify.run_end(report)
+        return report
+
+    def _totals_report(
+        self,
+        eval_set: EvalSet,
+        totals: _Totals,
+        partial: bool,
+        wall: float,
+        provenance: dict[str, Any] | None,
+    ) -> EvalReport:
+        report = self._report(eval_set, [], partial=partial, wall=wall, provenance=provenance)
+        report.summary = totals.summary().model_copy(update={"wall_seconds": wall})
+        return report
+
     async def _run_all(
         self,
-        cases: list[EvalCase],
-        repeats: list[int],
-        results: list[EvalCaseResult | None],
+        cases: Iterable[tuple[EvalCase, int]],
+        finished: Callable[[int, EvalCaseResult], None],
+        count: int,
         eval_set_id: str,
-        concurrency: int,
+        workers: int,
         notify: ObserverGroup,
         verbose: bool,
         budget: CostBudget | None = None,
     ) -> None:
+        """Run each of ``cases`` (``count`` of them, each with how many times it runs),
+        ``workers`` runs at once; ``finished(index, result)`` as each case ends."""
         # One unit of work per repeat of each case, in case order: the concurrency bound
-        # (and the cost budget) counts runs, so a case's repeats run side by side.
-        pending = iter([(index, repeat) for index, n in enumerate(repeats) for repeat in range(n)])
-        runs: list[list[EvalCaseResult]] = [[] for _ in cases]
+        # (and the cost budget) counts runs, so a case's repeats run side by side. The
+        # cases are taken from ``cases`` as the runs reach them (a streamed run builds
+        # each case then), and a finished case's runs are let go.
+        runs: dict[int, list[EvalCaseResult]] = {}
+
+        def pending() -> Iterator[tuple[int, EvalCase, int, int]]:
+            for index, (case, repeats) in enumerate(cases):
+                for repeat in range(repeats):
+                    yield index, case, repeat, repeats
+
+        ahead = pending()
 
         async def worker() -> None:
             # All workers share one iterator: each run is taken exactly once, in order, so a
             # case's first repeat (and its case_start) comes before its other repeats.
-            for index, repeat in pending:
+            for index, case, repeat, repeats in ahead:
                 if self._stopping:
                     return
                 if budget is not None and not budget.allows_another():
                     return  # max_cost would be passed: this run and the rest are not run
-                case, count = cases[index], repeats[index]
                 if repeat == 0:
                     if verbose:
                         logger.info(
                             "Case %d/%d: %s%s",
                             index + 1,
-                            len(cases),
+                            count,
                             case.name or case.eval_id,
-                            f" ({count} repeats)" if count > 1 else "",
+                            f" ({repeats} repeats)" if repeats > 1 else "",
                         )
                     notify.case_start(eval_set_id, case)
                 if budget is not None:
                     budget.started()
-                run = await self._run_once(case, eval_set_id, notify, repeat, count)
+                run = await self._run_once(case, eval_set_id, notify, repeat, repeats)
                 if budget is not None:
                     budget.ended(run)
-                runs[index].append(run)
-                if len(runs[index]) == count:
-                    results[index] = result = aggregate_repeats(runs[index], self.config.pass_rule)
+                done = runs.setdefault(index, [])
+                done.append(run)
+                if len(done) == repeats:
+                    del runs[index]
+                    result = aggregate_repeats(done, self.config.pass_rule)
+                    finished(index, result)
                     notify.case_end(result)
+                # An agent that never waits would keep the loop from ever running anything
+                # else: a cancel, a command, a timer (and its clean-up of each case's
+                # cancelled deadline, whose context holds the case: a case a run kept).
+                await asyncio.sleep(0)
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, sum(repeats))):
+            for _ in range(workers):
                 task = group.create_task(worker())
                 self._workers.add(task)
                 task.add_done_callback(self._workers.discard)
@@ -665,6 +773,35 @@ class AgentEvaluator:
                 **({PROVENANCE_KEY: provenance} if provenance else {}),
             },
             wall_seconds=wall,
+        )
+
+
+class _Totals:
+    """Running totals of a run's results (:meth:`AgentEvaluator.evaluate_stream`): what
+    its summary counts, without the results."""
+
+    def __init__(self) -> None:
+        self.total = self.passed = self.errored = 0
+        self.duration = 0.0
+
+    def add(self, result: EvalCaseResult) -> None:
+        self.total += 1
+        self.errored += result.is_error
+        self.passed += result.passed and not result.is_error
+        self.duration += result.duration_seconds
+
+    def summary(self) -> EvalSummary:
+        """The summary's counts (as :meth:`EvalSummary.from_results` counts them)."""
+        if not self.total:
+            return EvalSummary()
+        return EvalSummary(
+            total_cases=self.total,
+            passed_cases=self.passed,
+            failed_cases=self.total - self.passed - self.errored,
+            error_cases=self.errored,
+            pass_rate=self.passed / self.total,
+            avg_duration_seconds=self.duration / self.total,
+            total_duration_seconds=self.duration,
         )
 
 

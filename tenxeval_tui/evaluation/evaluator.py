@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,8 +66,13 @@ class EvaluationRunner:
         observers: Sequence[RunObserver] = (),
         user_model: str | None = None,
         tools: ToolRun | None = None,
+        provenances: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
         self.default_config = default_config or EvalConfig.default()
+        self.provenances = dict(provenances or {})
+        """Each eval set's report provenance by eval set id, when the caller worked it out
+        already (a run's worker): not worked out again (see
+        :attr:`AgentEvaluator.provenance`)."""
         self.tools = tools or ToolRun()
         self.observers = list(observers)
         self.user_model = user_model
@@ -148,6 +153,7 @@ class EvaluationRunner:
                     budget=budget,
                     tools=self.tools,
                 )
+                evaluator.provenance = self.provenances.get(eval_set.eval_set_id)
             self._current, self._current_set = evaluator, eval_set.eval_set_id
             try:
                 report = await self._evaluate(evaluator, eval_set, verbose)

@@ -5,12 +5,14 @@
 narrowed by id), and all of that reads only each case's ``eval_id``, ``name`` and
 ``tags``. Building every case (its turns, expectations, models) costs the parent as much
 as the worker that runs them: about 6 s and 6.6 GB at a million cases, before the first
-case starts. :func:`scan_run_file` reads an eval set file a case at a time (``ijson``'s C
-parser) and keeps a :class:`ScannedCase` of each: about 150 bytes a case.
+case starts. :func:`scan_run_file` reads an eval set file a case at a time
+(:mod:`~tenxeval_tui.runs.json_stream`) and keeps a :class:`ScannedCase` of each: about 150
+bytes a case.
 
-A scanned eval set is an :class:`EvalSet` whose ``eval_cases`` are :class:`ScannedCase`
-tuples (what selection, shards, resume, retries and the run's reports of cases not run
-read); whatever needs a whole case (``--reuse``'s fingerprints, watch's re-scoring, a
+A scanned eval set is a :class:`ScannedSet`: the set's own fields, and its cases as
+:class:`ScannedCase` tuples (what selection, shards, resume, retries and the run's reports
+of cases not run read), so that reading a whole case from it is a type error; whatever
+needs a whole case (``--reuse``'s fingerprints, watch's re-scoring, a
 scenario file's simulated user) loads the file (:func:`~tenxeval_tui.runs.plan.load_eval_sets`).
 The scan checks what it reads; for anything else it does not understand (a file that is not
 JSON, an eval id that is not a string, a duplicate id, ...) it loads the file whole, which
@@ -21,14 +23,15 @@ to tell, with the same error, when it loads the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-import ijson
+from pydantic import Field
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file, load_run_file
+from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
 
 
 class ScannedCase(NamedTuple):
@@ -39,91 +42,90 @@ class ScannedCase(NamedTuple):
     tags: tuple[str, ...]
 
 
+class ScannedSet(EvalSet):
+    """An eval set as a run's parent (and its worker, before the run) reads it: its own
+    fields, and each case's :class:`ScannedCase`. It goes where an eval set's id, name and
+    metadata are read (selection, a run's observers, provenance with its hash given);
+    reading its cases as :class:`EvalCase` s is a type error."""
+
+    eval_cases: list[ScannedCase] = Field(default_factory=list)  # type: ignore[assignment]
+
+
+def scanned_set(eval_set: EvalSet, cases: list[ScannedCase] | None = None) -> ScannedSet:
+    """``eval_set``'s own fields with ``cases`` (by default its cases, scanned)."""
+    if cases is None:
+        cases = [ScannedCase(c.eval_id, c.name, tuple(c.tags)) for c in eval_set.eval_cases]
+    fields = {name: getattr(eval_set, name) for name in EvalSet.model_fields}
+    extra = dict(eval_set.model_extra or {})
+    return ScannedSet.model_construct(**{**fields, **extra, "eval_cases": cases})
+
+
 class _Unscannable(Exception):
     """The file is not what the scan reads: it is loaded whole."""
 
 
-_SET_FIELDS = ("eval_set_id", "name")
 _NO_TAGS: tuple[str, ...] = ()
 
 
-def scan_run_file(path: Path) -> EvalSet:
+def scan_run_file(path: Path) -> ScannedSet:
     """The eval set of ``path`` with :class:`ScannedCase` cases (see the module); a scenario
-    file, or one the scan does not understand, loaded whole. Raises what
+    file, or one the scan does not understand, is loaded whole (then scanned). Raises what
     :meth:`EvalSet.from_file` raises for a file that does not load."""
     if is_scenario_file(path):  # a few scenarios; the parent checks their simulated user
-        return load_run_file(path)
+        return scanned_set(load_run_file(path))
+    fields: dict[str, Any] = {}
+    cases: list[ScannedCase] = []
+    seen: set[str] = set()
     try:
         with path.open("rb") as handle:
-            head = _set_fields(handle)
-            handle.seek(0)
-            cases = list(_scanned_cases(handle))
-        missing = [name for name in _SET_FIELDS if name not in head]
-        if missing:  # after the cases (a hand-written file): one more pass for each
-            head.update(_later_fields(path, missing))
-    except (_Unscannable, ijson.JSONError, UnicodeDecodeError):
-        return load_run_file(path)
-    eval_set_id, name = head.get("eval_set_id"), head.get("name", "")
-    if not cases or not isinstance(eval_set_id, str) or not isinstance(name, str):
+            for key, value in eval_set_items(handle):
+                if key is CASE:
+                    cases.append(_scanned_case(value, seen))
+                elif key == "eval_cases":
+                    raise _Unscannable  # not a list of cases
+                else:
+                    fields[key] = value
+    except (_Unscannable, NotStreamable):
+        return scanned_set(load_run_file(path))
+    eval_set_id, name = fields.get("eval_set_id"), fields.get("name", "")
+    description, metadata = fields.get("description", ""), fields.get("metadata", {})
+    if (
+        not cases
+        or not isinstance(eval_set_id, str)
+        or not isinstance(name, str)
+        or not isinstance(description, str)
+        or not isinstance(metadata, dict)
+    ):
         # no case (or no list of them), no id (the model makes one), a wrong type: whole
-        return load_run_file(path)
-    return EvalSet.model_construct(
+        return scanned_set(load_run_file(path))
+    return ScannedSet.model_construct(
         eval_set_id=eval_set_id,
         name=name,
-        description="",
-        metadata={},
-        eval_cases=cast(list[EvalCase], cases),
+        description=description,
+        metadata=metadata,
+        eval_cases=cases,
     )
 
 
-def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
+def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
     """Each file with its scanned eval set, in order (see :func:`scan_run_file`)."""
     return [(path, scan_run_file(path)) for path in paths]
 
 
-def _set_fields(handle: Any) -> dict[str, object]:
-    """The eval set's own scalar fields written before its cases (pydantic's order and
-    10xGraph's: ``eval_set_id``, ``name``, ``description``, then ``eval_cases``)."""
-    found: dict[str, object] = {}
-    events = ijson.parse(handle, use_float=True)
-    prefix, event, value = next(events)
-    if event != "start_map":
+def _scanned_case(case: object, seen: set[str]) -> ScannedCase:
+    """One case of the file, scanned; :class:`_Unscannable` when it cannot be read exactly
+    as the model would (or its id is repeated: ``seen`` holds those before it)."""
+    if not isinstance(case, dict):
         raise _Unscannable
-    for prefix, event, value in events:
-        if prefix == "" and event == "map_key" and value == "eval_cases":
-            return found
-        if prefix in _SET_FIELDS and event in ("string", "number", "null", "boolean"):
-            found[prefix] = value
-    return found
+    eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
+    if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
+        raise _Unscannable  # no id (the model makes one), a wrong type or a duplicate
+    seen.add(eval_id)
+    if tags is None:
+        return ScannedCase(eval_id, name, _NO_TAGS)
+    if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
+        return ScannedCase(eval_id, name, tuple(tags))
+    raise _Unscannable
 
 
-def _later_fields(path: Path, names: Sequence[str]) -> dict[str, object]:
-    """The eval set's fields ``names`` wherever they are in the file."""
-    found: dict[str, object] = {}
-    for name in names:
-        with path.open("rb") as handle:
-            for value in ijson.items(handle, name, use_float=True):
-                found[name] = value
-    return found
-
-
-def _scanned_cases(handle: Any) -> Iterator[ScannedCase]:
-    """Each case of the file, scanned, in file order; :class:`_Unscannable` at the first
-    case it cannot read exactly as the model would (or a repeated id)."""
-    seen: set[str] = set()
-    for case in ijson.items(handle, "eval_cases.item", use_float=True):
-        if not isinstance(case, dict):
-            raise _Unscannable
-        eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
-        if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
-            raise _Unscannable  # no id (the model makes one), a wrong type or a duplicate
-        seen.add(eval_id)
-        if tags is None:
-            yield ScannedCase(eval_id, name, _NO_TAGS)
-        elif isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
-            yield ScannedCase(eval_id, name, tuple(tags))
-        else:
-            raise _Unscannable
-
-
-__all__ = ["ScannedCase", "scan_run_file", "scan_run_files"]
+__all__ = ["ScannedCase", "ScannedSet", "scan_run_file", "scan_run_files", "scanned_set"]

@@ -63,8 +63,10 @@ class DeadlineWatch(RunObserver):
         self._moved.set()
 
     def on_case_end(self, result: EvalCaseResult) -> None:
+        key = (result.eval_set_id, result.eval_id)
         with self._lock:
-            self.deadlines.ended((result.eval_set_id, result.eval_id))
+            self.deadlines.ended(key)
+            self.cases.pop(key, None)  # a run of a million cases holds those running only
 
     def event_line(self, line: bytes) -> None:
         """An event line of the child: a case being scored has no deadline any more."""

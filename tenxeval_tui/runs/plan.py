@@ -230,7 +230,7 @@ def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
     return [(path, load_run_file(path)) for path in paths]
 
 
-def select(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> list[tuple[Path, EvalSet]]:
+def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[tuple[Path, S]]:
     """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
 
     The plan's ``limit`` or ``sample`` then picks among the cases of every set together,

@@ -27,10 +27,13 @@ Provenances = dict[str, dict[str, Any]]
 
 
 def plan_provenance(
-    plan: RunPlan, config: EvalConfig, loaded: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan,
+    config: EvalConfig,
+    loaded: Sequence[tuple[Path, EvalSet]],
+    hashes: Mapping[Path, str] | None = None,
 ) -> Provenances:
     """The provenance of each eval set file of ``plan`` (``loaded``: each file with all of
-    its cases), by eval set id."""
+    its cases, or scanned when ``hashes`` has the file's content hash), by eval set id."""
     found: Provenances = {}
     for path, eval_set in loaded:
         try:
@@ -45,6 +48,7 @@ def plan_provenance(
             eval_set_file=path,
             agent_module=module,
             project=plan.search_path or Path.cwd(),
+            eval_set_hash=(hashes or {}).get(path),
         )
     return found
 

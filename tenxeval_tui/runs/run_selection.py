@@ -19,18 +19,18 @@ from pathlib import Path
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.case_scan import scan_run_files
 from tenxeval_tui.runs.plan import RunPlan, select
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem
 
-Loader = Callable[[Sequence[Path]], list[tuple[Path, EvalSet]]]
+type Loader[S: EvalSet] = Callable[[Sequence[Path]], list[tuple[Path, S]]]
 """How the files are read: scanned (:func:`~tenxeval_tui.runs.case_scan.scan_run_files`,
-a run's parent) or loaded whole (:func:`~tenxeval_tui.runs.plan.load_eval_sets`)."""
+a run's parent: :class:`~tenxeval_tui.runs.case_scan.ScannedSet` s) or loaded whole
+(:func:`~tenxeval_tui.runs.plan.load_eval_sets`)."""
 
 
-def select_for_run(
-    plan: RunPlan, note: Callable[[str], None], load: Loader = scan_run_files
-) -> list[tuple[Path, EvalSet]]:
+def select_for_run[S: EvalSet](
+    plan: RunPlan, note: Callable[[str], None], load: Loader[S]
+) -> list[tuple[Path, S]]:
     """The plan's eval sets that hold selected cases, read by ``load`` (scanned: their
     cases hold only what selecting reads) and filtered (by
     :func:`~tenxeval_tui.runs.plan.select`, as the worker does)."""

@@ -189,7 +189,7 @@ class RunSession:
         if self.options.from_journal is not None:
             return self.report_journal(self.options.from_journal)
         try:
-            selected = select_for_run(self.plan, self.display.note)
+            selected = select_for_run(self.plan, self.display.note, scan_run_files)
         except EmptyShard as exc:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)

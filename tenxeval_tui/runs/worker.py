@@ -61,6 +61,7 @@ from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
+from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
 
@@ -159,15 +160,23 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         import_criteria_modules(plan.criteria_modules, plan.search_path)
         config = plan.resolved_config()
         build_criteria(config)  # a criterion that cannot run (no judge set up) stops here
-        loaded = load_eval_sets(plan.eval_sets)
+        walked = streamed_files(plan, config) if streams(plan, config) else None
+        loaded: Sequence[tuple[Path, EvalSet]]
+        # An eval set none of whose cases is selected is not run: no empty report of it.
+        if walked is not None:  # each case built when it is about to run (streamed_run)
+            loaded = scanned = [(path, found.scanned) for path, found in walked]
+            streamed = [(path, s) for path, s in select(plan, scanned) if s.eval_cases]
+            files_and_sets: list[tuple[Path, EvalSet]] = list(streamed)
+        else:
+            loaded = load_eval_sets(plan.eval_sets)
+            files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         # The cases live as long as the run: later collections leave them alone (at
         # 100,000 cases each full collection walked them again: 8 s of the plan line).
         freeze_alive()
-        # An eval set none of whose cases is selected is not run: no empty report of it.
-        files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        provenances = plan_provenance(plan, config, loaded)
+        hashes = {path: found.sha256 for path, found in walked or []}
+        provenances = plan_provenance(plan, config, loaded, hashes)
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
@@ -201,7 +210,23 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         observers.insert(0, journal)
         if not config.reporter.enabled:  # `run`: its reports are made from the journal
             observers.append(ForgetBulk())
-    runner = EvaluationRunner(config, observers=observers, user_model=plan.user_model, tools=tools)
+    runner: EvaluationRunner | StreamedRunner
+    if walked is not None:
+        runner = StreamedRunner(
+            config,
+            streamed,
+            observers=observers,
+            tools=tools,
+            provenances=provenances,
+        )
+    else:
+        runner = EvaluationRunner(
+            config,
+            observers=observers,
+            user_model=plan.user_model,
+            tools=tools,
+            provenances=provenances,
+        )
     pool = _pool(plan, config, evaluations, observers, out) if plan.pooled else None
     loop = asyncio.get_running_loop()
     cancelled = False
@@ -232,6 +257,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
             return ERROR_EXIT
         for death in pool.deaths:
             out.emit({"type": "worker_died", "message": death})
+    elif isinstance(runner, StreamedRunner):
+        reports = await runner.run(evaluations)
     else:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.runs.case_scan import ScannedCase, scan_run_file
+from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
+from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scan_run_file
 
 
 def _case(eval_id: str, **extra: object) -> dict[str, object]:
@@ -83,14 +84,48 @@ def test_a_file_that_does_not_load_gives_loading_s_own_error(tmp_path: Path, tex
     assert str(path) in str(scanning.value)
 
 
-def test_a_file_the_scan_cannot_read_exactly_is_loaded_whole(tmp_path: Path) -> None:
+def test_a_file_the_scan_cannot_read_exactly_is_loaded_whole_then_scanned(
+    tmp_path: Path,
+) -> None:
     # no eval_id: the model makes one up; the scan does not guess it
-    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [{"conversation": []}]})
+    path = _write(
+        tmp_path,
+        {
+            "eval_set_id": "s",
+            "metadata": {"m": 1},
+            "eval_cases": [{"conversation": [], "tags": ["t"]}],
+        },
+    )
 
     scanned = scan_run_file(path)
 
-    assert len(scanned.eval_cases) == 1
-    assert isinstance(scanned.eval_cases[0], EvalCase)
+    assert isinstance(scanned, ScannedSet)
+    assert scanned.metadata == {"m": 1}
+    (case,) = scanned.eval_cases
+    assert isinstance(case, ScannedCase)
+    assert (len(case.eval_id), case.tags) == (36, ("t",))  # the id the model made up
+
+
+def test_a_scenario_file_is_loaded_whole_then_scanned(tmp_path: Path) -> None:
+    path = tmp_path / "chat.scenarios.json"
+    path.write_text(
+        json.dumps(
+            {
+                "scenario_set_id": "chats",
+                "scenarios": [
+                    {"scenario_id": "a", "starting_prompt": "hi", "conversation_plan": "greet"}
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+
+    scanned = scan_run_file(path)
+
+    assert isinstance(scanned, ScannedSet)
+    assert [c.eval_id for c in scanned.eval_cases] == ["a"]
+    assert all(isinstance(c, ScannedCase) for c in scanned.eval_cases)
+    assert is_scenario_eval_set(scanned)  # its metadata kept: the parent checks its user
 
 
 def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:

@@ -138,9 +138,13 @@ def run_provenance(
     eval_set_file: str | Path | None = None,
     agent_module: str | None = None,
     project: str | Path | None = None,
+    eval_set_hash: str | None = None,
 ) -> dict[str, Any]:
     """The ``metadata.provenance`` of a run of ``eval_set`` (all of it, as in its file)
     with ``config``, its agent in ``agent_module`` imported from ``project``.
+    ``eval_set_hash``: the eval set's :func:`~.hashing.eval_set_sha256` when the caller
+    has it (a run's worker hashes its files as it reads them: ``eval_set``'s cases are
+    then not read).
 
     Never raises: a part that cannot be found out is ``None`` (and logged).
     """
@@ -151,7 +155,7 @@ def run_provenance(
         "git_commit": git.commit,
         "git_dirty": git.dirty,
         "git_branch": git.branch,
-        "eval_set_sha256": eval_set_sha256(eval_set),
+        "eval_set_sha256": eval_set_hash or eval_set_sha256(eval_set),
         "agent_module": agent_module,
         "agent_sha256": code.sha256 if code is not None else None,
         "config_sha256": config_sha256(config),

@@ -1,0 +1,66 @@
+"""``run``'s worker reads its eval sets a case at a time (runs/streamed_run.py): its report
+is the one a worker holding the cases makes, its provenance hashes the file as loading
+does, and a case that cannot run stops the run before any case runs, in words, not a
+traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
+from tests.cli.test_run import AGENT, cli, reports
+
+
+def _cases(report_file: Path) -> dict[str, tuple[Any, ...]]:
+    data = json.loads(report_file.read_text())
+    return {
+        r["eval_id"]: (
+            r["passed"],
+            r["error"],
+            r["actual_response"],
+            [(c["criterion"], c["score"], c["passed"]) for c in r["criterion_results"]],
+            r["metadata"].get("case_sha256"),
+        )
+        for r in data["results"]
+    }
+
+
+def test_a_streamed_run_reports_what_a_run_holding_its_cases_reports(project: Path) -> None:
+    path = project / "evals/plain.evalset.json"
+    streamed = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "one")
+    # --workers 2: the driver hands whole cases out (it loads the set), the same report
+    whole = cli(
+        project, "run", "--agent", AGENT, str(path), "--output-dir", "two", "--workers", "2"
+    )
+
+    assert streamed.returncode == whole.returncode, streamed.stderr + whole.stderr
+    (one,) = reports(project / "one")
+    (two,) = reports(project / "two")
+    assert _cases(one) == _cases(two)
+    assert len(_cases(one)) == len(EvalSet.from_file(path).eval_cases)
+    summary_one = json.loads(one.read_text())["summary"]
+    summary_two = json.loads(two.read_text())["summary"]
+    for key in ("total_cases", "passed_cases", "failed_cases", "error_cases", "criterion_stats"):
+        assert summary_one[key] == summary_two[key]
+    provenance = json.loads(one.read_text())["metadata"]["provenance"]
+    assert provenance["eval_set_sha256"] == eval_set_sha256(EvalSet.from_file(path))
+
+
+def test_a_case_with_a_bad_repeat_count_stops_the_run_before_any_case_runs(
+    project: Path,
+) -> None:
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    eval_set["eval_cases"][-1].setdefault("metadata", {})["repeats"] = "many"
+    last = eval_set["eval_cases"][-1]["eval_id"]
+    path.write_text(json.dumps(eval_set, indent=2))
+
+    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"case {last!r}: metadata['repeats'] must be a whole number" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not (project / "out").exists() or not reports(project / "out")
