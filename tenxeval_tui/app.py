@@ -347,7 +347,7 @@ class WorkbenchApp(App[None]):
         """The terminal went away (a tmux session killed, an ssh connection dropped):
         nobody can answer a question any more, so each screen keeps its unsaved work
         where it says, and the app exits with 129 (128 + SIGHUP, as a shell reports it)."""
-        for keep in self._hang_up_keepers:
+        for keep in list(self._hang_up_keepers):
             await keep()
         self.exit(return_code=129)
 
@@ -355,6 +355,11 @@ class WorkbenchApp(App[None]):
         """Call ``keeper`` (it keeps unsaved work) before exiting when the terminal went
         away."""
         self._hang_up_keepers.append(keeper)
+
+    def forget_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Call ``keeper`` no more when the terminal goes away (its screen closed)."""
+        if keeper in self._hang_up_keepers:
+            self._hang_up_keepers.remove(keeper)
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

@@ -21,6 +21,7 @@ from textual.widgets import ContentSwitcher, Header, Input, OptionList, Static
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.authoring.kept_unsaved import find_kept, kept_file_path
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.files.fileio import atomic_write_text, gc_paused, read_text
@@ -189,11 +190,13 @@ class EditorScreen(ModeScreen):
         host_of(self.app).register_leave_guard(self.confirm_leave)
         host_of(self.app).register_hang_up_keeper(self.keep_unsaved)
         self.query_one(EvalSetList).border_title = "eval sets"
+        self.query_one(CaseTable).follow = self._follow_cursor
         self._show_hint()
         workspace = self.workspace
         files = workspace.eval_set_files()
         self.entries = [EvalSetEntry(path) for path in files]
         self._show_entries()
+        self._tell_kept({path.parent for path in files})
         self.flip_marks.start_following()
         if host_of(self.app).watch_files:
             self._follow_workspace()
@@ -213,6 +216,21 @@ class EditorScreen(ModeScreen):
                 if len(self.entries) > 1:
                     self.describe_files([entry.path for entry in self.entries[1:]])
         self._update_title()
+
+    def _tell_kept(self, folders: set[Path]) -> None:
+        """Say which unsaved work was kept beside its file when the terminal went away
+        last time (see :mod:`~tenxeval_tui.authoring.kept_unsaved`): none is loaded."""
+        kept = find_kept(folders)
+        if kept:
+            names = "\n".join(f"  {self.workspace.display_path(path)}" for path in kept)
+            self.notify(
+                f"{names}\nKept when the terminal went away; not loaded. Compare, copy what "
+                "you need, then delete them.",
+                title="Unsaved work kept",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
 
     # --- the newcomer's tip --------------------------------------------------------
 
@@ -579,7 +597,7 @@ class EditorScreen(ModeScreen):
         document = self.document
         if document is None or not document.dirty or document.path is None:
             return None
-        kept = document.path.with_name(f"{document.path.name}.unsaved")
+        kept = kept_file_path(document.path)
         atomic_write_text(kept, document.to_text())
         return str(kept)
 
@@ -623,6 +641,20 @@ class EditorScreen(ModeScreen):
     @on(CaseTable.ColumnsChanged)
     def _columns(self, event: CaseTable.ColumnsChanged) -> None:
         self.query_one("#case-header", Static).update(Text(event.header))
+
+    def _follow_cursor(self, uid: int | None) -> None:
+        """A key moved the list's cursor: the form shows its case in the same step, so
+        the frame that moves the cursor shows the case too, when nothing has to wait (a
+        key still queued in a field, a widget to mount); else :meth:`_highlighted` does,
+        a frame or more later."""
+        form = self.query_one(CaseForm)
+        document = self.document
+        if document is None or not self.checked or uid is None or uid == form.uid:
+            return
+        if self.cases.settle_now():
+            document.seal()
+            if form.show_now(document, uid):
+                self.read_agent_schema()
 
     @on(CaseTable.Highlighted)
     async def _highlighted(self) -> None:

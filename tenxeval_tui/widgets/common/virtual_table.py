@@ -151,6 +151,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self._rendered_width = 0
         self._highlighted: Any = None
         self._laid_out_virtual_size = Size(0, 0)
+        self._moving = False
+        """While a key or a click moves the cursor (see :meth:`user_moved_to`)."""
 
     # --- items ---------------------------------------------------------------------
 
@@ -361,6 +363,22 @@ class VirtualTable(ScrollView, can_focus=True):
         if item != self._highlighted or (item is None and old != new):
             self._highlighted = item
             self.post_message(self.Highlighted(self, item))
+            if self._moving:
+                self.user_moved_to(item)
+
+    def user_moved_to(self, item: Any | None) -> None:
+        """A key or a click moved the cursor to ``item``: called in that step, before
+        the frame that shows the cursor there (``Highlighted`` is handled later). What
+        follows the cursor and can be shown at once goes in the same frame (see the
+        editor's case form). Nothing by default."""
+
+    def _move(self, cursor: int) -> None:
+        """Move the cursor for a key or a click (see :meth:`user_moved_to`)."""
+        self._moving = True
+        try:
+            self.cursor = cursor
+        finally:
+            self._moving = False
 
     def _scroll_to_cursor(self) -> None:
         top = self.scroll_offset.y
@@ -371,27 +389,27 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def action_cursor_up(self) -> None:
         """Move the cursor up a row."""
-        self.cursor -= 1
+        self._move(self.cursor - 1)
 
     def action_cursor_down(self) -> None:
         """Move the cursor down a row."""
-        self.cursor += 1
+        self._move(self.cursor + 1)
 
     def action_page_up(self) -> None:
         """Move the cursor up a screenful."""
-        self.cursor -= self._page
+        self._move(self.cursor - self._page)
 
     def action_page_down(self) -> None:
         """Move the cursor down a screenful."""
-        self.cursor += self._page
+        self._move(self.cursor + self._page)
 
     def action_first(self) -> None:
         """Move the cursor to the first row."""
-        self.cursor = 0
+        self._move(0)
 
     def action_last(self) -> None:
         """Move the cursor to the last row."""
-        self.cursor = len(self._items) - 1
+        self._move(len(self._items) - 1)
 
     def action_select(self) -> None:
         """Choose the item under the cursor."""
@@ -406,7 +424,7 @@ class VirtualTable(ScrollView, can_focus=True):
         if not 0 <= index < len(self._items):
             return
         again = index == self.cursor and self.CLICK_SELECTS_CURSOR_ROW
-        self.cursor = index
+        self._move(index)
         if again or event.chain >= 2:
             self.action_select()
 

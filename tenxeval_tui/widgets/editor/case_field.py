@@ -9,7 +9,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
@@ -70,13 +72,25 @@ class FieldInput(Input):
 
     _OWN = _by_key(Input.BINDINGS)
     on_change: Callable[[], None] | None = None
+    # Input sets its virtual size to its text's width, and Widget's asks for a layout
+    # pass of the screen when it changes: each case shown with a name or tags of another
+    # length laid the whole form out again. The box is as wide as the form whatever its
+    # text, and it scrolls by the value itself (no scrollbar): no layout is needed.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0))
+
+    keys_waiting = 0
+    """Keys sent to the box that it has not handled yet."""
 
     def post_message(self, message: Message) -> bool:
         if isinstance(message, Input.Changed) and self.on_change is not None:
             self.on_change()
-        return super().post_message(message)
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):
+            self.keys_waiting += 1
+        return posted
 
     async def _on_key(self, event: events.Key) -> None:
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
 
 
@@ -99,12 +113,19 @@ class FieldArea(TextArea):
     def on_blur(self) -> None:
         self.match_cursor_bracket = False
 
+    keys_waiting = 0
+    """Keys sent to the box that it has not handled yet."""
+
     def post_message(self, message: Message) -> bool:
         if isinstance(message, TextArea.Changed) and self.on_change is not None:
             self.on_change()
-        return super().post_message(message)
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):
+            self.keys_waiting += 1
+        return posted
 
     async def _on_key(self, event: events.Key) -> None:
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
 
 
@@ -177,6 +198,11 @@ class CaseField(Vertical):
         yield note_line
 
     @property
+    def keys_waiting(self) -> int:
+        """Keys sent to the box that it has not handled yet."""
+        return 0 if self._box is None else self._box.keys_waiting
+
+    @property
     def editor(self) -> Input | TextArea | None:
         """The input or text area of the field (``None`` before it is composed)."""
         return self._box
@@ -197,13 +223,16 @@ class CaseField(Vertical):
             return  # not composed yet: compose shows the new text
         shown = self._shown.shown
         self._showing = True
+        # Not an edit, so no Changed message either (one per field and case shown, for
+        # the box to handle and drop).
         try:
-            if isinstance(box, Input):
-                if box.value != shown:
-                    box.value = shown
-                    box.cursor_position = len(shown)  # where a new field's would be
-            elif box.text != shown:
-                box.load_text(shown)
+            with box.prevent(Input.Changed, TextArea.Changed):
+                if isinstance(box, Input):
+                    if box.value != shown:
+                        box.value = shown
+                        box.cursor_position = len(shown)  # where a new field's would be
+                elif box.text != shown:
+                    box.load_text(shown)
         finally:
             self._showing = False
 

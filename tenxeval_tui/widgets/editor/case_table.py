@@ -10,9 +10,9 @@ never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -153,6 +153,9 @@ class CaseTable(VirtualTable):
         self._pinned: int | None = None
         """A case an edit took out of the filter: listed until the filter changes, so the
         list and the form keep showing the same case."""
+        self.follow: Callable[[int | None], None] | None = None
+        """Called with the uid a key or a click moved the cursor to, in that step (the
+        editor's form shows it in the same frame as the cursor)."""
 
     # --- data ----------------------------------------------------------------------
 
@@ -172,6 +175,10 @@ class CaseTable(VirtualTable):
         self._refilter()
         self.call_after_refresh(self._warm_up, 0)
 
+    def user_moved_to(self, item: Any | None) -> None:
+        if self.follow is not None:
+            self.follow(None if item is None else int(item))
+
     @property
     def chosen_uids(self) -> list[int]:
         """The cases selected for a bulk edit, in list order (hidden ones too)."""
@@ -186,7 +193,7 @@ class CaseTable(VirtualTable):
         index = self.index_of(uid)
         if index is not None:
             self.refresh_row(index)
-        self.move_to(self._visible[min(self.cursor + 1, len(self._visible) - 1)])
+        self._move(min(self.cursor + 1, len(self._visible) - 1))
 
     def clear_chosen(self) -> None:
         """Unselect every case."""
