@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Header, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Input, OptionList, Static
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
@@ -52,6 +52,7 @@ from tenxeval_tui.settings.workspace import (
 from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS, follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
+from tenxeval_tui.widgets.common.steady_header import SteadyHeader
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
@@ -135,7 +136,7 @@ class EditorScreen(ModeScreen):
         """Which cases flipped over the eval set's last runs (the case list's marks)."""
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="≡")
+        yield SteadyHeader(icon="≡")
         with Horizontal(id="editor-main"):
             with Vertical(id="sidebar"):
                 yield EvalSetList(id="files")

@@ -153,6 +153,10 @@ class VirtualTable(ScrollView, can_focus=True):
         self._laid_out_virtual_size = Size(0, 0)
         self._moving = False
         """While a key or a click moves the cursor (see :meth:`user_moved_to`)."""
+        self.follow: Callable[[Any], None] | None = None
+        """Called with the item a key or a click moved the cursor to, in that step: what
+        shows the item under the cursor (the editor's form, a report's case) shows it in
+        the frame that shows the cursor there, not a frame or more later."""
 
     # --- items ---------------------------------------------------------------------
 
@@ -368,9 +372,10 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def user_moved_to(self, item: Any | None) -> None:
         """A key or a click moved the cursor to ``item``: called in that step, before
-        the frame that shows the cursor there (``Highlighted`` is handled later). What
-        follows the cursor and can be shown at once goes in the same frame (see the
-        editor's case form). Nothing by default."""
+        the frame that shows the cursor there (``Highlighted`` is handled later); calls
+        :attr:`follow`."""
+        if self.follow is not None:
+            self.follow(item)
 
     def _move(self, cursor: int) -> None:
         """Move the cursor for a key or a click (see :meth:`user_moved_to`)."""

@@ -10,9 +10,9 @@ never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -153,9 +153,6 @@ class CaseTable(VirtualTable):
         self._pinned: int | None = None
         """A case an edit took out of the filter: listed until the filter changes, so the
         list and the form keep showing the same case."""
-        self.follow: Callable[[int | None], None] | None = None
-        """Called with the uid a key or a click moved the cursor to, in that step (the
-        editor's form shows it in the same frame as the cursor)."""
 
     # --- data ----------------------------------------------------------------------
 
@@ -174,10 +171,6 @@ class CaseTable(VirtualTable):
         self._chosen &= set(self._cases)
         self._refilter()
         self.call_after_refresh(self._warm_up, 0)
-
-    def user_moved_to(self, item: Any | None) -> None:
-        if self.follow is not None:
-            self.follow(None if item is None else int(item))
 
     @property
     def chosen_uids(self) -> list[int]:
