@@ -53,6 +53,7 @@ from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS, follow_workspac
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.common.steady_header import SteadyHeader
+from tenxeval_tui.widgets.common.steady_input import SteadyInput
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
@@ -140,7 +141,7 @@ class EditorScreen(ModeScreen):
         with Horizontal(id="editor-main"):
             with Vertical(id="sidebar"):
                 yield EvalSetList(id="files")
-                yield Input(placeholder="filter: words, #tag", id="filter", compact=True)
+                yield SteadyInput(placeholder="filter: words, #tag", id="filter", compact=True)
                 yield Static("", id="case-header")
                 yield CaseTable(id="cases")
                 yield Static("", id="case-legend")
@@ -192,6 +193,7 @@ class EditorScreen(ModeScreen):
         host_of(self.app).register_hang_up_keeper(self.keep_unsaved)
         self.query_one(EvalSetList).border_title = "eval sets"
         self.query_one(CaseTable).follow = self._follow_cursor
+        self.query_one("#filter", SteadyInput).on_change = self._filter_changed
         self._show_hint()
         workspace = self.workspace
         files = workspace.eval_set_files()
@@ -631,9 +633,9 @@ class EditorScreen(ModeScreen):
             and document.path.resolve() == path.resolve()
         )
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.query_one(CaseTable).set_filter(event.value)
+    def _filter_changed(self) -> None:
+        """Filter the list in the step of the key typed (see :class:`SteadyInput`)."""
+        self.query_one(CaseTable).set_filter(self.query_one("#filter", SteadyInput).value)
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:

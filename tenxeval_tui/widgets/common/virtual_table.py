@@ -11,7 +11,8 @@ here, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -379,11 +380,18 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _move(self, cursor: int) -> None:
         """Move the cursor for a key or a click (see :meth:`user_moved_to`)."""
-        self._moving = True
-        try:
+        with self.moved_by_user():
             self.cursor = cursor
+
+    @contextmanager
+    def moved_by_user(self) -> Iterator[None]:
+        """Within: each move of the cursor is the user's (a key, a click, a filter typed),
+        and :meth:`user_moved_to` follows it."""
+        moving, self._moving = self._moving, True
+        try:
+            yield
         finally:
-            self._moving = False
+            self._moving = moving
 
     def _scroll_to_cursor(self) -> None:
         top = self.scroll_offset.y

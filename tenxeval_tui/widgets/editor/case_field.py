@@ -9,14 +9,13 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.shown_value import ShownValue, shows_controls
+from tenxeval_tui.widgets.common.steady_input import SteadyInput
 from tenxeval_tui.widgets.editor.messages import FieldEdited, FieldEditReceiver
 
 CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ ⟦U+009B⟧ …)"
@@ -66,24 +65,17 @@ async def _run_own_binding(widget: Widget, own: dict[str, Binding], event: event
     await widget.run_action(binding.action)
 
 
-class FieldInput(Input):
+class FieldInput(SteadyInput):
     """A one-line input of the case form whose editing keys act where they were typed,
-    and which reports each change of its text at once to ``on_change``."""
+    and which reports each change of its text at once to ``on_change`` (without a layout
+    pass: see :class:`SteadyInput`)."""
 
     _OWN = _by_key(Input.BINDINGS)
-    on_change: Callable[[], None] | None = None
-    # Input sets its virtual size to its text's width, and Widget's asks for a layout
-    # pass of the screen when it changes: each case shown with a name or tags of another
-    # length laid the whole form out again. The box is as wide as the form whatever its
-    # text, and it scrolls by the value itself (no scrollbar): no layout is needed.
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0))
 
     keys_waiting = 0
     """Keys sent to the box that it has not handled yet."""
 
     def post_message(self, message: Message) -> bool:
-        if isinstance(message, Input.Changed) and self.on_change is not None:
-            self.on_change()
         posted = super().post_message(message)
         if posted and isinstance(message, events.Key):
             self.keys_waiting += 1

@@ -252,7 +252,8 @@ class CaseTable(VirtualTable):
             narrower = new.narrows(self._filter) and self._pinned is None
             self._filter = new
             self._pinned = None
-            self._refilter(only_visible=narrower)
+            with self.moved_by_user():  # typed: the form follows in the key's step
+                self._refilter(only_visible=narrower)
 
     def _refilter(self, *, only_visible: bool = False) -> None:
         current = self.highlighted_uid

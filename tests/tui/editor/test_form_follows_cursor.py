@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.evaluation import EvalSetBuilder, ToolCall
 from tenxeval_tui.widgets.editor.case_form import CaseForm
@@ -109,3 +111,22 @@ async def test_keys_typed_before_a_move_stay_on_the_case_they_were_typed_into(
         names = [document.field_text(case.uid, "name") for case in document.cases[:5]]
         assert names == ["name 0 xyz", "name 1name 1", "name 2", "name 3name 3", "name 4"]
         assert shows_case(app, 4)
+
+
+async def test_a_key_typed_into_the_filter_filters_the_list_and_shows_the_case_in_its_step(
+    tmp_path: Path,
+) -> None:
+    app = WorkbenchApp(mixed_cases(tmp_path), watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        document = screen.document
+        assert document is not None
+        await pilot.press("down", "down", "down", "up", "up", "up")  # every widget made once
+        await wait_for(pilot, lambda: shows_case(app, 0), what="the first case")
+        box = screen.query_one("#filter", Input)
+        box.focus()
+        box.insert_text_at_cursor("name 2")  # as a key typed there does, in one step
+        # no await: the list is filtered and the form shows the case now under the cursor
+        assert screen.query_one(CaseTable).visible_uids == [document.cases[2].uid]
+        assert shows_case(app, 2)
