@@ -133,6 +133,8 @@ class EditorScreen(ModeScreen):
         """The file shown (loaded, or in the error view); watched for changes."""
         self._refocus: str | None = None
         """The field to focus when the form is shown next (the one a reload removed)."""
+        self._following = False
+        """While the form follows a move of the list's cursor (:meth:`_follow_cursor`)."""
         self.flip_marks = FlipMarks(self, self._show_flips)
         """Which cases flipped over the eval set's last runs (the case list's marks)."""
 
@@ -654,10 +656,19 @@ class EditorScreen(ModeScreen):
         document = self.document
         if document is None or not self.checked or uid is None or uid == form.uid:
             return
-        if self.cases.settle_now():
-            document.seal()
-            if form.show_now(document, uid):
-                self.read_agent_schema()
+        if self._following:
+            return  # storing the old case's texts moved the cursor again: shown below
+        self._following = True
+        try:
+            if not self.cases.settle_now():
+                return
+            uid = self.query_one(CaseTable).highlighted_uid  # where a stored edit left it
+            if uid is not None and uid != form.uid:
+                document.seal()
+                if form.show_now(document, uid):
+                    self.read_agent_schema()
+        finally:
+            self._following = False
 
     @on(CaseTable.Highlighted)
     async def _highlighted(self) -> None:
