@@ -195,6 +195,10 @@ class WorkbenchApp(App[None]):
         self._hang_up_keepers: list[HangUpKeeper] = []
         self.switching_mode = False
         """True while :meth:`switch_mode` runs (the screen shown again keeps its styles)."""
+        self._modes_built: set[str] = set()
+        """The modes whose screen a switch has shown already (it is kept)."""
+        self._switch_builds = False
+        """Whether the switch under way builds its mode's screen (the first showing)."""
         self._mode_history: list[str] = []
         """The modes reached before the current one (``esc`` at a mode's first screen)."""
         self.preferences = Preferences()
@@ -205,10 +209,20 @@ class WorkbenchApp(App[None]):
         """Textual's mode switch; the mode's screen, shown again, is not restyled whole
         (see ``screens/common/mode_screen.py``)."""
         self.switching_mode = True
+        self._switch_builds = mode not in self._modes_built
+        self._modes_built.add(mode)
         try:
             return super().switch_mode(mode)
         finally:
             self.switching_mode = False
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        """Textual's pause of the screen's updates (a mode switch masks its transition
+        with 50 ms of them); not when a switch shows a mode's screen again as it was
+        left: nothing is built or restyled to mask, and every switch took 50 ms more."""
+        if self.switching_mode and not self._switch_builds:
+            return
+        super().delay_update(delay)
 
     def clear_selection(self) -> None:
         """Clear the text selection, tolerating the moment before a mode's screen is stacked.
@@ -355,7 +369,7 @@ class WorkbenchApp(App[None]):
         """The terminal went away (a tmux session killed, an ssh connection dropped):
         nobody can answer a question any more, so each screen keeps its unsaved work
         where it says, and the app exits with 129 (128 + SIGHUP, as a shell reports it)."""
-        for keep in self._hang_up_keepers:
+        for keep in list(self._hang_up_keepers):
             await keep()
         self.exit(return_code=129)
 
@@ -363,6 +377,11 @@ class WorkbenchApp(App[None]):
         """Call ``keeper`` (it keeps unsaved work) before exiting when the terminal went
         away."""
         self._hang_up_keepers.append(keeper)
+
+    def forget_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Call ``keeper`` no more when the terminal goes away (its screen closed)."""
+        if keeper in self._hang_up_keepers:
+            self._hang_up_keepers.remove(keeper)
 
     def register_leave_guard(self, guard: LeaveGuard) -> None:
         """Ask ``guard`` before quitting; it returns ``False`` to keep the app open."""

@@ -8,6 +8,7 @@ switch when the screen's title, its content and its footer are there.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -321,19 +322,27 @@ class RunView:
             session.press("y", lambda s: s.find(ASK_CANCEL) is None and _finished(s))
 
     def start(self, rounds: int) -> None:
-        """``ctrl+r``, timed to the first running row; then the run is cancelled."""
+        """``ctrl+r``, timed to the first running row (or, when the rows on screen ran
+        between two frames, to the progress line counting the new run); then the run is
+        cancelled."""
         session = self.session
         for _ in range(rounds):
             session.time_key(
                 "run view: start a run, to the first running row",
                 "start",
                 "ctrl+r",
-                lambda s: s.find("▶") is not None,
+                lambda s: s.find("▶") is not None or _under_way(s),
             )
             self._cancel()
 
 
 ASK_CANCEL = "Cancel the run?"
+
+
+def _under_way(screen: Screen) -> bool:
+    """The progress line counts fewer cases done than the run has."""
+    found = re.search(r"\b(\d+)/(\d+) done", screen.text())
+    return found is not None and int(found[1]) < int(found[2])
 
 
 def _finished(screen: Screen) -> bool:

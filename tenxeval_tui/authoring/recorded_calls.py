@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.authoring.kept_unsaved import kept_draft_path
+from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 from tenxeval_tui.evaluation.tools.cassette import RecordedCall, read_cassette, write_case
 
 CALL_FIELDS = ("tool", "args", "result", "error_type", "error_message")
@@ -217,6 +219,21 @@ class CallsDraft:
         write_case(cassette, self.case, calls, order)
         self.written(texts, calls)
         return calls
+
+    def keep(self, cassette: Path) -> Path:
+        """Write the texts of every call, as typed (checked or not), with their problems,
+        to ``<cassette>.<case>.unsaved.json`` beside ``cassette``; the path written.
+        For a terminal gone with nobody to ask: the cassette itself is left as it is."""
+        _, problems = self.calls()
+        kept = kept_draft_path(cassette, self.case)
+        data = {
+            "cassette": cassette.name,
+            "case": self.case,
+            "calls": [asdict(texts) for texts in self.texts],
+            "problems": problems,
+        }
+        atomic_write_text(kept, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return kept
 
     def written(self, texts: tuple[CallTexts, ...], calls: Sequence[RecordedCall]) -> None:
         """``calls``, made of ``texts``, are the case's lines on disk now (the texts may

@@ -20,7 +20,6 @@ from pydantic import ValidationError
 
 from tenxeval_tui.browsing.reports_index import (
     decode_items,
-    decode_list,
     results_array_start,
     split_report,
 )
@@ -385,8 +384,8 @@ class ReportReader:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._text = read_text(self.path)
-        self._results_start: int | None = None  # just after the "[" of the results
-        self._first_count = 0
+        self._rest_at: int | None = None
+        """Where the cases after the first page start (``None``: there are none)."""
 
     def first_page(self, size: int | None = None) -> ReportDocument | None:
         """The document with its first ``size`` (default :data:`FIRST_PAGE`) cases.
@@ -400,33 +399,38 @@ class ReportReader:
                 return None
             head, results_at, tail = parts
             start = results_array_start(self._text, results_at)
-            items, _, ended = decode_items(self._text, start, size)
+            items, rest_at, ended = decode_items(self._text, start, size)
         except ValueError:
             return None
         summary = tail.get("summary")
         if not ended and not (isinstance(summary, dict) and summary.get("total_cases")):
             return None  # no summary to show meanwhile: read it all at once
         document = ReportDocument(self.path, {**head, **tail, "results": items}, complete=ended)
-        self._results_start = None if document.complete else start
-        self._first_count = len(items)
+        self._rest_at = None if document.complete else rest_at
         return document
 
     def rest(self) -> list[Any]:
         """The cases after the first page, as JSON; a bad file raises :class:`EvalFileError`.
 
-        The whole results list is decoded in one call, then frozen out of the
-        garbage collector's sight (see :func:`decode_frozen`).
+        Decoded a case at a time, from where the first page ended: a reading thread lets
+        the UI's threads run between two cases (the whole list in one C call held the
+        GIL for half a second or more on a 10,000-case report: the keys, and the frame
+        of the first page, waited), and it is faster (no case decoded twice). The
+        collector is paused meanwhile and what was decoded frozen out of its sight (see
+        :func:`~tenxeval_tui.evaluation.files.fileio.gc_paused`): the cases are hundreds
+        of thousands of dicts and lists, which each full collection would walk again.
         """
-        if self._results_start is None:
+        if self._rest_at is None:
             return []
         try:
-            items = decode_frozen(self._text, self._results_start)
+            with gc_paused(freeze=True):
+                items, _, _ = decode_items(self._text, self._rest_at)
         except ValueError:
             ReportDocument.open(self.path)  # raises with file, line and column
             raise EvalFileError(
                 [Problem(path=str(self.path), message="the results list is not valid JSON")]
             ) from None
-        return items[self._first_count :]
+        return items
 
 
 def open_first_page(path: Path) -> tuple[ReportReader, ReportDocument]:
@@ -435,18 +439,3 @@ def open_first_page(path: Path) -> tuple[ReportReader, ReportDocument]:
     :class:`EvalFileError`, an unreadable one :class:`OSError`."""
     reader = ReportReader(path)
     return reader, reader.first_page() or ReportDocument.open(path)
-
-
-def decode_frozen(text: str, results_start: int) -> list[Any]:
-    """The JSON list whose items start at ``results_start``, frozen (``gc.freeze``).
-
-    A big report's cases are hundreds of thousands of dicts and lists. Decoded
-    item by item (with the collector on), every full collection rescans all
-    decoded so far: that doubled the reading time, and each later full
-    collection would stop the UI to rescan them again. Decoded in one C call with
-    the collector paused and frozen at once, they are never scanned; they are
-    still freed by reference counting (JSON values hold no cycles).
-    """
-    with gc_paused(freeze=True):
-        items = decode_list(text, results_start)
-    return items

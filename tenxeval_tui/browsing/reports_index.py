@@ -302,19 +302,6 @@ def decode_items(text: str, pos: int, limit: int | None = None) -> tuple[list[An
     return items, pos, False
 
 
-def decode_list(text: str, pos: int) -> list[Any]:
-    """The JSON array whose items start at ``pos`` (just after its ``[``), in one call.
-
-    Raises ``ValueError`` on anything that is not a JSON array there.
-    """
-    if text[pos - 1 : pos] != "[":
-        raise ValueError("not the start of a JSON array")
-    items, _ = _DECODER.raw_decode(text, pos - 1)
-    if not isinstance(items, list):  # pragma: no cover - it starts with "["
-        raise ValueError("not a JSON array")
-    return items
-
-
 def _quick_entry(path: Path) -> ReportEntry | None:
     """The entry read from the top-level members only (``None``: use a full load)."""
     try:

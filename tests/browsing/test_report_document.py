@@ -116,6 +116,32 @@ def test_reader_gives_the_first_page_then_the_rest(tmp_path: Path) -> None:
     assert whole is not None and whole.complete and len(whole.rows) == 5
 
 
+def test_reader_decodes_the_rest_a_case_at_a_time_from_where_the_first_page_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One C call for the whole list held the GIL for its whole length (half a second and
+    # more for 10,000 cases): a reading thread stopped the UI's. A case at a time, the
+    # UI's threads run between two; and the first page's cases are not decoded again.
+    from tenxeval_tui.browsing import reports_index
+    from tenxeval_tui.browsing.report_document import ReportReader
+
+    _, cur = write_reports(tmp_path)
+    reader = ReportReader(cur)
+    assert reader.first_page(2) is not None
+    decoded: list[object] = []
+    raw_decode = reports_index._DECODER.raw_decode
+
+    def counting(text: str, pos: int = 0) -> tuple[object, int]:
+        value, end = raw_decode(text, pos)
+        decoded.append(value)
+        return value, end
+
+    monkeypatch.setattr(reports_index._DECODER, "raw_decode", counting)
+    rest = reader.rest()
+    assert [r["eval_id"] for r in rest] == ["tokyo", "berlin", "oslo"]
+    assert decoded == rest
+
+
 def test_reader_freezes_the_rest_so_collections_skip_it(tmp_path: Path) -> None:
     from tenxeval_tui.browsing.report_document import ReportReader
 

@@ -102,6 +102,10 @@ class WorkbenchHost(Protocol):
         """Call ``keeper`` before exiting because the terminal went away."""
         ...
 
+    def forget_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Call ``keeper`` no more (what it kept is gone: its screen closed)."""
+        ...
+
     @property
     def preferences(self) -> Preferences:
         """The user's settings file (theme, keys, the run view's last options)."""
@@ -179,6 +183,9 @@ class StandaloneHost:
 
     def register_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
         """An app that is not the workbench does not watch its terminal go away."""
+
+    def forget_hang_up_keeper(self, keeper: HangUpKeeper) -> None:
+        """Nothing was registered."""
 
     async def accept_actual(
         self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]

@@ -11,6 +11,7 @@ run resolves it; it is described and talked to in child processes
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from textual.binding import Binding
 
 from tenxeval_tui.authoring.recording import user_messages
 from tenxeval_tui.evaluation.inert import quoted
-from tenxeval_tui.runs.agent_schema import SchemaCache
+from tenxeval_tui.runs.agent_schema import SchemaCache, SchemaResult
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.editor.case_commands import CaseCommands
 from tenxeval_tui.screens.editor.record_chat import RecordScreen
@@ -63,6 +64,12 @@ AGENT_BINDINGS = [
 ]
 """The keys of these commands, declared by the screen that owns them."""
 
+OUTSIDE_KEEP = 60.0
+"""Seconds the schema of an agent whose code lies outside the workspace (an installed
+package, a module found on ``PYTHONPATH``) is kept: the cache follows only the
+workspace's files, so it asked a child process again for every case shown (a fork and
+an import competing with the keys on each move through the list)."""
+
 
 def agent_help_sections() -> list[tuple[str, list[Any]]]:
     """The keys of the screens these commands open, for the help screen."""
@@ -83,6 +90,8 @@ class AgentCommands:
         """The agents' tools and nodes the form completes from, read in child processes."""
         self.agent_schema_error: str | None = None
         """Why the open eval set's agent could not be described (``None``: it was)."""
+        self._outside: dict[tuple[str, Path], SchemaResult] = {}
+        """Schemas of agents whose files the cache does not follow (see OUTSIDE_KEEP)."""
 
     def enabled(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether ``action`` can run now (``None``: shown disabled), for ``check_action``."""
@@ -116,7 +125,7 @@ class AgentCommands:
         if not spec:
             form.completion.schema, self.agent_schema_error = None, None
         else:
-            result = await self.schemas.get(spec, folder)
+            result = await self._schema(spec, folder)
             told = self.agent_schema_error
             form.completion.schema, self.agent_schema_error = result.schema, result.error
             if result.error is not None and result.error != told:  # once per problem
@@ -127,6 +136,15 @@ class AgentCommands:
                     markup=False,
                 )
         form.show_agent_notes()
+
+    async def _schema(self, spec: str, folder: Path) -> SchemaResult:
+        kept = self._outside.get((spec, folder))
+        if kept is not None and time.monotonic() - kept.read_at < OUTSIDE_KEEP:
+            return kept
+        result = await self.schemas.get(spec, folder)
+        if result.schema is not None and not result.files:
+            self._outside[(spec, folder)] = result
+        return result
 
     def highlights(self, eval_id: str) -> bool:
         """Whether case ``eval_id`` is the highlighted one."""

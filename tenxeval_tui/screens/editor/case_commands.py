@@ -145,8 +145,21 @@ class CaseCommands:
         form = self.screen.query_one(CaseForm)
         uid = form.uid
         texts = await form.settle()
+        if form.uid == uid:
+            self._store(uid, texts)
+
+    def settle_now(self) -> bool:
+        """:meth:`settle` in this step, when the fields have no key left to handle;
+        ``False`` (nothing done) when they have."""
+        form = self.screen.query_one(CaseForm)
+        if form.keys_pending():
+            return False
+        self._store(form.uid, form.edited_texts())
+        return True
+
+    def _store(self, uid: int | None, texts: dict[str, str]) -> None:
         document = self.document
-        if document is None or uid is None or form.uid != uid or not self.checked:
+        if document is None or uid is None or not self.checked:
             return
         changed = False
         for key, text in texts.items():

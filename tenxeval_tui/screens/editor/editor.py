@@ -17,10 +17,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Header, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Input, OptionList, Static
 
 from tenxeval_tui.authoring.disk_merge import merge_disk_version
 from tenxeval_tui.authoring.document import EvalSetDocument
+from tenxeval_tui.authoring.kept_unsaved import find_kept, kept_file_path
 from tenxeval_tui.browsing.case_flips import FLIP_MARK, FlipHistory
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.files.fileio import atomic_write_text, gc_paused, read_text
@@ -51,6 +52,8 @@ from tenxeval_tui.settings.workspace import (
 from tenxeval_tui.settings.workspace_watch import WATCH_STEP_MS, follow_workspace_files
 from tenxeval_tui.widgets.common.error_view import ErrorView
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
+from tenxeval_tui.widgets.common.steady_header import SteadyHeader
+from tenxeval_tui.widgets.common.steady_input import SteadyInput
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
@@ -130,15 +133,17 @@ class EditorScreen(ModeScreen):
         """The file shown (loaded, or in the error view); watched for changes."""
         self._refocus: str | None = None
         """The field to focus when the form is shown next (the one a reload removed)."""
+        self._following = False
+        """While the form follows a move of the list's cursor (:meth:`_follow_cursor`)."""
         self.flip_marks = FlipMarks(self, self._show_flips)
         """Which cases flipped over the eval set's last runs (the case list's marks)."""
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="≡")
+        yield SteadyHeader(icon="≡")
         with Horizontal(id="editor-main"):
             with Vertical(id="sidebar"):
                 yield EvalSetList(id="files")
-                yield Input(placeholder="filter: words, #tag", id="filter", compact=True)
+                yield SteadyInput(placeholder="filter: words, #tag", id="filter", compact=True)
                 yield Static("", id="case-header")
                 yield CaseTable(id="cases")
                 yield Static("", id="case-legend")
@@ -189,11 +194,14 @@ class EditorScreen(ModeScreen):
         host_of(self.app).register_leave_guard(self.confirm_leave)
         host_of(self.app).register_hang_up_keeper(self.keep_unsaved)
         self.query_one(EvalSetList).border_title = "eval sets"
+        self.query_one(CaseTable).follow = self._follow_cursor
+        self.query_one("#filter", SteadyInput).on_change = self._filter_changed
         self._show_hint()
         workspace = self.workspace
         files = workspace.eval_set_files()
         self.entries = [EvalSetEntry(path) for path in files]
         self._show_entries()
+        self._tell_kept({path.parent for path in files})
         self.flip_marks.start_following()
         if host_of(self.app).watch_files:
             self._follow_workspace()
@@ -213,6 +221,21 @@ class EditorScreen(ModeScreen):
                 if len(self.entries) > 1:
                     self.describe_files([entry.path for entry in self.entries[1:]])
         self._update_title()
+
+    def _tell_kept(self, folders: set[Path]) -> None:
+        """Say which unsaved work was kept beside its file when the terminal went away
+        last time (see :mod:`~tenxeval_tui.authoring.kept_unsaved`): none is loaded."""
+        kept = find_kept(folders)
+        if kept:
+            names = "\n".join(f"  {self.workspace.display_path(path)}" for path in kept)
+            self.notify(
+                f"{names}\nKept when the terminal went away; not loaded. Compare, copy what "
+                "you need, then delete them.",
+                title="Unsaved work kept",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
 
     # --- the newcomer's tip --------------------------------------------------------
 
@@ -579,7 +602,7 @@ class EditorScreen(ModeScreen):
         document = self.document
         if document is None or not document.dirty or document.path is None:
             return None
-        kept = document.path.with_name(f"{document.path.name}.unsaved")
+        kept = kept_file_path(document.path)
         atomic_write_text(kept, document.to_text())
         return str(kept)
 
@@ -612,9 +635,9 @@ class EditorScreen(ModeScreen):
             and document.path.resolve() == path.resolve()
         )
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.query_one(CaseTable).set_filter(event.value)
+    def _filter_changed(self) -> None:
+        """Filter the list in the step of the key typed (see :class:`SteadyInput`)."""
+        self.query_one(CaseTable).set_filter(self.query_one("#filter", SteadyInput).value)
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
@@ -623,6 +646,29 @@ class EditorScreen(ModeScreen):
     @on(CaseTable.ColumnsChanged)
     def _columns(self, event: CaseTable.ColumnsChanged) -> None:
         self.query_one("#case-header", Static).update(Text(event.header))
+
+    def _follow_cursor(self, uid: int | None) -> None:
+        """A key moved the list's cursor: the form shows its case in the same step, so
+        the frame that moves the cursor shows the case too, when nothing has to wait (a
+        key still queued in a field, a widget to mount); else :meth:`_highlighted` does,
+        a frame or more later."""
+        form = self.query_one(CaseForm)
+        document = self.document
+        if document is None or not self.checked or uid is None or uid == form.uid:
+            return
+        if self._following:
+            return  # storing the old case's texts moved the cursor again: shown below
+        self._following = True
+        try:
+            if not self.cases.settle_now():
+                return
+            uid = self.query_one(CaseTable).highlighted_uid  # where a stored edit left it
+            if uid is not None and uid != form.uid:
+                document.seal()
+                if form.show_now(document, uid):
+                    self.read_agent_schema()
+        finally:
+            self._following = False
 
     @on(CaseTable.Highlighted)
     async def _highlighted(self) -> None:

@@ -25,6 +25,7 @@ from tenxeval_tui.authoring.recorded_calls import CallsDraft
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.tools.cassette import write_case
 from tenxeval_tui.screens.common.choice import ChoiceScreen
+from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.widgets.editor.agent_completion import AgentCompletion
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.field_column import FieldColumn
@@ -71,9 +72,22 @@ class RecordedCallsScreen(Screen[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        host_of(self.app).register_hang_up_keeper(self.keep_draft)
         self.title = inert(f"tenxeval · recorded tool calls of {self.draft.case!r}")
         self.sub_title = inert(self.shown)
         await self._rebuild("0.tool" if self.draft.texts else None)
+
+    def on_unmount(self) -> None:
+        host_of(self.app).forget_hang_up_keeper(self.keep_draft)
+
+    async def keep_draft(self) -> str | None:
+        """The terminal went away with nobody to ask: the unsaved edits go to
+        ``<cassette>.<case>.unsaved.json`` beside the cassette (which stays as it is); the
+        path written, or ``None`` when nothing was unsaved."""
+        await self._settle()  # the keys typed just before count
+        if not self.draft.dirty:
+            return None
+        return str(await asyncio.to_thread(self.draft.keep, self.cassette))
 
     @property
     def column(self) -> FieldColumn:

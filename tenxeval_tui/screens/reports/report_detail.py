@@ -178,6 +178,8 @@ class ReportScreen(SteadyScreen):
         self._view = CaseDetailView(id="report-case")
         self._view_lock = asyncio.Lock()
         self.case_saver = CaseSaver(self)
+        self._shown_row: CaseRow | None = None
+        """The row whose case the case view shows (or tried to: it did not load)."""
         self.reopening = False
         """True while the report list shows this screen again, kept as it was (see
         :class:`~tenxeval_tui.screens.reports.kept_report.KeptReport`)."""
@@ -196,6 +198,7 @@ class ReportScreen(SteadyScreen):
         yield SteadyFooter()
 
     def on_mount(self) -> None:
+        self.query_one(ReportCaseTable).follow = self._follow_now
         self._update_filter_label()
         if self.document is not None:
             self._show(self.document)
@@ -322,6 +325,13 @@ class ReportScreen(SteadyScreen):
         """
         if self.document is None:
             return
+        await self._case_view()
+        self._show_row(row)
+
+    def _show_row(self, row: CaseRow) -> None:
+        """Show ``row``'s case in the case view (mounted)."""
+        assert self.document is not None
+        self._shown_row = row
         try:
             result = self.document.case(row.index)
         except EvalFileError as exc:
@@ -329,7 +339,7 @@ class ReportScreen(SteadyScreen):
                 str(exc.first), title="Cannot open this case", severity="error", markup=False
             )
             return
-        view = await self._case_view()
+        view = self._view
         had_repeats = view.is_mounted and view.display and view.repeat_count > 0
         simulated_before = self._simulated_shown
         view.show_case(result, report_title=self.document.title)
@@ -340,6 +350,12 @@ class ReportScreen(SteadyScreen):
         elif had_repeats != (view.repeat_count > 0) or self._simulated_shown != simulated_before:
             self.refresh_bindings()  # the repeat keys and "save as case" come and go with the case
 
+    def _follow_now(self, row: CaseRow | None) -> None:
+        """A key moved the table's cursor with a case open: its case shows in the same
+        frame as the cursor (``Highlighted``, handled a frame or more later, finds it shown)."""
+        if self.showing_case is not None and row is not None and self.document is not None:
+            self._show_row(row)
+
     def _set_case_open(self, case_open: bool) -> None:
         # display is set on the widgets themselves: toggling a class on the screen
         # would restyle every widget of it (and cost each case open ~100 ms).
@@ -349,7 +365,8 @@ class ReportScreen(SteadyScreen):
 
     @on(ReportCaseTable.Highlighted, "#case-table")
     async def _follow_cursor(self, event: ReportCaseTable.Highlighted) -> None:
-        if self.showing_case is not None and event.item is not None:
+        shown = event.item is self._shown_row  # by _follow_now, in the key's step
+        if self.showing_case is not None and event.item is not None and not shown:
             await self.open_case(event.item)
 
     async def action_back(self) -> None:

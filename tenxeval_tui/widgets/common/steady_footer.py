@@ -6,6 +6,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.compose import compose
+from textual.screen import Screen
 from textual.widgets import Footer
 
 # Not exported by textual.widgets; Textual is pinned below 9 and the footer tests
@@ -60,6 +61,16 @@ class SteadyFooter(Footer):
             if isinstance(widget, FooterKey) and not widget.has_class(PALETTE):
                 widget.set_reactive(FooterKey.compact, self.compact)
             yield widget
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        # Textual's waits for the next refresh to rebuild: the keys of a new focus (enter
+        # on a case) showed a frame, a layout pass and some 50 ms after the key. Done in
+        # the footer's next step, they show with the focus that changed them.
+        if not screen.app.app_focus:
+            super().bindings_changed(screen)
+        elif self.is_attached and screen is self.screen:
+            self._bindings_ready = True
+            self.call_next(self.recompose)
 
     async def recompose(self) -> None:
         """Show the keys anew if they changed since they were last shown."""

@@ -11,7 +11,8 @@ here, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -151,6 +152,12 @@ class VirtualTable(ScrollView, can_focus=True):
         self._rendered_width = 0
         self._highlighted: Any = None
         self._laid_out_virtual_size = Size(0, 0)
+        self._moving = False
+        """While a key or a click moves the cursor (see :meth:`user_moved_to`)."""
+        self.follow: Callable[[Any], None] | None = None
+        """Called with the item a key or a click moved the cursor to, in that step: what
+        shows the item under the cursor (the editor's form, a report's case) shows it in
+        the frame that shows the cursor there, not a frame or more later."""
 
     # --- items ---------------------------------------------------------------------
 
@@ -361,6 +368,30 @@ class VirtualTable(ScrollView, can_focus=True):
         if item != self._highlighted or (item is None and old != new):
             self._highlighted = item
             self.post_message(self.Highlighted(self, item))
+            if self._moving:
+                self.user_moved_to(item)
+
+    def user_moved_to(self, item: Any | None) -> None:
+        """A key or a click moved the cursor to ``item``: called in that step, before
+        the frame that shows the cursor there (``Highlighted`` is handled later); calls
+        :attr:`follow`."""
+        if self.follow is not None:
+            self.follow(item)
+
+    def _move(self, cursor: int) -> None:
+        """Move the cursor for a key or a click (see :meth:`user_moved_to`)."""
+        with self.moved_by_user():
+            self.cursor = cursor
+
+    @contextmanager
+    def moved_by_user(self) -> Iterator[None]:
+        """Within: each move of the cursor is the user's (a key, a click, a filter typed),
+        and :meth:`user_moved_to` follows it."""
+        moving, self._moving = self._moving, True
+        try:
+            yield
+        finally:
+            self._moving = moving
 
     def _scroll_to_cursor(self) -> None:
         top = self.scroll_offset.y
@@ -371,27 +402,27 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def action_cursor_up(self) -> None:
         """Move the cursor up a row."""
-        self.cursor -= 1
+        self._move(self.cursor - 1)
 
     def action_cursor_down(self) -> None:
         """Move the cursor down a row."""
-        self.cursor += 1
+        self._move(self.cursor + 1)
 
     def action_page_up(self) -> None:
         """Move the cursor up a screenful."""
-        self.cursor -= self._page
+        self._move(self.cursor - self._page)
 
     def action_page_down(self) -> None:
         """Move the cursor down a screenful."""
-        self.cursor += self._page
+        self._move(self.cursor + self._page)
 
     def action_first(self) -> None:
         """Move the cursor to the first row."""
-        self.cursor = 0
+        self._move(0)
 
     def action_last(self) -> None:
         """Move the cursor to the last row."""
-        self.cursor = len(self._items) - 1
+        self._move(len(self._items) - 1)
 
     def action_select(self) -> None:
         """Choose the item under the cursor."""
@@ -406,7 +437,7 @@ class VirtualTable(ScrollView, can_focus=True):
         if not 0 <= index < len(self._items):
             return
         again = index == self.cursor and self.CLICK_SELECTS_CURSOR_ROW
-        self.cursor = index
+        self._move(index)
         if again or event.chain >= 2:
             self.action_select()
 

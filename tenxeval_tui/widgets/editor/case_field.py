@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static, TextArea
 
 from tenxeval_tui.authoring.shown_value import ShownValue, shows_controls
+from tenxeval_tui.widgets.common.steady_input import SteadyInput
 from tenxeval_tui.widgets.editor.messages import FieldEdited, FieldEditReceiver
 
 CONTROLS_NOTE = " (holds control characters, shown as ␛ ␇ ⟦U+009B⟧ …)"
@@ -64,19 +65,24 @@ async def _run_own_binding(widget: Widget, own: dict[str, Binding], event: event
     await widget.run_action(binding.action)
 
 
-class FieldInput(Input):
+class FieldInput(SteadyInput):
     """A one-line input of the case form whose editing keys act where they were typed,
-    and which reports each change of its text at once to ``on_change``."""
+    and which reports each change of its text at once to ``on_change`` (without a layout
+    pass: see :class:`SteadyInput`)."""
 
     _OWN = _by_key(Input.BINDINGS)
-    on_change: Callable[[], None] | None = None
+
+    keys_waiting = 0
+    """Keys sent to the box that it has not handled yet."""
 
     def post_message(self, message: Message) -> bool:
-        if isinstance(message, Input.Changed) and self.on_change is not None:
-            self.on_change()
-        return super().post_message(message)
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):
+            self.keys_waiting += 1
+        return posted
 
     async def _on_key(self, event: events.Key) -> None:
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
 
 
@@ -99,12 +105,19 @@ class FieldArea(TextArea):
     def on_blur(self) -> None:
         self.match_cursor_bracket = False
 
+    keys_waiting = 0
+    """Keys sent to the box that it has not handled yet."""
+
     def post_message(self, message: Message) -> bool:
         if isinstance(message, TextArea.Changed) and self.on_change is not None:
             self.on_change()
-        return super().post_message(message)
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):
+            self.keys_waiting += 1
+        return posted
 
     async def _on_key(self, event: events.Key) -> None:
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
 
 
@@ -177,6 +190,11 @@ class CaseField(Vertical):
         yield note_line
 
     @property
+    def keys_waiting(self) -> int:
+        """Keys sent to the box that it has not handled yet."""
+        return 0 if self._box is None else self._box.keys_waiting
+
+    @property
     def editor(self) -> Input | TextArea | None:
         """The input or text area of the field (``None`` before it is composed)."""
         return self._box
@@ -197,13 +215,16 @@ class CaseField(Vertical):
             return  # not composed yet: compose shows the new text
         shown = self._shown.shown
         self._showing = True
+        # Not an edit, so no Changed message either (one per field and case shown, for
+        # the box to handle and drop).
         try:
-            if isinstance(box, Input):
-                if box.value != shown:
-                    box.value = shown
-                    box.cursor_position = len(shown)  # where a new field's would be
-            elif box.text != shown:
-                box.load_text(shown)
+            with box.prevent(Input.Changed, TextArea.Changed):
+                if isinstance(box, Input):
+                    if box.value != shown:
+                        box.value = shown
+                        box.cursor_position = len(shown)  # where a new field's would be
+                elif box.text != shown:
+                    box.load_text(shown)
         finally:
             self._showing = False
 

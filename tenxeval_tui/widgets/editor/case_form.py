@@ -144,11 +144,41 @@ class CaseForm(FieldColumn):
             self._turns, self._turn_count = turns, len(turns)
             self._shown_case(document, uid, case)
 
+    def show_now(self, document: EvalSetDocument, uid: int) -> bool:
+        """Show case ``uid`` in this step (before the next frame) when the form has every
+        widget it needs; ``False``, with nothing done, when it must mount some first (or is
+        being rebuilt): :meth:`show` does that."""
+        if self._showing.locked() or not self._fixed:
+            return False
+        case = document.case(uid).data
+        count = len(case.get("conversation") or [])
+        if count > len(self._turns) or not all(e.fits(case) for e in self._turns[:count]):
+            return False
+        with self.app.batch_update():
+            self._fill(document, uid, case)
+        return True
+
     async def _refill(self, document: EvalSetDocument, uid: int) -> None:
         """Show case ``uid`` in the form's widgets: every field gets its text; a turn
         editor per turn, those past them hidden (and kept), new ones only when none is
         spare (mounting among the form's children restyles them all)."""
         case = document.case(uid).data
+        text = lambda key: document.field_text(uid, key)  # noqa: E731
+        count = len(case.get("conversation") or [])
+        added = [
+            TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
+            for turn in range(len(self._turns), count)
+        ]
+        for turn, editor in enumerate(self._turns[:count]):
+            if not editor.fits(case):
+                await editor.show(case, turn_texts(text, case, turn))
+        if added:
+            await self.mount_all(added, before=self._turn_hint)
+            self._turns += added
+        self._fill(document, uid, case)
+
+    def _fill(self, document: EvalSetDocument, uid: int, case: dict[str, Any]) -> None:
+        """Show case ``uid`` in the widgets here, which are enough (see :meth:`show_now`)."""
         text = lambda key: document.field_text(uid, key)  # noqa: E731
         self.uid = uid
         self._shown_id = document.case(uid).eval_id
@@ -156,19 +186,12 @@ class CaseForm(FieldColumn):
         for field in self._fixed:
             field.show_text(text(field.key))
         count = len(case.get("conversation") or [])
-        added = [
-            TurnEditor(turn, case, turn_texts(text, case, turn), self.completion)
-            for turn in range(len(self._turns), count)
-        ]
         for turn, editor in enumerate(self._turns):
             if turn < count:
-                await editor.show(case, turn_texts(text, case, turn))
+                editor.fill(case, turn_texts(text, case, turn))
             elif turn < self._turn_count:
                 editor.clear()
             editor.display = turn < count
-        if added:
-            await self.mount_all(added, before=self._turn_hint)
-            self._turns += added
         self._turn_count = count
         self._turn_hint.show(_turn_hint(case))
         self._shown_case(document, uid, case)

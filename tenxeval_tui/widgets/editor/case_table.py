@@ -186,7 +186,7 @@ class CaseTable(VirtualTable):
         index = self.index_of(uid)
         if index is not None:
             self.refresh_row(index)
-        self.move_to(self._visible[min(self.cursor + 1, len(self._visible) - 1)])
+        self._move(min(self.cursor + 1, len(self._visible) - 1))
 
     def clear_chosen(self) -> None:
         """Unselect every case."""
@@ -252,7 +252,8 @@ class CaseTable(VirtualTable):
             narrower = new.narrows(self._filter) and self._pinned is None
             self._filter = new
             self._pinned = None
-            self._refilter(only_visible=narrower)
+            with self.moved_by_user():  # typed: the form follows in the key's step
+                self._refilter(only_visible=narrower)
 
     def _refilter(self, *, only_visible: bool = False) -> None:
         current = self.highlighted_uid

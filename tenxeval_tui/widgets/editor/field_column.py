@@ -49,7 +49,20 @@ class FieldColumn(FieldEditReceiver, VerticalScroll):
                 handled.append(done)
         if handled:
             await asyncio.wait(handled, timeout=2.0)  # a field being removed never answers
-        return {field.key: field.value for field in fields if field.edited}
+        return self.edited_texts(fields)
+
+    def keys_pending(self) -> bool:
+        """Whether a field has keys queued that it has not handled yet (:meth:`settle`
+        waits for them)."""
+        return any(field.keys_waiting for field in self.fields)
+
+    def edited_texts(self, fields: list[CaseField] | None = None) -> dict[str, str]:
+        """The text of each field edited since it was shown (field key -> text)."""
+        return {
+            field.key: field.value
+            for field in (self.fields if fields is None else fields)
+            if field.edited
+        }
 
     def focus_field(self, key: str, *, select: bool = True) -> bool:
         """Focus the input of field ``key``; ``False`` if the form has no such field.

@@ -94,16 +94,25 @@ class TurnEditor(Vertical):
         """How many expected tool calls turn ``turn`` of ``case`` has (its rows)."""
         return len(case["conversation"][turn].get("expected_tool_trajectory") or [])
 
+    def fits(self, case: dict[str, Any]) -> bool:
+        """Whether this turn of ``case`` shows in the rows already here (none to mount)."""
+        return self.call_count(case, self.turn) <= len(self._call_rows)
+
     async def show(self, case: dict[str, Any], texts: dict[str, str]) -> None:
         """Show this turn of ``case`` in the fields already here: a row per tool call
         (the rows past them hidden, cleared; more mounted only when none is spare)."""
-        self.case = case
         self.texts = texts
-        calls = self.call_count(case, self.turn)
-        new = [self._row(c) for c in range(len(self._call_rows), calls)]
+        new = [self._row(c) for c in range(len(self._call_rows), self.call_count(case, self.turn))]
         if new:
             await self.mount_all(new, before=self._nodes_field)
             self._call_rows += new
+        self.fill(case, texts)
+
+    def fill(self, case: dict[str, Any], texts: dict[str, str]) -> None:
+        """Show this turn of ``case`` in the rows already here (see :meth:`fits`)."""
+        self.case = case
+        self.texts = texts
+        calls = self.call_count(case, self.turn)
         for call, row in enumerate(self._call_rows):
             prefix = f"turns.{self.turn}.tools.{call}"
             shown = call < calls

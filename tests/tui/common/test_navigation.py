@@ -295,3 +295,30 @@ async def test_palette_names_keys_as_typed_and_has_one_quit(workspace: Path) -> 
         assert any(p.startswith("Reports") and "(b)" in p for p in prompts)
         assert not any("question_mark" in p or "slash" in p for p in prompts)
         assert len([p for p in prompts if p.split("  (")[0] == "Quit"]) == 1, prompts
+
+
+async def test_a_screen_shown_again_by_its_key_is_not_masked_by_a_pause_of_updates(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual pauses the screen's updates for 50 ms at each mode switch, to mask a screen
+    being built; a mode's screen shown again as it was left has nothing to mask, and each
+    switch took 50 ms more. The first showing of each keeps the pause."""
+    from textual.app import App
+
+    paused: list[str] = []
+    delay_update = App.delay_update
+
+    def recording(app: App[Any], delay: float = 0.05) -> None:
+        paused.append(app.current_mode)
+        delay_update(app, delay)
+
+    monkeypatch.setattr(App, "delay_update", recording)
+    app = WorkbenchApp(workspace, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
+        for key in ("r", "b", "e", "r", "b", "e", "r"):
+            await pilot.press(key)
+            await wait_for(pilot, lambda key=key: isinstance(app.screen, MODE_SCREENS[key]))
+        # (the mode switched from) the start building the editor, the first switches to the
+        # run view and to the reports; none for a screen shown again
+        assert paused == ["_default", "editor", "run"]

@@ -153,3 +153,36 @@ async def test_an_agent_that_cannot_be_read_is_said_once_and_nothing_completes(
         await pilot.pause()  # a toast it posted would be handled by now
         assert screen.schemas.reads == 1
         assert told(app) == 1
+
+
+async def test_an_agent_outside_the_workspace_is_read_once_while_moving_through_cases(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    # The agent's code is found on PYTHONPATH, outside the workspace: the cache follows
+    # none of its files. Each case shown asked a child process for its schema again.
+    elsewhere = sample_project(tmp_path / "elsewhere")
+    monkeypatch.setenv("PYTHONPATH", str(elsewhere))
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "pyproject.toml").write_text("[tool.tenxeval]\n", encoding="utf-8")
+    path = workspace / "plain_agent.evalset.json"
+    path.write_bytes((elsewhere / "sample_evals/plain_agent.evalset.json").read_bytes())
+    app = WorkbenchApp(path, watch_files=False)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        form = app.screen.query_one(CaseForm)
+        await wait_for(pilot, lambda: form.completion.schema is not None, what="the schema")
+        for index in range(1, 4):
+            await pilot.press("down")
+            uid = screen.document.cases[index].uid
+            await wait_for(pilot, lambda uid=uid: form.uid == uid, what=f"case {index + 1}")
+            await wait_for(
+                pilot,
+                lambda: (
+                    not any(w.group == "agent-schema" and not w.is_finished for w in app.workers)
+                ),
+                what="the case's schema asked",
+            )
+        assert form.completion.schema is not None
+        assert screen.schemas.reads == 1
