@@ -43,7 +43,7 @@ from tenxeval_tui.screens.common.host import (
     LeaveGuard,
 )
 from tenxeval_tui.screens.common.preferences import Preferences, binding_ids, rebound
-from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
+from tenxeval_tui.screens.common.shared_styles import APP_STYLE_SHEETS, SharedStylesheet
 from tenxeval_tui.screens.common.terminal_driver import TerminalGone, TerminalWatchDriver
 from tenxeval_tui.screens.common.typing_keys import from_palette, hidden_while_typing
 from tenxeval_tui.screens.editor.editor import EditorScreen
@@ -51,8 +51,6 @@ from tenxeval_tui.settings.workspace import Workspace, open_workspace
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
-
-STYLES = Path(__file__).parent / "styles"
 
 
 class WorkbenchCommands(Provider):
@@ -129,7 +127,7 @@ class WorkbenchApp(App[None]):
     """tenxeval-tui: author eval sets, run them, browse reports."""
 
     TITLE = "tenxeval"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "editor.tcss", STYLES / "run.tcss"]
+    CSS_PATH = APP_STYLE_SHEETS
     MODES: ClassVar[dict[str, Any]] = {
         "editor": EditorScreen,
         "run": LazyScreen("tenxeval_tui.screens.run.run:RunScreen"),

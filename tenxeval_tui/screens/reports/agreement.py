@@ -28,6 +28,7 @@ from tenxeval_tui.browsing.review_source import ReviewSourceError
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.labelled_report import LabelledReportScreen, rates_text
 from tenxeval_tui.screens.reports.review import REVIEW_KEY, ReviewScreen
 from tenxeval_tui.widgets.reports.agreement_tables import FigureRow, FigureTable, confusion_text
@@ -36,7 +37,7 @@ from tenxeval_tui.widgets.reports.agreement_tables import FigureRow, FigureTable
 class AgreementScreen(Screen[None]):
     """Each criterion's agreement with the human labels; ``d`` its disagreements."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "judge agreement"
 

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert, quoted
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.widgets.reports.report_list import ReportList
 
 
@@ -51,7 +52,7 @@ def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
 class BaselinePicker(ModalScreen[Path | None]):
     """The other reports of the folder; enter picks one as the baseline, escape cancels."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 

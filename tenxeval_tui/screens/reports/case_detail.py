@@ -17,6 +17,7 @@ from tenxeval_tui.screens.accept.one_case import ACCEPT_KEY, accept_actual, acce
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.case_requests import (
     CONTINUE_ACTION,
     EDIT_ACTION,
@@ -37,7 +38,7 @@ from tenxeval_tui.widgets.reports.case_detail_view import (
 class CaseScreen(Screen[None]):
     """The detail of one case result."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "one case"
 

@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.stats import wilson_interval
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.comparison_table import (
     CHANGE_STYLES,
@@ -122,7 +123,7 @@ def criteria_deltas(comparison: ReportComparison) -> Table | Text:
 class CompareScreen(Screen[None]):
     """The current report compared with a baseline; enter shows a case from both runs."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "comparison"
 

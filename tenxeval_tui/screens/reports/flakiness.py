@@ -24,6 +24,7 @@ from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary, eval_s
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.settings.first_steps import state_dir
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.flaky_table import FlakyTable
@@ -53,7 +54,7 @@ class FlakinessScreen(Screen[None]):
     user's state folder): the first look at a big history reads every report once,
     later ones read only new or changed reports."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "flaky cases"
 

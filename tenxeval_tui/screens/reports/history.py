@@ -27,6 +27,7 @@ from tenxeval_tui.browsing.report_folder_watch import follow_report_folder
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.case_strips import CaseStrips
@@ -39,7 +40,7 @@ WINDOWS: tuple[int, ...] = (50, 20, 200, 0)
 class HistoryScreen(Screen[None]):
     """The runs of ``eval_set_id`` in ``folder`` over time (see the module docs)."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "history"
 

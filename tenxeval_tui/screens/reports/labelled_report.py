@@ -20,6 +20,7 @@ from tenxeval_tui.browsing.labelled_report import LabelledCase, LabelledOutcome
 from tenxeval_tui.browsing.report_document import ReportDocument
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import go_back_one_step
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.review import ReviewScreen
 from tenxeval_tui.widgets.reports.agreement_tables import HUMAN_MARK, LabelledCaseTable
 from tenxeval_tui.widgets.reports.status_text import delta_text
@@ -46,7 +47,7 @@ def rates_text(outcome: LabelledOutcome) -> Text:
 class LabelledReportScreen(Screen[None]):
     """The cases of a report as judged and as labelled."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "report as labelled"
 

@@ -21,6 +21,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.transcript import result_transcript
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.run.variant_columns import mark_text
@@ -44,7 +45,7 @@ def case_result(report: EvalReport, row: MatrixRow) -> EvalCaseResult | None:
 class MatrixScreen(Screen[None]):
     """The matrix of ``reports`` (by variant name; see the module)."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "variant matrix"
 
@@ -147,7 +148,7 @@ class MatrixScreen(Screen[None]):
 class TranscriptPairScreen(Screen[None]):
     """One case's transcripts in two variants, side by side."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "two transcripts"
 

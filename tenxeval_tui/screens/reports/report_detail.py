@@ -35,6 +35,7 @@ from tenxeval_tui.screens.accept.report_cases import (
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.copy_menu import copy_from_case, copy_text, report_path
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.common.steady_screen import SteadyScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
 from tenxeval_tui.screens.reports.agreement import AgreementScreen
@@ -111,7 +112,7 @@ def summary_text(doc: ReportDocument) -> Text:
 class ReportScreen(SteadyScreen):
     """A report; enter opens the case under the cursor."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "one report"
 

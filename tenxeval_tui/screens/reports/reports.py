@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.common.mode_screen import ModeScreen
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
@@ -49,7 +50,7 @@ from tenxeval_tui.widgets.reports.report_list import ReportList, problem_text
 class ReportsScreen(ModeScreen):
     """The reports in ``folder``, newest first; enter opens one."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "report list"
 

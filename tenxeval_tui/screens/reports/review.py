@@ -36,6 +36,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.screens.reports.review_dialogs import NoteDialog, QueueDialog
 from tenxeval_tui.settings.layers import SettingsError
 from tenxeval_tui.settings.review import ReviewSettings, review_settings
@@ -71,7 +72,7 @@ class ReviewScreen(Screen[None]):
     Skip, show the verdict and auto-advance are not ``s``, ``v`` and ``a``: those run a
     case again, view a run's report and accept actual wherever they are bound."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "review mode"
 

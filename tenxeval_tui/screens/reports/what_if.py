@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
 from tenxeval_tui.screens.common.host import host_of
+from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
 from tenxeval_tui.widgets.common.steady_footer import SteadyFooter
 from tenxeval_tui.widgets.reports.status_text import delta_text
 from tenxeval_tui.widgets.reports.what_if_tables import CriterionSettingsTable, VerdictChangeTable
@@ -51,7 +52,7 @@ def free_path(folder: Path, stem: str, ending: str) -> Path:
 class WhatIfScreen(Screen[None]):
     """The criteria of a report with their thresholds, and the cases whose verdict moves."""
 
-    CSS_PATH = "../../styles/reports.tcss"
+    CSS_PATH = REPORTS_CSS
 
     HELP_WHERE = "threshold what-if"
 

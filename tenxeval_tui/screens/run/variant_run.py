@@ -24,6 +24,7 @@ from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.variant_live import VariantRuns, workspace_variants
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.common.back import can_go_back, go_back_one_step
+from tenxeval_tui.screens.common.shared_styles import RUN_CSS
 from tenxeval_tui.screens.reports.matrix import MatrixScreen
 from tenxeval_tui.settings.workspace import Workspace
 from tenxeval_tui.widgets.run.run_options import RunChoice
@@ -65,7 +66,7 @@ class VariantRunScreen(Screen[None]):
     RUNS_ITSELF = True
     """Its own ctrl+r runs the chosen variants (the app's run-everywhere key stands aside)."""
 
-    CSS_PATH = "../../styles/run.tcss"
+    CSS_PATH = RUN_CSS
 
     HELP_WHERE = "variants"
 

@@ -11,9 +11,12 @@ import pytest
 import textual.css.stylesheet
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.widgets import Input
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
+from tenxeval_tui.screens.reports.reports import ReportsScreen
+from tenxeval_tui.screens.run.run import RunScreen
 from tests.tui.conftest import wait_for
 
 
@@ -75,3 +78,45 @@ async def test_two_apps_in_the_process_parse_each_source_once_per_theme(
     # theme, the first switch to a mode) and in every app.
     assert parses, "no style source was parsed at all"
     assert len(parses) == len(set(parses))
+
+
+async def test_no_screen_reads_a_style_sheet_or_restyles_the_app_when_first_shown(
+    weather_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#f-eval_id")))
+        read: list[str] = []
+        restyled: list[object] = []
+        update = app.stylesheet.update
+
+        def updating(root: Any, **options: Any) -> None:
+            restyled.append(root)
+            update(root, **options)
+
+        monkeypatch.setattr(app.stylesheet, "read", lambda path: read.append(str(path)))
+        monkeypatch.setattr(app.stylesheet, "update", updating)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+        # Before: the reports read reports.tcss (named by another path), and each first
+        # showing of a mode restyled the whole app, every kept screen's every widget.
+        assert read == []
+        assert app not in restyled
+
+
+async def test_the_report_sheet_does_not_restyle_the_run_view_s_case_filter(
+    weather_set: Path,
+) -> None:
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#f-eval_id")))
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+        case_filter = app.screen.query_one("RunOptions #case-filter", Input)
+        await wait_for(pilot, lambda: case_filter.size.width > 0)
+        # RunOptions says 24 columns; the reports' own filter rule (1fr) won once loaded
+        assert case_filter.size.width == 24
