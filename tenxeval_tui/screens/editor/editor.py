@@ -374,7 +374,10 @@ class EditorScreen(ModeScreen):
     def _show_entries(self) -> None:
         current = self.document.path if self.document else self._open_path
         shown = {entry.path: self.workspace.display_path(entry.path) for entry in self.entries}
-        self.query_one(EvalSetList).show_entries(self.entries, shown, current)
+        # None while the app closes and takes the screen apart: the workspace follower can
+        # be handed a file event then (it failed a test's teardown once in ~2,300 tests).
+        for file_list in self.query(EvalSetList):
+            file_list.show_entries(self.entries, shown, current)
 
     @work(exclusive=True, group="workspace-watch")
     async def _follow_workspace(self) -> None:
