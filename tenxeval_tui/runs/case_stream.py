@@ -88,6 +88,10 @@ def _walk(
             head = _head(fields)
             digest = _SetDigest(head)
         assert digest is not None
+        if not isinstance(value, dict) or not isinstance(value.get("eval_id"), str):
+            # a case without its id gets a new one each time it is loaded: the cases the
+            # parent chose could not be found again here by id (load it whole)
+            raise NotStreamable
         case = build_case(value)
         if case.eval_id in seen:
             raise NotStreamable  # loading names both places

@@ -64,3 +64,20 @@ def test_a_case_with_a_bad_repeat_count_stops_the_run_before_any_case_runs(
     assert f"case {last!r}: metadata['repeats'] must be a whole number" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert not (project / "out").exists() or not reports(project / "out")
+
+
+def test_cases_without_an_id_all_run_and_are_reported(project: Path) -> None:
+    # Loading gives such a case a new id each time: the worker read the file again and
+    # found none of the cases the command had chosen, ran nothing and said nothing (exit 1)
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    for case in eval_set["eval_cases"]:
+        del case["eval_id"]
+    path.write_text(json.dumps(eval_set, indent=2))
+
+    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
+
+    (report,) = reports(project / "out")
+    results = json.loads(report.read_text())["results"]
+    assert len(results) == len(eval_set["eval_cases"]), done.stdout + done.stderr
+    assert f"{len(results)} cases" in done.stdout
