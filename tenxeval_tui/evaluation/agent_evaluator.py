@@ -184,11 +184,7 @@ class AgentEvaluator:
         cases = list(eval_set.eval_cases)
         repeats = [resolve_repeats(self.config, eval_set, case) for case in cases]
         concurrency = self._concurrency(parallel, max_concurrency)
-        self._bound_judges(concurrency)
-        notify = ObserverGroup(self.observers)
-        self._stopping = False
-        self._stopped.clear()
-        self.partial_report = None
+        notify = self._begin_run(concurrency)
         if verbose:
             logger.info(
                 "Evaluating %r: %d cases, %d at a time",
@@ -309,6 +305,15 @@ class AgentEvaluator:
 
     # -- running ---------------------------------------------------------
 
+    def _begin_run(self, concurrency: int) -> ObserverGroup:
+        """A run starts (:meth:`evaluate`, :meth:`evaluate_stream`): judges bounded by its
+        concurrency, nothing stopped, no partial report yet; its observers, as one."""
+        self._bound_judges(concurrency)
+        self._stopping = False
+        self._stopped.clear()
+        self.partial_report = None
+        return ObserverGroup(self.observers)
+
     def _bound_judges(self, concurrency: int) -> None:
         # Judge calls in flight are bounded together with the run's cases.
         pools = {id(pool): pool for c in self.criteria if (pool := c.shared_judge_pool)}
@@ -349,11 +354,7 @@ class AgentEvaluator:
         if self.budget is not None or self.config.max_cost is not None:
             raise ValueError("a streamed evaluation has no max_cost budget")
         concurrency = self._concurrency(None, None)
-        self._bound_judges(concurrency)
-        notify = ObserverGroup(self.observers)
-        self._stopping = False
-        self._stopped.clear()
-        self.partial_report = None
+        notify = self._begin_run(concurrency)
         notify.run_start(eval_set, planned)
         started = time.perf_counter()
         totals = _Totals()
