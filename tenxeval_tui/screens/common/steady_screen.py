@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.types import NoActiveAppError
 from textual.widget import Widget
 
 
@@ -30,11 +33,29 @@ class SteadyScreen(Screen[None]):
         subclasses); only then a resume skips the restyle."""
         return False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._resumed = False
+        """Whether a resume was posted to this screen (the first one shows it new)."""
+        self._styles_when_made = self._styles_now()
+
+    def _styles_now(self) -> tuple[int, int] | None:
+        """What says the app's styles changed: Textual's count of changes (a theme) and
+        the number of style sources (a screen's own sheet, read as it is first shown)."""
+        try:
+            app = self.app
+        except NoActiveAppError:
+            return None
+        return app._css_update_count, len(app.stylesheet.source)
+
     def post_message(self, message: Message) -> bool:
-        if (
-            isinstance(message, events.ScreenResume)
-            and message.refresh_styles
-            and self.shown_again_as_it_was()
-        ):
-            message = events.ScreenResume(refresh_styles=False)
+        if isinstance(message, events.ScreenResume):
+            first, self._resumed = not self._resumed, True
+            # A new screen is styled as it mounts: restyling its every widget again as it
+            # is first shown took a third of a report's opening. It is, if the styles
+            # changed since it was made (its own sheet was read only as it was shown).
+            made = self._styles_when_made
+            fresh = first and made is not None and made == self._styles_now()
+            if message.refresh_styles and (fresh or self.shown_again_as_it_was()):
+                message = events.ScreenResume(refresh_styles=False)
         return super().post_message(message)

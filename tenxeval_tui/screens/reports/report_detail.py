@@ -116,6 +116,10 @@ class ReportScreen(SteadyScreen):
 
     HELP_WHERE = "one report"
 
+    AUTO_FOCUS = "#case-table"
+    """The case list has the focus from the first frame: the footer is built once, with
+    its keys (focusing it later rebuilt the footer a frame after the cases showed)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("f", "cycle_status", "Status filter"),
@@ -203,8 +207,24 @@ class ReportScreen(SteadyScreen):
         self._update_filter_label()
         if self.document is not None:
             self._show(self.document)
+        elif (read := self._read_ahead()) is not None:
+            # Shown as the screen mounts: its first frame has the cases, not "Loading".
+            reader, document = read
+            self._show(document)
+            if not document.complete:
+                self.call_after_refresh(self._load_rest, reader, document)
         else:
             self._load()
+
+    def _read_ahead(self) -> tuple[ReportReader, ReportDocument] | None:
+        """The first cases read ahead, if their reading is done and went well (else
+        :meth:`_load` waits for it, or reads again and shows the error)."""
+        reading = self._reading
+        if reading is None or not reading.done() or reading.cancelled():
+            return None
+        if reading.exception() is not None:
+            return None
+        return reading.result()
 
     @work(thread=True, exclusive=True, group="report-load")
     def _load(self) -> None:

@@ -8,15 +8,20 @@ import threading
 from pathlib import Path
 
 import pytest
+from rich.console import RenderableType
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from tenxeval_tui.browsing import report_document
 from tenxeval_tui.browsing.report_document import ReportReader
 from tenxeval_tui.evaluation import EvalReport
+from tenxeval_tui.screens.reports import kept_report
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tests.report_samples import write_reports
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
 from tests.waiting import wait_for
 
 
@@ -105,3 +110,48 @@ async def test_the_report_under_the_cursor_is_read_before_enter(
         opened = await open_current_report(pilot)
         assert opened.path == current
         await wait_for(pilot, lambda: len(opened.visible_rows) == 2)
+
+
+async def test_a_report_read_ahead_shows_its_cases_and_keys_in_its_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enter on a report already read ahead: the first frame of its screen has the
+    summary, the cases and the case list's keys, and the new screen is not styled twice
+    (before: a "Loading" frame first, the cases a thread hop later, the keys a frame after
+    them, and every widget restyled as the screen was first shown)."""
+    write_reports(tmp_path)
+    read_ahead: list[Path] = []
+    reading = kept_report.open_first_page
+
+    def counted(path: Path) -> tuple[ReportReader, report_document.ReportDocument]:
+        result = reading(path)
+        read_ahead.append(path)
+        return result
+
+    monkeypatch.setattr(kept_report, "open_first_page", counted)
+    app = BrowserApp(tmp_path)
+    frames: list[tuple[str, list[str], int]] = []
+    restyled: list[object] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(read_ahead) == 1)
+        display, update_styles = app._display, app.update_styles
+
+        def recording(screen: Screen[object], renderable: RenderableType | None) -> None:
+            if isinstance(screen, ReportScreen):
+                keys = [str(key.description) for key in screen.query(FooterKey)]
+                header = plain(screen.query_one("#report-header", Static))
+                frames.append((header, keys, len(screen.visible_rows)))
+            display(screen, renderable)
+
+        def updating(node: object, animate: bool = True) -> None:
+            restyled.append(node)
+            update_styles(node, animate=animate)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(app, "_display", recording)
+        monkeypatch.setattr(app, "update_styles", updating)
+        screen = await open_current_report(pilot)
+        await wait_for(pilot, lambda: bool(frames))
+        header, keys, rows = frames[0]
+        assert "Loading" not in header and rows == len(screen.visible_rows) > 0
+        assert "Status filter" in keys
+        assert not [node for node in restyled if isinstance(node, Screen)]
