@@ -100,6 +100,12 @@ class WorkbenchCommands(Provider):
                 )
 
 
+WARM_UP_AFTER_S = 1.0
+"""Seconds after start before the other modes' screens are imported (see
+:meth:`WorkbenchApp._warm_up_modes`): the first screen's form has shown by then (0.8 s on
+a quiet 2-core machine), so the import does not compete with it."""
+
+
 class LazyScreen:
     """A screen class for ``MODES``, named as ``"module:Class"`` and imported when first
     needed (so the app starts without importing the screens it does not show yet)."""
@@ -263,6 +269,16 @@ class WorkbenchApp(App[None]):
         # `tenxeval-tui --watch` opens on the run screen with watch mode on.
         self.switch_mode("run" if self.watch_runs else "editor")
         self._apply_preferences()
+        self.set_timer(WARM_UP_AFTER_S, self._warm_up_modes)
+
+    @work(thread=True, exclusive=True, group="warm-up", exit_on_error=False)
+    def _warm_up_modes(self) -> None:
+        """Import the screens of the modes not shown yet, in the background: most of a
+        first switch to the run view (``r``) was the import of its screen. A failing
+        import is left to that switch, which shows its error."""
+        for screen in self.MODES.values():
+            if isinstance(screen, LazyScreen):
+                screen.load()
 
     def _apply_preferences(self) -> None:
         """The user's theme and what is wrong with their settings file, then remember each

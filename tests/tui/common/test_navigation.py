@@ -322,3 +322,33 @@ async def test_a_screen_shown_again_by_its_key_is_not_masked_by_a_pause_of_updat
         # (the mode switched from) the start building the editor, the first switches to the
         # run view and to the reports; none for a screen shown again
         assert paused == ["_default", "editor", "run"]
+
+
+async def test_the_other_modes_screens_are_imported_in_the_background_after_start(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Most of a first ``r`` was the import of the run view's screen: a moment after the
+    start, the app imports the screens of the modes not shown yet, in a thread, and stays
+    where it is."""
+    import threading
+
+    from tenxeval_tui import app as app_module
+
+    loaded: list[tuple[str, bool]] = []
+    load = app_module.LazyScreen.load
+
+    def recording(screen: app_module.LazyScreen) -> type[Screen[Any]]:
+        loaded.append((screen.target, threading.current_thread() is threading.main_thread()))
+        return load(screen)
+
+    monkeypatch.setattr(app_module.LazyScreen, "load", recording)
+    monkeypatch.setattr(app_module, "WARM_UP_AFTER_S", 0.01)
+    app = WorkbenchApp(workspace, watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: len(loaded) == 2)
+        assert sorted(target.rsplit(":", 1)[1] for target, _ in loaded) == [
+            "ReportsScreen",
+            "RunScreen",
+        ]
+        assert not any(on_main for _, on_main in loaded)
+        assert isinstance(app.screen, EditorScreen)
