@@ -33,6 +33,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import AwaitMount
 
+from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.help import HelpScreen, format_keys
 from tenxeval_tui.screens.common.host import (
@@ -275,10 +276,17 @@ class WorkbenchApp(App[None]):
     def _warm_up_modes(self) -> None:
         """Import the screens of the modes not shown yet, in the background: most of a
         first switch to the run view (``r``) was the import of its screen. A failing
-        import is left to that switch, which shows its error."""
+        import is left to that switch, which shows its error.
+
+        Then everything alive is left out of later collections (:func:`freeze_alive`):
+        the modules, the first screen, the open eval set. A full collection walked them
+        all again, 30-60 ms in the middle of a first switch or a report's opening.
+        """
         for screen in self.MODES.values():
             if isinstance(screen, LazyScreen):
-                screen.load()
+                with suppress(Exception):
+                    screen.load()
+        freeze_alive()
 
     def _apply_preferences(self) -> None:
         """The user's theme and what is wrong with their settings file, then remember each

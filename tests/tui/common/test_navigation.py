@@ -329,7 +329,7 @@ async def test_the_other_modes_screens_are_imported_in_the_background_after_star
 ) -> None:
     """Most of a first ``r`` was the import of the run view's screen: a moment after the
     start, the app imports the screens of the modes not shown yet, in a thread, and stays
-    where it is."""
+    where it is; then it freezes what is alive."""
     import threading
 
     from tenxeval_tui import app as app_module
@@ -342,10 +342,13 @@ async def test_the_other_modes_screens_are_imported_in_the_background_after_star
         return load(screen)
 
     monkeypatch.setattr(app_module.LazyScreen, "load", recording)
+    monkeypatch.setattr(app_module, "freeze_alive", lambda: loaded.append(("frozen", False)))
     monkeypatch.setattr(app_module, "WARM_UP_AFTER_S", 0.01)
     app = WorkbenchApp(workspace, watch_files=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: len(loaded) == 2)
+        await wait_for(pilot, lambda: len(loaded) == 3)
+        # then what is alive is left out of later full collections (30-60 ms each)
+        assert loaded.pop() == ("frozen", False)
         assert sorted(target.rsplit(":", 1)[1] for target, _ in loaded) == [
             "ReportsScreen",
             "RunScreen",
