@@ -4,8 +4,10 @@ The agent runs in ``python -m tenxeval_tui.runs.worker`` (:mod:`tenxeval_tui.run
 nothing it does can end or hang the run: ``sys.exit``, ``os._exit``, a segfault,
 ``kill -9`` or the OOM killer end the child only, and the threads it leaves die with
 it. The child keeps a run journal (:class:`~tenxeval_tui.evaluation.results.journal.RunJournal`)
-next to the reports; the reports are rebuilt from it here, with every result whole,
-so a child that died still gives the report of the cases that finished. The journal
+next to the reports; the reports are rebuilt from it here, their results left in the
+file and read a case at a time as the reports are written
+(:mod:`~tenxeval_tui.evaluation.results.journal_results`: memory does not grow with the
+cases), so a child that died still gives the report of the cases that finished. The journal
 is removed once the reports are written; a ``run`` killed itself leaves it behind,
 for ``tenxeval-tui run --from-journal``.
 
@@ -37,7 +39,8 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.results.journal import read_journal_runs
+from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan
@@ -63,7 +66,8 @@ class _InFlight(RunObserver):
 
 @dataclass
 class ChildRun:
-    """What a run in the child left: its reports (from the journal) and how it ended."""
+    """What a run in the child left: its reports (from the journal, their results read from
+    it as they are needed) and how it ended."""
 
     reports: list[EvalReport] = field(default_factory=list)
     finished: bool = False
@@ -288,7 +292,7 @@ def run_in_child(
     outcome.worker_error = follower.worker_error
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
     try:
-        outcome.reports = read_journal_runs(journal) if journal.is_file() else []
+        outcome.reports = read_journal_runs_streamed(journal) if journal.is_file() else []
     except (OSError, EvalFileError) as exc:
         outcome.warnings.append(f"the run's journal could not be read: {exc}")
     if kept.failure is not None:
@@ -378,13 +382,7 @@ def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalRe
             if index is None:
                 reports.append(EvalReport.create(eval_set_id=set_id, results=[]))
                 index = len(reports) - 1
-            old = reports[index]
-            reports[index] = EvalReport.create(
-                eval_set_id=old.eval_set_id,
-                results=[*old.results, died_result(set_id, case, how)],
-                eval_set_name=old.eval_set_name,
-                metadata=old.metadata,
-            )
+            reports[index] = with_results_added(reports[index], [died_result(set_id, case, how)])
     if not outcome.finished:
         reports = [marked_partial(r) for r in reports]
     return [r.model_copy(update={"config_used": config_used}) for r in reports]
