@@ -82,6 +82,10 @@ class FloatSum:
         return self._sum
 
 
+SHARED_USAGES = 4_096
+"""Distinct token usages the per-case mapping shares (past that, each result's own)."""
+
+
 class _PerCaseTokens:
     """``per_case_token_usage`` built a result at a time: keyed by ``eval_id``; when an id
     comes again (a combined report of eval sets sharing case ids), every entry of that id
@@ -89,6 +93,9 @@ class _PerCaseTokens:
     them. Without such an id nothing but the mapping itself is kept."""
 
     def __init__(self) -> None:
+        self.shared: dict[TokenUsage, TokenUsage] = {}
+        """One of each token usage seen (up to :data:`SHARED_USAGES`): equal usages are
+        one object in the mapping (a million results of no tokens, one object)."""
         self.first: dict[str, TokenUsage] = {}
         """Each id's first result's tokens, in order."""
         self.set_runs: list[list[Any]] = []
@@ -98,6 +105,11 @@ class _PerCaseTokens:
         self.count = 0
 
     def add(self, eval_id: str, set_id: str, usage: TokenUsage) -> None:
+        shared = self.shared.get(usage)
+        if shared is not None:
+            usage = shared
+        elif len(self.shared) < SHARED_USAGES:
+            self.shared[usage] = usage
         if eval_id in self.first:
             self.again.append((self.count, eval_id, set_id, usage))
         else:
@@ -145,10 +157,12 @@ class SummaryTotals:
     """Running totals of a run's results; :meth:`fields` are an ``EvalSummary``'s fields.
 
     ``totals.add(result)`` for each result in report order, then
-    ``EvalSummary(**totals.fields())``.
+    ``EvalSummary(**totals.fields())``. ``per_case=False`` leaves ``per_case_token_usage``
+    empty (the one figure that grows with the results) for a reader that does not use it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, per_case: bool = True) -> None:
+        self.keeps_per_case = per_case
         self.total = self.passed = self.errored = 0
         self.criteria: dict[str, dict[str, Any]] = {}
         self.scores: dict[str, float] = {}
@@ -172,7 +186,8 @@ class SummaryTotals:
             if cr.cost_usd is not None:
                 entry["cost_usd"] = entry.get("cost_usd", 0.0) + cr.cost_usd
         usage = result.token_usage
-        self.per_case.add(result.eval_id, result.eval_set_id, usage)
+        if self.keeps_per_case:
+            self.per_case.add(result.eval_id, result.eval_set_id, usage)
         tokens = self.tokens
         tokens[0] += usage.input_tokens
         tokens[1] += usage.output_tokens

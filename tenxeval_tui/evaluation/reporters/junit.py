@@ -142,7 +142,7 @@ class JUnitXMLReporter(BaseReporter):
                 previous.tail = "\n    "
                 yield ET.tostring(previous, encoding="unicode").encode("utf-8")
             previous = self._case(safe_id, result, names)
-            ET.indent(previous, level=2)
+            _indent(previous, "\n    ")
         if previous is not None:
             yield ET.tostring(previous, encoding="unicode").encode("utf-8")
 
@@ -306,17 +306,35 @@ def _add_thresholds(found: dict[str, float], result: EvalCaseResult) -> None:
 
 
 def _group_figures(report: EvalReport) -> dict[str, tuple[SummaryTotals, dict[str, float]]]:
-    """Each suite's (eval set's) running totals and thresholds, in one pass over the cases;
-    one empty suite for a report of none."""
+    """Each suite's (eval set's) running totals (no per-case tokens: a suite does not show
+    them) and thresholds, in one pass over the cases; one empty suite for a report of none."""
     groups: dict[str, tuple[SummaryTotals, dict[str, float]]] = {}
     for result in report.results:
         key = result.eval_set_id or report.eval_set_id
         if key not in groups:
-            groups[key] = (SummaryTotals(), {})
+            groups[key] = (SummaryTotals(per_case=False), {})
         totals, thresholds = groups[key]
         totals.add(result)
         _add_thresholds(thresholds, result)
     return groups or {report.eval_set_id: (SummaryTotals(), {})}
+
+
+def _indent(element: ET.Element, prefix: str) -> None:
+    """``ET.indent`` of ``element`` at the depth whose line starts ``prefix`` (a newline
+    and its indentation), as a plain function: ``ET.indent``'s nested one makes a
+    reference cycle a call, a case's worth of garbage kept while a report is written with
+    the collector paused."""
+    if not len(element):
+        return
+    inner = prefix + "  "
+    if not element.text or not element.text.strip():
+        element.text = inner
+    for child in element:
+        _indent(child, inner)
+        if not child.tail or not child.tail.strip():
+            child.tail = inner
+    if not (child.tail or "").strip():
+        child.tail = prefix
 
 
 def _stamp(report: EvalReport) -> str:
