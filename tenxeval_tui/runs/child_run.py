@@ -206,8 +206,9 @@ class _Follower:
         self.reports_written = False
         self.worker_error: str | None = None
         self.worker_deaths: list[str] = []
-        self.planned: list[dict[str, Any]] = []
-        """The eval sets the worker planned (its ``worker_plan`` line)."""
+        self.planned_line = ""
+        """The worker's ``worker_plan`` line (every case it will run): parsed only when it
+        is needed (:func:`planned_sets`; objects a case in a long run)."""
         self._killer: threading.Timer | None = None
 
     def pump(self, stream: IO[bytes]) -> None:
@@ -218,6 +219,9 @@ class _Follower:
                 self.watch.event_line(raw)
                 continue
             text = raw.decode("utf-8", errors="replace")
+            if text.startswith('{"type": "worker_plan"'):
+                self.planned_line = text
+                continue
             if replay_json_lines([text], self.observer) or not text.startswith('{"type": "worker_'):
                 continue
             try:
@@ -230,8 +234,6 @@ class _Follower:
                 self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
                 self.reports_written = True
-            elif data.get("type") == "worker_plan":
-                self.planned = list(data.get("eval_sets") or [])
             elif data.get("type") == JOURNAL_FAILED:
                 self.kept.journal_failed(str(data.get("message", "the journal failed")))
 
@@ -276,12 +278,12 @@ def run_in_child(
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
     kept = KeptResults()
-    planned: list[dict[str, Any]] = []
+    planned = ""
     segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
             follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop)
-            planned = planned or follower.planned
+            planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
             ran, segment = segment, None
             if follower.watch.overdue and not outcome.interrupted:
@@ -296,12 +298,23 @@ def run_in_child(
     except (OSError, EvalFileError) as exc:
         outcome.warnings.append(f"the run's journal could not be read: {exc}")
     if kept.failure is not None:
-        outcome.reports = with_kept(outcome.reports, kept, planned, outcome.finished)
+        outcome.reports = with_kept(outcome.reports, kept, planned_sets(planned), outcome.finished)
         outcome.warnings.append(
             f"the run's journal could not be written ({kept.failure}): the report holds "
             f"the {len(kept.results)} case(s) it lacks as the worker sent them"
         )
     return outcome
+
+
+def planned_sets(line: str) -> list[dict[str, Any]]:
+    """The ``eval_sets`` of a ``worker_plan`` line (none when it is not one)."""
+    import json
+
+    try:
+        data = json.loads(line) if line else {}
+    except ValueError:
+        return []
+    return list(data.get("eval_sets") or []) if isinstance(data, dict) else []
 
 
 def _run_child(

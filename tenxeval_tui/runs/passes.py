@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, RETRIED_KEY, STOPPED_KEY, EvalReport
+from tenxeval_tui.evaluation.results.journal_results import none_holds
 from tenxeval_tui.evaluation.subsets import merge_results, unfinished
 
 Selected = Sequence[tuple[Path, EvalSet]]
@@ -63,6 +64,8 @@ def case_ids(selected: Selected, only: Mapping[Path, Sequence[str]]) -> set[Case
 def retried_count(report: EvalReport, rerun: Collection[CaseId] = ()) -> int:
     """How many of ``report``'s cases ran more than once: run again by ``--retry-errors``
     (``rerun``) or retried after their worker died (their result says so), each counted once."""
+    if not rerun and none_holds(report.results, metadata=RETRIED_KEY):  # not read again
+        return 0
     count = 0
     for result in report.results:
         case = (result.eval_set_id or report.eval_set_id, result.eval_id)

@@ -22,6 +22,7 @@ import os
 import weakref
 from array import array
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
@@ -51,6 +52,50 @@ class _OpenFile:
         return b"".join(parts)
 
 
+@dataclass
+class HeldKeys:
+    """The keys some result of a set holds in its ``metadata``, and in a criterion
+    result's ``details`` (of the case or any of its repeats)."""
+
+    metadata: set[str] = field(default_factory=set)
+    details: set[str] = field(default_factory=set)
+
+    def add(self, result: EvalCaseResult) -> None:
+        self.metadata.update(result.metadata)
+        for run in result.runs:
+            for criterion in run.criterion_results:
+                if criterion.details:
+                    self.details.update(criterion.details)
+
+    def update(self, other: HeldKeys) -> None:
+        self.metadata |= other.metadata
+        self.details |= other.details
+
+
+def none_holds(
+    results: Sequence[EvalCaseResult], *, metadata: str | None = None, detail: str | None = None
+) -> bool:
+    """Whether it is known, without reading ``results`` again, that none of them holds the
+    ``metadata`` key (or the criterion ``detail`` key): a reader looking for it can pass
+    over a million results read from a journal. ``False`` when not known (a list)."""
+    if not isinstance(results, LazyResults):
+        return False
+    held = results.keys_held()
+    return (metadata is None or metadata not in held.metadata) and (
+        detail is None or detail not in held.details
+    )
+
+
+def held_keys(results: Sequence[EvalCaseResult]) -> HeldKeys:
+    """The keys ``results`` hold (read through when they are a list)."""
+    if isinstance(results, LazyResults):
+        return results.keys_held()
+    held = HeldKeys()
+    for result in results:
+        held.add(result)
+    return held
+
+
 class LazyResults(Sequence[EvalCaseResult]):
     """Results made as they are read (a new :class:`EvalCaseResult` per read: change one
     and the change is lost), equal to a list of the same results; a deep copy is that list."""
@@ -58,6 +103,11 @@ class LazyResults(Sequence[EvalCaseResult]):
     @abc.abstractmethod
     def _get(self, index: int) -> EvalCaseResult:
         """The result at ``index`` (``0 <= index < len(self)``)."""
+
+    @abc.abstractmethod
+    def keys_held(self) -> HeldKeys:
+        """The keys the results' metadata and criterion details hold, known without
+        reading them again."""
 
     @overload
     def __getitem__(self, index: int) -> EvalCaseResult: ...
@@ -89,10 +139,16 @@ class JournalResults(LazyResults):
     """The results of one run of a journal, in report order, read from the file each time
     they are read."""
 
-    def __init__(self, source: _OpenFile, starts: array[int], ends: array[int]) -> None:
+    def __init__(
+        self, source: _OpenFile, starts: array[int], ends: array[int], held: HeldKeys
+    ) -> None:
         self._source = source
         self._starts = starts
         self._ends = ends
+        self._held = held
+
+    def keys_held(self) -> HeldKeys:
+        return self._held
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -122,6 +178,7 @@ class IndexedRun(JournalRun):
         self._position: dict[str, int] | None = None
         self.totals: SummaryTotals | None = SummaryTotals()
         """The summary so far while the cases came in report order; ``None`` once not."""
+        self.held = HeldKeys()
 
     def add(self, result: EvalCaseResult, start: int, end: int) -> None:
         if self._position is None:
@@ -132,6 +189,7 @@ class IndexedRun(JournalRun):
                 self.totals = None  # the cases finished out of order: summed once sorted
             else:
                 self.totals.add(result)
+        self.held.add(result)
         self.starts.append(start)
         self.ends.append(end)
         self.places.append(place)
@@ -144,7 +202,7 @@ class IndexedRun(JournalRun):
             order = sorted(range(len(self.places)), key=self.places.__getitem__)
             starts = array("q", (self.starts[i] for i in order))
             ends = array("q", (self.ends[i] for i in order))
-        results = JournalResults(source, starts, ends)
+        results = JournalResults(source, starts, ends, self.held)
         if self.totals is not None:
             summary = EvalSummary(**self.totals.fields())
         else:
@@ -210,11 +268,14 @@ def listed(report: EvalReport) -> EvalReport:
 
 
 __all__ = [
+    "HeldKeys",
     "IndexedRun",
     "JournalResults",
     "LazyResults",
+    "held_keys",
     "is_streamed",
     "listed",
+    "none_holds",
     "read_journal_runs_streamed",
     "streamed_report",
 ]

@@ -7,13 +7,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from tenxeval_tui.evaluation.eval_result import (
+    EVAL_SET_ID_KEY,
     EvalCaseResult,
     EvalReport,
     EvalSummary,
     combined_fields,
     tagged_with_set,
 )
-from tenxeval_tui.evaluation.results.journal_results import LazyResults, streamed_report
+from tenxeval_tui.evaluation.results.journal_results import (
+    HeldKeys,
+    LazyResults,
+    held_keys,
+    streamed_report,
+)
 
 
 class ChainedResults(LazyResults):
@@ -25,6 +31,14 @@ class ChainedResults(LazyResults):
 
     def __len__(self) -> int:
         return sum(len(results) for results, _ in self._parts)
+
+    def keys_held(self) -> HeldKeys:
+        held = HeldKeys()
+        for results, set_id in self._parts:
+            held.update(held_keys(results))
+            if set_id is not None:
+                held.metadata.add(EVAL_SET_ID_KEY)  # tagged_with_set
+        return held
 
     def _get(self, index: int) -> EvalCaseResult:
         for results, set_id in self._parts:

@@ -22,6 +22,7 @@ from tenxeval_tui.evaluation.results.journal_results import (
     JournalResults,
     is_streamed,
     listed,
+    none_holds,
     read_journal_runs_streamed,
 )
 from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed, with_results_added
@@ -169,3 +170,14 @@ def test_going_through_the_results_keeps_none_of_them(journal: Path) -> None:
     gc.collect()
     assert len(seen) == 48
     assert all(ref() is None for ref in seen)
+
+
+def test_what_the_results_hold_is_known_without_reading_them_again(journal: Path) -> None:
+    streamed = read_journal_runs_streamed(journal)
+    loaded = read_journal_runs(journal)
+    for report in (streamed[0], combined_streamed(streamed)):
+        assert none_holds(report.results, metadata="reused_from")
+        assert none_holds(report.results, detail="usage_estimated")
+        assert not none_holds(report.results, metadata="eval_set_id")
+        assert not none_holds(report.results, detail="reason")  # the judge's, in some repeats
+    assert not none_holds(loaded[0].results, metadata="reused_from")  # a list: not known
