@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
@@ -86,16 +86,7 @@ def _model_parts(
     )
     done = 0
     for name, mark in marks.items():
-        found = text.index(f'"{mark}"'.encode(), done)
-        if indent is None:
-            start, end, level = found - 1, found + len(mark) + 3, 0
-        else:
-            line = text.rindex(b"\n", 0, found) + 1
-            level = (found - line) // indent - 1  # the depth of the line holding the key
-            start = line - 2  # the "[" and the newline after it
-            end = found + len(mark) + 2 + 1 + level * indent + 1
-        if text[start : start + 1] != b"[" or text[end - 1 : end] != b"]":
-            raise ValueError(f"unexpected skeleton around {name}")  # pragma: no cover
+        start, end, level = marked_list(text, mark, indent, done)
         yield text[done:start]
         item_type = _item_type(type(model), name)
         if name == "results":
@@ -104,6 +95,40 @@ def _model_parts(
             yield from _list_parts(lists[name], item_type, indent, level, fallback)
         done = end
     yield text[done:]
+
+
+def marked_list(text: bytes, mark: str, indent: int | None, after: int = 0) -> tuple[int, int, int]:
+    """Where the one-element list ``["<mark>"]`` is in ``text`` (JSON written with
+    ``indent``, searched from ``after``): ``(start, end, depth)``, ``text[start:end]`` the
+    list, ``depth`` the nesting of the line holding its key."""
+    found = text.index(f'"{mark}"'.encode(), after)
+    if indent is None:
+        start, end, level = found - 1, found + len(mark) + 3, 0
+    else:
+        line = text.rindex(b"\n", 0, found) + 1
+        level = (found - line) // indent - 1  # the depth of the line holding the key
+        start = line - 2  # the "[" and the newline after it
+        end = found + len(mark) + 2 + 1 + level * indent + 1
+    if text[start : start + 1] != b"[" or text[end - 1 : end] != b"]":
+        raise ValueError(f"unexpected skeleton around {mark}")  # pragma: no cover
+    return start, end, level
+
+
+def list_parts(items: Iterable[bytes], indent: int | None, depth: int) -> Iterator[bytes]:
+    """A JSON list whose items come serialised on their own (each written at depth 0 with
+    ``indent``), as the whole list is written at ``depth``."""
+    if indent is None:
+        yield b"["
+        for index, item in enumerate(items):
+            yield (b"," if index else b"") + item
+        yield b"]"
+        return
+    pad = b" " * (indent * (depth + 1))
+    empty = True
+    for index, item in enumerate(items):
+        yield (b"[\n" if not index else b",\n") + pad + _deeper(item, indent, depth + 1)
+        empty = False
+    yield b"[]" if empty else b"\n" + b" " * (indent * depth) + b"]"
 
 
 def _lists(model: BaseModel, streamed: Sequence[str]) -> dict[str, Sequence[Any]]:
@@ -187,4 +212,4 @@ def _item_type(cls: type[BaseModel], name: str) -> Any:
     return item
 
 
-__all__ = ["CASE_LISTS", "case_json_parts", "report_json_parts"]
+__all__ = ["CASE_LISTS", "case_json_parts", "list_parts", "marked_list", "report_json_parts"]

@@ -181,3 +181,30 @@ def test_what_the_results_hold_is_known_without_reading_them_again(journal: Path
         assert not none_holds(report.results, metadata="eval_set_id")
         assert not none_holds(report.results, detail="reason")  # the judge's, in some repeats
     assert not none_holds(loaded[0].results, metadata="reused_from")  # a list: not known
+
+
+@pytest.mark.parametrize(
+    "switches",
+    [
+        {"include_details": False},
+        {"include_trajectory": False, "include_node_responses": False},
+        {"include_actual_response": False},
+        {"include_tool_call_details": False, "compact_above": 10},
+    ],
+)
+def test_json_with_data_left_out_is_written_a_case_at_a_time_as_whole(
+    journal: Path, switches: dict[str, object]
+) -> None:
+    loaded = read_journal_runs(journal)
+    broken = loaded[0].results[0].model_copy(update={"actual_response": "bad \ud800 text"})
+    reports = [
+        loaded[0],
+        EvalReport.combine(loaded),
+        EvalReport.create("none", []),
+        EvalReport.create("bad", [broken, *loaded[0].results[1:4]]),  # cleaned as U+FFFD
+    ]
+    writer = JSONReporter(**switches)  # type: ignore[arg-type]
+    for report in reports:
+        assert b"".join(writer.render_parts(report)) == writer.render_bytes(report)
+    lazy = read_journal_runs_streamed(journal)[0]
+    assert b"".join(writer.render_parts(lazy)) == writer.render_bytes(_same_time(loaded[0], lazy))
