@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation.config.reporter_config import ReporterConfig
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.reporters import ReporterManager
 from tenxeval_tui.evaluation.reporters.html import HTMLReporter
@@ -25,7 +26,12 @@ from tenxeval_tui.evaluation.results.journal_results import (
     none_holds,
     read_journal_runs_streamed,
 )
-from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed, with_results_added
+from tenxeval_tui.evaluation.results.streamed_reports import (
+    combined_streamed,
+    merged_streamed,
+    with_results_added,
+)
+from tenxeval_tui.evaluation.subsets import merge_results
 
 from .varied_journal import varied_result, write_varied_journal
 
@@ -208,3 +214,31 @@ def test_json_with_data_left_out_is_written_a_case_at_a_time_as_whole(
         assert b"".join(writer.render_parts(report)) == writer.render_bytes(report)
     lazy = read_journal_runs_streamed(journal)[0]
     assert b"".join(writer.render_parts(lazy)) == writer.render_bytes(_same_time(loaded[0], lazy))
+
+
+def test_a_retry_merged_into_a_streamed_report_equals_the_merged_lists(journal: Path) -> None:
+    (whole, _) = read_journal_runs(journal)
+    (lazy, _) = read_journal_runs_streamed(journal)
+    eval_set = EvalSet(
+        eval_set_id="set0",
+        eval_cases=[EvalCase.single_turn(f"c{i}", f"q{i}", "Paris") for i in range(48)],
+    )
+    rng = random.Random(5)
+    errored = [r.eval_id for r in whole.results if r.is_error]
+    newer = EvalReport.create(
+        "set0", [varied_result(rng, eval_id, "set0") for eval_id in errored], wall_seconds=2.0
+    )
+
+    merged = merged_streamed(lazy, newer, eval_set)
+    expected = merge_results(whole, newer, eval_set)
+
+    assert merged is not None and is_streamed(merged)
+    assert merged.summary == expected.summary
+    assert merged.metadata == expected.metadata and merged.config_used == expected.config_used
+    assert list(merged.results) == expected.results
+    assert merged.results[5] == expected.results[5]
+    # A case the report does not have, or an eval set in another order: the lists are merged.
+    other = EvalReport.create("set0", [varied_result(rng, "new", "set0")])
+    assert merged_streamed(lazy, other, eval_set) is None
+    backwards = eval_set.model_copy(update={"eval_cases": eval_set.eval_cases[::-1]})
+    assert merged_streamed(lazy, newer, backwards) is None
