@@ -432,11 +432,12 @@ class EvalReport(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_serializer("results", mode="wrap")
-    def _results_listed(
+    def _results_listed(  # type: ignore[no-untyped-def]
         self, results: Sequence[EvalCaseResult], handler: SerializerFunctionWrapHandler
-    ) -> Any:
+    ):
         # Results read from a journal as they are needed (results/journal_results.py) are
-        # a sequence, not a list: serialised as the list they stand for.
+        # a sequence, not a list: serialised as the list they stand for. No return type:
+        # the field's own JSON schema stays the serialisation schema.
         return handler(results if isinstance(results, list) else list(results))
 
     @field_serializer("config_used")
