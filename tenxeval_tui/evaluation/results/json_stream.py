@@ -13,6 +13,7 @@ newline.
 from __future__ import annotations
 
 import functools
+import itertools
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -21,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.results.node_views import fill, views
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 CASE_LISTS = (
     "actual_trajectory",
@@ -45,9 +47,57 @@ def report_json_parts(
     pieces.
 
     Raises what pydantic's serialiser raises (text UTF-8 cannot hold), possibly after
-    pieces were yielded.
+    pieces were yielded. The summary's ``per_case_token_usage`` (an entry a case) is
+    written in batches too.
     """
-    yield from _model_parts(report, ("results",), indent, 0, fallback)
+    per_case = report.summary.per_case_token_usage
+    if len(per_case) <= BATCH:
+        yield from _model_parts(report, ("results",), indent, 0, fallback)
+        return
+    mark = f"tenxeval-tokens-{uuid.uuid4().hex}"
+    summary = report.summary.model_copy(update={"per_case_token_usage": {mark: TokenUsage()}})
+    skeleton = report.model_copy(update={"summary": summary})
+    for piece in _model_parts(skeleton, ("results",), indent, 0, fallback):
+        found = piece.find(f'"{mark}"'.encode())
+        if found < 0:
+            yield piece
+            continue
+        start, end, depth = _marked_dict(piece, found, indent)
+        yield piece[:start]
+        yield from _dict_parts(per_case, indent, depth, fallback)
+        yield piece[end:]
+
+
+def _marked_dict(text: bytes, found: int, indent: int | None) -> tuple[int, int, int]:
+    """Where the one-entry mapping whose key is at ``found`` is in ``text``: ``(start,
+    end, depth)`` (its value an object of numbers)."""
+    if indent is None:
+        start, end, level = found - 1, text.index(b"}}", found) + 2, 0
+    else:
+        line = text.rindex(b"\n", 0, found) + 1
+        level = (found - line) // indent - 1  # the depth of the line holding the key
+        start = line - 2  # the "{" and the newline after it
+        close = b"\n" + b" " * (indent * level) + b"}"
+        end = text.index(close, found) + len(close)
+    if text[start : start + 1] != b"{" or text[end - 1 : end] != b"}":
+        raise ValueError("unexpected skeleton around the per-case tokens")  # pragma: no cover
+    return start, end, level
+
+
+def _dict_parts(
+    mapping: dict[str, TokenUsage], indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
+    """``mapping`` (non-empty) serialised in batches, as the mapping is whole at ``depth``."""
+    adapter = _adapter(dict[str, TokenUsage])
+    items = iter(mapping.items())
+    first = True
+    yield b"{"
+    while batch := dict(itertools.islice(items, BATCH)):
+        text = adapter.dump_json(batch, indent=indent, warnings=False, fallback=fallback)
+        inner = text[1:-1] if indent is None else _deeper(text[1:-2], indent, depth)
+        yield (b"" if first else b",") + inner
+        first = False
+    yield b"}" if indent is None else b"\n" + b" " * (indent * depth) + b"}"
 
 
 def case_json_parts(

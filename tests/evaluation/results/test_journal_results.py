@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.results.journal_results import (
     none_holds,
     read_journal_runs_streamed,
 )
+from tenxeval_tui.evaluation.results.json_stream import report_json_parts
 from tenxeval_tui.evaluation.results.streamed_reports import (
     combined_streamed,
     merged_streamed,
@@ -242,3 +243,21 @@ def test_a_retry_merged_into_a_streamed_report_equals_the_merged_lists(journal: 
     assert merged_streamed(lazy, other, eval_set) is None
     backwards = eval_set.model_copy(update={"eval_cases": eval_set.eval_cases[::-1]})
     assert merged_streamed(lazy, newer, backwards) is None
+
+
+@pytest.mark.parametrize("indent", [2, None])
+def test_a_summary_of_many_cases_is_written_in_pieces_as_whole(indent: int | None) -> None:
+    rng = random.Random(9)
+    results = [varied_result(rng, f"c{i}") for i in range(1_234)]  # past a batch of tokens
+    for report in (
+        EvalReport.create("many", results),
+        EvalReport.combine(
+            [EvalReport.create("a", results[:700]), EvalReport.create("b", results[100:900])]
+        ),
+    ):
+        assert len(report.summary.per_case_token_usage) > 500
+        pieces = list(report_json_parts(report, indent))
+        whole = report.__pydantic_serializer__.to_json(report, indent=indent)
+        assert b"".join(pieces) == whole
+        tokens = report.summary.model_dump_json(include={"per_case_token_usage"}, indent=indent)
+        assert max(map(len, pieces)) < len(tokens) / 2  # the tokens too, in batches
