@@ -69,7 +69,8 @@ class ConsoleDisplay:
         """The files that failed, the report (unless quiet), the files written, the summary
         line, then why the run stopped early."""
         from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, STOPPED_KEY
-        from tenxeval_tui.evaluation.judges.usage import usage_warning
+        from tenxeval_tui.evaluation.judges.usage import USAGE_ESTIMATED_KEY, usage_warning
+        from tenxeval_tui.evaluation.results.journal_results import none_holds
 
         report = published.report
         for name, message in published.errors:
@@ -87,7 +88,10 @@ class ConsoleDisplay:
             for path in published.files:
                 print(inert(f"wrote {path}"))
         print(summary_line(published))
-        if (estimated := usage_warning([report])) is not None:
+        estimated = None
+        if not none_holds(report.results, detail=USAGE_ESTIMATED_KEY):  # not read again
+            estimated = usage_warning([report])
+        if estimated is not None:
             print(inert(estimated), file=sys.stderr)
         if report.metadata.get(STOPPED_KEY):
             not_run = len(report.metadata.get(NOT_RUN_KEY) or [])
@@ -139,8 +143,11 @@ def summary_line(published: Published) -> str:
 
 def reused_lines(report: EvalReport) -> list[str]:
     """``↺ CASE reused from REPORT`` for each result ``--reuse`` took from an earlier report."""
+    from tenxeval_tui.evaluation.results.journal_results import none_holds
     from tenxeval_tui.runs.reuse import REUSED_FROM_KEY
 
+    if none_holds(report.results, metadata=REUSED_FROM_KEY):  # not read again
+        return []
     return [
         f"↺ {r.eval_id} reused from {r.metadata[REUSED_FROM_KEY]}"
         for r in report.results

@@ -8,12 +8,12 @@ import sys
 
 from tenxeval_tui.cli.headless import UsageError
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.simulators.scenario import ScenarioSet
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.unknown_keys_stream import eval_set_key_problems
 from tenxeval_tui.settings.workspace import is_scenario_path
 
 
@@ -23,8 +23,10 @@ def unknown_key_problems(plan: RunPlan, severity: str = "warning") -> list[Probl
     if plan.config_file is not None:
         found += unknown_keys_in_file(plan.config_file, EvalConfig, severity=severity)
     for path in plan.eval_sets:
-        model = ScenarioSet if is_scenario_path(path) else EvalSet
-        found += unknown_keys_in_file(path, model, severity=severity)
+        if is_scenario_path(path):
+            found += unknown_keys_in_file(path, ScenarioSet, severity=severity)
+        else:  # a case at a time: an eval set of a million cases is never parsed whole
+            found += eval_set_key_problems(path, severity=severity)
     return found
 
 

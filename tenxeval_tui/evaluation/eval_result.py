@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    SerializerFunctionWrapHandler,
     field_serializer,
     field_validator,
     model_validator,
@@ -36,9 +37,9 @@ from tenxeval_tui.evaluation.stats import (
     RepeatStats,
     RunRepeatStats,
     repeat_summary_lines,
-    run_repeat_stats,
     wilson_interval,
 )
+from tenxeval_tui.evaluation.summary_totals import SummaryTotals
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 # EvalCaseResult.metadata key naming the eval set a case came from (combined reports).
@@ -340,24 +341,6 @@ class EvalCaseResult(BaseModel):
         return [cr for cr in self.criterion_results if cr.passed]
 
 
-def _per_case_tokens(results: list[EvalCaseResult]) -> dict[str, TokenUsage]:
-    """Tokens by ``eval_id`` (10xGraph's keys); ids found twice (a combined report of eval
-    sets sharing case ids) are keyed ``eval_set_id/eval_id``, then numbered."""
-    seen: dict[str, int] = {}
-    for result in results:
-        seen[result.eval_id] = seen.get(result.eval_id, 0) + 1
-    per_case: dict[str, TokenUsage] = {}
-    for result in results:
-        key = result.eval_id
-        if seen[key] > 1:
-            key = f"{result.eval_set_id}/{result.eval_id}" if result.eval_set_id else key
-            base, n = key, 2
-            while key in per_case:
-                key, n = f"{base}#{n}", n + 1
-        per_case[key] = result.token_usage
-    return per_case
-
-
 class EvalSummary(BaseModel):
     """Aggregate figures of a run.
 
@@ -394,43 +377,45 @@ class EvalSummary(BaseModel):
     @classmethod
     def from_results(cls, results: list[EvalCaseResult]) -> EvalSummary:
         """Compute the summary of ``results``."""
-        total = len(results)
-        if total == 0:
-            return cls()
-        errored = sum(1 for r in results if r.is_error)
-        passed = sum(1 for r in results if r.passed and not r.is_error)
-        stats: dict[str, dict[str, Any]] = {}
-        score_sums: dict[str, float] = {}
+        return cls.from_result_stream(results)
+
+    @classmethod
+    def from_result_stream(cls, results: Iterable[EvalCaseResult]) -> EvalSummary:
+        """:meth:`from_results` in one pass over ``results`` as they come (read from a file
+        a case at a time, say), none of them kept: running totals
+        (:class:`~tenxeval_tui.evaluation.summary_totals.SummaryTotals`)."""
+        totals = SummaryTotals()
         for result in results:
-            for cr in result.criterion_results:
-                entry = stats.setdefault(cr.criterion, {"total": 0, "passed": 0, "failed": 0})
-                entry["total"] += 1
-                entry["passed" if cr.passed else "failed"] += 1
-                score_sums[cr.criterion] = score_sums.get(cr.criterion, 0.0) + cr.score
-                if cr.cost_usd is not None:
-                    entry["cost_usd"] = entry.get("cost_usd", 0.0) + cr.cost_usd
-        for name, entry in stats.items():
-            entry["avg_score"] = score_sums[name] / entry["total"]
-            entry["pass_rate"] = entry["passed"] / entry["total"]
-        per_case = _per_case_tokens(results)
-        total_tokens = TokenUsage.total(r.token_usage for r in results)
-        total_duration = sum(r.duration_seconds for r in results)
-        costs = [r.cost_usd for r in results if r.cost_usd is not None]
-        return cls(
-            total_cases=total,
-            passed_cases=passed,
-            failed_cases=total - passed - errored,
-            error_cases=errored,
-            pass_rate=passed / total,
-            avg_duration_seconds=total_duration / total,
-            total_duration_seconds=total_duration,
-            criterion_stats=stats,
-            total_token_usage=total_tokens,
-            per_case_token_usage=per_case,
-            avg_tokens_per_case=total_tokens.total_tokens / total,
-            total_cost_usd=sum(costs) if costs else None,
-            repeat_stats=run_repeat_stats([(r.repeat_stats, r.passed) for r in results]),
-        )
+            totals.add(result)
+        return cls(**totals.fields())
+
+
+def tagged_with_set(result: EvalCaseResult, eval_set_id: str) -> EvalCaseResult:
+    """``result`` naming ``eval_set_id`` in its metadata, as a combined report's cases do
+    (unchanged when it names one already)."""
+    if EVAL_SET_ID_KEY in result.metadata:
+        return result
+    return result.model_copy(update={"metadata": {**result.metadata, EVAL_SET_ID_KEY: eval_set_id}})
+
+
+def combined_fields(reports: Sequence[EvalReport]) -> dict[str, Any]:
+    """What a report combining ``reports`` says besides its results (see
+    :meth:`EvalReport.combine`): ``wall_seconds``, ``config_used`` and ``metadata``."""
+    partial = any(r.is_partial for r in reports)
+    stopped = next((r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None)
+    not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
+    walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
+    provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in reports])
+    return {
+        "wall_seconds": sum(walls) if walls else None,  # eval sets run one after the other
+        "config_used": reports[0].config_used if reports else {},
+        "metadata": {
+            "eval_set_ids": [r.eval_set_id for r in reports],
+            **({PARTIAL_KEY: True} if partial else {}),
+            **({STOPPED_KEY: stopped, NOT_RUN_KEY: not_run} if stopped else {}),
+            **({PROVENANCE_KEY: provenance} if provenance else {}),
+        },
+    }
 
 
 class EvalReport(BaseModel):
@@ -445,6 +430,15 @@ class EvalReport(BaseModel):
     config_used: dict[str, Any] = Field(default_factory=dict)
     timestamp: float = Field(default_factory=time.time)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_serializer("results", mode="wrap")
+    def _results_listed(  # type: ignore[no-untyped-def]
+        self, results: Sequence[EvalCaseResult], handler: SerializerFunctionWrapHandler
+    ):
+        # Results read from a journal as they are needed (results/journal_results.py) are
+        # a sequence, not a list: serialised as the list they stand for. No return type:
+        # the field's own JSON schema stays the serialisation schema.
+        return handler(results if isinstance(results, list) else list(results))
 
     @field_serializer("config_used")
     def _config_without_credentials(self, config_used: dict[str, Any]) -> dict[str, Any]:
@@ -488,35 +482,16 @@ class EvalReport(BaseModel):
         The merged report is partial when any is, and stopped (``stopped_by``, with every
         ``not_run`` id) when any was; its provenance combines theirs
         (:func:`combined_provenance`)."""
-        results: list[EvalCaseResult] = []
-        for report in reports:
-            for result in report.results:
-                if EVAL_SET_ID_KEY not in result.metadata:
-                    result = result.model_copy(
-                        update={
-                            "metadata": {**result.metadata, EVAL_SET_ID_KEY: report.eval_set_id}
-                        }
-                    )
-                results.append(result)
-        partial = any(r.is_partial for r in reports)
-        stopped = next(
-            (r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None
-        )
-        not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
-        walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
-        provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in reports])
+        results = [
+            tagged_with_set(result, report.eval_set_id)
+            for report in reports
+            for result in report.results
+        ]
         return cls.create(
-            wall_seconds=sum(walls) if walls else None,  # eval sets run one after the other
             eval_set_id=eval_set_id,
             results=results,
             eval_set_name=eval_set_name,
-            config_used=reports[0].config_used if reports else {},
-            metadata={
-                "eval_set_ids": [r.eval_set_id for r in reports],
-                **({PARTIAL_KEY: True} if partial else {}),
-                **({STOPPED_KEY: stopped, NOT_RUN_KEY: not_run} if stopped else {}),
-                **({PROVENANCE_KEY: provenance} if provenance else {}),
-            },
+            **combined_fields(reports),
         )
 
     @property

@@ -202,27 +202,49 @@ class RunRepeatStats(BaseModel):
 def run_repeat_stats(cases: Sequence[tuple[RepeatStats | None, bool]]) -> RunRepeatStats | None:
     """A run's :class:`RunRepeatStats` from each case's ``(repeat_stats, passed)``, or
     ``None`` when no case ran more than once (a case run once counts as one run)."""
-    repeated = [stats for stats, _ in cases if stats is not None]
-    if not repeated:
-        return None
-    total = passed = 0
+    totals = RepeatTotals()
     for stats, case_passed in cases:
-        total += stats.repeats if stats else 1
-        passed += stats.passed_repeats if stats else int(case_passed)
-    low, high = wilson_interval(passed, total)
-    passed_cases = sum(1 for _, case_passed in cases if case_passed)
-    case_low, case_high = wilson_interval(passed_cases, len(cases))
-    return RunRepeatStats(
-        total_repeats=total,
-        passed_repeats=passed,
-        repeat_pass_rate=passed / total,
-        repeat_pass_rate_low=low,
-        repeat_pass_rate_high=high,
-        pass_rate_low=case_low,
-        pass_rate_high=case_high,
-        flaky_cases=sum(1 for s in repeated if s.is_flaky),
-        total_flips=sum(s.flips for s in repeated),
-    )
+        totals.add(stats, case_passed)
+    return totals.stats()
+
+
+class RepeatTotals:
+    """:func:`run_repeat_stats` as running totals: each case's ``(repeat_stats, passed)``
+    added one at a time, none kept."""
+
+    def __init__(self) -> None:
+        self.cases = self.passed_cases = 0
+        self.runs = self.passed_runs = 0
+        self.repeated = self.flaky = self.flips = 0
+
+    def add(self, stats: RepeatStats | None, case_passed: bool) -> None:
+        self.cases += 1
+        self.passed_cases += bool(case_passed)
+        self.runs += stats.repeats if stats else 1
+        self.passed_runs += stats.passed_repeats if stats else int(case_passed)
+        if stats is not None:
+            self.repeated += 1
+            self.flaky += stats.is_flaky
+            self.flips += stats.flips
+
+    def stats(self) -> RunRepeatStats | None:
+        """The run's figures, or ``None`` when no case ran more than once."""
+        if not self.repeated:
+            return None
+        total, passed = self.runs, self.passed_runs
+        low, high = wilson_interval(passed, total)
+        case_low, case_high = wilson_interval(self.passed_cases, self.cases)
+        return RunRepeatStats(
+            total_repeats=total,
+            passed_repeats=passed,
+            repeat_pass_rate=passed / total,
+            repeat_pass_rate_low=low,
+            repeat_pass_rate_high=high,
+            pass_rate_low=case_low,
+            pass_rate_high=case_high,
+            flaky_cases=self.flaky,
+            total_flips=self.flips,
+        )
 
 
 def repeat_summary_lines(rs: RunRepeatStats) -> list[str]:
@@ -237,6 +259,7 @@ def repeat_summary_lines(rs: RunRepeatStats) -> list[str]:
 
 __all__ = [
     "RepeatStats",
+    "RepeatTotals",
     "RunRepeatStats",
     "ScoreSpread",
     "fisher_one_sided",

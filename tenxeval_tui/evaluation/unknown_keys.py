@@ -166,6 +166,14 @@ def unknown_keys(data: Any, model: type[BaseModel] = EvalSet) -> list[UnknownKey
 _FILE_PATHS = {(key,) for key in FILE_KEYS}
 
 
+def unknown_keys_at(
+    data: Any, model: type[BaseModel], path: tuple[PathPart, ...]
+) -> list[UnknownKey]:
+    """The keys nothing reads of ``data``, a part of a file at ``path`` read as ``model``
+    (one case of an eval set read on its own: ``("eval_cases", 3)``, ``EvalCase``)."""
+    return list(_walk(model, data, path))
+
+
 def unknown_key_problems(
     path: str | Path,
     text: str,
@@ -177,19 +185,40 @@ def unknown_key_problems(
     """The unknown keys of a file at their ``file:line:column``, each a ``severity``
     (``"warning"``; ``"error"`` where they must fail, as ``--strict`` asks)."""
     found = unknown_keys(data, model)
-    places = locate_many(text, [list(item.path) for item in found])
+    return placed_problems(path, text, found, [item.path for item in found], severity=severity)
+
+
+def placed_problems(
+    path: str | Path,
+    text: str,
+    found: Sequence[UnknownKey],
+    places: Sequence[Sequence[PathPart]],
+    *,
+    severity: str = "warning",
+    origin: tuple[int, int] = (1, 1),
+    shift: int = 0,
+) -> list[Problem]:
+    """The problems of the unknown keys ``found``, each at its path of ``places`` in
+    ``text``: the whole file, or a part of it (one case) starting at line and column
+    ``origin`` of the file, its first ``shift`` characters not the file's (an added ``{``)."""
+    located = locate_many(text, [list(place) for place in places])
     lines = text.splitlines()
     problems = []
-    for item, (line, column) in zip(found, places, strict=True):
+    for item, (line, column) in zip(found, located, strict=True):
         # the place of the key itself, when it stands on its value's line
         before = lines[line - 1][: column - 1] if 0 < line <= len(lines) else ""
         at = before.rfind(json.dumps(item.key, ensure_ascii=False))
+        column = at + 1 if at >= 0 else column
+        if line == 1:
+            line, column = origin[0], origin[1] + column - 1 - shift
+        else:
+            line += origin[0] - 1
         problems.append(
             Problem(
                 str(path),
                 f"{severity}: {item.message()}",
                 line,
-                at + 1 if at >= 0 else column,
+                column,
                 format_path(item.path[:-1]),
             )
         )
@@ -222,7 +251,9 @@ __all__ = [
     "ALSO_READ",
     "UnknownKey",
     "describe",
+    "placed_problems",
     "unknown_key_problems",
     "unknown_keys",
+    "unknown_keys_at",
     "unknown_keys_in_file",
 ]

@@ -4,8 +4,10 @@ The agent runs in ``python -m tenxeval_tui.runs.worker`` (:mod:`tenxeval_tui.run
 nothing it does can end or hang the run: ``sys.exit``, ``os._exit``, a segfault,
 ``kill -9`` or the OOM killer end the child only, and the threads it leaves die with
 it. The child keeps a run journal (:class:`~tenxeval_tui.evaluation.results.journal.RunJournal`)
-next to the reports; the reports are rebuilt from it here, with every result whole,
-so a child that died still gives the report of the cases that finished. The journal
+next to the reports; the reports are rebuilt from it here, their results left in the
+file and read a case at a time as the reports are written
+(:mod:`~tenxeval_tui.evaluation.results.journal_results`: memory does not grow with the
+cases), so a child that died still gives the report of the cases that finished. The journal
 is removed once the reports are written; a ``run`` killed itself leaves it behind,
 for ``tenxeval-tui run --from-journal``.
 
@@ -37,7 +39,8 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.results.journal import read_journal_runs
+from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan
@@ -63,7 +66,8 @@ class _InFlight(RunObserver):
 
 @dataclass
 class ChildRun:
-    """What a run in the child left: its reports (from the journal) and how it ended."""
+    """What a run in the child left: its reports (from the journal, their results read from
+    it as they are needed) and how it ended."""
 
     reports: list[EvalReport] = field(default_factory=list)
     finished: bool = False
@@ -202,8 +206,9 @@ class _Follower:
         self.reports_written = False
         self.worker_error: str | None = None
         self.worker_deaths: list[str] = []
-        self.planned: list[dict[str, Any]] = []
-        """The eval sets the worker planned (its ``worker_plan`` line)."""
+        self.planned_line = ""
+        """The worker's ``worker_plan`` line (every case it will run): parsed only when it
+        is needed (:func:`planned_sets`; objects a case in a long run)."""
         self._killer: threading.Timer | None = None
 
     def pump(self, stream: IO[bytes]) -> None:
@@ -214,6 +219,9 @@ class _Follower:
                 self.watch.event_line(raw)
                 continue
             text = raw.decode("utf-8", errors="replace")
+            if text.startswith('{"type": "worker_plan"'):
+                self.planned_line = text
+                continue
             if replay_json_lines([text], self.observer) or not text.startswith('{"type": "worker_'):
                 continue
             try:
@@ -226,8 +234,6 @@ class _Follower:
                 self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
                 self.reports_written = True
-            elif data.get("type") == "worker_plan":
-                self.planned = list(data.get("eval_sets") or [])
             elif data.get("type") == JOURNAL_FAILED:
                 self.kept.journal_failed(str(data.get("message", "the journal failed")))
 
@@ -272,12 +278,12 @@ def run_in_child(
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
     kept = KeptResults()
-    planned: list[dict[str, Any]] = []
+    planned = ""
     segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
             follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop)
-            planned = planned or follower.planned
+            planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
             ran, segment = segment, None
             if follower.watch.overdue and not outcome.interrupted:
@@ -288,16 +294,27 @@ def run_in_child(
     outcome.worker_error = follower.worker_error
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
     try:
-        outcome.reports = read_journal_runs(journal) if journal.is_file() else []
+        outcome.reports = read_journal_runs_streamed(journal) if journal.is_file() else []
     except (OSError, EvalFileError) as exc:
         outcome.warnings.append(f"the run's journal could not be read: {exc}")
     if kept.failure is not None:
-        outcome.reports = with_kept(outcome.reports, kept, planned, outcome.finished)
+        outcome.reports = with_kept(outcome.reports, kept, planned_sets(planned), outcome.finished)
         outcome.warnings.append(
             f"the run's journal could not be written ({kept.failure}): the report holds "
             f"the {len(kept.results)} case(s) it lacks as the worker sent them"
         )
     return outcome
+
+
+def planned_sets(line: str) -> list[dict[str, Any]]:
+    """The ``eval_sets`` of a ``worker_plan`` line (none when it is not one)."""
+    import json
+
+    try:
+        data = json.loads(line) if line else {}
+    except ValueError:
+        return []
+    return list(data.get("eval_sets") or []) if isinstance(data, dict) else []
 
 
 def _run_child(
@@ -378,13 +395,7 @@ def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalRe
             if index is None:
                 reports.append(EvalReport.create(eval_set_id=set_id, results=[]))
                 index = len(reports) - 1
-            old = reports[index]
-            reports[index] = EvalReport.create(
-                eval_set_id=old.eval_set_id,
-                results=[*old.results, died_result(set_id, case, how)],
-                eval_set_name=old.eval_set_name,
-                metadata=old.metadata,
-            )
+            reports[index] = with_results_added(reports[index], [died_result(set_id, case, how)])
     if not outcome.finished:
         reports = [marked_partial(r) for r in reports]
     return [r.model_copy(update={"config_used": config_used}) for r in reports]

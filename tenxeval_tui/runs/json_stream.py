@@ -19,6 +19,7 @@ import codecs
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO, Final
 
 CASE: Final = object()
@@ -39,6 +40,31 @@ class NotStreamable(ValueError):
     """The file is not what :func:`eval_set_items` reads (see the module)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an item of :func:`placed_eval_set_items` is in its file: characters
+    ``start`` to ``end`` of ``text`` (the reader's window when it was read), the window
+    starting ``lines_before`` lines into the file, ``columns_before`` characters into its
+    line."""
+
+    text: str
+    start: int
+    end: int
+    lines_before: int
+    columns_before: int
+
+    def raw(self) -> str:
+        """The item's text as the file has it."""
+        return self.text[self.start : self.end]
+
+    def line_column(self) -> tuple[int, int]:
+        """The 1-based line and column of the item's first character in the file."""
+        newlines = self.text.count("\n", 0, self.start)
+        if not newlines:
+            return self.lines_before + 1, self.columns_before + self.start + 1
+        return self.lines_before + newlines + 1, self.start - self.text.rfind("\n", 0, self.start)
+
+
 class _Window:
     """The file's text from the read position on, read in chunks as it is needed."""
 
@@ -48,6 +74,12 @@ class _Window:
         self.text = ""
         self.pos = 0
         self.ended = False
+        self.lines_before = 0
+        """Newlines in the text read before :attr:`text` (for :class:`Place`)."""
+        self.columns_before = 0
+        """Characters after the last of them."""
+        self.mark: int | None = None
+        """Where the item being read starts (kept in :attr:`text` while it is read)."""
 
     def more(self) -> bool:
         """Read on (at least as much again as is held: a value longer than a chunk is read
@@ -60,9 +92,30 @@ class _Window:
             decoded = self._utf8.decode(chunk, final=self.ended)
         except UnicodeDecodeError:
             raise NotStreamable from None
-        self.text = self.text[self.pos :] + decoded
-        self.pos = 0
+        dropped = self.pos if self.mark is None else min(self.pos, self.mark)
+        newlines = self.text.count("\n", 0, dropped)
+        if newlines:
+            self.lines_before += newlines
+            self.columns_before = dropped - self.text.rfind("\n", 0, dropped) - 1
+        else:
+            self.columns_before += dropped
+        self.text = self.text[dropped:] + decoded
+        self.pos -= dropped
+        if self.mark is not None:
+            self.mark -= dropped
         return True
+
+    def start_item(self, placed: bool) -> None:
+        """The next value (or key) starts an item whose :meth:`place` is wanted (when
+        ``placed``): its text stays in the window until then."""
+        self.peek()
+        self.mark = self.pos if placed else None
+
+    def place(self) -> Place:
+        """Where the item started with :meth:`start_item` is (up to the read position)."""
+        assert self.mark is not None
+        start, self.mark = self.mark, None
+        return Place(self.text, start, self.pos, self.lines_before, self.columns_before)
 
     def peek(self) -> str:
         """The next character that is not white space (``""`` at the end)."""
@@ -103,13 +156,26 @@ def eval_set_items(handle: BinaryIO) -> Iterator[tuple[Any, Any]]:
     """``(key, value)`` for each top-level field of the eval set file open in ``handle``
     (binary), but for ``eval_cases``: ``(CASE, case)`` for each of its items instead, in
     file order. Raises :class:`NotStreamable` (see the module), maybe after some items."""
-    window = _Window(handle)
+    for key, value, _ in _items(_Window(handle), placed=False):
+        yield key, value
+
+
+def placed_eval_set_items(handle: BinaryIO) -> Iterator[tuple[Any, Any, Place]]:
+    """:func:`eval_set_items`, each with its :class:`Place` in the file: a top-level
+    field's from its key to the end of its value, a case's its value's."""
+    for key, value, place in _items(_Window(handle), placed=True):
+        assert place is not None
+        yield key, value, place
+
+
+def _items(window: _Window, placed: bool) -> Iterator[tuple[Any, Any, Place | None]]:
     window.take("{")
     seen_cases = False
     if window.peek() == "}":
         window.pos += 1
     else:
         while True:
+            window.start_item(placed)
             key = window.value()
             if not isinstance(key, str):
                 raise NotStreamable
@@ -118,9 +184,11 @@ def eval_set_items(handle: BinaryIO) -> Iterator[tuple[Any, Any]]:
                 if seen_cases:
                     raise NotStreamable  # two lists of cases: the later wins, when loaded
                 seen_cases = True
-                yield from _cases(window)
+                window.mark = None
+                yield from _cases(window, placed)
             else:
-                yield key, window.value()
+                value = window.value()
+                yield key, value, window.place() if placed else None
             if window.peek() == "}":
                 window.pos += 1
                 break
@@ -129,17 +197,19 @@ def eval_set_items(handle: BinaryIO) -> Iterator[tuple[Any, Any]]:
         raise NotStreamable  # text after the eval set
 
 
-def _cases(window: _Window) -> Iterator[tuple[Any, Any]]:
+def _cases(window: _Window, placed: bool) -> Iterator[tuple[Any, Any, Place | None]]:
     window.take("[")
     if window.peek() == "]":
         window.pos += 1
         return
     while True:
-        yield CASE, window.value()
+        window.start_item(placed)
+        case = window.value()
+        yield CASE, case, window.place() if placed else None
         if window.peek() == "]":
             window.pos += 1
             return
         window.take(",")
 
 
-__all__ = ["CASE", "NotStreamable", "eval_set_items"]
+__all__ = ["CASE", "NotStreamable", "Place", "eval_set_items", "placed_eval_set_items"]

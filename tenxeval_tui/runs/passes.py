@@ -13,6 +13,8 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import NOT_RUN_KEY, RETRIED_KEY, STOPPED_KEY, EvalReport
+from tenxeval_tui.evaluation.results.journal_results import is_streamed, none_holds
+from tenxeval_tui.evaluation.results.streamed_reports import merged_streamed
 from tenxeval_tui.evaluation.subsets import merge_results, unfinished
 
 Selected = Sequence[tuple[Path, EvalSet]]
@@ -63,6 +65,8 @@ def case_ids(selected: Selected, only: Mapping[Path, Sequence[str]]) -> set[Case
 def retried_count(report: EvalReport, rerun: Collection[CaseId] = ()) -> int:
     """How many of ``report``'s cases ran more than once: run again by ``--retry-errors``
     (``rerun``) or retried after their worker died (their result says so), each counted once."""
+    if not rerun and none_holds(report.results, metadata=RETRIED_KEY):  # not read again
+        return 0
     count = 0
     for result in report.results:
         case = (result.eval_set_id or report.eval_set_id, result.eval_id)
@@ -80,12 +84,20 @@ def merge_by_set(
     sets = {eval_set.eval_set_id: eval_set for _, eval_set in selected}
     by_id = {report.eval_set_id: report for report in newer}
     merged = [
-        merge_results(report, by_id.pop(report.eval_set_id), sets.get(report.eval_set_id))
+        _merged(report, by_id.pop(report.eval_set_id), sets.get(report.eval_set_id))
         if report.eval_set_id in by_id
         else report
         for report in base
     ]
     return merged + list(by_id.values())
+
+
+def _merged(base: EvalReport, newer: EvalReport, eval_set: EvalSet | None) -> EvalReport:
+    """``merge_results``; a report whose results are read from its journal as they are
+    needed stays so when only some of its cases were run again."""
+    if is_streamed(base) and (streamed := merged_streamed(base, newer, eval_set)) is not None:
+        return streamed
+    return merge_results(base, newer, eval_set)
 
 
 def resume_split(

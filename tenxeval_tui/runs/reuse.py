@@ -41,6 +41,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.provenance import case_fingerprint, case_sha256, result_fingerprint
 from tenxeval_tui.evaluation.repeats import RepeatsError, resolve_repeats
+from tenxeval_tui.evaluation.results.journal_results import none_holds
 from tenxeval_tui.runs.passes import CaseId, Selected, merge_by_set
 
 logger = logging.getLogger("tenxeval_tui.runs.reuse")
@@ -230,6 +231,8 @@ def _marked(found: EarlierResult) -> EvalCaseResult:
 
 def reused_count(report: EvalReport) -> int:
     """How many of ``report``'s results were reused from earlier reports."""
+    if none_holds(report.results, metadata=REUSED_FROM_KEY):  # a journal's: not read again
+        return 0
     return sum(1 for r in report.results if r.metadata.get(REUSED_FROM_KEY))
 
 

@@ -43,7 +43,8 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.journal import read_journal_runs
+from tenxeval_tui.evaluation.results.journal_results import is_streamed, read_journal_runs_streamed
+from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
 from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
 from tenxeval_tui.runs.case_scan import scan_run_files
@@ -429,7 +430,7 @@ class RunSession:
         """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
         as a run's (1 when the journal's run did not finish: the report is partial)."""
         with journal_problems(journal):
-            runs = [r for r in read_journal_runs(journal) if r.results]
+            runs = [r for r in read_journal_runs_streamed(journal) if r.results]
         if not runs:
             raise RunProblem(f"{journal}: no finished case in this journal")
         report = _one(runs)
@@ -460,8 +461,13 @@ def _whole_cases(selected: Selected, loaded: Selected) -> list[tuple[Path, EvalS
 
 
 def _one(reports: Sequence[EvalReport]) -> EvalReport:
-    """``reports`` as one: the only one, or all combined."""
-    return reports[0] if len(reports) == 1 else EvalReport.combine(list(reports))
+    """``reports`` as one: the only one, or all combined (their results left in their
+    journal when they are there)."""
+    if len(reports) == 1:
+        return reports[0]
+    if any(is_streamed(report) for report in reports):
+        return combined_streamed(reports)
+    return EvalReport.combine(list(reports))
 
 
 def _with_wall(report: EvalReport, seconds: float) -> EvalReport:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from typing import Any
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
@@ -87,12 +88,27 @@ class CsvReporter(BaseReporter):
 
     def render(self, report: EvalReport) -> str:
         """The report as CSV text (``\\r\\n`` line ends, as RFC 4180 has them)."""
+        return "".join(self._chunks(report))
+
+    def render_parts(self, report: EvalReport) -> Iterator[bytes]:
+        """:meth:`render` in pieces of a few hundred rows, the cases read as they come."""
+        return (chunk.encode("utf-8") for chunk in self._chunks(report))
+
+    def _chunks(self, report: EvalReport) -> Iterator[str]:
         columns = row_columns(
             self.options, with_cost=has_costs(report), with_repeats=has_repeats(report)
         )
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(columns)
-        for row in report_rows(report, self.options):
+        for count, row in enumerate(report_rows(report, self.options), 1):
             writer.writerow([_cell(row[column], self.escape_formulas) for column in columns])
-        return buffer.getvalue()
+            if count % ROWS_A_PIECE == 0:
+                yield buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+        yield buffer.getvalue()
+
+
+ROWS_A_PIECE = 500
+"""Rows written to the file at once."""

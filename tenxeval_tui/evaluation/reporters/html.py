@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, overload
 
 import jinja2
 import pydantic_core
@@ -202,13 +202,46 @@ class HTMLReporter(BaseReporter):
 
 def shown_results(results: Sequence[EvalCaseResult], most: int | None) -> Sequence[EvalCaseResult]:
     """The results an HTML report lists: all of them, or past ``most`` that many, every
-    failed and errored one first, then passing ones, in report order."""
+    failed and errored one first, then passing ones, in report order.
+
+    One pass over ``results`` keeping at most ``most`` places of each kind, then the
+    chosen ones read again (``results`` read from a file a case at a time are never held
+    whole)."""
     if most is None or len(results) <= most:
         return results
-    failing = [i for i, r in enumerate(results) if not r.passed or r.is_error][:most]
-    room = most - len(failing)
-    passing = [i for i, r in enumerate(results) if r.passed and not r.is_error][:room]
-    return [results[i] for i in sorted(failing + passing)]
+    failing: list[int] = []
+    passing: list[int] = []
+    for index, result in enumerate(results):
+        kind = passing if result.passed and not result.is_error else failing
+        if len(kind) < most:
+            kind.append(index)
+    chosen = sorted(failing + passing[: most - len(failing)])
+    if isinstance(results, list):
+        return [results[i] for i in chosen]
+    return _Chosen(results, chosen)
+
+
+class _Chosen(Sequence[EvalCaseResult]):
+    """Some of a sequence of results, each read from it when it is read (results read
+    from a file a case at a time: the page's thousands of cases are not all held)."""
+
+    def __init__(self, results: Sequence[EvalCaseResult], indices: list[int]) -> None:
+        self.results = results
+        self.indices = indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, index: int) -> EvalCaseResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[EvalCaseResult]: ...
+
+    def __getitem__(self, index: int | slice) -> EvalCaseResult | Sequence[EvalCaseResult]:
+        if isinstance(index, slice):
+            return _Chosen(self.results, self.indices[index])
+        return self.results[self.indices[index]]
 
 
 NODE_BATCH = 500

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+import uuid
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,8 @@ from tenxeval_tui.evaluation.files.fileio import atomic_write_bytes, gc_paused, 
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
 from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
-from tenxeval_tui.evaluation.results.json_stream import report_json_parts
-from tenxeval_tui.evaluation.results.node_views import fill_report
+from tenxeval_tui.evaluation.results.json_stream import list_parts, marked_list, report_json_parts
+from tenxeval_tui.evaluation.results.node_views import fill, fill_report
 
 
 class JSONReporter(BaseReporter):
@@ -94,19 +95,44 @@ class JSONReporter(BaseReporter):
         """The report as plain JSON-ready data, with the excluded parts left out."""
         data = fill_report(report).model_dump(mode="json", exclude=self._exclude() or None)
         for result in data.get("results", []):
-            if not self.include_actual_response:
-                _drop_replies(result)
-            if not self.include_tool_call_details:
-                for cr in result.get("criterion_results", []):
-                    if cr.get("details"):
-                        cr["details"] = names_only_tools(cr["details"])
-                for turn in result.get("turn_results", []):
-                    for call in turn.get("tool_calls", []) or []:
-                        if isinstance(call, dict):
-                            call.pop("args", None)
-                            call.pop("result", None)
-                _drop_tool_data(result)
+            self._filter_case(result)
         return data
+
+    def _filter_case(self, result: dict[str, Any]) -> None:
+        """Leave out of a case's data what ``exclude`` cannot reach (see the switches)."""
+        if not self.include_actual_response:
+            _drop_replies(result)
+        if not self.include_tool_call_details:
+            for cr in result.get("criterion_results", []):
+                if cr.get("details"):
+                    cr["details"] = names_only_tools(cr["details"])
+            for turn in result.get("turn_results", []):
+                for call in turn.get("tool_calls", []) or []:
+                    if isinstance(call, dict):
+                        call.pop("args", None)
+                        call.pop("result", None)
+            _drop_tool_data(result)
+
+    def _filtered_parts(self, report: EvalReport) -> Iterator[bytes]:
+        """:meth:`render_bytes` with data left out, a case at a time (the report's results
+        never all in memory as data): the same bytes."""
+        indent = self.indent_for(report)
+        mark = f"tenxeval-cases-{uuid.uuid4().hex}"
+        head = self.to_dict(report.model_copy(update={"results": []}))
+        head["results"] = [mark]
+        text = _json_bytes(head, indent)
+        start, end, depth = marked_list(text, mark, indent)
+        yield text[:start]
+        exclude = self._exclude()["results"]["__all__"]
+
+        def cases() -> Iterator[bytes]:
+            for result in report.results:
+                data = fill(result).model_dump(mode="json", exclude=exclude)
+                self._filter_case(data)
+                yield _json_bytes(data, indent)
+
+        yield from list_parts(cases(), indent, depth)
+        yield text[end:] + b"\n"
 
     def render(self, report: EvalReport) -> str:
         """The report as JSON text."""
@@ -136,7 +162,7 @@ class JSONReporter(BaseReporter):
         """:meth:`render_bytes` in pieces (:mod:`..json_stream`): a report of a case with
         many steps is never held whole (whole when the switches leave data out)."""
         if self._exclude():
-            return [self.render_bytes(report)]
+            return self._filtered_parts(report)
         return itertools.chain(report_json_parts(report, self.indent_for(report)), [b"\n"])
 
     def save(self, report: EvalReport, path: str | Path) -> Path:
@@ -153,6 +179,15 @@ class JSONReporter(BaseReporter):
     def to_json(self, report: EvalReport) -> str:
         """Same as :meth:`render` (10xGraph's name)."""
         return self.render(report)
+
+
+def _json_bytes(data: Any, indent: int | None) -> bytes:
+    """``data`` as JSON; text UTF-8 cannot hold (a lone surrogate) written as U+FFFD, as
+    :meth:`JSONReporter.render_bytes` writes it."""
+    try:
+        return pydantic_core.to_json(data, indent=indent)
+    except pydantic_core.PydanticSerializationError:
+        return pydantic_core.to_json(without_surrogates(data), indent=indent)
 
 
 def _drop_replies(result: dict[str, Any]) -> None:

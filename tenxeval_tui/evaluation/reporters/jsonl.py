@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pydantic_core
 
 from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
@@ -43,10 +45,12 @@ class JsonlReporter(BaseReporter):
 
     def render_bytes(self, report: EvalReport) -> bytes:
         """The report as UTF-8 JSON Lines (a lone surrogate from the agent becomes U+FFFD)."""
-        lines = []
+        return b"".join(self.render_parts(report))
+
+    def render_parts(self, report: EvalReport) -> Iterator[bytes]:
+        """:meth:`render_bytes` a line at a time, the cases read as they come."""
         for row in report_rows(report, self.options):
             try:
-                lines.append(pydantic_core.to_json(row))
+                yield pydantic_core.to_json(row) + b"\n"
             except pydantic_core.PydanticSerializationError:
-                lines.append(pydantic_core.to_json(without_surrogates(row)))
-        return b"".join(line + b"\n" for line in lines)
+                yield pydantic_core.to_json(without_surrogates(row)) + b"\n"

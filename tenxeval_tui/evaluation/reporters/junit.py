@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import uuid
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -11,6 +13,7 @@ from tenxeval_tui.evaluation.config.eval_config import ReporterConfig
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import to_text
+from tenxeval_tui.evaluation.summary_totals import SummaryTotals
 
 # Characters XML 1.0 forbids (even escaped): C0 controls but tab/newline/CR, lone
 # surrogates, U+FFFE and U+FFFF.
@@ -89,7 +92,62 @@ class JUnitXMLReporter(BaseReporter):
             groups.setdefault(result.eval_set_id or report.eval_set_id, []).append(result)
         if not groups:
             groups[report.eval_set_id] = []
-        stamp = datetime.fromtimestamp(report.timestamp).strftime("%Y-%m-%dT%H:%M:%S")
+        root = self._root(report)
+        stamp = _stamp(report)
+        for index, (set_id, results) in enumerate(groups.items()):
+            summary = report.summary if len(groups) == 1 else EvalSummary.from_results(results)
+            suite = self._suite(index, xml_safe(set_id), summary, _thresholds(results), stamp)
+            names: dict[str, str] = {}
+            suite.extend(self._case(xml_safe(set_id), result, names) for result in results)
+            root.append(suite)
+        return root
+
+    def render_parts(self, report: EvalReport) -> Iterator[bytes]:
+        """:meth:`render` in pieces, a case at a time: the suites' figures from one pass over
+        the cases, then each suite's cases from another (a report read from a journal is
+        never held whole). The same bytes as :meth:`render`."""
+        groups = _group_figures(report)
+        root = self._root(report)
+        stamp = _stamp(report)
+        marks: list[tuple[str, str]] = []
+        for index, (set_id, (totals, thresholds)) in enumerate(groups.items()):
+            summary = report.summary if len(groups) == 1 else EvalSummary(**totals.fields())
+            suite = self._suite(index, xml_safe(set_id), summary, thresholds, stamp)
+            if totals.total:
+                marks.append((set_id, f"tenxeval-cases-{uuid.uuid4().hex}"))
+                ET.SubElement(suite, marks[-1][1])
+            root.append(suite)
+        ET.indent(root)
+        text = ET.tostring(root, encoding="unicode")
+        yield b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        done = 0
+        for set_id, mark in marks:
+            found = text.index(f"<{mark} />", done)
+            yield text[done:found].encode("utf-8")
+            yield from self._case_parts(report, set_id, len(groups) == 1)
+            done = text.index("</testsuite>", found)
+            done = text.rindex("\n", 0, done)  # the last case's tail ends the suite's line
+        yield text[done:].encode("utf-8") + b"\n"
+
+    def _case_parts(self, report: EvalReport, set_id: str, alone: bool) -> Iterator[bytes]:
+        """The ``<testcase>`` elements of the suite ``set_id``, indented as in a whole tree,
+        each but the last followed by the next one's indentation."""
+        names: dict[str, str] = {}
+        safe_id = xml_safe(set_id)
+        previous: ET.Element | None = None
+        for result in report.results:
+            if not alone and (result.eval_set_id or report.eval_set_id) != set_id:
+                continue
+            if previous is not None:
+                previous.tail = "\n    "
+                yield ET.tostring(previous, encoding="unicode").encode("utf-8")
+            previous = self._case(safe_id, result, names)
+            _indent(previous, "\n    ")
+        if previous is not None:
+            yield ET.tostring(previous, encoding="unicode").encode("utf-8")
+
+    def _root(self, report: EvalReport) -> ET.Element:
+        """The ``<testsuites>`` element, without its suites."""
         root = ET.Element("testsuites")
         s = report.summary
         _set(
@@ -100,19 +158,17 @@ class JUnitXMLReporter(BaseReporter):
             errors=s.error_cases,
             time=f"{s.total_duration_seconds:.3f}",
         )
-        for index, (set_id, results) in enumerate(groups.items()):
-            summary = s if len(groups) == 1 else EvalSummary.from_results(results)
-            root.append(self._suite(index, xml_safe(set_id), results, summary, stamp))
         return root
 
     def _suite(
         self,
         index: int,
         set_id: str,
-        results: list[EvalCaseResult],
         summary: EvalSummary,
+        thresholds: dict[str, float],
         stamp: str,
     ) -> ET.Element:
+        """A ``<testsuite>`` with its properties, without its cases."""
         suite = ET.Element("testsuite")
         _set(
             suite,
@@ -134,15 +190,12 @@ class JUnitXMLReporter(BaseReporter):
             _property(props, "pass_rate_low", f"{rs.pass_rate_low:.4f}")
             _property(props, "pass_rate_high", f"{rs.pass_rate_high:.4f}")
             _property(props, "flaky_cases", str(rs.flaky_cases))
-        thresholds = _thresholds(results)
         for name, stats in summary.criterion_stats.items():
             safe = xml_safe(name)
             _property(props, f"{safe}.avg_score", f"{float(stats.get('avg_score', 0)):.4f}")
             _property(props, f"{safe}.pass_rate", f"{float(stats.get('pass_rate', 0)):.4f}")
             if name in thresholds:
                 _property(props, f"{safe}.threshold", f"{thresholds[name]:.4f}")
-        names: dict[str, str] = {}
-        suite.extend(self._case(set_id, result, names) for result in results)
         return suite
 
     def _case(self, set_id: str, result: EvalCaseResult, names: dict[str, str]) -> ET.Element:
@@ -239,13 +292,53 @@ class JUnitXMLReporter(BaseReporter):
         return self.render(report)
 
 
-def _thresholds(results: list[EvalCaseResult]) -> dict[str, float]:
+def _thresholds(results: Iterable[EvalCaseResult]) -> dict[str, float]:
     """Each criterion's threshold (the same for every case of a run; the first one seen)."""
     found: dict[str, float] = {}
     for result in results:
-        for cr in result.criterion_results:
-            found.setdefault(cr.criterion, cr.threshold)
+        _add_thresholds(found, result)
     return found
+
+
+def _add_thresholds(found: dict[str, float], result: EvalCaseResult) -> None:
+    for cr in result.criterion_results:
+        found.setdefault(cr.criterion, cr.threshold)
+
+
+def _group_figures(report: EvalReport) -> dict[str, tuple[SummaryTotals, dict[str, float]]]:
+    """Each suite's (eval set's) running totals (no per-case tokens: a suite does not show
+    them) and thresholds, in one pass over the cases; one empty suite for a report of none."""
+    groups: dict[str, tuple[SummaryTotals, dict[str, float]]] = {}
+    for result in report.results:
+        key = result.eval_set_id or report.eval_set_id
+        if key not in groups:
+            groups[key] = (SummaryTotals(per_case=False), {})
+        totals, thresholds = groups[key]
+        totals.add(result)
+        _add_thresholds(thresholds, result)
+    return groups or {report.eval_set_id: (SummaryTotals(), {})}
+
+
+def _indent(element: ET.Element, prefix: str) -> None:
+    """``ET.indent`` of ``element`` at the depth whose line starts ``prefix`` (a newline
+    and its indentation), as a plain function: ``ET.indent``'s nested one makes a
+    reference cycle a call, a case's worth of garbage kept while a report is written with
+    the collector paused."""
+    if not len(element):
+        return
+    inner = prefix + "  "
+    if not element.text or not element.text.strip():
+        element.text = inner
+    for child in element:
+        _indent(child, inner)
+        if not child.tail or not child.tail.strip():
+            child.tail = inner
+    if not (child.tail or "").strip():
+        child.tail = prefix
+
+
+def _stamp(report: EvalReport) -> str:
+    return datetime.fromtimestamp(report.timestamp).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def _first_line(text: str, limit: int = 500) -> str:

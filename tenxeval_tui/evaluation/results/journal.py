@@ -25,7 +25,7 @@ import gc
 import json
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -204,8 +204,10 @@ def read_journal(path: str | Path) -> dict[str, EvalReport]:
     return reports
 
 
-class _Run:
-    """One ``run_start`` of a journal and what followed it."""
+class JournalRun:
+    """One ``run_start`` of a journal and what followed it (its results kept in memory;
+    :class:`~tenxeval_tui.evaluation.results.journal_results.IndexedRun` keeps where
+    they are in the file instead)."""
 
     def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
         self.set_id = set_id
@@ -217,6 +219,14 @@ class _Run:
         self.wall_seconds: float | None = None
         self.config_used: dict[str, Any] = {}
 
+    def add(self, result: EvalCaseResult, start: int, end: int) -> None:
+        """One more case of this run, read from bytes ``start`` to ``end`` of the file."""
+        self.results.append(result)
+
+    def report_metadata(self) -> dict[str, Any]:
+        """The report's metadata: the run's, and partial unless it ended."""
+        return {**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})}
+
     def report(self) -> EvalReport:
         position = {eval_id: i for i, eval_id in enumerate(self.order)}
         self.results.sort(key=lambda r: position.get(r.eval_id, len(position)))
@@ -224,7 +234,7 @@ class _Run:
             eval_set_id=self.set_id,
             results=self.results,
             eval_set_name=self.name,
-            metadata={**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})},
+            metadata=self.report_metadata(),
             wall_seconds=self.wall_seconds,
             config_used=self.config_used,
         )
@@ -236,38 +246,83 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
 
     Each case belongs to the latest run of its eval set; otherwise as :func:`read_journal`.
     """
+    return [run.report() for run in read_runs(path, JournalRun)]
+
+
+def read_runs[R: JournalRun](path: str | Path, make_run: Callable[..., R]) -> list[R]:
+    """The runs of the journal at ``path`` as ``make_run`` makes them (``make_run(set_id,
+    name, order)``), every case line read (and checked) once, in file order."""
     path = Path(path)
-    runs: list[_Run] = []
-    latest: dict[str, _Run] = {}
+    runs = _Runs(make_run)
     # The results are trees of plain objects made by the thousand: the cyclic garbage
     # collector, run again and again over the growing heap, took half of the read.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with path.open("rb") as handle:  # a line at a time, each ending at b"\n" only
-            _read_lines(path, handle, runs, latest)
-        return [run.report() for run in runs]
+            _read_lines(path, handle, runs.take)
+        return runs.runs
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_lines(path: Path, handle: BinaryIO, runs: list[_Run], latest: dict[str, _Run]) -> None:
-    """Every line of ``handle`` into ``runs``. A line that cannot be read is an error
-    unless it is the last one that is not blank (the write in progress when a run was
-    killed) or the start of a JSON object cut short."""
+class _Runs[R: JournalRun]:
+    """The runs of a journal as its lines are read."""
+
+    def __init__(self, make_run: Callable[..., R]) -> None:
+        self.make_run = make_run
+        self.runs: list[R] = []
+        self.latest: dict[str, R] = {}
+        """Each eval set's latest run."""
+
+    def take(self, data: dict[str, Any], start: int, end: int) -> None:
+        """Add one parsed journal line (bytes ``start`` to ``end`` of the file)."""
+        kind = data["type"]
+        set_id = str(data.get("eval_set_id", ""))
+        latest = self.latest
+        if kind == "run_start":
+            order = [str(i) for i in data.get("eval_ids") or []]
+            run = self.make_run(set_id, str(data.get("eval_set_name", "")), order)
+            config_used = data.get("config_used")
+            run.config_used = dict(config_used) if isinstance(config_used, dict) else {}
+            run.metadata = dict(data.get("metadata") or {})
+            self.runs.append(run)
+            latest[set_id] = run
+        elif kind == "case":
+            result = case_result(data.pop("result"))  # made lean (see lean_load)
+            if set_id not in latest:
+                latest[set_id] = self.make_run(set_id)
+                self.runs.append(latest[set_id])
+            latest[set_id].add(result, start, end)
+        elif kind == "run_end" and set_id in latest:
+            latest[set_id].complete = not data.get("partial", False)
+            latest[set_id].metadata.update(data.get("metadata") or {})
+            wall = data.get("wall_seconds")
+            latest[set_id].wall_seconds = float(wall) if wall is not None else None
+
+
+def _read_lines(
+    path: Path, handle: BinaryIO, take: Callable[[dict[str, Any], int, int], None]
+) -> None:
+    """Every line of ``handle`` to ``take`` (parsed, with where it starts and ends in the
+    file). A line that cannot be read is an error unless it is the last one that is not
+    blank (the write in progress when a run was killed) or the start of a JSON object cut
+    short."""
     unreadable: EvalFileError | None = None
     number = 0
+    end = 0
     while raw := handle.readline():
         number += 1
+        start, end = end, end + len(raw)
         if not raw.strip():
             continue
         if unreadable is not None:  # a line follows it: it was not the last
             raise unreadable
         try:
-            data = _parsed(raw)
+            data = parsed_line(raw)
             raw = b""
-            _take(data, runs, latest)
+            take(data, start, end)
         except (ValueError, KeyError, TypeError) as exc:
             if _cut_short(raw, exc):
                 continue
@@ -276,32 +331,7 @@ def _read_lines(path: Path, handle: BinaryIO, runs: list[_Run], latest: dict[str
             )
 
 
-def _take(data: dict[str, Any], runs: list[_Run], latest: dict[str, _Run]) -> None:
-    """Add one parsed journal line to ``runs`` (``latest``: each eval set's latest run)."""
-    kind = data["type"]
-    set_id = str(data.get("eval_set_id", ""))
-    if kind == "run_start":
-        run = _Run(set_id, str(data.get("eval_set_name", "")), data.get("eval_ids") or [])
-        run.order = [str(i) for i in run.order]
-        config_used = data.get("config_used")
-        run.config_used = dict(config_used) if isinstance(config_used, dict) else {}
-        run.metadata = dict(data.get("metadata") or {})
-        runs.append(run)
-        latest[set_id] = run
-    elif kind == "case":
-        result = case_result(data.pop("result"))  # made lean (see lean_load)
-        if set_id not in latest:
-            latest[set_id] = _Run(set_id)
-            runs.append(latest[set_id])
-        latest[set_id].results.append(result)
-    elif kind == "run_end" and set_id in latest:
-        latest[set_id].complete = not data.get("partial", False)
-        latest[set_id].metadata.update(data.get("metadata") or {})
-        wall = data.get("wall_seconds")
-        latest[set_id].wall_seconds = float(wall) if wall is not None else None
-
-
-def _parsed(raw: bytes) -> Any:
+def parsed_line(raw: bytes) -> Any:
     """A journal line's JSON. Parsed by pydantic's parser, which keeps one copy of each
     short string it meets again (a case's node names, its replies in both node views);
     by Python's when pydantic's refuses it (a lone surrogate that the journal wrote

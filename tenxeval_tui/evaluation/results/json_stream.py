@@ -13,14 +13,16 @@ newline.
 from __future__ import annotations
 
 import functools
+import itertools
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.results.node_views import fill, views
+from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 CASE_LISTS = (
     "actual_trajectory",
@@ -45,9 +47,57 @@ def report_json_parts(
     pieces.
 
     Raises what pydantic's serialiser raises (text UTF-8 cannot hold), possibly after
-    pieces were yielded.
+    pieces were yielded. The summary's ``per_case_token_usage`` (an entry a case) is
+    written in batches too.
     """
-    yield from _model_parts(report, ("results",), indent, 0, fallback)
+    per_case = report.summary.per_case_token_usage
+    if len(per_case) <= BATCH:
+        yield from _model_parts(report, ("results",), indent, 0, fallback)
+        return
+    mark = f"tenxeval-tokens-{uuid.uuid4().hex}"
+    summary = report.summary.model_copy(update={"per_case_token_usage": {mark: TokenUsage()}})
+    skeleton = report.model_copy(update={"summary": summary})
+    for piece in _model_parts(skeleton, ("results",), indent, 0, fallback):
+        found = piece.find(f'"{mark}"'.encode())
+        if found < 0:
+            yield piece
+            continue
+        start, end, depth = _marked_dict(piece, found, indent)
+        yield piece[:start]
+        yield from _dict_parts(per_case, indent, depth, fallback)
+        yield piece[end:]
+
+
+def _marked_dict(text: bytes, found: int, indent: int | None) -> tuple[int, int, int]:
+    """Where the one-entry mapping whose key is at ``found`` is in ``text``: ``(start,
+    end, depth)`` (its value an object of numbers)."""
+    if indent is None:
+        start, end, level = found - 1, text.index(b"}}", found) + 2, 0
+    else:
+        line = text.rindex(b"\n", 0, found) + 1
+        level = (found - line) // indent - 1  # the depth of the line holding the key
+        start = line - 2  # the "{" and the newline after it
+        close = b"\n" + b" " * (indent * level) + b"}"
+        end = text.index(close, found) + len(close)
+    if text[start : start + 1] != b"{" or text[end - 1 : end] != b"}":
+        raise ValueError("unexpected skeleton around the per-case tokens")  # pragma: no cover
+    return start, end, level
+
+
+def _dict_parts(
+    mapping: dict[str, TokenUsage], indent: int | None, depth: int, fallback: Fallback
+) -> Iterator[bytes]:
+    """``mapping`` (non-empty) serialised in batches, as the mapping is whole at ``depth``."""
+    adapter = _adapter(dict[str, TokenUsage])
+    items = iter(mapping.items())
+    first = True
+    yield b"{"
+    while batch := dict(itertools.islice(items, BATCH)):
+        text = adapter.dump_json(batch, indent=indent, warnings=False, fallback=fallback)
+        inner = text[1:-1] if indent is None else _deeper(text[1:-2], indent, depth)
+        yield (b"" if first else b",") + inner
+        first = False
+    yield b"}" if indent is None else b"\n" + b" " * (indent * depth) + b"}"
 
 
 def case_json_parts(
@@ -86,16 +136,7 @@ def _model_parts(
     )
     done = 0
     for name, mark in marks.items():
-        found = text.index(f'"{mark}"'.encode(), done)
-        if indent is None:
-            start, end, level = found - 1, found + len(mark) + 3, 0
-        else:
-            line = text.rindex(b"\n", 0, found) + 1
-            level = (found - line) // indent - 1  # the depth of the line holding the key
-            start = line - 2  # the "[" and the newline after it
-            end = found + len(mark) + 2 + 1 + level * indent + 1
-        if text[start : start + 1] != b"[" or text[end - 1 : end] != b"]":
-            raise ValueError(f"unexpected skeleton around {name}")  # pragma: no cover
+        start, end, level = marked_list(text, mark, indent, done)
         yield text[done:start]
         item_type = _item_type(type(model), name)
         if name == "results":
@@ -104,6 +145,40 @@ def _model_parts(
             yield from _list_parts(lists[name], item_type, indent, level, fallback)
         done = end
     yield text[done:]
+
+
+def marked_list(text: bytes, mark: str, indent: int | None, after: int = 0) -> tuple[int, int, int]:
+    """Where the one-element list ``["<mark>"]`` is in ``text`` (JSON written with
+    ``indent``, searched from ``after``): ``(start, end, depth)``, ``text[start:end]`` the
+    list, ``depth`` the nesting of the line holding its key."""
+    found = text.index(f'"{mark}"'.encode(), after)
+    if indent is None:
+        start, end, level = found - 1, found + len(mark) + 3, 0
+    else:
+        line = text.rindex(b"\n", 0, found) + 1
+        level = (found - line) // indent - 1  # the depth of the line holding the key
+        start = line - 2  # the "[" and the newline after it
+        end = found + len(mark) + 2 + 1 + level * indent + 1
+    if text[start : start + 1] != b"[" or text[end - 1 : end] != b"]":
+        raise ValueError(f"unexpected skeleton around {mark}")  # pragma: no cover
+    return start, end, level
+
+
+def list_parts(items: Iterable[bytes], indent: int | None, depth: int) -> Iterator[bytes]:
+    """A JSON list whose items come serialised on their own (each written at depth 0 with
+    ``indent``), as the whole list is written at ``depth``."""
+    if indent is None:
+        yield b"["
+        for index, item in enumerate(items):
+            yield (b"," if index else b"") + item
+        yield b"]"
+        return
+    pad = b" " * (indent * (depth + 1))
+    empty = True
+    for index, item in enumerate(items):
+        yield (b"[\n" if not index else b",\n") + pad + _deeper(item, indent, depth + 1)
+        empty = False
+    yield b"[]" if empty else b"\n" + b" " * (indent * depth) + b"]"
 
 
 def _lists(model: BaseModel, streamed: Sequence[str]) -> dict[str, Sequence[Any]]:
@@ -187,4 +262,4 @@ def _item_type(cls: type[BaseModel], name: str) -> Any:
     return item
 
 
-__all__ = ["CASE_LISTS", "case_json_parts", "report_json_parts"]
+__all__ = ["CASE_LISTS", "case_json_parts", "list_parts", "marked_list", "report_json_parts"]

@@ -1,0 +1,281 @@
+"""A journal's reports whose results stay in the file: read a case at a time when a reader
+goes through them, never all in memory.
+
+:func:`read_journal_runs_streamed` is :func:`~.journal.read_journal_runs` for a journal too
+big to hold (a run of a million cases): every line is read and checked once, as there,
+but each report keeps only where its cases' lines are (:class:`JournalResults`, 16 bytes
+a case) and its summary, worked out as running totals
+(:meth:`EvalSummary.from_result_stream`). Going through ``report.results`` reads the
+cases from the file again, one at a time, in report order; the reporters write such a
+report case by case (:mod:`.streamed_reports` puts such reports together).
+
+The file is held open by the reports, so removing it (a journal is dropped once its
+reports are written) leaves them readable on a POSIX system. Every such report equals
+the one :func:`~.journal.read_journal_runs` makes of the same journal, value for value.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import os
+import weakref
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, overload
+
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.results.journal import JournalRun, parsed_line, read_runs
+from tenxeval_tui.evaluation.results.lean_load import case_result
+from tenxeval_tui.evaluation.summary_totals import SummaryTotals
+
+
+class _OpenFile:
+    """A file held open for reading at given places (``pread``: any number of readers at
+    once, no shared position), closed when the last report reading it is gone."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_RDONLY)
+        self._closer = weakref.finalize(self, os.close, self.fd)
+
+    def read(self, start: int, end: int) -> bytes:
+        parts: list[bytes] = []
+        while start < end:
+            part = os.pread(self.fd, end - start, start)
+            if not part:
+                raise OSError(f"{self.path}: the journal ends before byte {end}")
+            parts.append(part)
+            start += len(part)
+        return b"".join(parts)
+
+
+@dataclass
+class HeldKeys:
+    """The keys some result of a set holds in its ``metadata``, and in a criterion
+    result's ``details`` (of the case or any of its repeats)."""
+
+    metadata: set[str] = field(default_factory=set)
+    details: set[str] = field(default_factory=set)
+
+    def add(self, result: EvalCaseResult) -> None:
+        self.metadata.update(result.metadata)
+        for run in result.runs:
+            for criterion in run.criterion_results:
+                if criterion.details:
+                    self.details.update(criterion.details)
+
+    def update(self, other: HeldKeys) -> None:
+        self.metadata |= other.metadata
+        self.details |= other.details
+
+
+def none_holds(
+    results: Sequence[EvalCaseResult], *, metadata: str | None = None, detail: str | None = None
+) -> bool:
+    """Whether it is known, without reading ``results`` again, that none of them holds the
+    ``metadata`` key (or the criterion ``detail`` key): a reader looking for it can pass
+    over a million results read from a journal. ``False`` when not known (a list)."""
+    if not isinstance(results, LazyResults):
+        return False
+    held = results.keys_held()
+    return (metadata is None or metadata not in held.metadata) and (
+        detail is None or detail not in held.details
+    )
+
+
+def held_keys(results: Sequence[EvalCaseResult]) -> HeldKeys:
+    """The keys ``results`` hold (read through when they are a list)."""
+    if isinstance(results, LazyResults):
+        return results.keys_held()
+    held = HeldKeys()
+    for result in results:
+        held.add(result)
+    return held
+
+
+class LazyResults(Sequence[EvalCaseResult]):
+    """Results made as they are read (a new :class:`EvalCaseResult` per read: change one
+    and the change is lost), equal to a list of the same results; a deep copy is that list."""
+
+    @abc.abstractmethod
+    def _get(self, index: int) -> EvalCaseResult:
+        """The result at ``index`` (``0 <= index < len(self)``)."""
+
+    @abc.abstractmethod
+    def keys_held(self) -> HeldKeys:
+        """The keys the results' metadata and criterion details hold, known without
+        reading them again."""
+
+    @overload
+    def __getitem__(self, index: int) -> EvalCaseResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[EvalCaseResult]: ...
+
+    def __getitem__(self, index: int | slice) -> EvalCaseResult | list[EvalCaseResult]:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("result index out of range")
+        return self._get(index)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[EvalCaseResult]:
+        return [copy.deepcopy(result, memo) for result in self]
+
+
+class JournalResults(LazyResults):
+    """The results of one run of a journal, in report order, read from the file each time
+    they are read."""
+
+    def __init__(
+        self, source: _OpenFile, starts: array[int], ends: array[int], held: HeldKeys
+    ) -> None:
+        self._source = source
+        self._starts = starts
+        self._ends = ends
+        self._held = held
+
+    def keys_held(self) -> HeldKeys:
+        return self._held
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __iter__(self) -> Iterator[EvalCaseResult]:
+        for index in range(len(self)):
+            yield self._get(index)
+
+    def _get(self, index: int) -> EvalCaseResult:
+        data = parsed_line(self._source.read(self._starts[index], self._ends[index]))
+        return case_result(data["result"])
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} results in {self._source.path}>"
+
+
+class IndexedRun(JournalRun):
+    """A journal run that keeps where its cases are in the file, and their running totals
+    while they come in report order (the order is checked as they come)."""
+
+    def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
+        super().__init__(set_id, name, order)
+        self.starts: array[int] = array("q")
+        self.ends: array[int] = array("q")
+        self.places: array[int] = array("q")
+        """Each case's place in :attr:`order` (past its end when it is not listed)."""
+        self._position: dict[str, int] | None = None
+        self.totals: SummaryTotals | None = SummaryTotals()
+        """The summary so far while the cases came in report order; ``None`` once not."""
+        self.held = HeldKeys()
+
+    def add(self, result: EvalCaseResult, start: int, end: int) -> None:
+        if self._position is None:
+            self._position = {eval_id: i for i, eval_id in enumerate(self.order)}
+        place = self._position.get(result.eval_id, len(self._position))
+        if self.totals is not None:
+            if self.places and place < self.places[-1]:
+                self.totals = None  # the cases finished out of order: summed once sorted
+            else:
+                self.totals.add(result)
+        self.held.add(result)
+        self.starts.append(start)
+        self.ends.append(end)
+        self.places.append(place)
+
+    def streamed_report(self, source: _OpenFile) -> EvalReport:
+        """The report of this run, its results read from ``source`` as they are read."""
+        self._position = None
+        starts, ends = self.starts, self.ends
+        if self.totals is None:  # report order: by place, then as they came (a stable sort)
+            order = sorted(range(len(self.places)), key=self.places.__getitem__)
+            starts = array("q", (self.starts[i] for i in order))
+            ends = array("q", (self.ends[i] for i in order))
+        results = JournalResults(source, starts, ends, self.held)
+        if self.totals is not None:
+            summary = EvalSummary(**self.totals.fields())
+        else:
+            summary = EvalSummary.from_result_stream(results)
+        return streamed_report(
+            results,
+            summary,
+            eval_set_id=self.set_id,
+            eval_set_name=self.name,
+            metadata=self.report_metadata(),
+            wall_seconds=self.wall_seconds,
+            config_used=self.config_used,
+        )
+
+
+def streamed_report(
+    results: Sequence[EvalCaseResult],
+    summary: EvalSummary,
+    *,
+    eval_set_id: str,
+    eval_set_name: str = "",
+    config_used: dict[str, Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+    wall_seconds: float | None = None,
+    timestamp: float | None = None,
+) -> EvalReport:
+    """``EvalReport.create(...)`` over ``results`` that are not a list (read as they are
+    needed), with their ``summary`` already worked out: the sequence is kept as it is."""
+    summary.wall_seconds = wall_seconds
+    fields: dict[str, Any] = {
+        "eval_set_id": eval_set_id,
+        "eval_set_name": eval_set_name,
+        "results": results,
+        "summary": summary,
+        "config_used": config_used or {},
+        "metadata": metadata or {},
+    }
+    if timestamp is not None:
+        fields["timestamp"] = timestamp
+    return EvalReport.model_construct(**fields)
+
+
+def read_journal_runs_streamed(path: str | Path) -> list[EvalReport]:
+    """:func:`~.journal.read_journal_runs`, each report's results left in the file (see
+    the module). Raises what it raises for a journal it cannot read."""
+    path = Path(path)
+    source = _OpenFile(path)  # first: the file read is the one the reports hold
+    runs = read_runs(path, IndexedRun)
+    return [run.streamed_report(source) for run in runs]
+
+
+def is_streamed(report: EvalReport) -> bool:
+    """Whether ``report``'s results are read as they are needed (not a list in memory)."""
+    return not isinstance(report.results, list)
+
+
+def listed(report: EvalReport) -> EvalReport:
+    """``report`` with its results in a list (read whole when they were streamed): for a
+    reader that needs them all at once."""
+    if not is_streamed(report):
+        return report
+    return report.model_copy(update={"results": list(report.results)})
+
+
+__all__ = [
+    "HeldKeys",
+    "IndexedRun",
+    "JournalResults",
+    "LazyResults",
+    "held_keys",
+    "is_streamed",
+    "listed",
+    "none_holds",
+    "read_journal_runs_streamed",
+    "streamed_report",
+]
