@@ -30,8 +30,9 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file, load_run_file
+from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
+from tenxeval_tui.runs.stable_ids import load_with_stable_ids
 
 
 class ScannedCase(NamedTuple):
@@ -72,7 +73,7 @@ def scan_run_file(path: Path) -> ScannedSet:
     file, or one the scan does not understand, is loaded whole (then scanned). Raises what
     :meth:`EvalSet.from_file` raises for a file that does not load."""
     if is_scenario_file(path):  # a few scenarios; the parent checks their simulated user
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     fields: dict[str, Any] = {}
     cases: list[ScannedCase] = []
     seen: set[str] = set()
@@ -86,7 +87,7 @@ def scan_run_file(path: Path) -> ScannedSet:
                 else:
                     fields[key] = value
     except (_Unscannable, NotStreamable):
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     eval_set_id, name = fields.get("eval_set_id"), fields.get("name", "")
     description, metadata = fields.get("description", ""), fields.get("metadata", {})
     if (
@@ -97,7 +98,7 @@ def scan_run_file(path: Path) -> ScannedSet:
         or not isinstance(metadata, dict)
     ):
         # no case (or no list of them), no id (the model makes one), a wrong type: whole
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     return ScannedSet.model_construct(
         eval_set_id=eval_set_id,
         name=name,

@@ -84,6 +84,7 @@ from tenxeval_tui.runs.reuse import (
 )
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
+from tenxeval_tui.runs.spare_worker import SpareWorker
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,7 @@ class RunSession:
         display: RunDisplay | None = None,
         *,
         stop: threading.Event | None = None,
+        spare: SpareWorker | None = None,
     ) -> None:
         self.plan = plan
         self.options = options
@@ -182,6 +184,9 @@ class RunSession:
         self.stop = stop
         """Set from another thread, it stops the run as Ctrl-C would (a session run off
         the main thread never sees Ctrl-C)."""
+        self.spare = spare
+        """A worker started already: the first pass runs in it (the caller discards it
+        when no pass ran)."""
 
     def run(self) -> RunOutcome:
         """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
@@ -299,7 +304,9 @@ class RunSession:
                 log_level=self.options.log_level,
                 stderr=self.display.child_stderr,
                 stop=self.stop,
+                spare=self.spare,
             )
+        self.spare = None
         if child.worker_error is not None:
             raise RunProblem(child.worker_error)
         for line in [*child.worker_deaths, *child.warnings]:

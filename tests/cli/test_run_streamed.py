@@ -81,3 +81,36 @@ def test_cases_without_an_id_all_run_and_are_reported(project: Path) -> None:
     results = json.loads(report.read_text())["results"]
     assert len(results) == len(eval_set["eval_cases"]), done.stdout + done.stderr
     assert f"{len(results)} cases" in done.stdout
+
+
+def _without_ids(path: Path) -> int:
+    """The eval set file ``path`` with no case id left; its number of cases."""
+    eval_set = json.loads(path.read_text())
+    for case in eval_set["eval_cases"]:
+        del case["eval_id"]
+    path.write_text(json.dumps(eval_set, indent=2))
+    return len(eval_set["eval_cases"])
+
+
+def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place(
+    project: Path,
+) -> None:
+    # The command's made-up ids and the worker's differed: a pick of such cases ran
+    # nothing, wrote no report and said nothing (exit 1)
+    path = project / "evals/plain.evalset.json"
+    total = _without_ids(path)
+    assert total > 2
+
+    limited = cli(project, "run", "--agent", AGENT, str(path), "--limit", "2", "-o", "a.json")
+    sampled = cli(
+        project, "run", "--agent", AGENT, str(path), "--sample", "2", "--seed", "3",
+        "-o", "b.json", "--output-dir", "out2",
+    )  # fmt: skip
+
+    assert limited.returncode == 0, limited.stdout + limited.stderr
+    ids = [r["eval_id"] for r in json.loads((project / "a.json").read_text())["results"]]
+    assert ids == ["case-1", "case-2"]
+    assert sampled.returncode == 0, sampled.stdout + sampled.stderr
+    picked = [r["eval_id"] for r in json.loads((project / "b.json").read_text())["results"]]
+    assert len(picked) == 2
+    assert set(picked) <= {f"case-{n}" for n in range(1, total + 1)}

@@ -186,3 +186,29 @@ def test_the_workers_reports_of_a_case_of_many_nodes_are_the_in_process_ones(
         return without_run_values(json.loads(block))
 
     assert cases(page) == cases(HTMLReporter().render(report))
+
+
+def test_a_plan_choosing_by_id_none_of_a_files_cases_is_a_worker_error(tmp_path: Path) -> None:
+    # it ran nothing and said nothing: the report of no case, exit 0
+    (tmp_path / "hostile.py").write_text(AGENT)
+    path = tmp_path / "h.evalset.json"
+    EvalSet(eval_set_id="h", eval_cases=[EvalCase.single_turn("c0", "hi", "hi")]).to_file(path)
+    plan = RunPlan(
+        agent="hostile:agent",
+        eval_sets=[path],
+        only={str(path): ["gone"]},
+        output_dir=tmp_path / "out",
+        journal=tmp_path / "journal.jsonl",
+        search_path=tmp_path,
+    )
+    done = subprocess.run(
+        plan.command(), cwd=tmp_path, capture_output=True, text=True, timeout=scaled(120)
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 3, done.stderr
+    errors = [line["message"] for line in lines if line["type"] == "worker_error"]
+    assert errors == [
+        f"{path}: none of the 1 case(s) chosen for this run (by id, first 'gone') is in the "
+        "file: was it changed since they were chosen?"
+    ]
+    assert not [line for line in lines if line["type"] == "case_start"]
