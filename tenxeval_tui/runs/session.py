@@ -70,6 +70,7 @@ from tenxeval_tui.runs.passes import (
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
 from tenxeval_tui.runs.provenance import plan_provenance
+from tenxeval_tui.runs.report_writers import load_report_writers
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.reuse import (
@@ -296,6 +297,8 @@ class RunSession:
         clock = _PassClock()
         if passes.budget is not None:  # what is left of the run's max_cost
             plan = plan.model_copy(update={"config": passes.budget.pass_config(config, total)})
+        if config.reporter.enabled:
+            load_report_writers(config.reporter)  # while the child runs
         with self.display.progress(total) as observers:
             child = run_in_child(
                 plan,
