@@ -81,7 +81,9 @@ def scan_run_file(path: Path) -> ScannedSet:
         with path.open("rb") as handle:
             for key, value in eval_set_items(handle):
                 if key is CASE:
-                    cases.append(_scanned_case(value, seen))
+                    if (case := scanned_case(value, seen)) is None:
+                        raise _Unscannable
+                    cases.append(case)
                 elif key == "eval_cases":
                     raise _Unscannable  # not a list of cases
                 else:
@@ -113,20 +115,27 @@ def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
     return [(path, scan_run_file(path)) for path in paths]
 
 
-def _scanned_case(case: object, seen: set[str]) -> ScannedCase:
-    """One case of the file, scanned; :class:`_Unscannable` when it cannot be read exactly
-    as the model would (or its id is repeated: ``seen`` holds those before it)."""
+def scanned_case(case: object, seen: set[str]) -> ScannedCase | None:
+    """One decoded case of a file, scanned; ``None`` when it cannot be read exactly as the
+    model would (or its id is repeated: ``seen`` holds those before it; this one is added)."""
     if not isinstance(case, dict):
-        raise _Unscannable
+        return None
     eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
     if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
-        raise _Unscannable  # no id (the model makes one), a wrong type or a duplicate
+        return None  # no id (the model makes one), a wrong type or a duplicate
     seen.add(eval_id)
     if tags is None:
         return ScannedCase(eval_id, name, _NO_TAGS)
     if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
         return ScannedCase(eval_id, name, tuple(tags))
-    raise _Unscannable
+    return None
 
 
-__all__ = ["ScannedCase", "ScannedSet", "scan_run_file", "scan_run_files", "scanned_set"]
+__all__ = [
+    "ScannedCase",
+    "ScannedSet",
+    "scan_run_file",
+    "scan_run_files",
+    "scanned_case",
+    "scanned_set",
+]

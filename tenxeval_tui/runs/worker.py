@@ -66,12 +66,21 @@ from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
 from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN
-from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
+from tenxeval_tui.runs.streamed_run import (
+    EVAL_SET_HASH,
+    StreamedRunner,
+    streamed_files,
+    streams,
+)
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+
+
+PENDING_HASH = "-"
+"""What a streamed file's hash is while the provenance is worked out (then ``None``)."""
 
 
 def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
@@ -182,8 +191,12 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         freeze_alive()
         tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        hashes = {path: found.sha256 for path, found in walked or []}
+        # A streamed file's hash is known once it has been read to its end (streamed_run).
+        hashes = {path: PENDING_HASH for path, _ in walked or []}
         provenances = plan_provenance(plan, config, loaded, hashes)
+        for provenance in provenances.values():
+            if provenance.get(EVAL_SET_HASH) == PENDING_HASH:
+                provenance[EVAL_SET_HASH] = None
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
@@ -222,6 +235,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         runner = StreamedRunner(
             config,
             streamed,
+            dict(walked),
             observers=observers,
             tools=tools,
             provenances=provenances,
@@ -265,7 +279,11 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         for death in pool.deaths:
             out.emit({"type": "worker_died", "message": death})
     elif isinstance(runner, StreamedRunner):
-        reports = await runner.run(evaluations)
+        try:
+            reports = await runner.run(evaluations)
+        except (EvalFileError, RunProblem, OSError) as exc:  # a case of the file that does not load
+            out.emit({"type": "worker_error", "message": str(exc)})
+            return ERROR_EXIT
     else:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:

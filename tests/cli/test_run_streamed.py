@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
 from tests.cli.test_run import AGENT, cli, reports
 
@@ -114,3 +117,29 @@ def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place
     picked = [r["eval_id"] for r in json.loads((project / "b.json").read_text())["results"]]
     assert len(picked) == 2
     assert set(picked) <= {f"case-{n}" for n in range(1, total + 1)}
+
+
+def test_a_case_that_does_not_load_stops_the_run_there_in_loading_s_words(
+    project: Path,
+) -> None:
+    # The worker built and hashed every case before the first ran: a broken last case
+    # stopped the run before any case. Now the cases before it run first; the run still
+    # stops with loading's error (file, line, column, field) and writes no report.
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    eval_set["eval_cases"][-1]["conversation"] = 3
+    path.write_text(json.dumps(eval_set, indent=2))
+    with pytest.raises(EvalFileError) as loading:
+        EvalSet.from_file(path)
+
+    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out", "-v")
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert str(loading.value) in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "PASSED" not in done.stdout
+    assert not reports(project / "out")
+    (journal,) = (project / "out").glob("*.journal.jsonl")  # what ran before it, kept
+    ran = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert len([line for line in ran if line["type"] == "case"]) == len(eval_set["eval_cases"]) - 1
+    assert not [line for line in ran if line["type"] == "run_end"]  # the run did not end
