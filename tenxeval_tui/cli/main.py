@@ -37,9 +37,14 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.run_command`)."""
+    # The worker child starts first: its imports overlap this process's (issue #38).
+    from tenxeval_tui.cli.run_flags import wants_spare_worker
+    from tenxeval_tui.runs.spare_worker import SpareWorker  # only the standard library
+
+    spare = SpareWorker.start() if wants_spare_worker(args) else None
     from tenxeval_tui.cli.run_command import run_command
 
-    return run_command(args)
+    return run_command(args, spare)
 
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

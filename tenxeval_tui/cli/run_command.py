@@ -28,6 +28,7 @@ from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
 
 if TYPE_CHECKING:
+    from tenxeval_tui.runs.spare_worker import SpareWorker
     from tenxeval_tui.runs.variant_session import VariantOutcome
 
 
@@ -43,19 +44,29 @@ def _stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def run_command(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace, spare: SpareWorker | None = None) -> int:
     """``tenxeval-tui run``: the exit code (usage errors are printed, never raised). The
-    JSON reports written are added to their folder's history index."""
+    JSON reports written are added to their folder's history index. ``spare``: the worker
+    started for the run before its flags were checked
+    (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`), run in or ended here."""
+    try:
+        return _run_command(args, spare)
+    finally:
+        if spare is not None:
+            spare.discard()
+
+
+def _run_command(args: argparse.Namespace, spare: SpareWorker | None) -> int:
     _stop_on_sigterm()
     published: list[Published] = []
     variants: list[VariantOutcome] = []
     if not args.json_summary:
-        code = _run(args, published, variants)
+        code = _run(args, published, variants, spare)
         _index(published)
         return code
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):
-        code = _run(args, published, variants)
+        code = _run(args, published, variants, spare)
     _index(published)
     if code != EXIT_USAGE:
         if variants:
@@ -76,7 +87,10 @@ def _index(published: list[Published]) -> None:
 
 
 def _run(
-    args: argparse.Namespace, published: list[Published], variants: list[VariantOutcome]
+    args: argparse.Namespace,
+    published: list[Published],
+    variants: list[VariantOutcome],
+    spare: SpareWorker | None = None,
 ) -> int:
     """The run the flags ask for; the report it wrote is added to ``published`` (a run
     of several variants: its outcome to ``variants``)."""
@@ -109,7 +123,7 @@ def _run(
             from tenxeval_tui.cli.watch_run import watch_loop  # lazy: --watch only
 
             return watch_loop(plan, options, display, lambda: prepare_run(args)[0], args.paths)
-        outcome = RunSession(plan, options, display).run()
+        outcome = RunSession(plan, options, display, spare=spare).run()
         if outcome.published is not None:
             published.append(outcome.published)
         return outcome.exit_code

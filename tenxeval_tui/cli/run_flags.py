@@ -232,4 +232,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-__all__ = ["add_run_arguments"]
+def wants_spare_worker(args: argparse.Namespace) -> bool:
+    """Whether ``run``'s flags ask for one run in one worker child, which can then be
+    started before they are checked (:mod:`~tenxeval_tui.runs.spare_worker`): not
+    ``--from-journal`` (no worker), ``--watch`` (a worker a change) nor variants (a
+    session each)."""
+    several_agents = len(args.agents or ()) > 1
+    return not (args.from_journal or args.watch or args.variants or several_agents)
+
+
+__all__ = ["add_run_arguments", "wants_spare_worker"]

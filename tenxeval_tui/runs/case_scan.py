@@ -30,8 +30,9 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file, load_run_file
+from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
+from tenxeval_tui.runs.stable_ids import load_with_stable_ids
 
 
 class ScannedCase(NamedTuple):
@@ -72,7 +73,7 @@ def scan_run_file(path: Path) -> ScannedSet:
     file, or one the scan does not understand, is loaded whole (then scanned). Raises what
     :meth:`EvalSet.from_file` raises for a file that does not load."""
     if is_scenario_file(path):  # a few scenarios; the parent checks their simulated user
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     fields: dict[str, Any] = {}
     cases: list[ScannedCase] = []
     seen: set[str] = set()
@@ -80,13 +81,15 @@ def scan_run_file(path: Path) -> ScannedSet:
         with path.open("rb") as handle:
             for key, value in eval_set_items(handle):
                 if key is CASE:
-                    cases.append(_scanned_case(value, seen))
+                    if (case := scanned_case(value, seen)) is None:
+                        raise _Unscannable
+                    cases.append(case)
                 elif key == "eval_cases":
                     raise _Unscannable  # not a list of cases
                 else:
                     fields[key] = value
     except (_Unscannable, NotStreamable):
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     eval_set_id, name = fields.get("eval_set_id"), fields.get("name", "")
     description, metadata = fields.get("description", ""), fields.get("metadata", {})
     if (
@@ -97,7 +100,7 @@ def scan_run_file(path: Path) -> ScannedSet:
         or not isinstance(metadata, dict)
     ):
         # no case (or no list of them), no id (the model makes one), a wrong type: whole
-        return scanned_set(load_run_file(path))
+        return scanned_set(load_with_stable_ids(path))
     return ScannedSet.model_construct(
         eval_set_id=eval_set_id,
         name=name,
@@ -112,20 +115,27 @@ def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
     return [(path, scan_run_file(path)) for path in paths]
 
 
-def _scanned_case(case: object, seen: set[str]) -> ScannedCase:
-    """One case of the file, scanned; :class:`_Unscannable` when it cannot be read exactly
-    as the model would (or its id is repeated: ``seen`` holds those before it)."""
+def scanned_case(case: object, seen: set[str]) -> ScannedCase | None:
+    """One decoded case of a file, scanned; ``None`` when it cannot be read exactly as the
+    model would (or its id is repeated: ``seen`` holds those before it; this one is added)."""
     if not isinstance(case, dict):
-        raise _Unscannable
+        return None
     eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
     if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
-        raise _Unscannable  # no id (the model makes one), a wrong type or a duplicate
+        return None  # no id (the model makes one), a wrong type or a duplicate
     seen.add(eval_id)
     if tags is None:
         return ScannedCase(eval_id, name, _NO_TAGS)
     if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
         return ScannedCase(eval_id, name, tuple(tags))
-    raise _Unscannable
+    return None
 
 
-__all__ = ["ScannedCase", "ScannedSet", "scan_run_file", "scan_run_files", "scanned_set"]
+__all__ = [
+    "ScannedCase",
+    "ScannedSet",
+    "scan_run_file",
+    "scan_run_files",
+    "scanned_case",
+    "scanned_set",
+]

@@ -3,18 +3,22 @@
 A run's worker reads each eval set file twice, a case at a time
 (:mod:`~tenxeval_tui.runs.json_stream`), and holds no case longer than it runs:
 
-1. :func:`walk_eval_set`, before anything runs: every case of the file is built (so a
-   broken case stops the run before its first case, as loading the file would), hashed
-   into the file's ``eval_set_sha256`` (the value :func:`eval_set_sha256` gives the loaded
-   set, for the provenance) and kept as a :class:`ScannedCase` (its id, name and tags:
-   what selection reads);
-2. :func:`stream_cases`, as the run goes: the selected cases built one by one, in file
-   order, each when it is about to run; the others passed over unbuilt.
+1. :func:`scan_eval_set`, before anything runs: each case's id, name and tags (what
+   selection reads, as the parent's scan reads them) and its repeat count checked, no
+   case built;
+2. :class:`HashingStream`, as the run goes: every case built in file order, hashed into
+   the file's ``eval_set_sha256`` (the value :func:`eval_set_sha256` gives the loaded
+   set, for the provenance, known once the last case is read) and the selected ones
+   yielded to run, each when it is about to; a case that does not build stops the run
+   there with loading's own words for the file (file, line, column, field).
 
-A file the walk does not read exactly (not JSON, no eval set id before the cases, a case
-that does not build, a repeated id, a field hashed before the cases written after them,
-...) gives ``None``: the worker loads it whole, which tells the
-problem in loading's own words (file, line, column, field) or gives the set.
+So the first case starts once the file is scanned, not once every case is built and
+hashed. :func:`walk_eval_set` does both at once (the whole file before anything runs).
+
+A file the scan does not read exactly (not JSON, no eval set id before the cases, a case
+without a string id, a repeated id, a field hashed before the cases written after them,
+...) gives ``None``: the worker loads it whole, which tells the problem in loading's own
+words or gives the set.
 """
 
 from __future__ import annotations
@@ -30,10 +34,28 @@ from pydantic import ValidationError
 from tenxeval_tui.evaluation.canonical import canonical_json
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.provenance.hashing import case_content
-from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scanned_set
+from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
+from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scanned_case, scanned_set
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
+from tenxeval_tui.runs.problems import RunProblem
 
 _CASES_KEY = "eval_cases"
+
+Check = Callable[[EvalSet, EvalCase], object]
+"""A check of each case with its set (only the case's id and metadata are read)."""
+_SHELL = EvalCase.model_construct(eval_id="")
+"""What a scanned case is checked as: its id and metadata in an otherwise empty case."""
+
+
+@dataclass(frozen=True)
+class ScannedFile:
+    """What :func:`scan_eval_set` found in an eval set file."""
+
+    path: Path
+    scanned: ScannedSet
+    """The eval set with its cases' ids, names and tags."""
+    own: EvalSet
+    """The eval set's own fields (no case): what its hash covers besides the cases."""
 
 
 @dataclass(frozen=True)
@@ -57,56 +79,114 @@ def build_case(data: Any) -> EvalCase:
         return wrapped.eval_cases[0]
 
 
-def walk_eval_set(
-    path: Path, check: Callable[[EvalSet, EvalCase], object] | None = None
-) -> WalkedFile | None:
-    """Every case of the eval set file ``path`` built, checked (``check(set, case)``; a
-    ``ValueError`` it raises propagates) and let go (see the module); ``None`` when the
-    file is not read exactly this way (load it whole). ``OSError`` when it cannot be read."""
+def scan_eval_set(path: Path, check: Check | None = None) -> ScannedFile | None:
+    """The eval set file ``path`` scanned, each case checked (``check(set, case)``, the
+    case holding only its id and metadata; a ``ValueError`` it raises propagates) and no
+    case built (see the module); ``None`` when the file is not read this way (load it
+    whole). ``OSError`` when it cannot be read."""
     try:
         with path.open("rb") as handle:
-            return _walk(eval_set_items(handle), check)
+            return _scan(path, eval_set_items(handle), check)
     except (NotStreamable, ValidationError):
         return None
 
 
-def _walk(
-    items: Iterator[tuple[Any, Any]], check: Callable[[EvalSet, EvalCase], object] | None
-) -> WalkedFile | None:
+def _scan(path: Path, items: Iterator[tuple[Any, Any]], check: Check | None) -> ScannedFile:
     fields: dict[str, Any] = {}
     cases: list[ScannedCase] = []
     seen: set[str] = set()
-    digest: _SetDigest | None = None
     head: EvalSet | None = None
     for key, value in items:
         if key is not CASE:
-            if key == _CASES_KEY:
-                raise NotStreamable  # not a list of cases
+            if key == _CASES_KEY or (head is not None and key < _CASES_KEY):
+                # not a list of cases; or a field hashed before the cases, written after them
+                raise NotStreamable
             fields[key] = value
             continue
         if head is None:
             head = _head(fields)
-            digest = _SetDigest(head)
-        assert digest is not None
-        if not isinstance(value, dict) or not isinstance(value.get("eval_id"), str):
-            # a case without its id gets a new one each time it is loaded: the cases the
-            # parent chose could not be found again here by id (load it whole)
-            raise NotStreamable
-        case = build_case(value)
-        if case.eval_id in seen:
-            raise NotStreamable  # loading names both places
-        seen.add(case.eval_id)
-        if check is not None:
-            check(head, case)
-        digest.add(case)
-        cases.append(ScannedCase(case.eval_id, case.name, tuple(case.tags)))
-    whole = _head(fields)
-    if not cases or digest is None:
-        return None  # no cases: loading tells (or gives the empty set)
-    sha256 = digest.finish(whole)
-    if sha256 is None:  # a field sorted before the cases came after them in the file
+        case = scanned_case(value, seen)
+        metadata = value.get("metadata", {}) if isinstance(value, dict) else None
+        if case is None or not isinstance(metadata, dict):
+            raise NotStreamable  # loading tells what is wrong with it, or gives the set
+        if check is not None:  # a copy: model_construct's default factories cost ~0.3 ms
+            check(head, _SHELL.model_copy(update={"eval_id": case.eval_id, "metadata": metadata}))
+        cases.append(case)
+    if not cases:
+        raise NotStreamable  # no cases: loading tells (or gives the empty set)
+    own = _head(fields)
+    return ScannedFile(path, scanned_set(own, cases), own)
+
+
+class HashingStream:
+    """The cases of a scanned file whose ids are ``wanted``, built one at a time in file
+    order as the run takes them; every case of the file is built and hashed on the way,
+    and once the last one is read :attr:`sha256` holds the set's ``eval_set_sha256`` and
+    ``on_hash`` is called with it. A case that does not build (or a file changed since
+    its scan) raises loading's :class:`~tenxeval_tui.evaluation.errors.EvalFileError`
+    for the file (or a :class:`RunProblem` saying it changed)."""
+
+    def __init__(
+        self,
+        found: ScannedFile,
+        wanted: Collection[str],
+        on_hash: Callable[[str], None] | None = None,
+    ) -> None:
+        self.found = found
+        self.wanted = wanted
+        self.on_hash = on_hash
+        self.sha256: str | None = None
+        self.failure: Exception | None = None
+        """What stopped the stream (a case that does not build), once raised: the
+        evaluator running it may raise it wrapped in an exception group."""
+
+    def __iter__(self) -> Iterator[EvalCase]:
+        path = self.found.path
+        whole = self.found.own
+        digest = _SetDigest(whole)
+        try:
+            for case in _built_cases(path):
+                digest.add(case)
+                if case.eval_id in self.wanted:
+                    yield case
+        except (NotStreamable, ValidationError):
+            self.failure = _loading_error(path)
+            raise self.failure from None
+        self.sha256 = digest.finish(whole)
+        if self.sha256 is not None and self.on_hash is not None:
+            self.on_hash(self.sha256)
+
+
+def _built_cases(path: Path) -> Iterator[EvalCase]:
+    with path.open("rb") as handle:
+        for key, value in eval_set_items(handle):
+            if key is CASE:
+                yield build_case(value)
+
+
+def _loading_error(path: Path) -> Exception:
+    """What loading ``path`` whole says is wrong with it (file, line, column, field)."""
+    try:
+        load_run_file(path)
+    except Exception as exc:  # EvalFileError, FileNotFoundError...: told as loading tells
+        return exc
+    return RunProblem(f"{path}: the file changed while the run was reading it")
+
+
+def walk_eval_set(path: Path, check: Check | None = None) -> WalkedFile | None:
+    """The eval set file ``path`` scanned (each case checked) and every case built and
+    hashed now; ``None`` when the file is not read exactly this way (load it whole).
+    ``OSError`` when it cannot be read."""
+    found = scan_eval_set(path, check)
+    if found is None:
         return None
-    return WalkedFile(scanned_set(whole, cases), sha256)
+    stream = HashingStream(found, ())
+    try:
+        for _ in stream:
+            pass
+    except Exception:
+        return None  # loading tells
+    return WalkedFile(found.scanned, stream.sha256) if stream.sha256 is not None else None
 
 
 def _head(fields: dict[str, Any]) -> EvalSet:
@@ -166,4 +246,12 @@ def stream_cases(path: Path, wanted: Collection[str]) -> Iterator[EvalCase]:
                 yield build_case(value)
 
 
-__all__ = ["WalkedFile", "build_case", "stream_cases", "walk_eval_set"]
+__all__ = [
+    "HashingStream",
+    "ScannedFile",
+    "WalkedFile",
+    "build_case",
+    "scan_eval_set",
+    "stream_cases",
+    "walk_eval_set",
+]

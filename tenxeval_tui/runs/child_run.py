@@ -45,6 +45,7 @@ from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.reports import marked_partial
+from tenxeval_tui.runs.spare_worker import SpareWorker, worker_command
 
 STOP_GRACE = 5.0
 """Seconds a child asked to stop may take before it is killed."""
@@ -135,16 +136,26 @@ def child_plan(
     return plan.model_copy(update=update)
 
 
-def _start(plan: RunPlan, plan_file: Path, *, pipe_stderr: bool) -> subprocess.Popen[bytes]:
+def _start(
+    plan: RunPlan, plan_file: Path, *, pipe_stderr: bool, spare: SpareWorker | None = None
+) -> subprocess.Popen[bytes]:
+    """The worker child running ``plan``: ``spare`` handed it when given and still there,
+    else a new one (its plan in ``plan_file``)."""
+    if spare is not None and (child := spare.hand(plan.model_dump_json(), plan.worker_env())):
+        return child
     plan_file.write_text(plan.model_dump_json(), encoding="utf-8")
     env = plan.worker_env()
     return subprocess.Popen(
-        [sys.executable, "-m", "tenxeval_tui.runs.worker", f"@{plan_file}"],
+        worker_command(f"@{plan_file}"),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE if pipe_stderr else None,
         env=env,
     )
+
+
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line)
 
 
 def _forward_lines(stream: IO[bytes], write: Callable[[str], None]) -> threading.Thread:
@@ -263,11 +274,13 @@ def run_in_child(
     log_level: str | None = None,
     stderr: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
+    spare: SpareWorker | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
     ``stop``, set from another thread, stops the child the same way (a run off the main
-    thread, which Ctrl-C never reaches).
+    thread, which Ctrl-C never reaches). ``spare``: a worker started already, handed the
+    plan instead of starting one (:mod:`~tenxeval_tui.runs.spare_worker`).
 
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
@@ -282,7 +295,8 @@ def run_in_child(
     segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
-            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop)
+            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop, spare)
+            spare = None  # a later segment starts its own
             planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
             ran, segment = segment, None
@@ -325,12 +339,13 @@ def _run_child(
     kept: KeptResults,
     stderr: Callable[[str], None] | None,
     stop: threading.Event | None = None,
+    spare: SpareWorker | None = None,
 ) -> _Follower:
     """Run ``plan`` in one worker child until it ends, following its lines."""
-    child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None)
+    child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None, spare=spare)
     forwarder = None
-    if stderr is not None and child.stderr is not None:
-        forwarder = _forward_lines(child.stderr, stderr)
+    if child.stderr is not None:  # a spare's stderr is a pipe whoever reads it
+        forwarder = _forward_lines(child.stderr, stderr or _to_stderr)
     # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
     timeout = None if plan.pooled else plan.resolved_config().timeout
     follower = _Follower(child, observers, timeout, kept)

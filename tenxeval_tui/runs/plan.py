@@ -23,10 +23,10 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
 from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.evaluation.tools.settings import ToolSettings
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
+from tenxeval_tui.runs.stable_ids import load_with_stable_ids
 
 
 class RunPlan(BaseModel):
@@ -226,8 +226,26 @@ class RunPlan(BaseModel):
 def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
     """Each file with its eval set, in order (a ``*.scenarios.json`` file as the eval set
     of its scenarios: one case each); raises what :meth:`EvalSet.from_file` raises
-    (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`)."""
-    return [(path, load_run_file(path)) for path in paths]
+    (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`). A
+    case without an ``eval_id`` is named by its place in the file (:mod:`.stable_ids`)."""
+    return [(path, load_with_stable_ids(path)) for path in paths]
+
+
+def unfound_choice(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> str | None:
+    """Why ``plan`` cannot run as chosen when the cases it names by id in a file
+    (``only``: a ``--limit``/``--sample`` pick, what is left to resume or retry) are none
+    of them in the file as ``loaded``; ``None`` when each file holds some of them."""
+    for path, eval_set in loaded:
+        wanted = plan.only.get(str(path))
+        if not wanted:
+            continue
+        held = {case.eval_id for case in eval_set.eval_cases}
+        if not held.intersection(wanted):
+            return (
+                f"{path}: none of the {len(wanted)} case(s) chosen for this run (by id, "
+                f"first {wanted[0]!r}) is in the file: was it changed since they were chosen?"
+            )
+    return None
 
 
 def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[tuple[Path, S]]:

@@ -71,6 +71,7 @@ from tenxeval_tui.runs.passes import (
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
 from tenxeval_tui.runs.provenance import plan_provenance
+from tenxeval_tui.runs.report_writers import load_report_writers
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.reuse import (
@@ -85,6 +86,7 @@ from tenxeval_tui.runs.reuse import (
 )
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
+from tenxeval_tui.runs.spare_worker import SpareWorker
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,7 @@ class RunSession:
         display: RunDisplay | None = None,
         *,
         stop: threading.Event | None = None,
+        spare: SpareWorker | None = None,
     ) -> None:
         self.plan = plan
         self.options = options
@@ -183,6 +186,9 @@ class RunSession:
         self.stop = stop
         """Set from another thread, it stops the run as Ctrl-C would (a session run off
         the main thread never sees Ctrl-C)."""
+        self.spare = spare
+        """A worker started already: the first pass runs in it (the caller discards it
+        when no pass ran)."""
 
     def run(self) -> RunOutcome:
         """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
@@ -292,6 +298,8 @@ class RunSession:
         clock = _PassClock()
         if passes.budget is not None:  # what is left of the run's max_cost
             plan = plan.model_copy(update={"config": passes.budget.pass_config(config, total)})
+        if config.reporter.enabled:
+            load_report_writers(config.reporter)  # while the child runs
         with self.display.progress(total) as observers:
             child = run_in_child(
                 plan,
@@ -300,7 +308,9 @@ class RunSession:
                 log_level=self.options.log_level,
                 stderr=self.display.child_stderr,
                 stop=self.stop,
+                spare=self.spare,
             )
+        self.spare = None
         if child.worker_error is not None:
             raise RunProblem(child.worker_error)
         for line in [*child.worker_deaths, *child.warnings]:

@@ -2,23 +2,26 @@
 to run, results kept by the journal alone (issue #38).
 
 ``tenxeval-tui run`` makes its reports from the run journal, so its worker need not hold
-the cases nor their results: :func:`streamed_files` walks the plan's eval set files
-(:mod:`~tenxeval_tui.runs.case_stream`: every case checked and hashed, its id, name and
-tags kept) and :class:`StreamedRunner` runs each eval set's selected cases through
-:meth:`AgentEvaluator.evaluate_stream`, building each one as it is about to run. Its
-reports carry their summaries' counts and no results.
+the cases nor their results: :func:`streamed_files` scans the plan's eval set files
+(:mod:`~tenxeval_tui.runs.case_stream`: each case's id, name and tags kept, its repeat
+count checked, no case built) and :class:`StreamedRunner` runs each eval set's selected
+cases through :meth:`AgentEvaluator.evaluate_stream`, building every case of the file in
+turn as the run goes (the selected ones run, all of them are hashed into the provenance's
+``eval_set_sha256``, known when the file's last case has been read: the journal's
+``run_end`` line has it). A case that does not build stops the run where it is, with
+loading's words for it; its reports carry their summaries' counts and no results.
 
 It applies when it can keep the whole run's behaviour (:func:`streams`): one worker (not
 ``--workers`` or Ray, whose drivers hand whole cases out), a journal and no reports of the
 worker's own (the workbench's runs write theirs from the worker's results), no
 ``max_cost`` (which cases were not run is worked out from every result), no scenario file
-(a few cases, run through the user simulator). Otherwise, and for a file the walk does not
+(a few cases, run through the user simulator). Otherwise, and for a file the scan does not
 read exactly, the worker loads the eval sets whole as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -32,8 +35,11 @@ from tenxeval_tui.evaluation.repeats import resolve_repeats
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
 from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.runs.case_scan import ScannedSet
-from tenxeval_tui.runs.case_stream import WalkedFile, stream_cases, walk_eval_set
+from tenxeval_tui.runs.case_stream import HashingStream, ScannedFile, scan_eval_set
 from tenxeval_tui.runs.plan import RunPlan
+
+EVAL_SET_HASH = "eval_set_sha256"
+"""The provenance's key of the eval set's content hash: ``None`` until the file is read."""
 
 
 def streams(plan: RunPlan, config: EvalConfig) -> bool:
@@ -47,34 +53,37 @@ def streams(plan: RunPlan, config: EvalConfig) -> bool:
     )
 
 
-def streamed_files(plan: RunPlan, config: EvalConfig) -> list[tuple[Path, WalkedFile]] | None:
-    """Each eval set file of ``plan`` walked (its cases' repeats checked), or ``None`` when
+def streamed_files(plan: RunPlan, config: EvalConfig) -> list[tuple[Path, ScannedFile]] | None:
+    """Each eval set file of ``plan`` scanned (its cases' repeats checked), or ``None`` when
     one of them is not read that way (the run loads them whole). ``OSError`` when a file
     cannot be read; ``ValueError`` for a case's bad repeat count."""
 
     def check(eval_set: EvalSet, case: EvalCase) -> None:
         resolve_repeats(config, eval_set, case)
 
-    walked: list[tuple[Path, WalkedFile]] = []
+    scanned: list[tuple[Path, ScannedFile]] = []
     for path in plan.eval_sets:
-        found = walk_eval_set(path, check)
+        found = scan_eval_set(path, check)
         if found is None:
             return None
-        walked.append((path, found))
-    return walked
+        scanned.append((path, found))
+    return scanned
 
 
 class StreamedRunner:
     """Runs each ``(app, collector, scanned eval set)`` of a plan streamed, in turn (as
     :class:`~tenxeval_tui.evaluation.evaluator.EvaluationRunner` runs loaded ones): one
     :class:`AgentEvaluator` an eval set of ``chosen`` (each file with its selected cases,
-    scanned), each case read from its file as it is about to run. Stopping one case, ending its tool calls and cancelling
+    scanned), each case read from its file as it is about to run (``files``: what the scan
+    found in each file). Each eval set's provenance gets its ``eval_set_sha256`` once its
+    file has been read to the end. Stopping one case, ending its tool calls and cancelling
     are the runner's (the worker's commands reach them)."""
 
     def __init__(
         self,
         config: EvalConfig,
         chosen: Sequence[tuple[Path, ScannedSet]],
+        files: Mapping[Path, ScannedFile],
         *,
         observers: Sequence[RunObserver],
         tools: ToolRun,
@@ -82,6 +91,7 @@ class StreamedRunner:
     ) -> None:
         self.config = config
         self.chosen = list(chosen)
+        self.files = files
         self.observers = list(observers)
         self.tools = tools
         self.provenances = provenances
@@ -102,7 +112,12 @@ class StreamedRunner:
             evaluator = AgentEvaluator(
                 app, collector, self.config, observers=self.observers, tools=self.tools
             )
-            cases = stream_cases(path, {case.eval_id for case in scanned.eval_cases})
+            provenance = self.provenances.get(scanned.eval_set_id)
+            cases = HashingStream(
+                self.files[path],
+                {case.eval_id for case in scanned.eval_cases},
+                on_hash=None if provenance is None else _hash_into(provenance),
+            )
             self._current, self._current_set = evaluator, scanned.eval_set_id
             try:
                 reports.append(
@@ -111,9 +126,13 @@ class StreamedRunner:
                         cases,
                         # what observers read of the cases at the run's start: ids and names
                         cast(Sequence[EvalCase], scanned.eval_cases),
-                        provenance=self.provenances.get(scanned.eval_set_id),
+                        provenance=provenance,
                     )
                 )
+            except BaseException:
+                if cases.failure is not None:  # told as it is, not in the evaluator's group
+                    raise cases.failure from None
+                raise
             finally:
                 self._current = None
         return reports
@@ -139,4 +158,11 @@ class StreamedRunner:
             self._current.cancel()
 
 
-__all__ = ["StreamedRunner", "streamed_files", "streams"]
+def _hash_into(provenance: dict[str, Any]) -> Callable[[str], None]:
+    def store(sha256: str) -> None:
+        provenance[EVAL_SET_HASH] = sha256
+
+    return store
+
+
+__all__ = ["EVAL_SET_HASH", "StreamedRunner", "streamed_files", "streams"]

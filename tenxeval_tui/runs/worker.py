@@ -41,6 +41,9 @@ killed outright still leaves what finished.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import json
+import os
 import signal
 import sys
 import traceback
@@ -56,17 +59,28 @@ from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
-from tenxeval_tui.runs.parent_watch import die_with_parent
-from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run
+from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV, die_with_parent
+from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run, unfound_choice
+from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
-from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
+from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN
+from tenxeval_tui.runs.streamed_run import (
+    EVAL_SET_HASH,
+    StreamedRunner,
+    streamed_files,
+    streams,
+)
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
 
 if TYPE_CHECKING:
     from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+
+
+PENDING_HASH = "-"
+"""What a streamed file's hash is while the provenance is worked out (then ``None``)."""
 
 
 def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
@@ -170,13 +184,19 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         else:
             loaded = load_eval_sets(plan.eval_sets)
             files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+        if (unfound := unfound_choice(plan, loaded)) is not None:
+            raise RunProblem(unfound)
         # The cases live as long as the run: later collections leave them alone (at
         # 100,000 cases each full collection walked them again: 8 s of the plan line).
         freeze_alive()
         tools = tool_run(plan, files_and_sets)
         out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
-        hashes = {path: found.sha256 for path, found in walked or []}
+        # A streamed file's hash is known once it has been read to its end (streamed_run).
+        hashes = {path: PENDING_HASH for path, _ in walked or []}
         provenances = plan_provenance(plan, config, loaded, hashes)
+        for provenance in provenances.values():
+            if provenance.get(EVAL_SET_HASH) == PENDING_HASH:
+                provenance[EVAL_SET_HASH] = None
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
@@ -187,7 +207,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
-    except EvalFileError as exc:  # its message names the file, the place and the problem
+    except (EvalFileError, RunProblem) as exc:  # its message names the file and the problem
         out.emit({"type": "worker_error", "message": str(exc)})
         return ERROR_EXIT
     except Exception as exc:  # everything that stops a run from starting, told in one line
@@ -215,6 +235,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         runner = StreamedRunner(
             config,
             streamed,
+            dict(walked),
             observers=observers,
             tools=tools,
             provenances=provenances,
@@ -258,7 +279,11 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         for death in pool.deaths:
             out.emit({"type": "worker_died", "message": death})
     elif isinstance(runner, StreamedRunner):
-        reports = await runner.run(evaluations)
+        try:
+            reports = await runner.run(evaluations)
+        except (EvalFileError, RunProblem, OSError) as exc:  # a case of the file that does not load
+            out.emit({"type": "worker_error", "message": str(exc)})
+            return ERROR_EXIT
     else:
         reports = list((await runner.run(evaluations, config)).values())
     if cancelled:
@@ -332,15 +357,21 @@ class _Group(RunObserver):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tenxeval_tui.runs.worker PLAN_JSON`` (or ``@FILE`` holding it)."""
+    """``python -m tenxeval_tui.runs.worker PLAN_JSON`` (or ``@FILE`` holding it, or ``-``:
+    a spare worker, its plan the first line of stdin, see :mod:`~.spare_worker`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = ProtocolLines(protocol_stream())
     if len(args) != 1:
         out.emit({"type": "worker_error", "message": "usage: tenxeval_tui.runs.worker PLAN_JSON"})
         return ERROR_EXIT
     try:
-        # "@FILE": the plan is in FILE (one argument is limited to 128 kB on Linux).
-        raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
+        if args[0] == PLAN_ON_STDIN:
+            raw = _handed_plan()
+            if raw is None:  # the parent ended (a usage error) before handing a plan
+                return 0
+        else:
+            # "@FILE": the plan is in FILE (one argument is limited to 128 kB on Linux).
+            raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
         plan = RunPlan.model_validate_json(raw)
     except (OSError, ValueError) as exc:
         out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
@@ -352,6 +383,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_leaving_threads(run(plan, out))
     finally:
         out.flush()  # what waits for the timer: the process ends with os._exit
+
+
+WARM_IMPORTS = (
+    "tenxeval_tui.evaluation.criteria",
+    "tenxeval_tui.evaluation.criteria.response",
+    "tenxeval_tui.evaluation.criteria.trajectory",
+    "tenxeval_tui.evaluation.evaluator",
+    "tenxeval_tui.evaluation.targets.loader",
+    "tenxeval_tui.runs.criteria_modules",
+)
+"""What :func:`run` imports for every run (the default criteria's modules too), imported
+by a spare worker before its plan comes."""
+
+
+def _handed_plan() -> str | None:
+    """A spare worker's plan (its JSON), once it comes; ``None`` when stdin ends first.
+
+    What every run imports is imported while the parent is still checking its flags and
+    eval sets; then the plan's environment replaces the one the worker was started with
+    (the judges' variables the parent's settings set; ``PYTHONPATH``'s new folders, the
+    agent's, go on ``sys.path`` where the interpreter would have put them)."""
+    for name in WARM_IMPORTS:
+        importlib.import_module(name)
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    handed = json.loads(line)
+    _take_environment(handed["env"])
+    return str(handed["plan"])
+
+
+def _take_environment(env: dict[str, str]) -> None:
+    """Make ``env`` this process's environment, its new ``PYTHONPATH`` folders on
+    ``sys.path`` after the script's folder (where ``PYTHONPATH`` puts them)."""
+    before = set(os.environ.get("PYTHONPATH", "").split(os.pathsep))
+    env = {k: v for k, v in env.items() if k != PARENT_PID_ENV}  # read once, at the start
+    for name in set(os.environ) - set(env):
+        del os.environ[name]
+    os.environ.update(env)
+    added = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p not in before]
+    sys.path[1:1] = added
 
 
 def _main_then_exit() -> None:

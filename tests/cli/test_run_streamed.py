@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
 from tests.cli.test_run import AGENT, cli, reports
 
@@ -81,3 +84,62 @@ def test_cases_without_an_id_all_run_and_are_reported(project: Path) -> None:
     results = json.loads(report.read_text())["results"]
     assert len(results) == len(eval_set["eval_cases"]), done.stdout + done.stderr
     assert f"{len(results)} cases" in done.stdout
+
+
+def _without_ids(path: Path) -> int:
+    """The eval set file ``path`` with no case id left; its number of cases."""
+    eval_set = json.loads(path.read_text())
+    for case in eval_set["eval_cases"]:
+        del case["eval_id"]
+    path.write_text(json.dumps(eval_set, indent=2))
+    return len(eval_set["eval_cases"])
+
+
+def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place(
+    project: Path,
+) -> None:
+    # The command's made-up ids and the worker's differed: a pick of such cases ran
+    # nothing, wrote no report and said nothing (exit 1)
+    path = project / "evals/plain.evalset.json"
+    total = _without_ids(path)
+    assert total > 2
+
+    limited = cli(project, "run", "--agent", AGENT, str(path), "--limit", "2", "-o", "a.json")
+    sampled = cli(
+        project, "run", "--agent", AGENT, str(path), "--sample", "2", "--seed", "3",
+        "-o", "b.json", "--output-dir", "out2",
+    )  # fmt: skip
+
+    assert limited.returncode == 0, limited.stdout + limited.stderr
+    ids = [r["eval_id"] for r in json.loads((project / "a.json").read_text())["results"]]
+    assert ids == ["case-1", "case-2"]
+    assert sampled.returncode == 0, sampled.stdout + sampled.stderr
+    picked = [r["eval_id"] for r in json.loads((project / "b.json").read_text())["results"]]
+    assert len(picked) == 2
+    assert set(picked) <= {f"case-{n}" for n in range(1, total + 1)}
+
+
+def test_a_case_that_does_not_load_stops_the_run_there_in_loading_s_words(
+    project: Path,
+) -> None:
+    # The worker built and hashed every case before the first ran: a broken last case
+    # stopped the run before any case. Now the cases before it run first; the run still
+    # stops with loading's error (file, line, column, field) and writes no report.
+    path = project / "evals/plain.evalset.json"
+    eval_set = json.loads(path.read_text())
+    eval_set["eval_cases"][-1]["conversation"] = 3
+    path.write_text(json.dumps(eval_set, indent=2))
+    with pytest.raises(EvalFileError) as loading:
+        EvalSet.from_file(path)
+
+    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out", "-v")
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert str(loading.value) in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "PASSED" not in done.stdout
+    assert not reports(project / "out")
+    (journal,) = (project / "out").glob("*.journal.jsonl")  # what ran before it, kept
+    ran = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert len([line for line in ran if line["type"] == "case"]) == len(eval_set["eval_cases"]) - 1
+    assert not [line for line in ran if line["type"] == "run_end"]  # the run did not end

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
+from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
 from tenxeval_tui.runs.plan import RunPlan
 from tests.waiting import scaled
 
@@ -186,3 +187,53 @@ def test_the_workers_reports_of_a_case_of_many_nodes_are_the_in_process_ones(
         return without_run_values(json.loads(block))
 
     assert cases(page) == cases(HTMLReporter().render(report))
+
+
+def test_a_plan_choosing_by_id_none_of_a_files_cases_is_a_worker_error(tmp_path: Path) -> None:
+    # it ran nothing and said nothing: the report of no case, exit 0
+    (tmp_path / "hostile.py").write_text(AGENT)
+    path = tmp_path / "h.evalset.json"
+    EvalSet(eval_set_id="h", eval_cases=[EvalCase.single_turn("c0", "hi", "hi")]).to_file(path)
+    plan = RunPlan(
+        agent="hostile:agent",
+        eval_sets=[path],
+        only={str(path): ["gone"]},
+        output_dir=tmp_path / "out",
+        journal=tmp_path / "journal.jsonl",
+        search_path=tmp_path,
+    )
+    done = subprocess.run(
+        plan.command(), cwd=tmp_path, capture_output=True, text=True, timeout=scaled(120)
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 3, done.stderr
+    errors = [line["message"] for line in lines if line["type"] == "worker_error"]
+    assert errors == [
+        f"{path}: none of the 1 case(s) chosen for this run (by id, first 'gone') is in the "
+        "file: was it changed since they were chosen?"
+    ]
+    assert not [line for line in lines if line["type"] == "case_start"]
+
+
+def test_a_streamed_set_s_hash_comes_in_the_journal_s_run_end(tmp_path: Path) -> None:
+    # the worker hashed every case before the first ran: run_start held the hash
+    (tmp_path / "hostile.py").write_text(AGENT)
+    path = tmp_path / "h.evalset.json"
+    cases = [EvalCase.single_turn(f"c{i}", f"m{i}", f"m{i}") for i in range(3)]
+    EvalSet(eval_set_id="h", eval_cases=cases).to_file(path)
+    journal = tmp_path / "journal.jsonl"
+    plan = RunPlan(agent="hostile:agent", eval_sets=[path], journal=journal, search_path=tmp_path)
+    plan.config = plan.resolved_config()
+    plan.config.reporter.enabled = False  # `run`'s worker: its reports come from the journal
+    done = subprocess.run(
+        plan.command(), cwd=tmp_path, capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    start, end = lines[0], lines[-1]
+    assert (start["type"], end["type"]) == ("run_start", "run_end")
+    assert start["metadata"]["provenance"]["eval_set_sha256"] is None
+    whole = eval_set_sha256(EvalSet.from_file(path))
+    assert end["metadata"]["provenance"]["eval_set_sha256"] == whole
+    assert report_from_journal(journal).metadata["provenance"]["eval_set_sha256"] == whole

@@ -61,6 +61,14 @@ def _asset(name: str) -> str:
     return (resources.files(__package__) / "templates" / name).read_text(encoding="utf-8")
 
 
+def load_page_template() -> None:
+    """Load and compile the page's template and assets now, not at the first report
+    (``tenxeval-tui run``'s parent does it while its worker runs the cases)."""
+    _environment().get_template("report.html.j2")
+    _asset("report.js")
+    _asset("report.css")
+
+
 def script_json(data: Any) -> str:
     """``data`` as JSON that is safe inside a ``<script>`` element of an HTML page."""
     try:

@@ -14,8 +14,9 @@ Lines are JSON objects with a ``"type"``: ``run_start`` (``eval_set_id``,
 ``eval_set_name``, ``eval_ids``, ``time``, ``config_used`` when the journal was given
 the run's config, and ``metadata``: the report metadata known as the run starts, such as
 its provenance), ``case`` (``eval_set_id``,
-``result``), ``run_end`` (``eval_set_id``, ``partial``, and ``wall_seconds``: how long
-the eval set's run took).
+``result``), ``run_end`` (``eval_set_id``, ``partial``, ``wall_seconds``: how long
+the eval set's run took, and ``metadata``: what the run added, such as a provenance
+completed as it went, which replaces ``run_start``'s).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.eval_result import (
     NOT_RUN_KEY,
     PARTIAL_KEY,
+    PROVENANCE_KEY,
     STOPPED_KEY,
     EvalCaseResult,
     EvalReport,
@@ -67,6 +69,8 @@ class RunJournal(RunObserver):
         self.config_used = config_used
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.report_metadata = dict(report_metadata or {})
+        self._started: dict[str, str] = {}
+        """Each eval set's provenance as its ``run_start`` line wrote it (JSON)."""
         self._ends_whole = False
         """The file ends with a whole line (known once this journal wrote one)."""
 
@@ -97,6 +101,8 @@ class RunJournal(RunObserver):
         return b"\n" if size and os.pread(fd, 1, size - 1) != b"\n" else b""
 
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        provenance = self.report_metadata.get(eval_set.eval_set_id, {}).get(PROVENANCE_KEY)
+        self._started[eval_set.eval_set_id] = json.dumps(provenance, default=str)
         self._append(
             {
                 "type": "run_start",
@@ -134,6 +140,11 @@ class RunJournal(RunObserver):
         stopped = {
             k: report.metadata[k] for k in (STOPPED_KEY, NOT_RUN_KEY) if k in report.metadata
         }
+        provenance = report.metadata.get(PROVENANCE_KEY)
+        if provenance is not None and json.dumps(provenance, default=str) != self._started.get(
+            report.eval_set_id
+        ):  # completed as the run went (a streamed file's hash): it replaces run_start's
+            stopped[PROVENANCE_KEY] = provenance
         self._append(
             {
                 "type": "run_end",
