@@ -312,6 +312,9 @@ class RunSession:
             )
         self.spare = None
         if child.worker_error is not None:
+            if child.journal is not None and any(r.summary.total_cases for r in child.reports):
+                # a case broken mid-file stopped a streamed run: what ran before it is kept
+                self.display.journal_kept(child.journal, resumable=True)
             raise RunProblem(child.worker_error)
         for line in [*child.worker_deaths, *child.warnings]:
             self.display.warning(line)

@@ -140,6 +140,8 @@ def test_a_case_that_does_not_load_stops_the_run_there_in_loading_s_words(
     assert "PASSED" not in done.stdout
     assert not reports(project / "out")
     (journal,) = (project / "out").glob("*.journal.jsonl")  # what ran before it, kept
+    assert f"the run's journal is kept: {journal.relative_to(project)}" in done.stderr
+    assert "--resume" in done.stderr  # and how to run the rest once the file is fixed
     ran = [json.loads(line) for line in journal.read_text().splitlines()]
     assert len([line for line in ran if line["type"] == "case"]) == len(eval_set["eval_cases"]) - 1
     assert not [line for line in ran if line["type"] == "run_end"]  # the run did not end
