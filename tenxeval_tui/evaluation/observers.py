@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, overload
+from typing import Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import (
@@ -42,6 +42,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.events import EventModel
+from tenxeval_tui.evaluation.made_on_read import MadeOnRead
 
 logger = logging.getLogger("tenxeval_tui.evaluation.observers")
 
@@ -299,27 +300,8 @@ class JsonLinesObserver(RunObserver):
         self._emit({"type": "run_end", "report": report.model_dump(mode="json", exclude=exclude)})
 
 
-class _IdOnlyCases(Sequence[EvalCase]):
-    """The cases of a ``run_start`` line, each made (holding only its id) when it is read:
-    a follower that only counts them, or none, makes none (a run of a million cases made
-    a million cases in the command following it, a gigabyte, all at once)."""
-
-    def __init__(self, ids: list[str]) -> None:
-        self.ids = ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    @overload
-    def __getitem__(self, index: int) -> EvalCase: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[EvalCase]: ...
-
-    def __getitem__(self, index: int | slice) -> EvalCase | list[EvalCase]:
-        if isinstance(index, slice):
-            return [EvalCase(eval_id=i) for i in self.ids[index]]
-        return EvalCase(eval_id=self.ids[index])
+def _case_of_id(eval_id: str) -> EvalCase:
+    return EvalCase(eval_id=eval_id)
 
 
 def _started_case(data: dict[str, Any]) -> EvalCase:
@@ -356,7 +338,9 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
         kind = data.get("type")
         try:
             if kind == "run_start":
-                cases = _IdOnlyCases([str(i) for i in data.get("eval_ids", [])])
+                # each case made (holding only its id) when read: a follower that only
+                # counts them makes none (a million cases made at once took a gigabyte)
+                cases = MadeOnRead([str(i) for i in data.get("eval_ids", [])], _case_of_id)
                 eval_set = EvalSet.model_construct(
                     eval_set_id=str(data["eval_set_id"]),
                     name=str(data.get("eval_set_name", "")),

@@ -17,13 +17,14 @@ fallback do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 from pydantic_core import to_jsonable_python
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, NodeDetail
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
 from tenxeval_tui.evaluation.lean import trusted
+from tenxeval_tui.evaluation.made_on_read import MadeOnRead
 
 VIEW_FIELDS = ("node_responses", "node_details")
 """The fields of a case result that :func:`defer` leaves pending."""
@@ -105,37 +106,12 @@ def forget(result: EvalCaseResult) -> None:
     result._pending_nodes = None
 
 
-class _Views(Sequence[Any]):
-    """One view of a list of node responses, each item made when it is read."""
-
-    def __init__(self, nodes: list[NodeResponseData], make: Callable[[NodeResponseData], Any]):
-        self.nodes = nodes
-        self.make = make
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
-    @overload
-    def __getitem__(self, index: int) -> Any: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Any]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self.make(node) for node in self.nodes[index]]
-        return self.make(self.nodes[index])
-
-    def __iter__(self) -> Iterator[Any]:
-        return (self.make(node) for node in self.nodes)
-
-
 def views(result: EvalCaseResult, name: str) -> Sequence[Any]:
     """The list field ``name`` of ``result``: a pending view made item by item as it is
     read (sliced, iterated), any other field as it is."""
     nodes = result._pending_nodes
     if nodes is not None and name in _MAKERS:
-        return _Views(nodes, _MAKERS[name])
+        return MadeOnRead(nodes, _MAKERS[name])
     value: Sequence[Any] = getattr(result, name)
     return value
 
