@@ -200,8 +200,6 @@ class WorkbenchApp(App[None]):
         self._hang_up_keepers: list[HangUpKeeper] = []
         self.switching_mode = False
         """True while :meth:`switch_mode` runs (the screen shown again keeps its styles)."""
-        self._modes_built: set[str] = set()
-        """The modes whose screen a switch has shown already (it is kept)."""
         self._switch_builds = False
         """Whether the switch under way builds its mode's screen (the first showing)."""
         self._mode_history: list[str] = []
@@ -214,8 +212,7 @@ class WorkbenchApp(App[None]):
         """Textual's mode switch; the mode's screen, shown again, is not restyled whole
         (see ``screens/common/mode_screen.py``)."""
         self.switching_mode = True
-        self._switch_builds = mode not in self._modes_built
-        self._modes_built.add(mode)
+        self._switch_builds = mode not in self._screen_stacks  # its screen is kept once built
         try:
             return super().switch_mode(mode)
         finally:
