@@ -62,3 +62,13 @@ async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScree
     await pilot.pause()
     assert isinstance(app.screen, ReportScreen)
     return app.screen
+
+
+async def wait_listed(pilot: Pilot[None], count: int) -> None:
+    """Wait for ``count`` reports in the list, with their columns sized: the rows come in
+    first and their columns are sized on the refresh after (a loaded machine once took a
+    snapshot between the two, the columns still narrow)."""
+    await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == count)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()

@@ -20,11 +20,10 @@ from tenxeval_tui.screens.reports.case_detail import CaseScreen
 from tenxeval_tui.screens.reports.compare import CompareScreen
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.screens.run.run import RunScreen
-from tenxeval_tui.widgets.reports.report_list import ReportList
 from tenxeval_tui.widgets.run.event_stream import EventStream
 from tenxeval_tui.widgets.run.run_case_table import RunCaseTable
 from tests.report_samples import write_reports
-from tests.tui.browser_app import BrowserApp
+from tests.tui.browser_app import BrowserApp, wait_listed
 from tests.tui.conftest import wait_for, wait_for_form
 from tests.tui.run.conftest import open_run_screen, write_workspace
 from tests.tui.run.test_run_snapshots import PAUSING_AGENT, StableApp
@@ -41,12 +40,7 @@ def reports_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
 
 
 async def _listed(pilot: Pilot[Any]) -> None:
-    await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 2)
-    # The rows are in; their columns are sized on the refresh after: let it happen (a
-    # loaded machine once took the picture between the two, columns still narrow).
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-    await pilot.pause()
+    await wait_listed(pilot, 2)
 
 
 async def _report(pilot: Pilot[Any]) -> None:

@@ -21,7 +21,7 @@ from tenxeval_tui.screens.reports.report_detail import ReportScreen
 from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tenxeval_tui.widgets.reports.report_list import ReportList
 from tests.report_samples import BASELINE_TIME, write_reports
-from tests.tui.browser_app import BrowserApp
+from tests.tui.browser_app import BrowserApp, wait_listed
 from tests.waiting import wait_for
 
 SIZE = (130, 40)
@@ -38,7 +38,7 @@ def reports_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserApp:
 
 
 async def _listed(pilot: Pilot[Any]) -> None:
-    await wait_for(pilot, lambda: len(pilot.app.screen.query_one(ReportList).entries) == 3)
+    await wait_listed(pilot, 3)
 
 
 async def _report(pilot: Pilot[Any]) -> None:
