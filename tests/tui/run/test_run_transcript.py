@@ -66,7 +66,9 @@ async def run_to_end(
 
 
 async def follow(pilot: Pilot[Any], screen: RunScreen, key: str) -> None:
-    assert screen.query_one(RunCaseTable).move_to(key)
+    # The live run's state can hold a case a frame before the table shows its row.
+    table = screen.query_one(RunCaseTable)
+    await wait_for(pilot, lambda: table.move_to(key), what=f"the row of {key}")
     await wait_for(pilot, lambda: screen.selected == key)
     screen.repaint()
     await pilot.pause()
