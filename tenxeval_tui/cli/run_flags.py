@@ -4,13 +4,15 @@ A flag that is not given takes its value from ``TENXEVAL_<FLAG>`` (``TENXEVAL_TH
 then ``[tool.tenxeval]``, then the user's ``settings.toml`` (see
 :mod:`tenxeval_tui.cli.run_settings`).
 
-Kept apart from :mod:`tenxeval_tui.cli.headless` (which checks them) and importing only ``argparse``, so that
+Kept apart from :mod:`tenxeval_tui.cli.headless` (which checks them) and importing only ``argparse``, ``os`` and ``re``, so that
 ``tenxeval-tui --help`` and ``run --help`` stay fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -238,7 +240,26 @@ def wants_spare_worker(args: argparse.Namespace) -> bool:
     ``--from-journal`` (no worker), ``--watch`` (a worker a change) nor variants (a
     session each)."""
     several_agents = len(args.agents or ()) > 1
-    return not (args.from_journal or args.watch or args.variants or several_agents)
+    one_worker = not (args.from_journal or args.watch or args.variants or several_agents)
+    return one_worker and not _flags_show_a_usage_error(args)
+
+
+def _flags_show_a_usage_error(args: argparse.Namespace) -> bool:
+    """Whether the flags alone, without an import or a file read, show a usage error that
+    :func:`~tenxeval_tui.cli.headless.prepare_run` will report (exit 2): no worker is then
+    started only to be ended. A rough look, not the check: what it misses still starts a
+    worker that is ended, and a run it wrongly doubts only starts its worker later."""
+    threshold = args.threshold
+    if isinstance(threshold, float) and not 0.0 <= threshold <= 1.0:
+        return True
+    if any(not os.path.exists(path) for path in args.paths):
+        return True
+    if args.tags is not None and not any(t.strip() for item in args.tags for t in item.split(",")):
+        return True
+    if args.shard is not None:
+        parts = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", args.shard)
+        return parts is None or not 1 <= int(parts[1]) <= int(parts[2])
+    return False
 
 
 __all__ = ["add_run_arguments", "wants_spare_worker"]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN, handover_line, worker_command
 from tests.cli.test_run import AGENT, cli, reports
@@ -31,10 +33,9 @@ with open(sys.argv[1], "w") as file:
 """
 
 
-def test_the_worker_starts_before_the_parent_imports_its_models(project: Path) -> None:
+def _probe(project: Path, *args: str) -> tuple[dict[str, object], str]:
+    """What PROBE noted of ``tenxeval-tui ARGS...``, and its stderr."""
     out = project / "probe.json"
-    args = ["run", "--agent", AGENT, "--case", "order_a100", "-q", "--output-dir", "out"]
-    args.append("evals/plain.evalset.json")
     done = subprocess.run(
         [sys.executable, "-c", PROBE, str(out), *args],
         cwd=project,
@@ -42,9 +43,13 @@ def test_the_worker_starts_before_the_parent_imports_its_models(project: Path) -
         text=True,
         timeout=scaled(120),
     )
-    assert done.returncode == 0, done.stderr
-    probe = json.loads(out.read_text())
-    assert probe == {"code": 0, "pydantic_loaded": [False]}  # one worker, started first
+    return json.loads(out.read_text()), done.stderr
+
+
+def test_the_worker_starts_before_the_parent_imports_its_models(project: Path) -> None:
+    args = ["run", "--agent", AGENT, "--case", "order_a100", "-q", "--output-dir", "out"]
+    probe, stderr = _probe(project, *args, "evals/plain.evalset.json")
+    assert probe == {"code": 0, "pydantic_loaded": [False]}, stderr  # one worker, first
     (report,) = reports(project / "out")
     assert [r["eval_id"] for r in json.loads(report.read_text())["results"]] == ["order_a100"]
 
@@ -64,15 +69,33 @@ def _workers_marked(marker: str) -> list[int]:
     return found
 
 
-def test_a_usage_error_leaves_no_worker_behind(project: Path) -> None:
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--threshold", "2", "evals/plain.evalset.json"], "is not between 0 and 1"),
+        (["evals/nowhere.evalset.json"], "nowhere.evalset.json"),
+        (["--shard", "half", "evals"], "--shard: 'half' is not K/N"),
+        (["--shard", "5/4", "evals"], "--shard: '5/4': K must be from 1 to N"),
+        (["--tags", ",", "evals"], "--tags: no tag given"),
+    ],
+)
+def test_a_usage_error_the_flags_show_starts_no_worker(
+    project: Path, flags: list[str], said: str
+) -> None:
+    probe, stderr = _probe(project, "run", "--agent", AGENT, *flags)
+    assert probe == {"code": 2, "pydantic_loaded": []}, stderr  # no worker started
+    assert said in stderr
+
+
+def test_a_usage_error_found_later_leaves_no_worker_behind(project: Path) -> None:
     marker = f"TENXEVAL_TEST_SPARE=usage-{os.getpid()}"
     name, value = marker.split("=")
-    done = cli(
-        project, "run", "--agent", AGENT, "--threshold", "2", "evals/plain.evalset.json",
-        env={name: value},
-    )  # fmt: skip
+    flags = ["--config", "nowhere.json", "evals/plain.evalset.json"]
+    probe, _ = _probe(project, "run", "--agent", AGENT, *flags)
+    assert probe == {"code": 2, "pydantic_loaded": [False]}  # started, then ended
+    done = cli(project, "run", "--agent", AGENT, *flags, env={name: value})
     assert done.returncode == 2
-    assert "is not between 0 and 1" in done.stderr
+    assert "nowhere.json" in done.stderr
     assert _workers_marked(marker) == []
 
 
