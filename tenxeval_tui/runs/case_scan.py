@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -87,6 +88,23 @@ class ScannedCases(Sequence[ScannedCase]):
 
     def __len__(self) -> int:
         return len(self._ends)
+
+    def repeated_id(self) -> str | None:
+        """An id held twice, if any. Found from the ids' hashes, sorted, then checked
+        among the few whose hashes meet: a set of every id, kept while a big file was
+        scanned, was the larger part of what the scan left of a process's memory."""
+        hashes = array("q", (hash(case.eval_id) for case in self))
+        ordered = sorted(hashes)
+        del hashes
+        met = {a for a, b in pairwise(ordered) if a == b}
+        del ordered
+        seen: set[str] = set()
+        for case in self:
+            if hash(case.eval_id) in met:
+                if case.eval_id in seen:
+                    return case.eval_id
+                seen.add(case.eval_id)
+        return None
 
     @overload
     def __getitem__(self, index: int) -> ScannedCase: ...
@@ -156,12 +174,11 @@ def scan_run_file(path: Path) -> ScannedSet:
         return scanned_set(load_with_stable_ids(path))
     fields: dict[str, Any] = {}
     cases = ScannedCases()
-    seen: set[str] = set()
     try:
         with path.open("rb") as handle:
             for key, value in eval_set_items(handle):
                 if key is CASE:
-                    if (case := scanned_case(value, seen)) is None:
+                    if (case := scanned_case(value)) is None:
                         raise _Unscannable
                     cases.append(*case)
                 elif key == "eval_cases":
@@ -174,6 +191,7 @@ def scan_run_file(path: Path) -> ScannedSet:
     description, metadata = fields.get("description", ""), fields.get("metadata", {})
     if (
         not cases
+        or cases.repeated_id() is not None  # loading says which, where
         or not isinstance(eval_set_id, str)
         or not isinstance(name, str)
         or not isinstance(description, str)
@@ -195,15 +213,14 @@ def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
     return [(path, scan_run_file(path)) for path in paths]
 
 
-def scanned_case(case: object, seen: set[str]) -> ScannedCase | None:
+def scanned_case(case: object) -> ScannedCase | None:
     """One decoded case of a file, scanned; ``None`` when it cannot be read exactly as the
-    model would (or its id is repeated: ``seen`` holds those before it; this one is added)."""
+    model would (whether its id is repeated is :meth:`ScannedCases.repeated_id`'s)."""
     if not isinstance(case, dict):
         return None
     eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
-    if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
-        return None  # no id (the model makes one), a wrong type or a duplicate
-    seen.add(eval_id)
+    if not isinstance(eval_id, str) or not isinstance(name, str):
+        return None  # no id (the model makes one) or a wrong type
     if tags is None:
         return ScannedCase(eval_id, name, _NO_TAGS)
     if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):

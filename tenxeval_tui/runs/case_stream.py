@@ -84,7 +84,6 @@ def scan_eval_set(path: Path, check: Check | None = None) -> ScannedFile | None:
 def _scan(path: Path, items: Iterator[tuple[Any, Any]], check: Check | None) -> ScannedFile:
     fields: dict[str, Any] = {}
     cases = ScannedCases()
-    seen: set[str] = set()
     head: EvalSet | None = None
     for key, value in items:
         if key is not CASE:
@@ -95,15 +94,15 @@ def _scan(path: Path, items: Iterator[tuple[Any, Any]], check: Check | None) -> 
             continue
         if head is None:
             head = _head(fields)
-        case = scanned_case(value, seen)
+        case = scanned_case(value)
         metadata = value.get("metadata", {}) if isinstance(value, dict) else None
         if case is None or not isinstance(metadata, dict):
             raise NotStreamable  # loading tells what is wrong with it, or gives the set
         if check is not None:  # a copy: model_construct's default factories cost ~0.3 ms
             check(head, _SHELL.model_copy(update={"eval_id": case.eval_id, "metadata": metadata}))
         cases.append(*case)
-    if not cases:
-        raise NotStreamable  # no cases: loading tells (or gives the empty set)
+    if not cases or cases.repeated_id() is not None:
+        raise NotStreamable  # no cases, an id twice: loading tells (or gives the empty set)
     own = _head(fields)
     return ScannedFile(path, scanned_set(own, cases), own)
 

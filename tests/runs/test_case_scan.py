@@ -168,3 +168,10 @@ def test_a_run_of_every_case_keeps_the_scan_s_cases_and_a_narrowed_one_its_own(
     for narrowed, ids in narrowings:
         ((_, some),) = select(plan.model_copy(update=narrowed), scanned)
         assert [case.eval_id for case in some.eval_cases] == ids
+
+
+def test_an_id_held_twice_is_found_however_far_apart() -> None:
+    ids = [f"c{i}" for i in range(3000)]
+    assert ScannedCases(ScannedCase(i, "", ()) for i in ids).repeated_id() is None
+    twice = [*ids[:2500], "c7", *ids[2500:]]
+    assert ScannedCases(ScannedCase(i, "", ()) for i in twice).repeated_id() == "c7"
