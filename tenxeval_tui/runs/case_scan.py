@@ -29,7 +29,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
@@ -149,6 +149,11 @@ class ScannedSet(EvalSet):
     reading its cases as :class:`EvalCase` s is a type error."""
 
     eval_cases: Sequence[ScannedCase] = Field(default_factory=list)  # type: ignore[assignment]
+
+    @field_serializer("eval_cases")
+    def _cases(self, cases: Sequence[ScannedCase]) -> list[ScannedCase]:
+        """Dumped as the list they stand for (pydantic knows no :class:`ScannedCases`)."""
+        return list(cases)
 
 
 def scanned_set(eval_set: EvalSet, cases: Sequence[ScannedCase] | None = None) -> ScannedSet:

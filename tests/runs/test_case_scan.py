@@ -175,3 +175,12 @@ def test_an_id_held_twice_is_found_however_far_apart() -> None:
     assert ScannedCases(ScannedCase(i, "", ()) for i in ids).repeated_id() is None
     twice = [*ids[:2500], "c7", *ids[2500:]]
     assert ScannedCases(ScannedCase(i, "", ()) for i in twice).repeated_id() == "c7"
+
+
+def test_a_scanned_set_dumps_its_cases_as_the_list_they_stand_for(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [_case("a", tags=["t"])]})
+    scanned = scan_run_file(path)
+    as_list = scanned.model_copy(update={"eval_cases": list(scanned.eval_cases)})
+    assert isinstance(scanned.eval_cases, ScannedCases)
+    assert scanned.model_dump(mode="json") == as_list.model_dump(mode="json")
+    assert scanned.model_dump(mode="json")["eval_cases"] == [["a", "", ["t"]]]
