@@ -38,6 +38,9 @@ async def main(eval_set_path: str, output_dir: str, config_path: str) -> int:
     config = EvalConfig(
         parallel=settings.get("parallel", False),
         max_concurrency=settings.get("max_concurrency", 4),
+        # The reports are written once, below, into the bench's folder: the evaluator's own
+        # (on by default) went to ./eval_reports of the checkout, a second time.
+        reporter=ReporterConfig(enabled=False),
     )
     app, collector = create_eval_app(build_graph())
     evaluator = AgentEvaluator(app, collector, config)

@@ -23,11 +23,13 @@ to tell, with the same error, when it loads the file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
@@ -43,19 +45,123 @@ class ScannedCase(NamedTuple):
     tags: tuple[str, ...]
 
 
+_NO_TAGS: tuple[str, ...] = ()
+_BLOCK = 1024
+"""Ids joined into one string a block of this many cases."""
+
+
+class ScannedCases(Sequence[ScannedCase]):
+    """The :class:`ScannedCase` s of a file, held compactly: a run holds every case's id for
+    the whole run, in the parent and in the worker, and a tuple of three objects a case
+    was most of what either process grew by with the cases (about 150 bytes a case).
+
+    The ids are joined into one string a block of :data:`_BLOCK` cases, with each one's
+    end in an array (about 12 bytes a case); names and tags are kept only for the cases
+    that have them. Each :class:`ScannedCase` is made when it is read."""
+
+    __slots__ = ("_blocks", "_ends", "_names", "_open", "_tags")
+
+    def __init__(self, cases: Iterable[ScannedCase] = ()) -> None:
+        self._blocks: list[str] = []
+        self._open: list[str] = []
+        """The ids of the last block, not yet joined."""
+        self._ends = array("L")
+        """Where each case's id ends in its block's string."""
+        self._names: dict[int, str] = {}
+        self._tags: dict[int, tuple[str, ...]] = {}
+        for case in cases:
+            self.append(*case)
+
+    def append(self, eval_id: str, name: str = "", tags: tuple[str, ...] = _NO_TAGS) -> None:
+        """One more case."""
+        index = len(self._ends)
+        start = self._ends[-1] if index % _BLOCK else 0
+        self._ends.append(start + len(eval_id))
+        self._open.append(eval_id)
+        if len(self._open) == _BLOCK:
+            self._blocks.append("".join(self._open))
+            self._open.clear()
+        if name:
+            self._names[index] = name
+        if tags:
+            self._tags[index] = tags
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def repeated_id(self) -> str | None:
+        """An id held twice, if any. Found from the ids' hashes, sorted, then checked
+        among the few whose hashes meet: a set of every id, kept while a big file was
+        scanned, was the larger part of what the scan left of a process's memory."""
+        hashes = array("q", (hash(case.eval_id) for case in self))
+        ordered = sorted(hashes)
+        del hashes
+        met = {a for a, b in pairwise(ordered) if a == b}
+        del ordered
+        seen: set[str] = set()
+        for case in self:
+            if hash(case.eval_id) in met:
+                if case.eval_id in seen:
+                    return case.eval_id
+                seen.add(case.eval_id)
+        return None
+
+    @overload
+    def __getitem__(self, index: int) -> ScannedCase: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[ScannedCase]: ...
+    def __getitem__(self, index: int | slice) -> ScannedCase | list[ScannedCase]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        count = len(self._ends)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("scanned case index out of range")
+        block, place = divmod(index, _BLOCK)
+        if block < len(self._blocks):
+            start = self._ends[index - 1] if place else 0
+            eval_id = self._blocks[block][start : self._ends[index]]
+        else:
+            eval_id = self._open[place]
+        return ScannedCase(eval_id, self._names.get(index, ""), self._tags.get(index, _NO_TAGS))
+
+    def __iter__(self) -> Iterator[ScannedCase]:
+        for index in range(len(self._ends)):
+            yield self[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
+
+    def __repr__(self) -> str:
+        return f"ScannedCases({list(self)!r})"
+
+
 class ScannedSet(EvalSet):
     """An eval set as a run's parent (and its worker, before the run) reads it: its own
-    fields, and each case's :class:`ScannedCase`. It goes where an eval set's id, name and
+    fields, and each case's :class:`ScannedCase` (a :class:`ScannedCases` when scanned,
+    a list of some of them when selected). It goes where an eval set's id, name and
     metadata are read (selection, a run's observers, provenance with its hash given);
     reading its cases as :class:`EvalCase` s is a type error."""
 
-    eval_cases: list[ScannedCase] = Field(default_factory=list)  # type: ignore[assignment]
+    eval_cases: Sequence[ScannedCase] = Field(default_factory=list)  # type: ignore[assignment]
+
+    @field_serializer("eval_cases")
+    def _cases(self, cases: Sequence[ScannedCase]) -> list[ScannedCase]:
+        """Dumped as the list they stand for (pydantic knows no :class:`ScannedCases`)."""
+        return list(cases)
 
 
-def scanned_set(eval_set: EvalSet, cases: list[ScannedCase] | None = None) -> ScannedSet:
+def scanned_set(eval_set: EvalSet, cases: Sequence[ScannedCase] | None = None) -> ScannedSet:
     """``eval_set``'s own fields with ``cases`` (by default its cases, scanned)."""
     if cases is None:
-        cases = [ScannedCase(c.eval_id, c.name, tuple(c.tags)) for c in eval_set.eval_cases]
+        cases = ScannedCases(
+            ScannedCase(c.eval_id, c.name, tuple(c.tags)) for c in eval_set.eval_cases
+        )
     fields = {name: getattr(eval_set, name) for name in EvalSet.model_fields}
     extra = dict(eval_set.model_extra or {})
     return ScannedSet.model_construct(**{**fields, **extra, "eval_cases": cases})
@@ -65,9 +171,6 @@ class _Unscannable(Exception):
     """The file is not what the scan reads: it is loaded whole."""
 
 
-_NO_TAGS: tuple[str, ...] = ()
-
-
 def scan_run_file(path: Path) -> ScannedSet:
     """The eval set of ``path`` with :class:`ScannedCase` cases (see the module); a scenario
     file, or one the scan does not understand, is loaded whole (then scanned). Raises what
@@ -75,15 +178,14 @@ def scan_run_file(path: Path) -> ScannedSet:
     if is_scenario_file(path):  # a few scenarios; the parent checks their simulated user
         return scanned_set(load_with_stable_ids(path))
     fields: dict[str, Any] = {}
-    cases: list[ScannedCase] = []
-    seen: set[str] = set()
+    cases = ScannedCases()
     try:
         with path.open("rb") as handle:
             for key, value in eval_set_items(handle):
                 if key is CASE:
-                    if (case := scanned_case(value, seen)) is None:
+                    if (case := scanned_case(value)) is None:
                         raise _Unscannable
-                    cases.append(case)
+                    cases.append(*case)
                 elif key == "eval_cases":
                     raise _Unscannable  # not a list of cases
                 else:
@@ -94,6 +196,7 @@ def scan_run_file(path: Path) -> ScannedSet:
     description, metadata = fields.get("description", ""), fields.get("metadata", {})
     if (
         not cases
+        or cases.repeated_id() is not None  # loading says which, where
         or not isinstance(eval_set_id, str)
         or not isinstance(name, str)
         or not isinstance(description, str)
@@ -115,15 +218,14 @@ def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
     return [(path, scan_run_file(path)) for path in paths]
 
 
-def scanned_case(case: object, seen: set[str]) -> ScannedCase | None:
+def scanned_case(case: object) -> ScannedCase | None:
     """One decoded case of a file, scanned; ``None`` when it cannot be read exactly as the
-    model would (or its id is repeated: ``seen`` holds those before it; this one is added)."""
+    model would (whether its id is repeated is :meth:`ScannedCases.repeated_id`'s)."""
     if not isinstance(case, dict):
         return None
     eval_id, name, tags = case.get("eval_id"), case.get("name", ""), case.get("tags")
-    if not isinstance(eval_id, str) or eval_id in seen or not isinstance(name, str):
-        return None  # no id (the model makes one), a wrong type or a duplicate
-    seen.add(eval_id)
+    if not isinstance(eval_id, str) or not isinstance(name, str):
+        return None  # no id (the model makes one) or a wrong type
     if tags is None:
         return ScannedCase(eval_id, name, _NO_TAGS)
     if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
@@ -133,6 +235,7 @@ def scanned_case(case: object, seen: set[str]) -> ScannedCase | None:
 
 __all__ = [
     "ScannedCase",
+    "ScannedCases",
     "ScannedSet",
     "scan_run_file",
     "scan_run_files",

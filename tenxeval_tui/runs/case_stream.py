@@ -13,7 +13,7 @@ A run's worker reads each eval set file twice, a case at a time
    there with loading's own words for the file (file, line, column, field).
 
 So the first case starts once the file is scanned, not once every case is built and
-hashed. :func:`walk_eval_set` does both at once (the whole file before anything runs).
+hashed.
 
 A file the scan does not read exactly (not JSON, no eval set id before the cases, a case
 without a string id, a repeated id, a field hashed before the cases written after them,
@@ -35,7 +35,7 @@ from tenxeval_tui.evaluation.canonical import canonical_json
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.provenance.hashing import case_content
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
-from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scanned_case, scanned_set
+from tenxeval_tui.runs.case_scan import ScannedCases, ScannedSet, scanned_case, scanned_set
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
 from tenxeval_tui.runs.problems import RunProblem
 
@@ -56,16 +56,6 @@ class ScannedFile:
     """The eval set with its cases' ids, names and tags."""
     own: EvalSet
     """The eval set's own fields (no case): what its hash covers besides the cases."""
-
-
-@dataclass(frozen=True)
-class WalkedFile:
-    """What :func:`walk_eval_set` found in an eval set file."""
-
-    scanned: ScannedSet
-    """The eval set with its cases' ids, names and tags."""
-    sha256: str
-    """The eval set's content hash (:func:`eval_set_sha256` of the loaded set)."""
 
 
 def build_case(data: Any) -> EvalCase:
@@ -93,8 +83,7 @@ def scan_eval_set(path: Path, check: Check | None = None) -> ScannedFile | None:
 
 def _scan(path: Path, items: Iterator[tuple[Any, Any]], check: Check | None) -> ScannedFile:
     fields: dict[str, Any] = {}
-    cases: list[ScannedCase] = []
-    seen: set[str] = set()
+    cases = ScannedCases()
     head: EvalSet | None = None
     for key, value in items:
         if key is not CASE:
@@ -105,22 +94,22 @@ def _scan(path: Path, items: Iterator[tuple[Any, Any]], check: Check | None) -> 
             continue
         if head is None:
             head = _head(fields)
-        case = scanned_case(value, seen)
+        case = scanned_case(value)
         metadata = value.get("metadata", {}) if isinstance(value, dict) else None
         if case is None or not isinstance(metadata, dict):
             raise NotStreamable  # loading tells what is wrong with it, or gives the set
         if check is not None:  # a copy: model_construct's default factories cost ~0.3 ms
             check(head, _SHELL.model_copy(update={"eval_id": case.eval_id, "metadata": metadata}))
-        cases.append(case)
-    if not cases:
-        raise NotStreamable  # no cases: loading tells (or gives the empty set)
+        cases.append(*case)
+    if not cases or cases.repeated_id() is not None:
+        raise NotStreamable  # no cases, an id twice: loading tells (or gives the empty set)
     own = _head(fields)
     return ScannedFile(path, scanned_set(own, cases), own)
 
 
 class HashingStream:
-    """The cases of a scanned file whose ids are ``wanted``, built one at a time in file
-    order as the run takes them; every case of the file is built and hashed on the way,
+    """The cases of a scanned file whose ids are ``wanted`` (``None``: every case), built
+    one at a time in file order as the run takes them; every case of the file is built and hashed on the way,
     and once the last one is read :attr:`sha256` holds the set's ``eval_set_sha256`` and
     ``on_hash`` is called with it. A case that does not build (or a file changed since
     its scan) raises loading's :class:`~tenxeval_tui.evaluation.errors.EvalFileError`
@@ -129,7 +118,7 @@ class HashingStream:
     def __init__(
         self,
         found: ScannedFile,
-        wanted: Collection[str],
+        wanted: Collection[str] | None,
         on_hash: Callable[[str], None] | None = None,
     ) -> None:
         self.found = found
@@ -147,7 +136,7 @@ class HashingStream:
         try:
             for case in _built_cases(path):
                 digest.add(case)
-                if case.eval_id in self.wanted:
+                if self.wanted is None or case.eval_id in self.wanted:
                     yield case
         except (NotStreamable, ValidationError):
             self.failure = _loading_error(path)
@@ -171,22 +160,6 @@ def _loading_error(path: Path) -> Exception:
     except Exception as exc:  # EvalFileError, FileNotFoundError...: told as loading tells
         return exc
     return RunProblem(f"{path}: the file changed while the run was reading it")
-
-
-def walk_eval_set(path: Path, check: Check | None = None) -> WalkedFile | None:
-    """The eval set file ``path`` scanned (each case checked) and every case built and
-    hashed now; ``None`` when the file is not read exactly this way (load it whole).
-    ``OSError`` when it cannot be read."""
-    found = scan_eval_set(path, check)
-    if found is None:
-        return None
-    stream = HashingStream(found, ())
-    try:
-        for _ in stream:
-            pass
-    except Exception:
-        return None  # loading tells
-    return WalkedFile(found.scanned, stream.sha256) if stream.sha256 is not None else None
 
 
 def _head(fields: dict[str, Any]) -> EvalSet:
@@ -235,23 +208,9 @@ def _members(fields: dict[str, Any]) -> bytes:
     return canonical_json(fields)[1:-1]
 
 
-def stream_cases(path: Path, wanted: Collection[str]) -> Iterator[EvalCase]:
-    """The cases of ``path`` whose ids are ``wanted``, built one at a time, in file order;
-    the others are passed over unbuilt. The file was walked (:func:`walk_eval_set`): a
-    file changed since then may raise ``ValueError`` (:class:`NotStreamable` or pydantic's
-    ``ValidationError``)."""
-    with path.open("rb") as handle:
-        for key, value in eval_set_items(handle):
-            if key is CASE and isinstance(value, dict) and value.get("eval_id") in wanted:
-                yield build_case(value)
-
-
 __all__ = [
     "HashingStream",
     "ScannedFile",
-    "WalkedFile",
     "build_case",
     "scan_eval_set",
-    "stream_cases",
-    "walk_eval_set",
 ]

@@ -15,16 +15,17 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.evaluation.dataset.selection import CaseSelection, Shard
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection, SelectableCase, Shard
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.evaluation.tools.settings import ToolSettings
+from tenxeval_tui.runs.case_scan import ScannedCases
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
 from tenxeval_tui.runs.stable_ids import load_with_stable_ids
 
@@ -256,12 +257,13 @@ def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[
     last keeps its part of those, so the parts of one plan together run what it would.
     """
     chosen = [
-        (path, eval_set, plan.selection_for(path).cases(eval_set.eval_cases))
+        (path, eval_set, _selected(plan.selection_for(path), eval_set.eval_cases))
         for path, eval_set in loaded
     ]
     if plan.limit is not None or plan.sample is not None:
         from tenxeval_tui.evaluation.subsets import pick_cases
 
+        chosen = [(p, s, list(cases)) for p, s, cases in chosen]  # picked by identity
         everything = [case for _, _, cases in chosen for case in cases]
         kept = {
             id(case)
@@ -275,6 +277,15 @@ def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[
         (path, eval_set.model_copy(update={"eval_cases": cases}))
         for path, eval_set, cases in chosen
     ]
+
+
+def _selected[C: SelectableCase](selection: CaseSelection, cases: Sequence[C]) -> Sequence[C]:
+    """The ``cases`` ``selection`` selects, in their order: a file's scanned cases
+    themselves when it selects every one (:class:`ScannedCases`: a run of every case of a
+    big file holds no second list of them), else a new list."""
+    if isinstance(cases, ScannedCases) and not selection.filters:
+        return cast(Sequence[C], cases)
+    return selection.cases(cases)
 
 
 def selected_eval_sets(plan: RunPlan) -> list[tuple[Path, EvalSet]]:

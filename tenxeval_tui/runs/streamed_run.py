@@ -113,9 +113,11 @@ class StreamedRunner:
                 app, collector, self.config, observers=self.observers, tools=self.tools
             )
             provenance = self.provenances.get(scanned.eval_set_id)
+            found = self.files[path]
+            every = scanned.eval_cases is found.scanned.eval_cases  # selected as they are
             cases = HashingStream(
-                self.files[path],
-                {case.eval_id for case in scanned.eval_cases},
+                found,
+                None if every else {case.eval_id for case in scanned.eval_cases},
                 on_hash=None if provenance is None else _hash_into(provenance),
             )
             self._current, self._current_set = evaluator, scanned.eval_set_id

@@ -11,11 +11,14 @@ gets only the events saying a case is being scored, which ``run``'s deadline wat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
+from tenxeval_tui.evaluation.results.json_stream import json_array_text
 
 WantedEvents = Literal["all", "judging"]
 
@@ -31,6 +34,22 @@ class WantedJsonLinesObserver(JsonLinesObserver):
     def __init__(self, write: Callable[[str], Any], *, events: WantedEvents = "all") -> None:
         super().__init__(write)
         self.judging_only = events == "judging"
+
+    def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
+        # The same line, the text of its ids made a block at a time: a list of every id
+        # of a big run is never built to be encoded.
+        head = json.dumps(
+            {
+                "type": "run_start",
+                "eval_set_id": eval_set.eval_set_id,
+                "eval_set_name": eval_set.name,
+            },
+            default=str,
+        )
+        ids = json_array_text(case.eval_id for case in cases)
+        self._write(f'{head[:-1]}, "eval_ids": {ids}}}\n')
+        if self._flush is not None:
+            self._flush()
 
     def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
         if self.judging_only and not is_judging(event):

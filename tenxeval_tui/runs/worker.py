@@ -56,6 +56,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.json_stream import json_array_text
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
@@ -83,19 +84,18 @@ PENDING_HASH = "-"
 """What a streamed file's hash is while the provenance is worked out (then ``None``)."""
 
 
-def plan_line(eval_sets: Sequence[EvalSet]) -> dict[str, Any]:
-    """The ``worker_plan`` line: every case the run will evaluate, before the first starts."""
-    return {
-        "type": "worker_plan",
-        "eval_sets": [
-            {
-                "eval_set_id": eval_set.eval_set_id,
-                "name": eval_set.name,
-                "cases": [[case.eval_id, case.name] for case in eval_set.eval_cases],
-            }
-            for eval_set in eval_sets
-        ],
-    }
+def plan_line(eval_sets: Sequence[EvalSet]) -> str:
+    """The ``worker_plan`` line: every case the run will evaluate, before the first starts.
+    Its text is made a block of cases at a time: the ``[eval_id, name]`` pairs of a big
+    run are never all built at once."""
+    sets = [
+        json.dumps({"eval_set_id": eval_set.eval_set_id, "name": eval_set.name})[:-1]
+        + ', "cases": '
+        + json_array_text([case.eval_id, case.name] for case in eval_set.eval_cases)
+        + "}"
+        for eval_set in eval_sets
+    ]
+    return '{"type": "worker_plan", "eval_sets": [' + ", ".join(sets) + "]}\n"
 
 
 # What the screen does not need from a streamed case result (the reports keep all of it):
@@ -190,7 +190,7 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         # 100,000 cases each full collection walked them again: 8 s of the plan line).
         freeze_alive()
         tools = tool_run(plan, files_and_sets)
-        out.emit(plan_line([eval_set for _, eval_set in files_and_sets]))
+        out.write(plan_line([eval_set for _, eval_set in files_and_sets]))
         # A streamed file's hash is known once it has been read to its end (streamed_run).
         hashes = {path: PENDING_HASH for path, _ in walked or []}
         provenances = plan_provenance(plan, config, loaded, hashes)

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.case_scan import ScannedCase, ScannedSet, scan_run_file
+from tenxeval_tui.runs.case_scan import ScannedCase, ScannedCases, ScannedSet, scan_run_file
+from tenxeval_tui.runs.plan import RunPlan, select
 
 
 def _case(eval_id: str, **extra: object) -> dict[str, object]:
@@ -132,3 +134,53 @@ def test_a_scenario_file_is_loaded_whole_then_scanned(tmp_path: Path) -> None:
 def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         scan_run_file(tmp_path / "gone.evalset.json")
+
+
+def test_scanned_cases_read_back_as_the_list_they_hold() -> None:
+    cases = [
+        ScannedCase(f"id{i}" * (i % 3), "named" if i % 5 == 0 else "", ("t",) * (i % 2))
+        for i in range(2500)  # over two blocks of joined ids, and part of a third
+    ]
+    held = ScannedCases(cases)
+    assert len(held) == len(cases) and list(held) == cases and held == cases
+    assert [held[i] for i in range(-len(cases), len(cases))] == cases + cases
+    assert held[1000:1100:3] == cases[1000:1100:3]
+    with pytest.raises(IndexError):
+        held[len(cases)]
+
+
+def test_a_run_of_every_case_keeps_the_scan_s_cases_and_a_narrowed_one_its_own(
+    tmp_path: Path,
+) -> None:
+    cases = [_case(f"c{i}", tags=["even"] if i % 2 == 0 else []) for i in range(10)]
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": cases})
+    scanned = [(path, scan_run_file(path))]
+    plan = RunPlan(agent="a:b", eval_sets=[path])
+
+    ((_, every),) = select(plan, scanned)
+    assert every.eval_cases is scanned[0][1].eval_cases  # no second list of them
+
+    narrowings: list[tuple[dict[str, object], list[str]]] = [
+        ({"selection": CaseSelection(tags=("even",))}, [f"c{i}" for i in range(0, 10, 2)]),
+        ({"limit": 3}, ["c0", "c1", "c2"]),
+        ({"selection": CaseSelection(tags=("even",)), "limit": 2}, ["c0", "c2"]),
+    ]
+    for narrowed, ids in narrowings:
+        ((_, some),) = select(plan.model_copy(update=narrowed), scanned)
+        assert [case.eval_id for case in some.eval_cases] == ids
+
+
+def test_an_id_held_twice_is_found_however_far_apart() -> None:
+    ids = [f"c{i}" for i in range(3000)]
+    assert ScannedCases(ScannedCase(i, "", ()) for i in ids).repeated_id() is None
+    twice = [*ids[:2500], "c7", *ids[2500:]]
+    assert ScannedCases(ScannedCase(i, "", ()) for i in twice).repeated_id() == "c7"
+
+
+def test_a_scanned_set_dumps_its_cases_as_the_list_they_stand_for(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [_case("a", tags=["t"])]})
+    scanned = scan_run_file(path)
+    as_list = scanned.model_copy(update={"eval_cases": list(scanned.eval_cases)})
+    assert isinstance(scanned.eval_cases, ScannedCases)
+    assert scanned.model_dump(mode="json") == as_list.model_dump(mode="json")
+    assert scanned.model_dump(mode="json")["eval_cases"] == [["a", "", ["t"]]]

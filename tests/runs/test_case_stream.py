@@ -1,7 +1,7 @@
 """The worker's eval sets read a case at a time (runs/json_stream.py, runs/case_stream.py):
-the same values as the ``json`` module, the same cases and content hash as loading the
-file, the selected cases built one by one and the others not at all; whatever the walk
-does not read exactly is left to loading."""
+the same values as the ``json`` module; the scan and then the stream of a file give the
+same cases and content hash as loading it, each case built when the run takes it; whatever
+they do not read exactly is left to loading."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
+from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
 from tenxeval_tui.runs import case_stream, json_stream
 from tenxeval_tui.runs.case_scan import ScannedCase
-from tenxeval_tui.runs.case_stream import stream_cases, walk_eval_set
+from tenxeval_tui.runs.case_stream import Check, HashingStream, ScannedFile, scan_eval_set
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
 
 
@@ -36,6 +37,18 @@ def _write(tmp_path: Path, data: object, name: str = "s.evalset.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def _walk(path: Path, check: Check | None = None) -> tuple[ScannedFile, str | None] | None:
+    """``path`` as a streamed run reads it: scanned (``None``: loaded whole instead), then
+    every case streamed (raising loading's error for a case that does not build); the
+    scan and the set's content hash (``None`` when the file's fields do not allow it)."""
+    found = scan_eval_set(path, check)
+    if found is None:
+        return None
+    stream = HashingStream(found, ())
+    assert list(stream) == []
+    return found, stream.sha256
 
 
 def _items(path: Path) -> list[tuple[Any, Any]]:
@@ -106,7 +119,7 @@ def test_bytes_that_are_not_utf8_are_not_streamable(tmp_path: Path) -> None:
         {"eval_set_id": "s", "description": "D", "eval_cases": "CASES"},
     ],
 )
-def test_the_walk_keeps_each_case_s_id_name_and_tags_and_hashes_the_file_as_loading_does(
+def test_the_scan_and_stream_keep_each_case_s_id_name_and_tags_and_hash_the_file_as_loading(
     tmp_path: Path, data: dict[str, Any]
 ) -> None:
     cases = [
@@ -117,15 +130,16 @@ def test_the_walk_keeps_each_case_s_id_name_and_tags_and_hashes_the_file_as_load
     ]
     path = _write(tmp_path, {k: cases if v == "CASES" else v for k, v in data.items()})
 
-    walked = walk_eval_set(path)
+    walked = _walk(path)
     loaded = EvalSet.from_file(path)
 
     assert walked is not None
-    assert walked.sha256 == eval_set_sha256(loaded)
-    assert walked.scanned.eval_cases == [
+    found, sha256 = walked
+    assert sha256 == eval_set_sha256(loaded)
+    assert found.scanned.eval_cases == [
         ScannedCase(c.eval_id, c.name, tuple(c.tags)) for c in loaded.eval_cases
     ]
-    head = walked.scanned.model_dump(exclude={"eval_cases"})
+    head = found.scanned.model_dump(exclude={"eval_cases"})
     assert head == loaded.model_dump(exclude={"eval_cases"})
 
 
@@ -135,7 +149,6 @@ def test_the_walk_keeps_each_case_s_id_name_and_tags_and_hashes_the_file_as_load
         {"name": "no id", "eval_cases": [_case("a")]},
         {"eval_cases": [_case("a")], "eval_set_id": "s"},  # its id after its cases
         {"eval_set_id": "s", "eval_cases": [_case("a"), _case("a")]},  # a repeated id
-        {"eval_set_id": "s", "eval_cases": [_case("a"), {"eval_id": "b", "conversation": 3}]},
         {"eval_set_id": "s", "eval_cases": [_case("a"), "not a case"]},
         {"eval_set_id": "s", "eval_cases": []},
         {"eval_set_id": "s", "eval_cases": None},
@@ -144,13 +157,27 @@ def test_the_walk_keeps_each_case_s_id_name_and_tags_and_hashes_the_file_as_load
         {"eval_set_id": "s", "eval_cases": [_case("a")], "description": "late"},
     ],
 )
-def test_what_the_walk_does_not_read_exactly_is_left_to_loading(
+def test_what_the_scan_does_not_read_exactly_is_left_to_loading(
     tmp_path: Path, data: dict[str, Any]
 ) -> None:
-    assert walk_eval_set(_write(tmp_path, data)) is None
+    assert _walk(_write(tmp_path, data)) is None
 
 
-def test_the_walk_checks_every_case_with_the_set_it_belongs_to(tmp_path: Path) -> None:
+def test_a_case_that_does_not_build_stops_the_stream_with_loading_s_error(
+    tmp_path: Path,
+) -> None:
+    bad = {"eval_id": "b", "conversation": 3}
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [_case("a"), bad]})
+    with pytest.raises(EvalFileError) as loading:
+        EvalSet.from_file(path)
+
+    with pytest.raises(EvalFileError) as streaming:
+        _walk(path)
+
+    assert str(streaming.value) == str(loading.value)
+
+
+def test_the_scan_checks_every_case_with_the_set_it_belongs_to(tmp_path: Path) -> None:
     path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [_case("a"), _case("b")]})
     seen: list[tuple[str, str]] = []
 
@@ -160,11 +187,11 @@ def test_the_walk_checks_every_case_with_the_set_it_belongs_to(tmp_path: Path) -
             raise ValueError("bad repeats in b")
 
     with pytest.raises(ValueError, match="bad repeats in b"):
-        walk_eval_set(path, check)
+        scan_eval_set(path, check)
     assert seen == [("s", "a"), ("s", "b")]
 
 
-def test_only_the_wanted_cases_are_built_one_at_a_time_in_file_order(
+def test_the_wanted_cases_come_in_file_order_each_built_when_the_run_takes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cases = [_case(f"c{i}") for i in range(10)]
@@ -177,14 +204,17 @@ def test_only_the_wanted_cases_are_built_one_at_a_time_in_file_order(
         return real(data)
 
     monkeypatch.setattr(case_stream, "build_case", counting)
-    stream = stream_cases(path, {"c7", "c2", "c5"})
+    found = scan_eval_set(path)
+    assert found is not None and built == []  # the scan builds none
+    stream = iter(HashingStream(found, {"c7", "c2", "c5"}))
 
     first = next(stream)
-    assert (first.eval_id, built) == ("c2", ["c2"])  # nothing built ahead of its turn
+    # nothing built ahead of its turn (the others are built too: the file's hash has them)
+    assert (first.eval_id, built) == ("c2", ["c0", "c1", "c2"])
     rest = list(stream)
 
     assert [c.eval_id for c in rest] == ["c5", "c7"]
-    assert built == ["c2", "c5", "c7"]
+    assert built == [f"c{i}" for i in range(10)]
     loaded = {c.eval_id: c for c in EvalSet.from_file(path).eval_cases}
     assert first.model_dump(exclude={"conversation": {0: {"invocation_id"}}}) == loaded[
         "c2"

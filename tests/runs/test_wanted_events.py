@@ -10,6 +10,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
+from tenxeval_tui.evaluation.observers import JsonLinesObserver
 from tenxeval_tui.runs.child_run import child_plan
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.wanted_events import WantedJsonLinesObserver
@@ -71,3 +72,12 @@ def test_the_observer_drops_what_its_reader_does_not_want(wanted: str, written: 
     observer.on_repeat_event("e", "c0", 0, node)
     assert len(lines) == written + (1 if wanted == "all" else 0)
     assert any('"judging"' in line for line in lines)
+
+
+def test_the_run_start_line_is_the_one_every_reader_reads() -> None:
+    cases = [EvalCase(eval_id=f"c{i}ñ") for i in range(1234)]
+    eval_set = EvalSet(eval_set_id="s", name='S "1"', eval_cases=cases)
+    lines: dict[str, list[str]] = {"ours": [], "core": []}
+    WantedJsonLinesObserver(lines["ours"].append, events="judging").on_run_start(eval_set, cases)
+    JsonLinesObserver(lines["core"].append).on_run_start(eval_set, cases)
+    assert lines["ours"] == lines["core"] and len(lines["ours"]) == 1

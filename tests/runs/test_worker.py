@@ -11,6 +11,7 @@ import pytest
 from tenxeval_tui.evaluation import EvalCase, EvalSet, report_from_journal
 from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.worker import plan_line
 from tests.waiting import scaled
 
 AGENT = """
@@ -237,3 +238,26 @@ def test_a_streamed_set_s_hash_comes_in_the_journal_s_run_end(tmp_path: Path) ->
     whole = eval_set_sha256(EvalSet.from_file(path))
     assert end["metadata"]["provenance"]["eval_set_sha256"] == whole
     assert report_from_journal(journal).metadata["provenance"]["eval_set_sha256"] == whole
+
+
+def test_the_plan_line_is_the_json_of_every_case_to_run() -> None:
+    sets = [
+        EvalSet(
+            eval_set_id="a",
+            name='A "quoted"',
+            eval_cases=[EvalCase(eval_id=f"c{i}", name="ñ\n" * (i % 2)) for i in range(1234)],
+        ),
+        EvalSet(eval_set_id="b", eval_cases=[EvalCase(eval_id="only")]),
+    ]
+    whole = {
+        "type": "worker_plan",
+        "eval_sets": [
+            {
+                "eval_set_id": s.eval_set_id,
+                "name": s.name,
+                "cases": [[case.eval_id, case.name] for case in s.eval_cases],
+            }
+            for s in sets
+        ],
+    }
+    assert plan_line(sets) == json.dumps(whole) + "\n"

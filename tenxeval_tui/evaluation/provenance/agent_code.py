@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -106,6 +107,24 @@ def _imported_names_cached(
     return names
 
 
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a statement (or an ``except``/``case`` clause) that hold statements."""
+
+
+def _import_statements(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of ``tree``, at any depth (in functions, classes, ``if``,
+    ``try``, ``with``, ``match``...). Only statements are visited: an import is never
+    part of an expression, and walking every node of the tree took most of a walk."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+            continue
+        for block in _BLOCKS:
+            pending.extend(getattr(node, block, ()))
+
+
 def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
     """The module names a file's import statements name (relative ones resolved)."""
     try:
@@ -114,7 +133,7 @@ def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
         return set()
     package = module if is_package else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _import_statements(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -145,7 +164,7 @@ class _Walk:
         """Each file read so far -> the SHA-256 of its bytes."""
         self.imports: set[str] = set()
         self._taken: set[str] = set()
-        self._roots: list[Path] | None = None
+        self._roots: list[str] | None = None
 
     def _in_project(self, path: Path) -> bool:
         if self.project is None or not path.is_relative_to(self.project):
@@ -194,9 +213,12 @@ class _Walk:
 
     def relative(self, path: Path) -> str:
         if self._roots is None:
-            self._roots = [Path(p).resolve() for p in self.search if p]
-        under = [r for r in self._roots if path.is_relative_to(r)]
-        root = max(under, key=lambda r: len(r.parts)) if under else path.parent
+            self._roots = [str(Path(p).resolve()) for p in self.search if p]
+        # Folders as strings: Path.is_relative_to, for every file and every folder of the
+        # import path, was a tenth of a walk. The deepest folder holding the file wins.
+        text = str(path)
+        under = [r for r in self._roots if text.startswith(r.rstrip(os.sep) + os.sep)]
+        root = Path(max(under, key=len)) if under else path.parent
         return path.relative_to(root).as_posix()
 
 

@@ -44,7 +44,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.json_stream import case_json_parts
+from tenxeval_tui.evaluation.results.json_stream import case_json_parts, json_array_text
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.evaluation.results.node_views import fill
 
@@ -103,21 +103,23 @@ class RunJournal(RunObserver):
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         provenance = self.report_metadata.get(eval_set.eval_set_id, {}).get(PROVENANCE_KEY)
         self._started[eval_set.eval_set_id] = json.dumps(provenance, default=str)
-        self._append(
-            {
-                "type": "run_start",
-                "eval_set_id": eval_set.eval_set_id,
-                "eval_set_name": eval_set.name,
-                "eval_ids": [case.eval_id for case in cases],
-                "time": time.time(),
-                **({"config_used": self.config_used} if self.config_used else {}),
-                **(
-                    {"metadata": dict(self.report_metadata[eval_set.eval_set_id])}
-                    if eval_set.eval_set_id in self.report_metadata
-                    else {}
-                ),
-            }
-        )
+        head = {
+            "type": "run_start",
+            "eval_set_id": eval_set.eval_set_id,
+            "eval_set_name": eval_set.name,
+            "time": time.time(),
+            **({"config_used": self.config_used} if self.config_used else {}),
+            **(
+                {"metadata": dict(self.report_metadata[eval_set.eval_set_id])}
+                if eval_set.eval_set_id in self.report_metadata
+                else {}
+            ),
+        }
+        # The ids last, their text made a block at a time: a list of every id of a big
+        # run is never built to be encoded (the worker's peak is at the run's start).
+        ids = json_array_text(case.eval_id for case in cases)
+        with self._line() as line:
+            line.write(f'{json.dumps(head, default=str)[:-1]}, "eval_ids": {ids}}}'.encode())
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         # Written in pieces as pydantic serialises them: a case of many steps is never

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -38,6 +39,17 @@ BATCH = 500
 
 
 Fallback = Callable[[Any], Any] | None
+
+
+def json_array_text(items: Iterable[Any], block: int = BATCH) -> str:
+    """``json.dumps(list(items))``, made ``block`` items at a time: the list of a run's
+    hundreds of thousands of case ids (with their names) is never built whole, only its
+    text."""
+    pieces: list[str] = []
+    remaining = iter(items)
+    while chunk := list(itertools.islice(remaining, block)):
+        pieces.append(json.dumps(chunk, default=str)[1:-1])
+    return "[" + ", ".join(pieces) + "]"
 
 
 def report_json_parts(

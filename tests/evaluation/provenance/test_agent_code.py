@@ -107,3 +107,68 @@ def test_a_file_whose_imports_change_is_followed_anew_in_the_same_process(
         "util/__init__.py",
         "util/text.py",
     ]
+
+
+NESTED_AGENT = """
+import m_top
+
+
+def agent(message, trace):
+    import m_function
+    return message
+
+
+class Agent:
+    import m_class
+
+    async def run(self):
+        async with self:
+            from m_async_with import thing
+        async for _ in self:
+            import m_async_for
+
+
+if m_top:
+    import m_if
+else:
+    import m_else
+try:
+    import m_try
+except ImportError:
+    import m_except
+else:
+    import m_try_else
+finally:
+    import m_finally
+try:
+    pass
+except* ValueError:
+    import m_except_star
+with open(__file__):
+    import m_with
+for _ in ():
+    import m_for
+else:
+    import m_for_else
+while False:
+    import m_while
+match m_top:
+    case 1:
+        import m_case
+# import m_comment
+NOT_AN_IMPORT = "import m_string"
+"""
+
+
+def test_imports_at_any_depth_of_the_code_are_followed(tmp_path: Path) -> None:
+    (tmp_path / "nested_agent.py").write_text(NESTED_AGENT)
+    nested = [
+        "top", "function", "class", "async_with", "async_for", "if", "else", "try", "except",
+        "try_else", "finally", "except_star", "with", "for", "for_else", "while", "case",
+    ]  # fmt: skip
+    for name in [*nested, "comment", "string"]:
+        (tmp_path / f"m_{name}.py").write_text("")
+    code = agent_code("nested_agent", tmp_path)
+    assert code is not None
+    found = {path for path, _ in code.files}
+    assert found == {"nested_agent.py", *(f"m_{name}.py" for name in nested)}

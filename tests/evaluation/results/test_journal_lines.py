@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.results import journal as journal_module
 from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
@@ -76,3 +77,14 @@ def test_a_journal_left_torn_by_a_killed_run_gets_its_next_line_on_a_line_of_its
     again.on_case_end(flood_case("c", 1))
     assert [r.eval_id for r in read_journal_runs(path)[0].results] == ["a", "b", "c"]
     assert path.read_bytes().count(b"\n") == 4  # a, the torn line ended, b, c
+
+
+def test_a_journal_s_run_start_line_holds_every_case_id_in_order(tmp_path: Path) -> None:
+    cases = [EvalCase(eval_id=f"c{i}") for i in range(1234)]
+    journal = RunJournal(tmp_path / "j.jsonl", {"s": {"provenance": {"agent_sha256": "x"}}})
+    journal.on_run_start(EvalSet(eval_set_id="s", name="S", eval_cases=cases), cases)
+    (line,) = [json.loads(text) for text in journal.path.read_text().splitlines()]
+    assert line["type"] == "run_start" and line["eval_set_id"] == "s"
+    assert line["eval_set_name"] == "S"
+    assert line["eval_ids"] == [case.eval_id for case in cases]
+    assert line["metadata"] == {"provenance": {"agent_sha256": "x"}}

@@ -12,7 +12,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.results import json_stream
-from tenxeval_tui.evaluation.results.json_stream import report_json_parts
+from tenxeval_tui.evaluation.results.json_stream import json_array_text, report_json_parts
 from tenxeval_tui.evaluation.results.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -95,3 +95,9 @@ def test_the_reporter_writes_the_same_file_and_falls_back_for_bad_text(tmp_path:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["results"][0]["node_responses"][30]["response_text"] == "bad \ufffd"
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 8, 9, 30])
+def test_a_list_made_a_block_at_a_time_is_json_s_own_text(count: int) -> None:
+    items = [[f"c{i}", 'naïve "quoted"\n' * (i % 2)] for i in range(count)]
+    assert json_array_text(iter(items), block=8) == json.dumps(items)
