@@ -23,10 +23,14 @@ class SteadyScreen(Screen[None]):
 
     Nor is the whole screen repainted when the focus moves (Textual's ``focused``
     repaints it): the widgets the focus leaves and reaches are restyled, and repaint
-    themselves, as their focus styles say.
+    themselves, as their focus styles say. Nor when its title or sub-title changes: the
+    header, which shows them, repaints itself (an undo that made the file unsaved, or
+    saved again, repainted every widget of the editor).
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     def shown_again_as_it_was(self) -> bool:
         """Whether the screen is being shown again by a switch that kept it (see the
