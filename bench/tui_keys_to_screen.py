@@ -215,7 +215,12 @@ def main() -> int:
             )
             start_s = time.perf_counter() - started
             session = Session(app, floor)
-            idle, drawn = idle_cpu(app, args.idle) if measure_idle else (0.0, 0)
+            if measure_idle:
+                idle, drawn = idle_cpu(app, args.idle)
+            else:  # no idle measured, but the start's one-off work is let end all the same
+                idle, drawn = 0.0, 0
+                app.quiet(0.5)
+                settle_cpu(app.process.pid)
             editor = Editor(session, path)
             if "move" in only:
                 editor.move(20 * rounds)
