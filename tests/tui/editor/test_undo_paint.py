@@ -10,6 +10,7 @@ from typing import Any
 from textual import events
 from textual._compositor import LayoutUpdate  # what a whole-screen repaint draws
 from textual.strip import Strip
+from textual.widgets._header import HeaderTitle  # the header's title line
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.widgets.editor.case_form import CaseForm
@@ -95,3 +96,17 @@ async def test_a_paste_queued_before_ctrl_z_is_applied_before_it(tmp_path: Path)
         assert eval_id_shown(app) == "case_0"  # the paste was not applied after the undo
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: eval_id_shown(app) == "case_0_pasted", what="the redo")
+
+
+async def test_a_new_sub_title_is_drawn_in_the_step_that_set_it(tmp_path: Path) -> None:
+    app = WorkbenchApp(mixed_cases(tmp_path), watch_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_form(pilot)
+        screen = editor(app)
+        title = screen.query_one(HeaderTitle)
+        screen.sub_title = "mixed.evalset.json ● unsaved"
+        # No await: before, Textual's header updated a step later, after the frame that
+        # showed the edit (the marker came a frame late).
+        assert "● unsaved" in str(title.render())
+        await pilot.pause()
+        assert "● unsaved" in str(title.render())
