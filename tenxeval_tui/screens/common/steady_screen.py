@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.types import NoActiveAppError
 from textual.widget import Widget
 
+from tenxeval_tui.screens.common.dirty_compositor import DirtyRegionCompositor
+
 
 class SteadyScreen(Screen[None]):
     """A screen kept while another is shown, and shown again (the editor, the run view,
@@ -25,7 +27,8 @@ class SteadyScreen(Screen[None]):
     repaints it): the widgets the focus leaves and reaches are restyled, and repaint
     themselves, as their focus styles say. Nor when its title or sub-title changes: the
     header, which shows them, repaints itself (an undo that made the file unsaved, or
-    saved again, repainted every widget of the editor).
+    saved again, repainted every widget of the editor). Its frames draw only the widgets
+    under what changed (see :mod:`~tenxeval_tui.screens.common.dirty_compositor`).
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
@@ -39,6 +42,7 @@ class SteadyScreen(Screen[None]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._compositor = DirtyRegionCompositor()
         self._resumed = False
         """Whether a resume was posted to this screen (the first one shows it new)."""
         self._styles_when_made = self._styles_now()
