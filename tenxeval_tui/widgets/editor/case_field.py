@@ -124,7 +124,7 @@ class FieldArea(TextArea):
         self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
 
-    def _on_paste(self, event: events.Paste) -> None:
+    async def _on_paste(self, event: events.Paste) -> None:
         # TextArea's own handler runs next (Textual calls each class's in turn).
         self.keys_waiting = max(self.keys_waiting - 1, 0)
 
