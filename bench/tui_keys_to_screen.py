@@ -17,8 +17,10 @@ median; the last key of a 100-key burst in a field shown at most 200 ms after it
 typed. Also printed: start-up (to the editor with the first case's form) and the app's
 CPU while idle. Exits 1 when a target is missed.
 
-Run: ``.venv/bin/python bench/tui_keys_to_screen.py [--quick] [--idle SECONDS]`` (``make bench``
-runs it too).
+Run: ``.venv/bin/python bench/tui_keys_to_screen.py [--quick] [--idle SECONDS] [--only
+ACTIONS]`` (``make bench`` runs it too). ``--only move,undo`` times those actions alone (and
+start-up), without the idle CPU: before and after a change to one action, on a shared
+machine.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from keyscreen.terminal import Terminal, python_argv
 COLUMNS, ROWS = 120, 40
 KEY_MS, SLOW_MS, P95_MS, BURST_MS = 50.0, 100.0, 100.0, 200.0
 FLOOR_FACTOR = 2.0
+ACTIONS = ("move", "open", "undo", "burst", "filter", "switch", "reports", "run")
+"""What ``--only`` picks from, in the order they run."""
 START_S = 1.0
 """Start-up: the app's first interactive frame (bench/tui_editor.py holds the same target)."""
 APP = Path(sys.executable).parent / "tenxeval-tui"
@@ -142,13 +146,41 @@ def report(figures: list[Figures]) -> bool:
     return ok
 
 
+def chosen_actions(text: str | None) -> set[str]:
+    """The actions ``--only`` names (every one when ``None``); a usage error names an
+    unknown one."""
+    if text is None:
+        return set(ACTIONS)
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(ACTIONS))
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown action(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(ACTIONS)}"
+        )
+    return names
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples of each action")
     parser.add_argument(
         "--idle", type=float, default=5.0, help="seconds of idle CPU measured in each screen"
     )
+    parser.add_argument(
+        "--only",
+        type=chosen_actions,
+        default=None,
+        metavar="ACTIONS",
+        help=(
+            "time only these actions, comma separated, from: "
+            f"{', '.join(ACTIONS)} (move: next/previous case; undo: ctrl+z/ctrl+y; "
+            "run: watch toggle and start a run); start-up is timed, idle CPU is not"
+        ),
+    )
     args = parser.parse_args()
+    only: set[str] = args.only if args.only is not None else set(ACTIONS)
+    measure_idle = args.only is None
     rounds = 1 if args.quick else 2
     print(f"at start: {load()}")
     with tempfile.TemporaryDirectory() as folder:
@@ -183,22 +215,35 @@ def main() -> int:
             )
             start_s = time.perf_counter() - started
             session = Session(app, floor)
-            idle, drawn = idle_cpu(app, args.idle)
+            if measure_idle:
+                idle, drawn = idle_cpu(app, args.idle)
+            else:  # no idle measured, but the start's one-off work is let end all the same
+                idle, drawn = 0.0, 0
+                app.quiet(0.5)
+                settle_cpu(app.process.pid)
             editor = Editor(session, path)
-            editor.move(20 * rounds)
-            editor.open_case(5 * rounds)
-            editor.undo_redo(5 * rounds)
-            problems += editor.burst(rounds)
-            editor.filter()
-            editor.switch(3 * rounds)
-            reports = Reports(session)
-            reports.open_report(3 * rounds)
-            reports.cases(2 * rounds, 5)
-            idle_reports, drawn_reports = idle_cpu(app, args.idle)
-            run = RunView(session)
-            run.toggle_watch(3 * rounds)
-            run.start(2 * rounds)
-            idle_end, drawn_end = idle_cpu(app, args.idle)
+            if "move" in only:
+                editor.move(20 * rounds)
+            if "open" in only:
+                editor.open_case(5 * rounds)
+            if "undo" in only:
+                editor.undo_redo(5 * rounds)
+            if "burst" in only:
+                problems += editor.burst(rounds)
+            if "filter" in only:
+                editor.filter()
+            if "switch" in only:
+                editor.switch(3 * rounds)
+            if "reports" in only:
+                reports = Reports(session)
+                reports.open_report(3 * rounds)
+                reports.cases(2 * rounds, 5)
+            idle_reports, drawn_reports = idle_cpu(app, args.idle) if measure_idle else (0.0, 0)
+            if "run" in only:
+                run = RunView(session)
+                run.toggle_watch(3 * rounds)
+                run.start(2 * rounds)
+            idle_end, drawn_end = idle_cpu(app, args.idle) if measure_idle else (0.0, 0)
         finally:
             app.close()
             floor.terminal.close()
@@ -213,11 +258,15 @@ def main() -> int:
         f"{'ok' if start_ok else 'MISSED'}"
     )
     idle_ok = max(idle, idle_reports, idle_end) < 1.0
-    print(
-        f"idle CPU over {args.idle:.0f} s: {idle:.2f}% in the editor after start ({drawn} bytes "
-        f"drawn), {idle_reports:.2f}% in a report ({drawn_reports}), {idle_end:.2f}% in the "
-        f"run view after its runs ({drawn_end}) (target: about 0) {'ok' if idle_ok else 'MISSED'}"
-    )
+    if measure_idle:
+        print(
+            f"idle CPU over {args.idle:.0f} s: {idle:.2f}% in the editor after start ({drawn} "
+            f"bytes drawn), {idle_reports:.2f}% in a report ({drawn_reports}), {idle_end:.2f}% "
+            f"in the run view after its runs ({drawn_end}) (target: about 0) "
+            f"{'ok' if idle_ok else 'MISSED'}"
+        )
+    else:
+        print(f"idle CPU not measured (--only {','.join(a for a in ACTIONS if a in only)})")
     for problem in problems:
         print(f"KEY LOST OR MISPLACED: {problem}")
     return 0 if ok and start_ok and idle_ok and not problems else 1

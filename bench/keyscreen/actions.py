@@ -142,6 +142,7 @@ class Editor:
         for _ in range(rounds):
             session.time_key("editor: ctrl+z (undo)", "key", "ctrl+z", undone)
             session.time_key("editor: ctrl+y (redo)", "key", "ctrl+y", redone)
+        session.press("escape", self._list_focused)
 
     def burst(self, rounds: int) -> list[str]:
         """100 keys typed at once into the name field; once shown, saved and read back.
@@ -149,7 +150,8 @@ class Editor:
         session = self.session
         app = session.app
         problems: list[str] = []
-        session.press("tab")  # from eval_id (focused by undo_redo) to the name
+        session.press("enter", lambda s: not self._list_focused(s))  # to eval_id
+        session.press("tab")  # to the name
         session.press("end")
         before = _saved_case(self.path, self.index)["name"]
         for round_ in range(rounds):

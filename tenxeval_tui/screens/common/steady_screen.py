@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.types import NoActiveAppError
 from textual.widget import Widget
 
+from tenxeval_tui.screens.common.dirty_compositor import DirtyRegionCompositor
+
 
 class SteadyScreen(Screen[None]):
     """A screen kept while another is shown, and shown again (the editor, the run view,
@@ -23,10 +25,15 @@ class SteadyScreen(Screen[None]):
 
     Nor is the whole screen repainted when the focus moves (Textual's ``focused``
     repaints it): the widgets the focus leaves and reaches are restyled, and repaint
-    themselves, as their focus styles say.
+    themselves, as their focus styles say. Nor when its title or sub-title changes: the
+    header, which shows them, repaints itself (an undo that made the file unsaved, or
+    saved again, repainted every widget of the editor). Its frames draw only the widgets
+    under what changed (see :mod:`~tenxeval_tui.screens.common.dirty_compositor`).
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     def shown_again_as_it_was(self) -> bool:
         """Whether the screen is being shown again by a switch that kept it (see the
@@ -35,6 +42,7 @@ class SteadyScreen(Screen[None]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._compositor = DirtyRegionCompositor()
         self._resumed = False
         """Whether a resume was posted to this screen (the first one shows it new)."""
         self._styles_when_made = self._styles_now()

@@ -141,7 +141,11 @@ class CaseCommands:
     async def settle(self) -> None:
         """Let the form's fields handle the keys sent to them and store what they hold:
         called before anything rebuilds the form, saves or leaves, so that no key typed
-        before it is lost or applied after it."""
+        before it is lost or applied after it. In this step when no field has a key left
+        to handle (:meth:`settle_now`): the round trip through every field's queue took
+        4 ms of each undo."""
+        if self.settle_now():
+            return
         form = self.screen.query_one(CaseForm)
         uid = form.uid
         texts = await form.settle()

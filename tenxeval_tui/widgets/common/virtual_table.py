@@ -112,7 +112,7 @@ class VirtualTable(ScrollView, can_focus=True):
     CLICK_SELECTS_CURSOR_ROW: ClassVar[bool] = True
     """A click on the cursor row selects it (else only a double click does)."""
 
-    cursor: reactive[int] = reactive(0, always_update=True)
+    cursor: reactive[int] = reactive(0, always_update=True, repaint=False)
     """The index of the row under the cursor."""
 
     class ItemMessage(Message):
@@ -193,6 +193,18 @@ class VirtualTable(ScrollView, can_focus=True):
         self._rendered.clear()
         self.update_virtual_size()
         self.refresh()
+
+    def keep_items(self, items: Sequence[Any], changed: Sequence[Any]) -> None:
+        """Show ``items``, equal to the items shown (the same rows in the same places),
+        of which only ``changed`` look different: only their rows are drawn again."""
+        if len(changed) > self._page:  # cheaper drawn whole than looked up one by one
+            self.replace_items(items)
+            return
+        self._items = items
+        for item in changed:
+            index = self.index_of(item)
+            if index is not None:
+                self.refresh_row(index)
 
     def index_of(self, item: Any) -> int | None:
         """The row of ``item`` (``None`` when not shown). Linear: subclasses with keys

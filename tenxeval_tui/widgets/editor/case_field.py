@@ -73,17 +73,21 @@ class FieldInput(SteadyInput):
     _OWN = _by_key(Input.BINDINGS)
 
     keys_waiting = 0
-    """Keys sent to the box that it has not handled yet."""
+    """Keys (and pastes) sent to the box that it has not handled yet."""
 
     def post_message(self, message: Message) -> bool:
         posted = super().post_message(message)
-        if posted and isinstance(message, events.Key):
+        if posted and isinstance(message, events.Key | events.Paste):
             self.keys_waiting += 1
         return posted
 
     async def _on_key(self, event: events.Key) -> None:
         self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Input's own handler runs next (Textual calls each class's in turn).
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
 
 
 class FieldArea(TextArea):
@@ -106,19 +110,23 @@ class FieldArea(TextArea):
         self.match_cursor_bracket = False
 
     keys_waiting = 0
-    """Keys sent to the box that it has not handled yet."""
+    """Keys (and pastes) sent to the box that it has not handled yet."""
 
     def post_message(self, message: Message) -> bool:
         if isinstance(message, TextArea.Changed) and self.on_change is not None:
             self.on_change()
         posted = super().post_message(message)
-        if posted and isinstance(message, events.Key):
+        if posted and isinstance(message, events.Key | events.Paste):
             self.keys_waiting += 1
         return posted
 
     async def _on_key(self, event: events.Key) -> None:
         self.keys_waiting = max(self.keys_waiting - 1, 0)
         await _run_own_binding(self, self._OWN, event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # TextArea's own handler runs next (Textual calls each class's in turn).
+        self.keys_waiting = max(self.keys_waiting - 1, 0)
 
 
 class CaseField(Vertical):
@@ -191,7 +199,7 @@ class CaseField(Vertical):
 
     @property
     def keys_waiting(self) -> int:
-        """Keys sent to the box that it has not handled yet."""
+        """Keys (and pastes) sent to the box that it has not handled yet."""
         return 0 if self._box is None else self._box.keys_waiting
 
     @property

@@ -159,17 +159,20 @@ class CaseTable(VirtualTable):
     def set_cases(self, cases: Iterable[CaseState], marked: set[int]) -> None:
         """Show these cases (in this order), keeping the filter and, if it is still there,
         the highlighted case."""
+        before = self._cases
         self._cases = {case.uid: case for case in cases}
         # A case state is replaced, never changed, by an edit: the rows of the cases an
         # undo or a new case left as they were stay (remade for 1,000 cases, they took a
-        # good part of each ctrl+z).
+        # good part of each ctrl+z), and so does their paint (see _refilter).
+        changed = [uid for uid, case in self._cases.items() if before.get(uid) is not case]
         self._rows = {uid: row for uid, row in self._rows.items() if uid in self._cases}
         self._order = list(self._cases)
         if self._pinned not in self._cases:
             self._pinned = None
+        same_marks = self._marked == marked
         self._marked = set(marked)
         self._chosen &= set(self._cases)
-        self._refilter()
+        self._refilter(changed=changed if same_marks else None)
         self.call_after_refresh(self._warm_up, 0)
 
     @property
@@ -255,8 +258,12 @@ class CaseTable(VirtualTable):
             with self.moved_by_user():  # typed: the form follows in the key's step
                 self._refilter(only_visible=narrower)
 
-    def _refilter(self, *, only_visible: bool = False) -> None:
+    def _refilter(self, *, only_visible: bool = False, changed: list[int] | None = None) -> None:
+        """Filter the rows again. With ``changed`` (the only cases whose rows may look
+        different), when the same rows are listed in the same places, only those repaint
+        (an undo repainted the whole list)."""
         current = self.highlighted_uid
+        before = self._visible
         if self._filter.words or self._filter.tags:
             matches = self._filter.matches
             row = self._row
@@ -265,7 +272,10 @@ class CaseTable(VirtualTable):
             self._visible = [uid for uid in candidates if uid == pinned or matches(row(uid))]
         else:
             self._visible = list(self._order)
-        self.replace_items(self._visible)
+        if changed is not None and self._visible == before and before is self.items:
+            self.keep_items(self._visible, changed)
+        else:
+            self.replace_items(self._visible)
         if current is None or current not in self._cases or not self.select_uid(current):
             # the highlighted case is gone: highlight (and tell about) the one now there
             self.cursor = min(self.cursor, max(len(self._visible) - 1, 0))

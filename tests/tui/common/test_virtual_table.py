@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 
 from tenxeval_tui.widgets.common.virtual_table import Column, VirtualTable
 from tests.tui.conftest import wait_for
@@ -110,3 +111,41 @@ async def test_rows_fit_beside_the_vertical_scrollbar_without_a_horizontal_one()
         assert table.show_vertical_scrollbar
         assert table.virtual_size.width == table.scrollable_content_region.width
         assert not table.show_horizontal_scrollbar
+
+
+class LineCountingTable(VirtualTable):
+    """Notes each line it draws."""
+
+    drawn: list[int]
+
+    def render_line(self, y: int) -> Strip:
+        self.drawn.append(y)
+        return super().render_line(y)
+
+
+class LineCountingApp(FrameCountingApp):
+    def compose(self) -> ComposeResult:
+        table = LineCountingTable([Column("Item")], self.cells)
+        table.drawn = []
+        yield table
+
+
+async def test_a_cursor_move_repaints_the_two_rows_it_changes() -> None:
+    app = LineCountingApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        table = app.query_one(LineCountingTable)
+        table.set_items([f"item {i}" for i in range(100)])
+        table.focus()
+        await pilot.pause()
+        for key, left, reached in (("down", 1, 2), ("down", 2, 3), ("up", 3, 2)):
+            table.drawn.clear()
+            frames = app.frames
+            await pilot.press(key)
+            await wait_for(pilot, lambda n=frames: app.frames > n, what=f"the frame of {key}")
+            # Before, the cursor's reactive repainted the whole table: every line on screen.
+            assert sorted(set(table.drawn)) == sorted([left, reached]), key
+        table.drawn.clear()
+        frames = app.frames
+        await pilot.press("pagedown")  # scrolls: every row moved
+        await wait_for(pilot, lambda: app.frames > frames, what="the frame of pagedown")
+        assert len(set(table.drawn)) == 20
