@@ -11,14 +11,13 @@ gets only the events saying a case is being scored, which ``run``'s deadline wat
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import JsonLinesObserver
-from tenxeval_tui.evaluation.results.json_stream import json_array_text
+from tenxeval_tui.evaluation.results.json_stream import json_object_text
 
 WantedEvents = Literal["all", "judging"]
 
@@ -38,16 +37,13 @@ class WantedJsonLinesObserver(JsonLinesObserver):
     def on_run_start(self, eval_set: EvalSet, cases: Sequence[EvalCase]) -> None:
         # The same line, the text of its ids made a block at a time: a list of every id
         # of a big run is never built to be encoded.
-        head = json.dumps(
-            {
-                "type": "run_start",
-                "eval_set_id": eval_set.eval_set_id,
-                "eval_set_name": eval_set.name,
-            },
-            default=str,
-        )
-        ids = json_array_text(case.eval_id for case in cases)
-        self._write(f'{head[:-1]}, "eval_ids": {ids}}}\n')
+        head = {
+            "type": "run_start",
+            "eval_set_id": eval_set.eval_set_id,
+            "eval_set_name": eval_set.name,
+        }
+        ids = (case.eval_id for case in cases)
+        self._write(json_object_text(head, "eval_ids", ids) + "\n")
         if self._flush is not None:
             self._flush()
 

@@ -56,7 +56,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.json_stream import json_array_text
+from tenxeval_tui.evaluation.results.json_stream import json_object_text
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
@@ -89,10 +89,11 @@ def plan_line(eval_sets: Sequence[EvalSet]) -> str:
     Its text is made a block of cases at a time: the ``[eval_id, name]`` pairs of a big
     run are never all built at once."""
     sets = [
-        json.dumps({"eval_set_id": eval_set.eval_set_id, "name": eval_set.name})[:-1]
-        + ', "cases": '
-        + json_array_text([case.eval_id, case.name] for case in eval_set.eval_cases)
-        + "}"
+        json_object_text(
+            {"eval_set_id": eval_set.eval_set_id, "name": eval_set.name},
+            "cases",
+            ([case.eval_id, case.name] for case in eval_set.eval_cases),
+        )
         for eval_set in eval_sets
     ]
     return '{"type": "worker_plan", "eval_sets": [' + ", ".join(sets) + "]}\n"

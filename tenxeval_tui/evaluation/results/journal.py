@@ -44,7 +44,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.json_stream import case_json_parts, json_array_text
+from tenxeval_tui.evaluation.results.json_stream import case_json_parts, json_object_text
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.evaluation.results.node_views import fill
 
@@ -117,9 +117,9 @@ class RunJournal(RunObserver):
         }
         # The ids last, their text made a block at a time: a list of every id of a big
         # run is never built to be encoded (the worker's peak is at the run's start).
-        ids = json_array_text(case.eval_id for case in cases)
+        text = json_object_text(head, "eval_ids", (case.eval_id for case in cases))
         with self._line() as line:
-            line.write(f'{json.dumps(head, default=str)[:-1]}, "eval_ids": {ids}}}'.encode())
+            line.write(text.encode())
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         # Written in pieces as pydantic serialises them: a case of many steps is never

@@ -52,6 +52,15 @@ def json_array_text(items: Iterable[Any], block: int = BATCH) -> str:
     return "[" + ", ".join(pieces) + "]"
 
 
+def json_object_text(head: dict[str, Any], key: str, items: Iterable[Any]) -> str:
+    """``json.dumps({**head, key: list(items)})``, the array last and its text made a block
+    at a time (:func:`json_array_text`): a line holding every case id of a big run, its
+    list never built whole."""
+    opening = json.dumps(head, default=str)[:-1]
+    separator = ", " if head else ""
+    return f"{opening}{separator}{json.dumps(key)}: {json_array_text(items)}}}"
+
+
 def report_json_parts(
     report: EvalReport, indent: int | None, fallback: Fallback = None
 ) -> Iterator[bytes]:

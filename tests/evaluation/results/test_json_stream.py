@@ -12,7 +12,11 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.execution.result import NodeResponseData
 from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.results import json_stream
-from tenxeval_tui.evaluation.results.json_stream import json_array_text, report_json_parts
+from tenxeval_tui.evaluation.results.json_stream import (
+    json_array_text,
+    json_object_text,
+    report_json_parts,
+)
 from tenxeval_tui.evaluation.results.node_views import node_detail, node_response_dict
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
@@ -101,3 +105,11 @@ def test_the_reporter_writes_the_same_file_and_falls_back_for_bad_text(tmp_path:
 def test_a_list_made_a_block_at_a_time_is_json_s_own_text(count: int) -> None:
     items = [[f"c{i}", 'naïve "quoted"\n' * (i % 2)] for i in range(count)]
     assert json_array_text(iter(items), block=8) == json.dumps(items)
+
+
+@pytest.mark.parametrize("head", [{}, {"type": "run_start", "eval_set_id": 'é "x"'}])
+def test_an_object_with_its_array_made_a_block_at_a_time_is_json_s_own_text(
+    head: dict[str, str],
+) -> None:
+    ids = [f"c{i}" for i in range(1200)]
+    assert json_object_text(head, "eval_ids", iter(ids)) == json.dumps({**head, "eval_ids": ids})
