@@ -57,9 +57,10 @@ STOPPED_KEY = "stopped_by"
 # died (``--workers``, ``--backend ray``): how that worker died.
 RETRIED_KEY = "retried"
 NOT_RUN_KEY = "not_run"
-# EvalReport.metadata key of where the run came from (see .provenance), and
-# EvalCaseResult.metadata key of the case's content hash.
+# EvalReport.metadata key of where the run came from (see .provenance), the provenance's
+# key of the eval set's content hash, and EvalCaseResult.metadata key of the case's.
 PROVENANCE_KEY = "provenance"
+EVAL_SET_HASH_KEY = "eval_set_sha256"
 CASE_SHA256_KEY = "case_sha256"
 
 

@@ -29,7 +29,7 @@ from tenxeval_tui.evaluation.agent_evaluator import AgentEvaluator
 from tenxeval_tui.evaluation.case_control import StopMode
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.eval_result import EvalReport
+from tenxeval_tui.evaluation.eval_result import EVAL_SET_HASH_KEY, EvalReport
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.repeats import resolve_repeats
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
@@ -37,9 +37,6 @@ from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.runs.case_scan import ScannedSet
 from tenxeval_tui.runs.case_stream import HashingStream, ScannedFile, scan_eval_set
 from tenxeval_tui.runs.plan import RunPlan
-
-EVAL_SET_HASH = "eval_set_sha256"
-"""The provenance's key of the eval set's content hash: ``None`` until the file is read."""
 
 
 def streams(plan: RunPlan, config: EvalConfig) -> bool:
@@ -162,9 +159,9 @@ class StreamedRunner:
 
 def _hash_into(provenance: dict[str, Any]) -> Callable[[str], None]:
     def store(sha256: str) -> None:
-        provenance[EVAL_SET_HASH] = sha256
+        provenance[EVAL_SET_HASH_KEY] = sha256
 
     return store
 
 
-__all__ = ["EVAL_SET_HASH", "StreamedRunner", "streamed_files", "streams"]
+__all__ = ["StreamedRunner", "streamed_files", "streams"]

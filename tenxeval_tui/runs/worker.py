@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
-from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.eval_result import EVAL_SET_HASH_KEY, EvalCaseResult
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import json_object_text
@@ -67,12 +67,7 @@ from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
 from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN
-from tenxeval_tui.runs.streamed_run import (
-    EVAL_SET_HASH,
-    StreamedRunner,
-    streamed_files,
-    streams,
-)
+from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
 
@@ -196,8 +191,8 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         hashes = {path: PENDING_HASH for path, _ in walked or []}
         provenances = plan_provenance(plan, config, loaded, hashes)
         for provenance in provenances.values():
-            if provenance.get(EVAL_SET_HASH) == PENDING_HASH:
-                provenance[EVAL_SET_HASH] = None
+            if provenance.get(EVAL_SET_HASH_KEY) == PENDING_HASH:
+                provenance[EVAL_SET_HASH_KEY] = None
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (

@@ -38,6 +38,7 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import (
     CASE_SHA256_KEY,
+    EVAL_SET_HASH_KEY,
     PROVENANCE_KEY,
     combined_provenance,
 )
@@ -155,7 +156,7 @@ def run_provenance(
         "git_commit": git.commit,
         "git_dirty": git.dirty,
         "git_branch": git.branch,
-        "eval_set_sha256": eval_set_hash or eval_set_sha256(eval_set),
+        EVAL_SET_HASH_KEY: eval_set_hash or eval_set_sha256(eval_set),
         "agent_module": agent_module,
         "agent_sha256": code.sha256 if code is not None else None,
         "config_sha256": config_sha256(config),
@@ -194,6 +195,7 @@ def result_fingerprint(
 
 __all__ = [
     "CASE_SHA256_KEY",
+    "EVAL_SET_HASH_KEY",
     "PROVENANCE_KEY",
     "AgentCode",
     "GitError",
