@@ -1,11 +1,10 @@
 """An agent's schema (tools, nodes) read in a child process, and cached per agent and code.
 
-``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER`` imports the agent (``FOLDER``
-first on the path), describes it (:func:`~tenxeval_tui.evaluation.targets.schema.describe_target`)
-and prints one JSON line: ``{"schema": ..., "files": {path: mtime}}`` (the files of
-every module it imported from ``FOLDER``), or ``{"error": message}``. The agent never
-runs in the caller's process, so an agent that crashes or hangs on import cannot take
-the editor down, and every read imports its code afresh.
+The child (:mod:`.describe_agent`) imports the agent and prints one JSON line:
+``{"schema": ..., "files": {path: mtime}}`` (the files of every module it imported from
+its folder), or ``{"error": message}``. The agent never runs in the caller's process, so
+an agent that crashes or hangs on import cannot take the editor down, and every read
+imports its code afresh.
 
 :class:`SchemaCache` keeps each agent's schema until one of those files changes.
 No UI import.
@@ -23,7 +22,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from tenxeval_tui.evaluation.targets.schema import AgentSchema
 
@@ -57,7 +55,7 @@ class SchemaResult:
 
 def command(spec: str, folder: Path) -> list[str]:
     """The child's command line."""
-    return [sys.executable, "-m", "tenxeval_tui.runs.agent_schema", spec, str(folder)]
+    return [sys.executable, "-m", "tenxeval_tui.runs.describe_agent", spec, str(folder)]
 
 
 def parse_output(stdout: str, stderr: str = "", code: int | None = 0) -> SchemaResult:
@@ -177,50 +175,3 @@ class SchemaCache:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def _source_files(folder: Path) -> dict[str, float]:
-    root = folder.resolve()
-    files: dict[str, float] = {}
-    for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None)
-        if not path or name.split(".")[0] == "tenxeval_tui":
-            continue
-        resolved = Path(path).resolve()
-        if resolved.is_relative_to(root) and ".venv" not in resolved.parts:
-            with contextlib.suppress(OSError):
-                files[str(resolved)] = resolved.stat().st_mtime
-    return files
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m tenxeval_tui.runs.agent_schema SPEC FOLDER``: print the schema line."""
-    from tenxeval_tui.evaluation.targets.loader import AgentLoadError, build_target
-    from tenxeval_tui.evaluation.targets.schema import describe_target
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    out = sys.stdout
-    sys.stdout = sys.stderr  # the agent's prints stay off the result line
-    data: dict[str, Any]
-    if len(args) != 2:
-        data = {"error": "usage: tenxeval_tui.runs.agent_schema SPEC FOLDER"}
-    else:
-        spec, folder = args[0], Path(args[1])
-        try:
-            schema = describe_target(build_target(spec, cwd=folder))
-            data = {"schema": schema.model_dump(mode="json"), "files": _source_files(folder)}
-        except AgentLoadError as exc:
-            data = {"error": str(exc)}
-        except Exception as exc:  # describing it failed: say so, the editor goes on
-            data = {
-                "error": f"agent {spec!r}: describing its tools raised {type(exc).__name__}: {exc}"
-            }
-    out.write(json.dumps(data, default=str) + "\n")
-    out.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    code = main()
-    sys.stdout.flush()
-    os._exit(code)  # no wait for threads the agent left running

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tenxeval_tui.runs.agent_schema import SchemaCache, read_schema
+from tests.waiting import scaled
 
 AGENT = '''
 def get_time(zone: str, military: bool = False) -> str:
@@ -92,3 +96,41 @@ def test_a_failure_is_kept_a_while_then_read_again(
     monkeypatch.setattr(agent_schema, "ERROR_RETRY", 0.0)
     asyncio.run(twice())
     assert cache.reads == 3
+
+
+# Runs the schema child's main in this interpreter, then writes the names of the loaded
+# modules to the file named first.
+PROBE = """
+import json, sys
+from tenxeval_tui.runs.describe_agent import main
+
+out, args = sys.argv[1], sys.argv[2:]
+main(args)
+with open(out, "w") as file:
+    json.dump(sorted(sys.modules), file)
+"""
+
+
+def test_the_schema_child_loads_only_what_describing_needs(tmp_path: Path) -> None:
+    """The editor starts this child each time it shows an agent's cases afresh: an agent
+    that does not import the core loads neither the event models and collectors a run
+    needs nor asyncio."""
+    (tmp_path / "clock.py").write_text(AGENT, encoding="utf-8")
+    modules = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(modules), "clock:agent", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert '"tools"' in done.stdout, done.stderr  # it did describe the agent
+    loaded = set(json.loads(modules.read_text()))
+    assert "clock" in loaded and "tenxeval_tui.evaluation.targets.schema" in loaded
+    for heavy in (
+        "asyncio",
+        "tenxeval_tui.evaluation.events",
+        "tenxeval_tui.evaluation.collectors.trajectory_collector",
+    ):
+        assert heavy not in loaded, heavy

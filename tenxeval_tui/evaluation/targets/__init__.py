@@ -10,10 +10,25 @@ import importlib
 import inspect
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
-from tenxeval_tui.evaluation.targets.agent import AgentApp, Trace, wrap_agent
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
+    from tenxeval_tui.evaluation.targets.agent import AgentApp, Trace, wrap_agent
+
+# Loaded on first use (see __getattr__): describing an agent (the editor's schema child,
+# .loader and .schema) needs neither the collectors nor the event models they build on.
+_FROM_AGENT = frozenset({"AgentApp", "Trace", "wrap_agent"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_AGENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from tenxeval_tui.evaluation.targets import agent
+
+    value = getattr(agent, name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
 
 
 def _is_tenxgraph(obj: Any) -> bool:
@@ -29,6 +44,9 @@ def make_eval_app(
     A compiled 10xGraph graph raises ``AttributeError`` (pass the uncompiled
     graph); an :class:`AgentApp` is returned with its own collector.
     """
+    from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
+    from tenxeval_tui.evaluation.targets.agent import AgentApp, wrap_agent
+
     if isinstance(target, AgentApp):
         return target, target.collector
     if _is_tenxgraph(target):

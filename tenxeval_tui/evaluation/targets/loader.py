@@ -29,9 +29,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
-
 if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCollector
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 
 _SPEC = re.compile(
@@ -133,8 +132,17 @@ def _is_agent(obj: Any) -> bool:
     return needed is not None and needed >= 1
 
 
+_COLLECTORS = "tenxeval_tui.evaluation.collectors.trajectory_collector"
+
+
 def _is_pair(obj: Any) -> bool:
-    return isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[1], TrajectoryCollector)
+    if not (isinstance(obj, tuple) and len(obj) == 2):
+        return False
+    # A pair's collector was made by code that imported the collectors: when they are not
+    # loaded there is no pair, and describing an agent (the editor's schema child) never
+    # loads them (nor the event models under them).
+    collectors = sys.modules.get(_COLLECTORS)
+    return collectors is not None and isinstance(obj[1], collectors.TrajectoryCollector)
 
 
 def _is_factory(obj: Any) -> bool:
