@@ -65,8 +65,9 @@ def run_files_in(folder: Path) -> list[Path]:
 
 
 def visible_files(root: Path, suffix: str) -> list[Path]:
-    """The files under ``root`` whose names end with ``suffix``, sorted by path, leaving out
-    hidden ones and those in hidden folders (a name starting with a dot, below ``root``).
+    """The files (and folders) under ``root`` whose names end with ``suffix``, sorted by
+    path, leaving out hidden ones and those in hidden folders (a name starting with a dot,
+    below ``root``).
 
     A hidden folder is not walked at all: a project's ``.venv`` or ``.git`` holds more
     files than the rest of it, and the workbench asks again as a report's case is shown.
@@ -75,8 +76,11 @@ def visible_files(root: Path, suffix: str) -> list[Path]:
     found = []
     for folder, folders, names in root.walk():
         folders[:] = [name for name in folders if not name.startswith(".")]
+        # a folder so named too (as rglob finds it): opening it says it is a folder
         found += [
-            folder / name for name in names if name.endswith(suffix) and not name.startswith(".")
+            folder / name
+            for name in (*names, *folders)
+            if name.endswith(suffix) and not name.startswith(".")
         ]
     return sorted(found)
 

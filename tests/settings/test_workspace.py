@@ -116,6 +116,7 @@ def test_hidden_files_and_folders_are_left_out_and_hidden_folders_not_walked(
     (tmp_path / "sub" / "s.scenarios.json").write_text("{}", encoding="utf-8")
     (tmp_path / ".cache").mkdir()
     (tmp_path / ".cache" / "t.scenarios.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "c.evalset.json").mkdir()  # listed, as before: opening it says it is a folder
     walked: list[str] = []
     real_scandir = os.scandir
 
@@ -127,6 +128,7 @@ def test_hidden_files_and_folders_are_left_out_and_hidden_folders_not_walked(
     workspace = open_workspace(tmp_path)
     assert workspace.eval_set_files() == [
         (tmp_path / "b.evalset.json").resolve(),
+        (tmp_path / "c.evalset.json").resolve(),
         (tmp_path / "sub" / "a.evalset.json").resolve(),
     ]
     assert workspace.scenario_files() == [(tmp_path / "sub" / "s.scenarios.json").resolve()]
