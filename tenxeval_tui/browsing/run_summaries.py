@@ -7,13 +7,18 @@ report's light rows the first time it sees the file and keeps it in a cache fold
 (one small JSON file per report, named by a hash of the report's path), valid while
 the report's size and modification time are unchanged. Later reads cost a
 ``stat`` and a small file. A cache that cannot be read or written is only a cache:
-the report is read instead.
+the report is read instead. The summaries read are also kept in memory for the process
+(:class:`ParsedSummaries`): a screen opened again (the editor on another eval set, the
+run view's first showing) finds them parsed, not on disk.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,11 +95,48 @@ class RunSummary:
         )
 
 
-class RunSummaries:
-    """Run summaries of report files, cached in ``cache_dir`` (``None``: not cached)."""
+Stamp = tuple[int, int, int]
+"""A summary's version: the cache's version, the report's size and modification time."""
 
-    def __init__(self, cache_dir: Path | None) -> None:
+
+class ParsedSummaries:
+    """Summaries parsed from a disk cache (or made from their report), by their cache file
+    and the version of their report: the ``limit`` used last. Safe from several threads."""
+
+    def __init__(self, limit: int = 1024) -> None:
+        self.limit = limit
+        self._held: OrderedDict[Path, tuple[Stamp, RunSummary]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, cache: Path, stamp: Stamp) -> RunSummary | None:
+        """The summary kept for ``cache`` if its report is still at version ``stamp``."""
+        with self._lock:
+            held = self._held.get(cache)
+            if held is None or held[0] != stamp:
+                return None
+            self._held.move_to_end(cache)
+            return held[1]
+
+    def put(self, cache: Path, stamp: Stamp, summary: RunSummary) -> None:
+        """Keep ``summary`` (version ``stamp``) for ``cache``."""
+        with self._lock:
+            self._held[cache] = (stamp, summary)
+            self._held.move_to_end(cache)
+            while len(self._held) > self.limit:
+                self._held.popitem(last=False)
+
+
+PARSED = ParsedSummaries()
+"""The process's parsed summaries, shared by every :class:`RunSummaries` with a cache."""
+
+
+class RunSummaries:
+    """Run summaries of report files, cached in ``cache_dir`` (``None``: not cached) and,
+    once parsed, in :data:`PARSED`."""
+
+    def __init__(self, cache_dir: Path | None, parsed: ParsedSummaries = PARSED) -> None:
         self.cache_dir = cache_dir
+        self.parsed = parsed
         self.read = 0
         """Reports read (not found in the cache) since this object was made."""
 
@@ -108,24 +150,36 @@ class RunSummaries:
         """The summary of the report at ``path``; a bad report raises
         :class:`~tenxeval_tui.evaluation.errors.EvalFileError` (file, line, column)."""
         stat = path.stat()
-        stamp = [CACHE_VERSION, stat.st_size, stat.st_mtime_ns]
+        stamp: Stamp = (CACHE_VERSION, stat.st_size, stat.st_mtime_ns)
         cache = self._cache_file(path)
-        if cache is not None:
-            try:
-                data = json.loads(cache.read_text(encoding="utf-8"))
-                if data.get("stamp") == stamp:
-                    return RunSummary.from_json(path, data)
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                pass  # absent or stale or unreadable: read the report
-        self.read += 1
-        summary = RunSummary.of_document(ReportDocument.open(path))
-        if cache is not None:
+        if cache is None:
+            self.read += 1
+            return RunSummary.of_document(ReportDocument.open(path))
+        parsed = self.parsed.get(cache, stamp)
+        if parsed is not None:
+            return parsed if parsed.path == path else dataclasses.replace(parsed, path=path)
+        summary = self._from_cache(path, cache, stamp)
+        if summary is None:
+            self.read += 1
+            summary = RunSummary.of_document(ReportDocument.open(path))
             try:
                 cache.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_text(cache, json.dumps({"stamp": stamp, **summary.to_json()}))
             except OSError:
                 pass
+        self.parsed.put(cache, stamp, summary)
         return summary
+
+    @staticmethod
+    def _from_cache(path: Path, cache: Path, stamp: Stamp) -> RunSummary | None:
+        """The summary in the disk cache, if it is there for this version of the report."""
+        try:
+            data = json.loads(cache.read_text(encoding="utf-8"))
+            if data.get("stamp") == list(stamp):
+                return RunSummary.from_json(path, data)
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+            pass  # absent or stale or unreadable: read the report
+        return None
 
     def of_folder(self, folder: Path) -> Iterator[RunSummary | EvalFileError]:
         """The summary of every report in ``folder``; a report that does not load is
@@ -155,4 +209,4 @@ def eval_set_history(
     return runs[-last:] if last else runs
 
 
-__all__ = ["RunSummaries", "RunSummary", "eval_set_history"]
+__all__ = ["PARSED", "ParsedSummaries", "RunSummaries", "RunSummary", "eval_set_history"]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,27 @@ RUN_FILE_SUFFIXES = (EVAL_SET_SUFFIX, SCENARIO_SUFFIX)
 def run_files_in(folder: Path) -> list[Path]:
     """The eval set and scenario files under ``folder`` (recursively), sorted by path."""
     return sorted(p for suffix in RUN_FILE_SUFFIXES for p in folder.rglob(f"*{suffix}"))
+
+
+def visible_files(root: Path, suffix: str) -> list[Path]:
+    """The files (and folders) under ``root`` whose names end with ``suffix``, sorted by
+    path, leaving out hidden ones and those in hidden folders (a name starting with a dot,
+    below ``root``).
+
+    A hidden folder is not walked at all: a project's ``.venv`` or ``.git`` holds more
+    files than the rest of it, and the workbench asks again as a report's case is shown.
+    Symbolic links to folders are not followed (as ``Path.rglob`` did not).
+    """
+    found = []
+    for folder, folders, names in root.walk():
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        # a folder so named too (as rglob finds it): opening it says it is a folder
+        found += [
+            folder / name
+            for name in (*names, *folders)
+            if name.endswith(suffix) and not name.startswith(".")
+        ]
+    return sorted(found)
 
 
 def is_scenario_path(path: Path) -> bool:
@@ -171,9 +192,8 @@ class Workspace:
             return [self.single_file]
         found: dict[Path, None] = {}
         if self.root.is_dir():
-            for path in sorted(self.root.rglob(f"*{EVAL_SET_SUFFIX}")):
-                if not any(part.startswith(".") for part in path.relative_to(self.root).parts):
-                    found[path.resolve()] = None
+            for path in visible_files(self.root, EVAL_SET_SUFFIX):
+                found[path.resolve()] = None
         for named in self.settings.eval_sets:
             found.setdefault(self.resolve(named).resolve(), None)
         return list(found)
@@ -183,11 +203,7 @@ class Workspace:
         the workspace was opened on one eval set file)."""
         if self.single_file is not None or not self.root.is_dir():
             return []
-        return [
-            path.resolve()
-            for path in sorted(self.root.rglob(f"*{SCENARIO_SUFFIX}"))
-            if not any(part.startswith(".") for part in path.relative_to(self.root).parts)
-        ]
+        return [path.resolve() for path in visible_files(self.root, SCENARIO_SUFFIX)]
 
     def run_files(self) -> list[Path]:
         """What the workbench's run view runs: the eval set files, then the scenario files."""
@@ -221,25 +237,41 @@ def describe_eval_set(path: Path) -> EvalSetEntry:
     return EvalSetEntry(path, case_count=len(eval_set.eval_cases))
 
 
-def find_eval_set_file(files: Iterable[Path], eval_set_id: str) -> Path | None:
+def set_ids_of(path: Path) -> frozenset[str] | None:
+    """The ids an eval set file answers to (its ``eval_set_id``; a scenario file's
+    ``scenario_set_id`` too, which defaults to its name): ``None`` when it cannot be read
+    as JSON."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return frozenset()
+    ids = [data.get("eval_set_id")]
+    if path.name.endswith(SCENARIO_SUFFIX):
+        ids.append(data.get("scenario_set_id") or path.name.removesuffix(SCENARIO_SUFFIX))
+    return frozenset(found for found in ids if isinstance(found, str))
+
+
+def find_eval_set_file(
+    files: Iterable[Path],
+    eval_set_id: str,
+    ids_of: Callable[[Path], frozenset[str] | None] = set_ids_of,
+) -> Path | None:
     """The first of ``files`` whose ``eval_set_id`` is ``eval_set_id`` (unreadable files skipped).
 
     Falls back to a file named ``<eval_set_id>.evalset.json`` when no file's id matches. A
     scenario file among ``files`` matches by its ``scenario_set_id``, which defaults to its
-    name (``<id>.scenarios.json``).
+    name (``<id>.scenarios.json``). ``ids_of`` reads a file's ids (see :func:`set_ids_of`;
+    a caller asking often may remember them).
     """
     by_name: Path | None = None
     for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        ids = ids_of(path)
+        if ids is None:
             continue
-        if isinstance(data, dict) and data.get("eval_set_id") == eval_set_id:
+        if eval_set_id in ids:
             return path
-        if path.name.endswith(SCENARIO_SUFFIX) and isinstance(data, dict):
-            own = data.get("scenario_set_id") or path.name.removesuffix(SCENARIO_SUFFIX)
-            if own == eval_set_id:
-                return path
         if by_name is None and path.name == f"{eval_set_id}.evalset.json":
             by_name = path
     return by_name
@@ -359,5 +391,7 @@ __all__ = [
     "load_settings",
     "open_workspace",
     "run_files_in",
+    "set_ids_of",
     "settings_key_line",
+    "visible_files",
 ]

@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tenxeval_tui.browsing.flaky_cases import FlakyCase, flaky_cases, sort_cases
-from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary, eval_set_history
+from tenxeval_tui.browsing.run_summaries import (
+    ParsedSummaries,
+    RunSummaries,
+    RunSummary,
+    eval_set_history,
+)
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tests.repeat_samples import repeats_report
 from tests.report_samples import BASELINE_TIME
@@ -100,6 +105,44 @@ def test_summaries_are_cached_until_the_report_changes(tmp_path: Path) -> None:
     )
     assert third.read == 3  # both rewritten reports (new mtimes) and the broken file
     assert runs[-1].path == paths[-1] and runs[-1].outcome.cases[0].runs == 2
+
+
+def test_summaries_parsed_once_are_not_parsed_again_until_the_report_changes(
+    tmp_path: Path,
+) -> None:
+    reports, cache = tmp_path / "reports", tmp_path / "cache"
+    paths = write_history(reports, [{"a": [True]}, {"a": [False]}])
+    parsed = ParsedSummaries()
+    first = [s for s in RunSummaries(cache, parsed).of_folder(reports)]
+    for file in cache.iterdir():  # a summary found in memory never reads its file
+        file.write_text("not json", encoding="utf-8")
+    again = RunSummaries(cache, parsed)
+    found = list(again.of_folder(reports))
+    assert again.read == 0
+    assert [s.to_json() for s in found] == [s.to_json() for s in first]  # type: ignore[union-attr]
+    write_history(reports, [{"a": [True]}, {"a": [True, True]}])  # both rewritten
+    third = RunSummaries(cache, parsed)
+    runs = [s for s in third.of_folder(reports) if isinstance(s, RunSummary)]
+    assert third.read == 2  # the disk cache is broken and the memory one stale
+    assert runs[-1].path == paths[-1] and runs[-1].outcome.cases[0].runs == 2
+    assert RunSummaries(None, parsed).summary(paths[0]).path == paths[0]
+
+
+def test_the_summaries_kept_in_memory_are_the_last_used(tmp_path: Path) -> None:
+    reports, cache = tmp_path / "reports", tmp_path / "cache"
+    paths = write_history(reports, [{"a": [True]}, {"a": [False]}, {"a": [True]}])
+    parsed = ParsedSummaries(limit=2)
+    summaries = RunSummaries(cache, parsed)
+    for path in [*paths, paths[0]]:
+        summaries.summary(path)
+    for file in cache.iterdir():
+        file.unlink()
+    summaries.read = 0
+    summaries.summary(paths[0])
+    summaries.summary(paths[2])
+    assert summaries.read == 0  # the two used last
+    summaries.summary(paths[1])
+    assert summaries.read == 1
 
 
 def test_rescored_reports_are_not_runs_of_the_history(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +103,33 @@ def test_settings_type_errors_give_the_line_of_the_key(tmp_path: Path) -> None:
     assert str(open_workspace(tmp_path).problems[0]).startswith(
         f"{tmp_path / 'pyproject.toml'}:6: tool.tenxeval.concurrency:"
     )
+
+
+def test_hidden_files_and_folders_are_left_out_and_hidden_folders_not_walked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_set(tmp_path / "b.evalset.json", 1)
+    make_set(tmp_path / "sub" / "a.evalset.json", 1)
+    make_set(tmp_path / ".hidden.evalset.json", 1)
+    make_set(tmp_path / ".venv" / "lib" / "pkg" / "c.evalset.json", 1)
+    make_set(tmp_path / "sub" / ".git" / "d.evalset.json", 1)
+    (tmp_path / "sub" / "s.scenarios.json").write_text("{}", encoding="utf-8")
+    (tmp_path / ".cache").mkdir()
+    (tmp_path / ".cache" / "t.scenarios.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "c.evalset.json").mkdir()  # listed, as before: opening it says it is a folder
+    walked: list[str] = []
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:
+        walked.append(Path(path).name)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    workspace = open_workspace(tmp_path)
+    assert workspace.eval_set_files() == [
+        (tmp_path / "b.evalset.json").resolve(),
+        (tmp_path / "c.evalset.json").resolve(),
+        (tmp_path / "sub" / "a.evalset.json").resolve(),
+    ]
+    assert workspace.scenario_files() == [(tmp_path / "sub" / "s.scenarios.json").resolve()]
+    assert walked and not {".venv", "lib", "pkg", ".git", ".cache"} & set(walked)

@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
 
+from tenxeval_tui.widgets.common.in_place import update_in_place
+
 # As the title of a section stands alone (a Static with colour $accent).
 TITLE_STYLE = "bold underline $accent"
 
@@ -32,5 +34,5 @@ class TitledStatic(Static):
         self.section_title = title
 
     def show_body(self, body: Text) -> None:
-        """Show ``body`` under the section title."""
-        self.update(titled(self.section_title, body))
+        """Show ``body`` under the section title (a layout only if its height changes)."""
+        update_in_place(self, titled(self.section_title, body))

@@ -161,6 +161,10 @@ class CaseField(Vertical):
         self._shown = ShownValue(text, multiline=multiline)
         self._box: FieldInput | FieldArea | None = None
         self._label: Label | None = None
+        self._error: Static | None = None
+        """The line of the field's problem: made when it first has one (most never do)."""
+        self._note: Static | None = None
+        """The line of the agent's note: made when it first has one."""
         self._label_shown = self.label_text_for(text)
         self._showing = False
         """While :meth:`show_text` puts a text in the box: not an edit, not reported."""
@@ -192,10 +196,15 @@ class CaseField(Vertical):
             line.on_change = self._report_edit
             self._box = line
             yield line
-        yield Static(Text(self._problem or ""), classes="field-error")
-        note_line = Static(Text(self._note_text()), classes="field-note")
-        note_line.display = bool(self._note_text())
-        yield note_line
+        # The problem and note lines only when there is something to show: a form is a
+        # dozen fields, and these were a fifth of its widgets to mount, style and lay out.
+        self._error = self._note = None
+        if self._problem is not None:
+            self._error = Static(Text(self._problem), classes="field-error")
+            yield self._error
+        if self._note_text():
+            self._note = Static(Text(self._note_text()), classes="field-note")
+            yield self._note
 
     @property
     def keys_waiting(self) -> int:
@@ -259,8 +268,11 @@ class CaseField(Vertical):
             return  # called on every keystroke: an unchanged line costs no restyle or layout
         self._problem = message
         self.set_class(message is not None, "-invalid")
-        for error in self.query(".field-error").results(Static):
-            error.update(Text(message or ""))
+        if self._error is not None:
+            self._error.update(Text(message or ""))
+        elif message is not None and self._box is not None and self.is_attached:
+            self._error = Static(Text(message), classes="field-error")
+            self.mount(self._error, after=self._box)
         self._show_note()
 
     def set_agent_note(self, warning: str | None, hint: str | None) -> None:
@@ -285,9 +297,12 @@ class CaseField(Vertical):
     def _show_note(self) -> None:
         text = self._note_text()
         self.set_class(bool(self._warning) and self._problem is None, "-warning")
-        for note in self.query(".field-note").results(Static):
-            note.update(Text(text))
-            note.display = bool(text)
+        if self._note is not None:
+            self._note.update(Text(text))
+            self._note.display = bool(text)
+        elif text and self._box is not None and self.is_attached:
+            self._note = Static(Text(text), classes="field-note")
+            self.mount(self._note)
 
     def _report_edit(self) -> None:
         """Hand the value the field stands for now to the form's handler (see

@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tenxeval_tui.browsing.case_diff import expectations_for, user_turns
-from tenxeval_tui.browsing.case_source import expected_node_order_in_file
+from tenxeval_tui.browsing.case_source import FileNodeOrders, NodeOrderFound
 from tenxeval_tui.browsing.repeats import divergence_label, repeat_lines, stats_label
 from tenxeval_tui.evaluation.case_control import STOPPED_EARLY_KEY
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase
@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.runs.transcript import result_transcript
+from tenxeval_tui.widgets.common.in_place import update_in_place
 from tenxeval_tui.widgets.common.section_title import titled
 from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
@@ -178,8 +179,10 @@ class CaseDetailView(VerticalScroll):
         """The repeat shown (0-based), or ``None`` for the case's top level."""
         self._report_title = ""
         self._eval_case: EvalCase | None = None
-        self._file_node_order: tuple[list[str], Path] | None = None
+        self._file_node_order: NodeOrderFound | None = None
         """The expected node order read from the case's eval set file, and the file."""
+        self._node_orders = FileNodeOrders()
+        """The eval set files' node orders, read once per version of a file."""
         self.transcript_on = False
         """The transcript shows instead of the sections (:meth:`toggle_transcript`)."""
 
@@ -258,29 +261,38 @@ class CaseDetailView(VerticalScroll):
         if expected is None and self._file_node_order is not None:
             expected, path = self._file_node_order
             source = path.name
-        self.query_one("#node-order", Static).update(
-            titled("Node order", node_order_text(expected, run.node_visits, source))
+        update_in_place(
+            self.query_one("#node-order", Static),
+            titled("Node order", node_order_text(expected, run.node_visits, source)),
         )
 
     def look_up_expectations(self, files: Callable[[], Iterable[Path]], eval_set_id: str) -> None:
         """Where the report did not record the case's expected node order (no node-order
-        criterion ran), show its eval set file's: looked up among ``files()`` in a thread."""
+        criterion ran), show its eval set file's: looked up among ``files()`` in a thread.
+
+        What the last look-up read of that file shows at once, in the frame of the case
+        (no second paint of the case a moment later); the look-up then checks the files
+        (each read again only when it changed) and shows what changed, if anything.
+        """
         result = self.result
         if result is None or expectations_for(result, self._eval_case).node_order is not None:
             return
+        known = self._node_orders.known(eval_set_id, result.eval_id)
+        if known is not None:
+            self._file_node_order_found(result, known)
         self._look_up_node_order(files, eval_set_id, result)
 
     @work(thread=True, exclusive=True, group="file-node-order")
     def _look_up_node_order(
         self, files: Callable[[], Iterable[Path]], eval_set_id: str, result: EvalCaseResult
     ) -> None:
-        found = expected_node_order_in_file(files(), eval_set_id, result.eval_id)
-        if found is not None:
+        found = self._node_orders.find(files(), eval_set_id, result.eval_id)
+        if found != self._file_node_order:  # a glance: the UI thread checks again
             self.app.call_from_thread(self._file_node_order_found, result, found)
 
-    def _file_node_order_found(self, result: EvalCaseResult, found: tuple[list[str], Path]) -> None:
-        if self.result is not result:
-            return  # another case is shown by now
+    def _file_node_order_found(self, result: EvalCaseResult, found: NodeOrderFound | None) -> None:
+        if self.result is not result or found == self._file_node_order:
+            return  # another case is shown by now, or this is shown already
         self._file_node_order = found
         run = self.shown_run
         if run is not None:
@@ -290,18 +302,24 @@ class CaseDetailView(VerticalScroll):
         result, baseline, eval_case = run, self.baseline, self._eval_case
         assert self.result is not None
         expected = expectations_for(result, eval_case)
-        self.query_one("#case-title", Static).update(
-            self._title(result, self._report_title, baseline, self.repeat, self.repeat_count)
+        update_in_place(
+            self.query_one("#case-title", Static),
+            self._title(result, self._report_title, baseline, self.repeat, self.repeat_count),
         )
         repeats = self.query_one("#case-repeats", Static)
         repeats.display = bool(self.repeat_count)
         if self.repeat_count:
-            repeats.update(titled("Repeats  ([ ] step)", repeats_text(self.result, self.repeat)))
+            update_in_place(
+                repeats, titled("Repeats  ([ ] step)", repeats_text(self.result, self.repeat))
+            )
         error = self.query_one("#case-error", Static)
         error.display = bool(result.error)
-        error.update(titled("Error", Text(inert(result.error or "", multiline=True), "magenta")))
-        self.query_one("#case-turns", Static).update(
-            titled("Turns", turns_text(expected.turns or user_turns(result)))
+        update_in_place(
+            error, titled("Error", Text(inert(result.error or "", multiline=True), "magenta"))
+        )
+        update_in_place(
+            self.query_one("#case-turns", Static),
+            titled("Turns", turns_text(expected.turns or user_turns(result))),
         )
         self.query_one(SimulatedConversation).show_result(result)
         self._show_baseline(result, baseline)
@@ -319,7 +337,9 @@ class CaseDetailView(VerticalScroll):
         self.query_one("#criteria-table", CriteriaTable).show_results(
             result.criterion_results, baseline.criterion_results if baseline else None
         )
-        self.query_one("#case-tokens", Static).update(titled("Tokens", tokens_text(result)))
+        update_in_place(
+            self.query_one("#case-tokens", Static), titled("Tokens", tokens_text(result))
+        )
         if self.transcript_on:
             self._show_transcript()
         self.scroll_home(animate=False)

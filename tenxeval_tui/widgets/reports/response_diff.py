@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from tenxeval_tui.browsing.case_diff import DiffOp, word_diff
 from tenxeval_tui.evaluation.inert import inert
+from tenxeval_tui.widgets.common.in_place import update_in_place
 
 _STYLES = {
     DiffOp.EQUAL: "",
@@ -57,11 +58,13 @@ class ResponseDiff(Horizontal):
             )
         else:
             left_text, right_text = diff_texts(left, right)
-        self.query_one(".diff-left", Static).update(
-            Text.assemble((left_title, "bold"), "\n", left_text)
+        update_in_place(
+            self.query_one(".diff-left", Static),
+            Text.assemble((left_title, "bold"), "\n", left_text),
         )
-        self.query_one(".diff-right", Static).update(
-            Text.assemble((right_title, "bold"), "\n", right_text)
+        update_in_place(
+            self.query_one(".diff-right", Static),
+            Text.assemble((right_title, "bold"), "\n", right_text),
         )
 
     @property
