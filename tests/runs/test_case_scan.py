@@ -143,6 +143,7 @@ def test_scanned_cases_read_back_as_the_list_they_hold() -> None:
     ]
     held = ScannedCases(cases)
     assert len(held) == len(cases) and list(held) == cases and held == cases
+    assert list(held.ids()) == [case.eval_id for case in cases]
     assert [held[i] for i in range(-len(cases), len(cases))] == cases + cases
     assert held[1000:1100:3] == cases[1000:1100:3]
     with pytest.raises(IndexError):
