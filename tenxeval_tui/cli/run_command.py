@@ -28,6 +28,7 @@ from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.session import RunSession
 
 if TYPE_CHECKING:
+    from tenxeval_tui.runs.case_scan import ScannedSet
     from tenxeval_tui.runs.spare_worker import SpareWorker
     from tenxeval_tui.runs.variant_session import VariantOutcome
 
@@ -96,7 +97,9 @@ def _run(
     of several variants: its outcome to ``variants``)."""
     try:
         plan, options = prepare_run(args)
-        warn_unknown_keys(plan, strict=args.strict)
+        # One read of each eval set for its keys and the plain run's selection.
+        scanned: dict[Path, ScannedSet] | None = None if options.variants or args.watch else {}
+        warn_unknown_keys(plan, strict=args.strict, scanned=scanned)
         if options.variants:
             # lazy: the variant matrix (sessions, display, statistics) only for --variants
             from tenxeval_tui.cli.variant_display import (
@@ -123,7 +126,7 @@ def _run(
             from tenxeval_tui.cli.watch_run import watch_loop  # lazy: --watch only
 
             return watch_loop(plan, options, display, lambda: prepare_run(args)[0], args.paths)
-        outcome = RunSession(plan, options, display, spare=spare).run()
+        outcome = RunSession(plan, options, display, spare=spare, scanned=scanned).run()
         if outcome.published is not None:
             published.append(outcome.published)
         return outcome.exit_code

@@ -5,6 +5,7 @@ error that stops it (see :mod:`tenxeval_tui.evaluation.unknown_keys`)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from tenxeval_tui.cli.headless import UsageError
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
@@ -12,28 +13,39 @@ from tenxeval_tui.evaluation.errors import Problem
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.simulators.scenario import ScenarioSet
 from tenxeval_tui.evaluation.unknown_keys import unknown_keys_in_file
+from tenxeval_tui.runs.case_scan import ScannedSet, SetScan
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.unknown_keys_stream import eval_set_key_problems
 from tenxeval_tui.settings.workspace import is_scenario_path
 
 
-def unknown_key_problems(plan: RunPlan, severity: str = "warning") -> list[Problem]:
-    """The keys nothing reads in the plan's config file and eval set (scenario) files."""
+def unknown_key_problems(
+    plan: RunPlan, severity: str = "warning", scanned: dict[Path, ScannedSet] | None = None
+) -> list[Problem]:
+    """The keys nothing reads in the plan's config file and eval set (scenario) files.
+    ``scanned``: each eval set file scanned by the same pass is added (what the run then
+    selects from, the file not read again; see :class:`~tenxeval_tui.runs.case_scan.SetScan`)."""
     found: list[Problem] = []
     if plan.config_file is not None:
         found += unknown_keys_in_file(plan.config_file, EvalConfig, severity=severity)
     for path in plan.eval_sets:
         if is_scenario_path(path):
             found += unknown_keys_in_file(path, ScenarioSet, severity=severity)
-        else:  # a case at a time: an eval set of a million cases is never parsed whole
-            found += eval_set_key_problems(path, severity=severity)
+            continue
+        # a case at a time: an eval set of a million cases is never parsed whole
+        scan = SetScan() if scanned is not None else None
+        found += eval_set_key_problems(path, severity=severity, scan=scan)
+        if scanned is not None and scan is not None and (done := scan.result()) is not None:
+            scanned[path] = done
     return found
 
 
-def warn_unknown_keys(plan: RunPlan, *, strict: bool = False) -> None:
+def warn_unknown_keys(
+    plan: RunPlan, *, strict: bool = False, scanned: dict[Path, ScannedSet] | None = None
+) -> None:
     """Print each unknown key as a warning; with ``strict``, raise :class:`UsageError`
-    listing them instead (nothing runs)."""
-    problems = unknown_key_problems(plan, "error" if strict else "warning")
+    listing them instead (nothing runs). ``scanned``: see :func:`unknown_key_problems`."""
+    problems = unknown_key_problems(plan, "error" if strict else "warning", scanned)
     if strict and problems:
         listed = "\n".join(str(p) for p in problems)
         raise UsageError(f"--strict: keys nothing reads (typos?):\n{listed}")

@@ -24,7 +24,7 @@ to tell, with the same error, when it loads the file.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple, overload
@@ -180,8 +180,61 @@ def scanned_set(eval_set: EvalSet, cases: Sequence[ScannedCase] | None = None) -
     return ScannedSet.model_construct(**{**fields, **extra, "eval_cases": cases})
 
 
-class _Unscannable(Exception):
-    """The file is not what the scan reads: it is loaded whole."""
+class SetScan:
+    """The scan of one eval set file, fed the items of
+    :func:`~tenxeval_tui.runs.json_stream.eval_set_items` one at a time: by
+    :func:`scan_run_file`, or by another pass over the file that reads the same items (the
+    unknown keys' check of ``run``'s parent, so the file is read once for both)."""
+
+    def __init__(self) -> None:
+        self._fields: dict[str, Any] = {}
+        self._cases = ScannedCases()
+        self.failed = False
+        """The items were not what the scan reads: the file is to be loaded whole."""
+
+    def add(self, key: Any, value: Any) -> None:
+        """One item of the file, in file order."""
+        if self.failed:
+            return
+        if key is CASE:
+            if (case := scanned_case(value)) is None:
+                self.give_up()
+            else:
+                self._cases.append(*case)
+        elif key == "eval_cases":
+            self.give_up()  # not a list of cases
+        else:
+            self._fields[key] = value
+
+    def give_up(self) -> None:
+        """The file cannot be scanned (what was read is dropped)."""
+        self.failed = True
+        self._cases = ScannedCases()
+
+    def result(self) -> ScannedSet | None:
+        """The scanned set, once every item was added; ``None`` when the file is to be
+        loaded whole (which raises the precise error or gives the set)."""
+        fields, cases = self._fields, self._cases
+        eval_set_id, name = fields.get("eval_set_id"), fields.get("name", "")
+        description, metadata = fields.get("description", ""), fields.get("metadata", {})
+        if (
+            self.failed
+            or not cases
+            or cases.repeated_id() is not None  # loading says which, where
+            or not isinstance(eval_set_id, str)
+            or not isinstance(name, str)
+            or not isinstance(description, str)
+            or not isinstance(metadata, dict)
+        ):
+            # no case (or no list of them), no id (the model makes one), a wrong type
+            return None
+        return ScannedSet.model_construct(
+            eval_set_id=eval_set_id,
+            name=name,
+            description=description,
+            metadata=metadata,
+            eval_cases=cases,
+        )
 
 
 def scan_run_file(path: Path) -> ScannedSet:
@@ -190,45 +243,31 @@ def scan_run_file(path: Path) -> ScannedSet:
     :meth:`EvalSet.from_file` raises for a file that does not load."""
     if is_scenario_file(path):  # a few scenarios; the parent checks their simulated user
         return scanned_set(load_with_stable_ids(path))
-    fields: dict[str, Any] = {}
-    cases = ScannedCases()
+    scan = SetScan()
     try:
         with path.open("rb") as handle:
             for key, value in eval_set_items(handle):
-                if key is CASE:
-                    if (case := scanned_case(value)) is None:
-                        raise _Unscannable
-                    cases.append(*case)
-                elif key == "eval_cases":
-                    raise _Unscannable  # not a list of cases
-                else:
-                    fields[key] = value
-    except (_Unscannable, NotStreamable):
-        return scanned_set(load_with_stable_ids(path))
-    eval_set_id, name = fields.get("eval_set_id"), fields.get("name", "")
-    description, metadata = fields.get("description", ""), fields.get("metadata", {})
-    if (
-        not cases
-        or cases.repeated_id() is not None  # loading says which, where
-        or not isinstance(eval_set_id, str)
-        or not isinstance(name, str)
-        or not isinstance(description, str)
-        or not isinstance(metadata, dict)
-    ):
-        # no case (or no list of them), no id (the model makes one), a wrong type: whole
-        return scanned_set(load_with_stable_ids(path))
-    return ScannedSet.model_construct(
-        eval_set_id=eval_set_id,
-        name=name,
-        description=description,
-        metadata=metadata,
-        eval_cases=cases,
-    )
+                scan.add(key, value)
+                if scan.failed:
+                    break
+    except NotStreamable:
+        scan.give_up()
+    found = scan.result()
+    return found if found is not None else scanned_set(load_with_stable_ids(path))
 
 
-def scan_run_files(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
-    """Each file with its scanned eval set, in order (see :func:`scan_run_file`)."""
-    return [(path, scan_run_file(path)) for path in paths]
+def scan_run_files(
+    paths: Sequence[Path], scanned: Mapping[Path, ScannedSet] | None = None
+) -> list[tuple[Path, ScannedSet]]:
+    """Each file with its scanned eval set, in order (see :func:`scan_run_file`);
+    ``scanned``: files already scanned by another pass of this command."""
+    known = scanned or {}
+    return [(path, _known_or_scanned(path, known)) for path in paths]
+
+
+def _known_or_scanned(path: Path, known: Mapping[Path, ScannedSet]) -> ScannedSet:
+    found = known.get(path)
+    return found if found is not None else scan_run_file(path)
 
 
 def scanned_case(case: object) -> ScannedCase | None:
@@ -250,6 +289,7 @@ __all__ = [
     "ScannedCase",
     "ScannedCases",
     "ScannedSet",
+    "SetScan",
     "scan_run_file",
     "scan_run_files",
     "scanned_case",

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +47,7 @@ from tenxeval_tui.evaluation.results.journal_results import is_streamed, read_jo
 from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
 from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
-from tenxeval_tui.runs.case_scan import scan_run_files
+from tenxeval_tui.runs.case_scan import ScannedSet, scan_run_files
 from tenxeval_tui.runs.child_run import child_reports, run_in_child
 from tenxeval_tui.runs.display import RunDisplay, SilentDisplay
 from tenxeval_tui.runs.outcome import (
@@ -179,6 +179,7 @@ class RunSession:
         *,
         stop: threading.Event | None = None,
         spare: SpareWorker | None = None,
+        scanned: Mapping[Path, ScannedSet] | None = None,
     ) -> None:
         self.plan = plan
         self.options = options
@@ -189,6 +190,9 @@ class RunSession:
         self.spare = spare
         """A worker started already: the first pass runs in it (the caller discards it
         when no pass ran)."""
+        self.scanned = scanned
+        """Eval set files the caller scanned already (``run``'s parent, as it checked
+        their keys): the selection reads them from here instead of the files."""
 
     def run(self) -> RunOutcome:
         """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
@@ -196,7 +200,9 @@ class RunSession:
         if self.options.from_journal is not None:
             return self.report_journal(self.options.from_journal)
         try:
-            selected = select_for_run(self.plan, self.display.note, scan_run_files)
+            selected = select_for_run(
+                self.plan, self.display.note, lambda paths: scan_run_files(paths, self.scanned)
+            )
         except EmptyShard as exc:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)

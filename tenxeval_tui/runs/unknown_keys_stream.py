@@ -12,6 +12,7 @@ exactly (see :mod:`~tenxeval_tui.runs.json_stream`) is checked whole, as before.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import Problem
@@ -23,21 +24,31 @@ from tenxeval_tui.evaluation.unknown_keys import (
 )
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, Place, placed_eval_set_items
 
+if TYPE_CHECKING:
+    from tenxeval_tui.runs.case_scan import SetScan
 
-def eval_set_key_problems(path: str | Path, *, severity: str = "warning") -> list[Problem]:
+
+def eval_set_key_problems(
+    path: str | Path, *, severity: str = "warning", scan: SetScan | None = None
+) -> list[Problem]:
     """``unknown_keys_in_file(path, EvalSet, severity=severity)``, the file read a case at
-    a time (see the module)."""
+    a time (see the module). ``scan``: fed every item read, so that a run's parent reads
+    the file once for this check and its scan of the cases."""
     problems: list[Problem] = []
     try:
         with Path(path).open("rb") as handle:
             index = -1
             for key, value, place in placed_eval_set_items(handle):
+                if scan is not None:
+                    scan.add(key, value)
                 if key is CASE:
                     index += 1
                     problems += _case_problems(path, value, index, place, severity)
                 elif key not in FILE_KEYS:
                     problems += _field_problems(path, key, value, place, severity)
     except (OSError, NotStreamable):
+        if scan is not None:
+            scan.give_up()
         return unknown_keys_in_file(path, EvalSet, severity=severity)
     return problems
 

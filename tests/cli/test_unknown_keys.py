@@ -7,6 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from tenxeval_tui.runs import case_scan
+from tenxeval_tui.runs.case_scan import ScannedSet
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, cli, reports
 
 
@@ -67,3 +72,23 @@ def test_run_warns_before_running_and_strict_stops_it(project: Path) -> None:
     assert strict.returncode == 2
     assert "error: unknown key 'tagz'" in strict.stderr
     assert not reports(project / "strict")  # nothing ran
+
+
+def test_run_reads_each_eval_set_once_for_its_keys_and_its_cases(
+    project: Path, in_process: InProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent's check of the keys scans the cases as it goes: the selection that
+    follows (here finding no case `nope`) does not read the file again."""
+    add_typos(project)
+    scans: list[Path] = []
+    scan = case_scan.scan_run_file
+
+    def counted(path: Path) -> ScannedSet:
+        scans.append(path)
+        return scan(path)
+
+    monkeypatch.setattr(case_scan, "scan_run_file", counted)
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--case", "nope")
+    assert done.returncode == 2 and "--case: no case 'nope'" in done.stderr
+    assert "did you mean tags?" in done.stderr  # the keys were checked
+    assert scans == []

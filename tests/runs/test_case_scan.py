@@ -13,8 +13,16 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.case_scan import ScannedCase, ScannedCases, ScannedSet, scan_run_file
+from tenxeval_tui.runs.case_scan import (
+    ScannedCase,
+    ScannedCases,
+    ScannedSet,
+    SetScan,
+    scan_run_file,
+    scan_run_files,
+)
 from tenxeval_tui.runs.plan import RunPlan, select
+from tenxeval_tui.runs.unknown_keys_stream import eval_set_key_problems
 
 
 def _case(eval_id: str, **extra: object) -> dict[str, object]:
@@ -185,3 +193,40 @@ def test_a_scanned_set_dumps_its_cases_as_the_list_they_stand_for(tmp_path: Path
     assert isinstance(scanned.eval_cases, ScannedCases)
     assert scanned.model_dump(mode="json") == as_list.model_dump(mode="json")
     assert scanned.model_dump(mode="json")["eval_cases"] == [["a", "", ["t"]]]
+
+
+def test_the_key_check_s_pass_gives_the_scan_of_the_file_it_reads(tmp_path: Path) -> None:
+    """`run`'s parent reads each eval set once for its unknown keys and its scan."""
+    cases = [_case("a", name="first", tags=["x"]), _case("b", tagz=["typo"]), _case("c")]
+    path = _write(tmp_path, {"eval_set_id": "s1", "name": "Set", "eval_cases": cases})
+
+    scan = SetScan()
+    problems = eval_set_key_problems(path, scan=scan)
+
+    assert problems == eval_set_key_problems(path) and "'tagz'" in str(problems[0])
+    assert scan.result() == scan_run_file(path)
+    known = scan.result()
+    assert known is not None
+    other = _write(tmp_path, {"eval_set_id": "s2", "eval_cases": [_case("z")]}, "o.evalset.json")
+    (first, got), (second, scanned) = scan_run_files([path, other], {path: known})
+    assert (first, second) == (path, other)
+    assert got is known  # not read again
+    assert [c.eval_id for c in scanned.eval_cases] == ["z"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"eval_set_id": "s", "eval_cases": [{"conversation": [], "tagz": []}]},  # no id
+        {"eval_set_id": "s", "eval_cases": [_case("a"), _case("a")]},  # an id twice
+        {"eval_cases": [_case("a")]},  # no eval_set_id: the model makes one
+    ],
+)
+def test_a_file_the_key_check_s_pass_cannot_scan_is_left_to_the_scan(
+    tmp_path: Path, data: dict[str, object]
+) -> None:
+    path = _write(tmp_path, data)
+    scan = SetScan()
+    problems = eval_set_key_problems(path, scan=scan)
+    assert problems == eval_set_key_problems(path)
+    assert scan.result() is None  # scan_run_file loads it whole: the same set or error
