@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset import EvalCase, EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
@@ -46,6 +46,9 @@ from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_ke
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.reports import marked_partial
 from tenxeval_tui.runs.spare_worker import SpareWorker, worker_command
+
+if TYPE_CHECKING:
+    from tenxeval_tui.runs.batched_lines import BatchedLines
 
 STOP_GRACE = 5.0
 """Seconds a child asked to stop may take before it is killed."""
@@ -221,11 +224,18 @@ class _Follower:
         """The worker's ``worker_plan`` line (every case it will run): parsed only when it
         is needed (:func:`planned_sets`; objects a case in a long run)."""
         self._killer: threading.Timer | None = None
+        self._lines: BatchedLines | None = None  # made by the first pump
 
     def pump(self, stream: IO[bytes]) -> None:
+        """Hand the child's lines on until ``stream`` ends (called again after a Ctrl-C: it
+        goes on from the next line)."""
         import json
 
-        for raw in stream:
+        from tenxeval_tui.runs.batched_lines import BatchedLines  # lazy: a child started
+
+        if self._lines is None or self._lines.stream is not stream:
+            self._lines = BatchedLines(stream)
+        for raw in self._lines:
             if raw.startswith(b'{"type": "event"'):
                 self.watch.event_line(raw)
                 continue

@@ -1,0 +1,90 @@
+"""A child's protocol pipe read a batch at a time (runs/batched_lines.py): every line
+whole and in order, however the reads cut them, and none lost to an interrupted reader."""
+
+from __future__ import annotations
+
+import os
+from typing import BinaryIO
+
+import pytest
+
+from tenxeval_tui.runs import batched_lines
+from tenxeval_tui.runs.batched_lines import CHUNK, BatchedLines
+
+
+class _Reads:
+    """A stream whose ``read1`` returns the given chunks, one a call, then ``b""``."""
+
+    def __init__(self, *chunks: bytes) -> None:
+        self.chunks = list(chunks)
+        self.reads = 0
+
+    def read1(self, size: int = -1) -> bytes:
+        self.reads += 1
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+def test_lines_cut_by_the_reads_come_whole_and_in_order() -> None:
+    long = b"x" * (CHUNK * 2 + 5)
+    stream = _Reads(b'{"a": 1}\n{"b"', b": 2}\n" + long[:CHUNK], long[CHUNK:], b"\nlast")
+
+    lines = list(BatchedLines(stream, pause=0))  # type: ignore[arg-type]
+
+    assert lines == [b'{"a": 1}\n', b'{"b": 2}\n', long + b"\n", b"last"]
+
+
+def test_a_reader_interrupted_between_lines_goes_on_from_the_next() -> None:
+    reader = BatchedLines(_Reads(b"1\n2\n3\n", b"4\n"), pause=0)  # type: ignore[arg-type]
+    seen: list[bytes] = []
+    with pytest.raises(KeyboardInterrupt):
+        for line in reader:
+            seen.append(line)
+            if line == b"2\n":
+                raise KeyboardInterrupt  # Ctrl-C while the line was handled
+    seen += list(reader)
+
+    assert seen == [b"1\n", b"2\n", b"3\n", b"4\n"]
+
+
+def test_the_lines_written_while_the_reader_pauses_come_in_one_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb") as stream, os.fdopen(write_end, "wb", buffering=0) as pipe:
+        pauses: list[float] = []
+
+        def pause(seconds: float) -> None:  # the worker goes on writing meanwhile
+            pauses.append(seconds)
+            if len(pauses) == 1:
+                for index in range(50):
+                    pipe.write(b"line %d\n" % index)
+                pipe.close()
+
+        monkeypatch.setattr(batched_lines.time, "sleep", pause)
+        counted = _Counted(stream)
+        pipe.write(b"first\n")
+        lines = list(BatchedLines(counted, pause=0.05))  # type: ignore[arg-type]
+
+    assert lines == [b"first\n", *(b"line %d\n" % index for index in range(50))]
+    assert pauses[0] == 0.05
+    assert counted.reads == 3  # "first", then the 50 lines at once, then the end
+
+
+class _Counted:
+    """``stream``'s ``read1``, counted."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.reads = 0
+
+    def read1(self, size: int = -1) -> bytes:
+        self.reads += 1
+        return self.stream.read1(size)
+
+
+def test_an_unbuffered_pipe_is_read_too() -> None:
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb", buffering=0) as pipe:
+        pipe.write(b"a\nb\nc")
+    with os.fdopen(read_end, "rb", buffering=0) as stream:
+        assert list(BatchedLines(stream, pause=0)) == [b"a\n", b"b\n", b"c"]
