@@ -19,6 +19,7 @@ def _ended(eval_id: str) -> EvalCaseResult:
 def test_a_finished_case_is_let_go_and_a_late_one_is_still_named() -> None:
     killed = threading.Event()
     watch = DeadlineWatch(0.2, killed.set)
+    watch.deadlines = CaseDeadlines(0.2, grace=0.0)  # no 5 s of grace in a test
     try:
         for index in range(3):
             watch.on_case_start("s", EvalCase.single_turn(f"c{index}", "hi", "hi"))
