@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
+
 if TYPE_CHECKING:
     from tenxeval_tui.browsing.run_summaries import RunSummaries, RunSummary
 
@@ -158,7 +160,7 @@ class CaseFlipIndex:
         self.last = last
         self.cache_dir = cache_dir
         self._summaries: RunSummaries | None = None
-        self._known: dict[Path, tuple[tuple[int, int], RunSummary | None]] = {}
+        self._known: dict[Path, tuple[FileStamp, RunSummary | None]] = {}
         self._computed: dict[str, tuple[tuple[tuple[Path, int, int], ...], FlipHistory]] = {}
         """Each eval set's history, by the runs it was counted from (asked again with
         the same runs: not counted again)."""
@@ -208,13 +210,11 @@ class CaseFlipIndex:
             paths = [p for p in self.folder.iterdir() if is_report_file(p)]
         except OSError:
             paths = []
-        known: dict[Path, tuple[tuple[int, int], RunSummary | None]] = {}
+        known: dict[Path, tuple[FileStamp, RunSummary | None]] = {}
         for path in paths:
-            try:
-                stat = path.stat()
-            except OSError:
+            stamp = file_stamp(path)
+            if stamp is None:
                 continue  # removed while listed
-            stamp = (stat.st_size, stat.st_mtime_ns)
             entry = self._known.get(path)
             if entry is None or entry[0] != stamp:
                 try:

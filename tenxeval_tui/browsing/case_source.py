@@ -10,13 +10,11 @@ from typing import TypeVar
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
+from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 from tenxeval_tui.settings.workspace import SCENARIO_SUFFIX, find_eval_set_file, set_ids_of
 
 NodeOrderFound = tuple[list[str], Path]
 """A case's expected node order and the eval set file it was read from."""
-
-Stamp = tuple[int, int]
-"""A file's version: its modification time (ns) and size."""
 
 _Read = TypeVar("_Read")
 
@@ -34,14 +32,6 @@ def _node_orders(path: Path) -> dict[str, list[str]] | None:
     return orders
 
 
-def _stamp(path: Path) -> Stamp | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
-
-
 class FileNodeOrders:
     """What the eval set files expect as their cases' node orders, for a reader that asks
     at every case shown (a report's case view, at every cursor move): each file is read
@@ -50,8 +40,8 @@ class FileNodeOrders:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._ids: dict[Path, tuple[Stamp, frozenset[str] | None]] = {}
-        self._orders: dict[Path, tuple[Stamp, dict[str, list[str]] | None]] = {}
+        self._ids: dict[Path, tuple[FileStamp, frozenset[str] | None]] = {}
+        self._orders: dict[Path, tuple[FileStamp, dict[str, list[str]] | None]] = {}
         self._last: dict[str, tuple[Path, dict[str, list[str]]]] = {}
 
     def find(self, files: Iterable[Path], eval_set_id: str, eval_id: str) -> NodeOrderFound | None:
@@ -93,12 +83,12 @@ class FileNodeOrders:
 
     def _read(
         self,
-        cache: dict[Path, tuple[Stamp, _Read]],
+        cache: dict[Path, tuple[FileStamp, _Read]],
         path: Path,
         read: Callable[[Path], _Read],
     ) -> _Read | None:
         """``read(path)``, or what it gave for the same version of the file."""
-        stamp = _stamp(path)  # before the read: a change meanwhile reads again next time
+        stamp = file_stamp(path)  # before the read: a change meanwhile reads again next time
         if stamp is None:
             return None
         with self._lock:

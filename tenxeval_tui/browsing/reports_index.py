@@ -25,6 +25,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
     EvalSummary,
 )
+from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 from tenxeval_tui.evaluation.watch_marks import watch_session
 
 FULL_LOAD_LIMIT = 1_000_000
@@ -117,15 +118,13 @@ class ReportEntries:
     the files that changed."""
 
     def __init__(self) -> None:
-        self._entries: dict[Path, tuple[tuple[int, int], ReportEntry]] = {}
+        self._entries: dict[Path, tuple[FileStamp, ReportEntry]] = {}
 
     def entry(self, path: Path) -> ReportEntry:
         """``path``'s entry: the one kept, or :func:`read_entry`'s when the file changed."""
-        try:
-            stat = path.stat()
-        except OSError:
+        stamp = file_stamp(path)
+        if stamp is None:
             return read_entry(path)  # says why it cannot be read
-        stamp = (stat.st_size, stat.st_mtime_ns)
         kept = self._entries.get(path)
         if kept is not None and kept[0] == stamp:
             return kept[1]

@@ -35,6 +35,7 @@ from tenxeval_tui.browsing.history.report_rows import (
     read_report_rows,
 )
 from tenxeval_tui.browsing.reports_index import is_report_file, is_report_name
+from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 
 INDEX_NAME = ".tenxeval-history.sqlite"
 SCHEMA_VERSION = 2
@@ -235,11 +236,11 @@ class HistoryIndex:
         front end calls as its reports land. Files elsewhere are ignored."""
         folder = self.folder.resolve()
         names = [p.name for p in paths if p.parent.resolve() == folder and is_report_file(p)]
-        stamped = [(n, s) for n in dict.fromkeys(names) if (s := _stamp(self.folder / n))]
+        stamped = [(n, s) for n in dict.fromkeys(names) if (s := file_stamp(self.folder / n))]
         self._store([n for n, _ in stamped], stamped)
         return SyncOutcome(read=len(stamped))
 
-    def _store(self, remove: Sequence[str], add: Sequence[tuple[str, tuple[int, int]]]) -> None:
+    def _store(self, remove: Sequence[str], add: Sequence[tuple[str, FileStamp]]) -> None:
         """Remove the rows of the files ``remove``, then read and add the files ``add``
         (with their stamps), a chunk of reports per transaction."""
         pending = list(add)
@@ -260,12 +261,12 @@ class HistoryIndex:
                         _insert(db, name, size, mtime, rows)
             first = False
 
-    def _listing(self) -> dict[str, tuple[int, int]]:
+    def _listing(self) -> dict[str, FileStamp]:
         try:
             entries = list(os.scandir(self.folder))
         except OSError:
             return {}
-        listing: dict[str, tuple[int, int]] = {}
+        listing: dict[str, FileStamp] = {}
         for entry in entries:
             try:
                 if is_report_name(entry.name) and entry.is_file():
@@ -280,14 +281,6 @@ class HistoryIndex:
             return read_report_rows(self.folder / name)
         except OSError:
             return None  # removed (or made unreadable) since it was listed
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_size, stat.st_mtime_ns)
 
 
 def _remove(db: sqlite3.Connection, name: str) -> None:

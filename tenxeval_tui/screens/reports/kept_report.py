@@ -3,26 +3,17 @@ under the list's cursor, read ahead to be shown at once."""
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from textual.app import App
 
 from tenxeval_tui.browsing.report_document import ReportDocument, ReportReader, open_first_page
+from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 from tenxeval_tui.screens.reports.report_detail import ReportScreen
 
 Reading = Future[tuple[ReportReader, ReportDocument]]
 """A report's first cases being read (see :func:`open_first_page`)."""
-
-
-def file_signature(path: Path) -> tuple[int, int] | None:
-    """What says a file changed: its size and modification time (``None``: unreadable)."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 class KeptReport:
@@ -39,17 +30,17 @@ class KeptReport:
     def __init__(self, app: App[None]) -> None:
         self.app = app
         self._screen: ReportScreen | None = None
-        self._signature: tuple[int, int] | None = None
+        self._signature: FileStamp | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="report-ahead")
         """One reading at a time: a cursor moving through the list queues the reports it
         passes, and each queued one is cancelled by the next (:meth:`prepare`)."""
-        self._ahead: tuple[Path, tuple[int, int] | None, Reading] | None = None
+        self._ahead: tuple[Path, FileStamp | None, Reading] | None = None
         """The report read ahead: its path, its file's signature then, its reading."""
 
     def prepare(self, path: Path) -> None:
         """Start reading the report at ``path`` (the list's cursor is on it), unless it is
         the kept screen's or already being read."""
-        signature = file_signature(path)
+        signature = file_stamp(path)
         kept = self._screen
         if kept is not None and kept.path == path and signature == self._signature:
             return
@@ -63,7 +54,7 @@ class KeptReport:
     def open(self, path: Path) -> None:
         """Show the report at ``path``: the kept screen if it is that report, unchanged,
         else a new screen (kept from then on)."""
-        signature = file_signature(path)
+        signature = file_stamp(path)
         kept = self._screen
         if kept is not None and not self._on_a_stack(kept):
             if kept.path == path and signature is not None and signature == self._signature:
@@ -80,7 +71,7 @@ class KeptReport:
             self._screen, self._signature = screen, signature
         self.app.push_screen(screen)
 
-    def _take_reading(self, path: Path, signature: tuple[int, int] | None) -> Reading | None:
+    def _take_reading(self, path: Path, signature: FileStamp | None) -> Reading | None:
         """The reading ahead of ``path`` if it reads the file as it is now (it is no longer
         kept here: the screen holds what it read)."""
         ahead, self._ahead = self._ahead, None
