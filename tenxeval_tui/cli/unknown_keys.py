@@ -33,9 +33,12 @@ def unknown_key_problems(
             found += unknown_keys_in_file(path, ScenarioSet, severity=severity)
             continue
         # a case at a time: an eval set of a million cases is never parsed whole
-        scan = SetScan() if scanned is not None else None
+        if scanned is None:
+            found += eval_set_key_problems(path, severity=severity)
+            continue
+        scan = SetScan()
         found += eval_set_key_problems(path, severity=severity, scan=scan)
-        if scanned is not None and scan is not None and (done := scan.result()) is not None:
+        if (done := scan.result()) is not None:
             scanned[path] = done
     return found
 

@@ -262,12 +262,7 @@ def scan_run_files(
     """Each file with its scanned eval set, in order (see :func:`scan_run_file`);
     ``scanned``: files already scanned by another pass of this command."""
     known = scanned or {}
-    return [(path, _known_or_scanned(path, known)) for path in paths]
-
-
-def _known_or_scanned(path: Path, known: Mapping[Path, ScannedSet]) -> ScannedSet:
-    found = known.get(path)
-    return found if found is not None else scan_run_file(path)
+    return [(path, known[path] if path in known else scan_run_file(path)) for path in paths]
 
 
 def scanned_case(case: object) -> ScannedCase | None:
