@@ -42,6 +42,7 @@ from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay
 from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
 from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
+from tenxeval_tui.runs.held_interrupts import HeldInterrupts
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.reports import marked_partial
@@ -352,16 +353,20 @@ def _run_child(
     spare: SpareWorker | None = None,
 ) -> _Follower:
     """Run ``plan`` in one worker child until it ends, following its lines."""
-    child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None, spare=spare)
-    forwarder = None
-    if child.stderr is not None:  # a spare's stderr is a pipe whoever reads it
-        forwarder = _forward_lines(child.stderr, stderr or _to_stderr)
-    # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
-    timeout = None if plan.pooled else plan.resolved_config().timeout
-    follower = _Follower(child, observers, timeout, kept)
-    ended = threading.Event()
-    if stop is not None:
-        _stop_when(stop, ended, outcome, follower)
+    with HeldInterrupts() as held:  # until the loop below can stop the child
+        child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None, spare=spare)
+        forwarder = None
+        if child.stderr is not None:  # a spare's stderr is a pipe whoever reads it
+            forwarder = _forward_lines(child.stderr, stderr or _to_stderr)
+        # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
+        timeout = None if plan.pooled else plan.resolved_config().timeout
+        follower = _Follower(child, observers, timeout, kept)
+        ended = threading.Event()
+        if stop is not None:
+            _stop_when(stop, ended, outcome, follower)
+    if held.pending:
+        outcome.interrupted = True
+        follower.stop()
     assert child.stdout is not None
     while True:
         try:

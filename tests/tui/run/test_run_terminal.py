@@ -50,7 +50,8 @@ def test_the_run_view_at_100x30_in_a_terminal(tmp_path: Path) -> None:
         tmux.run("send-keys", "-t", "app", "Down")  # Rome
         wait_screen(tmux, lambda s: "▶ calling" in s, "Rome's step over its events")
         tmux.run("send-keys", "-t", "app", "t")  # asks first: it cannot be undone
-        wait_screen(tmux, lambda s: "End tool call" in s, "the question")
+        # the dialog's own answer: the footer names the key's action ("End tool call") already
+        wait_screen(tmux, lambda s: "End the call (e)" in s, "the question")
         tmux.run("send-keys", "-t", "app", "e")
         wait_screen(tmux, lambda s: "Run finished" in s, "the run to finish")
         assert "timed out" in tmux.screen() or "ToolCallTimeout" in tmux.screen()
