@@ -10,7 +10,10 @@ whole process started here; the two run interleaved (which goes first alternates
 figure of each is the median of its rounds.
 
 Printed per size: wall time, CPU time and peak resident memory of the whole process
-tree (the command and every process under it: our worker too), and their ratios; for the
+tree (the command and every process under it: our worker too), and their ratios; from
+1,000 cases on also the floor of both, the graph alone (``bench/support/bare_graph.py``: the
+echo graph invoked once per case through 10xGraph's runtime in one process, no harness),
+run interleaved with them; for the
 1-case run also the time to first case (process start to the agent's first call), beside
 its floor: a fresh interpreter that only imports the agent's module (:data:`FLOOR`). Sizes:
 1, 1,000 and 10,000 cases; ``--big`` adds 100,000. Both sides write bytecode, as an
@@ -95,6 +98,15 @@ def floor(eval_set: Path, out: Path, config: Path) -> list[str]:
 Side = Callable[[Path, Path, Path], list[str]]
 
 
+def bare_graph(size: int) -> Side:
+    """The graph alone on ``size`` cases: the floor under both harnesses."""
+
+    def command(eval_set: Path, out: Path, config: Path) -> list[str]:
+        return [sys.executable, str(ROOT / "bench/support/bare_graph.py"), str(size)]
+
+    return command
+
+
 def rounds_of(size: int, rounds: int | None) -> int:
     if rounds is not None:
         return rounds
@@ -110,6 +122,9 @@ def compare(folder: Path, size: int, rounds: int, config: Path) -> dict[str, lis
     if size == 1:  # the time to first case beside its floor
         figures["floor"] = []
         sides.append(("floor", floor))
+    elif size >= 1_000:  # what the graph itself costs, under either harness
+        figures["graph"] = []
+        sides.append(("graph", bare_graph(size)))
     for round_ in range(rounds):
         for name, side in sides if round_ % 2 == 0 else sides[::-1]:
             out = folder / f"out-{name}-{size}-{round_}"
@@ -162,6 +177,13 @@ def main() -> int:
                 f"          CPU of the process tree: ours {cpu['ours']:.2f} s, 10xGraph "
                 f"{cpu['10xgraph']:.2f} s ({cpu['ours'] / cpu['10xgraph']:.2f}x)"
             )
+            if "graph" in figures:
+                print(
+                    f"          floor, the graph alone: {wall['graph']:.2f} s wall, "
+                    f"{cpu['graph']:.2f} s CPU ({wall['graph'] / wall['10xgraph']:.2f}x "
+                    f"10xGraph's wall; ours {wall['ours'] - wall['graph']:.2f} s above it, "
+                    f"10xGraph {wall['10xgraph'] - wall['graph']:.2f} s)"
+                )
             if size == 1:
                 firsts = {
                     name: median([m.first_case for m in runs if m.first_case is not None] or [0])

@@ -355,6 +355,29 @@ def parsed_line(raw: bytes) -> Any:
         return json.loads(raw.decode("utf-8"))
 
 
+_RESULT_KEY = b', "result": '
+_WRITTEN_CASE = b'{"eval_id":"'
+"""How pydantic's compact JSON of a case result begins (its first field, no space after
+the colon): a line written by :meth:`RunJournal.on_case_end`'s usual way, not by its
+``json.dumps`` fallback for text UTF-8 cannot hold."""
+
+
+def case_text(raw: bytes) -> bytes | None:
+    """The ``result`` of a ``case`` line (``raw``, read and checked before) as pydantic
+    wrote it: the compact JSON of the case result, byte for byte what a report writes of
+    it; ``None`` for a line written another way (the fallback for text UTF-8 cannot hold).
+
+    A JSON string holds no unescaped quote, so the first ``, "result": `` is the key's
+    (the line's head is ``type`` and ``eval_set_id``), and the result ends the line."""
+    found = raw.find(_RESULT_KEY)
+    if found < 0:
+        return None
+    text = raw[found + len(_RESULT_KEY) :].rstrip()
+    if not text.startswith(_WRITTEN_CASE) or not text.endswith(b"}}"):
+        return None
+    return text[:-1]
+
+
 def _cut_short(raw: bytes, problem: Exception) -> bool:
     """Whether ``raw`` is the start of a JSON object that ends too early (a torn write)."""
     if not isinstance(problem, json.JSONDecodeError) or not raw.lstrip().startswith(b"{"):
@@ -370,4 +393,4 @@ def report_from_journal(path: str | Path) -> EvalReport:
     return EvalReport.combine(reports)
 
 
-__all__ = ["RunJournal", "read_journal", "read_journal_runs", "report_from_journal"]
+__all__ = ["RunJournal", "case_text", "read_journal", "read_journal_runs", "report_from_journal"]

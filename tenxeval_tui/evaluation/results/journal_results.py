@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
-from tenxeval_tui.evaluation.results.journal import JournalRun, parsed_line, read_runs
+from tenxeval_tui.evaluation.results.journal import JournalRun, case_text, parsed_line, read_runs
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.evaluation.summary_totals import SummaryTotals
 
@@ -160,6 +160,15 @@ class JournalResults(LazyResults):
     def _get(self, index: int) -> EvalCaseResult:
         data = parsed_line(self._source.read(self._starts[index], self._ends[index]))
         return case_result(data["result"])
+
+    def case_texts(self) -> Iterator[bytes | EvalCaseResult]:
+        """Each case's compact JSON as its journal line holds it (see
+        :class:`~.json_stream.CaseTexts`), or the case read when its line was written
+        another way."""
+        for index in range(len(self)):
+            raw = self._source.read(self._starts[index], self._ends[index])
+            text = case_text(raw)
+            yield text if text is not None else case_result(parsed_line(raw)["result"])
 
     def __repr__(self) -> str:
         return f"<{len(self)} results in {self._source.path}>"

@@ -5,6 +5,7 @@ whole gives, and the same report files, byte for byte, written a case at a time.
 from __future__ import annotations
 
 import gc
+import json
 import random
 import weakref
 from pathlib import Path
@@ -261,3 +262,42 @@ def test_a_summary_of_many_cases_is_written_in_pieces_as_whole(indent: int | Non
         assert b"".join(pieces) == whole
         tokens = report.summary.model_dump_json(include={"per_case_token_usage"}, indent=indent)
         assert max(map(len, pieces)) < len(tokens) / 2  # the tokens too, in batches
+
+
+def test_a_compact_json_report_copies_the_journals_cases_without_reading_them(
+    journal: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (lazy, _) = read_journal_runs_streamed(journal)
+    whole = _same_time(read_journal_runs(journal)[0], lazy)
+    expected = JSONReporter(compact_above=10).save(whole, tmp_path / "whole.json").read_bytes()
+    read: list[object] = []
+
+    def reading(data: object) -> object:
+        read.append(data)
+        raise AssertionError("a case was read back to be written")
+
+    monkeypatch.setattr("tenxeval_tui.evaluation.results.journal_results.case_result", reading)
+    written = JSONReporter(compact_above=10).save(lazy, tmp_path / "lazy.json").read_bytes()
+    assert written == expected
+    assert read == []
+
+
+def test_journal_lines_written_another_way_are_serialised_again(tmp_path: Path) -> None:
+    """A line of the journal's ``json.dumps`` fallback (spaces after the colons, or text
+    UTF-8 cannot hold escaped): its case is read and written as a report writes it."""
+    path = tmp_path / "j.jsonl"
+    write_varied_journal(path, cases=12, sets=1)
+    lines = path.read_bytes().splitlines(keepends=True)
+    other = json.loads(lines[3])
+    lines[3] = (json.dumps(other) + "\n").encode()  # the same case, json.dumps' spacing
+    broken = json.loads(lines[5])
+    broken["result"]["actual_response"] = "bad \ud800 text"  # as the fallback writes it
+    lines[5] = (json.dumps(broken) + "\n").encode()
+    path.write_bytes(b"".join(lines))
+    (lazy,) = read_journal_runs_streamed(path)
+    (whole,) = read_journal_runs(path)
+    writer = JSONReporter(compact_above=3)
+    written = writer.save(lazy, tmp_path / "lazy.json").read_bytes()
+    assert written == writer.save(_same_time(whole, lazy), tmp_path / "w.json").read_bytes()
+    assert EvalReport.from_file(tmp_path / "lazy.json").results[2:5] == whole.results[2:5]
+    assert "bad \ufffd text" in written.decode()  # cleaned, as a report of it is
