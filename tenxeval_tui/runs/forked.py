@@ -23,7 +23,7 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 
 class ForkFailed(Exception):
@@ -88,9 +88,7 @@ def _child(function: Callable[[], object], read_fd: int, write_fd: int) -> None:
         with contextlib.suppress(ValueError):
             signal.set_wakeup_fd(-1)
         os.close(read_fd)
-        # The parent's pipes (its protocol stream, its stdin) are not held open by the child.
-        os.closerange(3, write_fd)
-        os.closerange(write_fd + 1, _max_fd())
+        _close_inherited(keep=write_fd)
         try:
             answer: tuple[bool, object] = (True, function())
         except Exception as exc:
@@ -106,11 +104,19 @@ def _child(function: Callable[[], object], read_fd: int, write_fd: int) -> None:
         os._exit(code)
 
 
-def _max_fd() -> int:
+def _close_inherited(keep: int) -> None:
+    """Close every descriptor but the standard ones and ``keep``: the parent's pipes (its
+    protocol stream, its stdin) are not held open by the child. The open ones are listed
+    where the system says (Linux); else the first few thousand are tried (a limit of
+    descriptors can be in the billions)."""
     try:
-        return int(os.sysconf("SC_OPEN_MAX"))
-    except (AttributeError, ValueError, OSError):
-        return 1024
+        fds: Iterable[int] = [int(name) for name in os.listdir("/proc/self/fd")]
+    except (OSError, ValueError):
+        fds = range(3, 4096)
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 __all__ = ["ForkFailed", "Forked"]
