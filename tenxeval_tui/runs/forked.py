@@ -11,8 +11,9 @@ process imports the agent on its own core. :meth:`Forked.result` waits for the a
 
 Used only where a fork is safe: a POSIX system, and no other thread in this process
 (a forked child has only the thread that forked, and another's locks would stay held).
-The child resets the signals a terminal's Ctrl-C sends to their default (it is never
-told to stop: it dies), closes every descriptor but the standard ones and its pipe, and
+The child dies with the process that forked it (a worker killed takes it along), resets
+the signals a terminal's Ctrl-C sends to their default (it is never told to stop: it
+dies), closes every descriptor but the standard ones and its pipe, and
 ends with ``os._exit`` (no buffer of its parent's is flushed twice, no ``atexit`` runs).
 """
 
@@ -24,6 +25,8 @@ import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterable
+
+from tenxeval_tui.runs.parent_watch import die_with
 
 
 class ForkFailed(Exception):
@@ -44,6 +47,7 @@ class Forked[T]:
         if not hasattr(os, "fork") or threading.active_count() != 1:
             return None
         read_fd, write_fd = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:
@@ -51,7 +55,7 @@ class Forked[T]:
             os.close(write_fd)
             return None
         if pid == 0:  # the child: never returns
-            _child(function, read_fd, write_fd)
+            _child(function, read_fd, write_fd, parent)
         os.close(write_fd)
         return cls(pid, read_fd)
 
@@ -80,9 +84,10 @@ class Forked[T]:
                 os.waitpid(pid, 0)
 
 
-def _child(function: Callable[[], object], read_fd: int, write_fd: int) -> None:
+def _child(function: Callable[[], object], read_fd: int, write_fd: int, parent: int) -> None:
     code = 1
     try:
+        die_with(parent)  # a worker killed (a usage error found later) takes it along
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.SIG_DFL)
         with contextlib.suppress(ValueError):
