@@ -15,7 +15,9 @@ tree (the command and every process under it: our worker too), and their ratios;
 echo graph invoked once per case through 10xGraph's runtime in one process, no harness),
 run interleaved with them; for the
 1-case run also the time to first case (process start to the agent's first call), beside
-its floor: a fresh interpreter that only imports the agent's module (:data:`FLOOR`). Sizes:
+its floor: a fresh interpreter that only imports the agent's module (:data:`FLOOR`), and
+the same two for a plain Python agent that does not import 10xGraph (:data:`PLAIN_AGENT`,
+ours only: 10xGraph's harness runs graphs). Sizes:
 1, 1,000 and 10,000 cases; ``--big`` adds 100,000. Both sides write bytecode, as an
 install does (``bench/support/process_tree.py``).
 
@@ -49,6 +51,9 @@ FIRST_CASE_S = 0.3
 TEN_THOUSAND_RATIO = 0.8
 CONFIG = {"criteria": {"exact_match": {"threshold": 1.0}}, "parallel": False}
 AGENT = "bench.support.echo_graph:build_graph"
+PLAIN_AGENT = "bench.support.echo_agent:agent"
+"""A plain Python agent (no 10xGraph): the 1-case run's time to first case with it too,
+beside its own floor (issue #38: most of a 10xGraph agent's floor is importing 10xGraph)."""
 
 
 def write_eval_set(path: Path, cases: int) -> None:
@@ -70,10 +75,14 @@ def write_eval_set(path: Path, cases: int) -> None:
         handle.write("]}")
 
 
-def ours(eval_set: Path, out: Path, config: Path) -> list[str]:
+def ours(eval_set: Path, out: Path, config: Path, agent: str = AGENT) -> list[str]:
     script = Path(sys.executable).with_name("tenxeval-tui")
-    return [str(script), "run", str(eval_set), "--agent", AGENT, "--config", str(config),
+    return [str(script), "run", str(eval_set), "--agent", agent, "--config", str(config),
             "--output-dir", str(out), "-q"]  # fmt: skip
+
+
+def ours_plain(eval_set: Path, out: Path, config: Path) -> list[str]:
+    return ours(eval_set, out, config, PLAIN_AGENT)
 
 
 def theirs(eval_set: Path, out: Path, config: Path) -> list[str]:
@@ -93,6 +102,10 @@ nothing else (no harness reaches its first case sooner without a process started
 
 def floor(eval_set: Path, out: Path, config: Path) -> list[str]:
     return [sys.executable, "-c", FLOOR]
+
+
+def floor_plain(eval_set: Path, out: Path, config: Path) -> list[str]:
+    return [sys.executable, "-c", FLOOR.replace("echo_graph", "echo_agent")]
 
 
 Side = Callable[[Path, Path, Path], list[str]]
@@ -119,9 +132,14 @@ def compare(folder: Path, size: int, rounds: int, config: Path) -> dict[str, lis
     write_eval_set(eval_set, size)
     figures: dict[str, list[Measured]] = {"ours": [], "10xgraph": []}
     sides: list[tuple[str, Side]] = [("ours", ours), ("10xgraph", theirs)]
-    if size == 1:  # the time to first case beside its floor
-        figures["floor"] = []
-        sides.append(("floor", floor))
+    if size == 1:  # the time to first case beside its floor, for a plain agent too
+        extra: list[tuple[str, Side]] = [
+            ("floor", floor),
+            ("ours-plain", ours_plain),
+            ("floor-plain", floor_plain),
+        ]
+        figures.update({name: [] for name, _ in extra})
+        sides.extend(extra)
     elif size >= 1_000:  # what the graph itself costs, under either harness
         figures["graph"] = []
         sides.append(("graph", bare_graph(size)))
@@ -196,6 +214,11 @@ def main() -> int:
                     f"          time to first case: ours {firsts['ours']:.3f} s, 10xGraph "
                     f"{firsts['10xgraph']:.3f} s, floor {firsts['floor']:.3f} s (a fresh "
                     f"python importing the agent only; target <= {FIRST_CASE_S} s) {verdict}"
+                )
+                print(
+                    f"          time to first case, a plain Python agent (no 10xGraph): ours "
+                    f"{firsts['ours-plain']:.3f} s, floor {firsts['floor-plain']:.3f} s "
+                    f"(its CPU: ours {cpu['ours-plain']:.2f} s)"
                 )
                 if ratio > ONE_CASE_RATIO:
                     missed.append(f"1-case run {ratio:.2f}x")

@@ -17,7 +17,7 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -135,9 +135,17 @@ def _check_output_dir(folder: Path) -> None:
         raise UsageError(f"{folder}: cannot write reports here: {exc.strerror or exc}") from None
 
 
-def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
+AgentTold = Callable[[str, Path], None]
+"""Told the agent spec and the folder it is imported from (see :func:`prepare_run`)."""
+
+
+def prepare_run(
+    args: argparse.Namespace, tell_agent: AgentTold | None = None
+) -> tuple[RunPlan, SessionOptions]:
     """Resolve flags and settings into the plan (its config resolved, its criteria checked)
-    and the session's options; :class:`UsageError` on any problem."""
+    and the session's options; :class:`UsageError` on any problem. ``tell_agent`` is told
+    the agent as soon as the settings are read, before the checks, when it is sure to run
+    as it is (:func:`_agent_is_sure`): ``run``'s worker child imports it meanwhile."""
     from tenxeval_tui.cli.run_options import FlagError, tool_settings
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
     from tenxeval_tui.runs.plan import RunPlan
@@ -153,6 +161,8 @@ def prepare_run(args: argparse.Namespace) -> tuple[RunPlan, SessionOptions]:
     # A flag's module is imported from the current folder (as uvicorn does); the
     # settings' from the folder of the pyproject.toml that names it.
     agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
+    if tell_agent is not None and agent_given and _agent_is_sure(args, workspace):
+        tell_agent(agent, agent_folder)
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"{sources['threshold'].where}: {args.threshold} is not between 0 and 1")
     files, scanned = ([], set()) if args.from_journal else _eval_files(args.paths, workspace)
@@ -210,6 +220,16 @@ def _settled(args: argparse.Namespace) -> tuple[Workspace, dict[str, Resolved]]:
         return workspace, apply_settings(args, workspace)
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _agent_is_sure(args: argparse.Namespace, workspace: Workspace) -> bool:
+    """Whether the run's agent, named explicitly, is sure to be imported as it is by one
+    worker child: no criteria module to import before it, one worker (not Ray). A rough
+    look at the settled flags (they are checked later): the plan says for sure
+    (:meth:`~tenxeval_tui.runs.plan.RunPlan.told_spare`)."""
+    if args.criteria_modules or workspace.settings.criteria_modules:
+        return False
+    return args.backend != "ray" and str(args.workers or 1).strip() == "1"
 
 
 def _check_agent(agent: str) -> None:
@@ -397,4 +417,4 @@ def _import_criteria_modules(
     return modules
 
 
-__all__ = ["EXIT_USAGE", "UsageError", "prepare_run"]
+__all__ = ["EXIT_USAGE", "AgentTold", "UsageError", "prepare_run"]

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tenxeval_tui.cli.headless import EXIT_USAGE, UsageError, prepare_run
+from tenxeval_tui.cli.headless import EXIT_USAGE, AgentTold, UsageError, prepare_run
 from tenxeval_tui.cli.run_display import ConsoleDisplay
 from tenxeval_tui.cli.run_options import json_summary
 from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
@@ -96,7 +96,7 @@ def _run(
     """The run the flags ask for; the report it wrote is added to ``published`` (a run
     of several variants: its outcome to ``variants``)."""
     try:
-        plan, options = prepare_run(args)
+        plan, options = prepare_run(args, _telling(spare, args))
         # One read of each eval set for its keys and the plain run's selection.
         scanned: dict[Path, ScannedSet] | None = None if options.variants or args.watch else {}
         warn_unknown_keys(plan, strict=args.strict, scanned=scanned)
@@ -135,6 +135,23 @@ def _run(
         return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+
+
+def _telling(spare: SpareWorker | None, args: argparse.Namespace) -> AgentTold | None:
+    """What tells ``spare`` its agent once the settings are read (``None``: no spare)."""
+    if spare is None:
+        return None
+
+    def tell(agent: str, folder: Path) -> None:
+        from tenxeval_tui.cli.logs import log_level
+        from tenxeval_tui.runs.spare_worker import told
+
+        assert spare is not None
+        spare.prepare(
+            told(agent, folder, args.verbose, log_level(args.log_level, args.verbose)), folder
+        )
+
+    return tell
 
 
 __all__ = ["run_command"]

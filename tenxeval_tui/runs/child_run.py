@@ -145,7 +145,9 @@ def _start(
 ) -> subprocess.Popen[bytes]:
     """The worker child running ``plan``: ``spare`` handed it when given and still there,
     else a new one (its plan in ``plan_file``)."""
-    if spare is not None and (child := spare.hand(plan.model_dump_json(), plan.worker_env())):
+    if spare is not None and (
+        child := spare.hand(plan.model_dump_json(), plan.worker_env(), plan.told_spare())
+    ):
         return child
     plan_file.write_text(plan.model_dump_json(), encoding="utf-8")
     env = plan.worker_env()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +24,17 @@ ERROR_EXIT = 3
 
 
 def load_agents(
-    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan,
+    files_and_sets: Sequence[tuple[Path, EvalSet]],
+    failed_early: Mapping[str, Exception] | None = None,
 ) -> list[tuple[Any, Any, EvalSet]]:
     """``(app, collector, eval_set)`` for each eval set, each agent loaded once.
 
     The run's agent is the default; an eval set naming its own (``metadata.agent``) runs
     with that one. An :class:`AgentLoadError` of an eval set's own agent names its file.
+    ``failed_early``: the agents whose import failed already (a spare worker imports its
+    agent before its plan comes, :mod:`~.early_agent`), by spec: their error again, not a
+    second import.
     """
     from tenxeval_tui.evaluation.targets.loader import (
         EVAL_SET_AGENT_KEY,
@@ -43,6 +48,8 @@ def load_agents(
     for path, eval_set in files_and_sets:
         try:
             spec = agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
+            if failed_early and spec in failed_early:
+                raise failed_early[spec]
             if spec not in pairs:
                 # The events are streamed as they come (and journalled): the collector
                 # need not keep each raw event of a case as well (a kB or so each).

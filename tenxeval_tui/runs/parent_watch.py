@@ -27,7 +27,14 @@ _PR_SET_PDEATHSIG = 1
 def die_with_parent() -> None:
     """This process gets SIGKILL when its parent dies (Linux; else nothing)."""
     expected = os.environ.pop(PARENT_PID_ENV, "")
-    if not sys.platform.startswith("linux") or not expected.isdigit():
+    if expected.isdigit():
+        die_with(int(expected))
+
+
+def die_with(parent: int) -> None:
+    """This process, a child of ``parent``, gets SIGKILL when ``parent`` dies (Linux; else
+    nothing); it ends at once when ``parent`` died already."""
+    if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes  # lazy: only a worker child asks the kernel; a parent only names itself
@@ -36,8 +43,8 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     except (OSError, AttributeError):  # no prctl here: nothing to do
         return
-    if os.getppid() != int(expected):  # orphaned before the line above took effect
+    if os.getppid() != parent:  # orphaned before the line above took effect
         os._exit(1)
 
 
-__all__ = ["PARENT_PID_ENV", "die_with_parent"]
+__all__ = ["PARENT_PID_ENV", "die_with", "die_with_parent"]

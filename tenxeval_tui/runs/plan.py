@@ -11,7 +11,6 @@ the same way.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.evaluation.tools.settings import ToolSettings
 from tenxeval_tui.runs.case_scan import ScannedCases
-from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
+from tenxeval_tui.runs.spare_worker import told, worker_environment
 from tenxeval_tui.runs.stable_ids import load_with_stable_ids
 
 
@@ -161,14 +160,18 @@ class RunPlan(BaseModel):
     def worker_env(self) -> dict[str, str]:
         """The worker's environment: this one, unbuffered, ``search_path`` first on the path,
         this process named as its parent (see :mod:`~tenxeval_tui.runs.parent_watch`)."""
-        env = dict(os.environ)
-        env["PYTHONUNBUFFERED"] = "1"
-        env[PARENT_PID_ENV] = str(os.getpid())
-        if self.search_path is not None:
-            env["PYTHONPATH"] = os.pathsep.join(
-                p for p in (str(self.search_path), env.get("PYTHONPATH", "")) if p
-            )
-        return env
+        return worker_environment(self.search_path)
+
+    def told_spare(self) -> dict[str, Any] | None:
+        """What a spare worker is told of this plan's agent before the plan comes
+        (:mod:`~tenxeval_tui.runs.spare_worker`); ``None`` when it is told nothing: the
+        agent not named explicitly (an eval set may name its own), criteria modules to
+        import first, or the cases handed out to several workers."""
+        if not (self.agent and self.agent_explicit and self.search_path is not None):
+            return None
+        if self.criteria_modules or self.pooled:
+            return None
+        return told(self.agent, self.search_path, self.verbose, self.log_level)
 
     def resolved_config(self) -> EvalConfig:
         """The plan's resolved config; or the config file (or the default), with the

@@ -20,10 +20,34 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PROVENANCE_KEY, EvalReport
 from tenxeval_tui.evaluation.provenance import run_provenance
 from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, parse_spec
+from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.plan import RunPlan
 
 Provenances = dict[str, dict[str, Any]]
 """``eval_set_id -> metadata.provenance`` (a later file of the same id wins)."""
+
+
+def agent_module(plan: RunPlan, eval_set: EvalSet) -> str | None:
+    """The module of the agent ``eval_set`` runs with in ``plan``; ``None`` when it has
+    none or a malformed one (told when the agent loads; the run stops there)."""
+    try:
+        return parse_spec(agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit))[0]
+    except AgentLoadError:
+        return None
+
+
+def project_of(plan: RunPlan) -> Path:
+    """The folder ``plan``'s agents are imported from (the current one by default)."""
+    return plan.search_path or Path.cwd()
+
+
+def start_agent_parts(
+    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]], parts: AgentParts
+) -> None:
+    """Start working out the agent part of each eval set of ``loaded`` (before the
+    agents are imported: see :mod:`.agent_parts`)."""
+    for _, eval_set in loaded:
+        parts.start(agent_module(plan, eval_set), project_of(plan))
 
 
 def plan_provenance(
@@ -31,24 +55,22 @@ def plan_provenance(
     config: EvalConfig,
     loaded: Sequence[tuple[Path, EvalSet]],
     hashes: Mapping[Path, str] | None = None,
+    parts: AgentParts | None = None,
 ) -> Provenances:
     """The provenance of each eval set file of ``plan`` (``loaded``: each file with all of
-    its cases, or scanned when ``hashes`` has the file's content hash), by eval set id."""
+    its cases, or scanned when ``hashes`` has the file's content hash), by eval set id;
+    ``parts``: the agents' parts started already (:func:`start_agent_parts`)."""
     found: Provenances = {}
     for path, eval_set in loaded:
-        try:
-            module = parse_spec(agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit))[
-                0
-            ]
-        except AgentLoadError:
-            module = None  # told when the agent loads; the run stops there
+        module = agent_module(plan, eval_set)
         found[eval_set.eval_set_id] = run_provenance(
             eval_set,
             config,
             eval_set_file=path,
             agent_module=module,
-            project=plan.search_path or Path.cwd(),
+            project=project_of(plan),
             eval_set_hash=(hashes or {}).get(path),
+            agent=parts.get(module, project_of(plan)) if parts is not None else None,
         )
     return found
 
@@ -72,4 +94,12 @@ def with_provenance(
     ]
 
 
-__all__ = ["Provenances", "journal_metadata", "plan_provenance", "with_provenance"]
+__all__ = [
+    "Provenances",
+    "agent_module",
+    "journal_metadata",
+    "plan_provenance",
+    "project_of",
+    "start_agent_parts",
+    "with_provenance",
+]

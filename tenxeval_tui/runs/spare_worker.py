@@ -12,6 +12,14 @@ with: the judges' variables the settings set, the agent's folder on ``PYTHONPATH
 handed a plan (a usage error, nothing to run) at once. A worker whose stdin ends before a
 plan exits 0 without a line.
 
+Before the plan, as soon as the parent has read its settings, :meth:`SpareWorker.prepare`
+may tell the worker the agent (:func:`prepare_line`), which it then imports while the
+parent goes on with its checks (:mod:`~tenxeval_tui.runs.early_agent`). Only an agent that
+is sure to run as told: named explicitly (``--agent``, ``TENXEVAL_AGENT``: an eval set's own
+``metadata.agent`` does not replace it), no criteria modules to import before it, one
+worker. The plan goes to a worker told only when it says the same
+(:meth:`~tenxeval_tui.runs.plan.RunPlan.told_spare`, the same environment too); else the worker is ended and a fresh one runs the plan.
+
 Only the standard library is imported here: the worker is started before anything else.
 """
 
@@ -23,11 +31,48 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
 
 PLAN_ON_STDIN = "-"
 """The worker's argument that says its plan comes as the first line of its stdin."""
+
+PREPARE_KEY = "prepare"
+"""The key of the line that tells a spare worker its agent before its plan."""
+
+
+def worker_environment(search_path: Path | None) -> dict[str, str]:
+    """A worker's environment: this one, unbuffered, ``search_path`` first on the path,
+    this process named as its parent (see :mod:`~tenxeval_tui.runs.parent_watch`)."""
+    env = dict(os.environ)
+    env["PYTHONUNBUFFERED"] = "1"
+    env[PARENT_PID_ENV] = str(os.getpid())
+    if search_path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(search_path), env.get("PYTHONPATH", "")) if p
+        )
+    return env
+
+
+def told(
+    agent: str, search_path: Path, verbose: bool | None, log_level: str | None
+) -> dict[str, Any]:
+    """What :meth:`SpareWorker.prepare` tells a worker: the agent spec, the folder it is
+    imported from, the logging its plan will ask for."""
+    return {
+        "agent": agent,
+        "search_path": str(search_path),
+        "verbose": verbose,
+        "log_level": log_level,
+    }
+
+
+def prepare_line(fields: Mapping[str, Any], env: Mapping[str, str]) -> bytes:
+    """The line that tells a spare worker its agent (``fields``: :func:`told`) and the
+    environment to take first."""
+    return (json.dumps({PREPARE_KEY: dict(fields), "env": dict(env)}) + "\n").encode("utf-8")
 
 
 def worker_command(plan_argument: str) -> list[str]:
@@ -46,6 +91,8 @@ class SpareWorker:
 
     def __init__(self, process: subprocess.Popen[bytes]) -> None:
         self.process: subprocess.Popen[bytes] | None = process
+        self.told: tuple[dict[str, Any], dict[str, str]] | None = None
+        """What the worker was told (:meth:`prepare`) and the environment it took."""
 
     @classmethod
     def start(cls) -> SpareWorker | None:
@@ -66,12 +113,32 @@ class SpareWorker:
             return None
         return cls(process)
 
-    def hand(self, plan_json: str, env: Mapping[str, str]) -> subprocess.Popen[bytes] | None:
-        """The worker, given the plan ``plan_json`` to run with ``env``; ``None`` when it
-        was handed one already or is gone (start another). Its stdin is closed after the
-        plan: ``tenxeval-tui run`` sends no command."""
+    def prepare(self, fields: Mapping[str, Any], search_path: Path) -> None:
+        """Tell the worker its agent (``fields``: :func:`told`), to import it now with the
+        environment of a worker of ``search_path``; nothing when it cannot be told."""
+        if self.process is None or self.told is not None:
+            return
+        env = worker_environment(search_path)
+        try:
+            assert self.process.stdin is not None
+            self.process.stdin.write(prepare_line(fields, env))
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return  # gone: the plan finds it so and starts another
+        self.told = (dict(fields), env)
+
+    def hand(
+        self, plan_json: str, env: Mapping[str, str], told: Mapping[str, Any] | None = None
+    ) -> subprocess.Popen[bytes] | None:
+        """The worker, given the plan ``plan_json`` to run with ``env`` (``told``: what a
+        worker of that plan is told of its agent, ``RunPlan.told_spare``); ``None`` when it was
+        handed one already, is gone, or was told otherwise (it is ended: start another).
+        Its stdin is closed after the plan: ``tenxeval-tui run`` sends no command."""
         process, self.process = self.process, None
         if process is None:
+            return None
+        if self.told is not None and self.told != (dict(told or {}), dict(env)):
+            _end(process)  # its agent was imported otherwise than the plan says
             return None
         try:
             assert process.stdin is not None
@@ -99,4 +166,13 @@ def _end(process: subprocess.Popen[bytes]) -> None:
                 stream.close()
 
 
-__all__ = ["PLAN_ON_STDIN", "SpareWorker", "handover_line", "worker_command"]
+__all__ = [
+    "PLAN_ON_STDIN",
+    "PREPARE_KEY",
+    "SpareWorker",
+    "handover_line",
+    "prepare_line",
+    "told",
+    "worker_command",
+    "worker_environment",
+]

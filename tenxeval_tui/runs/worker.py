@@ -57,16 +57,23 @@ from tenxeval_tui.evaluation.eval_result import EVAL_SET_HASH_KEY, EvalCaseResul
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import json_object_text
+from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
+from tenxeval_tui.runs.early_agent import EarlyAgent
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV, die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run, unfound_choice
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
-from tenxeval_tui.runs.provenance import journal_metadata, plan_provenance, with_provenance
+from tenxeval_tui.runs.provenance import (
+    journal_metadata,
+    plan_provenance,
+    start_agent_parts,
+    with_provenance,
+)
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
-from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN
+from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN, PREPARE_KEY
 from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
@@ -159,8 +166,9 @@ def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[Eval
                 raise ValueError(f"scenarios {eval_set.eval_set_id!r}: {exc}") from None
 
 
-async def run(plan: RunPlan, out: ProtocolLines) -> int:
-    """Run ``plan``, writing protocol lines through ``out``; returns the exit status."""
+async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None) -> int:
+    """Run ``plan``, writing protocol lines through ``out``; returns the exit status.
+    ``early``: what a spare worker did before its plan came (:mod:`~.early_agent`)."""
     from tenxeval_tui.evaluation.criteria import build_criteria
     from tenxeval_tui.evaluation.evaluator import EvaluationRunner
     from tenxeval_tui.evaluation.targets.loader import AgentLoadError
@@ -187,19 +195,22 @@ async def run(plan: RunPlan, out: ProtocolLines) -> int:
         freeze_alive()
         tools = tool_run(plan, files_and_sets)
         out.write(plan_line([eval_set for _, eval_set in files_and_sets]))
-        # A streamed file's hash is known once it has been read to its end (streamed_run).
-        hashes = {path: PENDING_HASH for path, _ in walked or []}
-        provenances = plan_provenance(plan, config, loaded, hashes)
-        for provenance in provenances.values():
-            if provenance.get(EVAL_SET_HASH_KEY) == PENDING_HASH:
-                provenance[EVAL_SET_HASH_KEY] = None
+        # The agents' code is hashed as found before they are imported, beside the import.
+        parts = early.parts if early is not None else AgentParts(fork=not plan.pooled)
+        start_agent_parts(plan, loaded, parts)
         check_simulators(plan, config, [eval_set for _, eval_set in files_and_sets])
         # Several workers each load the agents (the first error is told once): not here.
         evaluations: list[tuple[Any, Any, EvalSet]] = (
             [(None, None, eval_set) for _, eval_set in files_and_sets]
             if plan.pooled
-            else load_agents(plan, files_and_sets)
+            else load_agents(plan, files_and_sets, early.failed if early is not None else None)
         )
+        # A streamed file's hash is known once it has been read to its end (streamed_run).
+        hashes = {path: PENDING_HASH for path, _ in walked or []}
+        provenances = plan_provenance(plan, config, loaded, hashes, parts)
+        for provenance in provenances.values():
+            if provenance.get(EVAL_SET_HASH_KEY) == PENDING_HASH:
+                provenance[EVAL_SET_HASH_KEY] = None
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
@@ -362,23 +373,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ERROR_EXIT
     try:
         if args[0] == PLAN_ON_STDIN:
-            raw = _handed_plan()
-            if raw is None:  # the parent ended (a usage error) before handing a plan
-                return 0
-        else:
+            # One event loop from the start: the agent, imported before the plan comes,
+            # is imported in the loop its cases run in, as any worker's is.
+            return run_leaving_threads(_spare(out))
+        try:
             # "@FILE": the plan is in FILE (one argument is limited to 128 kB on Linux).
             raw = Path(args[0][1:]).read_text("utf-8") if args[0].startswith("@") else args[0]
-        plan = RunPlan.model_validate_json(raw)
-    except (OSError, ValueError) as exc:
-        out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
-        return ERROR_EXIT
-    set_up_logging(plan.verbose, plan.log_level)
-    # The journal keeps each finished case as it ends: its line on stdout may wait.
-    out.results_wait = plan.journal is not None
-    try:
+        except OSError as exc:
+            out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
+            return ERROR_EXIT
+        plan = _plan(raw, out)
+        if plan is None:
+            return ERROR_EXIT
+        set_up_logging(plan.verbose, plan.log_level)
         return run_leaving_threads(run(plan, out))
     finally:
         out.flush()  # what waits for the timer: the process ends with os._exit
+
+
+def _plan(raw: str, out: ProtocolLines) -> RunPlan | None:
+    """The plan of ``raw`` (its JSON); ``None`` when it is not one (told on ``out``). The
+    journal keeps each finished case as it ends: its line on stdout may wait."""
+    try:
+        plan = RunPlan.model_validate_json(raw)
+    except ValueError as exc:
+        out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
+        return None
+    out.results_wait = plan.journal is not None
+    return plan
 
 
 WARM_IMPORTS = (
@@ -393,21 +415,33 @@ WARM_IMPORTS = (
 by a spare worker before its plan comes."""
 
 
-def _handed_plan() -> str | None:
-    """A spare worker's plan (its JSON), once it comes; ``None`` when stdin ends first.
-
-    What every run imports is imported while the parent is still checking its flags and
-    eval sets; then the plan's environment replaces the one the worker was started with
-    (the judges' variables the parent's settings set; ``PYTHONPATH``'s new folders, the
-    agent's, go on ``sys.path`` where the interpreter would have put them)."""
+async def _spare(out: ProtocolLines) -> int:
+    """A spare worker: what every run imports, imported while the parent reads its flags;
+    then the lines its parent hands it (:mod:`~.spare_worker`), each with the environment
+    to take (the judges' variables the parent's settings set; ``PYTHONPATH``'s new
+    folders, the agent's, go on ``sys.path`` where the interpreter would have put them):
+    the agent to start on (:mod:`~.early_agent`), then the plan, run. Exits 0 without a
+    line when stdin ends before a plan (the parent found a usage error)."""
     for name in WARM_IMPORTS:
         importlib.import_module(name)
-    line = sys.stdin.readline()
-    if not line:
-        return None
-    handed = json.loads(line)
-    _take_environment(handed["env"])
-    return str(handed["plan"])
+    early = EarlyAgent()
+    while line := sys.stdin.readline():
+        try:
+            handed = json.loads(line)
+            _take_environment(handed["env"])
+        except (ValueError, KeyError, TypeError) as exc:
+            out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
+            return ERROR_EXIT
+        if PREPARE_KEY in handed:
+            early.prepare(handed[PREPARE_KEY])
+            continue
+        plan = _plan(str(handed.get("plan")), out)
+        if plan is None:
+            return ERROR_EXIT
+        if (plan.verbose, plan.log_level) != early.logging:
+            set_up_logging(plan.verbose, plan.log_level)
+        return await run(plan, out, early)
+    return 0
 
 
 def _take_environment(env: dict[str, str]) -> None:

@@ -1,6 +1,7 @@
 """``run`` starts its worker child first and hands it the plan once its checks pass
-(runs/spare_worker.py): the child's imports overlap the parent's, a usage error leaves no
-child behind, and a child whose parent ends before the plan comes exits quietly."""
+(runs/spare_worker.py): the child's imports overlap the parent's, an explicit agent is
+imported (with the settings' environment) while the parent checks, a usage error leaves
+no child behind, and a child whose parent ends before the plan comes exits quietly."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.runs.plan import RunPlan
-from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN, handover_line, worker_command
+from tenxeval_tui.runs.spare_worker import (
+    PLAN_ON_STDIN,
+    SpareWorker,
+    handover_line,
+    told,
+    worker_command,
+    worker_environment,
+)
 from tests.cli.test_run import AGENT, cli, reports
 from tests.waiting import scaled
 
@@ -133,3 +141,124 @@ def test_a_spare_worker_runs_the_plan_it_is_handed_with_its_environment(
     assert done.returncode == 0, done.stderr
     (result,) = [line["result"] for line in lines if line["type"] == "case_end"]
     assert result["actual_response"] == "yes"
+
+
+# `tenxeval-tui ARGS...` through its entry point, its spare worker handed the plan only once
+# the agent's module has run (a file it writes at import), or after a while: whether it
+# had is noted.
+EARLY_PROBE = """
+import json, sys, time
+from pathlib import Path
+from tenxeval_tui.runs.spare_worker import SpareWorker
+out, marker, patience, args = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
+seen = {}
+hand = SpareWorker.hand
+def hand_once_imported(self, *given, **named):
+    deadline = time.monotonic() + patience
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    seen["imported_before_the_plan"] = marker.exists()
+    return hand(self, *given, **named)
+SpareWorker.hand = hand_once_imported
+from tenxeval_tui.cli.main import main
+code = main(args)
+out.write_text(json.dumps({"code": code, **seen}))
+"""
+
+MARKING_AGENT = """
+import os
+from pathlib import Path
+
+Path(os.environ["AGENT_MARK"]).write_text(os.environ.get("TENXEVAL_JUDGE_MODEL", "unset"))
+
+
+async def agent(message, trace):
+    return "ok"
+"""
+
+
+def test_the_worker_imports_an_explicit_agent_with_the_settings_env_before_the_plan(
+    project: Path,
+) -> None:
+    (project / "marking_agent.py").write_text(MARKING_AGENT)
+    (project / "pyproject.toml").write_text('[tool.tenxeval]\njudge_model = "from-settings"\n')
+    (project / "config.json").write_text('{"criteria": {"exact_match": {"threshold": 0.0}}}')
+    marker, out = project / "imported", project / "probe.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TENXEVAL_")}
+    args = ["run", "--agent", "marking_agent:agent", "--config", "config.json", "-q"]
+    done = subprocess.run(
+        [sys.executable, "-c", EARLY_PROBE, str(out), str(marker), str(scaled(30)), *args,
+         "--case", "order_a100", "--output-dir", "out", "evals/plain.evalset.json"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+        env={**env, "AGENT_MARK": str(marker)},
+    )  # fmt: skip
+    assert json.loads(out.read_text()) == {"code": 0, "imported_before_the_plan": True}, done.stderr
+    assert marker.read_text() == "from-settings"  # the settings' environment, at import
+
+
+def test_an_agent_whose_early_import_fails_is_imported_once_and_its_error_told(
+    project: Path,
+) -> None:
+    (project / "broken_agent.py").write_text(
+        "import os\n"
+        "with open(os.environ['IMPORTS'], 'a') as f:\n"
+        "    f.write('x')\n"
+        "raise RuntimeError('broken at import')\n"
+    )
+    imports = project / "imports.txt"
+    done = cli(project, "run", "--agent", "broken_agent:agent", "evals/plain.evalset.json",
+               env={"IMPORTS": str(imports)})  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "RuntimeError: broken at import" in done.stderr
+    assert imports.read_text() == "x"  # not imported a second time for the plan
+
+
+def _spare_reading_stdin() -> SpareWorker:
+    """A stand-in worker: a process that reads its stdin to its end."""
+    return SpareWorker(
+        subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    )
+
+
+@pytest.mark.parametrize("differs", ["agent", "env", "nothing"])
+def test_a_worker_told_its_agent_is_handed_only_the_plan_it_was_told_for(
+    tmp_path: Path, differs: str
+) -> None:
+    fields = told("a:agent", tmp_path, False, None)
+    spare = _spare_reading_stdin()
+    spare.prepare(fields, tmp_path)
+    plan_fields = {**fields, "agent": "b:agent"} if differs == "agent" else fields
+    env = worker_environment(tmp_path)
+    if differs == "env":
+        env["CHANGED_SINCE"] = "1"
+    child = spare.hand("{}", env, plan_fields)
+    if differs == "nothing":
+        assert child is not None
+        assert child.wait(timeout=scaled(30)) == 0  # it read the two lines, then stdin ended
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()
+        child.stderr.close()
+    else:
+        assert child is None  # ended: the run starts a fresh worker
+        assert spare.process is None
+
+
+def test_a_plan_tells_its_spare_worker_only_an_agent_sure_to_run_as_told(tmp_path: Path) -> None:
+    path = tmp_path / "a.evalset.json"
+    plan = RunPlan(agent="a:agent", agent_explicit=True, eval_sets=[path], search_path=tmp_path)
+    assert plan.told_spare() == told("a:agent", tmp_path, None, None)
+    for unsure in (
+        {"agent_explicit": False},  # an eval set may name its own agent
+        {"criteria_modules": ["mine"]},  # imported before the agent
+        {"workers": 2},  # the agents are imported by the pool's workers
+        {"backend": "ray"},
+    ):
+        assert plan.model_copy(update=unsure).told_spare() is None, unsure

@@ -30,7 +30,8 @@ import logging
 import platform
 import site
 import sysconfig
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -140,16 +141,19 @@ def run_provenance(
     agent_module: str | None = None,
     project: str | Path | None = None,
     eval_set_hash: str | None = None,
+    agent: AgentPart | None = None,
 ) -> dict[str, Any]:
     """The ``metadata.provenance`` of a run of ``eval_set`` (all of it, as in its file)
     with ``config``, its agent in ``agent_module`` imported from ``project``.
     ``eval_set_hash``: the eval set's :func:`~.hashing.eval_set_sha256` when the caller
     has it (a run's worker hashes its files as it reads them: ``eval_set``'s cases are
-    then not read).
+    then not read). ``agent``: :func:`agent_part` of ``agent_module`` and ``project``
+    when the caller has it (a run's worker works it out beside the agent's import).
 
     Never raises: a part that cannot be found out is ``None`` (and logged).
     """
-    code = _agent_code(agent_module, project)
+    if agent is None or agent.module != agent_module:
+        agent = agent_part(agent_module, project)
     where = eval_set_file or project or Path.cwd()
     git = git_state(where)
     return {
@@ -158,18 +162,45 @@ def run_provenance(
         "git_branch": git.branch,
         EVAL_SET_HASH_KEY: eval_set_hash or eval_set_sha256(eval_set),
         "agent_module": agent_module,
-        "agent_sha256": code.sha256 if code is not None else None,
+        "agent_sha256": agent.sha256,
         "config_sha256": config_sha256(config),
         "judge_models": judge_models(config),
-        "versions": versions(code.imports if code is not None else ()),
+        "versions": dict(agent.versions),
     }
 
 
-def _agent_code(module: str | None, project: str | Path | None) -> AgentCode | None:
+@dataclass(frozen=True, slots=True)
+class AgentPart:
+    """What a provenance holds of the agent's code: its module, the code's hash and the
+    versions (``tenxeval-tui``'s, Python's, those of the distributions the code imports)."""
+
+    module: str | None
+    sha256: str | None
+    versions: dict[str, str]
+
+
+def agent_part(
+    module: str | None, project: str | Path | None, path: Sequence[str] | None = None
+) -> AgentPart:
+    """The :class:`AgentPart` of the agent in ``module`` imported from ``project``, its
+    code found on the import path ``path`` (default ``sys.path`` as it is now: before the
+    agent's import, which may change it). Never raises (a code that cannot be hashed is
+    logged, its hash ``None``)."""
+    code = _agent_code(module, project, path)
+    return AgentPart(
+        module,
+        code.sha256 if code is not None else None,
+        versions(code.imports if code is not None else ()),
+    )
+
+
+def _agent_code(
+    module: str | None, project: str | Path | None, path: Sequence[str] | None = None
+) -> AgentCode | None:
     if not module:
         return None
     try:
-        return agent_code(module, project)
+        return agent_code(module, project, path)
     except (OSError, ValueError, ImportError) as exc:
         logger.warning("the agent's code (%s) could not be hashed: %s", module, exc)
         return None
@@ -198,9 +229,11 @@ __all__ = [
     "EVAL_SET_HASH_KEY",
     "PROVENANCE_KEY",
     "AgentCode",
+    "AgentPart",
     "GitError",
     "GitState",
     "agent_code",
+    "agent_part",
     "canonical_json",
     "case_fingerprint",
     "case_sha256",

@@ -153,11 +153,11 @@ def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
 class _Walk:
     """The files of one agent's code as they are found."""
 
-    def __init__(self, project: Path | None) -> None:
+    def __init__(self, project: Path | None, path: Sequence[str]) -> None:
         self.project = project.resolve() if project is not None else None
-        inside = [p for p in sys.path if p and self._in_project(Path(p).resolve())]
+        inside = [p for p in path if p and self._in_project(Path(p).resolve())]
         self.project_search = [str(self.project), *inside] if self.project is not None else []
-        self.search = [*self.project_search, *sys.path]
+        self.search = [*self.project_search, *path]
         self.files: dict[Path, str] = {}
         """Each file found -> its module name."""
         self.digests: dict[Path, str] = {}
@@ -231,10 +231,14 @@ def _spec_or_none(name: str, search: Sequence[str]) -> ModuleSpec | None:
         return None
 
 
-def agent_code(module: str, project: str | Path | None = None) -> AgentCode | None:
+def agent_code(
+    module: str, project: str | Path | None = None, path: Sequence[str] | None = None
+) -> AgentCode | None:
     """The code of the agent in ``module``, run from ``project`` (``None``: the module's
-    own folder on the import path); ``None`` when the module cannot be found."""
-    walk = _Walk(Path(project) if project is not None else None)
+    own folder on the import path), found on the import path ``path`` (default
+    ``sys.path``); ``None`` when the module cannot be found."""
+    path = list(sys.path if path is None else path)
+    walk = _Walk(Path(project) if project is not None else None, path)
     try:
         spec = _spec(module, walk.search)
     except (ImportError, ValueError, OSError):
@@ -243,7 +247,7 @@ def agent_code(module: str, project: str | Path | None = None) -> AgentCode | No
     if file is None and not (spec is not None and spec.submodule_search_locations):
         return None
     if walk.project is None and file is not None:
-        walk = _Walk(_import_root(file, module))
+        walk = _Walk(_import_root(file, module), path)
     if file is not None:
         walk.add(file, module)
     if "." in module or (spec is not None and spec.submodule_search_locations):

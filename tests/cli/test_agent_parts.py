@@ -1,0 +1,115 @@
+"""A worker hashes the agent's code as it finds it before importing the agent, in a forked
+copy of itself while the import goes on (runs/agent_parts.py, runs/forked.py): the hash
+is the one found without the fork, even when the agent's import changes ``sys.path``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tenxeval_tui.evaluation.provenance import agent_code
+from tenxeval_tui.runs.plan import RunPlan
+from tests.cli.test_run import cli, reports
+from tests.waiting import scaled
+
+# An agent whose import puts a folder of the project on sys.path and imports from it: its
+# code hashed after the import would take vendor/helper.py in too.
+PATH_CHANGING_AGENT = """
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "vendor"))
+
+import helper
+
+
+async def agent(message, trace):
+    return helper.answer(message)
+"""
+
+
+def _project_with_path_changing_agent(project: Path) -> tuple[str, str]:
+    """The agent's code hash as found before its import, and after."""
+    (project / "pathy_agent.py").write_text(PATH_CHANGING_AGENT)
+    (project / "vendor").mkdir()
+    (project / "vendor/helper.py").write_text("def answer(message):\n    return 'ok'\n")
+    before = agent_code("pathy_agent", project)
+    after = agent_code("pathy_agent", project, [str(project / "vendor"), *sys.path])
+    assert before is not None and after is not None
+    assert before.sha256 != after.sha256  # the test can tell them apart
+    return before.sha256, after.sha256
+
+
+def test_a_run_hashes_the_agents_code_as_found_before_its_import(project: Path) -> None:
+    before, _ = _project_with_path_changing_agent(project)
+    done = cli(project, "run", "--agent", "pathy_agent:agent", "evals/plain.evalset.json",
+               "--case", "order_a100", "-q", "--output-dir", "out")  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    (report,) = reports(project / "out")
+    assert json.loads(report.read_text())["metadata"]["provenance"]["agent_sha256"] == before
+
+
+def test_a_worker_handed_its_plan_at_start_hashes_it_so_too(project: Path) -> None:
+    before, _ = _project_with_path_changing_agent(project)
+    journal = project / "run.journal.jsonl"
+    plan = RunPlan(
+        agent="pathy_agent:agent",
+        agent_explicit=True,
+        eval_sets=[project / "evals/plain.evalset.json"],
+        search_path=project,
+        limit=1,
+        journal=journal,
+    )
+    done = subprocess.run(
+        plan.command(),
+        cwd=project,
+        capture_output=True,
+        timeout=scaled(120),
+        env=plan.worker_env(),
+    )
+    assert done.returncode == 0, done.stderr
+    starts = [json.loads(line) for line in journal.read_text().splitlines()]
+    (start,) = [line for line in starts if line.get("type") == "run_start"]
+    assert start["metadata"]["provenance"]["agent_sha256"] == before
+
+
+# Forked in a fresh interpreter (one thread: a test runner's threads make it decline).
+FORKED = """
+import json, os, threading
+from tenxeval_tui.runs.forked import Forked, ForkFailed
+
+def failing():
+    raise ValueError("told back")
+
+found = {"pid": Forked.start(os.getpid).result() != os.getpid()}
+try:
+    Forked.start(failing).result()
+except ValueError as exc:
+    found["raised"] = str(exc)
+try:
+    Forked.start(lambda: os._exit(3)).result()
+except ForkFailed:
+    found["died"] = True
+stop = threading.Event()
+thread = threading.Thread(target=stop.wait)
+thread.start()
+found["declined_beside_a_thread"] = Forked.start(os.getpid) is None
+stop.set()
+thread.join()
+print(json.dumps(found))
+"""
+
+
+def test_forked_gives_a_childs_answer_or_error_and_declines_beside_threads() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=scaled(60)
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "pid": True,
+        "raised": "told back",
+        "died": True,
+        "declined_beside_a_thread": True,
+    }
