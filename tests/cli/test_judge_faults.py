@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 import socket
 from pathlib import Path
-from subprocess import CompletedProcess
 
 from tenxeval_tui.evaluation import CriterionConfig, EvalConfig, ModelPrice
-from tests.cli.conftest import InProcess
+from tests.cli.conftest import InProcess, Outcome
 from tests.cli.test_run import AGENT, reports
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 from tests.waiting import wait_sync
@@ -55,7 +54,7 @@ def run_judged(
     config: str,
     *flags: str,
     case: str | None = "greeting",
-) -> CompletedProcess[str]:
+) -> Outcome:
     """``run`` of the sample agent (one case, or all) judged by ``config``, into ``out``."""
     cases = ["--case", case] if case else []
     return cli(

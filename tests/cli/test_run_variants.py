@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import InProcess
+from tests.cli.conftest import InProcess, Outcome
 from tests.cli.test_run import SCRIPT, cli
 from tests.evaluation.rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_set
 from tests.waiting import wait_sync
@@ -45,7 +45,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run_variants(cli: InProcess, project: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+def run_variants(cli: InProcess, project: Path, *flags: str) -> Outcome:
     return cli(
         project,
         "run",
