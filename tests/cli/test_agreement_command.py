@@ -1,4 +1,5 @@
-"""`tenxeval-tui agreement`: judges against human labels, from the real console script."""
+"""`tenxeval-tui agreement`: judges against human labels, the table through the real console
+script, the rest in-process through its entry point (the ``in_process`` fixture)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.browsing.label_samples import (
     write_eval_set,
     write_report,
 )
+from tests.cli.conftest import InProcess
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, prompt_of, verdict
 
 from .test_run import cli
@@ -56,8 +58,10 @@ def test_the_table_of_a_report_beside_its_eval_set(folder: Path) -> None:
     assert "(fewer than 10 pairs: not yet meaningful)" in case
 
 
-def test_json_has_the_documented_shape_and_hand_computed_figures(folder: Path) -> None:
-    done = cli(folder, "agreement", REPORT, "--json")
+def test_json_has_the_documented_shape_and_hand_computed_figures(
+    folder: Path, in_process: InProcess
+) -> None:
+    done = in_process(folder, "agreement", REPORT, "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data["criteria"]) == {JUDGED, "case"}
@@ -70,52 +74,56 @@ def test_json_has_the_documented_shape_and_hand_computed_figures(folder: Path) -
     assert judged["confusion"] == {"pass_pass": 5, "pass_fail": 3, "fail_pass": 1, "fail_fail": 3}
     assert judged["kappa_low"] < judged["kappa"] < judged["kappa_high"]
     # seeded: the same interval every time
-    again = json.loads(cli(folder, "agreement", REPORT, "--json").stdout)
+    again = json.loads(in_process(folder, "agreement", REPORT, "--json").stdout)
     assert again == data
 
 
-def test_min_kappa_gates_the_exit_code(folder: Path) -> None:
+def test_min_kappa_gates_the_exit_code(folder: Path, in_process: InProcess) -> None:
     only_judged = folder / "judged.labels.jsonl"
     for i, given in enumerate(VERDICTS):
         append_label(only_judged, human(f"c{i:02d}", given))  # type: ignore[arg-type]
-    passing = cli(folder, "agreement", REPORT, "--labels", str(only_judged), "--min-kappa", "0.3")
+    passing = in_process(
+        folder, "agreement", REPORT, "--labels", str(only_judged), "--min-kappa", "0.3"
+    )
     assert passing.returncode == 0, passing.stderr
     assert "every kappa is at least 0.3" in passing.stdout
-    failing = cli(folder, "agreement", REPORT, "--labels", str(only_judged), "--min-kappa", "0.5")
+    failing = in_process(
+        folder, "agreement", REPORT, "--labels", str(only_judged), "--min-kappa", "0.5"
+    )
     assert failing.returncode == 1
     assert f"kappa below 0.5: {JUDGED} (0.33 [" in failing.stderr
     # the whole-case pairs have the judge passing both: kappa 0 misses any positive bar
-    both = cli(folder, "agreement", REPORT, "--min-kappa", "0.3")
+    both = in_process(folder, "agreement", REPORT, "--min-kappa", "0.3")
     assert both.returncode == 1 and "case (0.00" in both.stderr
 
 
-def test_an_undefined_kappa_fails_the_gate(tmp_path: Path) -> None:
+def test_an_undefined_kappa_fails_the_gate(tmp_path: Path, in_process: InProcess) -> None:
     write_eval_set(tmp_path, 3)
     write_report(tmp_path, judged_report([True, True, True]))
     for eval_id in ("c00", "c01", "c02"):
         append_label(tmp_path / "weather.labels.jsonl", human(eval_id, "pass"))
-    done = cli(tmp_path, "agreement", REPORT, "--min-kappa", "0", "--json")
+    done = in_process(tmp_path, "agreement", REPORT, "--min-kappa", "0", "--json")
     assert done.returncode == 1
     assert json.loads(done.stdout)["criteria"][JUDGED]["kappa"] is None
     assert "(undefined)" in done.stderr
 
 
-def test_no_labels_at_all_is_nothing_to_gate_on(tmp_path: Path) -> None:
+def test_no_labels_at_all_is_nothing_to_gate_on(tmp_path: Path, in_process: InProcess) -> None:
     write_eval_set(tmp_path, 3)
     write_report(tmp_path, judged_report([True, False, True]))
-    plain = cli(tmp_path, "agreement", REPORT)
+    plain = in_process(tmp_path, "agreement", REPORT)
     assert plain.returncode == 0
     assert "nothing to measure yet" in plain.stdout
-    gated = cli(tmp_path, "agreement", REPORT, "--min-kappa", "0.5")
+    gated = in_process(tmp_path, "agreement", REPORT, "--min-kappa", "0.5")
     assert gated.returncode == 1 and "no pairs to measure" in gated.stderr
 
 
-def test_malformed_label_lines_are_named_and_skipped(folder: Path) -> None:
+def test_malformed_label_lines_are_named_and_skipped(folder: Path, in_process: InProcess) -> None:
     labels = folder / "weather.labels.jsonl"
     with labels.open("a", encoding="utf-8") as out:
         out.write('{"eval_id": "c00", "label": "pass"}\n')
         out.write("not json at all\n")
-    done = cli(folder, "agreement", REPORT, "--json")
+    done = in_process(folder, "agreement", REPORT, "--json")
     assert done.returncode == 0, done.stderr
     assert f"skipped {labels}:15: missing criterion, reviewer" in done.stderr
     assert f"skipped {labels}:16: not valid JSON" in done.stderr
@@ -133,24 +141,26 @@ def test_malformed_label_lines_are_named_and_skipped(folder: Path) -> None:
     ],
 )
 def test_bad_input_exits_2_with_a_message_naming_it(
-    folder: Path, setup: str | None, args: list[str], message: str
+    folder: Path, setup: str | None, args: list[str], message: str, in_process: InProcess
 ) -> None:
     if setup == "broken":
         (folder / "broken.json").write_text("{not json")
     if setup == "no_eval_set":
         (folder / "weather.evalset.json").unlink()
-    done = cli(folder, "agreement", *args)
+    done = in_process(folder, "agreement", *args)
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
 
 
-def test_labels_naming_control_characters_reach_the_terminal_inert(folder: Path) -> None:
+def test_labels_naming_control_characters_reach_the_terminal_inert(
+    folder: Path, in_process: InProcess
+) -> None:
     append_label(
         folder / "weather.labels.jsonl",
         human("c01", "pass", reviewer="\x1b[31mmallory"),
     )
-    done = cli(folder, "agreement", REPORT)
+    done = in_process(folder, "agreement", REPORT)
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout
     assert "mallory vs alice" in done.stdout  # the reviewers compared with each other
@@ -185,7 +195,7 @@ def _lenient_report() -> EvalReport:
 
 
 def test_a_rescored_judge_is_measured_against_the_same_labels(
-    tmp_path: Path, judge_env: JudgeServer
+    tmp_path: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     eval_set = write_eval_set(tmp_path, CASES)
     report = _lenient_report()
@@ -208,16 +218,16 @@ def test_a_rescored_judge_is_measured_against_the_same_labels(
         return verdict("invalid" if "Rain in" in prompt_of(body) else "valid", "checked")
 
     judge_env.fallback = strict_judge
-    before = cli(tmp_path, "agreement", path.name, "--json", "--min-kappa", "0.8")
+    before = in_process(tmp_path, "agreement", path.name, "--json", "--min-kappa", "0.8")
     assert before.returncode == 1  # the lenient judge: kappa 0
     assert json.loads(before.stdout)["criteria"]["final_response_match_v2"]["kappa"] == 0.0
     rescored = tmp_path / "strict.json"
-    done = cli(
+    done = in_process(
         tmp_path, "rescore", path.name, "--eval-set", str(eval_set), "-o", str(rescored), "-q"
     )
     assert done.returncode in (0, 1), done.stderr
     assert len(judge_env.requests) == CASES  # the new judge ran; the agent did not
-    after = cli(tmp_path, "agreement", rescored.name, "--json", "--min-kappa", "0.8")
+    after = in_process(tmp_path, "agreement", rescored.name, "--json", "--min-kappa", "0.8")
     assert after.returncode == 0, after.stderr
     figures = json.loads(after.stdout)["criteria"]["final_response_match_v2"]
     assert figures["kappa"] == 1.0 and figures["n"] == CASES

@@ -1,4 +1,5 @@
-"""`diff OLD NEW` and `diff --git REF FILE` through the real console script."""
+"""`diff OLD NEW` and `diff --git REF FILE` (the first test through the real console script, the
+rest in-process through its entry point)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import cli
 from tests.evaluation.provenance.test_git import git
 
@@ -80,44 +82,44 @@ def test_diff_lists_added_removed_and_changed_fields(tmp_path: Path) -> None:
     assert same.returncode == 0 and "0 added, 0 removed, 0 changed, 3 unchanged" in same.stdout
 
 
-def test_diff_names_a_file_that_does_not_load(tmp_path: Path) -> None:
+def test_diff_names_a_file_that_does_not_load(tmp_path: Path, in_process: InProcess) -> None:
     write(tmp_path / "old.evalset.json", OLD)
     (tmp_path / "bad.evalset.json").write_text(
         '{"eval_set_id": "w", "eval_cases": [\n  {"eval_id": 3}]}'
     )
-    bad = cli(tmp_path, "diff", "old.evalset.json", "bad.evalset.json")
+    bad = in_process(tmp_path, "diff", "old.evalset.json", "bad.evalset.json")
     assert bad.returncode == 2 and "bad.evalset.json:2:" in bad.stderr
-    missing = cli(tmp_path, "diff", "old.evalset.json", "gone.evalset.json")
+    missing = in_process(tmp_path, "diff", "old.evalset.json", "gone.evalset.json")
     assert missing.returncode == 2 and "gone.evalset.json: file not found" in missing.stderr
-    one = cli(tmp_path, "diff", "old.evalset.json")
+    one = in_process(tmp_path, "diff", "old.evalset.json")
     assert one.returncode == 2 and "give OLD and NEW" in one.stderr
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_diff_against_a_git_revision(tmp_path: Path) -> None:
+def test_diff_against_a_git_revision(tmp_path: Path, in_process: InProcess) -> None:
     (tmp_path / "evals").mkdir()
     path = write(tmp_path / "evals" / "w.evalset.json", OLD)
     git(tmp_path, "init", "-q", "-b", "main")
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-q", "-m", "first")
     write(path, NEW)
-    done = cli(tmp_path / "evals", "diff", "--git", "HEAD", "w.evalset.json")
+    done = in_process(tmp_path / "evals", "diff", "--git", "HEAD", "w.evalset.json")
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines()[0] == (
         "w.evalset.json@HEAD -> w.evalset.json: 1 added, 1 removed, 1 changed, 1 unchanged"
     )
     git(tmp_path, "commit", "-q", "-am", "second")
-    assert cli(tmp_path, "diff", "--git", "HEAD", "evals/w.evalset.json").returncode == 0
-    back = cli(tmp_path, "diff", "--git", "HEAD~1", "evals/w.evalset.json")
+    assert in_process(tmp_path, "diff", "--git", "HEAD", "evals/w.evalset.json").returncode == 0
+    back = in_process(tmp_path, "diff", "--git", "HEAD~1", "evals/w.evalset.json")
     assert back.returncode == 1 and "+ added    oslo" in back.stdout
     write(tmp_path / "evals" / "broken.evalset.json", {"eval_set_id": "b", "eval_cases": "no"})
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-q", "-m", "broken")
     write(tmp_path / "evals" / "broken.evalset.json", OLD)
-    broken = cli(tmp_path, "diff", "--git", "HEAD", "evals/broken.evalset.json")
+    broken = in_process(tmp_path, "diff", "--git", "HEAD", "evals/broken.evalset.json")
     assert broken.returncode == 2
     assert "evals/broken.evalset.json@HEAD:3:17: eval_cases: Input should be a valid array" in (
         broken.stderr
     )
-    unknown = cli(tmp_path, "diff", "--git", "nope", "evals/w.evalset.json")
+    unknown = in_process(tmp_path, "diff", "--git", "nope", "evals/w.evalset.json")
     assert unknown.returncode == 2 and "w.evalset.json at nope" in unknown.stderr

@@ -1,5 +1,6 @@
-"""`history` and `trend` through the real console script, on report folders written as
-`run` writes them (and on a real run's reports, indexed as they land)."""
+"""`history` and `trend` (the first test through the real console script, the rest in-process
+through its entry point), on report folders written as `run` writes them (and on a real run's
+reports, indexed as they land)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from tenxeval_tui.browsing.history.index import INDEX_NAME
 from tests.browsing.history.samples import write_run, write_series
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import AGENT, cli
 from tests.evaluation.provenance.test_git import git
 
@@ -53,57 +55,63 @@ def test_history_lists_runs_and_case_strips(tmp_path: Path) -> None:
     assert (folder / INDEX_NAME).is_file()
 
 
-def test_history_errors_name_what_is_missing(tmp_path: Path) -> None:
+def test_history_errors_name_what_is_missing(tmp_path: Path, in_process: InProcess) -> None:
     write_series(tmp_path / "reports", ["PPP"], IDS)
-    missing = cli(tmp_path, "history", "nowhere")
+    missing = in_process(tmp_path, "history", "nowhere")
     assert missing.returncode == 2 and "nowhere: no such report folder" in missing.stderr
-    unknown = cli(tmp_path, "history", "reports", "--eval-set", "nope")
+    unknown = in_process(tmp_path, "history", "reports", "--eval-set", "nope")
     assert (
         unknown.returncode == 2
         and "no runs of eval set 'nope' (eval sets: weather)" in unknown.stderr
     )
-    case = cli(tmp_path, "history", "reports", "--case", "nope")
+    case = in_process(tmp_path, "history", "reports", "--case", "nope")
     assert case.returncode == 2 and "no case 'nope'" in case.stderr
     (tmp_path / "empty").mkdir()
-    empty = cli(tmp_path, "history", "empty")
+    empty = in_process(tmp_path, "history", "empty")
     assert empty.returncode == 0 and "no reports yet" in empty.stdout
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_runs_are_indexed_as_they_land_and_show_their_commit(project: Path) -> None:
+def test_runs_are_indexed_as_they_land_and_show_their_commit(
+    project: Path, in_process: InProcess
+) -> None:
     git(project, "init", "-q", "-b", "main")
     (project / ".gitignore").write_text("eval_reports/\n")
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "first")
     commit = git(project, "rev-parse", "HEAD")
     run = ["run", "--agent", AGENT, "evals", "-q", "--output-dir", "eval_reports"]
-    assert cli(project, *run).returncode == 1  # the sample set fails a case
+    assert in_process(project, *run).returncode == 1  # the sample set fails a case
     index = project / "eval_reports" / INDEX_NAME
     assert not index.exists()  # no history looked at yet: no index made
-    assert cli(project, "history", "eval_reports").returncode == 0
-    assert cli(project, *run).returncode == 1
+    assert in_process(project, "history", "eval_reports").returncode == 0
+    assert in_process(project, *run).returncode == 1
     with sqlite3.connect(index) as db:  # the second run was added by `run` itself
         files = [row[0] for row in db.execute("SELECT file FROM reports ORDER BY timestamp")]
         commits = {row[0] for row in db.execute("SELECT git_commit FROM reports")}
     assert len(files) == 2 and commits == {commit}
-    shown = cli(project, "history", "eval_reports", "--all")
+    shown = in_process(project, "history", "eval_reports", "--all")
     assert shown.returncode == 0, shown.stderr
     runs = [line.split() for line in shown.stdout.splitlines()[2:4]]
     assert [run[2:5] for run in runs] == [[commit[:8], "7/9", "77.8%"]] * 2
     assert "Order service outage (agent raises)   EE  never changed" in shown.stdout
 
 
-def test_trend_trips_on_a_real_drop_and_names_where_it_began(tmp_path: Path) -> None:
+def test_trend_trips_on_a_real_drop_and_names_where_it_began(
+    tmp_path: Path, in_process: InProcess
+) -> None:
     ids = [f"c{i}" for i in range(10)]
     columns = ["PPPPPPPPPF", "PPPPPPPPPP"] * 6 + ["PPPPPFFFFF"] * 4
     paths = write_series(tmp_path / "reports", columns, ids, commit="cd" * 20)
-    done = cli(tmp_path, "trend", "reports", "--eval-set", "weather", "--window", "16")
+    done = in_process(tmp_path, "trend", "reports", "--eval-set", "weather", "--window", "16")
     assert done.returncode == 1, done.stderr
     assert "pass rate fell: 95.0% before -> 50.0% from the run of" in done.stdout
     assert paths[12].name in done.stdout and "cdcdcdcd" in done.stdout
     assert "cases that flipped there" in done.stdout and "c5 (F)" in done.stdout
     assert done.stdout.splitlines()[-1] == "DROP: the pass rate fell significantly"
-    data = json.loads(cli(tmp_path, "trend", "reports", "--eval-set", "weather", "--json").stdout)
+    data = json.loads(
+        in_process(tmp_path, "trend", "reports", "--eval-set", "weather", "--json").stdout
+    )
     assert data["dropped"] is True and data["began"]["file"] == str(
         Path("reports") / paths[12].name
     )
@@ -111,19 +119,21 @@ def test_trend_trips_on_a_real_drop_and_names_where_it_began(tmp_path: Path) -> 
     assert data["p_value"] <= data["alpha"] == 0.05
 
 
-def test_trend_passes_a_noisy_flat_series_and_says_when_it_cannot_tell(tmp_path: Path) -> None:
+def test_trend_passes_a_noisy_flat_series_and_says_when_it_cannot_tell(
+    tmp_path: Path, in_process: InProcess
+) -> None:
     ids = [f"c{i}" for i in range(10)]
     flat = ["PPPPPPPPPF", "PPPPPPPPPP", "PPPPPPPPFP", "PPPPPPPPPP"] * 5
     write_series(tmp_path / "flat", flat, ids)
-    done = cli(tmp_path, "trend", "flat", "--eval-set", "weather")
+    done = in_process(tmp_path, "trend", "flat", "--eval-set", "weather")
     assert done.returncode == 0, done.stdout
     assert done.stdout.splitlines()[-1] == "OK: no significant drop"
     write_series(tmp_path / "few", ["PPPPPPPPPP", "FFFFFFFFFF"], ids)
-    few = cli(tmp_path, "trend", "few", "--eval-set", "weather")
+    few = in_process(tmp_path, "trend", "few", "--eval-set", "weather")
     assert few.returncode == 0 and "too few runs to test: the test needs 5" in few.stdout
-    bad = cli(tmp_path, "trend", "few", "--eval-set", "nope")
+    bad = in_process(tmp_path, "trend", "few", "--eval-set", "nope")
     assert bad.returncode == 2 and "no runs of eval set 'nope'" in bad.stderr
-    window = cli(tmp_path, "trend", "few", "--eval-set", "weather", "--window", "2")
+    window = in_process(tmp_path, "trend", "few", "--eval-set", "weather", "--window", "2")
     assert window.returncode == 2 and "--window: at least 5 runs" in window.stderr
-    need = cli(tmp_path, "trend", "few")
+    need = in_process(tmp_path, "trend", "few")
     assert need.returncode == 2 and "--eval-set" in need.stderr

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 import socket
 from pathlib import Path
-from subprocess import CompletedProcess
 
 from tenxeval_tui.evaluation import CriterionConfig, EvalConfig, ModelPrice
-from tests.cli.test_run import AGENT, cli, reports
+from tests.cli.conftest import InProcess, Outcome
+from tests.cli.test_run import AGENT, reports
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 from tests.waiting import wait_sync
 
@@ -48,8 +48,13 @@ def judge_env(server: JudgeServer, root: Path) -> dict[str, str]:
 
 
 def run_judged(
-    project: Path, server: JudgeServer, config: str, *flags: str, case: str | None = "greeting"
-) -> CompletedProcess[str]:
+    cli: InProcess,
+    project: Path,
+    server: JudgeServer,
+    config: str,
+    *flags: str,
+    case: str | None = "greeting",
+) -> Outcome:
     """``run`` of the sample agent (one case, or all) judged by ``config``, into ``out``."""
     cases = ["--case", case] if case else []
     return cli(
@@ -75,12 +80,12 @@ def results(folder: Path) -> dict[str, dict[str, object]]:
 
 
 def test_a_judge_trickling_its_reply_is_cut_off_at_judge_timeout_and_never_scored(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     # Headers at once, then the body a byte at a time: some 60 s for the whole reply,
     # which the HTTP library's per-read timeout would wait for (each byte is in time).
     judge_server.fallback = lambda body: Scripted(verdict("valid").content, trickle=0.2)
-    done = run_judged(project, judge_server, judged_config(project, judge_timeout=2.0))
+    done = run_judged(in_process, project, judge_server, judged_config(project, judge_timeout=2.0))
     assert done.returncode == 1, done.stdout + done.stderr
     greeting = results(project / "out")["greeting"]
     # The late verdict ("valid") was never read: the case errs with the timeout.
@@ -99,13 +104,13 @@ def _closed_port() -> str:
 
 
 def test_a_judge_outage_errors_the_case_and_error_exit_code_fires(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     judge_server.fallback = lambda body: Scripted(status=500, content="upstream down")
     run = ["run", "--agent", AGENT, "evals", "--case", "greeting", "--case", "order_a100"]
     flags = ["--config", judged_config(project), "--no-html", "--error-exit-code", "3"]
     env = judge_env(judge_server, project)
-    done = cli(project, *run, *flags, "--output-dir", "o1", env=env)
+    done = in_process(project, *run, *flags, "--output-dir", "o1", env=env)
     assert done.returncode == 3, done.stdout + done.stderr
     assert "FAILED: 0/2 passed, 0 failed, 2 errored" in done.stdout
     found = results(project / "o1")
@@ -119,7 +124,7 @@ def test_a_judge_outage_errors_the_case_and_error_exit_code_fires(
             "criterion": "final_response_match_v2",
         }
     # An endpoint nobody listens on: the same contract.
-    unreachable = cli(
+    unreachable = in_process(
         project, *run, *flags, "--output-dir", "o2", env={**env, "OPENAI_BASE_URL": _closed_port()}
     )
     assert unreachable.returncode == 3, unreachable.stdout + unreachable.stderr
@@ -128,11 +133,13 @@ def test_a_judge_outage_errors_the_case_and_error_exit_code_fires(
 
 
 def test_retry_errors_asks_a_judge_that_was_down_again(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     judge_server.script(Scripted(status=500, content="blip"))
     judge_server.fallback = lambda body: Scripted(verdict("valid").content)
-    done = run_judged(project, judge_server, judged_config(project), "--retry-errors", "1")
+    done = run_judged(
+        in_process, project, judge_server, judged_config(project), "--retry-errors", "1"
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "retrying 1 errored case(s) (retry 1 of 1)" in done.stdout
     assert "PASSED: 1/1 passed, 0 failed, 0 errored, 1 retried" in done.stdout
@@ -144,7 +151,7 @@ SECRET_USER, SECRET_PASS, SECRET_KEY = "alice-4f1c", "pw-93b2e7", "sk-query-51d0
 
 
 def test_credentials_in_the_judge_endpoint_are_hidden_wherever_shown_or_stored(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     judge_server.fallback = lambda body: Scripted(verdict("valid").content)
     host = judge_server.base_url.removeprefix("http://")
@@ -154,19 +161,23 @@ def test_credentials_in_the_judge_endpoint_are_hidden_wherever_shown_or_stored(
     config = judged_config(project, judge_base_url=with_userinfo)
     common = ["run", "--agent", AGENT, "evals", "--case", "greeting", "--junit"]
     outputs = ["-o", "out/cases.csv", "-o", "out/cases.jsonl", "--log-level", "debug"]
-    done = cli(project, *common, "--config", config, "--output-dir", "out", *outputs, env=env)
+    done = in_process(
+        project, *common, "--config", config, "--output-dir", "out", *outputs, env=env
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert judge_server.requests, "the judge was asked (through the URL with userinfo)"
     # A key in the query string: the server knows no such route, the case errs, and the
     # error names the endpoint, with the key hidden.
     with_key = f"{judge_server.base_url}?api-key={SECRET_KEY}&api-version=7"
     keyed = judged_config(project, "keyed.json", judge_base_url=with_key)
-    errored = cli(project, *common, "--config", keyed, "--output-dir", "out2", env=env)
+    errored = in_process(project, *common, "--config", keyed, "--output-dir", "out2", env=env)
     assert errored.returncode == 1, errored.stdout + errored.stderr
     assert f"at {judge_server.base_url}?api-key=***&api-version=7" in errored.stdout
     shown = (
-        cli(project, "settings", env={"TENXEVAL_JUDGE_BASE_URL": with_userinfo}).stdout
-        + cli(project, "settings", "--json", env={"TENXEVAL_JUDGE_BASE_URL": with_key}).stdout
+        in_process(project, "settings", env={"TENXEVAL_JUDGE_BASE_URL": with_userinfo}).stdout
+        + in_process(
+            project, "settings", "--json", env={"TENXEVAL_JUDGE_BASE_URL": with_key}
+        ).stdout
     )
     assert f"http://***@{host}" in shown and "api-key=***" in shown
     texts = {
@@ -187,7 +198,7 @@ def test_credentials_in_the_judge_endpoint_are_hidden_wherever_shown_or_stored(
 
 
 def test_a_judge_reporting_no_usage_is_estimated_warned_about_and_bounded_by_max_cost(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     judge_server.fallback = lambda body: Scripted(verdict("valid").content, usage=False)
     priced = judged_config(
@@ -196,7 +207,7 @@ def test_a_judge_reporting_no_usage_is_estimated_warned_about_and_bounded_by_max
         max_cost=2.5,
         max_concurrency=1,
     )
-    done = run_judged(project, judge_server, priced, "--concurrency", "1", case=None)
+    done = run_judged(in_process, project, judge_server, priced, "--concurrency", "1", case=None)
     assert done.returncode == 1, done.stdout + done.stderr
     (report_file,) = reports(project / "out")
     report = json.loads(report_file.read_text())
@@ -218,13 +229,13 @@ def test_a_judge_reporting_no_usage_is_estimated_warned_about_and_bounded_by_max
 
 
 def test_a_judge_reporting_negative_usage_is_refused(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     judge_server.fallback = lambda body: Scripted(
         verdict("valid").content, prompt_tokens=-1_000_000, completion_tokens=5
     )
     priced = judged_config(project, prices={"judge-test": ModelPrice(input=90.0, output=90.0)})
-    done = run_judged(project, judge_server, priced)
+    done = run_judged(in_process, project, judge_server, priced)
     assert done.returncode == 1, done.stdout + done.stderr
     greeting = results(project / "out")["greeting"]
     assert "reported negative token usage (input -1000000)" in str(greeting["error"])
@@ -232,11 +243,11 @@ def test_a_judge_reporting_negative_usage_is_refused(
 
 
 def test_a_judge_reply_of_megabytes_is_kept_once_and_cut(
-    project: Path, judge_server: JudgeServer
+    project: Path, judge_server: JudgeServer, in_process: InProcess
 ) -> None:
     reasoning = "ponder " * 300_000  # 2.1 MB of reasoning
     judge_server.fallback = lambda body: Scripted(verdict("valid", reasoning).content)
-    done = run_judged(project, judge_server, judged_config(project))
+    done = run_judged(in_process, project, judge_server, judged_config(project))
     assert done.returncode == 0, done.stdout + done.stderr
     (report,) = reports(project / "out")
     assert report.stat().st_size < 200_000  # the reply is 2.1 MB

@@ -1,6 +1,6 @@
-"""Every report `run` writes says where it came from: through the real console script, in
-a git repository made in the test's folder (one process, shards and their merge; the
---workers and Ray backends are checked in test_workers.py)."""
+"""Every report `run` writes says where it came from: through the console script's entry point
+in-process, in a git repository made in the test's folder (one process, shards and their merge;
+the --workers and Ray backends are checked in test_workers.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalSet
 from tenxeval_tui.evaluation.provenance import agent_code, case_sha256, eval_set_sha256
-from tests.cli.test_run import AGENT, cli
+from tests.cli.conftest import InProcess
+from tests.cli.test_run import AGENT
 from tests.evaluation.provenance.test_git import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -30,11 +31,11 @@ def _report(path: Path) -> dict[str, Any]:
     return data
 
 
-def test_a_run_records_commit_dirtiness_and_hashes(project: Path) -> None:
+def test_a_run_records_commit_dirtiness_and_hashes(project: Path, in_process: InProcess) -> None:
     (project / ".gitignore").write_text("out*/\n")
     git(project, "init", "-q", "-b", "main")
     commit = _commit_all(project, "first")
-    done = cli(project, "run", "--agent", AGENT, "evals", "-q", "-o", "out/first.json")
+    done = in_process(project, "run", "--agent", AGENT, "evals", "-q", "-o", "out/first.json")
     assert done.returncode == 1, done.stderr  # the sample set fails a case
     first = _report(project / "out/first.json")
     provenance = first["metadata"]["provenance"]
@@ -51,7 +52,7 @@ def test_a_run_records_commit_dirtiness_and_hashes(project: Path) -> None:
 
     agent = project / "support_agent.py"
     agent.write_text(agent.read_text() + "\n# a change\n")
-    cli(project, "run", "--agent", AGENT, "evals", "-q", "-o", "out/second.json")
+    in_process(project, "run", "--agent", AGENT, "evals", "-q", "-o", "out/second.json")
     second = _report(project / "out/second.json")["metadata"]["provenance"]
     assert second["git_commit"] == commit and second["git_dirty"] is True
     assert second["agent_sha256"] != provenance["agent_sha256"]
@@ -59,9 +60,11 @@ def test_a_run_records_commit_dirtiness_and_hashes(project: Path) -> None:
     assert second["config_sha256"] == provenance["config_sha256"]
 
 
-def test_shards_and_their_merge_carry_the_runs_provenance(project: Path) -> None:
+def test_shards_and_their_merge_carry_the_runs_provenance(
+    project: Path, in_process: InProcess
+) -> None:
     for k in (1, 2):
-        done = cli(
+        done = in_process(
             project, "run", "--agent", AGENT, "evals", "-q", "--shard", f"{k}/2", "-o", f"s{k}.json"
         )
         assert done.returncode in (0, 1), done.stderr
@@ -69,7 +72,7 @@ def test_shards_and_their_merge_carry_the_runs_provenance(project: Path) -> None
     provenance = parts[0]["metadata"]["provenance"]
     assert parts[1]["metadata"]["provenance"] == provenance
     assert provenance["git_commit"] is None  # not in a repository
-    merged = cli(project, "merge", "s1.json", "s2.json", "-o", "merged.json", "-q")
+    merged = in_process(project, "merge", "s1.json", "s2.json", "-o", "merged.json", "-q")
     assert merged.returncode in (0, 1), merged.stderr
     whole = _report(project / "merged.json")
     assert whole["metadata"]["provenance"] == provenance

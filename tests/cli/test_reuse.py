@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_run import cli
+from tests.cli.conftest import InProcess
 
 AGENT_CODE = '''"""Says ok, except to a message asking it to fail; logs every message it gets."""
 
@@ -70,14 +70,14 @@ def _newest_report(project: Path) -> dict[str, Any]:
     return data
 
 
-def test_reuse_runs_only_what_changed(counting: Path) -> None:
-    first = cli(counting, "run", "evals", *FLAGS, "-q")
+def test_reuse_runs_only_what_changed(counting: Path, in_process: InProcess) -> None:
+    first = in_process(counting, "run", "evals", *FLAGS, "-q")
     assert first.returncode == 1, first.stderr  # c fails
     assert _calls(counting) == ["hello a", "hello b", "please fail"]
     first_report = next((counting / "out").glob("*.json")).name
 
     # --reuse before the path: argparse gives it the path, the run gives it back
-    again = cli(counting, "run", "--reuse", "evals", *FLAGS)
+    again = in_process(counting, "run", "--reuse", "evals", *FLAGS)
     assert again.returncode == 1, again.stderr
     assert _calls(counting) == []  # the agent ran for no case
     assert "FAILED: 2/3 passed, 1 failed, 0 errored, 3 reused" in again.stdout
@@ -94,7 +94,7 @@ def test_reuse_runs_only_what_changed(counting: Path) -> None:
     assert report["metadata"]["provenance"]["agent_sha256"]
 
     _write_set(counting, b_message="hello b, edited")
-    edited = cli(counting, "run", "evals", "--reuse", *FLAGS, "--json")
+    edited = in_process(counting, "run", "evals", "--reuse", *FLAGS, "--json")
     assert edited.returncode == 1, edited.stderr
     assert _calls(counting) == ["hello b, edited"]
     summary = json.loads(edited.stdout)
@@ -104,52 +104,54 @@ def test_reuse_runs_only_what_changed(counting: Path) -> None:
     assert "reused_from" not in report["results"][1]["metadata"]
     assert "the case changed: 1" in edited.stderr  # --json: notes go to stderr
 
-    passed_only = cli(counting, "run", "evals", "--reuse", "passed", *FLAGS, "-q")
+    passed_only = in_process(counting, "run", "evals", "--reuse", "passed", *FLAGS, "-q")
     assert passed_only.returncode == 1, passed_only.stderr
     assert _calls(counting) == ["please fail"]  # c failed last time: it runs again
     assert "FAILED: 2/3 passed, 1 failed, 0 errored, 2 reused" in passed_only.stdout
 
 
-def test_another_config_or_agent_code_runs_everything(counting: Path) -> None:
-    assert cli(counting, "run", "evals", *FLAGS, "-q").returncode == 1
+def test_another_config_or_agent_code_runs_everything(
+    counting: Path, in_process: InProcess
+) -> None:
+    assert in_process(counting, "run", "evals", *FLAGS, "-q").returncode == 1
     _calls(counting)
-    config = cli(counting, "run", "evals", "--reuse", "--timeout", "30", *FLAGS, "-q")
+    config = in_process(counting, "run", "evals", "--reuse", "--timeout", "30", *FLAGS, "-q")
     assert config.returncode == 1, config.stderr
     assert _calls(counting) == ["hello a", "hello b", "please fail"]
     assert "reused" not in config.stdout.splitlines()[-1]
 
     agent = counting / "counting_agent.py"
     agent.write_text(agent.read_text() + "\n# a change\n")
-    code = cli(counting, "run", "evals", "--reuse", "--timeout", "30", *FLAGS)
+    code = in_process(counting, "run", "evals", "--reuse", "--timeout", "30", *FLAGS)
     assert code.returncode == 1, code.stderr
     assert _calls(counting) == ["hello a", "hello b", "please fail"]
     assert "0 of 3 case(s) reused" in code.stdout
 
 
-def test_a_fully_reused_passing_run_passes(counting: Path) -> None:
+def test_a_fully_reused_passing_run_passes(counting: Path, in_process: InProcess) -> None:
     chosen = ("--case", "a", "--case", "b")
-    assert cli(counting, "run", "evals", *chosen, *FLAGS, "-q").returncode == 0
+    assert in_process(counting, "run", "evals", *chosen, *FLAGS, "-q").returncode == 0
     _calls(counting)
-    again = cli(counting, "run", "evals", *chosen, "--reuse", *FLAGS, "-q")
+    again = in_process(counting, "run", "evals", *chosen, "--reuse", *FLAGS, "-q")
     assert again.returncode == 0, again.stderr
     assert _calls(counting) == []
     assert again.stdout.strip().splitlines()[-1].startswith("PASSED: 2/2 passed")
 
 
-def test_reuse_refuses_what_it_cannot_do(counting: Path) -> None:
-    bad = cli(counting, "run", "evals", *FLAGS, "--reuse", "failed")
+def test_reuse_refuses_what_it_cannot_do(counting: Path, in_process: InProcess) -> None:
+    bad = in_process(counting, "run", "evals", *FLAGS, "--reuse", "failed")
     assert bad.returncode == 2
     assert "--reuse: 'failed' is neither 'passed' nor an eval set path" in bad.stderr
-    watched = cli(counting, "run", "evals", *FLAGS, "--reuse", "--watch")
+    watched = in_process(counting, "run", "evals", *FLAGS, "--reuse", "--watch")
     assert watched.returncode == 2 and "not with --watch" in watched.stderr
 
 
-def test_a_full_run_reuses_what_a_shard_ran(counting: Path) -> None:
-    shard = cli(counting, "run", "evals", *FLAGS, "-q", "--shard", "1/2")
+def test_a_full_run_reuses_what_a_shard_ran(counting: Path, in_process: InProcess) -> None:
+    shard = in_process(counting, "run", "evals", *FLAGS, "-q", "--shard", "1/2")
     assert shard.returncode in (0, 1), shard.stderr
     ran = _calls(counting)
     assert 0 < len(ran) < 3
-    whole = cli(counting, "run", "evals", *FLAGS, "-q", "--reuse")
+    whole = in_process(counting, "run", "evals", *FLAGS, "-q", "--reuse")
     assert whole.returncode == 1, whole.stderr
     rest = _calls(counting)
     assert sorted(ran + rest) == ["hello a", "hello b", "please fail"]

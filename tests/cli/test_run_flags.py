@@ -13,7 +13,7 @@ import pytest
 from tenxeval_tui.evaluation import EvalCase, EvalReport, EvalSet
 from tenxeval_tui.runs.outcome import exit_code
 from tests.cli.conftest import InProcess
-from tests.cli.test_run import AGENT, case_ids, cli, reports
+from tests.cli.test_run import AGENT, case_ids, reports
 from tests.report_samples import case as sample_case
 
 FLAKY_AGENT = """
@@ -38,9 +38,11 @@ def flaky_project(project: Path) -> list[str]:
     return ["--agent", "flaky_agent:agent", "flaky.evalset.json", "--concurrency", "1"]
 
 
-def test_repeat_runs_each_case_n_times_and_the_pass_rule_decides(project: Path) -> None:
+def test_repeat_runs_each_case_n_times_and_the_pass_rule_decides(
+    project: Path, in_process: InProcess
+) -> None:
     args = flaky_project(project)
-    strict = cli(project, "run", *args, "--repeat", "2", "--output-dir", "o1", "--no-html")
+    strict = in_process(project, "run", *args, "--repeat", "2", "--output-dir", "o1", "--no-html")
     # each case passed one run of two: "all" fails it
     assert strict.returncode == 1, strict.stdout + strict.stderr
     assert "FAILED: 0/2 passed" in strict.stdout
@@ -49,7 +51,7 @@ def test_repeat_runs_each_case_n_times_and_the_pass_rule_decides(project: Path) 
     data = json.loads(report.read_text())
     assert [len(r["repeat_results"]) for r in data["results"]] == [2, 2]
     assert data["config_used"]["repeats"] == 2
-    lenient = cli(
+    lenient = in_process(
         project, "run", *args, "--repeat", "2", "--pass-rule", "0.5", "--output-dir", "o2"
     )
     assert lenient.returncode == 0, lenient.stdout + lenient.stderr
@@ -74,10 +76,12 @@ def test_bad_repeat_flags_are_usage_errors(
     assert not (project / "out").exists() or not reports(project / "out")
 
 
-def test_o_writes_the_report_in_the_format_each_ending_names(project: Path) -> None:
+def test_o_writes_the_report_in_the_format_each_ending_names(
+    project: Path, in_process: InProcess
+) -> None:
     args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out", "-q"]
     outputs = ["-o", "extra/cases.csv", "-o", "rows.JSONL", "-o", "ci.xml", "-o", "r.json"]
-    done = cli(project, "run", *args, *outputs)
+    done = in_process(project, "run", *args, *outputs)
     assert done.returncode == 0, done.stdout + done.stderr
     with (project / "extra/cases.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -101,7 +105,7 @@ def test_o_with_an_unknown_ending_is_a_usage_error_before_anything_runs(
 
 
 def test_json_prints_only_a_summary_on_stdout(project: Path, in_process: InProcess) -> None:
-    done = cli(
+    done = in_process(
         project, "run", "--agent", AGENT, "evals", "--output-dir", "out", "--json", "-o", "r.csv"
     )
     assert done.returncode == 1, done.stderr
@@ -125,7 +129,7 @@ def test_error_exit_code_tells_errored_cases_from_failed_ones(
 ) -> None:
     # The rule is exit_code's (below); through the console script, the flag reaches it.
     base = ["run", "--agent", AGENT, "evals", "-q", "--no-html"]
-    errored = cli(project, *base, "--output-dir", "o1", "--error-exit-code", "3")
+    errored = in_process(project, *base, "--output-dir", "o1", "--error-exit-code", "3")
     assert errored.returncode == 3, errored.stdout + errored.stderr
     bad = in_process(project, *base, "--error-exit-code", "2")
     assert bad.returncode == 2 and "--error-exit-code: 2 is not an exit code" in bad.stderr
@@ -142,18 +146,24 @@ def test_the_exit_code_of_errored_failed_and_passing_runs() -> None:
     assert exit_code(errored, 0.5) == 1
 
 
-def test_limit_runs_the_first_n_cases_after_the_filters_and_says_so_first(project: Path) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", "--limit", "3", "--output-dir", "o1")
+def test_limit_runs_the_first_n_cases_after_the_filters_and_says_so_first(
+    project: Path, in_process: InProcess
+) -> None:
+    done = in_process(
+        project, "run", "--agent", AGENT, "evals", "--limit", "3", "--output-dir", "o1"
+    )
     assert done.stdout.splitlines()[0] == "running 3 of 9 selected cases (--limit 3)"
     assert case_ids(reports(project / "o1")[0]) == ["order_a100", "order_a200", "refund_a300"]
     assert done.returncode == 0, done.stdout + done.stderr
     tagged = ["--tags", "smoke", "--limit", "1", "--output-dir", "o2"]
-    done = cli(project, "run", "--agent", AGENT, "evals", *tagged)
+    done = in_process(project, "run", "--agent", AGENT, "evals", *tagged)
     assert done.stdout.splitlines()[0] == "running 1 of 2 selected cases (--limit 1)"
     assert case_ids(reports(project / "o2")[0]) == ["order_a100"]
 
 
-def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(project: Path) -> None:
+def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(
+    project: Path, in_process: InProcess
+) -> None:
     from tenxeval_tui.evaluation.subsets import pick_cases
 
     other = EvalSet.from_file(project / "evals/plain.evalset.json")
@@ -167,7 +177,7 @@ def test_sample_with_a_seed_runs_the_cases_the_core_picks_across_eval_sets(proje
     expected = sorted(pool[next(i for i, c in enumerate(cases) if c is p)] for p in picked)
     args = ["run", "--agent", AGENT, "evals", "--sample", "5", "--seed", "11", "-q"]
     for folder in ("o1", "o2"):  # the same seed, the same cases
-        done = cli(project, *args, "--output-dir", folder, "--json")
+        done = in_process(project, *args, "--output-dir", folder, "--json")
         assert done.stderr.splitlines()[0] == (
             "running 5 of 18 selected cases (--sample 5 --seed 11)"
         ), done.stderr
@@ -206,10 +216,10 @@ def test_max_cost_stops_the_run_says_so_and_exits_1_with_the_partial_report(
 ) -> None:
     (project / "priced.json").write_text(json.dumps(PRICED))
     args = ["run", "--agent", AGENT, "evals", "--config", "priced.json", "--concurrency", "1"]
-    whole = cli(project, *args, "--tags", "smoke", "--output-dir", "o1", "--json")
+    whole = in_process(project, *args, "--tags", "smoke", "--output-dir", "o1", "--json")
     assert whole.returncode == 0, whole.stderr
     assert json.loads(whole.stdout)["cost_usd"] > 0  # priced: each case costs something
-    done = cli(project, *args, "--max-cost", "0.1", "--output-dir", "o2", "--json")
+    done = in_process(project, *args, "--max-cost", "0.1", "--output-dir", "o2", "--json")
     assert done.returncode == 1, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert summary["stopped_by"] == "max_cost" and summary["partial"] is True
@@ -260,10 +270,10 @@ def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(
     project: Path, in_process: InProcess
 ) -> None:
     args = counting_project(project, ["fine", "shaky", "broken"])
-    once = cli(project, *args, "--output-dir", "o1")
+    once = in_process(project, *args, "--output-dir", "o1")
     assert once.returncode == 1 and "FAILED: 1/3 passed, 0 failed, 2 errored" in once.stdout
     (project / "calls.txt").unlink()
-    done = cli(project, *args, "--output-dir", "o2", "--retry-errors", "2")
+    done = in_process(project, *args, "--output-dir", "o2", "--retry-errors", "2")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "retrying 2 errored case(s) (retry 1 of 2)" in done.stdout
     assert "retrying 1 errored case(s) (retry 2 of 2)" in done.stdout  # only "broken" still
@@ -281,30 +291,34 @@ def test_retry_errors_reruns_errored_cases_and_keeps_their_last_result(
     assert bad.returncode == 2 and "--retry-errors: must be 0 or more, not -1" in bad.stderr
 
 
-def test_the_quiet_summary_line_counts_the_retried_cases(project: Path) -> None:
+def test_the_quiet_summary_line_counts_the_retried_cases(
+    project: Path, in_process: InProcess
+) -> None:
     args = counting_project(project, ["fine", "shaky", "broken"])
-    done = cli(project, *args, "-q", "--retry-errors", "2")
+    done = in_process(project, *args, "-q", "--retry-errors", "2")
     assert done.returncode == 1, done.stdout + done.stderr
     # shaky ran twice, broken three times: two cases retried, each counted once
     assert done.stdout.splitlines()[-1] == (
         "FAILED: 2/3 passed, 0 failed, 1 errored, 2 retried, pass rate 66.7% (threshold 100.0%)"
     )
     (project / "calls.txt").unlink()
-    once = cli(project, *args, "-q", "--retry-errors", "1", "--case", "shaky", "--case", "fine")
+    once = in_process(
+        project, *args, "-q", "--retry-errors", "1", "--case", "shaky", "--case", "fine"
+    )
     assert once.returncode == 0, once.stdout + once.stderr
     assert once.stdout.splitlines()[-1].startswith(
         "PASSED: 2/2 passed, 0 failed, 0 errored, 1 retried,"
     )
 
 
-def test_the_json_summary_counts_the_retried_cases(project: Path) -> None:
+def test_the_json_summary_counts_the_retried_cases(project: Path, in_process: InProcess) -> None:
     args = counting_project(project, ["fine", "shaky", "broken"])
-    done = cli(project, *args, "--json", "--retry-errors", "2", "--output-dir", "o1")
+    done = in_process(project, *args, "--json", "--retry-errors", "2", "--output-dir", "o1")
     assert done.returncode == 1, done.stdout + done.stderr
     data = json.loads(done.stdout)
     # shaky ran twice, broken three times: two cases retried, each counted once
     assert (data["retried"], data["errored"], data["passed_cases"]) == (2, ["broken"], 2)
-    once = cli(project, *args, "--json", "--output-dir", "o2")
+    once = in_process(project, *args, "--json", "--output-dir", "o2")
     assert json.loads(once.stdout)["retried"] == 0  # nothing ran twice
 
 
@@ -328,7 +342,7 @@ def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
                 metadata={"eval_set_id": "counting"},
             )
         )
-    done = cli(project, *args, "--resume", "killed.journal.jsonl", "--output-dir", "out")
+    done = in_process(project, *args, "--resume", "killed.journal.jsonl", "--output-dir", "out")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0] == (
         "resuming killed.journal.jsonl: 2 case(s) finished, 3 to run"
@@ -347,7 +361,9 @@ def test_resume_runs_only_what_the_journal_lacks_and_writes_one_complete_report(
     assert missing.returncode == 2 and "nope.jsonl: journal not found" in missing.stderr
 
 
-def test_resume_of_a_journal_with_every_case_runs_no_agent(project: Path) -> None:
+def test_resume_of_a_journal_with_every_case_runs_no_agent(
+    project: Path, in_process: InProcess
+) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
     from tenxeval_tui.evaluation.results.journal import RunJournal
 
@@ -358,17 +374,19 @@ def test_resume_of_a_journal_with_every_case_runs_no_agent(project: Path) -> Non
     for eval_id in ("a", "b"):
         result = EvalCaseResult(eval_id=eval_id, passed=True, metadata={"eval_set_id": "counting"})
         journal.on_case_end(result)
-    done = cli(project, *args, "--resume", "all.journal.jsonl", "--output-dir", "out")
+    done = in_process(project, *args, "--resume", "all.journal.jsonl", "--output-dir", "out")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 case(s) finished, 0 to run" in done.stdout
     assert not (project / "calls.txt").exists()
     assert case_ids(reports(project / "out")[0]) == ["a", "b"]
 
 
-def test_an_o_file_that_cannot_be_written_fails_the_run(project: Path) -> None:
+def test_an_o_file_that_cannot_be_written_fails_the_run(
+    project: Path, in_process: InProcess
+) -> None:
     (project / "afile").write_text("a file, not a folder")
     args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out", "-q"]
-    done = cli(project, "run", *args, "-o", "afile/cases.csv", "-o", "ok.csv")
+    done = in_process(project, "run", *args, "-o", "afile/cases.csv", "-o", "ok.csv")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "report -o afile/cases.csv failed" in done.stderr
     assert (project / "ok.csv").is_file() and len(reports(project / "out")) == 1
@@ -407,12 +425,12 @@ def priced_project(project: Path, ids: list[str]) -> list[str]:
 
 
 def test_max_cost_is_one_budget_over_the_retry_passes_and_the_cost_counts_every_attempt(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     """#30: each --retry-errors pass had a fresh budget ($6 spent under --max-cost 2.5) and
     the report counted only each case's last attempt."""
     args = priced_project(project, ["fine", "broken"])
-    done = cli(project, *args, "--retry-errors", "4", "--max-cost", "3.5")
+    done = in_process(project, *args, "--retry-errors", "4", "--max-cost", "3.5")
     assert done.returncode == 1, done.stdout + done.stderr
     # $2 spent by the first pass; one retry fits in $3.5, a second would pass it
     assert calls(project) == ["fine", "broken", "broken"]
@@ -425,7 +443,7 @@ def test_max_cost_is_one_budget_over_the_retry_passes_and_the_cost_counts_every_
 
 
 def test_max_cost_of_a_resumed_run_counts_what_its_journal_spent_and_keeps_its_stop(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     """#30: --resume ignored what the journal's cases spent, dropped the budget's stop and
     exited 0 with cases never run."""
@@ -442,14 +460,14 @@ def test_max_cost_of_a_resumed_run_counts_what_its_journal_spent_and_keeps_its_s
             eval_id=eval_id, passed=True, cost_usd=1.0, metadata={"eval_set_id": "priced"}
         )
         journal.on_case_end(result)
-    done = cli(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "4.5")
+    done = in_process(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "4.5")
     assert done.returncode == 1, done.stdout + done.stderr
     assert calls(project) == ["c2", "c3"]  # $4 spent: a fifth case would pass $4.5
     summary = json.loads(done.stdout)
     assert summary["stopped_by"] == "max_cost" and summary["not_run"] == ["c4"]
     assert summary["incomplete"] == "stopped by max_cost" and summary["cost_usd"] == 4.0
     (project / "calls.txt").unlink()
-    spent = cli(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "2.5")
+    spent = in_process(project, *args, "--resume", "killed.journal.jsonl", "--max-cost", "2.5")
     assert spent.returncode == 1, spent.stdout + spent.stderr
     assert not (project / "calls.txt").exists()  # the journal's $2 leave no room for a case
     assert "not running the 3 case(s) left: $2.0000 of max_cost $2.5 spent" in spent.stderr

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_run import cli, reports
+from tests.cli.conftest import InProcess
+from tests.cli.test_run import reports
 from tests.evaluation.criteria.judge_server import CHAT, RESPONSES, JudgeServer, Scripted, prompt_of
 from tests.evaluation.simulators.scripted_user import WRITE, ScriptedUser, kind_of, when_said
 
@@ -46,10 +47,10 @@ def scripted(server: JudgeServer) -> ScriptedUser:
 
 
 def test_a_folder_runs_its_scenarios_with_its_eval_sets_into_one_report(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     user = scripted(judge_env)
-    done = cli(
+    done = in_process(
         weather,
         "run",
         "evals",
@@ -96,10 +97,10 @@ def test_a_folder_runs_its_scenarios_with_its_eval_sets_into_one_report(
 
 
 def test_json_summary_case_selection_and_user_model_flag(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     scripted(judge_env)
-    done = cli(
+    done = in_process(
         weather,
         "run",
         "evals/weather_graph.scenarios.json",
@@ -121,13 +122,13 @@ def test_json_summary_case_selection_and_user_model_flag(
 
 
 def test_no_user_model_anywhere_is_a_usage_error_naming_the_file(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     path = weather / "evals/weather_graph.scenarios.json"
     data = json.loads(path.read_text())
     del data["user_simulator_config"]
     path.write_text(json.dumps(data))
-    done = cli(
+    done = in_process(
         weather,
         "run",
         str(path),
@@ -141,15 +142,17 @@ def test_no_user_model_anywhere_is_a_usage_error_naming_the_file(
     assert judge_env.requests == []  # nothing ran
 
 
-def test_validate_checks_scenario_files_with_located_problems(weather: Path) -> None:
-    good = cli(weather, "validate", "evals")
+def test_validate_checks_scenario_files_with_located_problems(
+    weather: Path, in_process: InProcess
+) -> None:
+    good = in_process(weather, "validate", "evals")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "weather_graph.scenarios.json: ok" in good.stdout
     assert "weather_graph.evalset.json: ok" in good.stdout
     path = weather / "evals/weather_graph.scenarios.json"
     text = path.read_text().replace('"goals"', '"goal"', 1)
     path.write_text(text)
-    bad = cli(weather, "validate", str(path))
+    bad = in_process(weather, "validate", str(path))
     assert bad.returncode == 1
     line = 1 + text[: text.index('"goal"')].count("\n")
     assert f"{path}:{line}:" in bad.stdout
@@ -157,14 +160,14 @@ def test_validate_checks_scenario_files_with_located_problems(weather: Path) -> 
 
 
 def test_a_folder_scan_skips_scenario_files_that_cannot_run_and_runs_the_rest(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     path = weather / "evals/weather_graph.scenarios.json"
     data = json.loads(path.read_text())
     del data["user_simulator_config"]
     path.write_text(json.dumps(data))
     no_model = {"TENXEVAL_JUDGE_MODEL": "", "TENXEVAL_USER_MODEL": ""}
-    done = cli(weather, "run", "evals", "--output-dir", "out", "--no-html", env=no_model)
+    done = in_process(weather, "run", "evals", "--output-dir", "out", "--no-html", env=no_model)
     assert (
         "skipped evals/weather_graph.scenarios.json: it needs a model for the simulated user"
         in done.stderr
@@ -176,19 +179,19 @@ def test_a_folder_scan_skips_scenario_files_that_cannot_run_and_runs_the_rest(
     assert judge_env.requests == []
     # Only scenario files that cannot run: nothing is left, a usage error.
     (weather / "evals/weather_graph.evalset.json").unlink()
-    alone = cli(weather, "run", "evals", "--output-dir", "out2", env=no_model)
+    alone = in_process(weather, "run", "evals", "--output-dir", "out2", env=no_model)
     assert alone.returncode == 2
     assert "no file left to run" in alone.stderr
 
 
 def test_retry_errors_runs_an_errored_conversation_again(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     # The first call to the simulated user's model is refused (a 400 is not retried by
     # the client): that conversation errs; the retry, in a new worker, goes through.
     judge_env.script(Scripted(status=400, content="bad request"))
     scripted(judge_env)
-    done = cli(
+    done = in_process(
         weather,
         "run",
         "evals/weather_graph.scenarios.json",
@@ -208,7 +211,7 @@ def test_retry_errors_runs_an_errored_conversation_again(
 
 
 def test_resume_simulates_only_the_conversations_the_journal_lacks(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     from tenxeval_tui.evaluation.eval_result import EvalCaseResult
     from tenxeval_tui.evaluation.results.journal import RunJournal
@@ -227,7 +230,7 @@ def test_resume_simulates_only_the_conversations_the_journal_lacks(
         )
     )
     scripted(judge_env)
-    done = cli(
+    done = in_process(
         weather,
         "run",
         str(path),
@@ -249,7 +252,7 @@ def test_resume_simulates_only_the_conversations_the_journal_lacks(
 
 
 def test_a_simulated_user_failing_at_its_second_message_says_turn_2(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     user = scripted(judge_env)
 
@@ -259,7 +262,7 @@ def test_a_simulated_user_failing_at_its_second_message_says_turn_2(
         return user(body)
 
     judge_env.fallback = second_message_refused
-    done = cli(
+    done = in_process(
         weather,
         "run",
         "evals/weather_graph.scenarios.json",
@@ -277,7 +280,7 @@ def test_a_simulated_user_failing_at_its_second_message_says_turn_2(
 
 
 def test_scenario_tools_are_recorded_replayed_and_broken_as_an_eval_sets(
-    weather: Path, judge_env: JudgeServer
+    weather: Path, judge_env: JudgeServer, in_process: InProcess
 ) -> None:
     from tests.cli.test_tools import SIDE_EFFECT_GRAPH, _modes, _outcomes
 
@@ -292,7 +295,7 @@ def test_scenario_tools_are_recorded_replayed_and_broken_as_an_eval_sets(
     path.write_text(json.dumps(data, indent=2))
     args = ["run", str(path), "--concurrency", "1", "--no-html", "--output-dir", "out"]
     scripted(judge_env)
-    recorded = cli(weather, *args, "--tools", "record", "-o", "record.json")
+    recorded = in_process(weather, *args, "--tools", "record", "-o", "record.json")
     assert recorded.returncode == 1, recorded.stderr  # off_topic misses its goal
     log = weather / "tool-calls.log"
     assert log.read_text().splitlines() == ["get_weather Paris", "get_weather Rome"]
@@ -309,7 +312,7 @@ def test_scenario_tools_are_recorded_replayed_and_broken_as_an_eval_sets(
     assert "could not get the weather in Paris" in off["turn_results"][-1]["agent_response"]
     log.unlink()
     scripted(judge_env)  # the same user again
-    replayed = cli(weather, *args, "--tools", "replay", "-o", "replay.json")
+    replayed = in_process(weather, *args, "--tools", "replay", "-o", "replay.json")
     assert replayed.returncode == 1, replayed.stderr
     assert not log.exists()  # no real tool ran
     assert _outcomes(weather / "replay.json") == _outcomes(weather / "record.json")

@@ -13,7 +13,7 @@ import pytest
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tests.cli.conftest import InProcess
-from tests.cli.test_run import AGENT, cli, reports
+from tests.cli.test_run import AGENT, reports
 from tests.evaluation.criteria.judge_server import JudgeServer, Scripted, verdict
 
 
@@ -23,7 +23,9 @@ def user_file(text: str) -> Path:
     return path
 
 
-def summary(project: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, object]:
+def summary(
+    cli: InProcess, project: Path, *args: str, env: dict[str, str] | None = None
+) -> dict[str, object]:
     done = cli(project, "run", "--agent", AGENT, "evals", "--json", "--no-html", *args, env=env)
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr
@@ -31,48 +33,56 @@ def summary(project: Path, *args: str, env: dict[str, str] | None = None) -> dic
     return data
 
 
-def test_each_level_of_the_threshold_and_output_folder(project: Path) -> None:
-    assert summary(project)["threshold"] == 1.0
+def test_each_level_of_the_threshold_and_output_folder(
+    project: Path, in_process: InProcess
+) -> None:
+    assert summary(in_process, project)["threshold"] == 1.0
     assert reports(project / "eval_reports")  # the default folder
 
     user_file('[run]\nthreshold = 0.5\noutput_dir = "by-user"\n')
-    assert summary(project)["threshold"] == 0.5
+    assert summary(in_process, project)["threshold"] == 0.5
     assert reports(project / "by-user")
 
     (project / "pyproject.toml").write_text(
         '[tool.tenxeval]\nthreshold = 0.6\noutput_dir = "by-project"\n'
     )
-    assert summary(project)["threshold"] == 0.6
+    assert summary(in_process, project)["threshold"] == 0.6
     assert reports(project / "by-project")
 
     env = {"TENXEVAL_THRESHOLD": "0.7", "TENXEVAL_OUTPUT_DIR": "by-env"}
-    assert summary(project, env=env)["threshold"] == 0.7
+    assert summary(in_process, project, env=env)["threshold"] == 0.7
     assert reports(project / "by-env")
 
-    flagged = summary(project, "--threshold", "0.8", "--output-dir", "by-flag", env=env)
+    flagged = summary(in_process, project, "--threshold", "0.8", "--output-dir", "by-flag", env=env)
     assert flagged["threshold"] == 0.8
     assert reports(project / "by-flag")
 
 
-def test_concurrency_and_repeat_from_the_user_file_reach_the_run(project: Path) -> None:
+def test_concurrency_and_repeat_from_the_user_file_reach_the_run(
+    project: Path, in_process: InProcess
+) -> None:
     user_file("[run]\nconcurrency = 3\nrepeat = 2\n")
-    summary(project)
+    summary(in_process, project)
     (report,) = reports(project / "eval_reports")
     used = json.loads(report.read_text())["config_used"]
     assert used["max_concurrency"] == 3 and used["repeats"] == 2
     assert used["parallel"] is True  # a concurrency set in any layer asks for it
 
 
-def test_with_no_concurrency_set_cases_run_one_at_a_time_as_in_10xgraph(project: Path) -> None:
-    summary(project)
+def test_with_no_concurrency_set_cases_run_one_at_a_time_as_in_10xgraph(
+    project: Path, in_process: InProcess
+) -> None:
+    summary(in_process, project)
     (report,) = reports(project / "eval_reports")
     used = json.loads(report.read_text())["config_used"]
     assert used["parallel"] is False
 
 
-def test_a_bad_user_file_is_a_located_warning_and_the_run_goes_on(project: Path) -> None:
+def test_a_bad_user_file_is_a_located_warning_and_the_run_goes_on(
+    project: Path, in_process: InProcess
+) -> None:
     path = user_file('[run]\nconcurrency = 2\nthreshold = "high"\n')
-    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html")
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--no-html")
     assert done.returncode in (0, 1), done.stderr  # it ran: 1 is a failed case, 2 a usage error
     assert reports(project / "eval_reports")
     assert f"warning: {path}:3: run.threshold: " in done.stderr
@@ -108,7 +118,7 @@ def test_workers_and_backend_of_each_layer_reach_the_run(
         return done.returncode, done.stderr
 
     several = "--max-cost: not with several workers"
-    first = cli(project, "run", "--agent", AGENT, "evals", "-q", "--max-cost", "5")
+    first = in_process(project, "run", "--agent", AGENT, "evals", "-q", "--max-cost", "5")
     assert first.returncode in (0, 1), first.stderr
     user_file("[run]\nworkers = 2\n")
     code, err = run()
@@ -123,13 +133,15 @@ def test_workers_and_backend_of_each_layer_reach_the_run(
     assert code == 2 and "$TENXEVAL_WORKERS: 'lots' is not a whole number" in err
 
 
-def test_the_agent_from_the_environment(project: Path) -> None:
-    done = cli(project, "run", "evals", "--no-html", env={"TENXEVAL_AGENT": AGENT})
+def test_the_agent_from_the_environment(project: Path, in_process: InProcess) -> None:
+    done = in_process(project, "run", "evals", "--no-html", env={"TENXEVAL_AGENT": AGENT})
     assert done.returncode in (0, 1), done.stderr
     assert "passed" in done.stdout and reports(project / "eval_reports")
 
 
-def test_the_judge_model_and_endpoint_of_the_user_file_reach_the_judge(project: Path) -> None:
+def test_the_judge_model_and_endpoint_of_the_user_file_reach_the_judge(
+    project: Path, in_process: InProcess
+) -> None:
     server = JudgeServer().start()
     try:
         server.fallback = lambda body: Scripted(verdict("valid").content)
@@ -138,7 +150,7 @@ def test_the_judge_model_and_endpoint_of_the_user_file_reach_the_judge(project: 
         config.criteria.llm_judge = CriterionConfig.llm_judge(threshold=0.5, num_samples=1)
         config.to_file(project / "judged.json")
         env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
-        done = cli(
+        done = in_process(
             project,
             "run",
             "--agent",
@@ -157,10 +169,12 @@ def test_the_judge_model_and_endpoint_of_the_user_file_reach_the_judge(project: 
         server.stop()
 
 
-def test_settings_shows_each_value_and_where_it_comes_from(project: Path) -> None:
+def test_settings_shows_each_value_and_where_it_comes_from(
+    project: Path, in_process: InProcess
+) -> None:
     path = user_file('theme = "nord"\n[run]\ntimeout = 30\n')
     (project / "pyproject.toml").write_text("[tool.tenxeval]\nconcurrency = 2\n")
-    done = cli(project, "settings", "--json", env={"TENXEVAL_REPEAT": "4"})
+    done = in_process(project, "settings", "--json", env={"TENXEVAL_REPEAT": "4"})
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["settings_file"] == str(path)
@@ -173,22 +187,22 @@ def test_settings_shows_each_value_and_where_it_comes_from(project: Path) -> Non
     assert found["workers"] == (None, "default")
     assert found["backend"] == ("process", "default")
     (project / "pyproject.toml").write_text('[tool.tenxeval]\nworkers = "auto"\n')
-    shown = cli(project, "settings", env={"TENXEVAL_BACKEND": "ray"}).stdout.splitlines()
+    shown = in_process(project, "settings", env={"TENXEVAL_BACKEND": "ray"}).stdout.splitlines()
     rows = {line.split()[0]: " ".join(line.split()[1:]) for line in shown if line.strip()}
     assert rows["workers"] == f"auto ({project / 'pyproject.toml'} [tool.tenxeval] workers)"
     assert rows["backend"] == "ray ($TENXEVAL_BACKEND)"
-    assert cli(project, "settings", "--path").stdout.strip() == str(path)
+    assert in_process(project, "settings", "--path").stdout.strip() == str(path)
 
 
-def test_settings_names_the_problem_of_a_bad_file(project: Path) -> None:
+def test_settings_names_the_problem_of_a_bad_file(project: Path, in_process: InProcess) -> None:
     path = user_file("theme = \n")
-    done = cli(project, "settings")
+    done = in_process(project, "settings")
     assert done.returncode == 1
     assert f"problem: {path}:1:" in done.stdout and "invalid TOML" in done.stdout
 
 
-def test_rescore_asks_the_judge_of_the_user_file(project: Path) -> None:
-    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html", "--case", "greeting")
+def test_rescore_asks_the_judge_of_the_user_file(project: Path, in_process: InProcess) -> None:
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--no-html", "--case", "greeting")
     assert done.returncode in (0, 1), done.stderr
     (report,) = reports(project / "eval_reports")
     server = JudgeServer().start()
@@ -199,7 +213,9 @@ def test_rescore_asks_the_judge_of_the_user_file(project: Path) -> None:
         config.criteria.llm_judge = CriterionConfig.llm_judge(threshold=0.5, num_samples=1)
         config.to_file(project / "judged.json")
         env = {"TENXEVAL_JUDGE_MODEL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
-        again = cli(project, "rescore", str(report), "--config", "judged.json", "-q", env=env)
+        again = in_process(
+            project, "rescore", str(report), "--config", "judged.json", "-q", env=env
+        )
         assert again.returncode in (0, 1), again.stdout + again.stderr
         assert {r["model"] for r in server.requests} == {"rescore-judge"}
     finally:
@@ -224,39 +240,43 @@ def test_the_workbench_gets_the_judge_of_the_project_unless_the_environment_has_
     assert judge_environment_for(tmp_path, {}) == {"TENXEVAL_JUDGE_MODEL": "project-judge"}
 
 
-def test_compare_latest_looks_where_run_wrote_by_the_environment(tmp_path: Path) -> None:
+def test_compare_latest_looks_where_run_wrote_by_the_environment(
+    tmp_path: Path, in_process: InProcess
+) -> None:
     from tests.report_samples import write_reports
 
     base, cur = write_reports(tmp_path / "by-env")
     env = {"TENXEVAL_OUTPUT_DIR": "by-env"}
-    words = cli(tmp_path, "compare", "previous", "latest", env=env)
-    names = cli(tmp_path, "compare", str(base), str(cur))
+    words = in_process(tmp_path, "compare", "previous", "latest", env=env)
+    names = in_process(tmp_path, "compare", str(base), str(cur))
     assert words.returncode == names.returncode == 1, words.stderr
     assert words.stdout == names.stdout
 
 
-def test_rescore_takes_the_threshold_of_the_layers(project: Path) -> None:
+def test_rescore_takes_the_threshold_of_the_layers(project: Path, in_process: InProcess) -> None:
     # one case that passes, one that fails (wrong_status expects another reply), none errors
     args = ("--case", "greeting", "--case", "wrong_status", "--no-html")
-    done = cli(project, "run", "--agent", AGENT, "evals", *args)
+    done = in_process(project, "run", "--agent", AGENT, "evals", *args)
     (report,) = reports(project / "eval_reports")
     assert json.loads(report.read_text())["summary"]["pass_rate"] == 0.5
-    strict = cli(project, "rescore", str(report), "-q")
+    strict = in_process(project, "rescore", str(report), "-q")
     assert strict.returncode == 1  # threshold 1.0 by default
-    lenient = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "0.5"})
+    lenient = in_process(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "0.5"})
     assert lenient.returncode == 0, lenient.stdout + lenient.stderr
     user_file("[run]\nthreshold = 0.5\n")
-    assert cli(project, "rescore", str(report), "-q").returncode == 0
-    flagged = cli(project, "rescore", str(report), "-q", "--threshold", "1")
+    assert in_process(project, "rescore", str(report), "-q").returncode == 0
+    flagged = in_process(project, "rescore", str(report), "-q", "--threshold", "1")
     assert flagged.returncode == 1
-    bad = cli(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "lots"})
+    bad = in_process(project, "rescore", str(report), "-q", env={"TENXEVAL_THRESHOLD": "lots"})
     assert bad.returncode == 2 and "$TENXEVAL_THRESHOLD: 'lots' is not a number" in bad.stderr
     assert done.returncode == 1
 
 
-def test_a_bad_setting_of_the_project_is_named_by_its_file_and_key(project: Path) -> None:
+def test_a_bad_setting_of_the_project_is_named_by_its_file_and_key(
+    project: Path, in_process: InProcess
+) -> None:
     (project / "pyproject.toml").write_text("[tool.tenxeval]\ntimeout = inf\n")
-    done = cli(project, "run", "--agent", AGENT, "evals", "--no-html")
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--no-html")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip() == (
         f"tenxeval-tui run: {project / 'pyproject.toml'} [tool.tenxeval] timeout: "
@@ -264,20 +284,27 @@ def test_a_bad_setting_of_the_project_is_named_by_its_file_and_key(project: Path
     )
 
 
-def test_a_file_size_cap_that_is_no_number_is_refused_not_ignored(project: Path) -> None:
+def test_a_file_size_cap_that_is_no_number_is_refused_not_ignored(
+    project: Path, in_process: InProcess
+) -> None:
     for value in ("lots", "0", "-5"):
-        done = cli(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": value})
+        done = in_process(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": value})
         assert done.returncode == 2, done.stdout + done.stderr
         assert done.stderr.strip() == (
             f"tenxeval-tui: $TENXEVAL_MAX_FILE_MB: {value!r} is not a number of megabytes "
             "more than 0 (default 1024)"
         )
-    assert cli(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": "2.5"}).returncode == 0
+    assert (
+        in_process(project, "validate", "evals", env={"TENXEVAL_MAX_FILE_MB": "2.5"}).returncode
+        == 0
+    )
 
 
-def test_an_output_folder_that_is_a_dangling_link_is_said_so(project: Path) -> None:
+def test_an_output_folder_that_is_a_dangling_link_is_said_so(
+    project: Path, in_process: InProcess
+) -> None:
     (project / "out").symlink_to(project / "gone")
-    done = cli(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--output-dir", "out")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip() == (
         f"tenxeval-tui run: out: cannot write reports here: it is a symbolic link to "

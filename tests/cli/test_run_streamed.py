@@ -14,7 +14,8 @@ import pytest
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.provenance.hashing import eval_set_sha256
-from tests.cli.test_run import AGENT, cli, reports
+from tests.cli.conftest import InProcess
+from tests.cli.test_run import AGENT, reports
 
 
 def _cases(report_file: Path) -> dict[str, tuple[Any, ...]]:
@@ -31,11 +32,13 @@ def _cases(report_file: Path) -> dict[str, tuple[Any, ...]]:
     }
 
 
-def test_a_streamed_run_reports_what_a_run_holding_its_cases_reports(project: Path) -> None:
+def test_a_streamed_run_reports_what_a_run_holding_its_cases_reports(
+    project: Path, in_process: InProcess
+) -> None:
     path = project / "evals/plain.evalset.json"
-    streamed = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "one")
+    streamed = in_process(project, "run", "--agent", AGENT, str(path), "--output-dir", "one")
     # --workers 2: the driver hands whole cases out (it loads the set), the same report
-    whole = cli(
+    whole = in_process(
         project, "run", "--agent", AGENT, str(path), "--output-dir", "two", "--workers", "2"
     )
 
@@ -53,7 +56,7 @@ def test_a_streamed_run_reports_what_a_run_holding_its_cases_reports(project: Pa
 
 
 def test_a_case_with_a_bad_repeat_count_stops_the_run_before_any_case_runs(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     path = project / "evals/plain.evalset.json"
     eval_set = json.loads(path.read_text())
@@ -61,7 +64,7 @@ def test_a_case_with_a_bad_repeat_count_stops_the_run_before_any_case_runs(
     last = eval_set["eval_cases"][-1]["eval_id"]
     path.write_text(json.dumps(eval_set, indent=2))
 
-    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
+    done = in_process(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
 
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"case {last!r}: metadata['repeats'] must be a whole number" in done.stderr
@@ -69,7 +72,7 @@ def test_a_case_with_a_bad_repeat_count_stops_the_run_before_any_case_runs(
     assert not (project / "out").exists() or not reports(project / "out")
 
 
-def test_cases_without_an_id_all_run_and_are_reported(project: Path) -> None:
+def test_cases_without_an_id_all_run_and_are_reported(project: Path, in_process: InProcess) -> None:
     # Loading gives such a case a new id each time: the worker read the file again and
     # found none of the cases the command had chosen, ran nothing and said nothing (exit 1)
     path = project / "evals/plain.evalset.json"
@@ -78,7 +81,7 @@ def test_cases_without_an_id_all_run_and_are_reported(project: Path) -> None:
         del case["eval_id"]
     path.write_text(json.dumps(eval_set, indent=2))
 
-    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
+    done = in_process(project, "run", "--agent", AGENT, str(path), "--output-dir", "out")
 
     (report,) = reports(project / "out")
     results = json.loads(report.read_text())["results"]
@@ -96,7 +99,7 @@ def _without_ids(path: Path) -> int:
 
 
 def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     # The command's made-up ids and the worker's differed: a pick of such cases ran
     # nothing, wrote no report and said nothing (exit 1)
@@ -104,8 +107,10 @@ def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place
     total = _without_ids(path)
     assert total > 2
 
-    limited = cli(project, "run", "--agent", AGENT, str(path), "--limit", "2", "-o", "a.json")
-    sampled = cli(
+    limited = in_process(
+        project, "run", "--agent", AGENT, str(path), "--limit", "2", "-o", "a.json"
+    )
+    sampled = in_process(
         project, "run", "--agent", AGENT, str(path), "--sample", "2", "--seed", "3",
         "-o", "b.json", "--output-dir", "out2",
     )  # fmt: skip
@@ -120,7 +125,7 @@ def test_cases_without_an_id_run_picked_by_limit_and_sample_named_by_their_place
 
 
 def test_a_case_that_does_not_load_stops_the_run_there_in_loading_s_words(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     # The worker built and hashed every case before the first ran: a broken last case
     # stopped the run before any case. Now the cases before it run first; the run still
@@ -132,7 +137,7 @@ def test_a_case_that_does_not_load_stops_the_run_there_in_loading_s_words(
     with pytest.raises(EvalFileError) as loading:
         EvalSet.from_file(path)
 
-    done = cli(project, "run", "--agent", AGENT, str(path), "--output-dir", "out", "-v")
+    done = in_process(project, "run", "--agent", AGENT, str(path), "--output-dir", "out", "-v")
 
     assert done.returncode == 2, done.stdout + done.stderr
     assert str(loading.value) in done.stderr

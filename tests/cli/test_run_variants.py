@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.conftest import InProcess, Outcome
 from tests.cli.test_run import SCRIPT, cli
 from tests.evaluation.rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_set
 from tests.waiting import wait_sync
@@ -44,7 +45,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run_variants(project: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+def run_variants(cli: InProcess, project: Path, *flags: str) -> Outcome:
     return cli(
         project,
         "run",
@@ -59,8 +60,10 @@ def run_variants(project: Path, *flags: str) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_variants_run_side_by_side_into_reports_and_a_matrix(project: Path) -> None:
-    done = run_variants(project, "--repeat", "2", "--json")
+def test_variants_run_side_by_side_into_reports_and_a_matrix(
+    project: Path, in_process: InProcess
+) -> None:
+    done = run_variants(in_process, project, "--repeat", "2", "--json")
     assert done.returncode == 1, done.stderr  # without --baseline: every variant must pass
     summary = json.loads(done.stdout)
     by_name = {v["name"]: v for v in summary["variants"]}
@@ -96,8 +99,10 @@ def test_variants_run_side_by_side_into_reports_and_a_matrix(project: Path) -> N
     assert not list((project / "eval_reports").rglob("*.journal.jsonl"))
 
 
-def test_the_console_shows_the_matrix_and_the_baseline_rule_decides(project: Path) -> None:
-    worse = run_variants(project, "--baseline", "strong")
+def test_the_console_shows_the_matrix_and_the_baseline_rule_decides(
+    project: Path, in_process: InProcess
+) -> None:
+    worse = run_variants(in_process, project, "--baseline", "strong")
     assert worse.returncode == 1, worse.stderr
     assert "Variants (3), ranked by pass rate:" in worse.stdout
     assert "1. strong: 36/40 passed" in worse.stdout
@@ -105,16 +110,18 @@ def test_the_console_shows_the_matrix_and_the_baseline_rule_decides(project: Pat
         worse.stdout
     )
     assert "FAILED: 3 variants; significantly worse than strong: half-b, half-a" in worse.stdout
-    same = run_variants(project, "--baseline", "half-a", "--quiet")
+    same = run_variants(in_process, project, "--baseline", "half-a", "--quiet")
     assert same.returncode == 0, same.stdout + same.stderr
     assert "PASSED: 3 variants; no variant significantly worse than half-a" in same.stdout
 
 
-def test_several_agent_flags_are_variants_named_by_their_spec(project: Path) -> None:
+def test_several_agent_flags_are_variants_named_by_their_spec(
+    project: Path, in_process: InProcess
+) -> None:
     (project / "more.py").write_text(
         "from rate_agents import rate_agent\nstrong = rate_agent(0.9)\nweak = rate_agent(0.5)\n"
     )
-    done = cli(
+    done = in_process(
         project,
         "run",
         "rates.evalset.json",
@@ -138,7 +145,9 @@ def test_several_agent_flags_are_variants_named_by_their_spec(project: Path) -> 
     assert (project / "eval_reports/more_strong").is_dir()
 
 
-def test_variants_run_interleaved_not_one_after_another(project: Path) -> None:
+def test_variants_run_interleaved_not_one_after_another(
+    project: Path, in_process: InProcess
+) -> None:
     # Each variant's case k waits until every variant has started case k-1: had the
     # variants run one after another, the first one's second case would never start.
     log = project / "starts.log"
@@ -149,7 +158,9 @@ def test_variants_run_interleaved_not_one_after_another(project: Path) -> None:
             for name, rate in (("a", 0.9), ("b", 0.5), ("c", 0.5))
         )
     )
-    done = run_variants(project, "--case", "c0", "--case", "c1", "--case", "c2", "--json")
+    done = run_variants(
+        in_process, project, "--case", "c0", "--case", "c1", "--case", "c2", "--json"
+    )
     summary = json.loads(done.stdout)
     assert sum(v["total"] for v in summary["variants"]) == 9
     assert summary["error_cases"] == 0, done.stderr
@@ -215,14 +226,14 @@ def test_an_interrupted_variant_run_resumes_each_variant_from_its_journal(projec
     ],
 )
 def test_flags_that_do_not_go_with_variants_are_usage_errors(
-    project: Path, flags: list[str], problem: str
+    project: Path, flags: list[str], problem: str, in_process: InProcess
 ) -> None:
-    done = run_variants(project, *flags)
+    done = run_variants(in_process, project, *flags)
     assert done.returncode == 2
     assert problem in done.stderr
 
 
-def test_baseline_without_variants_is_a_usage_error(project: Path) -> None:
-    done = cli(project, "run", "rates.evalset.json", "--agent", AGENT, "--baseline", "x")
+def test_baseline_without_variants_is_a_usage_error(project: Path, in_process: InProcess) -> None:
+    done = in_process(project, "run", "rates.evalset.json", "--agent", AGENT, "--baseline", "x")
     assert done.returncode == 2
     assert "--baseline: only goes with variants" in done.stderr

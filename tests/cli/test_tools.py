@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_run import cli
+from tests.cli.conftest import InProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,7 +68,7 @@ def support(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(folder: Path, *args: str) -> Any:
+def _run(cli: InProcess, folder: Path, *args: str) -> Any:
     return cli(
         folder,
         "run",
@@ -109,9 +109,9 @@ def _modes(path: Path) -> dict[str, list[str]]:
 
 @pytest.mark.slow
 def test_record_then_replay_gives_the_same_replies_and_scores_and_runs_no_tool(
-    support: Path,
+    support: Path, in_process: InProcess
 ) -> None:
-    recorded = _run(support, "--tools", "record", "-o", "record.json")
+    recorded = _run(in_process, support, "--tools", "record", "-o", "record.json")
     assert recorded.returncode == 1, recorded.stderr  # refund_other_order fails by design
     log = support / "tool-calls.log"
     assert log.read_text().splitlines() == ["lookup_order A100", "lookup_order A200"]
@@ -126,7 +126,9 @@ def test_record_then_replay_gives_the_same_replies_and_scores_and_runs_no_tool(
     log.unlink()
     for workers in ("1", "2"):
         output = f"replay-{workers}.json"
-        replayed = _run(support, "--tools", "replay", "--workers", workers, "-o", output)
+        replayed = _run(
+            in_process, support, "--tools", "replay", "--workers", workers, "-o", output
+        )
         assert replayed.returncode == 1, replayed.stderr
         assert not log.exists()  # no real tool ran
         assert _outcomes(support / output) == _outcomes(support / "record.json")
@@ -142,8 +144,10 @@ def test_record_then_replay_gives_the_same_replies_and_scores_and_runs_no_tool(
 
 
 @pytest.mark.slow
-def test_faults_fakes_and_the_end_state_decide_the_right_cases(support: Path) -> None:
-    done = _run(support, "--tools", "live", "-o", "live.json")
+def test_faults_fakes_and_the_end_state_decide_the_right_cases(
+    support: Path, in_process: InProcess
+) -> None:
+    done = _run(in_process, support, "--tools", "live", "-o", "live.json")
     assert done.returncode == 1, done.stderr
     results = _results(support / "live.json")
     # A fault makes the real agent take its recovery path: a retry, then an apology.
@@ -171,13 +175,13 @@ def test_faults_fakes_and_the_end_state_decide_the_right_cases(support: Path) ->
 
 @pytest.mark.slow
 def test_a_call_the_cassette_does_not_hold_fails_its_case_naming_it_and_the_nearest(
-    support: Path,
+    support: Path, in_process: InProcess
 ) -> None:
-    assert _run(support, "--tools", "record").returncode == 1
+    assert _run(in_process, support, "--tools", "record").returncode == 1
     cassette = support / "evals/support.tools.jsonl"
     cassette.write_text(cassette.read_text().replace('"A100"', '"A999"'))
     (support / "tool-calls.log").unlink()
-    done = _run(support, "--tools", "replay", "--case", "order_status", "-o", "r.json")
+    done = _run(in_process, support, "--tools", "replay", "--case", "order_status", "-o", "r.json")
     assert done.returncode == 1
     assert not (support / "tool-calls.log").exists()  # never a silent live call
     result = _results(support / "r.json")["order_status"]
@@ -190,12 +194,14 @@ def test_a_call_the_cassette_does_not_hold_fails_its_case_naming_it_and_the_near
 
 
 @pytest.mark.slow
-def test_replay_or_record_records_only_what_the_cassette_lacks(support: Path) -> None:
-    assert _run(support, "--tools", "record", "--case", "order_status").returncode == 0
+def test_replay_or_record_records_only_what_the_cassette_lacks(
+    support: Path, in_process: InProcess
+) -> None:
+    assert _run(in_process, support, "--tools", "record", "--case", "order_status").returncode == 0
     cassette = support / "evals/support.tools.jsonl"
     first = cassette.read_text()
     (support / "tool-calls.log").unlink()
-    done = _run(support, "--tools", "replay-or-record", "-o", "r.json")
+    done = _run(in_process, support, "--tools", "replay-or-record", "-o", "r.json")
     assert done.returncode == 1, done.stderr
     assert (support / "tool-calls.log").read_text() == "lookup_order A200\n"  # the new one
     assert cassette.read_text().startswith(first)  # order_status's line kept as it was
@@ -203,26 +209,28 @@ def test_replay_or_record_records_only_what_the_cassette_lacks(support: Path) ->
     assert _modes(support / "r.json")["lookup_retried"] == ["faked", "live"]
 
 
-def test_the_flags_errors_name_the_flag_and_the_file(support: Path) -> None:
-    bad = _run(support, "--tools", "sideways")
+def test_the_flags_errors_name_the_flag_and_the_file(support: Path, in_process: InProcess) -> None:
+    bad = _run(in_process, support, "--tools", "sideways")
     assert bad.returncode == 2
     assert "--tools: invalid choice: 'sideways'" in bad.stderr
     (support / "evals/other.evalset.json").write_text(
         (support / "evals/support.evalset.json").read_text().replace("support_tools", "other")
     )
-    two = cli(
+    two = in_process(
         support, "run", "--agent", "side_effect_agent:agent", "evals", "--cassette", "c.jsonl"
     )
     assert two.returncode == 2
     assert "--cassette: one cassette holds one eval set's calls, and this run has 2" in two.stderr
     (support / "evals/support.tools.jsonl").write_text('{"case": "order_status"}\n')
-    broken = _run(support, "--tools", "replay")
+    broken = _run(in_process, support, "--tools", "replay")
     assert broken.returncode != 0
     assert 'support.tools.jsonl:1: "tool" must be the tool\'s name' in broken.stderr
 
 
 @pytest.mark.slow
-def test_the_10xgraph_sample_records_replays_and_recovers_from_a_fault(tmp_path: Path) -> None:
+def test_the_10xgraph_sample_records_replays_and_recovers_from_a_fault(
+    tmp_path: Path, in_process: InProcess
+) -> None:
     shutil.copy(ROOT / "sample_evals/weather_graph.py", tmp_path / "weather_graph.py")
     (tmp_path / "side_effect_graph.py").write_text(SIDE_EFFECT_GRAPH)
     eval_set = json.loads((ROOT / "sample_evals/weather_graph.evalset.json").read_text())
@@ -233,7 +241,7 @@ def test_the_10xgraph_sample_records_replays_and_recovers_from_a_fault(tmp_path:
     }
     (tmp_path / "w.evalset.json").write_text(json.dumps(eval_set, indent=2))
     args = ["run", "--agent", "side_effect_graph:build_graph", "w.evalset.json", "-q"]
-    recorded = cli(tmp_path, *args, "--tools", "record", "-o", "record.json")
+    recorded = in_process(tmp_path, *args, "--tools", "record", "-o", "record.json")
     assert recorded.returncode == 1, recorded.stderr
     log = tmp_path / "tool-calls.log"
     assert "get_weather Paris" in log.read_text().splitlines()
@@ -245,7 +253,9 @@ def test_the_10xgraph_sample_records_replays_and_recovers_from_a_fault(tmp_path:
     )
     assert _modes(tmp_path / "record.json")["two_cities"] == ["live", "live"]
     log.unlink()
-    replayed = cli(tmp_path, *args, "--tools", "replay", "--workers", "2", "-o", "replay.json")
+    replayed = in_process(
+        tmp_path, *args, "--tools", "replay", "--workers", "2", "-o", "replay.json"
+    )
     assert replayed.returncode == 1, replayed.stderr
     assert not log.exists()
     assert _outcomes(tmp_path / "replay.json") == _outcomes(tmp_path / "record.json")
@@ -268,9 +278,11 @@ def test_the_sample_eval_set_with_tools_loads_in_10xgraph() -> None:
     assert len(faults) == 2
 
 
-def test_validate_names_each_tool_section_problem_by_line_and_column(support: Path) -> None:
+def test_validate_names_each_tool_section_problem_by_line_and_column(
+    support: Path, in_process: InProcess
+) -> None:
     path = support / "evals/support.evalset.json"
-    assert cli(support, "validate", str(path)).returncode == 0
+    assert in_process(support, "validate", str(path)).returncode == 0
     eval_set = json.loads(path.read_text())
     eval_set["metadata"]["tools"]["fakes"]["lookup_order"] = "not a spec"
     faults = eval_set["eval_cases"][3]["metadata"]["tools"]["faults"]
@@ -278,7 +290,7 @@ def test_validate_names_each_tool_section_problem_by_line_and_column(support: Pa
     eval_set["eval_cases"][1]["metadata"]["tools"]["end_state"]["$.["] = 1
     text = json.dumps(eval_set, indent=2)
     path.write_text(text)
-    done = cli(support, "validate", str(path))
+    done = in_process(support, "validate", str(path))
     assert done.returncode == 1, done.stdout
     lines = done.stdout.splitlines()
     assert [line.split(": ", 2)[1:] for line in lines] == [
@@ -305,7 +317,9 @@ def test_validate_names_each_tool_section_problem_by_line_and_column(support: Pa
     assert file_lines[fault + 1].strip() == '"call": 2'
 
 
-def test_the_guides_validate_example_is_what_validate_prints(tmp_path: Path) -> None:
+def test_the_guides_validate_example_is_what_validate_prints(
+    tmp_path: Path, in_process: InProcess
+) -> None:
     guide = (ROOT / "docs/guides/tools.md").read_text()
     shown = next(line.strip() for line in guide.splitlines() if "faults[1]: a fault" in line)
     sample = (ROOT / "sample_evals/support_tools.evalset.json").read_text()
@@ -316,5 +330,5 @@ def test_the_guides_validate_example_is_what_validate_prints(tmp_path: Path) -> 
     (tmp_path / "sample_evals/support_tools.evalset.json").write_text(
         sample.replace(first, first + second, 1)
     )
-    done = cli(tmp_path, "validate", "sample_evals/support_tools.evalset.json")
+    done = in_process(tmp_path, "validate", "sample_evals/support_tools.evalset.json")
     assert (done.returncode, done.stdout.strip()) == (1, shown)

@@ -1,5 +1,6 @@
-"""Argument matchers and trajectory rules through the real console script: `validate` places
-each bad matcher or rule at its line and column, and `run` scores with them and explains."""
+"""Argument matchers and trajectory rules through the console script's entry point in-process:
+`validate` places each bad matcher or rule at its line and column, and `run` scores with them
+and explains."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.cli.test_run import AGENT, cli, reports
+from tests.cli.conftest import InProcess
+from tests.cli.test_run import AGENT, reports
 
 
 def write_set(project: Path, cases: list[dict[str, Any]], name: str = "m") -> Path:
@@ -36,7 +38,7 @@ def place_of(text: str, needle: str) -> tuple[int, int]:
     return line, offset - text.rfind("\n", 0, offset)
 
 
-def test_validate_places_every_bad_matcher_and_rule(project: Path) -> None:
+def test_validate_places_every_bad_matcher_and_rule(project: Path, in_process: InProcess) -> None:
     path = write_set(
         project,
         [
@@ -49,7 +51,7 @@ def test_validate_places_every_bad_matcher_and_rule(project: Path) -> None:
             ),
         ],
     )
-    done = cli(project, "validate", "evals")
+    done = in_process(project, "validate", "evals")
     assert done.returncode == 1
     text = path.read_text()
     lines = [line for line in done.stdout.splitlines() if line.startswith("evals/m.evalset.json")]
@@ -68,12 +70,12 @@ def test_validate_places_every_bad_matcher_and_rule(project: Path) -> None:
 
 
 def test_a_dollar_key_that_is_no_matcher_is_a_warning_and_compared_as_written(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
     path = write_set(
         project, [order_case("a", "Where is order A100?", {"order_id": {"$regx": "^A1"}})]
     )
-    done = cli(project, "validate", "evals")
+    done = in_process(project, "validate", "evals")
     assert done.returncode == 0, done.stdout
     row, column = place_of(path.read_text(), '"^A1"')
     assert (
@@ -84,7 +86,7 @@ def test_a_dollar_key_that_is_no_matcher_is_a_warning_and_compared_as_written(
     assert "evals/plain.evalset.json: ok" in done.stdout
     config = project / "config.json"
     config.write_text(json.dumps({"criteria": {"tool_trajectory_avg_score": {"check_args": True}}}))
-    ran = cli(project, "run", "--agent", AGENT, "evals/m.evalset.json", "--config", str(config),
+    ran = in_process(project, "run", "--agent", AGENT, "evals/m.evalset.json", "--config", str(config),
               "--output-dir", "out")  # fmt: skip
     assert ran.returncode == 1
     (report,) = reports(project / "out")
@@ -93,7 +95,9 @@ def test_a_dollar_key_that_is_no_matcher_is_a_warning_and_compared_as_written(
     assert mismatch["args"] == [{"arg": "order_id", "problem": '"A100" is not {"$regx": "^A1"}'}]
 
 
-def test_run_scores_with_matchers_and_rules_and_explains_the_failures(project: Path) -> None:
+def test_run_scores_with_matchers_and_rules_and_explains_the_failures(
+    project: Path, in_process: InProcess
+) -> None:
     write_set(
         project,
         [
@@ -119,7 +123,7 @@ def test_run_scores_with_matchers_and_rules_and_explains_the_failures(project: P
             }
         )
     )
-    done = cli(
+    done = in_process(
         project, "run", "--agent", AGENT, "evals/m.evalset.json", "--config", str(config),
         "--output-dir", "out",
     )  # fmt: skip

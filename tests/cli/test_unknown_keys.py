@@ -1,6 +1,6 @@
 """Typos that check nothing (`tagz`, `expected_tool_use`, a criterion's `treshold`):
 `validate` and `run` warn of each by file:line:column with the nearest known name, and
-`--strict` makes them errors, through the real console script."""
+`--strict` makes them errors, through the console script's entry point in-process."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from tenxeval_tui.runs import case_scan
 from tenxeval_tui.runs.case_scan import ScannedSet
 from tests.cli.conftest import InProcess
-from tests.cli.test_run import AGENT, cli, reports
+from tests.cli.test_run import AGENT, reports
 
 
 def add_typos(project: Path) -> Path:
@@ -25,10 +25,12 @@ def add_typos(project: Path) -> Path:
     return path
 
 
-def test_validate_warns_of_each_unknown_key_and_strict_fails(project: Path) -> None:
+def test_validate_warns_of_each_unknown_key_and_strict_fails(
+    project: Path, in_process: InProcess
+) -> None:
     path = add_typos(project)
     lines = path.read_text().splitlines()
-    done = cli(project, "validate", "evals")
+    done = in_process(project, "validate", "evals")
     assert done.returncode == 0, done.stdout
     warned = [line for line in done.stdout.splitlines() if "unknown key" in line]
     assert len(warned) == 2
@@ -40,35 +42,37 @@ def test_validate_warns_of_each_unknown_key_and_strict_fails(project: Path) -> N
     assert said.startswith("warning:") and said.endswith("did you mean expected_tool_trajectory?")
     assert any("did you mean tags?" in line for line in warned)
 
-    strict = cli(project, "validate", "--strict", "evals")
+    strict = in_process(project, "validate", "--strict", "evals")
     assert strict.returncode == 1
     assert "error: unknown key 'tagz'" in strict.stdout
 
 
-def test_validate_checks_a_config_files_criterion_settings(project: Path) -> None:
+def test_validate_checks_a_config_files_criterion_settings(
+    project: Path, in_process: InProcess
+) -> None:
     config = project / "config.json"
     config.write_text('{\n  "criteria": {"tool_trajectory_avg_score": {"treshold": 0.5}}\n}\n')
-    done = cli(project, "validate", "--config", str(config))
+    done = in_process(project, "validate", "--config", str(config))
     assert done.returncode == 0
     assert (
         f"{config}:2:46: criteria.tool_trajectory_avg_score: warning: unknown key "
         "'treshold' (nothing reads it); did you mean threshold?"
     ) in done.stdout
-    assert cli(project, "validate", "--strict", "--config", str(config)).returncode == 1
+    assert in_process(project, "validate", "--strict", "--config", str(config)).returncode == 1
 
 
-def test_run_warns_before_running_and_strict_stops_it(project: Path) -> None:
+def test_run_warns_before_running_and_strict_stops_it(project: Path, in_process: InProcess) -> None:
     add_typos(project)
     config = project / "config.json"
     config.write_text('{"criteria": {"tool_trajectory_avg_score": {"treshold": 0.5}}}')
     args = ("run", "--agent", AGENT, "evals", "--no-html", "--config", str(config))
-    done = cli(project, *args, "--output-dir", "out")
+    done = in_process(project, *args, "--output-dir", "out")
     assert done.returncode in (0, 1), done.stderr
     assert "did you mean expected_tool_trajectory?" in done.stderr
     assert "did you mean threshold?" in done.stderr
     assert reports(project / "out")  # it ran
 
-    strict = cli(project, *args, "--output-dir", "strict", "--strict")
+    strict = in_process(project, *args, "--output-dir", "strict", "--strict")
     assert strict.returncode == 2
     assert "error: unknown key 'tagz'" in strict.stderr
     assert not reports(project / "strict")  # nothing ran
