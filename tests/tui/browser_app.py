@@ -64,6 +64,15 @@ async def open_current_report(pilot: Pilot[None], count: int = 2) -> ReportScree
     return app.screen
 
 
+async def open_first_case(pilot: Pilot[None], count: int = 2) -> ReportScreen:
+    """Open the current report (:func:`open_current_report`), then its first case; the
+    report screen once it shows the case."""
+    screen = await open_current_report(pilot, count)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.showing_case is not None)
+    return screen
+
+
 async def wait_listed(pilot: Pilot[None], count: int) -> None:
     """Wait for ``count`` reports in the list, with their columns sized: the rows come in
     first and their columns are sized on the refresh after (a loaded machine once took a

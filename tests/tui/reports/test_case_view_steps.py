@@ -19,7 +19,7 @@ from tenxeval_tui.widgets.reports.criteria_table import CriteriaTable
 from tests.authoring.test_accept_actual import run
 from tests.report_samples import case
 from tests.tui.accept_setup import report_project
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, open_first_case, plain
 from tests.waiting import wait_for
 
 LONG_REASON = "The reply is checked claim by claim against the forecast. " * 8
@@ -87,9 +87,7 @@ async def test_the_node_order_from_the_file_shows_with_the_next_case(
     app = WorkbenchApp(tmp_path, watch_files=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("b")
-        screen = await open_current_report(pilot, count=1)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.showing_case is not None)
+        screen = await open_first_case(pilot, count=1)
         nodes = screen.query_one("#node-order", Static)
         first = screen.showing_case.eval_id  # type: ignore[union-attr]
         await wait_for(pilot, lambda: "(from weather.evalset.json" in plain(nodes))

@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from tenxeval_tui.evaluation import CriterionResult, EvalReport
 from tests.report_samples import CURRENT_TIME, case
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.tui.browser_app import SIZE, BrowserApp, open_first_case, plain
 from tests.waiting import wait_for
 
 
@@ -29,9 +29,7 @@ async def test_split_votes_are_shown_under_the_criterion(tmp_path: Path) -> None
     report.to_file(tmp_path / "weather-agent_20260520_142301.json")
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_current_report(pilot, count=1)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.showing_case is not None)
+        screen = await open_first_case(pilot, count=1)
         criteria = plain(screen.query_one("#criteria-table", Static))
         assert "judge samples disagreed on 50% of 2 item(s)" in criteria
         await pilot.press("down")

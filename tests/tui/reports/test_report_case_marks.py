@@ -15,7 +15,7 @@ from tenxeval_tui.widgets.reports.report_cases import ReportCaseTable
 from tests.authoring.test_accept_actual import run
 from tests.report_samples import case
 from tests.tui.accept_setup import report_project
-from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, plain
+from tests.tui.browser_app import SIZE, BrowserApp, open_current_report, open_first_case, plain
 from tests.waiting import wait_for
 
 NODES_SET = """{
@@ -55,9 +55,7 @@ async def test_the_expected_node_order_comes_from_the_file_when_the_report_lacks
     app = WorkbenchApp(tmp_path, watch_files=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("b")
-        screen = await open_current_report(pilot, count=1)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.showing_case is not None)
+        screen = await open_first_case(pilot, count=1)
         nodes = screen.query_one("#node-order", Static)
         await wait_for(pilot, lambda: "agent → answer" in plain(nodes))
         shown = plain(nodes)
