@@ -9,10 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.waiting import scaled
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis's own deadline (200 ms an example) is a timing in an assertion: a loaded machine
+# fails it (674 ms once in CI at load 20). Examples run as long as they take, as every test does.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 # `pytester` runs real pytest sessions on generated test files (tests of the pytest helpers).
 pytest_plugins = ["pytester"]

@@ -53,6 +53,7 @@ TITLE = re.compile(r'title="(?P<title>[^"]+)"')
 # before it, since a right-aligned "12.5s" takes the place of " 2.5s"
 VARYING = [
     (re.compile(r" *\b\d+\.\d+s\b"), " <duration>"),
+    (re.compile(r'"duration": \d+(\.\d+)?'), '"duration": <duration>'),  # a recorded tool call's
     (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b"), "<time>"),
     (re.compile(r"_\d{8}_\d{6}\b"), "_<stamp>"),
     (re.compile(r"-\d{8}-\d{6}\b"), "-<stamp>"),  # a matrix report's

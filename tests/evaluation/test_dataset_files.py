@@ -115,7 +115,7 @@ cases = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(cases, max_size=5), st.text(max_size=20))
 def test_json_round_trip(case_list: list[EvalCase], name: str) -> None:
     for index, case in enumerate(case_list):

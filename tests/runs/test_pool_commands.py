@@ -67,13 +67,24 @@ class Child:
                 stderr=stderr,
             )
         self.lines: list[dict[str, Any]] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
         for raw in self.process.stdout:
             if raw.strip():
                 self.lines.append(json.loads(raw))
+
+    def finish(self) -> int:
+        """Its exit status once its stdin is closed, with every line it wrote read (the
+        process can end before the reader has taken its last lines from the pipe)."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        code = self.process.wait(timeout=scaled(120))
+        self._reader.join(timeout=scaled(30))
+        assert not self._reader.is_alive(), "the child's stdout was not read to its end"
+        return code
 
     def send(self, command: dict[str, Any]) -> None:
         assert self.process.stdin is not None
@@ -144,9 +155,7 @@ def stop_and_end_in_pooled_workers(folder: Path, backend: str) -> None:
         assert child.acks("c0")[0]["ok"] is True and child.acks("c0")[0]["score"] is False
         assert child.acks("c1")[0]["ok"] is True and child.acks("c1")[0]["score"] is True
         assert "ask" not in child.acks("c0")[0]  # the driver's own numbering stays inside
-        assert child.process.stdin is not None
-        child.process.stdin.close()
-        assert child.process.wait(timeout=scaled(120)) == 0, child.stderr.read_text()[-2000:]
+        assert child.finish() == 0, child.stderr.read_text()[-2000:]
     finally:
         if child.process.poll() is None:
             child.process.kill()

@@ -105,7 +105,7 @@ async def test_exact_match(actual: str, expected: str, score: float) -> None:
     assert result.details["match"] is (score == 1.0)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.text(max_size=40))
 def test_exact_match_implies_full_rouge(text: str) -> None:
     assert rouge1(text, text)[2] == pytest.approx(1.0)
@@ -200,7 +200,7 @@ async def test_composite_and_weighted_take_10xgraphs_arguments() -> None:
     assert (await weighted.evaluate(reply, case)).score == pytest.approx(3 / 4 * 6 / 7)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz ingedlyation,.!0123É", max_size=60),
@@ -296,7 +296,7 @@ def test_the_porter_stemmer_gives_nltks_stems_for_a_large_english_vocabulary() -
     assert {w: porter_stem(w) for w in words} == {w: nltk.stem(w) for w in words}
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=3000)
 @given(
     st.text(alphabet="bcdfglmnprstvwxyzaeiou0", max_size=6),
     st.sampled_from(_SUFFIXES),

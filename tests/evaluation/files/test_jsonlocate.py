@@ -43,7 +43,7 @@ def offset_of(text: str, line: int, column: int) -> int:
     return sum(len(row) + 1 for row in text.split("\n")[: line - 1]) + column - 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(value=JSON, indent=st.sampled_from([None, 0, 2]))
 def test_each_path_points_at_its_own_value(value: Any, indent: int | None) -> None:
     text = json.dumps(value, indent=indent, ensure_ascii=False)
