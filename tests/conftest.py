@@ -115,6 +115,14 @@ def _own_state_folder(
 
 
 @pytest.fixture(autouse=True)
+def _own_cache_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test has its own cache folder (what an agent's files import), never the user's."""
+    monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(autouse=True)
 def _own_settings_folder(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

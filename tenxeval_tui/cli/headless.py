@@ -146,10 +146,6 @@ def prepare_run(
     and the session's options; :class:`UsageError` on any problem. ``tell_agent`` is told
     the agent as soon as the settings are read, before the checks, when it is sure to run
     as it is (:func:`_agent_is_sure`): ``run``'s worker child imports it meanwhile."""
-    from tenxeval_tui.cli.run_options import FlagError, tool_settings
-    from tenxeval_tui.evaluation.dataset.selection import CaseSelection
-    from tenxeval_tui.runs.plan import RunPlan
-
     reuse = reuse_mode(args)  # first: it may give a path back to the paths
     variant_flags = _variant_flags(args)
     args.agent = variant_flags.single_agent  # several --agent are variants, each its own
@@ -163,6 +159,11 @@ def prepare_run(
     agent_folder = Path.cwd() if agent_given else workspace.resolve(Path("."))
     if tell_agent is not None and agent_given and _agent_is_sure(args, workspace):
         tell_agent(agent, agent_folder)
+    # Imported once the worker is told (pydantic and the eval set models): not before.
+    from tenxeval_tui.cli.run_options import FlagError, tool_settings
+    from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+    from tenxeval_tui.runs.plan import RunPlan
+
     if not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"{sources['threshold'].where}: {args.threshold} is not between 0 and 1")
     files, scanned = ([], set()) if args.from_journal else _eval_files(args.paths, workspace)

@@ -11,9 +11,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tenxeval_tui import __version__
+
+if TYPE_CHECKING:
+    from tenxeval_tui.runs.spare_worker import SpareWorker
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -35,16 +38,46 @@ def cmd_open(args: argparse.Namespace) -> int:
     return app.return_code or 0  # 129 when the terminal went away
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.run_command`)."""
+def cmd_run(args: argparse.Namespace, spare: SpareWorker | None = None) -> int:
+    """Evaluate an agent on eval sets without the UI (see :mod:`tenxeval_tui.cli.run_command`).
+    ``spare``: the run's worker child, started by :func:`main` before the parser was built;
+    else it is started here when the flags want one."""
     # The worker child starts first: its imports overlap this process's (issue #38).
-    from tenxeval_tui.cli.run_flags import wants_spare_worker
-    from tenxeval_tui.runs.spare_worker import SpareWorker  # only the standard library
+    if spare is None:
+        from tenxeval_tui.cli.run_flags import wants_spare_worker
+        from tenxeval_tui.runs.spare_worker import SpareWorker  # only the standard library
 
-    spare = SpareWorker.start() if wants_spare_worker(args) else None
+        spare = SpareWorker.start() if wants_spare_worker(args) else None
     from tenxeval_tui.cli.run_command import run_command
 
     return run_command(args, spare)
+
+
+class _QuietParser(argparse.ArgumentParser):
+    """A parser that raises on a bad command line instead of printing it and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(message)
+
+
+def _early_spare(argv: Sequence[str]) -> SpareWorker | None:
+    """``run``'s worker child, started before anything else when ``argv`` is a ``run`` that
+    wants one (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`): its imports then
+    overlap the building of the whole parser and this process's checks (issue #38). Read
+    with ``run``'s flags alone; a command line they cannot read starts none (the whole
+    parser says why, or :func:`cmd_run` starts it)."""
+    if argv[:1] != ["run"] or any(a in ("-h", "--help") for a in argv):
+        return None
+    from tenxeval_tui.cli.run_flags import add_run_arguments, wants_spare_worker
+    from tenxeval_tui.runs.spare_worker import SpareWorker  # only the standard library
+
+    parser = _QuietParser(prog="tenxeval-tui run", add_help=False)
+    add_run_arguments(parser)
+    try:
+        args = parser.parse_args(argv[1:])
+    except ValueError:
+        return None
+    return SpareWorker.start() if wants_spare_worker(args) else None
 
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -335,6 +368,15 @@ def _open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    spare = _early_spare(argv)
+    try:
+        return _main(argv, spare)
+    finally:
+        if spare is not None:
+            spare.discard()  # nothing once handed its plan
+
+
+def _main(argv: list[str], spare: SpareWorker | None) -> int:
     from tenxeval_tui.evaluation.files.textfiles import max_file_problem
 
     if (problem := max_file_problem()) is not None:  # never ignored quietly
@@ -352,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        code: int = args.func(args)
+        code: int = cmd_run(args, spare) if args.func is cmd_run else args.func(args)
     except BrokenPipeError:
         # stdout closed early (``| head``): stop quietly, as command-line tools do
         devnull = os.open(os.devnull, os.O_WRONLY)

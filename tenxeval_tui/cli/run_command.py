@@ -19,16 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tenxeval_tui.cli.headless import EXIT_USAGE, AgentTold, UsageError, prepare_run
-from tenxeval_tui.cli.run_display import ConsoleDisplay
-from tenxeval_tui.cli.run_options import json_summary
-from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
 from tenxeval_tui.evaluation.inert import inert
-from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED, Published
 from tenxeval_tui.runs.problems import RunProblem
-from tenxeval_tui.runs.session import RunSession
 
 if TYPE_CHECKING:
     from tenxeval_tui.runs.case_scan import ScannedSet
+    from tenxeval_tui.runs.outcome import Published
     from tenxeval_tui.runs.spare_worker import SpareWorker
     from tenxeval_tui.runs.variant_session import VariantOutcome
 
@@ -75,6 +71,8 @@ def _run_command(args: argparse.Namespace, spare: SpareWorker | None) -> int:
 
             summary = variants_json(variants[0], code, args.threshold)
         else:
+            from tenxeval_tui.cli.run_options import json_summary
+
             summary = json_summary(published, code, args.threshold)
         with contextlib.suppress(BrokenPipeError):
             print(json.dumps(summary, indent=2), file=out, flush=True)
@@ -97,6 +95,13 @@ def _run(
     of several variants: its outcome to ``variants``)."""
     try:
         plan, options = prepare_run(args, _telling(spare, args))
+        # The run's machinery (pydantic and most of the core) is imported once the worker
+        # child is told its agent, in prepare_run: imported before, it delayed the tell,
+        # and so the agent's import in the child (issue #38).
+        from tenxeval_tui.cli.run_display import ConsoleDisplay
+        from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
+        from tenxeval_tui.runs.session import RunSession
+
         # One read of each eval set for its keys and the plain run's selection.
         scanned: dict[Path, ScannedSet] | None = None if options.variants or args.watch else {}
         warn_unknown_keys(plan, strict=args.strict, scanned=scanned)
@@ -134,6 +139,8 @@ def _run(
         print(inert(f"tenxeval-tui run: {exc}", multiline=True), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        from tenxeval_tui.runs.outcome import EXIT_INTERRUPTED
+
         return EXIT_INTERRUPTED
 
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from tenxeval_tui.evaluation.provenance import AgentPart, agent_part
+from tenxeval_tui.evaluation.provenance.imports_cache import default_cache
 from tenxeval_tui.runs.forked import Forked, ForkFailed
 
 logger = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ class _Started:
             return self.forked.result()
         except ForkFailed as exc:
             logger.debug("agent part of %s worked out here: %s", self.module, exc)
-            return agent_part(self.module, self.project, self.path)
+            return agent_part(self.module, self.project, self.path, cache=default_cache())
 
 
 class AgentParts:
@@ -52,9 +53,9 @@ class AgentParts:
         ``sys.path`` as it is now: call before importing the agent."""
         if not module or (key := (module, str(project))) in self._parts:
             return
-        forked = Forked.start(lambda: agent_part(module, project)) if self.fork else None
+        forked = Forked.start(lambda: _part(module, project)) if self.fork else None
         self._parts[key] = (
-            _Started(module, project, forked) if forked is not None else agent_part(module, project)
+            _Started(module, project, forked) if forked is not None else _part(module, project)
         )
 
     def get(self, module: str | None, project: Path) -> AgentPart | None:
@@ -64,6 +65,12 @@ class AgentParts:
         if isinstance(found, _Started):
             found = self._parts[key] = found.result()
         return found
+
+
+def _part(module: str, project: Path) -> AgentPart:
+    """The agent's part, what each file of its code imports kept on disk for the next run
+    (a worker's first case waited for the parsing, issue #38)."""
+    return agent_part(module, project, cache=default_cache())
 
 
 __all__ = ["AgentParts"]

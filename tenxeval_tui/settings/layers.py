@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.tools.settings import parse_tool_mode
 from tenxeval_tui.settings.user_settings import BACKENDS, UserSettings, check_log_level
 from tenxeval_tui.settings.workspace import Workspace
 
@@ -93,6 +92,15 @@ def _flag(raw: str) -> bool:
     raise ValueError(f"{raw!r} is not true or false (1/0, yes/no, on/off)")
 
 
+def _tool_mode(raw: str) -> str:
+    """A tool mode (:func:`~tenxeval_tui.evaluation.tools.settings.parse_tool_mode`), its
+    module (pydantic) imported only when the setting is read: ``run`` reads its settings
+    before it imports pydantic, to tell its worker child the agent sooner (issue #38)."""
+    from tenxeval_tui.evaluation.tools.settings import parse_tool_mode
+
+    return parse_tool_mode(raw)
+
+
 def _path(raw: str) -> Path:
     return Path(_text(raw)).expanduser()
 
@@ -145,7 +153,7 @@ SETTINGS: tuple[Setting, ...] = (
         user="run.backend",
         default="process",
     ),
-    Setting("tools", "TENXEVAL_TOOLS", parse_tool_mode, "--tools", default="live"),
+    Setting("tools", "TENXEVAL_TOOLS", _tool_mode, "--tools", default="live"),
     Setting("timeout", "TENXEVAL_TIMEOUT", _positive_float, "--timeout", user="run.timeout"),
     Setting("repeat", "TENXEVAL_REPEAT", _positive_int, "--repeat", user="run.repeat"),
     Setting("log_level", "TENXEVAL_LOG_LEVEL", _level, "--log-level", user="run.log_level"),

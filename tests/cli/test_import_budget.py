@@ -138,3 +138,50 @@ def test_the_worker_loads_no_simulator_for_an_eval_set() -> None:
         "tenxeval_tui.runs.watch",
     )
     assert _loaded(modules, simulator) == []
+
+
+# Runs `tenxeval-tui ARGS...` through its entry point and writes, for the moment the
+# spare worker is told its agent, which of the run's heavy modules the parent had loaded.
+TELL_PROBE = """
+import json, sys
+from tenxeval_tui.runs import spare_worker
+
+out, args = sys.argv[1], sys.argv[2:]
+told = {}
+prepare = spare_worker.SpareWorker.prepare
+
+def recording(self, *given):
+    told["modules"] = sorted(sys.modules)
+    return prepare(self, *given)
+
+spare_worker.SpareWorker.prepare = recording
+from tenxeval_tui.cli.main import main
+code = main(args)
+with open(out, "w") as file:
+    json.dump({"code": code, **told}, file)
+"""
+
+LOADED_AFTER_THE_TELL = (
+    "tenxeval_tui.evaluation.config.eval_config",
+    "tenxeval_tui.evaluation.dataset.eval_set",
+    "tenxeval_tui.runs.plan",
+    "tenxeval_tui.runs.session",
+    "tenxeval_tui.cli.unknown_keys",
+)
+"""What the parent imports only once its worker is told the agent: imported before, they
+delayed the tell, and so the agent's import in the worker (issue #38)."""
+
+
+def test_the_worker_is_told_its_agent_before_the_parent_imports_the_run(project: Path) -> None:
+    out = project / "told.json"
+    done = subprocess.run(
+        [sys.executable, "-c", TELL_PROBE, str(out), "run", "--agent",
+         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
+         "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["code"] == 0  # a whole run, its agent told to its spare worker
+    assert _loaded(result["modules"], LOADED_AFTER_THE_TELL) == []

@@ -5,6 +5,7 @@ no child behind, and a child whose parent ends before the plan comes exits quiet
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -262,3 +263,64 @@ def test_a_plan_tells_its_spare_worker_only_an_agent_sure_to_run_as_told(tmp_pat
         {"backend": "ray"},
     ):
         assert plan.model_copy(update=unsure).told_spare() is None, unsure
+
+
+class _FakeSpare:
+    """Stands for a started worker child: notes that it was discarded."""
+
+    def __init__(self, events: list[object]) -> None:
+        self.events = events
+
+    def discard(self) -> None:
+        self.events.append("discarded")
+
+
+def _main_events(
+    monkeypatch: pytest.MonkeyPatch, project: Path, *args: str
+) -> tuple[list[object], _FakeSpare | None]:
+    """What ``main(args)`` did in order: the worker started ("spare"), the whole parser
+    built ("parser"), the run given its spare (("run", spare)), the spare discarded."""
+    cli_main = importlib.import_module("tenxeval_tui.cli.main")  # `cli.main` is the function
+    run_command = importlib.import_module("tenxeval_tui.cli.run_command")
+    events: list[object] = []
+    spare = _FakeSpare(events)
+    build_parser = cli_main.build_parser
+
+    def start(cls: type[SpareWorker]) -> _FakeSpare:
+        events.append("spare")
+        return spare
+
+    def parser() -> object:
+        events.append("parser")
+        return build_parser()
+
+    def run(args: object, given: object = None) -> int:
+        events.append(("run", given))
+        return 0
+
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(SpareWorker, "start", classmethod(start))
+    monkeypatch.setattr(cli_main, "build_parser", parser)
+    monkeypatch.setattr(run_command, "run_command", run)
+    assert cli_main.main(list(args)) == 0
+    return events, spare
+
+
+def test_the_worker_starts_before_the_whole_parser_is_built(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    events, spare = _main_events(
+        monkeypatch, project, "run", "--agent", AGENT, "-q", "evals/plain.evalset.json"
+    )
+    assert events == ["spare", "parser", ("run", spare), "discarded"]
+
+
+def test_a_run_that_wants_no_spare_worker_starts_none_early(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    # --watch runs a worker per change; a missing file is a usage error: no worker first
+    for args in (("--watch",), ("missing.evalset.json",)):
+        events, _ = _main_events(
+            monkeypatch, project, "run", "--agent", AGENT, *args, "evals/plain.evalset.json"
+        )
+        assert events == ["parser", ("run", None)]

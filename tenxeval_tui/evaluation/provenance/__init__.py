@@ -58,6 +58,7 @@ from tenxeval_tui.evaluation.provenance.hashing import (
     judge_models,
     sha256_json,
 )
+from tenxeval_tui.evaluation.provenance.imports_cache import ImportsCache
 
 logger = logging.getLogger("tenxeval_tui.evaluation.provenance")
 
@@ -127,10 +128,21 @@ def _site_folders() -> tuple[Path, ...]:
 
 
 def _version(distribution: str) -> str:
+    """``importlib.metadata.version(distribution)`` (``""``: not installed), read from the
+    metadata's header lines alone: parsing the whole file as an e-mail message (a long
+    description and all) was most of the cost of a run's ``versions`` (issue #38)."""
     try:
-        return importlib.metadata.version(distribution)
+        dist = importlib.metadata.distribution(distribution)
     except importlib.metadata.PackageNotFoundError:
         return ""
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    for line in text.splitlines():
+        if not line.strip():  # the headers end: the description follows
+            break
+        key, colon, value = line.partition(":")
+        if colon and key.strip().lower() == "version":
+            return value.strip()
+    return dist.version or ""
 
 
 def run_provenance(
@@ -180,13 +192,18 @@ class AgentPart:
 
 
 def agent_part(
-    module: str | None, project: str | Path | None, path: Sequence[str] | None = None
+    module: str | None,
+    project: str | Path | None,
+    path: Sequence[str] | None = None,
+    *,
+    cache: ImportsCache | None = None,
 ) -> AgentPart:
     """The :class:`AgentPart` of the agent in ``module`` imported from ``project``, its
     code found on the import path ``path`` (default ``sys.path`` as it is now: before the
-    agent's import, which may change it). Never raises (a code that cannot be hashed is
-    logged, its hash ``None``)."""
-    code = _agent_code(module, project, path)
+    agent's import, which may change it). ``cache``: what each file of the code imports,
+    kept on disk between runs (:mod:`.imports_cache`). Never raises (a code that cannot be
+    hashed is logged, its hash ``None``)."""
+    code = _agent_code(module, project, path, cache)
     return AgentPart(
         module,
         code.sha256 if code is not None else None,
@@ -195,12 +212,15 @@ def agent_part(
 
 
 def _agent_code(
-    module: str | None, project: str | Path | None, path: Sequence[str] | None = None
+    module: str | None,
+    project: str | Path | None,
+    path: Sequence[str] | None = None,
+    cache: ImportsCache | None = None,
 ) -> AgentCode | None:
     if not module:
         return None
     try:
-        return agent_code(module, project, path)
+        return agent_code(module, project, path, cache=cache)
     except (OSError, ValueError, ImportError) as exc:
         logger.warning("the agent's code (%s) could not be hashed: %s", module, exc)
         return None

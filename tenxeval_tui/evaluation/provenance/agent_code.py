@@ -32,6 +32,7 @@ from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 
 from tenxeval_tui.evaluation.provenance.hashing import sha256_json
+from tenxeval_tui.evaluation.provenance.imports_cache import ImportsCache
 
 OWN_PACKAGE = "tenxeval_tui"
 _NOT_PROJECT_PARTS = frozenset(
@@ -75,15 +76,23 @@ def _source_file(spec: ModuleSpec | None) -> Path | None:
     return path if path.suffix == ".py" and path.is_file() else None
 
 
-def _package_files(spec: ModuleSpec | None) -> Iterator[Path]:
-    """Every ``.py`` file under a package's folders (none for a plain module)."""
+def _package_files(spec: ModuleSpec | None) -> Iterator[tuple[Path, tuple[str, ...]]]:
+    """Every ``.py`` file under a package's folders (none for a plain module), with its
+    path's parts below its folder. Walked with strings: ``Path.relative_to`` for every
+    file was a third of a walk whose files' imports were known (issue #38)."""
     if spec is None or not spec.submodule_search_locations:
         return
     for folder in spec.submodule_search_locations:
-        for path in sorted(Path(folder).rglob("*.py")):
-            relative = path.relative_to(folder).parts
-            if not any(p == "__pycache__" or p.startswith(".") for p in relative[:-1]):
-                yield path
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for top, subfolders, names in os.walk(folder):
+            below = os.path.relpath(top, folder)
+            parts = () if below == os.curdir else tuple(below.split(os.sep))
+            subfolders[:] = [d for d in subfolders if d != "__pycache__" and d[0] != "."]
+            found.extend(
+                (os.path.join(top, name), (*parts, name)) for name in names if name.endswith(".py")
+            )
+        for path, parts in sorted(found):
+            yield Path(path), parts
 
 
 _PARSED_LIMIT = 4096
@@ -92,18 +101,25 @@ _parsed: dict[tuple[str, str, bool], frozenset[str]] = {}
 
 Parsing is most of a walk's cost, and a process that runs an agent again and again (the
 pytest helpers, watch mode, the workbench) walks the same files each time: keyed by the
-bytes' hash, a file changed since is parsed again."""
+bytes' hash, a file changed since is parsed again. A walk given an :class:`ImportsCache`
+also keeps them on disk, for the next process."""
 
 
 def _imported_names_cached(
-    source: bytes, digest: str, module: str, is_package: bool
+    source: bytes, digest: str, module: str, is_package: bool, disk: ImportsCache | None = None
 ) -> frozenset[str]:
     key = (digest, module, is_package)
     names = _parsed.get(key)
+    if names is None and disk is not None:
+        names = disk.get(key)
     if names is None:
+        names = frozenset(_imported_names(source, module, is_package))
+    if disk is not None and disk.get(key) is None:  # parsed here, or by this process before
+        disk.put(key, names)
+    if key not in _parsed:
         if len(_parsed) >= _PARSED_LIMIT:
             _parsed.clear()
-        names = _parsed[key] = frozenset(_imported_names(source, module, is_package))
+        _parsed[key] = names
     return names
 
 
@@ -153,7 +169,10 @@ def _imported_names(source: bytes, module: str, is_package: bool) -> set[str]:
 class _Walk:
     """The files of one agent's code as they are found."""
 
-    def __init__(self, project: Path | None, path: Sequence[str]) -> None:
+    def __init__(
+        self, project: Path | None, path: Sequence[str], disk: ImportsCache | None = None
+    ) -> None:
+        self.disk = disk
         self.project = project.resolve() if project is not None else None
         inside = [p for p in path if p and self._in_project(Path(p).resolve())]
         self.project_search = [str(self.project), *inside] if self.project is not None else []
@@ -175,13 +194,10 @@ class _Walk:
         self.files.setdefault(path.resolve(), module)
 
     def add_package(self, top: str) -> None:
-        spec = _spec(top, self.search)
-        folders = [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
-        for path in _package_files(spec):
-            folder = next(f for f in folders if path.is_relative_to(f))
-            parts = path.relative_to(folder).with_suffix("").parts
-            parts = parts[:-1] if parts[-1] == "__init__" else parts
-            self.add(path, ".".join([top, *parts]))
+        for path, parts in _package_files(_spec(top, self.search)):
+            names = [*parts[:-1], parts[-1][: -len(".py")]]
+            names = names[:-1] if names[-1] == "__init__" else names
+            self.add(path, ".".join([top, *names]))
 
     def follow_imports(self) -> None:
         done: set[Path] = set()
@@ -192,7 +208,7 @@ class _Walk:
                 source = path.read_bytes()
                 digest = self.digests[path] = hashlib.sha256(source).hexdigest()
                 is_package = path.name == "__init__.py"
-                for name in _imported_names_cached(source, digest, module, is_package):
+                for name in _imported_names_cached(source, digest, module, is_package, self.disk):
                     self._take(name)
 
     def _take(self, name: str) -> None:
@@ -232,13 +248,18 @@ def _spec_or_none(name: str, search: Sequence[str]) -> ModuleSpec | None:
 
 
 def agent_code(
-    module: str, project: str | Path | None = None, path: Sequence[str] | None = None
+    module: str,
+    project: str | Path | None = None,
+    path: Sequence[str] | None = None,
+    *,
+    cache: ImportsCache | None = None,
 ) -> AgentCode | None:
     """The code of the agent in ``module``, run from ``project`` (``None``: the module's
     own folder on the import path), found on the import path ``path`` (default
-    ``sys.path``); ``None`` when the module cannot be found."""
+    ``sys.path``); ``None`` when the module cannot be found. ``cache``: what each file
+    imports, kept on disk (:mod:`.imports_cache`; saved when the walk added to it)."""
     path = list(sys.path if path is None else path)
-    walk = _Walk(Path(project) if project is not None else None, path)
+    walk = _Walk(Path(project) if project is not None else None, path, cache)
     try:
         spec = _spec(module, walk.search)
     except (ImportError, ValueError, OSError):
@@ -247,12 +268,16 @@ def agent_code(
     if file is None and not (spec is not None and spec.submodule_search_locations):
         return None
     if walk.project is None and file is not None:
-        walk = _Walk(_import_root(file, module), path)
+        walk = _Walk(_import_root(file, module), path, cache)
     if file is not None:
         walk.add(file, module)
     if "." in module or (spec is not None and spec.submodule_search_locations):
         walk.add_package(module.partition(".")[0])
-    walk.follow_imports()
+    try:
+        walk.follow_imports()
+    finally:
+        if cache is not None:
+            cache.save()
     files = sorted((walk.relative(path), walk.digests[path]) for path in walk.files)
     return AgentCode(module=module, files=tuple(files), imports=tuple(sorted(walk.imports)))
 
