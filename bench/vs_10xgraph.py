@@ -25,7 +25,9 @@ Targets (issue #38), exit 1 when one is missed:
 
 - a 1-case run at most 1.0x 10xGraph's wall time;
 - time to first case at most 0.3 s (the issue says on a quiet machine: the load is printed);
-- whole-process wall time at 10,000 cases at most 0.8x 10xGraph's.
+- whole-process wall time at 10,000 cases at most 0.8x 10xGraph's (the graph alone, the
+  floor under both, is about 0.8x of it already: the line "above the floor" restates the
+  ratio as what each harness adds above the floor, printed, not a target).
 
 Run: .venv/bin/python bench/vs_10xgraph.py [--big] [--rounds N] [--sizes 1,1000,10000]
 """
@@ -156,6 +158,18 @@ def compare(folder: Path, size: int, rounds: int, config: Path) -> dict[str, lis
     return figures
 
 
+def above_floor(ours: float, theirs: float, floor: float) -> str:
+    """What each harness adds above the graph alone, ours against 10xGraph's: the target's
+    ratio restated where the floor leaves room (at 10,000 cases the floor is 0.8x of
+    10xGraph's whole time already)."""
+    if theirs <= floor:
+        return "above the floor: 10xGraph adds nothing measurable above it this run"
+    return (
+        f"above the floor: ours {ours - floor:.2f} s, 10xGraph {theirs - floor:.2f} s, "
+        f"(ours - floor) / (10xGraph - floor) = {(ours - floor) / (theirs - floor):.2f}"
+    )
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -202,6 +216,7 @@ def main() -> int:
                     f"10xGraph's wall; ours {wall['ours'] - wall['graph']:.2f} s above it, "
                     f"10xGraph {wall['10xgraph'] - wall['graph']:.2f} s)"
                 )
+                print(f"          {above_floor(wall['ours'], wall['10xgraph'], wall['graph'])}")
             if size == 1:
                 firsts = {
                     name: median([m.first_case for m in runs if m.first_case is not None] or [0])

@@ -39,7 +39,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
-from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+from tenxeval_tui.evaluation.results.journal_tail import CaseSeen, JournalTail
 from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.held_interrupts import HeldInterrupts
@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 
 STOP_GRACE = 5.0
 """Seconds a child asked to stop may take before it is killed."""
+TAIL_SECONDS = 0.05
+"""The least time between two reads of the journal as the run goes (:class:`JournalTail`)."""
 JOURNAL_GLOB = "run-*.journal.jsonl"
 
 
@@ -214,8 +216,11 @@ class _Follower:
         observers: Sequence[RunObserver],
         timeout: float | None,
         kept: KeptResults,
+        tail: JournalTail | None = None,
     ) -> None:
         self.child = child
+        self.tail = tail
+        self._tail_read = 0.0
         self.in_flight = _InFlight()
         self.watch = DeadlineWatch(timeout, self.kill)
         self.kept = kept
@@ -246,7 +251,11 @@ class _Follower:
             if text.startswith('{"type": "worker_plan"'):
                 self.planned_line = text
                 continue
-            if replay_json_lines([text], self.observer) or not text.startswith('{"type": "worker_'):
+            if replay_json_lines([text], self.observer):
+                if self.tail is not None and text.startswith('{"type": "case_end"'):
+                    self._follow_journal()
+                continue
+            if not text.startswith('{"type": "worker_'):
                 continue
             try:
                 data = json.loads(text)
@@ -260,6 +269,14 @@ class _Follower:
                 self.reports_written = True
             elif data.get("type") == JOURNAL_FAILED:
                 self.kept.journal_failed(str(data.get("message", "the journal failed")))
+
+    def _follow_journal(self) -> None:
+        """Read what the journal gained (its case lines come before their ``case_end``),
+        at most every :data:`TAIL_SECONDS`: the reports are ready soon after the last."""
+        now = time.monotonic()
+        if self.tail is not None and now - self._tail_read >= TAIL_SECONDS:
+            self._tail_read = now
+            self.tail.read_new()
 
     def stop(self) -> None:
         """SIGTERM (a clean cancel), then SIGKILL after :data:`STOP_GRACE` seconds."""
@@ -288,12 +305,15 @@ def run_in_child(
     stderr: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
+    on_journal_case: CaseSeen | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
     ``stop``, set from another thread, stops the child the same way (a run off the main
     thread, which Ctrl-C never reaches). ``spare``: a worker started already, handed the
     plan instead of starting one (:mod:`~tenxeval_tui.runs.spare_worker`).
+    ``on_journal_case`` is told of each case as this process reads it in the journal,
+    while the run goes (:class:`~tenxeval_tui.evaluation.results.journal_tail.JournalTail`).
 
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
@@ -304,11 +324,14 @@ def run_in_child(
     journal = journal_path(output_dir)
     outcome = ChildRun(journal=journal)
     kept = KeptResults()
+    tail = JournalTail(journal, on_journal_case)
     planned = ""
     segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
-            follower = _run_child(segment, Path(tmp), observers, outcome, kept, stderr, stop, spare)
+            follower = _run_child(
+                segment, Path(tmp), observers, outcome, kept, tail, stderr, stop, spare
+            )
             spare = None  # a later segment starts its own
             planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
@@ -321,7 +344,7 @@ def run_in_child(
     outcome.worker_error = follower.worker_error
     outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
     try:
-        outcome.reports = read_journal_runs_streamed(journal) if journal.is_file() else []
+        outcome.reports = tail.finish() if journal.is_file() else []
     except (OSError, EvalFileError) as exc:
         outcome.warnings.append(f"the run's journal could not be read: {exc}")
     if kept.failure is not None:
@@ -350,6 +373,7 @@ def _run_child(
     observers: Sequence[RunObserver],
     outcome: ChildRun,
     kept: KeptResults,
+    tail: JournalTail,
     stderr: Callable[[str], None] | None,
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
@@ -362,7 +386,7 @@ def _run_child(
             forwarder = _forward_lines(child.stderr, stderr or _to_stderr)
         # A pooled run's driver keeps its workers' deadlines (its own loop runs no agent).
         timeout = None if plan.pooled else plan.resolved_config().timeout
-        follower = _Follower(child, observers, timeout, kept)
+        follower = _Follower(child, observers, timeout, kept, tail)
         ended = threading.Event()
         if stop is not None:
             _stop_when(stop, ended, outcome, follower)

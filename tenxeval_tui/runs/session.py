@@ -71,7 +71,7 @@ from tenxeval_tui.runs.passes import (
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
 from tenxeval_tui.runs.provenance import plan_provenance
-from tenxeval_tui.runs.report_writers import load_report_writers
+from tenxeval_tui.runs.report_writers import load_report_writers, page_cases
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.reuse import (
@@ -306,6 +306,7 @@ class RunSession:
             plan = plan.model_copy(update={"config": passes.budget.pass_config(config, total)})
         if config.reporter.enabled:
             load_report_writers(config.reporter)  # while the child runs
+        page = page_cases(config.reporter)  # made as the child runs the cases
         with self.display.progress(total) as observers:
             child = run_in_child(
                 plan,
@@ -315,8 +316,11 @@ class RunSession:
                 stderr=self.display.child_stderr,
                 stop=self.stop,
                 spare=self.spare,
+                on_journal_case=page.add if page is not None else None,
             )
         self.spare = None
+        if page is not None:
+            page.attach(child.reports)
         if child.worker_error is not None:
             if child.journal is not None and any(r.summary.total_cases for r in child.reports):
                 # a case broken mid-file stopped a streamed run: what ran before it is kept

@@ -23,8 +23,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import itertools
+import os
+import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
@@ -39,6 +41,7 @@ from tenxeval_tui.evaluation.files.fileio import without_surrogates
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
+from tenxeval_tui.evaluation.results.journal_results import JournalResults
 
 _BAR_WIDTH = 360
 MAX_CASES = 10_000
@@ -172,10 +175,13 @@ class HTMLReporter(BaseReporter):
         head, _, tail = self._page(report, mark, len(shown)).partition(mark)
         yield head
         yield "["
-        for index, result in enumerate(shown):
+        for index, item in enumerate(_prepared_or_read(shown, self.options)):
             if index:
                 yield ","
-            yield from _case_parts(result, self.options)
+            if isinstance(item, str):
+                yield item
+            else:
+                yield from _case_parts(item, self.options)
         yield "]"
         yield tail
 
@@ -250,6 +256,66 @@ class _Chosen(Sequence[EvalCaseResult]):
         if isinstance(index, slice):
             return _Chosen(self.results, self.indices[index])
         return self.results[self.indices[index]]
+
+
+def _prepared_or_read(
+    shown: Sequence[EvalCaseResult], options: ViewOptions
+) -> Iterable[str | EvalCaseResult]:
+    """The ``shown`` cases, each as its data's text when it was made as the run went
+    (:class:`PreparedCases`), else the result (its text to be made)."""
+    results, indices = (
+        (shown.results, shown.indices) if isinstance(shown, _Chosen) else (shown, None)
+    )
+    if not isinstance(results, JournalResults) or options not in results.prepared:
+        return shown
+    return results.texts(options, range(len(results)) if indices is None else indices)
+
+
+class PreparedCases:
+    """The page's data of a run's cases, made as they finish (``tenxeval-tui run``'s
+    parent reads its worker's journal as it grows, on a core that is otherwise idle), for
+    the report written after the last case: only the reading of the cases the page shows
+    and the page itself are left then.
+
+    Held in a temporary file by where each case's line starts in the journal
+    (:class:`~tenxeval_tui.evaluation.results.journal_results.PreparedTexts`): the first
+    ``most`` failed or errored cases and the first ``most`` passing ones that come (every
+    case a page of ``most`` may show, when they come in report order). A case not made
+    here is made as the page is written."""
+
+    def __init__(self, options: ViewOptions, most: int | None = MAX_CASES) -> None:
+        self.options = options
+        self.most = most
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (held as long as the texts)
+        self._size = 0
+        self._places: dict[int, tuple[int, int]] = {}
+        self._kinds = [0, 0]
+        """Cases made of each kind: failing, passing."""
+
+    def add(self, result: EvalCaseResult, start: int) -> None:
+        """Make the data of ``result``, whose journal line starts at byte ``start``."""
+        kind = int(result.passed and not result.is_error)
+        if self.most is not None and self._kinds[kind] >= self.most:
+            return
+        self._kinds[kind] += 1
+        data = "".join(_case_parts(result, self.options)).encode("utf-8")
+        self._file.write(data)
+        self._places[start] = (self._size, len(data))
+        self._size += len(data)
+
+    def text(self, start: int) -> str | None:
+        """The data of the case whose journal line starts at byte ``start``."""
+        place = self._places.get(start)
+        if place is None:
+            return None
+        self._file.flush()
+        offset, size = place
+        return os.pread(self._file.fileno(), size, offset).decode("utf-8")
+
+    def attach(self, results: JournalResults) -> None:
+        """Let an HTML report of ``results`` (the journal's these cases were read from)
+        take their data from here."""
+        results.prepared[self.options] = self
 
 
 NODE_BATCH = 500

@@ -266,7 +266,7 @@ def read_runs[R: JournalRun](path: str | Path, make_run: Callable[..., R]) -> li
     """The runs of the journal at ``path`` as ``make_run`` makes them (``make_run(set_id,
     name, order)``), every case line read (and checked) once, in file order."""
     path = Path(path)
-    runs = _Runs(make_run)
+    runs = JournalRuns(make_run)
     # The results are trees of plain objects made by the thousand: the cyclic garbage
     # collector, run again and again over the growing heap, took half of the read.
     collecting = gc.isenabled()
@@ -280,7 +280,7 @@ def read_runs[R: JournalRun](path: str | Path, make_run: Callable[..., R]) -> li
             gc.enable()
 
 
-class _Runs[R: JournalRun]:
+class JournalRuns[R: JournalRun]:
     """The runs of a journal as its lines are read."""
 
     def __init__(self, make_run: Callable[..., R]) -> None:
@@ -319,28 +319,49 @@ def _read_lines(
     path: Path, handle: BinaryIO, take: Callable[[dict[str, Any], int, int], None]
 ) -> None:
     """Every line of ``handle`` to ``take`` (parsed, with where it starts and ends in the
-    file). A line that cannot be read is an error unless it is the last one that is not
-    blank (the write in progress when a run was killed) or the start of a JSON object cut
-    short."""
-    unreadable: EvalFileError | None = None
-    number = 0
-    end = 0
+    file), as :class:`LineReader` reads them."""
+    reader = LineReader(path, take)
     while raw := handle.readline():
-        number += 1
-        start, end = end, end + len(raw)
+        reader.feed(raw)
+
+
+class LineReader:
+    """A journal's lines handed in one at a time, in file order, each parsed and given to
+    ``take`` with where it starts and ends in the file. A line that cannot be read is an
+    error (:class:`EvalFileError`, raised when the next line that is not blank comes)
+    unless it is the last one that is not blank (the write in
+    progress when a run was killed) or the start of a JSON object cut short."""
+
+    def __init__(self, path: Path, take: Callable[[dict[str, Any], int, int], None]) -> None:
+        self.path = path
+        self.take = take
+        self.end_offset = 0
+        """Where the lines read so far end in the file."""
+        self._number = 0
+        self._unreadable: EvalFileError | None = None
+
+    def feed(self, raw: bytes) -> None:
+        """The next line of the file (its ``b"\\n"`` included, but for the file's last)."""
+        self._number += 1
+        start = self.end_offset
+        self.end_offset += len(raw)
         if not raw.strip():
-            continue
-        if unreadable is not None:  # a line follows it: it was not the last
-            raise unreadable
+            return
+        if self._unreadable is not None:  # a line follows it: it was not the last
+            raise self._unreadable
         try:
             data = parsed_line(raw)
             raw = b""
-            take(data, start, end)
+            self.take(data, start, self.end_offset)
         except (ValueError, KeyError, TypeError) as exc:
             if _cut_short(raw, exc):
-                continue
-            unreadable = EvalFileError(
-                [Problem(path=str(path), line=number, message=f"not a journal line: {exc}")]
+                return
+            self._unreadable = EvalFileError(
+                [
+                    Problem(
+                        path=str(self.path), line=self._number, message=f"not a journal line: {exc}"
+                    )
+                ]
             )
 
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import abc
 import copy
+import heapq
 import os
 import weakref
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.evaluation.results.journal import JournalRun, case_text, parsed_line, read_runs
@@ -32,7 +33,7 @@ from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.evaluation.summary_totals import SummaryTotals
 
 
-class _OpenFile:
+class OpenFile:
     """A file held open for reading at given places (``pread``: any number of readers at
     once, no shared position), closed when the last report reading it is gone."""
 
@@ -135,17 +136,30 @@ class LazyResults(Sequence[EvalCaseResult]):
         return [copy.deepcopy(result, memo) for result in self]
 
 
+class PreparedTexts(Protocol):
+    """Some cases of a journal made into a writer's text as they were read (a run's parent
+    reading its worker's journal as it grows), by where each case's line starts."""
+
+    def text(self, start: int) -> str | None:
+        """The text of the case whose line starts at byte ``start``; ``None`` when it was
+        not made."""
+        ...
+
+
 class JournalResults(LazyResults):
     """The results of one run of a journal, in report order, read from the file each time
     they are read."""
 
     def __init__(
-        self, source: _OpenFile, starts: array[int], ends: array[int], held: HeldKeys
+        self, source: OpenFile, starts: array[int], ends: array[int], held: HeldKeys
     ) -> None:
         self._source = source
         self._starts = starts
         self._ends = ends
         self._held = held
+        self.prepared: dict[Hashable, PreparedTexts] = {}
+        """Texts of its cases made as the journal was read, by what they are (a writer's
+        key: :meth:`texts`)."""
 
     def keys_held(self) -> HeldKeys:
         return self._held
@@ -170,13 +184,40 @@ class JournalResults(LazyResults):
             text = case_text(raw)
             yield text if text is not None else case_result(parsed_line(raw)["result"])
 
+    def texts(self, key: Hashable, indices: Iterable[int]) -> Iterator[str | EvalCaseResult]:
+        """The results at ``indices``, each as the text :attr:`prepared` holds under
+        ``key`` for it, or read when it has none."""
+        prepared = self.prepared.get(key)
+        for index in indices:
+            text = prepared.text(self._starts[index]) if prepared is not None else None
+            yield text if text is not None else self._get(index)
+
     def __repr__(self) -> str:
         return f"<{len(self)} results in {self._source.path}>"
 
 
+HOLD_MOST = 256
+"""Cases an :class:`IndexedRun` holds back (their figures only) while one listed before
+them has not finished: past that, the summary is worked out again once the run is read."""
+_FIGURES_ONLY = dict.fromkeys(
+    (
+        "actual_trajectory",
+        "actual_tool_calls",
+        "messages",
+        "node_responses",
+        "node_visits",
+        "node_details",
+        "turn_results",
+    ),
+    (),
+)
+"""What a held-back case's running totals do not read (its lists of steps)."""
+
+
 class IndexedRun(JournalRun):
     """A journal run that keeps where its cases are in the file, and their running totals
-    while they come in report order (the order is checked as they come)."""
+    in report order: cases that finish before one listed ahead of them (a run of several
+    cases at once) are held back until it comes, at most :data:`HOLD_MOST` of them."""
 
     def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
         super().__init__(set_id, name, order)
@@ -186,28 +227,69 @@ class IndexedRun(JournalRun):
         """Each case's place in :attr:`order` (past its end when it is not listed)."""
         self._position: dict[str, int] | None = None
         self.totals: SummaryTotals | None = SummaryTotals()
-        """The summary so far while the cases came in report order; ``None`` once not."""
+        """The summary so far of the cases counted in report order; ``None`` once a case
+        came after a later one was counted (summed once sorted)."""
         self.held = HeldKeys()
+        self._arrived = bytearray(len(self.order))
+        self._below = 0
+        """Every listed place under this one has a case."""
+        self._waiting: list[tuple[int, int, EvalCaseResult]] = []
+        """Cases held back: a heap of ``(place, arrival, result)``."""
+        self._counted = -1
+        """The place of the last case counted."""
+        self.last: EvalCaseResult | None = None
+        """The case added last."""
+        self._out_of_order = False
+        """Some case came before one listed ahead of it."""
 
     def add(self, result: EvalCaseResult, start: int, end: int) -> None:
         if self._position is None:
             self._position = {eval_id: i for i, eval_id in enumerate(self.order)}
         place = self._position.get(result.eval_id, len(self._position))
         if self.totals is not None:
-            if self.places and place < self.places[-1]:
-                self.totals = None  # the cases finished out of order: summed once sorted
-            else:
-                self.totals.add(result)
+            self._count(place, result)
         self.held.add(result)
+        self.last = result
+        self._out_of_order = self._out_of_order or bool(self.places and place < self.places[-1])
         self.starts.append(start)
         self.ends.append(end)
         self.places.append(place)
 
-    def streamed_report(self, source: _OpenFile) -> EvalReport:
+    def _count(self, place: int, result: EvalCaseResult) -> None:
+        """Count ``result`` in the totals once every listed case before it has come."""
+        arrived = self._arrived
+        if place < len(arrived):
+            arrived[place] = 1
+            while self._below < len(arrived) and arrived[self._below]:
+                self._below += 1
+        if not self._waiting and place < self._below:  # the usual case: none held back
+            self._count_now(place, result)
+            return
+        figures = result.model_copy(update=_FIGURES_ONLY)
+        heapq.heappush(self._waiting, (place, len(self.places), figures))
+        self._release(lambda first: first < self._below or len(self._waiting) > HOLD_MOST)
+
+    def _release(self, due: Callable[[int], bool]) -> None:
+        while self.totals is not None and self._waiting and due(self._waiting[0][0]):
+            place, _, figures = heapq.heappop(self._waiting)
+            self._count_now(place, figures)
+
+    def _count_now(self, place: int, result: EvalCaseResult) -> None:
+        if self.totals is None:
+            return
+        if place < self._counted:
+            self.totals = None  # came after a later case was counted: summed once sorted
+            self._waiting.clear()
+            return
+        self._counted = place
+        self.totals.add(result)
+
+    def streamed_report(self, source: OpenFile) -> EvalReport:
         """The report of this run, its results read from ``source`` as they are read."""
         self._position = None
+        self._release(lambda first: True)  # the run is read: what it lacks never comes
         starts, ends = self.starts, self.ends
-        if self.totals is None:  # report order: by place, then as they came (a stable sort)
+        if self._out_of_order:  # report order: by place, then as they came (a stable sort)
             order = sorted(range(len(self.places)), key=self.places.__getitem__)
             starts = array("q", (self.starts[i] for i in order))
             ends = array("q", (self.ends[i] for i in order))
@@ -258,7 +340,7 @@ def read_journal_runs_streamed(path: str | Path) -> list[EvalReport]:
     """:func:`~.journal.read_journal_runs`, each report's results left in the file (see
     the module). Raises what it raises for a journal it cannot read."""
     path = Path(path)
-    source = _OpenFile(path)  # first: the file read is the one the reports hold
+    source = OpenFile(path)  # first: the file read is the one the reports hold
     runs = read_runs(path, IndexedRun)
     return [run.streamed_report(source) for run in runs]
 
@@ -281,6 +363,8 @@ __all__ = [
     "IndexedRun",
     "JournalResults",
     "LazyResults",
+    "OpenFile",
+    "PreparedTexts",
     "held_keys",
     "is_streamed",
     "listed",
