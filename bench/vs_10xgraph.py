@@ -78,9 +78,12 @@ def write_eval_set(path: Path, cases: int) -> None:
 
 
 def ours(eval_set: Path, out: Path, config: Path, agent: str = AGENT) -> list[str]:
+    # --concurrency 1: run from the checkout, the command would take this project's own
+    # `concurrency = 4` ([tool.tenxeval]) over the config's `parallel: false`; 10xGraph's
+    # side runs its cases one at a time.
     script = Path(sys.executable).with_name("tenxeval-tui")
     return [str(script), "run", str(eval_set), "--agent", agent, "--config", str(config),
-            "--output-dir", str(out), "-q"]  # fmt: skip
+            "--output-dir", str(out), "--concurrency", "1", "-q"]  # fmt: skip
 
 
 def ours_plain(eval_set: Path, out: Path, config: Path) -> list[str]:
