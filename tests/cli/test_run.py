@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from tenxeval_tui.evaluation import EvalCase, EvalSet
 from tests.cli.conftest import InProcess
 from tests.cli.watching import Watch
 from tests.conftest import SampleRun
-from tests.waiting import scaled
+from tests.waiting import scaled, wait_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
@@ -146,9 +145,8 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
         env={**os.environ, "BROWSER": str(record)},
     )
     assert done.returncode == 0, done.stderr
-    deadline = time.monotonic() + 10
-    while not (project / "opened.txt").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    # the browser is started, not waited for: its file comes a moment after the run ends
+    wait_sync((project / "opened.txt").exists, 10, "the browser handed the report")
     opened = (project / "opened.txt").read_text().strip()
     assert opened.startswith("file://") and opened.endswith(".html")
 
