@@ -1,4 +1,7 @@
-"""`tenxeval-tui cache list|clear|prune`: the real console script over a real judge cache."""
+"""`tenxeval-tui cache list|clear|prune` over a real judge cache. A hostile model name goes
+through the real console script (the bytes a terminal or pipe is given); the rest run
+in-process through its entry point (``in_process``): the same parsing and output without a
+new Python."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,24 +17,37 @@ import pytest
 from tenxeval_tui.cli.cache_command import human_size, parse_duration
 from tenxeval_tui.evaluation import JudgeCache, JudgeReply, TokenUsage
 from tenxeval_tui.evaluation.judges.cache import cache_entries
+from tests.cli.conftest import InProcess, Outcome
 from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 DAY = 86400.0
 
 
-def run(
-    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
+def script(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(SCRIPT), *map(str, args)],
         capture_output=True,
         text=True,
         timeout=scaled(60),
         check=False,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
+        env=dict(os.environ),
     )
+
+
+Run = Callable[..., Outcome]
+
+
+@pytest.fixture
+def run(in_process: InProcess, tmp_path: Path) -> Run:
+    """``tenxeval-tui ARGS`` in-process, in ``cwd`` (the test's own folder unless given)."""
+
+    def command(
+        *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> Outcome:
+        return in_process(cwd or tmp_path, *map(str, args), env=env)
+
+    return command
 
 
 def fill(folder: Path, model: str, count: int, age_days: float) -> None:
@@ -42,7 +59,7 @@ def fill(folder: Path, model: str, count: int, age_days: float) -> None:
         cache.put(key, model, JudgeReply("x" * 1000, TokenUsage(input_tokens=3)))
 
 
-def test_list_counts_entries_and_sizes_per_model(tmp_path: Path) -> None:
+def test_list_counts_entries_and_sizes_per_model(tmp_path: Path, run: Run) -> None:
     folder = tmp_path / "cache"
     fill(folder, "gpt-4o-mini", 3, age_days=1)
     fill(folder, "judge-b", 2, age_days=0)
@@ -57,7 +74,9 @@ def test_list_counts_entries_and_sizes_per_model(tmp_path: Path) -> None:
     assert "  unreadable: 1 entry (`cache prune` removes them)" in lines
 
 
-def test_the_default_folder_is_the_env_var_else_the_working_folders(tmp_path: Path) -> None:
+def test_the_default_folder_is_the_env_var_else_the_working_folders(
+    tmp_path: Path, run: Run
+) -> None:
     fill(tmp_path / ".tenxeval_cache" / "judge", "m", 2, age_days=0)
     done = run("cache", "list", cwd=tmp_path)
     assert f"{tmp_path / '.tenxeval_cache' / 'judge'}: 2 entries" in done.stdout
@@ -67,7 +86,7 @@ def test_the_default_folder_is_the_env_var_else_the_working_folders(tmp_path: Pa
     assert f"{elsewhere}: 1 entry" in done.stdout
 
 
-def test_clear_removes_every_entry_and_says_so(tmp_path: Path) -> None:
+def test_clear_removes_every_entry_and_says_so(tmp_path: Path, run: Run) -> None:
     folder = tmp_path / "cache"
     fill(folder, "m", 4, age_days=0)
     done = run("cache", "clear", "--dir", folder)
@@ -80,7 +99,7 @@ def test_clear_removes_every_entry_and_says_so(tmp_path: Path) -> None:
     assert "removed 0 entries (0 B)" in again.stdout
 
 
-def test_clear_never_touches_files_that_are_no_cache_entries(tmp_path: Path) -> None:
+def test_clear_never_touches_files_that_are_no_cache_entries(tmp_path: Path, run: Run) -> None:
     # pointed at the wrong folder by mistake: a project with 2-letter folders of JSON
     project = tmp_path / "project"
     (project / "db").mkdir(parents=True)
@@ -94,7 +113,7 @@ def test_clear_never_touches_files_that_are_no_cache_entries(tmp_path: Path) -> 
     assert (project / "db" / "schema.json").exists() and near_miss.exists()
 
 
-def test_prune_by_age_then_by_size(tmp_path: Path) -> None:
+def test_prune_by_age_then_by_size(tmp_path: Path, run: Run) -> None:
     folder = tmp_path / "cache"
     fill(folder, "m", 3, age_days=10)
     fill(folder, "m", 3, age_days=2)
@@ -114,7 +133,7 @@ def test_prune_by_age_then_by_size(tmp_path: Path) -> None:
     assert min(e.created for e in left) > time.time() - DAY  # the oldest went first
 
 
-def test_bad_flags_and_folders_exit_2(tmp_path: Path) -> None:
+def test_bad_flags_and_folders_exit_2(tmp_path: Path, run: Run) -> None:
     done = run("cache", "prune", "--older-than", "soon", "--dir", tmp_path)
     assert done.returncode == 2 and "'soon' is no duration" in done.stderr
     done = run("cache", "prune", "--max-mb", "-1", "--dir", tmp_path)
@@ -131,7 +150,7 @@ def test_bad_flags_and_folders_exit_2(tmp_path: Path) -> None:
 def test_a_hostile_model_name_is_listed_inert(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     fill(folder, "\x1b]0;pwned\x07", 1, age_days=0)
-    done = run("cache", "list", "--dir", folder)
+    done = script("cache", "list", "--dir", folder)
     assert "\x1b" not in done.stdout and "␛]0;pwned␇: 1 entry" in done.stdout
 
 

@@ -1,19 +1,27 @@
-"""`tenxeval-tui compare`: the real console script, its output and its exit codes."""
+"""`tenxeval-tui compare`: its output and its exit codes. The first test goes through the
+real console script, as does ``--help`` (what it imports); the rest run in-process through
+its entry point (``in_process``), the same parsing and output without a new Python."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from tests.cli.conftest import InProcess, Outcome
 from tests.report_samples import current_report, write_reports
 from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
+Run = Callable[..., Outcome]
 
-def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+
+def script(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(SCRIPT), *map(str, args)],
         capture_output=True,
@@ -23,16 +31,22 @@ def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.fixture
+def run(in_process: InProcess, tmp_path: Path) -> Run:
+    """``tenxeval-tui ARGS`` in-process, from the test's own folder."""
+    return lambda *args: in_process(tmp_path, *map(str, args))
+
+
 def test_regression_exits_1_and_prints_the_summary(tmp_path: Path) -> None:
     base, cur = write_reports(tmp_path)
-    done = run("compare", base, cur)
+    done = script("compare", base, cur)
     assert done.returncode == 1, done.stderr
     assert "1 regressed, 1 fixed, 1 new, 1 removed" in done.stdout
     assert "paris (Paris weather): passed -> failed" in done.stdout
     assert "rouge_match: 0.76 -> 0.62 (-0.14)" in done.stdout
 
 
-def test_no_regression_exits_0(tmp_path: Path) -> None:
+def test_no_regression_exits_0(tmp_path: Path, run: Run) -> None:
     base, cur = write_reports(tmp_path)
     # without paris (the one regression) nothing that passed before fails now
     improved = current_report()
@@ -44,7 +58,9 @@ def test_no_regression_exits_0(tmp_path: Path) -> None:
     assert run("compare", base, cur).returncode == 0
 
 
-def test_two_different_eval_sets_are_compared_with_a_visible_warning(tmp_path: Path) -> None:
+def test_two_different_eval_sets_are_compared_with_a_visible_warning(
+    tmp_path: Path, run: Run
+) -> None:
     base, cur = write_reports(tmp_path)
     other = current_report()
     other.eval_set_id = "another-set"
@@ -60,7 +76,7 @@ def test_two_different_eval_sets_are_compared_with_a_visible_warning(tmp_path: P
     assert "different eval sets" not in same.stdout + same.stderr
 
 
-def test_json_output_is_the_comparison(tmp_path: Path) -> None:
+def test_json_output_is_the_comparison(tmp_path: Path, run: Run) -> None:
     base, cur = write_reports(tmp_path)
     done = run("compare", "--json", base, cur)
     data = json.loads(done.stdout)
@@ -68,7 +84,7 @@ def test_json_output_is_the_comparison(tmp_path: Path) -> None:
     assert [c["eval_id"] for c in data["cases"] if c["change"] == "regressed"] == ["paris"]
 
 
-def test_unreadable_file_exits_2_naming_file_line_and_column(tmp_path: Path) -> None:
+def test_unreadable_file_exits_2_naming_file_line_and_column(tmp_path: Path, run: Run) -> None:
     base, _ = write_reports(tmp_path)
     bad = tmp_path / "bad.json"
     bad.write_text('{\n  "eval_set_id": "x",\n  "results": [\n    {"eval_id": }\n  ]\n}')
@@ -98,7 +114,7 @@ def test_help_lists_compare_without_importing_textual() -> None:
     assert done.stdout.strip().endswith("False")
 
 
-def test_an_eval_set_is_no_report(tmp_path: Path) -> None:
+def test_an_eval_set_is_no_report(tmp_path: Path, run: Run) -> None:
     base, _ = write_reports(tmp_path)
     eval_set = tmp_path / "weather.evalset.json"
     eval_set.write_text('{"eval_set_id": "weather", "eval_cases": []}')
@@ -107,7 +123,7 @@ def test_an_eval_set_is_no_report(tmp_path: Path) -> None:
     assert f"{eval_set}:1:1: not a report: no 'results' (an eval set" in done.stderr
 
 
-def test_previous_and_latest_name_an_eval_sets_two_newest_reports(tmp_path: Path) -> None:
+def test_previous_and_latest_name_an_eval_sets_two_newest_reports(tmp_path: Path, run: Run) -> None:
     base, cur = write_reports(tmp_path / "out")
     other = current_report()
     other.eval_set_id = "other-set"
@@ -123,7 +139,7 @@ def test_previous_and_latest_name_an_eval_sets_two_newest_reports(tmp_path: Path
     assert "paris (Paris weather): failed -> passed" in backwards.stdout
 
 
-def test_previous_without_two_reports_exits_2_saying_why(tmp_path: Path) -> None:
+def test_previous_without_two_reports_exits_2_saying_why(tmp_path: Path, run: Run) -> None:
     out = tmp_path / "out"
     out.mkdir()
     done = run("compare", "previous", "latest", "--output-dir", out)
@@ -136,23 +152,16 @@ def test_previous_without_two_reports_exits_2_saying_why(tmp_path: Path) -> None
     assert "Traceback" not in done.stderr
 
 
-def test_previous_and_latest_default_to_the_projects_output_dir(tmp_path: Path) -> None:
+def test_previous_and_latest_default_to_the_projects_output_dir(tmp_path: Path, run: Run) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.tenxeval]\noutput_dir = "reports"\n')
     base, cur = write_reports(tmp_path / "reports")
-    done = subprocess.run(
-        [str(SCRIPT), "compare", "previous", "latest"],
-        capture_output=True,
-        text=True,
-        timeout=scaled(60),
-        cwd=tmp_path,
-        check=False,
-    )
+    done = run("compare", "previous", "latest")  # in the project's folder
     assert done.returncode == 1, done.stderr
     assert done.stdout == run("compare", base, cur).stdout
 
 
 def test_a_partial_or_empty_report_is_warned_about_never_compared_silently(
-    tmp_path: Path,
+    tmp_path: Path, run: Run
 ) -> None:
     """#29: a filtered run's empty report made `compare previous latest` print
     `100.0% -> 0.0% ... removed` and nothing else; an empty or partial side is said."""

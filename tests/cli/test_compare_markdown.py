@@ -1,4 +1,5 @@
-"""`compare --format markdown`: a pull-request comment, through the real console script."""
+"""`compare --format markdown`: a pull-request comment (the first test, with hostile text,
+through the real console script; the second in-process through its entry point)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from tenxeval_tui.browsing.markdown_summary import DETAILED, MAX_CHARS
 from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult, EvalReport, ToolCall
+from tests.cli.conftest import InProcess
 from tests.cli.test_run import cli
 
 HOSTILE = "evil\x1b]52;c;aGk=\x07 **bold** <script>x</script> ```"
@@ -62,13 +64,13 @@ def test_markdown_summary_of_a_regression(tmp_path: Path) -> None:
     assert fence.startswith("````")  # longer than the backticks inside: they cannot close it
 
 
-def test_many_regressions_fit_one_comment(tmp_path: Path) -> None:
+def test_many_regressions_fit_one_comment(tmp_path: Path, in_process: InProcess) -> None:
     long_reply = "word " * 2000
     _report(tmp_path / "base.json", [_case(f"c{i}", True, long_reply) for i in range(300)], 1.0)
     _report(
         tmp_path / "now.json", [_case(f"c{i}", False, long_reply + "!") for i in range(300)], 1.0
     )
-    text = cli(tmp_path, "compare", "base.json", "now.json", "--format", "markdown").stdout
+    text = in_process(tmp_path, "compare", "base.json", "now.json", "--format", "markdown").stdout
     assert len(text) <= MAX_CHARS
     assert text.count("<details>") == DETAILED
     assert "**More regressed (290):**" in text and "and 260 more" in text

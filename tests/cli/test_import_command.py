@@ -1,30 +1,44 @@
-"""`tenxeval-tui import`: the real console script, the files it writes and its exit codes."""
+"""`tenxeval-tui import`: the files it writes and its exit codes. Hostile text and lone
+surrogates go through the real console script (the bytes a terminal or pipe is given); the
+rest run in-process through its entry point (``in_process``): the same parsing and output
+without a new Python."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tests.cli.conftest import InProcess, Outcome
 from tests.waiting import scaled
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 
+Run = Callable[..., Outcome]
 
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+
+def script(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(SCRIPT), *map(str, args)],
         capture_output=True,
         text=True,
         timeout=scaled(60),
         check=False,
-        cwd=cwd,
     )
 
 
-def assert_validates(path: Path) -> None:
+@pytest.fixture
+def run(in_process: InProcess, tmp_path: Path) -> Run:
+    """``tenxeval-tui ARGS`` in-process, from the test's own folder."""
+    return lambda *args: in_process(tmp_path, *map(str, args))
+
+
+def assert_validates(run: Run, path: Path) -> None:
     done = run("validate", path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{path}: ok" in done.stdout
@@ -34,7 +48,9 @@ def files_in(folder: Path) -> set[str]:
     return {p.name for p in folder.iterdir()}
 
 
-def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(tmp_path: Path) -> None:
+def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(
+    tmp_path: Path, run: Run
+) -> None:
     source = tmp_path / "qa.csv"
     source.write_bytes(
         "\ufeffQuestion,expected_response,tags,expected_tools,owner,id,\r\n"
@@ -49,7 +65,7 @@ def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(tmp_path: P
     out = tmp_path / "qa.evalset.json"
     assert f"{out}: 3 cases from {source} [csv]" in done.stdout
     assert "query<-Question" in done.stdout  # matched ignoring case, the BOM not in the name
-    assert_validates(out)
+    assert_validates(run, out)
     eval_set = EvalSet.from_file(out)
     assert eval_set.eval_set_id == "qa"
     first, second, third = eval_set.eval_cases
@@ -71,7 +87,7 @@ def test_csv_with_a_bom_default_columns_tags_tools_and_extra_columns(tmp_path: P
     assert third.get_final_expected_response() == "Hello!"
 
 
-def test_map_names_the_columns_and_ids_and_jsonl_values(tmp_path: Path) -> None:
+def test_map_names_the_columns_and_ids_and_jsonl_values(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "data.jsonl"
     rows = [
         {"q": "Weather in Rome?", "a": "Sunny", "labels": ["geo"], "key": 7, "calls": ["w"]},
@@ -92,7 +108,7 @@ def test_map_names_the_columns_and_ids_and_jsonl_values(tmp_path: Path) -> None:
         "weather",
     )
     assert done.returncode == 0, done.stderr
-    assert_validates(out)
+    assert_validates(run, out)
     eval_set = EvalSet.from_file(out)
     assert eval_set.eval_set_id == "weather"
     rome, paris = eval_set.eval_cases
@@ -104,7 +120,7 @@ def test_map_names_the_columns_and_ids_and_jsonl_values(tmp_path: Path) -> None:
 
 
 def test_bad_rows_are_each_named_by_line_and_column_and_nothing_is_written(
-    tmp_path: Path,
+    tmp_path: Path, run: Run
 ) -> None:
     source = tmp_path / "bad.csv"
     source.write_text(
@@ -129,7 +145,9 @@ def test_bad_rows_are_each_named_by_line_and_column_and_nothing_is_written(
     assert files_in(tmp_path) == {"bad.csv"}  # no output, no temporary file
 
 
-def test_an_unknown_mapped_column_is_a_usage_error_naming_the_columns(tmp_path: Path) -> None:
+def test_an_unknown_mapped_column_is_a_usage_error_naming_the_columns(
+    tmp_path: Path, run: Run
+) -> None:
     source = tmp_path / "qa.csv"
     source.write_text("question,answer\nq,a\n")
     done = run("import", source, "--map", "query=prompt_text")
@@ -154,32 +172,32 @@ def test_hostile_text_is_kept_in_the_file_but_shown_inert(tmp_path: Path) -> Non
     source.write_text(
         f"query,id\n{clear_screen}ask,{title}\nagain,{title}\n",
     )
-    done = run("import", source)
+    done = script("import", source)
     assert done.returncode == 1
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert "duplicate id '\\x1b]0;pwned\\x07'" in done.stderr
     # a column name that is an escape sequence, mapped and missing
-    done = run("import", source, "--map", f"tags={clear_screen}")
+    done = script("import", source, "--map", f"tags={clear_screen}")
     assert done.returncode == 2
     assert "\x1b" not in done.stderr and "--map tags='\\x1b[2J'" in done.stderr
     # a file name that is one (no repr() between it and the terminal)
     named = tmp_path / f"{title}.csv"
     named.write_text("query\n\n")
-    done = run("import", named)
+    done = script("import", named)
     assert done.returncode == 1
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert "␛]0;pwned␇.csv: no rows to import" in done.stderr
     # as data, the text goes into the eval set as it is (JSON escapes it)
     fine = tmp_path / "fine.csv"
     fine.write_text(f"query\n{clear_screen}ask\n")
-    done = run("import", fine)
+    done = script("import", fine)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "fine.evalset.json"
     assert "\x1b" not in out.read_text()
     assert EvalSet.from_file(out).eval_cases[0].get_user_queries() == [f"{clear_screen}ask"]
 
 
-def test_an_existing_output_is_refused_without_force(tmp_path: Path) -> None:
+def test_an_existing_output_is_refused_without_force(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "qa.csv"
     source.write_text("query\nfirst\n")
     out = tmp_path / "qa.evalset.json"
@@ -193,7 +211,7 @@ def test_an_existing_output_is_refused_without_force(tmp_path: Path) -> None:
     assert EvalSet.from_file(out).eval_cases[0].get_user_queries() == ["first"]
 
 
-def test_a_cell_longer_than_the_csv_modules_default_limit(tmp_path: Path) -> None:
+def test_a_cell_longer_than_the_csv_modules_default_limit(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "long.csv"
     prompt = "word " * 60_000  # 300 kB, over csv's 128 KiB field limit
     source.write_text(f'query,tools\n"{prompt}",hammer\n')
@@ -204,7 +222,7 @@ def test_a_cell_longer_than_the_csv_modules_default_limit(tmp_path: Path) -> Non
     assert case.metadata == {"tools": "hammer"}  # no tool-call column unless mapped
 
 
-def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
+def test_unreadable_inputs_exit_2(tmp_path: Path, run: Run) -> None:
     missing = run("import", tmp_path / "nope.csv")
     assert missing.returncode == 2 and "nope.csv: no such file" in missing.stderr
     latin = tmp_path / "latin.csv"
@@ -224,7 +242,7 @@ def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
     assert EvalSet.from_file(tmp_path / "t.evalset.json").eval_cases[0].get_user_queries() == ["q"]
 
 
-def test_jsonl_lines_that_are_no_objects_are_bad_rows(tmp_path: Path) -> None:
+def test_jsonl_lines_that_are_no_objects_are_bad_rows(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "rows.jsonl"
     # a raw U+2028 (valid inside a JSON string) does not end a line
     source.write_text(
@@ -297,16 +315,16 @@ ADK_EVALSET = {
 }
 
 
-def test_a_google_adk_evalset_round_trips_into_our_shape(tmp_path: Path) -> None:
+def test_a_google_adk_evalset_round_trips_into_our_shape(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "weather.evalset.json"
     source.write_text(json.dumps(ADK_EVALSET, indent=2))
-    assert_validates(source)  # ADK's nulls for unset fields (description) are no problem
+    assert_validates(run, source)  # ADK's nulls for unset fields (description) are no problem
     done = run("import", source)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "weather.imported.evalset.json"  # beside it, never over it
     assert f"{out}: 1 case from {source} [adk]" in done.stdout
     assert json.loads(source.read_text()) == ADK_EVALSET
-    assert_validates(out)
+    assert_validates(run, out)
 
     written = json.loads(out.read_text())
     assert written["eval_set_id"] == "adk_weather"
@@ -340,7 +358,7 @@ def test_a_google_adk_evalset_round_trips_into_our_shape(tmp_path: Path) -> None
     assert EvalSet.from_file(tmp_path / "m.evalset.json").eval_set_id == "mine"
 
 
-def test_an_invalid_adk_file_is_reported_at_its_place(tmp_path: Path) -> None:
+def test_an_invalid_adk_file_is_reported_at_its_place(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "broken.evalset.json"
     source.write_text(
         '{\n  "eval_set_id": "x",\n  "eval_cases": [\n    {"conversation": 3}\n  ]\n}'
@@ -359,7 +377,7 @@ def test_a_json_cell_nested_too_deep_and_a_lone_surrogate_are_located_problems(
     deep.write_text(
         f'query,expected,expected_tools,tags\nok,fine,,\nhi,hello,"{nested}",\nx,y,,"{nested}"\n'
     )
-    done = run("import", deep)
+    done = script("import", deep)
     assert (done.returncode, "Traceback" in done.stderr) == (1, False), done.stderr
     assert f"{deep}:3: column 'expected_tools': invalid JSON: nested too deeply" in done.stderr
     assert f"{deep}:4: column 'tags': starts with [ but is no JSON list" in done.stderr
@@ -369,7 +387,7 @@ def test_a_json_cell_nested_too_deep_and_a_lone_surrogate_are_located_problems(
     cut.write_text(
         '{"query": "ok", "expected": "fine"}\n{"query": "hi \\ud83d", "expected": "x"}\n'
     )
-    done = run("import", cut)
+    done = script("import", cut)
     assert (done.returncode, "Traceback" in done.stderr) == (1, False), done.stderr
     assert (
         f"{cut}:2: column 'query': a lone surrogate ('\\ud83d'): half of a character, "

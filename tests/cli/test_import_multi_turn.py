@@ -1,16 +1,28 @@
 """`tenxeval-tui import` of multi-turn cases: with a turn column, the rows sharing an id are
-the turns of one case (the real console script and the files it writes)."""
+the turns of one case (in-process through the console script's entry point, ``in_process``,
+and the files it writes; test_import_command.py takes `import` through the real script)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tests.cli.test_import_command import assert_validates, run
+from tests.cli.conftest import InProcess
+from tests.cli.test_import_command import Run, assert_validates
 
 
-def test_rows_sharing_an_id_become_the_turns_of_one_case_in_turn_order(tmp_path: Path) -> None:
+@pytest.fixture
+def run(in_process: InProcess, tmp_path: Path) -> Run:
+    """``tenxeval-tui ARGS`` in-process, from the test's own folder."""
+    return lambda *args: in_process(tmp_path, *map(str, args))
+
+
+def test_rows_sharing_an_id_become_the_turns_of_one_case_in_turn_order(
+    tmp_path: Path, run: Run
+) -> None:
     source = tmp_path / "chats.csv"
     source.write_text(
         "id,turn,question,answer,tags,mood\n"
@@ -22,7 +34,7 @@ def test_rows_sharing_an_id_become_the_turns_of_one_case_in_turn_order(tmp_path:
     out = tmp_path / "chats.evalset.json"
     done = run("import", source, "-o", out)
     assert done.returncode == 0, done.stderr
-    assert_validates(out)
+    assert_validates(run, out)
     trip, hello = EvalSet.from_file(out).eval_cases
     assert trip.eval_id == "trip"
     assert trip.get_user_queries() == ["Weather in Rome?", "And Paris?", "Thanks"]
@@ -43,7 +55,7 @@ def test_rows_sharing_an_id_become_the_turns_of_one_case_in_turn_order(tmp_path:
     )
 
 
-def test_jsonl_turns_with_a_mapped_turn_column(tmp_path: Path) -> None:
+def test_jsonl_turns_with_a_mapped_turn_column(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "chats.jsonl"
     rows = [
         {"conv": "c1", "step": 0, "q": "first"},
@@ -59,7 +71,9 @@ def test_jsonl_turns_with_a_mapped_turn_column(tmp_path: Path) -> None:
     assert c2.get_user_queries() == ["alone"]
 
 
-def test_bad_turns_are_named_at_their_lines_and_nothing_is_written(tmp_path: Path) -> None:
+def test_bad_turns_are_named_at_their_lines_and_nothing_is_written(
+    tmp_path: Path, run: Run
+) -> None:
     source = tmp_path / "bad.csv"
     source.write_text(
         "id,turn,query\n"
@@ -82,7 +96,7 @@ def test_bad_turns_are_named_at_their_lines_and_nothing_is_written(tmp_path: Pat
     assert not out.exists()
 
 
-def test_without_a_turn_column_a_repeated_id_is_still_a_problem(tmp_path: Path) -> None:
+def test_without_a_turn_column_a_repeated_id_is_still_a_problem(tmp_path: Path, run: Run) -> None:
     source = tmp_path / "dup.csv"
     source.write_text("id,query\na,one\na,two\n")
     done = run("import", source, "-o", tmp_path / "dup.evalset.json")

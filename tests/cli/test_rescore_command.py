@@ -1,9 +1,13 @@
-"""`tenxeval-tui rescore`: a finished run scored again without its agent."""
+"""`tenxeval-tui rescore`: a finished run scored again without its agent. The runs, and
+each rescore but the first test's (through the real console script), go in-process through
+the console script's entry point (``in_process``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from tests.cli.conftest import InProcess
 
 from .test_run import AGENT, cli, reports
 
@@ -16,17 +20,17 @@ def scores(report_file: Path) -> dict[str, dict[str, float]]:
     }
 
 
-def run_once(project: Path) -> Path:
-    done = cli(project, "run", "evals", "--agent", AGENT, "--no-html", "--output-dir", "out")
+def run_once(project: Path, in_process: InProcess) -> Path:
+    done = in_process(project, "run", "evals", "--agent", AGENT, "--no-html", "--output-dir", "out")
     assert done.returncode in (0, 1), done.stderr
     (report,) = reports(project / "out")
     return report
 
 
 def test_rescore_with_the_reports_own_config_reproduces_it_without_the_agent(
-    project: Path,
+    project: Path, in_process: InProcess
 ) -> None:
-    report = run_once(project)
+    report = run_once(project, in_process)
     (project / "support_agent.py").write_text("raise SystemExit('the agent must not run')\n")
     done = cli(project, "rescore", str(report), "-q")
     rescored = report.with_suffix(".rescored.json")
@@ -38,8 +42,10 @@ def test_rescore_with_the_reports_own_config_reproduces_it_without_the_agent(
     assert again == passed
 
 
-def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(project: Path) -> None:
-    report = run_once(project)
+def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(
+    project: Path, in_process: InProcess
+) -> None:
+    report = run_once(project, in_process)
     data = json.loads(report.read_text())
     old = scores(report)
     passed = {r["eval_id"]: r["passed"] for r in data["results"]}
@@ -57,23 +63,23 @@ def test_a_changed_threshold_moves_exactly_the_cases_it_reaches(project: Path) -
     }
     assert reached, "the sample has a case failing on its reply alone"
     out = project / "lenient_report.json"
-    done = cli(project, "rescore", str(report), "--config", "lenient.json", "-o", str(out))
+    done = in_process(project, "rescore", str(report), "--config", "lenient.json", "-o", str(out))
     assert done.returncode == 1, done.stderr  # the errored case still errors
     now = {r["eval_id"]: r["passed"] for r in json.loads(out.read_text())["results"]}
     assert {case for case in now if now[case] != passed[case]} == reached
     assert scores(out) == old  # the scores stay; only the verdicts moved
-    assert cli(project, "rescore", str(report), "-o", str(project / "r.csv")).returncode == 1
+    assert in_process(project, "rescore", str(report), "-o", str(project / "r.csv")).returncode == 1
     assert "response_match_score" in (project / "r.csv").read_text()
 
 
-def test_bad_inputs_exit_2_naming_what_is_wrong(project: Path) -> None:
-    report = run_once(project)
-    bad_suffix = cli(project, "rescore", str(report), "-o", "out.txt")
+def test_bad_inputs_exit_2_naming_what_is_wrong(project: Path, in_process: InProcess) -> None:
+    report = run_once(project, in_process)
+    bad_suffix = in_process(project, "rescore", str(report), "-o", "out.txt")
     assert bad_suffix.returncode == 2 and "out.txt" in bad_suffix.stderr
     assert not (project / "out.txt").exists()
-    missing = cli(project, "rescore", "nope.json")
+    missing = in_process(project, "rescore", "nope.json")
     assert missing.returncode == 2 and "nope.json" in missing.stderr
-    preset = cli(project, "rescore", str(report), "--preset", "no_such")
+    preset = in_process(project, "rescore", str(report), "--preset", "no_such")
     assert preset.returncode == 2 and "unknown preset 'no_such'" in preset.stderr
     for done in (bad_suffix, missing, preset):
         assert "Traceback" not in done.stderr

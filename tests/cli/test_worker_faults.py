@@ -7,7 +7,7 @@
 - an agent blocking its event loop is stopped by `--timeout` from outside, the rest run;
 - a tool thread still running after its case timed out does not keep `run` from exiting;
 - SIGTERM (or SIGKILL) of `run` leaves no process of the run behind;
-- `workers` is bounded, and capped at the cases there are.
+- `workers` is bounded (a settings error: in-process), and capped at the cases there are.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, ToolCall
+from tests.cli.conftest import InProcess
 from tests.waiting import wait_sync
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
@@ -259,12 +260,14 @@ def test_run_killed_while_its_agent_blocks_leaves_no_process_behind(
 
 
 @pytest.mark.parametrize("pool", [[], ["--workers", "40"]], ids=["setting", "flag"])
-def test_workers_are_capped_at_the_cases_and_bounded(tmp_path: Path, pool: list[str]) -> None:
+def test_workers_are_capped_at_the_cases_and_bounded(
+    tmp_path: Path, pool: list[str], in_process: InProcess
+) -> None:
     root = make_project(tmp_path, ["block"])
     mark = uuid.uuid4().hex
-    if not pool:
+    if not pool:  # a settings error: no worker starts, so in-process through the entry point
         (root / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 99999999999999999999\n")
-        done = run(root)
+        done = in_process(root, *command()[1:])
         assert done.returncode == 2, done.stdout + done.stderr
         assert done.stderr.strip() == (
             f"tenxeval-tui run: {root / 'pyproject.toml'} [tool.tenxeval] workers: "

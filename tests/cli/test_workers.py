@@ -1,5 +1,6 @@
 """`run --workers N` through the real console script: the same report as one process, a
-worker killed mid-run (its case retried), Ctrl-C, and the flag's errors."""
+worker killed mid-run (its case retried), Ctrl-C; the setting and the flag's errors go
+in-process through its entry point (``in_process``)."""
 
 from __future__ import annotations
 
@@ -167,7 +168,7 @@ def test_ctrl_c_stops_every_worker_and_keeps_the_finished_cases(tmp_path: Path) 
 
 def test_workers_from_the_settings_and_bad_values(project: Path, in_process: InProcess) -> None:
     (project / "pyproject.toml").write_text('[tool.tenxeval]\nworkers = "auto"\n')
-    done = cli(project, "run", "--agent", AGENT, "evals", "--tags", "smoke", "-q")
+    done = in_process(project, "run", "--agent", AGENT, "evals", "--tags", "smoke", "-q")
     assert done.returncode == 0, done.stderr
     (project / "pyproject.toml").write_text("[tool.tenxeval]\nworkers = 0\n")
     bad = in_process(project, "run", "--agent", AGENT, "evals", "-q")

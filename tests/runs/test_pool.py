@@ -262,7 +262,7 @@ async def test_a_replacement_up_only_after_the_last_case_ended_is_told_to_stop(
     monkeypatch.setattr(asyncio, "create_subprocess_exec", replacement_up_last)
     try:
         # The timeout is a hang detector: the run ends within seconds when it works.
-        (report,) = await asyncio.wait_for(pool.run(), 120)
+        (report,) = await asyncio.wait_for(pool.run(), scaled(120))
     finally:
         for process in spawned:
             if process.returncode is None:
