@@ -109,12 +109,11 @@ def _imported_names_cached(
     source: bytes, digest: str, module: str, is_package: bool, disk: ImportsCache | None = None
 ) -> frozenset[str]:
     key = (digest, module, is_package)
+    kept = disk.get(key) if disk is not None else None  # also marks it used by this walk
     names = _parsed.get(key)
-    if names is None and disk is not None:
-        names = disk.get(key)
     if names is None:
-        names = frozenset(_imported_names(source, module, is_package))
-    if disk is not None and disk.get(key) is None:  # parsed here, or by this process before
+        names = kept if kept is not None else frozenset(_imported_names(source, module, is_package))
+    if disk is not None and kept is None:  # parsed here, or by this process before
         disk.put(key, names)
     if key not in _parsed:
         if len(_parsed) >= _PARSED_LIMIT:
