@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waiting import scaled
+
 GUIDE = Path(__file__).resolve().parents[1] / "docs/guides/trajectory-matching.md"
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 FILE_BLOCK = re.compile(r'```\w+ title="([^"]+)"\n(.*?)```', re.DOTALL)
@@ -36,7 +38,7 @@ def run(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
         cwd=folder,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80"},
     )
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_worker_faults import command, environment, make_project
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 CASES = 60
 LIMIT = 64 * 1024  # the journal passes it after some 16 cases; the CSV of 60 stays below
@@ -46,7 +46,7 @@ def test_a_journal_past_the_file_size_limit_loses_no_case(tmp_path: Path) -> Non
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=scaled(300),
         env=environment(),
         preexec_fn=_limited,
     )
@@ -113,7 +113,7 @@ def test_a_folder_turned_read_only_mid_run_loses_no_case(tmp_path: Path) -> None
 
             wait_sync(two_cases_journalled, 120, "two cases in the journal")
             make_read_only()
-            out, err = cli.communicate(timeout=300)
+            out, err = cli.communicate(timeout=scaled(300))
         finally:
             if cli.poll() is None:
                 cli.kill()

@@ -15,7 +15,7 @@ import pytest
 from tests.cli.conftest import InProcess, Outcome
 from tests.cli.test_run import SCRIPT, cli
 from tests.evaluation.rate_agents import CASES, EXACT, PRICE_PER_TOKEN, PRICES, rate_set
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = "rate_agents:rate_agent"
@@ -197,7 +197,7 @@ def test_an_interrupted_variant_run_resumes_each_variant_from_its_journal(projec
             what="both journals hold c0..c4",
         )
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)
+        _, err = child.communicate(timeout=scaled(60))
     finally:
         if child.poll() is None:
             child.kill()

@@ -24,7 +24,7 @@ import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalSet, ToolCall
 from tests.cli.conftest import InProcess
-from tests.waiting import wait_sync
+from tests.waiting import scaled, wait_sync
 
 SCRIPT = Path(sys.executable).parent / "tenxeval-tui"
 POOLS = [pytest.param([], id="one-worker"), pytest.param(["--workers", "2"], id="workers-2")]
@@ -106,7 +106,7 @@ def run(root: Path, *extra: str, **env: str) -> subprocess.CompletedProcess[str]
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=scaled(180),
         env=environment(**env),
     )
 
@@ -243,7 +243,7 @@ def test_run_killed_while_its_agent_blocks_leaves_no_process_behind(
         wait_sync(lambda: (root / "blocking").exists(), 120, "the agent blocks")
         assert len(processes_with(mark)) >= 2  # run, its worker (and the pool's)
         cli.send_signal(how)
-        out, err = cli.communicate(timeout=60)
+        out, err = cli.communicate(timeout=scaled(60))
         wait_sync(lambda: not processes_with(mark), 30, "every process of the run ended")
     finally:
         if cli.poll() is None:

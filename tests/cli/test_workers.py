@@ -200,7 +200,7 @@ def test_the_ray_backend_writes_the_report_one_process_writes(project: Path) -> 
     one = cli(project, "run", "--agent", AGENT, "evals", "-q", "-o", "one.json")
     ray = cli(
         project, "run", "--agent", AGENT, "evals", "-q", "--backend", "ray", "--workers", "2",
-        "-o", "ray.json", timeout=300,
+        "-o", "ray.json", timeout=scaled(300),
     )  # fmt: skip
     assert one.returncode == ray.returncode == 1, ray.stderr
     assert _comparable(project / "ray.json") == _comparable(project / "one.json")

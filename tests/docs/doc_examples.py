@@ -44,6 +44,8 @@ from sybil import Document, Example, Region, Sybil
 from sybil.parsers.markdown import SkipParser
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, RawFencedCodeBlockLexer
 
+from tests.waiting import scaled
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
@@ -97,7 +99,7 @@ def run_console(example: Example) -> None:
             cwd=_folder(example),
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=scaled(300),
             env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"},
         )
         output = done.stdout + done.stderr

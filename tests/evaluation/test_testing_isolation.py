@@ -298,7 +298,7 @@ def test_an_agent_never_outlives_a_pytest_killed_outright(project: pytest.Pytest
         pid_file = project.path / "agent.pid"
         wait_sync(
             lambda: pid_file.is_file() and pid_file.read_text(),
-            timeout=60,
+            timeout=scaled(60),
             what="the agent's pid file",
         )
         agent_pid = int(pid_file.read_text())
