@@ -3,6 +3,8 @@ notifications an app showed."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
@@ -54,6 +56,58 @@ def _pilot_settles_in_scaled_time(monkeypatch: pytest.MonkeyPatch) -> None:
         return await settle(self, scaled(timeout))
 
     monkeypatch.setattr(Pilot, "_wait_for_screen", settle_scaled)
+
+
+def footer_shows_its_keys(app: App[Any]) -> bool:
+    """Whether every footer of the screen shows the keys its screen has now, each enabled
+    or dimmed as it is: a footer is rebuilt a step after the bindings change (a focus that
+    moved, a file that finished loading), so a picture taken in between shows last
+    moment's keys (a snapshot failed so at load ~4, every key of the editor still dimmed)."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    screen = app.screen
+    for footer in screen.query(Footer):
+        wanted: dict[str, bool] = {}
+        for _, binding, enabled, _ in screen.active_bindings.values():
+            if binding.show:
+                wanted.setdefault(binding.action, enabled)
+        shown = [
+            (key.action, not key.has_class("-disabled"))
+            for key in footer.query(FooterKey)
+            if not key.has_class("-command-palette")
+        ]
+        if shown != list(wanted.items()):
+            return False
+    return True
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any) -> Any:
+    """pytest-textual-snapshot's ``snap_compare``, taking its picture once the footer
+    shows the screen's keys (:func:`footer_shows_its_keys`), after the test's
+    ``run_before`` and ``press``."""
+
+    def compare(
+        app: App[Any],
+        press: Iterable[str] = (),
+        terminal_size: tuple[int, int] = (80, 24),
+        run_before: Callable[[Pilot[Any]], Awaitable[None] | None] | None = None,
+    ) -> bool:
+        async def settled(pilot: Pilot[Any]) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+            await pilot.pause()
+            await pilot.press(*press)
+            await wait_for(
+                pilot, lambda: footer_shows_its_keys(pilot.app), what="the footer's keys"
+            )
+
+        return bool(snap_compare(app, terminal_size=terminal_size, run_before=settled))
+
+    return compare
 
 
 def notifications(app: App[Any]) -> list[str]:
