@@ -1,6 +1,8 @@
-"""A start styles each widget once: what Textual did again (a widget restyled before it
-mounted, every case field restyled for a rule on the order of children) was a fifth of
-a start's CPU, and of every form built afterwards."""
+"""A start styles each widget once and lays the first screen out once per terminal size:
+what Textual did again (a widget restyled before it mounted, every case field restyled
+for a rule on the order of children, two more layouts and frames at the start's own
+size) was a quarter of a start's CPU; the restyles were also a part of every form built
+afterwards."""
 
 from __future__ import annotations
 
@@ -8,12 +10,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+from textual._compositor import Compositor
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
+from textual.geometry import Size
+from textual.widget import Widget
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.common.shared_styles import APP_STYLE_SHEETS
+from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.tool_call_row import ToolCallRow
 from tests.tui.conftest import wait_for
@@ -68,3 +75,28 @@ async def test_each_widget_of_the_case_form_is_styled_once_as_it_mounts(
         row = app.screen.query_one(ToolCallRow)
         assert row.name_field.size.width == 16
         assert row.args_field.size.width > 16
+
+
+async def test_the_editor_is_laid_out_once_at_its_start_size_and_again_at_a_new_one(
+    weather_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layouts: list[tuple[Size, bool]] = []  # the size, and whether the form showed yet
+    reflow = Compositor.reflow
+
+    def counting(compositor: Compositor, root: Widget, size: Size) -> Any:
+        if isinstance(root, EditorScreen):
+            layouts.append((size, bool(root.query("#f-eval_id"))))
+        return reflow(compositor, root, size)
+
+    monkeypatch.setattr(Compositor, "reflow", counting)
+    app = WorkbenchApp(weather_set)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#f-eval_id")))
+        await pilot.pause()
+        # Before: three times before the form (as first shown, for the resize posted by
+        # that layout, for the terminal's first size kept by the app until idle).
+        assert [size for size, form in layouts if not form] == [Size(120, 40)]
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: app.screen.size == Size(100, 30))
+        assert (Size(100, 30), True) in layouts
+        assert app.screen.query_one("#f-eval_id").region.right <= 100
