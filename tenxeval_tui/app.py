@@ -238,6 +238,15 @@ class WorkbenchApp(App[None]):
         with suppress(ScreenStackError):
             super().clear_selection()
 
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        """Textual's restyle of ``node`` and all it holds, but not of a node in no DOM
+        (not mounted yet, or removed): it is styled as it mounts. Textual restyled a
+        widget whose classes change in its ``__init__`` (every ``Input``, ``TextArea`` and
+        ``Button`` of a form) at once, then again as it mounted."""
+        if node is not self and node.parent is None:
+            return
+        super().update_styles(node, animate)
+
     def notify(
         self,
         message: str,

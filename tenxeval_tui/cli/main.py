@@ -28,8 +28,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
-    from tenxeval_tui.app import WorkbenchApp
-    from tenxeval_tui.cli.run_settings import judge_environment_for
+    from tenxeval_tui.cli.long_lived_imports import long_lived_imports
+
+    with long_lived_imports():
+        from tenxeval_tui.app import WorkbenchApp
+        from tenxeval_tui.cli.run_settings import judge_environment_for
 
     # the judge model and endpoint of [tool.tenxeval] or the user's settings, for the runs
     os.environ.update(judge_environment_for(Path(args.path).expanduser().resolve()))

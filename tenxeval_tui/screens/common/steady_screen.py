@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -55,6 +56,19 @@ class SteadyScreen(Screen[None]):
         except NoActiveAppError:
             return None
         return app._css_update_count, len(app.stylesheet.source)
+
+    def _screen_resized(self, size: Size) -> None:
+        """Textual's layout of the whole screen for a new terminal size, not when the
+        screen is laid out at that size already. Textual lays a new screen out as it is
+        first shown, then twice again at the same size: for the resize it posts to the
+        screen itself from that layout, and for the terminal's first size, which the app
+        keeps until idle. Each time every widget was placed anew and the screen drawn
+        whole: three layouts and two full frames before the first case's form, where
+        one of each shows the same. (A layout a widget asks for is done anyway, on
+        idle.)"""
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)
 
     def post_message(self, message: Message) -> bool:
         if isinstance(message, events.ScreenResume):

@@ -146,8 +146,9 @@ class CaseField(Vertical):
         multiline: bool = False,
         placeholder: str = "",
         suggester: Suggester | None = None,
+        classes: str = "",
     ) -> None:
-        super().__init__(classes="case-field")
+        super().__init__(classes=f"case-field {classes}")
         self.key = key
         self.label = label
         self.text = text

@@ -48,6 +48,7 @@ class RecordedCallBlock(Vertical):
                 self.texts.tool,
                 placeholder="tool name",
                 suggester=ToolNameSuggester(self.completion),
+                classes="lead-field",
             )
             yield name
             yield CaseField(
@@ -66,5 +67,6 @@ class RecordedCallBlock(Vertical):
                 "raised (error type)",
                 self.texts.error_type,
                 placeholder="none",
+                classes="lead-field",
             )
             yield CaseField(key + "error_message", "its message", self.texts.error_message)

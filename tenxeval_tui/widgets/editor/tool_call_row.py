@@ -59,6 +59,7 @@ class ToolCallRow(Vertical):
             name,
             placeholder="tool name",
             suggester=ToolNameSuggester(self.completion),
+            classes="lead-field",
         )
         self.args_field = CaseField(
             f"{prefix}.args",

@@ -70,6 +70,7 @@ class FaultRowFields(Vertical):
                 self.row.tool,
                 placeholder="tool name",
                 suggester=ToolNameSuggester(self.completion),
+                classes="lead-field",
             )
             yield CaseField(key + "call", "call no.", self.row.call, placeholder="1")
             yield kind

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 import textual.css.stylesheet
+from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.widgets import Input
 
 from tenxeval_tui.app import WorkbenchApp
-from tenxeval_tui.screens.common.shared_styles import SharedStylesheet
+from tenxeval_tui.screens.common.shared_styles import APP_STYLE_SHEETS, SharedStylesheet
 from tenxeval_tui.screens.reports.reports import ReportsScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tests.tui.conftest import wait_for
@@ -50,6 +51,16 @@ async def test_its_rules_are_textual_s_own_under_each_theme(weather_set: Path) -
             # The theme's colours reach the parsed rules: a cache keyed without the
             # variables would keep the first theme's.
             assert described(app.stylesheet.rules) == textual_own_parse(app), theme
+
+
+def test_its_rules_are_hashed_by_identity_without_a_python_call() -> None:
+    # Textual's restyle of a widget hashes every rule of the sheet (RuleSet.__hash__ is
+    # Python); the shared sheet's rules hash in C, by identity as Textual's do.
+    sheet = SharedStylesheet(variables=App().get_css_variables())
+    sheet.read_all(APP_STYLE_SHEETS)
+    sheet.parse()
+    assert sheet.rules
+    assert all(type(rule).__hash__ is object.__hash__ for rule in sheet.rules)
 
 
 async def start_and_pick_nord(app: WorkbenchApp) -> None:

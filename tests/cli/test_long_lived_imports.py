@@ -1,0 +1,47 @@
+"""The workbench's modules are imported without the cycle collector walking them
+(``cli/long_lived_imports.py``)."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from tenxeval_tui.cli.long_lived_imports import long_lived_imports
+
+
+class Built:
+    """An object the collector tracks (as modules, classes and functions are)."""
+
+
+def in_generation(obj: object, generation: int) -> bool:
+    return any(found is obj for found in gc.get_objects(generation))
+
+
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_no_collection_meanwhile_then_what_was_built_is_in_the_oldest_generation(
+    enabled_before: bool,
+) -> None:
+    was_enabled = gc.isenabled()
+    (gc.enable if enabled_before else gc.disable)()
+    try:
+        with long_lived_imports():
+            assert not gc.isenabled()
+            built = Built()
+        # Young collections never walk it again; full ones still see it.
+        assert in_generation(built, 2)
+        assert not in_generation(built, 0)
+        assert gc.isenabled() is enabled_before
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
+
+
+def test_the_collector_is_back_on_when_an_import_fails() -> None:
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        with pytest.raises(ModuleNotFoundError), long_lived_imports():
+            import tenxeval_tui.no_such_module  # noqa: F401
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
