@@ -185,3 +185,57 @@ def test_the_worker_is_told_its_agent_before_the_parent_imports_the_run(project:
     result = json.loads(out.read_text())
     assert result["code"] == 0  # a whole run, its agent told to its spare worker
     assert _loaded(result["modules"], LOADED_AFTER_THE_TELL) == []
+
+
+# Runs `tenxeval-tui ARGS...` through its entry point and writes which modules the parent
+# had loaded when it handed its plan to its spare worker.
+HANDOVER_PROBE = """
+import json, sys
+from tenxeval_tui.runs import spare_worker
+
+out, args = sys.argv[1], sys.argv[2:]
+handed = {}
+hand = spare_worker.SpareWorker.hand
+
+def recording(self, *given):
+    handed["modules"] = sorted(sys.modules)
+    return hand(self, *given)
+
+spare_worker.SpareWorker.hand = recording
+from tenxeval_tui.cli.main import main
+code = main(args)
+with open(out, "w") as file:
+    json.dump({"code": code, **handed}, file)
+"""
+
+LOADED_AFTER_THE_HANDOVER = (
+    "asyncio",
+    "pickle",
+    "tenxeval_tui.evaluation.testing",
+    "tenxeval_tui.evaluation.isolation",
+    "tenxeval_tui.evaluation.provenance",
+    "tenxeval_tui.runs.provenance",
+    "tenxeval_tui.runs.pool",
+    "tenxeval_tui.runs.reuse",
+)
+"""What the parent of a plain run needs only once its worker has the plan (the worker
+runs the cases, hashes the agent, writes the journal): imported before, they delayed
+the hand-over, and so the first case (issue #38)."""
+
+
+def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
+    project: Path,
+) -> None:
+    out = project / "handed.json"
+    done = subprocess.run(
+        [sys.executable, "-c", HANDOVER_PROBE, str(out), "run", "--agent",
+         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
+         "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["code"] == 0  # a whole run, its plan handed to its spare worker
+    assert "tenxeval_tui.runs.session" in result["modules"]  # the probe saw the hand-over
+    assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []
