@@ -239,3 +239,41 @@ def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
     assert result["code"] == 0  # a whole run, its plan handed to its spare worker
     assert "tenxeval_tui.runs.session" in result["modules"]  # the probe saw the hand-over
     assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []
+
+
+# Imports a spare worker's steps one at a time in a fresh interpreter and prints, for
+# each step, the modules it brought in.
+STEPS_PROBE = """
+import importlib, json, sys
+from tenxeval_tui.runs.spare_start import IMPORT_STEPS
+
+steps = []
+for name in IMPORT_STEPS:
+    before = set(sys.modules)
+    importlib.import_module(name)
+    steps.append(sorted(set(sys.modules) - before))
+print(json.dumps(steps))
+"""
+
+
+def test_a_spare_worker_looks_for_its_agent_between_the_core_s_model_imports() -> None:
+    """The prepare line is looked for between the steps: the eval set's models, the
+    results' models and the evaluator each come in a step of their own, so a line that
+    comes while the models are imported is taken before the rest are."""
+    done = subprocess.run(
+        [sys.executable, "-c", STEPS_PROBE], capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+    steps = json.loads(done.stdout)
+    assert all(steps), "a step imports nothing new: an earlier step already imported it"
+
+    def step_of(module: str) -> int:
+        return next(i for i, step in enumerate(steps) if module in step)
+
+    heavy = [
+        "pydantic_core",
+        "tenxeval_tui.evaluation.dataset.eval_set",
+        "tenxeval_tui.evaluation.eval_result",
+        "tenxeval_tui.evaluation.agent_evaluator",
+    ]
+    assert len({step_of(module) for module in heavy}) == len(heavy)
