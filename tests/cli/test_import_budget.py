@@ -210,7 +210,9 @@ with open(out, "w") as file:
 
 LOADED_AFTER_THE_HANDOVER = (
     "asyncio",
-    "pickle",
+    # Not "pickle" itself: the parent's report-writers thread (runs/report_writers.py)
+    # imports jinja2, which imports it, at its own pace; ours is what forks and isolates.
+    "tenxeval_tui.runs.forked",
     "tenxeval_tui.evaluation.testing",
     "tenxeval_tui.evaluation.isolation",
     "tenxeval_tui.evaluation.provenance",
