@@ -243,6 +243,58 @@ def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
     assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []
 
 
+# An agent that writes, at its first call, what its worker had loaded and which of the
+# models a run uses only after its cases (or only with tools, scenarios) were built.
+FIRST_CASE_AGENT = """
+import json, os, sys
+
+_told = False
+
+
+async def agent(message, trace):
+    global _told
+    if not _told:
+        _told = True
+        from tenxeval_tui.evaluation import eval_result, stats
+        from tenxeval_tui.evaluation.simulators import scenario
+
+        models = (eval_result.EvalReport, eval_result.EvalSummary, stats.RunRepeatStats,
+                  scenario.ScenarioSet, scenario.ConversationScenario)
+        with open(os.environ["FIRST_CASE_PROBE"], "w") as file:
+            json.dump({"modules": sorted(sys.modules),
+                       "built": [m.__name__ for m in models if m.__pydantic_complete__]}, file)
+    return message
+"""
+
+RUN = "import sys; from tenxeval_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
+
+NOT_BEFORE_THE_FIRST_CASE = (
+    "tenxeval_tui.evaluation.judges.models",  # the judges' client: no judged criterion
+    "tenxeval_tui.evaluation.judges.cache",
+    "tenxeval_tui.evaluation.judges.http",
+    "statistics",  # the repeats' spreads
+    "html",  # a report's page for Jupyter
+)
+"""What a run's worker without judges or repeats loads only after its first case, if at
+all: imported before, it delayed the first case (issue #38)."""
+
+
+def test_the_worker_reaches_its_first_case_without_what_comes_after_it(project: Path) -> None:
+    (project / "first_case_agent.py").write_text(FIRST_CASE_AGENT)
+    out = project / "first.json"
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, "run", "--agent", "first_case_agent:agent",
+         "--case", "order_a100", "--output-dir", "out", "-q", "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1", "FIRST_CASE_PROBE": str(out)},
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr  # the echo fails the case's criteria
+    result = json.loads(out.read_text())
+    assert "tenxeval_tui.runs.worker" in result["modules"]  # the probe ran in the worker
+    assert _loaded(result["modules"], NOT_BEFORE_THE_FIRST_CASE) == []
+    assert result["built"] == []
+
+
 # Imports a spare worker's steps one at a time in a fresh interpreter and prints, for
 # each step, the modules it brought in.
 STEPS_PROBE = """

@@ -79,7 +79,7 @@ def judge_models(config: EvalConfig, environ: Mapping[str, str] | None = None) -
     (``requires_judge``), so a project's own judged criteria count too.
     """
     from tenxeval_tui.evaluation.criteria.base import get_criterion_class
-    from tenxeval_tui.evaluation.judges.models import ENV_JUDGE_MODEL
+    from tenxeval_tui.evaluation.judges.environment import ENV_JUDGE_MODEL
 
     env = os.environ if environ is None else environ
     models: dict[str, str] = {}
