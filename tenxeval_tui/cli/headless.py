@@ -365,7 +365,7 @@ def _backend(
     """``--workers``, ``--backend`` and ``--address`` (``workers`` and ``backend`` filled
     from the settings' layers when no flag says), checked; :class:`UsageError` on a bad
     value, naming where it was set."""
-    from tenxeval_tui.runs.pool import resolve_workers
+    from tenxeval_tui.runs.worker_count import resolve_workers
 
     try:
         workers = resolve_workers(args.workers)

@@ -43,7 +43,7 @@ def with_run_flags(
 ) -> EvalConfig:
     """``config`` with ``--repeat``, ``--pass-rule`` and ``--max-cost`` applied (a copy when
     any is given); :class:`FlagError` on a bad value."""
-    from tenxeval_tui.evaluation.testing import with_repeats
+    from tenxeval_tui.evaluation.config.eval_config import with_repeats
 
     if repeat is not None and not 1 <= repeat <= MAX_REPEATS:
         raise FlagError(f"--repeat: {repeat} is not a whole number from 1 to {MAX_REPEATS:,}")

@@ -54,7 +54,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.execution.result import ExecutionResult
-from tenxeval_tui.evaluation.judges.models import JudgeError
+from tenxeval_tui.evaluation.judges.errors import JudgeError
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,

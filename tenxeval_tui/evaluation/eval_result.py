@@ -8,7 +8,6 @@ the other's reports.
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -349,7 +348,7 @@ class EvalSummary(BaseModel):
     errored case is counted in ``error_cases`` only.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)  # built after the cases
 
     total_cases: int = 0
     passed_cases: int = 0
@@ -422,7 +421,7 @@ def combined_fields(reports: Sequence[EvalReport]) -> dict[str, Any]:
 class EvalReport(BaseModel):
     """The report of one run over one eval set (or several, combined)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)  # built after the cases
 
     eval_set_id: str
     eval_set_name: str = ""
@@ -561,6 +560,8 @@ class EvalReport(BaseModel):
         the page goes whole into a sandboxed ``srcdoc`` iframe (scripts allowed, no
         access to the notebook), keeping its styles and case list to itself.
         """
+        import html
+
         page = _wiring.report_page(self)
         return (
             '<iframe class="tenxeval-report" sandbox="allow-scripts" '

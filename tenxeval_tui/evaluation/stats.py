@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,7 +58,12 @@ def wilson_interval(passes: int, total: int, confidence: float = 0.95) -> tuple[
         return (0.0, 1.0)
     if not 0 <= passes <= total:
         raise ValueError(f"passes must be between 0 and {total}, not {passes}")
-    z = _Z95 if confidence == 0.95 else statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    if confidence == 0.95:
+        z = _Z95
+    else:
+        import statistics  # only here and for repeats' spreads: not on a run's way to its cases
+
+        z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
     p = passes / total
     z2 = z * z
     centre = (p + z2 / (2 * total)) / (1 + z2 / total)
@@ -112,6 +116,8 @@ class ScoreSpread(BaseModel):
     @classmethod
     def of(cls, scores: Sequence[float]) -> ScoreSpread:
         """The spread of ``scores`` (at least one)."""
+        import statistics
+
         return cls(
             mean=statistics.fmean(scores),
             min=min(scores),
@@ -186,7 +192,7 @@ class RunRepeatStats(BaseModel):
     repeats disagreed.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)  # built after the cases
 
     total_repeats: int = 0
     passed_repeats: int = 0

@@ -26,6 +26,9 @@ from typing import Any, TypeVar, cast
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig, PassRule
 
+# In the config's module (issue #38: `run` applies --repeat without importing this one).
+from tenxeval_tui.evaluation.config.eval_config import with_repeats as with_repeats
+
 # 10xGraph defines create_simple_eval_set in this module; ours builds it with the builder.
 from tenxeval_tui.evaluation.dataset.builder import create_simple_eval_set as create_simple_eval_set
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
@@ -105,20 +108,6 @@ def isolating(isolate: bool | None) -> bool:
         settings = current_pytest_settings()
         isolate = settings is not None and settings.isolate
     return isolate and can_isolate()
-
-
-def with_repeats(
-    config: EvalConfig, repeats: int | None = None, pass_rule: PassRule | None = None
-) -> EvalConfig:
-    """A copy of ``config`` with ``repeats`` and ``pass_rule`` set (validated) where given."""
-    changes: dict[str, Any] = {}
-    if repeats is not None:
-        changes["repeats"] = repeats
-    if pass_rule is not None:
-        changes["pass_rule"] = pass_rule
-    if not changes:
-        return config
-    return EvalConfig.model_validate({**config.model_dump(), **changes})
 
 
 def run_eval_sync(

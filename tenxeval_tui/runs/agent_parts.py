@@ -17,7 +17,7 @@ import logging
 import sys
 from pathlib import Path
 
-from tenxeval_tui.evaluation.provenance import AgentPart, agent_part
+from tenxeval_tui.evaluation.provenance.agent_provenance import AgentPart, agent_part
 from tenxeval_tui.evaluation.provenance.imports_cache import default_cache
 from tenxeval_tui.runs.forked import Forked, ForkFailed
 

@@ -303,7 +303,7 @@ class CasePool(ABC):
         written to :attr:`deaths`. ``unsure`` cases may have started (their start was not
         read yet): they are settled alike, but observers are told of no retry (they saw
         no start). Returns the cases to run again (the caller queues them)."""
-        from tenxeval_tui.runs.child_run import died_result
+        from tenxeval_tui.evaluation.isolation import died_result
 
         retried: list[Key] = []
         seen = set(running)

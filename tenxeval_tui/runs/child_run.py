@@ -37,10 +37,8 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.isolation import died_result
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.evaluation.results.journal_tail import CaseSeen, JournalTail
-from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.held_interrupts import HeldInterrupts
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
@@ -442,6 +440,10 @@ def child_reports(outcome: ChildRun, config_used: dict[str, Any]) -> list[EvalRe
     report marked partial unless the run finished."""
     reports = list(outcome.reports)
     if outcome.died:
+        # here, not at the top: the parent hands its plan over without it (issue #38)
+        from tenxeval_tui.evaluation.isolation import died_result
+        from tenxeval_tui.evaluation.results.streamed_reports import with_results_added
+
         how = outcome.how_it_ended()
         for set_id, case in outcome.in_flight:
             index = next(
@@ -462,7 +464,6 @@ __all__ = [
     "ChildRun",
     "child_plan",
     "child_reports",
-    "died_result",
     "journal_path",
     "run_in_child",
 ]

@@ -14,10 +14,11 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
-from tenxeval_tui.runs.plan import RunPlan
+if TYPE_CHECKING:  # a spare worker sets up its logging before it imports them
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.runs.plan import RunPlan
 
 ERROR_EXIT = 3
 """The exit status of a child whose agent, eval set or config could not be loaded."""

@@ -18,6 +18,8 @@ its plan says.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,7 @@ from typing import Any
 
 from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.child_setup import set_up_logging
+from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
 
 Logging = tuple[bool | None, str | None]
 """A worker's logging: the plan's ``verbose`` and ``log_level``."""
@@ -40,27 +43,52 @@ class EarlyAgent:
     logging: Logging | None = None
     """How the logging was set up (``None``: not yet)."""
 
+    def start(self, told: Mapping[str, Any]) -> None:
+        """Set up the logging and start the agent's part of the provenance of the agent of
+        ``told`` (:func:`~.spare_worker.prepare_line`'s fields), without importing it: a
+        worker may do this before its event loop runs (:mod:`.spare_start`). Once only."""
+        from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
+
+        if self.logging is not None:
+            return
+        self.logging = (told["verbose"], told["log_level"])
+        set_up_logging(*self.logging)
+        try:
+            module = parse_spec(str(told["agent"]))[0]
+        except AgentLoadError:
+            return  # the plan's load says so
+        self.parts.start(module, Path(told["search_path"]))
+
     def prepare(self, told: Mapping[str, Any]) -> None:
-        """Set up the logging, start the agent's part of the provenance and import the
-        agent of ``told`` (:func:`~.spare_worker.prepare_line`'s fields)."""
+        """:meth:`start` (unless done), then import the agent of ``told``."""
         from tenxeval_tui.evaluation.targets.loader import (
             AgentLoadError,
             import_target,
             parse_spec,
         )
 
-        self.logging = (told["verbose"], told["log_level"])
-        set_up_logging(*self.logging)
+        self.start(told)
         spec, folder = str(told["agent"]), Path(told["search_path"])
         try:
-            module = parse_spec(spec)[0]
+            parse_spec(spec)
         except AgentLoadError:
             return  # the plan's load says so
-        self.parts.start(module, folder)
         try:
             import_target(spec, cwd=folder)
         except AgentLoadError as exc:
             self.failed[spec] = exc
 
 
-__all__ = ["EarlyAgent", "Logging"]
+def take_environment(env: Mapping[str, str]) -> None:
+    """Make ``env`` this process's environment, its new ``PYTHONPATH`` folders on
+    ``sys.path`` after the script's folder (where ``PYTHONPATH`` puts them)."""
+    before = set(os.environ.get("PYTHONPATH", "").split(os.pathsep))
+    env = {k: v for k, v in env.items() if k != PARENT_PID_ENV}  # read once, at the start
+    for name in set(os.environ) - set(env):
+        del os.environ[name]
+    os.environ.update(env)
+    added = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p not in before]
+    sys.path[1:1] = added
+
+
+__all__ = ["EarlyAgent", "Logging", "take_environment"]

@@ -14,19 +14,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.dataset.selection import CaseSelection, SelectableCase, Shard
-from tenxeval_tui.evaluation.eval_result import EvalReport
-from tenxeval_tui.evaluation.tools.run import ToolRun
 from tenxeval_tui.evaluation.tools.settings import ToolSettings
-from tenxeval_tui.runs.case_scan import ScannedCases
 from tenxeval_tui.runs.spare_worker import told, worker_environment
-from tenxeval_tui.runs.stable_ids import load_with_stable_ids
+
+# Imported where used: the parent builds a plan and hands it to its worker child without
+# them (issue #38: their imports delayed the hand-over).
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+    from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.tools.run import ToolRun
 
 
 class RunPlan(BaseModel):
@@ -232,6 +234,8 @@ def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:
     of its scenarios: one case each); raises what :meth:`EvalSet.from_file` raises
     (``FileNotFoundError``, :class:`~tenxeval_tui.evaluation.errors.EvalFileError`). A
     case without an ``eval_id`` is named by its place in the file (:mod:`.stable_ids`)."""
+    from tenxeval_tui.runs.stable_ids import load_with_stable_ids
+
     return [(path, load_with_stable_ids(path)) for path in paths]
 
 
@@ -286,6 +290,8 @@ def _selected[C: SelectableCase](selection: CaseSelection, cases: Sequence[C]) -
     """The ``cases`` ``selection`` selects, in their order: a file's scanned cases
     themselves when it selects every one (:class:`ScannedCases`: a run of every case of a
     big file holds no second list of them), else a new list."""
+    from tenxeval_tui.runs.case_scan import ScannedCases
+
     if isinstance(cases, ScannedCases) and not selection.filters:
         return cast(Sequence[C], cases)
     return selection.cases(cases)
@@ -306,6 +312,8 @@ def tool_run(
     """The run's tools (its mode, each eval set's cassette and ``metadata.tools``);
     ``write``: this process writes the cassettes (a pooled worker's driver does, not the
     worker). Raises what :meth:`ToolRun.add_eval_set` raises for a bad file."""
+    from tenxeval_tui.evaluation.tools.run import ToolRun
+
     tools = ToolRun(plan.tools, write=write)
     for path, eval_set in files_and_sets:
         tools.add_eval_set(eval_set, path)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import sys
 import tempfile
@@ -46,13 +45,12 @@ from tenxeval_tui.evaluation.observers import replay_json_lines
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.runs.case_pool import CaseId, CasePool, share_plan, shares
 from tenxeval_tui.runs.retry import Key
+from tenxeval_tui.runs.worker_count import MAX_WORKERS, default_workers, resolve_workers
 
 LINE_LIMIT = 256 * 1024 * 1024
 """The longest line read from a worker (a case result with thousands of steps)."""
 STOP_GRACE = 5.0
 """Seconds a worker asked to stop may take before it is killed."""
-MAX_WORKERS = 1024
-"""The most workers a run may ask for (a run starts no more than it has cases, too)."""
 EVENT_PREFIX = b'{"type": "event"'
 CASE_END_PREFIX = b'{"type": "case_end"'
 
@@ -337,32 +335,6 @@ def _kill(process: asyncio.subprocess.Process) -> None:
     if process.returncode is None:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
-
-
-def default_workers() -> int:
-    """``--workers auto``: the cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def resolve_workers(value: int | str | None) -> int | None:
-    """A ``workers`` setting or flag as a count: ``"auto"`` is :func:`default_workers`,
-    ``None`` stays ``None``; ``ValueError`` saying what is wrong otherwise."""
-    if value is None:
-        return None
-    if str(value).strip().lower() == "auto":
-        return default_workers()
-    try:
-        count = int(value)
-    except ValueError:
-        raise ValueError(f"{value!r} is neither a number nor 'auto'") from None
-    if count < 1:
-        raise ValueError(f"must be at least 1, not {count}")
-    if count > MAX_WORKERS:
-        raise ValueError(f"{count} is more than {MAX_WORKERS}, the most workers a run can have")
-    return count
 
 
 __all__ = [

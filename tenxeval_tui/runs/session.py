@@ -32,6 +32,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
@@ -43,8 +44,6 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.journal_results import is_streamed, read_journal_runs_streamed
-from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
 from tenxeval_tui.evaluation.variant_spec import Variant
 from tenxeval_tui.runs.budget import RunBudget
 from tenxeval_tui.runs.case_scan import ScannedSet, scan_run_files
@@ -70,23 +69,17 @@ from tenxeval_tui.runs.passes import (
 )
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
-from tenxeval_tui.runs.provenance import plan_provenance
 from tenxeval_tui.runs.report_writers import load_report_writers, page_cases
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
-from tenxeval_tui.runs.reuse import (
-    ReuseMode,
-    ReuseSplit,
-    earlier_reports,
-    earlier_results,
-    reuse_split,
-    reused_count,
-    why_reused_none,
-    with_reused_count,
-)
 from tenxeval_tui.runs.run_selection import select_for_run
 from tenxeval_tui.runs.shards import mark_shard, run_positions
 from tenxeval_tui.runs.spare_worker import SpareWorker
+
+# Imported where used (a --reuse run, a report written): `run`'s parent hands its plan to
+# its worker child without them and what they import (provenance, issue #38).
+if TYPE_CHECKING:
+    from tenxeval_tui.runs.reuse import ReuseMode, ReuseSplit
 
 
 @dataclass(frozen=True)
@@ -227,6 +220,14 @@ class RunSession:
         mode = self.options.reuse
         if mode is None or not todo:
             return None
+        from tenxeval_tui.runs.provenance import plan_provenance
+        from tenxeval_tui.runs.reuse import (
+            earlier_reports,
+            earlier_results,
+            reuse_split,
+            why_reused_none,
+        )
+
         config = self.plan.resolved_config()
         set_ids = {eval_set.eval_set_id for _, eval_set in todo}
         loaded = load_eval_sets([path for path, _ in todo])
@@ -424,6 +425,8 @@ class RunSession:
         show it. Files come first: a closed stdout (``| head``) must not cost the reports.
         ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried; ``ended``
         says how the passes ended (why the report is incomplete, when it is)."""
+        from tenxeval_tui.runs.reuse import reused_count, with_reused_count
+
         report = with_reused_count(_one(reports))
         if self.options.variant is not None:
             report = named_variant(report, self.options.variant)
@@ -452,6 +455,8 @@ class RunSession:
     def report_journal(self, journal: Path) -> RunOutcome:
         """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
         as a run's (1 when the journal's run did not finish: the report is partial)."""
+        from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+
         with journal_problems(journal):
             runs = [r for r in read_journal_runs_streamed(journal) if r.results]
         if not runs:
@@ -488,6 +493,9 @@ def _one(reports: Sequence[EvalReport]) -> EvalReport:
     journal when they are there)."""
     if len(reports) == 1:
         return reports[0]
+    from tenxeval_tui.evaluation.results.journal_results import is_streamed
+    from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
+
     if any(is_streamed(report) for report in reports):
         return combined_streamed(reports)
     return EvalReport.combine(list(reports))

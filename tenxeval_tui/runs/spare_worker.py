@@ -3,8 +3,9 @@ parent's (issue #38).
 
 ``tenxeval-tui run`` needs a worker child (:mod:`tenxeval_tui.runs.worker`) for its cases,
 and both processes import most of the core. Started one after the other, a 1-case run paid
-for both imports in turn. :meth:`SpareWorker.start` starts the worker first, as
-``python -m tenxeval_tui.runs.worker -``: it imports what every run needs while the parent
+for both imports in turn. :meth:`SpareWorker.start` starts the worker first (as
+:func:`spare_command`: :mod:`.spare_start`, then the worker's ``-`` path, as ``python -m
+tenxeval_tui.runs.worker -`` runs it): it imports what every run needs while the parent
 reads its flags, settings and eval sets, then waits for one line on its stdin,
 :func:`handover_line` (the plan, and the environment the worker would have been started
 with: the judges' variables the settings set, the agent's folder on ``PYTHONPATH``).
@@ -81,6 +82,12 @@ def worker_command(plan_argument: str) -> list[str]:
     return [sys.executable, "-m", "tenxeval_tui.runs.worker", plan_argument]
 
 
+def spare_command() -> list[str]:
+    """The command line of a spare worker: :mod:`.spare_start`, which reads the line
+    telling its agent between its imports, then runs as ``worker -``."""
+    return [sys.executable, "-m", "tenxeval_tui.runs.spare_start"]
+
+
 def handover_line(plan_json: str, env: Mapping[str, str]) -> bytes:
     """The line a spare worker reads: the plan's JSON and its environment."""
     return (json.dumps({"plan": plan_json, "env": dict(env)}) + "\n").encode("utf-8")
@@ -103,7 +110,7 @@ class SpareWorker:
         env[PARENT_PID_ENV] = str(os.getpid())
         try:
             process = subprocess.Popen(
-                worker_command(PLAN_ON_STDIN),
+                spare_command(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -172,6 +179,7 @@ __all__ = [
     "SpareWorker",
     "handover_line",
     "prepare_line",
+    "spare_command",
     "told",
     "worker_command",
     "worker_environment",

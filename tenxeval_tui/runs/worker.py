@@ -43,7 +43,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-import os
 import signal
 import sys
 import traceback
@@ -59,10 +58,10 @@ from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
-from tenxeval_tui.runs.early_agent import EarlyAgent
+from tenxeval_tui.runs.early_agent import EarlyAgent, take_environment
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
-from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV, die_with_parent
+from tenxeval_tui.runs.parent_watch import die_with_parent
 from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run, unfound_choice
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
@@ -415,20 +414,24 @@ WARM_IMPORTS = (
 by a spare worker before its plan comes."""
 
 
-async def _spare(out: ProtocolLines) -> int:
+async def _spare(
+    out: ProtocolLines, early: EarlyAgent | None = None, first: str | None = None
+) -> int:
     """A spare worker: what every run imports, imported while the parent reads its flags;
     then the lines its parent hands it (:mod:`~.spare_worker`), each with the environment
     to take (the judges' variables the parent's settings set; ``PYTHONPATH``'s new
     folders, the agent's, go on ``sys.path`` where the interpreter would have put them):
     the agent to start on (:mod:`~.early_agent`), then the plan, run. Exits 0 without a
-    line when stdin ends before a plan (the parent found a usage error)."""
+    line when stdin ends before a plan (the parent found a usage error). ``early`` and
+    ``first``: what :mod:`.spare_start` did and the line it read (``""``: stdin ended)."""
     for name in WARM_IMPORTS:
         importlib.import_module(name)
-    early = EarlyAgent()
-    while line := sys.stdin.readline():
+    early = early or EarlyAgent()
+    while line := first if first is not None else sys.stdin.readline():
+        first = None
         try:
             handed = json.loads(line)
-            _take_environment(handed["env"])
+            take_environment(handed["env"])
         except (ValueError, KeyError, TypeError) as exc:
             out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
             return ERROR_EXIT
@@ -444,16 +447,13 @@ async def _spare(out: ProtocolLines) -> int:
     return 0
 
 
-def _take_environment(env: dict[str, str]) -> None:
-    """Make ``env`` this process's environment, its new ``PYTHONPATH`` folders on
-    ``sys.path`` after the script's folder (where ``PYTHONPATH`` puts them)."""
-    before = set(os.environ.get("PYTHONPATH", "").split(os.pathsep))
-    env = {k: v for k, v in env.items() if k != PARENT_PID_ENV}  # read once, at the start
-    for name in set(os.environ) - set(env):
-        del os.environ[name]
-    os.environ.update(env)
-    added = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p not in before]
-    sys.path[1:1] = added
+def spare_main(out: ProtocolLines, early: EarlyAgent, first: str | None) -> int:
+    """The rest of a spare worker started by :mod:`.spare_start` (``early``: what it did,
+    ``first``: the line it read, ``None`` when none yet); the exit status."""
+    try:
+        return run_leaving_threads(_spare(out, early, first))
+    finally:
+        out.flush()
 
 
 def _main_then_exit() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.provenance import agent_code
 from tenxeval_tui.runs.plan import RunPlan
+from tenxeval_tui.runs.spare_worker import handover_line, prepare_line, spare_command
 from tests.cli.test_run import cli, reports
 from tests.waiting import scaled
 
@@ -73,6 +74,59 @@ def test_a_worker_handed_its_plan_at_start_hashes_it_so_too(project: Path) -> No
     starts = [json.loads(line) for line in journal.read_text().splitlines()]
     (start,) = [line for line in starts if line.get("type") == "run_start"]
     assert start["metadata"]["provenance"]["agent_sha256"] == before
+
+
+def test_a_spare_worker_told_its_agent_during_its_imports_hashes_it_so_too(
+    project: Path,
+) -> None:
+    """Both lines wait on its stdin from the start: the spare reads the prepare line
+    between its imports and starts the hash there (runs/spare_start.py)."""
+    before, _ = _project_with_path_changing_agent(project)
+    journal = project / "run.journal.jsonl"
+    plan = RunPlan(
+        agent="pathy_agent:agent",
+        agent_explicit=True,
+        eval_sets=[project / "evals/plain.evalset.json"],
+        search_path=project,
+        limit=1,
+        journal=journal,
+    )
+    told, env = plan.told_spare(), plan.worker_env()
+    assert told is not None
+    done = subprocess.run(
+        spare_command(),
+        input=prepare_line(told, env) + handover_line(plan.model_dump_json(), env),
+        cwd=project / "evals",  # the agent is found on the told search path alone
+        capture_output=True,
+        timeout=scaled(120),
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [line["type"] for line in lines].count("case_end") == 1
+    starts = [json.loads(line) for line in journal.read_text().splitlines()]
+    (start,) = [line for line in starts if line.get("type") == "run_start"]
+    assert start["metadata"]["provenance"]["agent_sha256"] == before
+
+
+def test_the_agents_hash_needs_none_of_the_cores_models() -> None:
+    """A spare worker starts the hash once ``early_agent`` is imported, before pydantic
+    and the eval set, config and result models (most of its imports) are."""
+    code = "import json, sys, tenxeval_tui.runs.early_agent; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout))
+    assert "tenxeval_tui.evaluation.provenance.agent_code" in modules  # the walk is there
+    heavy = {
+        "pydantic",
+        "asyncio",
+        "tenxeval_tui.evaluation.dataset.eval_set",
+        "tenxeval_tui.evaluation.config.eval_config",
+        "tenxeval_tui.evaluation.eval_result",
+        "tenxeval_tui.runs.plan",
+    }
+    assert heavy & modules == set()
 
 
 # Forked in a fresh interpreter (one thread: a test runner's threads make it decline).

@@ -95,7 +95,11 @@ def _worker_of(root: Path) -> list[str]:
     for entry in Path("/proc").iterdir():
         try:
             ours = entry.name.isdigit() and os.readlink(entry / "cwd") == str(root)
-            if ours and b"tenxeval_tui.runs.worker" in (entry / "cmdline").read_bytes():
+            command = (entry / "cmdline").read_bytes() if ours else b""
+            if (
+                b"tenxeval_tui.runs.worker" in command
+                or b"tenxeval_tui.runs.spare_start" in command
+            ):
                 found.append(entry.name)
         except OSError:
             continue

@@ -185,3 +185,149 @@ def test_the_worker_is_told_its_agent_before_the_parent_imports_the_run(project:
     result = json.loads(out.read_text())
     assert result["code"] == 0  # a whole run, its agent told to its spare worker
     assert _loaded(result["modules"], LOADED_AFTER_THE_TELL) == []
+
+
+# Runs `tenxeval-tui ARGS...` through its entry point and writes which modules the parent
+# had loaded when it handed its plan to its spare worker.
+HANDOVER_PROBE = """
+import json, sys
+from tenxeval_tui.runs import spare_worker
+
+out, args = sys.argv[1], sys.argv[2:]
+handed = {}
+hand = spare_worker.SpareWorker.hand
+
+def recording(self, *given):
+    handed["modules"] = sorted(sys.modules)
+    return hand(self, *given)
+
+spare_worker.SpareWorker.hand = recording
+from tenxeval_tui.cli.main import main
+code = main(args)
+with open(out, "w") as file:
+    json.dump({"code": code, **handed}, file)
+"""
+
+LOADED_AFTER_THE_HANDOVER = (
+    "asyncio",
+    # Not "pickle" itself: the parent's report-writers thread (runs/report_writers.py)
+    # imports jinja2, which imports it, at its own pace; ours is what forks and isolates.
+    "tenxeval_tui.runs.forked",
+    "tenxeval_tui.evaluation.testing",
+    "tenxeval_tui.evaluation.isolation",
+    "tenxeval_tui.evaluation.provenance",
+    "tenxeval_tui.runs.provenance",
+    "tenxeval_tui.runs.pool",
+    "tenxeval_tui.runs.reuse",
+)
+"""What the parent of a plain run needs only once its worker has the plan (the worker
+runs the cases, hashes the agent, writes the journal): imported before, they delayed
+the hand-over, and so the first case (issue #38)."""
+
+
+def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
+    project: Path,
+) -> None:
+    out = project / "handed.json"
+    done = subprocess.run(
+        [sys.executable, "-c", HANDOVER_PROBE, str(out), "run", "--agent",
+         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
+         "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["code"] == 0  # a whole run, its plan handed to its spare worker
+    assert "tenxeval_tui.runs.session" in result["modules"]  # the probe saw the hand-over
+    assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []
+
+
+# An agent that writes, at its first call, what its worker had loaded and which of the
+# models a run uses only after its cases (or only with tools, scenarios) were built.
+FIRST_CASE_AGENT = """
+import json, os, sys
+
+_told = False
+
+
+async def agent(message, trace):
+    global _told
+    if not _told:
+        _told = True
+        from tenxeval_tui.evaluation import eval_result, stats
+        from tenxeval_tui.evaluation.simulators import scenario
+
+        models = (eval_result.EvalReport, eval_result.EvalSummary, stats.RunRepeatStats,
+                  scenario.ScenarioSet, scenario.ConversationScenario)
+        with open(os.environ["FIRST_CASE_PROBE"], "w") as file:
+            json.dump({"modules": sorted(sys.modules),
+                       "built": [m.__name__ for m in models if m.__pydantic_complete__]}, file)
+    return message
+"""
+
+RUN = "import sys; from tenxeval_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
+
+NOT_BEFORE_THE_FIRST_CASE = (
+    "tenxeval_tui.evaluation.judges.models",  # the judges' client: no judged criterion
+    "tenxeval_tui.evaluation.judges.cache",
+    "tenxeval_tui.evaluation.judges.http",
+    "statistics",  # the repeats' spreads
+    "html",  # a report's page for Jupyter
+)
+"""What a run's worker without judges or repeats loads only after its first case, if at
+all: imported before, it delayed the first case (issue #38)."""
+
+
+def test_the_worker_reaches_its_first_case_without_what_comes_after_it(project: Path) -> None:
+    (project / "first_case_agent.py").write_text(FIRST_CASE_AGENT)
+    out = project / "first.json"
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, "run", "--agent", "first_case_agent:agent",
+         "--case", "order_a100", "--output-dir", "out", "-q", "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1", "FIRST_CASE_PROBE": str(out)},
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr  # the echo fails the case's criteria
+    result = json.loads(out.read_text())
+    assert "tenxeval_tui.runs.worker" in result["modules"]  # the probe ran in the worker
+    assert _loaded(result["modules"], NOT_BEFORE_THE_FIRST_CASE) == []
+    assert result["built"] == []
+
+
+# Imports a spare worker's steps one at a time in a fresh interpreter and prints, for
+# each step, the modules it brought in.
+STEPS_PROBE = """
+import importlib, json, sys
+from tenxeval_tui.runs.spare_start import IMPORT_STEPS
+
+steps = []
+for name in IMPORT_STEPS:
+    before = set(sys.modules)
+    importlib.import_module(name)
+    steps.append(sorted(set(sys.modules) - before))
+print(json.dumps(steps))
+"""
+
+
+def test_a_spare_worker_looks_for_its_agent_between_the_core_s_model_imports() -> None:
+    """The prepare line is looked for between the steps: the eval set's models, the
+    results' models and the evaluator each come in a step of their own, so a line that
+    comes while the models are imported is taken before the rest are."""
+    done = subprocess.run(
+        [sys.executable, "-c", STEPS_PROBE], capture_output=True, text=True, timeout=scaled(120)
+    )
+    assert done.returncode == 0, done.stderr
+    steps = json.loads(done.stdout)
+    assert all(steps), "a step imports nothing new: an earlier step already imported it"
+
+    def step_of(module: str) -> int:
+        return next(i for i, step in enumerate(steps) if module in step)
+
+    heavy = [
+        "pydantic_core",
+        "tenxeval_tui.evaluation.dataset.eval_set",
+        "tenxeval_tui.evaluation.eval_result",
+        "tenxeval_tui.evaluation.agent_evaluator",
+    ]
+    assert len({step_of(module) for module in heavy}) == len(heavy)

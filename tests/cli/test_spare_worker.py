@@ -19,6 +19,7 @@ from tenxeval_tui.runs.spare_worker import (
     PLAN_ON_STDIN,
     SpareWorker,
     handover_line,
+    spare_command,
     told,
     worker_command,
     worker_environment,
@@ -32,7 +33,8 @@ PROBE = """
 import json, sys
 seen = []
 def hook(event, args):
-    if event == "subprocess.Popen" and "tenxeval_tui.runs.worker" in args[1]:
+    if event == "subprocess.Popen" and {"tenxeval_tui.runs.spare_start",
+                                        "tenxeval_tui.runs.worker"} & set(args[1]):
         seen.append("pydantic" in sys.modules)
 sys.addaudithook(hook)
 from tenxeval_tui.cli.main import main
@@ -108,9 +110,15 @@ def test_a_usage_error_found_later_leaves_no_worker_behind(project: Path) -> Non
     assert _workers_marked(marker) == []
 
 
-def test_a_spare_worker_whose_stdin_ends_before_a_plan_exits_quietly() -> None:
+SPARE_COMMANDS = pytest.mark.parametrize(
+    "command", [worker_command(PLAN_ON_STDIN), spare_command()], ids=["worker", "spare_start"]
+)
+
+
+@SPARE_COMMANDS
+def test_a_spare_worker_whose_stdin_ends_before_a_plan_exits_quietly(command: list[str]) -> None:
     done = subprocess.run(
-        worker_command(PLAN_ON_STDIN),
+        command,
         input="",
         capture_output=True,
         text=True,
@@ -119,8 +127,9 @@ def test_a_spare_worker_whose_stdin_ends_before_a_plan_exits_quietly() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@SPARE_COMMANDS
 def test_a_spare_worker_runs_the_plan_it_is_handed_with_its_environment(
-    project: Path,
+    project: Path, command: list[str]
 ) -> None:
     (project / "env_agent.py").write_text(
         "import os\n\n"
@@ -131,7 +140,7 @@ def test_a_spare_worker_runs_the_plan_it_is_handed_with_its_environment(
     plan = RunPlan(agent="env_agent:agent", eval_sets=[path], search_path=project, limit=1)
     env = {**plan.worker_env(), "HANDED": "yes"}
     done = subprocess.run(
-        worker_command(PLAN_ON_STDIN),
+        command,
         input=handover_line(plan.model_dump_json(), env),
         cwd=project / "evals",  # the agent is found on the plan's search path alone
         capture_output=True,

@@ -33,6 +33,7 @@ __all__ = [
     "ReporterConfig",
     "Rubric",
     "UserSimulatorConfig",
+    "with_repeats",
 ]
 
 
@@ -299,3 +300,17 @@ class EvalConfig(BaseModel):
         new = copy.deepcopy(self)
         new.criteria.rubric_based = CriterionConfig.rubric_based(rubrics=rubrics)
         return new
+
+
+def with_repeats(
+    config: EvalConfig, repeats: int | None = None, pass_rule: PassRule | None = None
+) -> EvalConfig:
+    """A copy of ``config`` with ``repeats`` and ``pass_rule`` set (validated) where given."""
+    changes: dict[str, Any] = {}
+    if repeats is not None:
+        changes["repeats"] = repeats
+    if pass_rule is not None:
+        changes["pass_rule"] = pass_rule
+    if not changes:
+        return config
+    return EvalConfig.model_validate({**config.model_dump(), **changes})

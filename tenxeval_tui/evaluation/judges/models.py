@@ -56,10 +56,16 @@ from tenxeval_tui.evaluation.judges.cache import (
     JudgeCache,
     default_cache_dir,
 )
+from tenxeval_tui.evaluation.judges.environment import (
+    ENV_BASE_URL,
+    ENV_JUDGE_BASE_URL,
+    ENV_JUDGE_MODEL,
+)
+from tenxeval_tui.evaluation.judges.errors import JudgeError
 from tenxeval_tui.evaluation.judges.http import deadline_client
 from tenxeval_tui.evaluation.judges.reply import JudgeReply
 from tenxeval_tui.evaluation.judges.usage import estimated_usage, usage_problem
-from tenxeval_tui.evaluation.redact import redact_url, redact_urls
+from tenxeval_tui.evaluation.redact import redact_url
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 if TYPE_CHECKING:
@@ -67,11 +73,6 @@ if TYPE_CHECKING:
 
 
 logger = logging.getLogger("tenxeval_tui.evaluation.judges")
-
-ENV_JUDGE_MODEL = "TENXEVAL_JUDGE_MODEL"
-ENV_BASE_URL = "OPENAI_BASE_URL"
-ENV_JUDGE_BASE_URL = "TENXEVAL_JUDGE_BASE_URL"
-"""The judges' own endpoint, before ``OPENAI_BASE_URL`` (which the agent may read too)."""
 
 
 def _base_url(config: CriterionConfig, env: Mapping[str, str]) -> str | None:
@@ -81,16 +82,6 @@ def _base_url(config: CriterionConfig, env: Mapping[str, str]) -> str | None:
 # Local servers (Ollama, vLLM, LM Studio) ignore the key, but the client insists on one.
 _LOCAL_KEY = "not-needed"
 SUPPORTED_API_STYLES = ("chat", "responses")
-
-
-class JudgeError(RuntimeError):
-    """A judge call failed for good: HTTP error after retries, timeout, unreachable endpoint.
-
-    Its message never holds an endpoint's credentials (a server may quote the URL it
-    got): they are hidden as :mod:`.redact` hides them."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(redact_urls(message))
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 
-from tenxeval_tui.evaluation.provenance.hashing import sha256_json
+from tenxeval_tui.evaluation.canonical import sha256_json
 from tenxeval_tui.evaluation.provenance.imports_cache import ImportsCache
 
 OWN_PACKAGE = "tenxeval_tui"

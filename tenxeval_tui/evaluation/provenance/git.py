@@ -38,19 +38,53 @@ class GitState:
     """The branch checked out; ``None`` on a detached HEAD."""
 
 
-def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git -C folder ARGS``; ``FileNotFoundError`` when there is no git."""
+def _git_env() -> dict[str, str]:
     # GIT_OPTIONAL_LOCKS=0: `git status` must not take the index lock of a repository
     # the user is working in.
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git -C folder ARGS``; ``FileNotFoundError`` when there is no git."""
     return subprocess.run(
         ["git", "-C", str(folder), *args],
         capture_output=True,
         timeout=GIT_TIMEOUT,
-        env=env,
+        env=_git_env(),
         stdin=subprocess.DEVNULL,
         check=False,
     )
+
+
+def _git_together(
+    folder: Path, *commands: tuple[str, ...]
+) -> list[subprocess.CompletedProcess[bytes]]:
+    """Run each of ``commands`` (``git -C folder ARGS``) at once, side by side, and wait for
+    them all; ``FileNotFoundError`` when there is no git, ``TimeoutExpired`` when one takes
+    more than :data:`GIT_TIMEOUT` (none is left running)."""
+    started: list[subprocess.Popen[bytes]] = []
+    env = _git_env()
+    try:
+        for args in commands:
+            started.append(
+                subprocess.Popen(
+                    ["git", "-C", str(folder), *args],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    stdin=subprocess.DEVNULL,
+                    env=env,
+                )
+            )
+        done = []
+        for process in started:
+            out, err = process.communicate(timeout=GIT_TIMEOUT)
+            done.append(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+        return done
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
 
 
 def _out(done: subprocess.CompletedProcess[bytes]) -> str | None:
@@ -70,13 +104,17 @@ def git_state(path: str | Path) -> GitState:
     """The git state of the repository holding ``path`` (a file or a folder)."""
     folder = _existing_folder(Path(path).resolve())
     try:
-        head = _git(folder, "rev-parse", "--verify", "--quiet", "HEAD")
-        if head.returncode != 0:
-            return GitState()  # not a repository, or one with no commit yet
-        status = _git(folder, "status", "--porcelain", "--untracked-files=no")
-        branch = _git(folder, "symbolic-ref", "--quiet", "--short", "HEAD")
+        # side by side: one after the other, they held a run's first case (issue #38)
+        head, status, branch = _git_together(
+            folder,
+            ("rev-parse", "--verify", "--quiet", "HEAD"),
+            ("status", "--porcelain", "--untracked-files=no"),
+            ("symbolic-ref", "--quiet", "--short", "HEAD"),
+        )
     except (OSError, subprocess.SubprocessError):
         return GitState()  # no git, or it hung
+    if head.returncode != 0:
+        return GitState()  # not a repository, or one with no commit yet
     return GitState(
         commit=_out(head),
         dirty=bool(status.stdout.strip()) if status.returncode == 0 else None,

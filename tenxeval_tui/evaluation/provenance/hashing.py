@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.canonical import canonical_json, sha256_json
-from tenxeval_tui.evaluation.config.eval_config import EvalConfig
-from tenxeval_tui.evaluation.criteria.base import get_criterion_class
-from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.judges.models import ENV_JUDGE_MODEL
+
+if TYPE_CHECKING:  # the models are imported where used: see the package's docs
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+    from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 
 CONFIG_FIELDS_NOT_HASHED = frozenset(
     {"reporter", "parallel", "max_concurrency", "verbose", "max_cost"}
@@ -65,6 +65,8 @@ def eval_set_sha256(eval_set: EvalSet) -> str:
 
 def config_sha256(config: EvalConfig | Mapping[str, Any]) -> str:
     """The hash of the outcome-changing fields of ``config`` (a config or its JSON dump)."""
+    from tenxeval_tui.evaluation.config.eval_config import EvalConfig
+
     data = config.model_dump(mode="json") if isinstance(config, EvalConfig) else dict(config)
     return sha256_json({k: v for k, v in data.items() if k not in CONFIG_FIELDS_NOT_HASHED})
 
@@ -76,6 +78,9 @@ def judge_models(config: EvalConfig, environ: Mapping[str, str] | None = None) -
     cannot run anyway). Which criteria call a judge is told by their classes
     (``requires_judge``), so a project's own judged criteria count too.
     """
+    from tenxeval_tui.evaluation.criteria.base import get_criterion_class
+    from tenxeval_tui.evaluation.judges.environment import ENV_JUDGE_MODEL
+
     env = os.environ if environ is None else environ
     models: dict[str, str] = {}
     for name, criterion in config.criteria.enabled_items():

@@ -49,7 +49,7 @@ class ConversationScenario(BaseModel):
     end); ``max_turns`` caps the user's messages (0: the simulator's own cap).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built for a scenario file
 
     scenario_id: str = ""
     description: str = ""
@@ -66,7 +66,7 @@ class ScenarioSet(BaseModel):
     ``schema_ref`` is the file's ``$schema`` key (see :mod:`~tenxeval_tui.evaluation.schema_ref`).
     """
 
-    model_config = ConfigDict(extra="forbid", validate_by_name=True)
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, defer_build=True)
 
     schema_ref: str | None = schema_ref_field()
     scenario_set_id: str = ""

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from tenxeval_tui.evaluation.provenance import GitError, GitState, file_at_ref, git_state
+from tenxeval_tui.evaluation.provenance import git as git_module
+from tests.waiting import scaled
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -92,3 +94,60 @@ def test_a_file_at_an_earlier_commit(tmp_path: Path) -> None:
         file_at_ref(new, "HEAD")
     with pytest.raises(GitError, match="not in a git repository"):
         file_at_ref(tmp_path.parent / "elsewhere.json", "HEAD")
+
+
+FAKE_GIT = """#!/bin/sh
+# A git that answers as a repository on branch main would, once all three of git_state's
+# commands have started (or after 5 s, noting it ran alone).
+touch "$FAKE_DIR/started.$$"
+waited=0
+while [ "$(ls "$FAKE_DIR" | grep -c '^started')" -lt 3 ] && [ "$waited" -lt 100 ]; do
+  sleep 0.05
+  waited=$((waited + 1))
+done
+[ "$(ls "$FAKE_DIR" | grep -c '^started')" -lt 3 ] && touch "$FAKE_DIR/alone"
+case "$3" in
+  rev-parse) echo 0123456789012345678901234567890123456789 ;;
+  symbolic-ref) echo main ;;
+  status) echo " M evals/a.evalset.json" ;;
+esac
+"""
+
+
+def _fake_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str) -> Path:
+    """``script`` as the only ``git`` on the path; the folder it may write in."""
+    bin_dir, scratch = tmp_path / "bin", tmp_path / "scratch"
+    bin_dir.mkdir()
+    scratch.mkdir()
+    fake = bin_dir / "git"
+    fake.write_text(script)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    monkeypatch.setenv("FAKE_DIR", str(scratch))
+    return scratch
+
+
+def test_the_git_state_asks_its_three_questions_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = _fake_git(tmp_path, monkeypatch, FAKE_GIT)
+    state = git_state(tmp_path)
+    assert state == GitState(
+        commit="0123456789012345678901234567890123456789", dirty=True, branch="main"
+    )
+    assert not (scratch / "alone").exists()  # each waited for the others: none ran alone
+
+
+def test_a_git_that_hangs_gives_no_state_and_is_not_left_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = _fake_git(
+        tmp_path, monkeypatch, '#!/bin/sh\necho $$ > "$FAKE_DIR/pid.$$"\nexec sleep 60\n'
+    )
+    monkeypatch.setattr(git_module, "GIT_TIMEOUT", scaled(1.0))
+    assert git_state(tmp_path) == GitState()
+    pids = [int(p.read_text()) for p in scratch.glob("pid.*")]
+    assert pids  # the fake really ran
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # killed and waited for, not left behind

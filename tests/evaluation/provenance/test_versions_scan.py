@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tenxeval_tui.evaluation import provenance
+from tenxeval_tui.evaluation.provenance import agent_provenance as provenance
 
 
 def test_a_project_module_and_a_declared_one_need_no_scan(
