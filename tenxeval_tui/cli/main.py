@@ -28,7 +28,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the workbench on a folder or one eval set file."""
-    from tenxeval_tui.cli.long_lived_imports import long_lived_imports
+    from tenxeval_tui.evaluation.long_lived import long_lived_imports
 
     with long_lived_imports():
         from tenxeval_tui.app import WorkbenchApp

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.child_setup import set_up_logging
 from tenxeval_tui.runs.parent_watch import PARENT_PID_ENV
@@ -74,7 +75,8 @@ class EarlyAgent:
         except AgentLoadError:
             return  # the plan's load says so
         try:
-            import_target(spec, cwd=folder)
+            with long_lived_imports():  # the agent's modules live as long as the worker
+                import_target(spec, cwd=folder)
         except AgentLoadError as exc:
             self.failed[spec] = exc
 

@@ -26,6 +26,7 @@ import sys
 import traceback
 from typing import TYPE_CHECKING, Any
 
+from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.runs.parent_watch import die_with_parent
 
 if TYPE_CHECKING:
@@ -80,19 +81,20 @@ def _started_on(line: str, early: EarlyAgent) -> None:
 def main() -> int:
     """Import what a run needs, starting the agent's hash as soon as it is told (see the
     module), then run as a spare worker; the exit status."""
-    importlib.import_module(IMPORT_STEPS[0])
-    from tenxeval_tui.runs.early_agent import EarlyAgent
-    from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
+    with long_lived_imports():  # what they build lives as long as the worker
+        importlib.import_module(IMPORT_STEPS[0])
+        from tenxeval_tui.runs.early_agent import EarlyAgent
+        from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 
-    out = ProtocolLines(protocol_stream())  # before the hash's fork, as in the worker
-    early = EarlyAgent()
-    first: str | None = None
-    for name in IMPORT_STEPS:
-        if first is None and _line_waiting():
-            first = sys.stdin.readline()
-            if first:
-                _started_on(first, early)
-        importlib.import_module(name)
+        out = ProtocolLines(protocol_stream())  # before the hash's fork, as in the worker
+        early = EarlyAgent()
+        first: str | None = None
+        for name in IMPORT_STEPS:
+            if first is None and _line_waiting():
+                first = sys.stdin.readline()
+                if first:
+                    _started_on(first, early)
+            importlib.import_module(name)
     from tenxeval_tui.runs.worker import spare_main
 
     return spare_main(out, early, first)

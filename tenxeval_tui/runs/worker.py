@@ -54,6 +54,7 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_HASH_KEY, EvalCaseResult
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
+from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
@@ -424,8 +425,9 @@ async def _spare(
     the agent to start on (:mod:`~.early_agent`), then the plan, run. Exits 0 without a
     line when stdin ends before a plan (the parent found a usage error). ``early`` and
     ``first``: what :mod:`.spare_start` did and the line it read (``""``: stdin ended)."""
-    for name in WARM_IMPORTS:
-        importlib.import_module(name)
+    with long_lived_imports():  # what they build lives as long as the worker
+        for name in WARM_IMPORTS:
+            importlib.import_module(name)
     early = early or EarlyAgent()
     while line := first if first is not None else sys.stdin.readline():
         first = None

@@ -167,3 +167,48 @@ def test_forked_gives_a_childs_answer_or_error_and_declines_beside_threads() -> 
         "died": True,
         "declined_beside_a_thread": True,
     }
+
+
+# A worker told its agent imports it: the probe records what its import saw.
+PREPARED = """
+import gc, json, sys
+from tenxeval_tui.runs.early_agent import EarlyAgent
+
+early = EarlyAgent()
+early.prepare({"agent": "gc_probe:agent", "search_path": sys.argv[1], "verbose": None,
+               "log_level": None})
+import gc_probe
+
+print(json.dumps({
+    "on_during_import": gc_probe.COLLECTOR_ON,
+    "on_after": gc.isenabled(),
+    "made_in_oldest": any(o is gc_probe.MADE for o in gc.get_objects(2)),
+    "failed": sorted(early.failed),
+}))
+"""
+
+
+def test_a_worker_imports_its_agent_without_the_cycle_collector_and_keeps_what_it_built_old(
+    tmp_path: Path,
+) -> None:
+    """The agent's modules (10xGraph's: some hundred thousand objects) live as long as the
+    worker: young collections during their import walked them again and again, and after
+    it would keep walking them. The collector is back on after the import."""
+    (tmp_path / "gc_probe.py").write_text(
+        "import gc\nCOLLECTOR_ON = gc.isenabled()\n"
+        "class Made:\n    pass\nMADE = Made()\n\ndef agent(text):\n    return text\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", PREPARED, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "on_during_import": False,
+        "on_after": True,
+        "made_in_oldest": True,
+        "failed": [],
+    }

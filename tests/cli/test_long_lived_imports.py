@@ -1,5 +1,5 @@
 """The workbench's modules are imported without the cycle collector walking them
-(``cli/long_lived_imports.py``)."""
+(``evaluation/long_lived.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from tenxeval_tui.cli.long_lived_imports import long_lived_imports
+from tenxeval_tui.evaluation.long_lived import long_lived_imports
 
 
 class Built:
@@ -45,3 +45,18 @@ def test_the_collector_is_back_on_when_an_import_fails() -> None:
         assert gc.isenabled()
     finally:
         (gc.enable if was_enabled else gc.disable)()
+
+
+def test_a_freeze_made_since_is_left_frozen() -> None:
+    """The workbench freezes what is alive after its start, a worker its cases: moving new
+    objects to the oldest generation (freeze, then unfreeze) would undo that freeze."""
+    kept = Built()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with long_lived_imports():
+            Built()
+        assert gc.get_freeze_count() == frozen
+        assert not any(found is kept for found in gc.get_objects())  # still out of sight
+    finally:
+        gc.unfreeze()

@@ -6,6 +6,9 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_FROZEN_AT_IMPORT = gc.get_freeze_count()
+"""Objects frozen before this module was imported (the interpreter's own, at its start)."""
+
 
 @contextmanager
 def long_lived_imports() -> Iterator[None]:
@@ -19,6 +22,12 @@ def long_lived_imports() -> Iterator[None]:
     ``gc.unfreeze()`` moves every tracked object to the oldest generation (two list
     moves): young collections skip them, full ones still see them.
 
+    When something has frozen objects since this module was imported (``gc.freeze``: the
+    workbench after its start, a worker its cases), only the pause is made: moving the
+    new objects would unfreeze those. (The interpreter may freeze a few hundred of its
+    own as it starts: those are moved with the rest, as
+    :func:`~tenxeval_tui.evaluation.files.fileio.built_long_lived` does.)
+
     Standard library only, so that it can wrap the first import of anything else.
     """
     was_enabled = gc.isenabled()
@@ -26,8 +35,9 @@ def long_lived_imports() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if gc.get_freeze_count() <= _FROZEN_AT_IMPORT:  # else it would undo a freeze
+            gc.freeze()
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
 
