@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 
 from tenxeval_tui.screens.reports.agreement import AgreementScreen
 from tenxeval_tui.screens.reports.review import ReviewScreen
@@ -18,15 +16,6 @@ from tests.tui.reports.test_review_mode import SIZE, project
 from tests.waiting import wait_for
 
 __all__ = ["labelled", "project"]  # the fixtures
-
-
-def _footer_is_current(screen: Screen[Any]) -> bool:
-    """Whether the screen's footer shows the keys its bindings now offer: a binding a
-    screen offers once its data has come (check_action) reaches the footer a refresh
-    later, and a busy machine may take the picture between the two."""
-    shown = {key.action for key in screen.query(FooterKey)}
-    offered = {b.action for _, b, _, _ in screen.active_bindings.values() if b.show}
-    return shown - {"command_palette"} == offered  # the palette's key: the footer's own
 
 
 async def _opened(pilot: Pilot[Any], key: str) -> None:
@@ -40,7 +29,6 @@ async def _opened(pilot: Pilot[Any], key: str) -> None:
             or (isinstance(app.screen, AgreementScreen) and app.screen.agreement is not None)
         ),
     )
-    await wait_for(pilot, lambda: _footer_is_current(app.screen))
     await pilot.pause()
 
 
