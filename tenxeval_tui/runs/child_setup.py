@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+import traceback
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,20 @@ def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
         # Agents' frameworks log errors with tracebacks; the report already says what failed.
         logging.getLogger().addHandler(logging.NullHandler())
         logging.getLogger().setLevel(logging.CRITICAL)
+
+
+def run_then_exit(main: Callable[[], int]) -> None:
+    """``main()``, then the process ends with its status (:func:`exit_now`): a
+    ``SystemExit`` that escaped the run (raised where no case could catch it) gives its
+    code, anything else is printed and gives 1."""
+    try:
+        code = main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    exit_now(code)
 
 
 def exit_now(code: int) -> None:

@@ -23,7 +23,6 @@ import importlib
 import json
 import select
 import sys
-import traceback
 from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.long_lived import long_lived_imports
@@ -103,16 +102,9 @@ def main() -> int:
 def _main_then_exit() -> None:
     """:func:`main`, then the process ends with its status, as a worker's does."""
     die_with_parent()  # first: a parent killed during the imports takes this worker along
-    try:
-        code = main()
-    except SystemExit as exc:  # escaped the run (raised where no case could catch it)
-        code = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:
-        traceback.print_exc()
-        code = 1
-    from tenxeval_tui.runs.child_setup import exit_now
+    from tenxeval_tui.runs.child_setup import run_then_exit
 
-    exit_now(code)
+    run_then_exit(main)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,6 @@ import importlib
 import json
 import signal
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,7 +57,12 @@ from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
-from tenxeval_tui.runs.child_setup import ERROR_EXIT, exit_now, load_agents, set_up_logging
+from tenxeval_tui.runs.child_setup import (
+    ERROR_EXIT,
+    load_agents,
+    run_then_exit,
+    set_up_logging,
+)
 from tenxeval_tui.runs.early_agent import EarlyAgent, take_environment
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
@@ -460,14 +464,7 @@ def spare_main(out: ProtocolLines, early: EarlyAgent, first: str | None) -> int:
 
 def _main_then_exit() -> None:
     die_with_parent()  # a run killed outright takes its worker with it
-    try:
-        code = main()
-    except SystemExit as exc:  # escaped the run (raised where no case could catch it)
-        code = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:
-        traceback.print_exc()
-        code = 1
-    exit_now(code)
+    run_then_exit(main)
 
 
 if __name__ == "__main__":

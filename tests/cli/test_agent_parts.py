@@ -52,10 +52,9 @@ def test_a_run_hashes_the_agents_code_as_found_before_its_import(project: Path) 
     assert json.loads(report.read_text())["metadata"]["provenance"]["agent_sha256"] == before
 
 
-def test_a_worker_handed_its_plan_at_start_hashes_it_so_too(project: Path) -> None:
-    before, _ = _project_with_path_changing_agent(project)
-    journal = project / "run.journal.jsonl"
-    plan = RunPlan(
+def _one_case_plan(project: Path, journal: Path) -> RunPlan:
+    """A plan of one case of the path-changing agent, its journal at ``journal``."""
+    return RunPlan(
         agent="pathy_agent:agent",
         agent_explicit=True,
         eval_sets=[project / "evals/plain.evalset.json"],
@@ -63,6 +62,12 @@ def test_a_worker_handed_its_plan_at_start_hashes_it_so_too(project: Path) -> No
         limit=1,
         journal=journal,
     )
+
+
+def test_a_worker_handed_its_plan_at_start_hashes_it_so_too(project: Path) -> None:
+    before, _ = _project_with_path_changing_agent(project)
+    journal = project / "run.journal.jsonl"
+    plan = _one_case_plan(project, journal)
     done = subprocess.run(
         plan.command(),
         cwd=project,
@@ -83,14 +88,7 @@ def test_a_spare_worker_told_its_agent_during_its_imports_hashes_it_so_too(
     between its imports and starts the hash there (runs/spare_start.py)."""
     before, _ = _project_with_path_changing_agent(project)
     journal = project / "run.journal.jsonl"
-    plan = RunPlan(
-        agent="pathy_agent:agent",
-        agent_explicit=True,
-        eval_sets=[project / "evals/plain.evalset.json"],
-        search_path=project,
-        limit=1,
-        journal=journal,
-    )
+    plan = _one_case_plan(project, journal)
     told, env = plan.told_spare(), plan.worker_env()
     assert told is not None
     done = subprocess.run(

@@ -140,26 +140,29 @@ def test_the_worker_loads_no_simulator_for_an_eval_set() -> None:
     assert _loaded(modules, simulator) == []
 
 
-# Runs `tenxeval-tui ARGS...` through its entry point and writes, for the moment the
-# spare worker is told its agent, which of the run's heavy modules the parent had loaded.
-TELL_PROBE = """
+# Runs `tenxeval-tui ARGS...` through its entry point and writes which modules the parent
+# had loaded when it called SpareWorker.METHOD: `prepare` tells the spare worker its agent,
+# `hand` hands it the plan.
+MODULES_AT_PROBE = """
 import json, sys
 from tenxeval_tui.runs import spare_worker
 
 out, args = sys.argv[1], sys.argv[2:]
-told = {}
-prepare = spare_worker.SpareWorker.prepare
+seen = {}
+called = spare_worker.SpareWorker.METHOD
 
 def recording(self, *given):
-    told["modules"] = sorted(sys.modules)
-    return prepare(self, *given)
+    seen["modules"] = sorted(sys.modules)
+    return called(self, *given)
 
-spare_worker.SpareWorker.prepare = recording
+spare_worker.SpareWorker.METHOD = recording
 from tenxeval_tui.cli.main import main
 code = main(args)
 with open(out, "w") as file:
-    json.dump({"code": code, **told}, file)
+    json.dump({"code": code, **seen}, file)
 """
+TELL_PROBE = MODULES_AT_PROBE.replace("METHOD", "prepare")
+HANDOVER_PROBE = MODULES_AT_PROBE.replace("METHOD", "hand")
 
 LOADED_AFTER_THE_TELL = (
     "tenxeval_tui.evaluation.config.eval_config",
@@ -186,27 +189,6 @@ def test_the_worker_is_told_its_agent_before_the_parent_imports_the_run(project:
     assert result["code"] == 0  # a whole run, its agent told to its spare worker
     assert _loaded(result["modules"], LOADED_AFTER_THE_TELL) == []
 
-
-# Runs `tenxeval-tui ARGS...` through its entry point and writes which modules the parent
-# had loaded when it handed its plan to its spare worker.
-HANDOVER_PROBE = """
-import json, sys
-from tenxeval_tui.runs import spare_worker
-
-out, args = sys.argv[1], sys.argv[2:]
-handed = {}
-hand = spare_worker.SpareWorker.hand
-
-def recording(self, *given):
-    handed["modules"] = sorted(sys.modules)
-    return hand(self, *given)
-
-spare_worker.SpareWorker.hand = recording
-from tenxeval_tui.cli.main import main
-code = main(args)
-with open(out, "w") as file:
-    json.dump({"code": code, **handed}, file)
-"""
 
 LOADED_AFTER_THE_HANDOVER = (
     "asyncio",
