@@ -39,8 +39,8 @@ from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
-    exit_now,
     load_agents,
+    run_then_exit,
     set_up_logging,
 )
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
@@ -234,13 +234,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     die_with_parent()  # its driver killed outright takes it with it
-    try:
-        code = main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    exit_now(code)
+    run_then_exit(main)

@@ -55,7 +55,7 @@ from tenxeval_tui.evaluation.eval_result import EVAL_SET_HASH_KEY, EvalCaseResul
 from tenxeval_tui.evaluation.files.fileio import freeze_alive
 from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.results.json_stream import json_object_text
+from tenxeval_tui.evaluation.results.json_stream import CASE_LISTS, json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
@@ -106,17 +106,9 @@ def plan_line(eval_sets: Sequence[EvalSet]) -> str:
 
 
 # What the screen does not need from a streamed case result (the reports keep all of it):
-# with thousands of steps these make a line of megabytes to decode in the UI.
-BULKY_RESULT_FIELDS = frozenset(
-    {
-        "actual_trajectory",
-        "actual_tool_calls",
-        "messages",
-        "node_responses",
-        "node_visits",
-        "node_details",
-    }
-)
+# with thousands of steps these make a line of megabytes to decode in the UI: the lists that
+# grow with a case's events.
+BULKY_RESULT_FIELDS = frozenset(CASE_LISTS)
 
 
 class LeanJsonLinesObserver(WantedJsonLinesObserver):

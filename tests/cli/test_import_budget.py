@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.waiting import scaled
 
@@ -164,6 +165,23 @@ with open(out, "w") as file:
 TELL_PROBE = MODULES_AT_PROBE.replace("METHOD", "prepare")
 HANDOVER_PROBE = MODULES_AT_PROBE.replace("METHOD", "hand")
 
+
+def _probed_run(project: Path, probe: str) -> dict[str, Any]:
+    """What ``probe`` (:data:`MODULES_AT_PROBE` for one method) wrote of a one-case run of
+    the project's agent through the command's entry point."""
+    out = project / "probed.json"
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(out), "run", "--agent",
+         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
+         "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(out.read_text())
+    return result
+
+
 LOADED_AFTER_THE_TELL = (
     "tenxeval_tui.evaluation.config.eval_config",
     "tenxeval_tui.evaluation.dataset.eval_set",
@@ -176,16 +194,7 @@ delayed the tell, and so the agent's import in the worker (issue #38)."""
 
 
 def test_the_worker_is_told_its_agent_before_the_parent_imports_the_run(project: Path) -> None:
-    out = project / "told.json"
-    done = subprocess.run(
-        [sys.executable, "-c", TELL_PROBE, str(out), "run", "--agent",
-         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
-         "evals/plain.evalset.json"],
-        cwd=project, capture_output=True, text=True, timeout=scaled(120),
-        env={**os.environ, "NO_COLOR": "1"},
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    result = json.loads(out.read_text())
+    result = _probed_run(project, TELL_PROBE)
     assert result["code"] == 0  # a whole run, its agent told to its spare worker
     assert _loaded(result["modules"], LOADED_AFTER_THE_TELL) == []
 
@@ -210,16 +219,7 @@ the hand-over, and so the first case (issue #38)."""
 def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
     project: Path,
 ) -> None:
-    out = project / "handed.json"
-    done = subprocess.run(
-        [sys.executable, "-c", HANDOVER_PROBE, str(out), "run", "--agent",
-         "support_agent:support_agent", "--case", "order_a100", "--output-dir", "out", "-q",
-         "evals/plain.evalset.json"],
-        cwd=project, capture_output=True, text=True, timeout=scaled(120),
-        env={**os.environ, "NO_COLOR": "1"},
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    result = json.loads(out.read_text())
+    result = _probed_run(project, HANDOVER_PROBE)
     assert result["code"] == 0  # a whole run, its plan handed to its spare worker
     assert "tenxeval_tui.runs.session" in result["modules"]  # the probe saw the hand-over
     assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []

@@ -29,6 +29,7 @@ from typing import Any, Protocol, overload
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
 from tenxeval_tui.evaluation.results.journal import JournalRun, case_text, parsed_line, read_runs
+from tenxeval_tui.evaluation.results.json_stream import CASE_LISTS
 from tenxeval_tui.evaluation.results.lean_load import case_result
 from tenxeval_tui.evaluation.summary_totals import SummaryTotals
 
@@ -199,18 +200,7 @@ class JournalResults(LazyResults):
 HOLD_MOST = 256
 """Cases an :class:`IndexedRun` holds back (their figures only) while one listed before
 them has not finished: past that, the summary is worked out again once the run is read."""
-_FIGURES_ONLY = dict.fromkeys(
-    (
-        "actual_trajectory",
-        "actual_tool_calls",
-        "messages",
-        "node_responses",
-        "node_visits",
-        "node_details",
-        "turn_results",
-    ),
-    (),
-)
+_FIGURES_ONLY = dict.fromkeys((*CASE_LISTS, "turn_results"), ())
 """What a held-back case's running totals do not read (its lists of steps)."""
 
 
