@@ -66,7 +66,7 @@ def turn_input(app: Any, text: str, state: dict[str, Any] | None = None) -> dict
     if _is_tenxgraph(app):
         from tenxeval_tui.evaluation.targets.graph import user_message
 
-        message = user_message(text)
+        message = user_message(text, app)
     else:
         message = {"role": "user", "content": text}
     data: dict[str, Any] = {"messages": [message]}

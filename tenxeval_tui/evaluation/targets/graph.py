@@ -37,6 +37,9 @@ from tenxeval_tui.evaluation.targets.graph_container import (
 )
 from tenxeval_tui.evaluation.targets.graph_tools import make_tools_endable
 
+_CONTAINER = "_tenxeval_container"
+"""The attribute of an app compiled by :func:`compile_graph` holding its container."""
+
 
 def is_state_graph(obj: Any) -> bool:
     """Whether ``obj`` is an uncompiled 10xGraph ``StateGraph``."""
@@ -72,6 +75,7 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
             callback_manager=build_callback_manager(publisher),
         )
     _run_entry_points_in(app, container)
+    setattr(app, _CONTAINER, container)
     return app
 
 
@@ -137,9 +141,16 @@ async def forget_graph_thread(app: Any, config: dict[str, Any]) -> None:
         del results[key]
 
 
-def user_message(text: str) -> Message:
-    """A 10xGraph user message."""
-    return Message.text_message(text, role="user")
+def user_message(text: str, app: Any = None) -> Message:
+    """A 10xGraph user message; for ``app`` (compiled by :func:`compile_graph`), made in
+    its container: its id comes from the app's own id generator, as the graph's own
+    messages' ids do, not from that of whichever graph the process built last (the shared
+    container's), and its lookup is our container's (:mod:`.graph_container`)."""
+    container = getattr(app, _CONTAINER, None)
+    if container is None:
+        return Message.text_message(text, role="user")
+    with active(container):
+        return Message.text_message(text, role="user")
 
 
 __all__ = [
