@@ -65,7 +65,7 @@ from tenxeval_tui.evaluation.provenance import (
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.results.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.results.verdicts import no_verdict_error, without_verdict
-from tenxeval_tui.evaluation.targets import response_text, turn_input
+from tenxeval_tui.evaluation.targets import forget_thread, response_text, turn_input
 from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
@@ -617,7 +617,7 @@ class AgentEvaluator:
         self._controls.setdefault(case.eval_id, []).append(control)
         current = CURRENT_CASE.set(control)
         try:
-            return await self._turns_under(
+            outcome = await self._turns_under(
                 case, config, deadline, ends_at, control, replies, turn_ended, next_turn
             )
         finally:
@@ -627,6 +627,9 @@ class AgentEvaluator:
                 running.remove(control)
             if not running:
                 self._controls.pop(case.eval_id, None)
+        if not getattr(self.collector, "keep_threads", True):
+            await _forget_thread(self.app, config)
+        return outcome
 
     async def _turns_under(
         self,
@@ -847,6 +850,15 @@ async def _score_one(
         )
         # A criterion of the user's own asking a judge (LLMCallerMixin) that got none.
         return without_verdict(failed) if isinstance(exc, JudgeError) else failed
+
+
+async def _forget_thread(app: Any, config: dict[str, Any]) -> None:
+    """The case's thread forgotten by its app (see the collector's ``keep_threads``): a
+    failure to is logged, never the case's."""
+    try:
+        await forget_thread(app, config)
+    except Exception as exc:
+        logger.debug("thread %s not forgotten: %s", config.get("thread_id"), exc)
 
 
 def _known(turns: Sequence[Invocation], next_turn: NextTurn | None) -> int | None:

@@ -63,6 +63,8 @@ def load_agents(
                 )
                 # Nor a copy of the last case's steps: its result is streamed and journalled.
                 collector.keep_last_case = False
+                # Nor each finished case's conversation thread (a graph's checkpointed state).
+                collector.keep_threads = False
                 # Nor the two report views of each node response: the journal and the
                 # reports make them as they write them (see evaluation/results/node_views.py).
                 collector.defer_node_views = True

@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pydantic_core import to_jsonable_python
 from tenxgraph.core.state.message import Message
 from tenxgraph.runtime.publisher.events import ContentType
 from tenxgraph.runtime.publisher.events import Event as TxEvent
@@ -43,6 +44,7 @@ from tenxgraph.utils.callbacks import (
 )
 from tenxgraph.utils.constants import END, START
 
+from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.json_safe import json_safe
 from tenxeval_tui.evaluation.tools.session import take_call_mode
@@ -96,25 +98,71 @@ class _Stamp:
         }
 
 
+def _content_type(event: EventModel) -> ContentType:
+    if event.event == Event.TOOL_EXECUTION:
+        return ContentType.TOOL_RESULT
+    if event.data.get("has_tool_calls"):
+        return ContentType.TOOL_CALL
+    return ContentType.TEXT
+
+
 def tenxgraph_event(event: EventModel) -> TxEventModel:
     """Our event as 10xGraph's own ``EventModel``, with its ``content_type``: what any
     10xGraph publisher takes (our collectors take it back, see ``as_event_model``)."""
-    if event.event == Event.TOOL_EXECUTION:
-        content_type = [ContentType.TOOL_RESULT]
-    elif event.data.get("has_tool_calls"):
-        content_type = [ContentType.TOOL_CALL]
-    else:
-        content_type = [ContentType.TEXT]
     return TxEventModel(
         event=TxEvent(event.event.value),
         event_type=TxEventType(event.event_type.value),
         node_name=event.node_name,
         data=event.data,
-        content_type=content_type,
+        content_type=[_content_type(event)],
         thread_id=event.thread_id,
         run_id=event.run_id,
         timestamp=event.timestamp,
         metadata=event.metadata,
+    )
+
+
+def collected_event(event: EventModel) -> EventModel:
+    """What a collector makes of ``tenxgraph_event(event)`` (``as_event_model``: 10xGraph's
+    event dumped as JSON data, its ``None`` fields left out, and validated as ours), made
+    without the round trip, which was two validations and a dump per model or tool call.
+
+    Our callbacks build ``event`` from checked parts (text ids, our enums); the JSON
+    dump's changes to ``data`` and ``metadata`` (tuples as lists, keys as text, inf and
+    NaN as null, anything else JSON has no form for as its ``str``) are made the same way,
+    and 10xGraph's fields a collector keeps (``content``, ``content_type``, ``is_error``)
+    come after ours, as its dump has them.
+    """
+    return EventModel.model_construct(
+        set(_COLLECTED_FIELDS),
+        event=event.event,
+        event_type=event.event_type,
+        node_name=event.node_name,
+        data=_as_json_data(event.data),
+        timestamp=event.timestamp,
+        thread_id=event.thread_id,
+        run_id=event.run_id,
+        metadata=_as_json_data(event.metadata),
+        content="",
+        content_type=[_content_type(event).value],
+        is_error=False,
+    )
+
+
+_COLLECTED_FIELDS = frozenset(
+    {*EventModel.model_fields, "content", "content_type", "is_error"}
+)  # every field given, as when validated
+
+
+def _as_json_data(value: dict[str, Any]) -> Any:
+    return to_jsonable_python(value, fallback=str, inf_nan_mode="null")
+
+
+def _takes_ours(publisher: Any) -> bool:
+    """Whether ``publisher`` is one of our collectors publishing as :class:`EventCollector`
+    does (``publish`` is ``on_event``, which takes our events as they are)."""
+    return isinstance(publisher, EventCollector) and (
+        type(publisher).publish is EventCollector.publish
     )
 
 
@@ -141,7 +189,11 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
             event = await self._node_event(context, input_data, output_data)
         elif context.invocation_type in (InvocationType.TOOL, InvocationType.MCP):
             event = self._tool_event(context, input_data, output_data)
-        if event is not None:
+        if event is None:
+            pass
+        elif _takes_ours(self._publisher):
+            await self._publisher.on_event(collected_event(event))
+        else:
             await self._publisher.publish(tenxgraph_event(event))
         return output_data
 
@@ -392,5 +444,6 @@ __all__ = [
     "ToolErrorCallback",
     "ToolNodeVisits",
     "build_callback_manager",
+    "collected_event",
     "tenxgraph_event",
 ]

@@ -68,6 +68,11 @@ class TrajectoryCollector(EventCollector):
         """Whether the evaluator leaves each finished case's trajectory here (see
         :meth:`absorb`); a run that streams its results elsewhere turns it off, so that
         the steps of its last case are not kept twice."""
+        self.keep_threads = True
+        """Whether the evaluator leaves each finished case's conversation thread in its app
+        (a 10xGraph graph's checkpointed state, a plain agent's history); a run that never
+        goes back to a finished case's thread turns it off, so that memory holds the
+        cases running rather than every case run."""
         self.defer_node_views = False
         """With ``keep_last_case`` off: whether the evaluator leaves each case result's
         ``node_responses`` and ``node_details`` pending (see

@@ -66,13 +66,27 @@ def turn_input(app: Any, text: str, state: dict[str, Any] | None = None) -> dict
     if _is_tenxgraph(app):
         from tenxeval_tui.evaluation.targets.graph import user_message
 
-        message = user_message(text)
+        message = user_message(text, app)
     else:
         message = {"role": "user", "content": text}
     data: dict[str, Any] = {"messages": [message]}
     if state:
         data["state"] = dict(state)
     return data
+
+
+async def forget_thread(app: Any, config: dict[str, Any]) -> None:
+    """Forget the conversation thread ``config["thread_id"]`` of ``app`` (its history and
+    state; a 10xGraph graph's checkpointed state), for a run that never goes back to a
+    finished case's thread: memory then holds the cases running, not every case run."""
+    from tenxeval_tui.evaluation.targets.agent import AgentApp
+
+    if isinstance(app, AgentApp):
+        app.forget_thread(str(config.get("thread_id", "")))
+    elif _is_tenxgraph(app):
+        from tenxeval_tui.evaluation.targets.graph import forget_graph_thread
+
+        await forget_graph_thread(app, config)
 
 
 def response_text(result: Any) -> str:
@@ -142,6 +156,7 @@ def _is_factory(obj: Any) -> bool:
 __all__ = [
     "AgentApp",
     "Trace",
+    "forget_thread",
     "load_target",
     "make_eval_app",
     "response_text",

@@ -264,6 +264,10 @@ class AgentApp:
             thread.history.append({"role": "assistant", "content": response})
         return {"messages": list(thread.history), "response": response}
 
+    def forget_thread(self, thread_id: str) -> None:
+        """Forget thread ``thread_id`` (its history and state), if it is remembered."""
+        self._threads.pop(thread_id, None)
+
     def _thread(self, thread_id: str) -> _Thread:
         thread = self._threads.get(thread_id)
         if thread is None:

@@ -27,6 +27,7 @@ from tenxgraph.core.graph.compiled_graph import CompiledGraph
 from tenxgraph.core.graph.state_graph import StateGraph
 from tenxgraph.core.state.message import Message
 from tenxgraph.storage.checkpointer import InMemoryCheckpointer
+from tenxgraph.utils.thread_info import ThreadInfo
 
 from tenxeval_tui.evaluation.collectors.tenxgraph_callbacks import build_callback_manager
 from tenxeval_tui.evaluation.targets.graph_container import (
@@ -35,6 +36,9 @@ from tenxeval_tui.evaluation.targets.graph_container import (
     private_container,
 )
 from tenxeval_tui.evaluation.targets.graph_tools import make_tools_endable
+
+_CONTAINER = "_tenxeval_container"
+"""The attribute of an app compiled by :func:`compile_graph` holding its container."""
 
 
 def is_state_graph(obj: Any) -> bool:
@@ -71,6 +75,7 @@ def compile_graph(graph: Any, publisher: Any) -> CompiledGraph[Any]:
             callback_manager=build_callback_manager(publisher),
         )
     _run_entry_points_in(app, container)
+    setattr(app, _CONTAINER, container)
     return app
 
 
@@ -109,13 +114,48 @@ def _run_entry_points_in(app: CompiledGraph[Any], container: InjectQ) -> None:
     patched.stream = stream_in_container
 
 
-def user_message(text: str) -> Message:
-    """A 10xGraph user message."""
-    return Message.text_message(text, role="user")
+async def forget_graph_thread(app: Any, config: dict[str, Any]) -> None:
+    """Drop what ``app``'s in-memory checkpointer keeps of the thread ``config`` names:
+    its state, cached state, messages and recorded tool results (an app not compiled by
+    :func:`compile_graph` is left alone).
+
+    For a run that never reads a finished case's thread again (the worker): kept, every
+    case's graph state stayed in memory to the end of the run (about 10 kB a case of
+    the echo graph) and every full garbage collection walked them all. The thread is
+    registered first because the checkpointer's own ``aclean_thread`` only cleans a
+    thread it knows of (a run never registers one); ``config`` is the run's own, so an
+    owner-scoped checkpointer sees the same caller.
+    """
+    checkpointer = getattr(app, "_checkpointer", None)
+    if not isinstance(checkpointer, InMemoryCheckpointer):
+        return
+    thread_id = config.get("thread_id")
+    if thread_id is None:
+        return
+    await checkpointer.aput_thread(config, ThreadInfo(thread_id=thread_id))
+    await checkpointer.aclean_thread(config)
+    # Recorded so that a replayed tool call is not fired twice: keyed "thread:call id".
+    prefix = f"{thread_id}:"
+    results = checkpointer._tool_results
+    for key in [key for key in results if key.startswith(prefix)]:
+        del results[key]
+
+
+def user_message(text: str, app: Any = None) -> Message:
+    """A 10xGraph user message; for ``app`` (compiled by :func:`compile_graph`), made in
+    its container: its id comes from the app's own id generator, as the graph's own
+    messages' ids do, not from that of whichever graph the process built last (the shared
+    container's), and its lookup is our container's (:mod:`.graph_container`)."""
+    container = getattr(app, _CONTAINER, None)
+    if container is None:
+        return Message.text_message(text, role="user")
+    with active(container):
+        return Message.text_message(text, role="user")
 
 
 __all__ = [
     "compile_graph",
+    "forget_graph_thread",
     "is_compiled_graph",
     "is_state_graph",
     "user_message",

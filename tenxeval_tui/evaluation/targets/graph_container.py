@@ -8,6 +8,11 @@ repeated lookup of a singleton binding from a memo instead. The memo is checked
 against the registry on every hit (the binding object must still be the one
 resolved), so rebinding a service, overriding it or clearing the singleton
 scope is seen at the next lookup.
+
+A factory binding is called at every lookup, as injectq calls it; what injectq also did
+at every call, reading the factory's signature and type hints for what to inject
+(``generated_id``, looked up for each message id, was most of a run's lookup time), is
+done once per factory here, and a factory that takes nothing is called directly.
 """
 
 from __future__ import annotations
@@ -20,7 +25,13 @@ from typing import Any
 from injectq import InjectQ
 from injectq.core.context import ContainerContext
 from injectq.core.registry import ServiceBinding
-from injectq.core.scopes import ScopeType
+from injectq.core.scopes import ScopeType, TransientScope
+from injectq.utils import (
+    CircularDependencyError,
+    DependencyNotFoundError,
+    InjectionError,
+    get_function_dependencies,
+)
 from tenxgraph.runtime.publisher.base_publisher import BasePublisher
 from tenxgraph.storage.media.storage.base import BaseMediaStore
 
@@ -41,9 +52,11 @@ class GraphContainer(InjectQ):
         # the event loop, so injectq's locking would be pure cost.
         super().__init__(thread_safe=False)
         self._resolved: dict[Any, tuple[ServiceBinding, Any]] = {}
+        self._takes_nothing: dict[Any, bool] = {}
 
     def get(self, service_type: Any) -> Any:
-        """The service bound to ``service_type`` (a singleton's memo when still current)."""
+        """The service bound to ``service_type`` (a singleton's memo when still current;
+        a factory that takes nothing, called as injectq would call it)."""
         registry = self._registry
         try:
             binding, value = self._resolved[service_type]
@@ -54,6 +67,12 @@ class GraphContainer(InjectQ):
                 service_type not in registry._factories
             ):
                 return value
+        try:
+            factory = registry._factories.get(service_type)
+        except TypeError:
+            factory = None
+        if factory is not None and self._takes_nothing_to_inject(factory):
+            return self._call_factory(service_type, factory)
         value = super().get(service_type)
         current = registry._bindings.get(service_type)
         if (
@@ -64,6 +83,38 @@ class GraphContainer(InjectQ):
         ):
             self._resolved[service_type] = (current, value)
         return value
+
+    def _takes_nothing_to_inject(self, factory: Any) -> bool:
+        """Whether injectq would call ``factory`` with no arguments (read once per factory),
+        from its own transient scope."""
+        try:
+            plain = self._takes_nothing[factory]
+        except KeyError:
+            try:
+                plain = not get_function_dependencies(factory)
+            except Exception:  # injectq's own lookup then says what is wrong
+                plain = False
+            self._takes_nothing[factory] = plain
+        except TypeError:  # an unhashable factory
+            return False
+        scopes = self._resolver.scope_manager
+        return plain and type(scopes.get_scope("transient")) is TransientScope
+
+    def _call_factory(self, service_type: Any, factory: Any) -> Any:
+        """``factory()`` as injectq's resolver calls it: a cycle (the factory looking
+        itself up) and a failure raise what they raise there."""
+        stack = self._resolver._resolution_stack
+        if service_type in stack:
+            return super().get(service_type)  # raises CircularDependencyError
+        stack.append(service_type)
+        try:
+            return factory()
+        except (DependencyNotFoundError, CircularDependencyError):
+            raise
+        except Exception as exc:
+            raise InjectionError(f"Failed to invoke factory {factory}: {exc}") from exc
+        finally:
+            stack.pop()
 
     def has(self, service_type: Any) -> bool:
         """Whether ``service_type`` is bound here (as a binding or a factory)."""

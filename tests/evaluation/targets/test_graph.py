@@ -263,3 +263,24 @@ async def test_each_model_and_tool_call_is_announced_and_its_end_says_when_it_st
     # The announcements change nothing the trajectory holds.
     assert collector.node_visits == ["MAIN", "TOOL", "MAIN"]
     assert len(collector.tool_calls) == 1
+
+
+async def test_a_turns_message_id_comes_from_the_apps_own_id_generator() -> None:
+    from tenxgraph.core.graph import StateGraph
+    from tenxgraph.utils.id_generator import IntIDGenerator
+
+    from tenxeval_tui.evaluation.targets import turn_input
+
+    class Numbered(IntIDGenerator):
+        def generate(self) -> int:
+            return 4242
+
+    graph = build_graph()
+    graph._id_generator = Numbered()  # what StateGraph(id_generator=...) keeps
+    app, _ = create_eval_app(graph)
+    StateGraph()  # a graph built later: the shared container now has its generator
+
+    (message,) = turn_input(app, "hi")["messages"]
+    assert message.message_id == 4242
+    (plain,) = turn_input(object(), "hi")["messages"]  # not a graph: a plain message
+    assert plain == {"role": "user", "content": "hi"}

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from injectq import InjectQ
 from injectq.core.scopes import ScopeType
+from injectq.utils import CircularDependencyError, InjectionError
 from tenxgraph.core.state.message import Message
 
 from sample_evals.weather_graph import build_graph
@@ -97,6 +98,57 @@ def test_services_the_user_bound_are_carried_into_the_private_container() -> Non
     shared.bind_instance(Service, mine)
 
     assert private_container(shared).get(Service) is mine
+
+
+@pytest.mark.parametrize(
+    "make_container", [lambda: InjectQ(thread_safe=False), GraphContainer], ids=["injectq", "ours"]
+)
+def test_factories_give_what_injectq_gives_them_and_fail_as_there(
+    make_container: Callable[[], InjectQ],
+) -> None:
+    container = make_container()
+    counter = itertools.count(1)
+    container.bind(Service, Service)
+    container.bind_factory("plain", lambda: next(counter))
+
+    def needs(service: Service) -> tuple[Service, int]:
+        return service, next(counter)
+
+    container.bind_factory("needs", needs)
+    container.bind_factory("fails", lambda: 1 / 0)
+    container.bind_factory("loops", lambda: container.get("loops"))
+
+    assert [container.get("plain"), container.try_get("plain")] == [1, 2]
+    service, number = container.get("needs")  # a factory's dependency is injected
+    assert (service, number) == (container.get(Service), 3)
+    with pytest.raises(InjectionError, match=r"Failed to invoke factory .*: division by zero"):
+        container.get("fails")
+    with pytest.raises(CircularDependencyError):
+        container.get("loops")
+
+
+def test_a_factory_is_read_for_its_dependencies_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import injectq.core.resolver as resolver
+
+    import tenxeval_tui.evaluation.targets.graph_container as ours
+
+    reads: list[object] = []
+
+    def counted(read: Callable[..., Any]) -> Callable[..., Any]:
+        def read_counted(factory: Any) -> Any:
+            reads.append(factory)
+            return read(factory)
+
+        return read_counted
+
+    read = resolver.get_function_dependencies
+    monkeypatch.setattr(resolver, "get_function_dependencies", counted(read))
+    monkeypatch.setattr(ours, "get_function_dependencies", counted(read), raising=False)
+    container = GraphContainer()
+    container.bind_factory("generated_id", lambda: "")
+
+    assert [container.get("generated_id") for _ in range(5)] == [""] * 5
+    assert len(reads) == 1
 
 
 async def test_a_second_turn_sees_the_first_through_the_memoised_checkpointer() -> None:
