@@ -70,6 +70,9 @@ NOT_FOR_A_PLAIN_RUN = (
     # reused results are counted without it (runs/reused_counts.py).
     "tenxeval_tui.runs.reuse",
     "tenxeval_tui.evaluation.provenance",
+    # JUnit's XML only for a JUnit report (reporters/json.py names its reporter lazily).
+    "tenxeval_tui.evaluation.reporters.junit",
+    "xml.etree",
 )
 
 
