@@ -63,12 +63,14 @@ class _QuietParser(argparse.ArgumentParser):
         raise ValueError(message)
 
 
-def _early_spare(argv: Sequence[str]) -> SpareWorker | None:
-    """``run``'s worker child, started before anything else when ``argv`` is a ``run`` that
-    wants one (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`): its imports then
-    overlap the building of the whole parser and this process's checks (issue #38). Read
-    with ``run``'s flags alone; a command line they cannot read starts none (the whole
-    parser says why, or :func:`cmd_run` starts it)."""
+def _early_run(argv: Sequence[str]) -> tuple[argparse.Namespace, SpareWorker | None] | None:
+    """``run``'s flags, read with ``run``'s parser alone when ``argv`` is a ``run`` (no
+    ``--help``), and its worker child, started before anything else when they want one
+    (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`): its imports then overlap this
+    process's checks (issue #38). ``None`` for another command, or a command line ``run``'s
+    flags cannot read (the whole parser says why, or :func:`cmd_run` starts the worker).
+    The flags read here are the whole parser's for a ``run``: it is not built then (its
+    every command's flags and their modules, 28 ms of each run's parent)."""
     if argv[:1] != ["run"] or any(a in ("-h", "--help") for a in argv):
         return None
     from tenxeval_tui.cli.run_flags import add_run_arguments, wants_spare_worker
@@ -80,7 +82,9 @@ def _early_spare(argv: Sequence[str]) -> SpareWorker | None:
         args = parser.parse_args(argv[1:])
     except ValueError:
         return None
-    return SpareWorker.start() if wants_spare_worker(args) else None
+    spare = SpareWorker.start() if wants_spare_worker(args) else None
+    args.command, args.func = "run", cmd_run  # what the whole parser's `run` sets
+    return args, spare
 
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -371,31 +375,35 @@ def _open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    spare = _early_spare(argv)
+    early = _early_run(argv)
+    spare = early[1] if early is not None else None
     try:
-        return _main(argv, spare)
+        return _main(argv, spare, early[0] if early is not None else None)
     finally:
         if spare is not None:
             spare.discard()  # nothing once handed its plan
 
 
-def _main(argv: list[str], spare: SpareWorker | None) -> int:
+def _main(argv: list[str], spare: SpareWorker | None, run_args: argparse.Namespace | None) -> int:
     from tenxeval_tui.evaluation.files.textfiles import max_file_problem
 
     if (problem := max_file_problem()) is not None:  # never ignored quietly
         print(f"tenxeval-tui: {problem}", file=sys.stderr)
         return 2
-    parser = build_parser()
-    # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
-    # with subcommands, so a first word that is no command is read as PATH.
-    if argv[:1] == ["--watch"] and (len(argv) == 1 or argv[1] not in _command_names(parser)):
-        return cmd_open(_open_parser().parse_args(argv))  # `tenxeval-tui --watch [PATH]`
-    if not argv or (not argv[0].startswith("-") and argv[0] not in _command_names(parser)):
-        return cmd_open(_open_parser().parse_args(argv))
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if run_args is not None:  # a `run` whose flags were read already (_early_run)
+        args = run_args
+    else:
+        parser = build_parser()
+        # `tenxeval-tui [PATH]` opens the app; argparse cannot mix an optional positional
+        # with subcommands, so a first word that is no command is read as PATH.
+        if argv[:1] == ["--watch"] and (len(argv) == 1 or argv[1] not in _command_names(parser)):
+            return cmd_open(_open_parser().parse_args(argv))  # `tenxeval-tui --watch [PATH]`
+        if not argv or (not argv[0].startswith("-") and argv[0] not in _command_names(parser)):
+            return cmd_open(_open_parser().parse_args(argv))
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
     try:
         code: int = cmd_run(args, spare) if args.func is cmd_run else args.func(args)
     except BrokenPipeError:

@@ -29,7 +29,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
-from pydantic import Field, field_serializer
+from pydantic import ConfigDict, Field, field_serializer
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
@@ -160,6 +160,10 @@ class ScannedSet(EvalSet):
     a list of some of them when selected). It goes where an eval set's id, name and
     metadata are read (selection, a run's observers, provenance with its hash given);
     reading its cases as :class:`EvalCase` s is a type error."""
+
+    # Made with model_construct only: its validator and serializer are built when first
+    # used (a dump), not as every run's parent and worker import it (2 ms each, issue #38).
+    model_config = ConfigDict(defer_build=True)  # and EvalSet's extra="allow"
 
     eval_cases: Sequence[ScannedCase] = Field(default_factory=list)  # type: ignore[assignment]
 

@@ -274,7 +274,12 @@ class _Follower:
         now = time.monotonic()
         if self.tail is not None and now - self._tail_read >= TAIL_SECONDS:
             self._tail_read = now
-            self.tail.read_new()
+            # A Ctrl-C in the middle of a line's read lost the line (its offset was taken,
+            # its case not): the read is whole, then the interrupt is raised.
+            with HeldInterrupts() as held:
+                self.tail.read_new()
+            if held.pending:
+                raise KeyboardInterrupt
 
     def stop(self) -> None:
         """SIGTERM (a clean cancel), then SIGKILL after :data:`STOP_GRACE` seconds."""

@@ -41,18 +41,18 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.provenance import case_fingerprint, case_sha256, result_fingerprint
 from tenxeval_tui.evaluation.repeats import RepeatsError, resolve_repeats
-from tenxeval_tui.evaluation.results.journal_results import none_holds
 from tenxeval_tui.runs.passes import CaseId, Selected, merge_by_set
+from tenxeval_tui.runs.reused_counts import (
+    REUSED_CASES_KEY,
+    REUSED_FROM_KEY,
+    reused_count,
+    with_reused_count,
+)
 
 logger = logging.getLogger("tenxeval_tui.runs.reuse")
 
 ReuseMode = Literal["all", "passed"]
 """``--reuse`` (``all``: passed or failed results) or ``--reuse passed``."""
-REUSED_FROM_KEY = "reused_from"
-"""A reused result's metadata: the file name of the report it was taken from."""
-REUSED_CASES_KEY = "reused_cases"
-"""A report's metadata: how many of its results were reused."""
-
 NO_EARLIER = "no earlier result"
 CASE_CHANGED = "the case changed"
 RUN_CHANGED = "the agent's code, the config or the judges changed"
@@ -227,22 +227,6 @@ def _marked(found: EarlierResult) -> EvalCaseResult:
     metadata = {k: v for k, v in found.result.metadata.items() if k != RETRIED_KEY}
     metadata[REUSED_FROM_KEY] = found.report_file.name
     return found.result.model_copy(update={"metadata": metadata})
-
-
-def reused_count(report: EvalReport) -> int:
-    """How many of ``report``'s results were reused from earlier reports."""
-    if none_holds(report.results, metadata=REUSED_FROM_KEY):  # a journal's: not read again
-        return 0
-    return sum(1 for r in report.results if r.metadata.get(REUSED_FROM_KEY))
-
-
-def with_reused_count(report: EvalReport) -> EvalReport:
-    """``report`` saying in ``metadata.reused_cases`` how many of its results were reused
-    (unchanged when none was)."""
-    count = reused_count(report)
-    if not count:
-        return report
-    return report.model_copy(update={"metadata": {**report.metadata, REUSED_CASES_KEY: count}})
 
 
 def why_reused_none(agent_hashes: Sequence[Any], tools_mode: str) -> str | None:

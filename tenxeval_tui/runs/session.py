@@ -425,7 +425,7 @@ class RunSession:
         show it. Files come first: a closed stdout (``| head``) must not cost the reports.
         ``rerun`` holds the cases ``retry_errors`` ran again, counted as retried; ``ended``
         says how the passes ended (why the report is incomplete, when it is)."""
-        from tenxeval_tui.runs.reuse import reused_count, with_reused_count
+        from tenxeval_tui.runs.reused_counts import reused_count, with_reused_count
 
         report = with_reused_count(_one(reports))
         if self.options.variant is not None:

@@ -69,3 +69,29 @@ def test_ctrl_c_between_the_childs_start_and_its_lines_stops_the_run_and_returns
 
     assert outcome.interrupted
     assert outcome.status is not None  # the child was waited for, not left running
+
+
+class _InterruptedRead:
+    """A journal tail whose read is interrupted by Ctrl-C half-way (the case line's offset
+    taken, its case not yet): ``whole`` says whether the read got to its end."""
+
+    def __init__(self) -> None:
+        self.whole = False
+
+    def read_new(self) -> None:
+        signal.raise_signal(signal.SIGINT)  # the handler runs here
+        self.whole = True
+
+
+def test_ctrl_c_while_the_journal_is_read_is_raised_once_the_read_is_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C right after the first case's line (when the parent reads its case in the
+    journal) lost that case: the run ended interrupted with nothing to report, nor a
+    journal to resume (tests/cli/test_run.py's interrupted runs, about one in three)."""
+    tail = _InterruptedRead()
+    follower = child_run._Follower.__new__(child_run._Follower)  # the tail's part of it
+    follower.tail, follower._tail_read = tail, float("-inf")  # type: ignore[assignment]
+    with pytest.raises(KeyboardInterrupt):
+        follower._follow_journal()
+    assert tail.whole

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tenxeval_tui.browsing.history.index_file import INDEX_NAME, index_path
 from tenxeval_tui.browsing.history.report_rows import (
     ReportRows,
     provenance_json,
@@ -37,7 +38,6 @@ from tenxeval_tui.browsing.history.report_rows import (
 from tenxeval_tui.browsing.reports_index import is_report_file, is_report_name
 from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 
-INDEX_NAME = ".tenxeval-history.sqlite"
 SCHEMA_VERSION = 2
 CHUNK_CASES = 50_000
 """Cases written per transaction: a long rebuild lets other writers in between chunks."""
@@ -102,11 +102,6 @@ class SyncOutcome:
     removed: int = 0
     rebuilt: bool = False
     """The index was made anew (missing, unreadable, or of another version)."""
-
-
-def index_path(folder: Path) -> Path:
-    """Where the history index of ``folder`` lives."""
-    return folder / INDEX_NAME
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:

@@ -6,7 +6,7 @@ import itertools
 import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
@@ -15,9 +15,11 @@ from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.files.fileio import atomic_write_bytes, gc_paused, without_surrogates
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, names_only_tools
-from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
 from tenxeval_tui.evaluation.results.json_stream import list_parts, marked_list, report_json_parts
 from tenxeval_tui.evaluation.results.node_views import fill, fill_report
+
+if TYPE_CHECKING:
+    from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
 
 
 class JSONReporter(BaseReporter):
@@ -243,5 +245,15 @@ def _drop_message_tool_data(message: dict[str, Any]) -> None:
                 function.pop("arguments", None)
 
 
-# 10xGraph defines its JUnit reporter in this module; ours has a module of its own.
+def __getattr__(name: str) -> Any:
+    """10xGraph defines its JUnit reporter in this module; ours has a module of its own,
+    imported when the name is first read here: every run's parent imports this module,
+    and XML only matters to JUnit reports (issue #38)."""
+    if name == "JUnitXMLReporter":
+        from tenxeval_tui.evaluation.reporters.junit import JUnitXMLReporter
+
+        return JUnitXMLReporter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["JSONReporter", "JUnitXMLReporter"]
