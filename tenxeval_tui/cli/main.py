@@ -375,10 +375,9 @@ def _open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    early = _early_run(argv)
-    spare = early[1] if early is not None else None
+    run_args, spare = _early_run(argv) or (None, None)
     try:
-        return _main(argv, spare, early[0] if early is not None else None)
+        return _main(argv, spare, run_args)
     finally:
         if spare is not None:
             spare.discard()  # nothing once handed its plan

@@ -175,13 +175,15 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
     types emit nothing. ``thread_id`` and ``run_id`` come from ``config`` when
     it has them, else from the run's own config. The graph's internal
     ``__start__``/``__end__`` nodes are not user nodes and emit nothing.
-    The events are 10xGraph's own ``EventModel`` (with ``content_type``), so any
-    10xGraph publisher takes them; our collectors convert them back.
+    Any 10xGraph publisher is given 10xGraph's own ``EventModel`` (with
+    ``content_type``); one of our collectors publishing as :class:`EventCollector` does
+    is given the event it would make of that, made directly (:func:`collected_event`).
     """
 
     def __init__(self, publisher: Any, config: dict[str, Any] | None = None) -> None:
         self._publisher = publisher
         self._stamp = _Stamp(config)
+        self._publisher_takes_ours = _takes_ours(publisher)
 
     async def __call__(self, context: CallbackContext, input_data: Any, output_data: Any) -> Any:
         event: EventModel | None = None
@@ -189,11 +191,9 @@ class PublisherCallback(AfterInvokeCallback[Any, Any]):
             event = await self._node_event(context, input_data, output_data)
         elif context.invocation_type in (InvocationType.TOOL, InvocationType.MCP):
             event = self._tool_event(context, input_data, output_data)
-        if event is None:
-            pass
-        elif _takes_ours(self._publisher):
+        if event is not None and self._publisher_takes_ours:
             await self._publisher.on_event(collected_event(event))
-        else:
+        elif event is not None:
             await self._publisher.publish(tenxgraph_event(event))
         return output_data
 
