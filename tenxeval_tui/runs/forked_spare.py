@@ -26,6 +26,7 @@ Only the standard library is imported at module level: it runs before anything e
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -136,7 +137,7 @@ class ForkedWorker(subprocess.Popen[bytes]):
         """Fork; the child becomes the worker (it never returns here), the parent keeps
         the pid and closes the child's ends of the pipes, as ``Popen`` does."""
         for stream in (sys.stdout, sys.stderr):  # nothing buffered here written twice
-            if stream is not None:
+            with contextlib.suppress(AttributeError, OSError, ValueError):
                 stream.flush()
         parent = os.getpid()
         pid = os.fork()
