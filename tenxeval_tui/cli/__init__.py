@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import NoReturn
 
-from tenxeval_tui.cli.main import main
+from tenxeval_tui.cli.main import early_run, main
 
 
 def command() -> NoReturn:
@@ -19,7 +19,14 @@ def command() -> NoReturn:
     exit code at once. The ``atexit`` functions run and the standard streams are flushed,
     but the interpreter's teardown (every module and object freed one by one, a twentieth
     of a second after a run, issue #38) is left to the system, as for a worker child. A
-    thread still running that is not a daemon is waited for, as Python would."""
+    thread still running that is not a daemon is waited for, as Python would.
+
+    A ``run`` may fork its worker child from this process, fresh as it is
+    (:mod:`tenxeval_tui.runs.forked_spare`), rather than start another interpreter."""
+    if early_run(sys.argv[1:]):
+        from tenxeval_tui.runs.forked_spare import allow_fork
+
+        allow_fork()
     code = main()
     main_thread = threading.main_thread()
     if any(t is not main_thread and t.is_alive() and not t.daemon for t in threading.enumerate()):

@@ -63,18 +63,24 @@ class _QuietParser(argparse.ArgumentParser):
         raise ValueError(message)
 
 
+def early_run(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` is a ``run`` whose flags :func:`_early_run` reads (no ``--help``)."""
+    return argv[:1] == ["run"] and not any(a in ("-h", "--help") for a in argv)
+
+
 def _early_run(argv: Sequence[str]) -> tuple[argparse.Namespace, SpareWorker | None] | None:
-    """``run``'s flags, read with ``run``'s parser alone when ``argv`` is a ``run`` (no
-    ``--help``), and its worker child, started before anything else when they want one
-    (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`): its imports then overlap this
-    process's checks (issue #38). ``None`` for another command, or a command line ``run``'s
-    flags cannot read (the whole parser says why, or :func:`cmd_run` starts the worker).
-    The flags read here are the whole parser's for a ``run``: it is not built then (its
-    every command's flags and their modules, 28 ms of each run's parent)."""
-    if argv[:1] != ["run"] or any(a in ("-h", "--help") for a in argv):
+    """``run``'s flags, read with ``run``'s parser alone when ``argv`` is a ``run``
+    (:func:`early_run`), and its worker child, started before anything else when they want
+    one (:func:`~tenxeval_tui.cli.run_flags.wants_spare_worker`): its imports then overlap
+    this process's checks (issue #38). The console script forks it from this process
+    (:func:`~tenxeval_tui.runs.forked_spare.start_forked`), else it is started afresh.
+    ``None`` for another command, or a command line ``run``'s flags cannot read (the whole
+    parser says why, or :func:`cmd_run` starts the worker). The flags read here are the
+    whole parser's for a ``run``: it is not built then (its every command's flags and
+    their modules, 28 ms of each run's parent)."""
+    if not early_run(argv):
         return None
     from tenxeval_tui.cli.run_flags import add_run_arguments, wants_spare_worker
-    from tenxeval_tui.runs.spare_worker import SpareWorker  # only the standard library
 
     parser = _QuietParser(prog="tenxeval-tui run", add_help=False)
     add_run_arguments(parser)
@@ -82,9 +88,17 @@ def _early_run(argv: Sequence[str]) -> tuple[argparse.Namespace, SpareWorker | N
         args = parser.parse_args(argv[1:])
     except ValueError:
         return None
-    spare = SpareWorker.start() if wants_spare_worker(args) else None
+    spare = _spare_worker() if wants_spare_worker(args) else None
     args.command, args.func = "run", cmd_run  # what the whole parser's `run` sets
     return args, spare
+
+
+def _spare_worker() -> SpareWorker | None:
+    """A run's spare worker: forked from this process when it may be, else started."""
+    from tenxeval_tui.runs.forked_spare import start_forked
+    from tenxeval_tui.runs.spare_worker import SpareWorker
+
+    return start_forked() or SpareWorker.start()
 
 
 def add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -97,7 +97,8 @@ def _run(
         plan, options = prepare_run(args, _telling(spare, args))
         # The run's machinery (pydantic and most of the core) is imported once the worker
         # child is told its agent, in prepare_run: imported before, it delayed the tell,
-        # and so the agent's import in the child (issue #38).
+        # and so the agent's import in the child (issue #38). (A worker forked by the
+        # console script has pydantic and the models from this process: runs/forked_spare.py.)
         from tenxeval_tui.cli.run_display import ConsoleDisplay
         from tenxeval_tui.cli.unknown_keys import warn_unknown_keys
         from tenxeval_tui.runs.session import RunSession

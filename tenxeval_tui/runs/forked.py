@@ -93,7 +93,7 @@ def _child(function: Callable[[], object], read_fd: int, write_fd: int, parent: 
         with contextlib.suppress(ValueError):
             signal.set_wakeup_fd(-1)
         os.close(read_fd)
-        _close_inherited(keep=write_fd)
+        close_inherited(write_fd)
         try:
             answer: tuple[bool, object] = (True, function())
         except Exception as exc:
@@ -109,9 +109,9 @@ def _child(function: Callable[[], object], read_fd: int, write_fd: int, parent: 
         os._exit(code)
 
 
-def _close_inherited(keep: int) -> None:
+def close_inherited(*keep: int) -> None:
     """Close every descriptor but the standard ones and ``keep``: the parent's pipes (its
-    protocol stream, its stdin) are not held open by the child. The open ones are listed
+    protocol stream, its stdin) are not held open by a forked child. The open ones are listed
     where the system says (Linux); else the first few thousand are tried (a limit of
     descriptors can be in the billions)."""
     try:
@@ -119,9 +119,9 @@ def _close_inherited(keep: int) -> None:
     except (OSError, ValueError):
         fds = range(3, 4096)
     for fd in fds:
-        if fd > 2 and fd != keep:
+        if fd > 2 and fd not in keep:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
 
-__all__ = ["ForkFailed", "Forked"]
+__all__ = ["ForkFailed", "Forked", "close_inherited"]

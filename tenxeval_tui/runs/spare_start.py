@@ -52,6 +52,22 @@ what starting the agent's hash needs. Steps of a few hundredths of a second each
 step's own imports come in with it): the prepare line, looked for between them, is taken
 soon after it comes, not once the models are all in."""
 
+SHARED_STEPS = (
+    "pydantic_core",
+    "pydantic.main",
+    "pydantic.types",
+    "tenxeval_tui.evaluation.dataset.selection",
+    "tenxeval_tui.evaluation.dataset.eval_set",
+    "tenxeval_tui.evaluation.eval_result",
+    "tenxeval_tui.evaluation.observers",
+    "tenxeval_tui.evaluation.config.eval_config",
+)
+"""The steps of :data:`IMPORT_STEPS` that a run's parent imports too before it hands its
+worker the plan (its checks read the eval sets and the config): a worker forked from the
+parent (:mod:`.forked_spare`) has them imported before the fork, once for both
+(a sixth of a second of CPU each; ``tests/cli/test_forked_spare.py`` checks the parent
+still imports them)."""
+
 
 def _line_waiting() -> bool:
     """Whether stdin has something to read now (a line, or its end)."""

@@ -11,7 +11,9 @@ reads its flags, settings and eval sets, then waits for one line on its stdin,
 with: the judges' variables the settings set, the agent's folder on ``PYTHONPATH``).
 :meth:`SpareWorker.hand` sends it; :meth:`SpareWorker.discard` ends a worker that was never
 handed a plan (a usage error, nothing to run) at once. A worker whose stdin ends before a
-plan exits 0 without a line.
+plan exits 0 without a line. The console script forks that worker from its own process
+instead of starting an interpreter (:mod:`.forked_spare`): the same child, sooner, with the
+modules both import imported once.
 
 Before the plan, as soon as the parent has read its settings, :meth:`SpareWorker.prepare`
 may tell the worker the agent (:func:`prepare_line`), which it then imports while the

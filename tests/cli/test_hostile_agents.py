@@ -90,7 +90,9 @@ def results(root: Path) -> dict[str, dict[str, object]]:
 
 
 def _worker_of(root: Path) -> list[str]:
-    """The worker processes running in ``root`` (their pids)."""
+    """The worker processes running in ``root`` (their pids): started as a worker module,
+    or forked from ``tenxeval-tui run`` (runs/forked_spare.py: its command line is the
+    run's, and the run itself is gone when this is asked)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -99,6 +101,7 @@ def _worker_of(root: Path) -> list[str]:
             if (
                 b"tenxeval_tui.runs.worker" in command
                 or b"tenxeval_tui.runs.spare_start" in command
+                or b"tenxeval-tui\0run\0" in command
             ):
                 found.append(entry.name)
         except OSError:
