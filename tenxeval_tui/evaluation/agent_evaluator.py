@@ -59,9 +59,9 @@ from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,
     PROVENANCE_KEY,
-    case_sha256,
     run_provenance,
 )
+from tenxeval_tui.evaluation.provenance.hashing import read_case_sha256
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.results.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.results.verdicts import no_verdict_error, without_verdict
@@ -504,7 +504,9 @@ class AgentEvaluator:
     ) -> EvalCaseResult:
         """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
         notify.repeat_start(eval_set_id, case, repeat, repeats)
-        digest = case_sha256(case)  # before the turns: a simulated user appends to the case
+        # Before the turns (a simulated user appends to the case); read_case_sha256 takes
+        # the hash a streamed run noted as it read the case, if it did.
+        digest = read_case_sha256(case)
         thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
         listener = None
         if notify:
