@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -81,10 +82,12 @@ Scorer = Callable[[ExecutionResult, EvalCase], Awaitable[list[CriterionResult]]]
 """Scores a finished case instead of the evaluator's own criteria."""
 
 
-_THREAD_NUMBERS = itertools.count(1)
+_THREAD_NUMBERS = itertools.count(int.from_bytes(os.urandom(6)))
 """Each run of a case has a thread of its own, ``eval-<run>-<12 hex digits>``: numbered in
-this process, so two runs never share one (a random id a run took a system call for, 16 us
-of each case in a profile of 10,000)."""
+this process from a random start, so two runs of a process never share one and two
+processes' hardly ever (a random id each run took a system call for: 16 us of each case in
+a profile of 10,000)."""
+_THREAD_DIGITS = (1 << 48) - 1
 
 
 class AgentEvaluator:
@@ -513,7 +516,7 @@ class AgentEvaluator:
         # Before the turns (a simulated user appends to the case); read_case_sha256 takes
         # the hash a streamed run noted as it read the case, if it did.
         digest = read_case_sha256(case)
-        thread_id = f"eval-{self._run_id}-{next(_THREAD_NUMBERS):012x}"
+        thread_id = f"eval-{self._run_id}-{next(_THREAD_NUMBERS) & _THREAD_DIGITS:012x}"
         listener = None
         if notify:
 
