@@ -112,7 +112,7 @@ def case_end_line(result: EvalCaseResult, excluded: frozenset[str]) -> str | Non
     ``model_dump(mode="json")`` says (the caller then encodes that, as before)."""
     if has_non_finite(result, excluded):
         return None
-    serializer = EvalCaseResult.__pydantic_serializer__
+    serializer = type(result).__pydantic_serializer__
     try:
         body = serializer.to_json(result, exclude=set(excluded), ensure_ascii=True)
     except PydanticSerializationError:

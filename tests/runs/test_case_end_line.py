@@ -135,3 +135,13 @@ def test_a_lone_surrogate_reaches_the_reader_as_before() -> None:
     line = line_of(result)
     assert line == old_line(result)
     assert json.loads(line)["result"]["actual_response"] == "bad \ud83d and \udcff"
+
+
+class NotedResult(EvalCaseResult):
+    note: str = "kept"
+
+
+def test_a_result_subclass_s_line_holds_its_own_fields() -> None:
+    result = NotedResult(eval_id="n", passed=True, note="its own")
+    assert read_back(line_of(result)) == read_back(old_line(result))
+    assert json.loads(line_of(result))["result"]["note"] == "its own"

@@ -207,7 +207,7 @@ def _small_case_json(
     size += 2 * len(nodes) if nodes is not None else sum(len(values[n]) for n in VIEW_FIELDS)
     if size > BATCH:
         return None
-    serializer = EvalCaseResult.__pydantic_serializer__
+    serializer = type(result).__pydantic_serializer__
     if nodes is None:
         return serializer.to_json(result, indent=indent, warnings=False, fallback=fallback)
     held = {name: values[name] for name in VIEW_FIELDS}

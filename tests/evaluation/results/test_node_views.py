@@ -130,6 +130,15 @@ def test_a_small_pending_case_is_written_whole_in_one_piece_and_left_pending(
     assert len(pending(deferred) or []) == count
 
 
+class NotedResult(EvalCaseResult):
+    note: str = "kept"
+
+
+def test_a_small_case_of_a_result_subclass_is_written_with_its_own_fields() -> None:
+    deferred = NotedResult(**twins("small", 2)[0].__dict__)
+    assert b'"note":"kept"' in b"".join(case_json_parts(deferred))
+
+
 def test_a_small_pending_case_whose_text_cannot_be_written_is_left_as_it_was() -> None:
     deferred, _ = twins("small", 2)
     deferred.actual_response = "half an emoji \ud83d"
