@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -59,9 +60,9 @@ from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver
 from tenxeval_tui.evaluation.provenance import (
     CASE_SHA256_KEY,
     PROVENANCE_KEY,
-    case_sha256,
     run_provenance,
 )
+from tenxeval_tui.evaluation.provenance.hashing import read_case_sha256
 from tenxeval_tui.evaluation.repeats import aggregate_repeats, resolve_repeats
 from tenxeval_tui.evaluation.results.node_views import defer, node_detail, node_response_dict
 from tenxeval_tui.evaluation.results.verdicts import no_verdict_error, without_verdict
@@ -79,6 +80,14 @@ NextTurn = Callable[[int, Sequence[str]], Awaitable[str | None]]
 far, the next user message, or ``None`` to end the conversation (user simulation)."""
 Scorer = Callable[[ExecutionResult, EvalCase], Awaitable[list[CriterionResult]]]
 """Scores a finished case instead of the evaluator's own criteria."""
+
+
+_THREAD_NUMBERS = itertools.count(int.from_bytes(os.urandom(6)))
+"""Each run of a case has a thread of its own, ``eval-<run>-<12 hex digits>``: numbered in
+this process from a random start, so two runs of a process never share one and two
+processes' hardly ever (a random id each run took a system call for: 16 us of each case in
+a profile of 10,000)."""
+_THREAD_DIGITS = (1 << 48) - 1
 
 
 class AgentEvaluator:
@@ -504,8 +513,10 @@ class AgentEvaluator:
     ) -> EvalCaseResult:
         """One run of ``case`` (repeat ``repeat`` of ``repeats``): its own thread and trace."""
         notify.repeat_start(eval_set_id, case, repeat, repeats)
-        digest = case_sha256(case)  # before the turns: a simulated user appends to the case
-        thread_id = f"eval-{self._run_id}-{uuid.uuid4().hex[:12]}"
+        # Before the turns (a simulated user appends to the case); read_case_sha256 takes
+        # the hash a streamed run noted as it read the case, if it did.
+        digest = read_case_sha256(case)
+        thread_id = f"eval-{self._run_id}-{next(_THREAD_NUMBERS) & _THREAD_DIGITS:012x}"
         listener = None
         if notify:
 
@@ -995,7 +1006,7 @@ def _case_result(
     both at once); with ``defer_views`` (and ``consume``) the result keeps the node
     responses and leaves its views of them pending (see :mod:`~tenxeval_tui.evaluation.results.node_views`)."""
     agent_tokens = execution.token_usage
-    judge_tokens = sum((cr.token_usage for cr in criterion_results), TokenUsage())
+    judge_tokens = TokenUsage.total(cr.token_usage for cr in criterion_results)
     turn_results = _turn_results(case, execution, replies, turn_ends)
     metadata = _case_metadata(case, eval_set_id, thread_id, error_info)
     result = EvalCaseResult(

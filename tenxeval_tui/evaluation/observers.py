@@ -90,18 +90,35 @@ class ObserverGroup:
     def __init__(self, observers: Iterable[RunObserver] = ()) -> None:
         self.observers = list(observers)
         self._failed: set[tuple[int, str]] = set()
-        # Events are the hot path: each observer's handler is picked once. An observer
-        # that does not override on_repeat_event gets on_event straight away.
-        self._event_handlers = [_event_handler(o) for o in self.observers]
+        # Each observer's handler of each hook is picked once, leaving out the hooks it
+        # does not override (RunObserver's, which do nothing): a run calls them for every
+        # case. An observer that does not override on_repeat_event gets on_event.
+        self._event_handlers = [
+            (observer, with_repeat, handler)
+            for observer in self.observers
+            for with_repeat, handler in [_event_handler(observer)]
+            if not _does_nothing(handler, "on_event")
+        ]
+        self._handlers: dict[str, list[tuple[RunObserver, Callable[..., Any]]]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.observers)
 
+    def _hook(self, method: str) -> list[tuple[RunObserver, Callable[..., Any]]]:
+        """The observers' handlers of ``method`` that do something, in order."""
+        handlers = self._handlers.get(method)
+        if handlers is None:
+            handlers = self._handlers[method] = [
+                (observer, handler)
+                for observer in self.observers
+                # None: a duck-typed observer written before this hook existed
+                if (handler := getattr(observer, method, None)) is not None
+                and not _does_nothing(handler, method)
+            ]
+        return handlers
+
     def _call(self, method: str, *args: Any) -> None:
-        for observer in self.observers:
-            handler = getattr(observer, method, None)
-            if handler is None:  # a duck-typed observer written before this hook existed
-                continue
+        for observer, handler in self._hook(method):
             try:
                 handler(*args)
             except Exception:
@@ -121,9 +138,7 @@ class ObserverGroup:
         self._call("on_repeat_start", eval_set_id, case, repeat, repeats)
 
     def event(self, eval_set_id: str, eval_id: str, event: EventModel, repeat: int = 0) -> None:
-        for observer, (with_repeat, handler) in zip(
-            self.observers, self._event_handlers, strict=True
-        ):
+        for observer, with_repeat, handler in self._event_handlers:
             try:
                 if with_repeat:
                     handler(eval_set_id, eval_id, repeat, event)
@@ -148,6 +163,11 @@ class ObserverGroup:
 
     def run_end(self, report: EvalReport) -> None:
         self._call("on_run_end", report)
+
+
+def _does_nothing(handler: Callable[..., Any], method: str) -> bool:
+    """Whether ``handler`` (a bound method) is :class:`RunObserver`'s own ``method``."""
+    return getattr(handler, "__func__", None) is getattr(RunObserver, method, None)
 
 
 def _event_handler(observer: Any) -> tuple[bool, Callable[..., Any]]:

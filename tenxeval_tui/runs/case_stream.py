@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from tenxeval_tui.evaluation.canonical import canonical_json
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
-from tenxeval_tui.evaluation.provenance.hashing import case_content
+from tenxeval_tui.evaluation.provenance.hashing import case_content, note_case_sha256
 from tenxeval_tui.evaluation.simulators.scenario_sets import load_run_file
 from tenxeval_tui.runs.case_scan import ScannedCases, ScannedSet, scanned_case, scanned_set
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
@@ -135,8 +135,10 @@ class HashingStream:
         digest = _SetDigest(whole)
         try:
             for case in _built_cases(path):
-                digest.add(case)
+                canonical = digest.add(case)
                 if self.wanted is None or case.eval_id in self.wanted:
+                    # Its hash taken here is the one its result holds: not hashed again.
+                    note_case_sha256(case, canonical)
                     yield case
         except (NotStreamable, ValidationError):
             self.failure = _loading_error(path)
@@ -188,9 +190,12 @@ class _SetDigest:
         self._hash.update(b'"eval_cases":[')
         self._first = True
 
-    def add(self, case: EvalCase) -> None:
-        self._hash.update((b"" if self._first else b",") + canonical_json(case_content(case)))
+    def add(self, case: EvalCase) -> bytes:
+        """Feeds ``case`` in; its canonical JSON."""
+        canonical = canonical_json(case_content(case))
+        self._hash.update((b"" if self._first else b",") + canonical)
         self._first = False
+        return canonical
 
     def finish(self, whole: EvalSet) -> str | None:
         """The hash, the set's fields being ``whole``'s; ``None`` when a field sorted

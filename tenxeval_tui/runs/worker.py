@@ -57,6 +57,7 @@ from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import CASE_LISTS, json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
+from tenxeval_tui.runs.case_end_line import case_end_line
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
     load_agents,
@@ -128,8 +129,14 @@ class LeanJsonLinesObserver(WantedJsonLinesObserver):
             self.whole.discard(key)
             super().on_case_end(fill(result))
             return
-        lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
-        self._emit({"type": "case_end", "result": lean})
+        line = case_end_line(result, BULKY_RESULT_FIELDS)
+        if line is None:
+            lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
+            self._emit({"type": "case_end", "result": lean})
+            return
+        self._write(line)
+        if self._flush is not None:
+            self._flush()
 
 
 class ForgetBulk(RunObserver):

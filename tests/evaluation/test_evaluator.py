@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import sys
 import time
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 import pytest
 
@@ -31,7 +33,9 @@ from tenxeval_tui.evaluation import (
     register_criterion,
     run_eval,
 )
+from tenxeval_tui.evaluation import agent_evaluator as agent_evaluator_module
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY
+from tenxeval_tui.evaluation.execution.result import NodeResponseData
 from tests.waiting import wait_async
 
 from .conftest import config_with
@@ -140,6 +144,51 @@ async def test_cases_run_one_at_a_time_unless_the_config_says_parallel() -> None
     report = await evaluator.evaluate(weather_set(CITIES))
     assert report.summary.pass_rate == 1.0
     assert recorder.most_running == 1
+
+
+async def test_each_run_of_a_case_has_a_thread_of_its_own_without_a_system_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A random id a case took a system call for; the runs are numbered in the process.
+    app, collector = create_eval_app(build_graph())
+    evaluators = [AgentEvaluator(app, collector, config_with()) for _ in range(2)]
+
+    def no_uuid() -> None:
+        raise AssertionError("a case's thread id takes no random id")
+
+    # (the evaluator's own uuid module: the graph takes ids of its own)
+    monkeypatch.setattr(agent_evaluator_module, "uuid", SimpleNamespace(uuid4=no_uuid))
+    threads = [
+        str(result.metadata["thread_id"])
+        for evaluator in evaluators
+        for result in (await evaluator.evaluate(weather_set(CITIES[:3]))).results
+    ]
+    assert len(set(threads)) == 6
+    assert all(re.fullmatch(r"eval-[0-9a-f]{8}-[0-9a-f]{12}", thread) for thread in threads)
+
+
+async def test_a_case_s_token_usage_is_made_in_one_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each term of a sum made a usage; the agent's and the judges' are totalled at once,
+    # then added together.
+    app, collector = create_eval_app(build_graph())
+    case = EvalCase.single_turn("t", "What is the weather in Rome?")
+    evaluator = AgentEvaluator(app, collector, config_with({"test_counting_judge": {}}))
+    added: list[TokenUsage] = []
+    real_add = TokenUsage.__add__
+
+    def counted(self: TokenUsage, other: TokenUsage) -> TokenUsage:
+        added.append(other)
+        return real_add(self, other)
+
+    monkeypatch.setattr(TokenUsage, "__add__", counted)
+    nodes = [NodeResponseData(token_usage=TokenUsage(input_tokens=i)) for i in (1, 2, 3)]
+    assert ExecutionResult(node_responses=nodes).token_usage == TokenUsage(input_tokens=6)
+    assert added == []
+    result = await evaluator.evaluate_case(case)
+    assert len(added) == 1  # the agent's and the judges'
+    agent = result.agent_token_usage
+    assert agent.total_tokens > 0
+    assert result.token_usage == real_add(agent, TokenUsage(input_tokens=100, output_tokens=10))
 
 
 async def test_multi_turn_accumulates_and_scores_once() -> None:

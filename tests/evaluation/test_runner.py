@@ -30,6 +30,8 @@ from tenxeval_tui.evaluation import (
     report_from_journal,
 )
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase as _EvalCase
+from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.observers import ObserverGroup
 
 from .conftest import config_with
 
@@ -207,6 +209,35 @@ async def test_observers_see_every_step_and_a_failing_observer_is_ignored() -> N
         "case_end w-1 error",
         "run_end w 2",
     ]
+
+
+def test_the_hooks_an_observer_leaves_as_they_are_are_not_called(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A run calls every hook for every case: RunObserver's own (which do nothing) are
+    # left out, an observer's own and a duck-typed one's are called, in order.
+    left: list[str] = []
+    for name in ("on_case_start", "on_repeat_start", "on_event", "on_repeat_end", "on_case_end"):
+        monkeypatch.setattr(RunObserver, name, lambda self, *args, _n=name: left.append(_n))
+    called: list[str] = []
+
+    class Ends(RunObserver):
+        def on_case_end(self, result: Any) -> None:
+            called.append(f"ends {result.eval_id}")
+
+    class Duck:
+        def on_event(self, eval_set_id: str, eval_id: str, event: EventModel) -> None:
+            called.append(f"duck event {eval_id}")
+
+    group = ObserverGroup([Ends(), RunObserver(), Duck()])  # type: ignore[list-item]
+    case = _EvalCase(eval_id="c")
+    group.case_start("s", case)
+    group.repeat_start("s", case, 0, 1)
+    group.event("s", "c", EventModel(event="graph_execution"))
+    group.repeat_end("s", "c", EvalCaseResult(eval_id="c", passed=True), 1)
+    group.case_end(EvalCaseResult(eval_id="c", passed=True))
+    assert left == []
+    assert called == ["duck event c", "ends c"]
 
 
 async def test_json_lines_replay_into_another_observer() -> None:

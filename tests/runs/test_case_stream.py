@@ -219,3 +219,72 @@ def test_the_wanted_cases_come_in_file_order_each_built_when_the_run_takes_it(
     assert first.model_dump(exclude={"conversation": {0: {"invocation_id"}}}) == loaded[
         "c2"
     ].model_dump(exclude={"conversation": {0: {"invocation_id"}}})
+
+
+async def _echo(message: str, trace: object) -> str:
+    return message
+
+
+async def test_a_streamed_case_is_hashed_once_and_its_result_holds_that_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenxeval_tui.evaluation import (
+        AgentEvaluator,
+        EvalCaseResult,
+        EvalConfig,
+        RunObserver,
+        create_eval_app,
+    )
+    from tenxeval_tui.evaluation.eval_result import CASE_SHA256_KEY
+    from tenxeval_tui.evaluation.provenance import hashing
+
+    path = _write(tmp_path, {"eval_set_id": "s", "eval_cases": [_case(f"c{i}") for i in range(4)]})
+    expected = {c.eval_id: hashing.case_sha256(c) for c in EvalSet.from_file(path).eval_cases}
+    hashed: list[str] = []
+    real = hashing.case_content
+
+    def counting(case: EvalCase) -> dict[str, Any]:
+        hashed.append(case.eval_id)
+        return real(case)
+
+    monkeypatch.setattr(hashing, "case_content", counting)
+    monkeypatch.setattr(case_stream, "case_content", counting)
+    found = scan_eval_set(path)
+    assert found is not None
+    stream = HashingStream(found, {"c1", "c3"})
+    config = EvalConfig.model_validate({"criteria": {}, "reporter": {"enabled": False}})
+    app, collector = create_eval_app(_echo)
+    ended: list[EvalCaseResult] = []
+
+    class Ends(RunObserver):
+        def on_case_end(self, result: EvalCaseResult) -> None:
+            ended.append(result)
+
+    evaluator = AgentEvaluator(app, collector, config, observers=[Ends()])
+    await evaluator.evaluate_stream(found.scanned, stream, found.scanned.eval_cases)
+
+    assert sorted(hashed) == ["c0", "c1", "c2", "c3"]  # each once: for the set, then kept
+    assert {r.eval_id: r.metadata[CASE_SHA256_KEY] for r in ended} == {
+        "c1": expected["c1"],
+        "c3": expected["c3"],
+    }
+    assert stream.sha256 == eval_set_sha256(EvalSet.from_file(path))
+
+
+def test_a_noted_case_hash_is_taken_once_and_only_by_that_case() -> None:
+    from tenxeval_tui.evaluation.canonical import canonical_json
+    from tenxeval_tui.evaluation.provenance.hashing import (
+        case_content,
+        case_sha256,
+        note_case_sha256,
+        read_case_sha256,
+    )
+
+    case = EvalCase.single_turn("a", "hi", "hello")
+    twin = case.model_copy(deep=True)
+    note_case_sha256(case, canonical_json(case_content(case)))
+    case.conversation[0].user_content.content = "changed after the read"
+    assert read_case_sha256(twin) == case_sha256(twin)  # another object: hashed now
+    # the noted one is the case as read; once taken, the case is hashed again
+    assert read_case_sha256(case) == case_sha256(twin) != case_sha256(case)
+    assert read_case_sha256(case) == case_sha256(case)

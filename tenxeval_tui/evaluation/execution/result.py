@@ -47,7 +47,7 @@ class ExecutionResult(BaseModel):
     @property
     def token_usage(self) -> TokenUsage:
         """Sum of the token usage of every node response."""
-        return sum((n.token_usage for n in self.node_responses), TokenUsage())
+        return TokenUsage.total(n.token_usage for n in self.node_responses)
 
     @property
     def tool_trajectory(self) -> list[TrajectoryStep]:

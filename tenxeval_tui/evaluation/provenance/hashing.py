@@ -19,11 +19,17 @@ two values equal as JSON hash the same whatever the file's layout or key order.
 - :func:`judge_models`: the model each judged criterion calls, as resolved at run time
   (``judge_model``, else ``$TENXEVAL_JUDGE_MODEL``).
 - :func:`case_fingerprint`: what makes a case's result reusable (``run --reuse``).
+
+A case hashed as it is read (a streamed run hashes every case for its set's hash) can be
+:func:`noted <note_case_sha256>`; the evaluator then :func:`takes <read_case_sha256>`
+that hash, once, instead of hashing the same case again before its turns.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +61,32 @@ def case_content(case: EvalCase) -> dict[str, Any]:
 def case_sha256(case: EvalCase) -> str:
     """The content hash of one case (see the module docs)."""
     return sha256_json(case_content(case))
+
+
+# id(case) -> (the case, weakly; its hash when read). Weak so that a case never run (a
+# stopped run) leaves nothing behind, and an id reused by another case is never mistaken.
+_NOTED: dict[int, tuple[weakref.ref[EvalCase], str]] = {}
+
+
+def note_case_sha256(case: EvalCase, canonical: bytes) -> None:
+    """Notes ``case``'s hash from its canonical JSON (``canonical_json(case_content(case))``,
+    taken by the caller): the next :func:`read_case_sha256` of this very object returns
+    it. Only for a case that nothing changes before it runs."""
+    key = id(case)
+    _NOTED[key] = (weakref.ref(case, lambda _: _NOTED.pop(key, None)), _hex(canonical))
+
+
+def read_case_sha256(case: EvalCase) -> str:
+    """:func:`case_sha256` of ``case``: its noted hash (taken once: a repeat or a later run
+    of the same object hashes it again), else computed now."""
+    noted = _NOTED.pop(id(case), None)
+    if noted is not None and noted[0]() is case:
+        return noted[1]
+    return case_sha256(case)
+
+
+def _hex(canonical: bytes) -> str:
+    return hashlib.sha256(canonical).hexdigest()
 
 
 def eval_set_sha256(eval_set: EvalSet) -> str:
@@ -129,5 +161,7 @@ __all__ = [
     "config_sha256",
     "eval_set_sha256",
     "judge_models",
+    "note_case_sha256",
+    "read_case_sha256",
     "sha256_json",
 ]

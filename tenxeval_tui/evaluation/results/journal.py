@@ -87,7 +87,7 @@ class RunJournal(RunObserver):
             self._ends_whole = False
             yield line
             line.write(b"\n")
-            line.flush()
+            line.finish()
             self._ends_whole = True
         finally:
             os.close(fd)
@@ -179,11 +179,15 @@ class _Line:
         self.parts.append(data)
         self.size += len(data)
         if self.size >= _LINE_CHUNK:
-            self.flush()
+            if self.start is None:  # what discard() cuts off, should the rest fail
+                self.start = os.fstat(self.fd).st_size
+            self._write_out()
 
-    def flush(self) -> None:
-        if self.start is None:
-            self.start = os.fstat(self.fd).st_size
+    def finish(self) -> None:
+        """Append what is left of the line (all of it, for a line under a chunk)."""
+        self._write_out()
+
+    def _write_out(self) -> None:
         data = b"".join(self.parts)
         self.parts, self.size = [], 0
         view = memoryview(data)

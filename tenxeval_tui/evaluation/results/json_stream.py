@@ -22,7 +22,14 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, TypeAdapter
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
-from tenxeval_tui.evaluation.results.node_views import fill, views
+from tenxeval_tui.evaluation.results.node_views import (
+    VIEW_FIELDS,
+    fill,
+    node_detail,
+    node_response_dict,
+    pending,
+    views,
+)
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 
 CASE_LISTS = (
@@ -144,10 +151,14 @@ def _model_parts(
 ) -> Iterator[bytes]:
     """``model`` serialised at ``depth`` (its first line not indented), its ``streamed``
     list fields in batches."""
+    if isinstance(model, EvalCaseResult) and streamed == CASE_LISTS:
+        small = _small_case_json(model, indent, fallback)
+        if small is not None:
+            yield _deeper(small, indent, depth)
+            return
     lists = _lists(model, streamed)
     if isinstance(model, EvalCaseResult) and sum(map(len, lists.values())) <= BATCH:
-        # A small case (most are) in one piece: its lists are no bigger than a batch, and
-        # the skeleton's markers cost more than the case (a journal line a case).
+        # A small case whose repeats are written with it (see _small_case_json).
         whole = model.model_copy(update={name: list(items) for name, items in lists.items()})
         yield _deeper(
             type(model).__pydantic_serializer__.to_json(
@@ -177,6 +188,35 @@ def _model_parts(
             yield from _list_parts(lists[name], item_type, indent, level, fallback)
         done = end
     yield text[done:]
+
+
+def _small_case_json(
+    result: EvalCaseResult, indent: int | None, fallback: Fallback
+) -> bytes | None:
+    """The JSON of a case without repeats whose lists hold at most :data:`BATCH` items
+    together (most cases: a journal line a case), in one piece; ``None`` for any other.
+
+    The result itself is serialised, its pending node views (:mod:`.node_views`) made and
+    put in its two fields for the call only, then taken out again: a copy of the model
+    holding them cost more than serialising it, the skeleton's markers more than the case."""
+    if result.repeat_results:
+        return None
+    values = result.__dict__
+    nodes = pending(result)
+    size = sum(len(values[name]) for name in CASE_LISTS if name not in VIEW_FIELDS)
+    size += 2 * len(nodes) if nodes is not None else sum(len(values[n]) for n in VIEW_FIELDS)
+    if size > BATCH:
+        return None
+    serializer = type(result).__pydantic_serializer__
+    if nodes is None:
+        return serializer.to_json(result, indent=indent, warnings=False, fallback=fallback)
+    held = {name: values[name] for name in VIEW_FIELDS}
+    values["node_responses"] = [node_response_dict(node) for node in nodes]
+    values["node_details"] = [node_detail(node) for node in nodes]
+    try:
+        return serializer.to_json(result, indent=indent, warnings=False, fallback=fallback)
+    finally:
+        values.update(held)
 
 
 def marked_list(text: bytes, mark: str, indent: int | None, after: int = 0) -> tuple[int, int, int]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tenxeval_tui.evaluation import EvalCase, EvalConfig, EvalSet
+from tenxeval_tui.evaluation.canonical import canonical_json
 from tenxeval_tui.evaluation.config.criterion_config import CriterionConfig
 from tenxeval_tui.evaluation.provenance import (
     case_fingerprint,
@@ -106,3 +110,30 @@ def test_case_hash_of_a_case_built_in_python_matches_the_file_it_is_saved_to(
     path = tmp_path / "saved.evalset.json"
     EvalSet(eval_set_id="weather", eval_cases=[case]).to_file(path)
     assert case_sha256(EvalSet.from_file(path).eval_cases[0]) == case_sha256(case)
+
+
+ODD_VALUES = [
+    {"b": 1, "a": [1.5, 1e16, -0.0, 2**70, None, True], "é": '\u2028 "q" \ud800 ü'},
+    [{"z": {"y": {}}, "x": []}, "", 0],
+    "plain",
+]
+
+
+def test_canonical_json_is_json_s_own_sorted_compact_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = [
+        json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+            "utf-8", errors="surrogatepass"
+        )
+        for value in ODD_VALUES
+    ]
+    made: list[object] = []
+    real_init = json.JSONEncoder.__init__
+
+    def counted(self: json.JSONEncoder, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        real_init(self, *args, **kwargs)
+
+    # Every case of a run is hashed: one encoder serves every call.
+    monkeypatch.setattr(json.JSONEncoder, "__init__", counted)
+    assert [canonical_json(value) for value in ODD_VALUES] == expected
+    assert made == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,28 @@ def test_a_line_cut_off_part_way_by_bad_text_is_written_again_whole(
     assert json.loads(lines[1])["result"]["eval_id"] == "bad"
     results = read_journal_runs(journal.path)[0].results
     assert [r.eval_id for r in results] == ["first", "bad"]
+
+
+def test_a_line_under_a_chunk_is_appended_without_asking_the_file_s_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where a line starts is needed only to cut off a line left half-written, which only a
+    # line written in chunks can be: a journal line a case took a system call more.
+    journal = RunJournal(tmp_path / "j.jsonl")
+    journal.on_case_end(flood_case("first", 1))  # the file's end is looked at once
+    sizes: list[int] = []
+    real_fstat = journal_module.os.fstat
+
+    def fstat(fd: int) -> os.stat_result:
+        sizes.append(fd)
+        return real_fstat(fd)
+
+    monkeypatch.setattr(journal_module.os, "fstat", fstat)
+    for name in ("a", "b", "c"):
+        journal.on_case_end(flood_case(name, 2))
+    assert sizes == []
+    results = read_journal_runs(journal.path)[0].results
+    assert [r.eval_id for r in results] == ["first", "a", "b", "c"]
 
 
 def test_a_journal_left_torn_by_a_killed_run_gets_its_next_line_on_a_line_of_its_own(

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic_core import PydanticSerializationError
 
 from tenxeval_tui.evaluation import EvalReport, HTMLReporter, JSONReporter
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
@@ -14,6 +15,7 @@ from tenxeval_tui.evaluation.repeats import aggregate_repeats
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
 from tenxeval_tui.evaluation.reporters.html import NODE_BATCH
 from tenxeval_tui.evaluation.results.journal import RunJournal, read_journal_runs
+from tenxeval_tui.evaluation.results.json_stream import case_json_parts
 from tenxeval_tui.evaluation.results.node_views import (
     defer,
     fill,
@@ -108,6 +110,41 @@ def test_the_journal_line_of_a_pending_result_is_the_whole_ones(tmp_path: Path) 
     assert lines[0] == lines[1]
     back = read_journal_runs(tmp_path / "pending.jsonl")[0].results[0]
     assert len(back.node_details) == STEPS and back.node_responses[3]["timestamp"] > 0
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_a_small_pending_case_is_written_whole_in_one_piece_and_left_pending(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deferred, whole = twins("small", count)
+    expected = EvalCaseResult.__pydantic_serializer__.to_json(whole, fallback=str)
+
+    def no_copy(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a small case is serialised itself, not a copy of it")
+
+    monkeypatch.setattr(EvalCaseResult, "model_copy", no_copy)  # a journal line a case
+    assert list(case_json_parts(deferred, fallback=str)) == [expected]
+    assert list(case_json_parts(whole, fallback=str)) == [expected]
+    # The views were put in for the call only: the result holds its nodes, not their views.
+    assert deferred.node_responses == [] and deferred.node_details == []
+    assert len(pending(deferred) or []) == count
+
+
+class NotedResult(EvalCaseResult):
+    note: str = "kept"
+
+
+def test_a_small_case_of_a_result_subclass_is_written_with_its_own_fields() -> None:
+    deferred = NotedResult(**twins("small", 2)[0].__dict__)
+    assert b'"note":"kept"' in b"".join(case_json_parts(deferred))
+
+
+def test_a_small_pending_case_whose_text_cannot_be_written_is_left_as_it_was() -> None:
+    deferred, _ = twins("small", 2)
+    deferred.actual_response = "half an emoji \ud83d"
+    with pytest.raises(PydanticSerializationError):
+        list(case_json_parts(deferred))
+    assert deferred.node_responses == [] and len(pending(deferred) or []) == 2
 
 
 def test_a_repeated_case_writes_every_repeat_whole() -> None:
