@@ -34,5 +34,5 @@ def test_a_case_saying_something_of_its_tools_still_gets_them_or_its_error() -> 
     assert opened is not None and opened.eval_id == "b"
     wrong = EvalCase.single_turn("c", "hi", "")
     wrong.metadata["tools"] = "fakes"
-    with pytest.raises(tool_run.ToolSpecError, match="case 'c'.*metadata.tools"):
+    with pytest.raises(tool_run.ToolSpecError, match=r"case 'c'.*metadata\.tools"):
         tools.open_case("s", wrong)
