@@ -97,12 +97,14 @@ _LEAVES = frozenset({str, int, bool, type(None)})
 
 
 def _plain_copy(value: Any) -> Any:
-    """A copy of ``value`` when it holds only text, integers, flags, ``None``, lists and
-    text-keyed dicts (what ``model_dump(mode="json")`` gives back as it is, copied);
+    """A copy of ``value`` when it holds only text, integers, finite floats, flags, ``None``,
+    lists and text-keyed dicts (what ``model_dump(mode="json")`` gives back as it is, copied);
     ``_NOT_PLAIN`` otherwise."""
     kind = type(value)
     if kind in _LEAVES:
         return value
+    if kind is float:  # NaN and the infinities are pydantic's to write
+        return value if value - value == 0.0 else _NOT_PLAIN
     if kind is list:
         items = [_plain_copy(item) for item in value]
         return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items

@@ -54,6 +54,8 @@ EVENTS: list[Callable[[], EventModel]] = [
     judging,
     lambda: EventModel(event=Event.NODE_EXECUTION, data={"a": [1, True, None, {"b": "c"}]}),
     lambda: EventModel(event=Event.TOOL_EXECUTION, data={"x": 1.5, "y": math.nan}),
+    lambda: EventModel(event=Event.TOOL_EXECUTION, data={"x": [1.5, -0.0, 1e300], "y": -2.0}),
+    lambda: EventModel(event=Event.TOOL_EXECUTION, data={"x": [0.1, -math.inf]}),
     lambda: EventModel(event=Event.TOOL_EXECUTION, data={"when": date(2026, 1, 2), "t": (1,)}),
     lambda: EventModel(event=Event.TOOL_EXECUTION, data={"colour": Colour.RED, "s": {1}}),
     lambda: EventModel(event=Event.GRAPH_EXECUTION, metadata={"m": 1}),
