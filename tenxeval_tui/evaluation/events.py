@@ -83,12 +83,73 @@ class EventModel(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data."""
-        return self.model_dump(mode="json", fallback=str)
+        plain = _plain_dict(self)
+        return plain if plain is not None else self.model_dump(mode="json", fallback=str)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EventModel:
         """An event from :meth:`to_dict` data (or a 10xGraph event's ``model_dump()``)."""
         return cls.model_validate(data)
+
+
+_NOT_PLAIN = object()
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _plain_copy(value: Any) -> Any:
+    """A copy of ``value`` when it holds only text, integers, finite floats, flags, ``None``,
+    lists and text-keyed dicts (what ``model_dump(mode="json")`` gives back as it is, copied);
+    ``_NOT_PLAIN`` otherwise."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is float:  # NaN and the infinities are pydantic's to write
+        return value if value - value == 0.0 else _NOT_PLAIN
+    if kind is list:
+        items = [_plain_copy(item) for item in value]
+        return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
+    if kind is dict:
+        copied = {}
+        for key, item in value.items():
+            item = _plain_copy(item)
+            if type(key) is not str or item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            copied[key] = item
+        return copied
+    return _NOT_PLAIN
+
+
+def _plain_dict(event: EventModel) -> dict[str, Any] | None:
+    """``event.model_dump(mode="json", fallback=str)`` made by hand for a plain event (the
+    evaluator's own, e.g. the "judging" one of every case): exactly an :class:`EventModel`,
+    no extra fields or metadata, its enums and texts of their types, a finite timestamp
+    and plain ``data`` (see :func:`_plain_copy`); ``None`` for any other (pydantic's)."""
+    stamp = event.timestamp
+    if (
+        type(event) is not EventModel
+        or event.__pydantic_extra__
+        or type(event.metadata) is not dict
+        or event.metadata
+        or type(event.event) is not Event
+        or type(event.event_type) is not EventType
+        or type(stamp) is not float
+        or stamp - stamp != 0.0  # NaN or an infinity
+        or not (type(event.node_name) is type(event.thread_id) is type(event.run_id) is str)
+    ):
+        return None
+    data = _plain_copy(event.data)
+    if type(data) is not dict:
+        return None
+    return {
+        "event": event.event.value,
+        "event_type": event.event_type.value,
+        "node_name": event.node_name,
+        "data": data,
+        "timestamp": stamp,
+        "thread_id": event.thread_id,
+        "run_id": event.run_id,
+        "metadata": {},
+    }
 
 
 def as_event_model(event: Any) -> EventModel:

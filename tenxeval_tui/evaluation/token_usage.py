@@ -49,6 +49,12 @@ class TokenUsage(BaseModel):
     def __add__(self, other: TokenUsage) -> TokenUsage:
         if not isinstance(other, TokenUsage):
             return NotImplemented
+        # Frozen: adding nothing gives the other side itself, not a copy (every case adds
+        # its judges' usage, most often none, to its agent's).
+        if not other and type(self) is TokenUsage:
+            return self
+        if not self and type(other) is TokenUsage:
+            return other
         return TokenUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
@@ -65,6 +71,8 @@ class TokenUsage(BaseModel):
             out += usage.output_tokens
             read += usage.cache_read_tokens
             creation += usage.cache_creation_tokens
+        if cls is TokenUsage and not (inp or out or read or creation):
+            return _NONE  # frozen: one for every total of nothing (most cases' judges)
         return cls(
             input_tokens=inp,
             output_tokens=out,
@@ -88,3 +96,7 @@ class TokenUsage(BaseModel):
     def to_dict(self) -> dict[str, int]:
         """The counts as a plain dict (with ``total_tokens``)."""
         return self.model_dump()
+
+
+_NONE = TokenUsage()
+"""No tokens: what :meth:`TokenUsage.total` gives for usages that add up to nothing."""

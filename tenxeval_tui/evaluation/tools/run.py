@@ -31,7 +31,7 @@ from tenxeval_tui.evaluation.tools.cassette import RecordedCall, read_cassette, 
 from tenxeval_tui.evaluation.tools.errors import check_error_type
 from tenxeval_tui.evaluation.tools.session import CaseTools, Fake
 from tenxeval_tui.evaluation.tools.settings import ToolSettings, cassette_path
-from tenxeval_tui.evaluation.tools.spec import ToolSpec, ToolSpecError, tool_spec
+from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, ToolSpec, ToolSpecError, tool_spec
 
 TOOL_MODES_KEY = "tool_modes"
 TOOL_STATE_KEY = "tool_state"
@@ -81,6 +81,12 @@ class ToolRun:
         case nor its eval set says anything of its tools. :class:`ToolSpecError` names the
         case's problem."""
         known = self._sets.get(eval_set_id)
+        if (
+            self.settings.mode == "live"
+            and (known is None or known.spec.is_empty)
+            and (case.metadata or {}).get(TOOLS_KEY) is None
+        ):
+            return None  # what the spec below would find, without building it (every case)
         set_spec = known.spec if known is not None else ToolSpec()
         where = f"eval set {eval_set_id!r}, case {case.eval_id!r}"
         case_spec = tool_spec(case.metadata, where)
