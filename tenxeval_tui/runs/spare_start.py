@@ -31,32 +31,11 @@ from tenxeval_tui.runs.parent_watch import die_with_parent
 if TYPE_CHECKING:
     from tenxeval_tui.runs.early_agent import EarlyAgent
 
-IMPORT_STEPS = (
-    "tenxeval_tui.runs.early_agent",  # the hash's modules: neither pydantic nor the models
-    "tenxeval_tui.runs.protocol_lines",
-    "asyncio",
+SHARED_STEPS = (
     "pydantic_core",
     "pydantic.main",  # ``import pydantic`` alone imports next to nothing
     "pydantic.types",
     "tenxeval_tui.evaluation.dataset.selection",  # the first models: pydantic's plugin lookup
-    "tenxeval_tui.evaluation.dataset.eval_set",
-    "tenxeval_tui.evaluation.eval_result",
-    "tenxeval_tui.evaluation.observers",
-    "tenxeval_tui.evaluation.config.eval_config",
-    "tenxeval_tui.evaluation.agent_evaluator",
-    "tenxeval_tui.runs.streamed_run",
-    "tenxeval_tui.runs.worker",
-)
-"""What a spare worker imports before its event loop, in this order; the first step is
-what starting the agent's hash needs. Steps of a few hundredths of a second each (a
-step's own imports come in with it): the prepare line, looked for between them, is taken
-soon after it comes, not once the models are all in."""
-
-SHARED_STEPS = (
-    "pydantic_core",
-    "pydantic.main",
-    "pydantic.types",
-    "tenxeval_tui.evaluation.dataset.selection",
     "tenxeval_tui.evaluation.dataset.eval_set",
     "tenxeval_tui.evaluation.eval_result",
     "tenxeval_tui.evaluation.observers",
@@ -67,6 +46,20 @@ worker the plan (its checks read the eval sets and the config): a worker forked 
 parent (:mod:`.forked_spare`) has them imported before the fork, once for both
 (a sixth of a second of CPU each; ``tests/cli/test_forked_spare.py`` checks the parent
 still imports them)."""
+
+IMPORT_STEPS = (
+    "tenxeval_tui.runs.early_agent",  # the hash's modules: neither pydantic nor the models
+    "tenxeval_tui.runs.protocol_lines",
+    "asyncio",
+    *SHARED_STEPS,
+    "tenxeval_tui.evaluation.agent_evaluator",
+    "tenxeval_tui.runs.streamed_run",
+    "tenxeval_tui.runs.worker",
+)
+"""What a spare worker imports before its event loop, in this order; the first step is
+what starting the agent's hash needs. Steps of a few hundredths of a second each (a
+step's own imports come in with it): the prepare line, looked for between them, is taken
+soon after it comes, not once the models are all in."""
 
 
 def _line_waiting() -> bool:
