@@ -38,6 +38,10 @@ class _Counts:
 class LineProgress(RunObserver):
     """One line per finished case (``PASS``/``FAIL``/``ERROR``), nothing when ``quiet``."""
 
+    reads_brief_results = True
+    """Reads a result's ids, verdict, time, error and failed criteria only: its run's
+    worker sends no more (:mod:`tenxeval_tui.runs.brief_results`)."""
+
     def __init__(self, total: int, *, quiet: bool = False, stream: TextIO | None = None) -> None:
         self.total = total
         self.quiet = quiet
@@ -68,6 +72,9 @@ class LineProgress(RunObserver):
 
 class BarProgress(RunObserver):
     """A rich progress bar with pass/fail/error counts, for a terminal."""
+
+    reads_brief_results = True
+    """Reads a result's verdict only (:mod:`tenxeval_tui.runs.brief_results`)."""
 
     def __init__(self, total: int, *, console: Any = None) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn

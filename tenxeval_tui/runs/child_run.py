@@ -39,6 +39,7 @@ from tenxeval_tui.evaluation.eval_result import (
 )
 from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
 from tenxeval_tui.evaluation.results.journal_tail import CaseSeen, JournalTail
+from tenxeval_tui.runs.brief_results import reads_brief_results
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.held_interrupts import HeldInterrupts
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
@@ -123,11 +124,17 @@ def journal_path(output_dir: Path) -> Path:
 
 
 def child_plan(
-    plan: RunPlan, journal: Path, verbose: bool, log_level: str | None = None
+    plan: RunPlan,
+    journal: Path,
+    verbose: bool,
+    log_level: str | None = None,
+    *,
+    brief: bool = False,
 ) -> RunPlan:
     """``plan`` as the worker runs it here: keeping ``journal``, its reporters off (the
     reports are written by the caller, from the journal), only the event lines the
-    deadline watch reads (the command line shows cases, not steps)."""
+    deadline watch reads (the command line shows cases, not steps); ``brief``: its
+    ``case_end`` lines brief (:mod:`~tenxeval_tui.runs.brief_results`)."""
     config = plan.resolved_config()
     config.reporter.enabled = False
     update = {
@@ -136,6 +143,7 @@ def child_plan(
         "verbose": verbose,
         "log_level": log_level,
         "events": "judging",
+        "case_end": "brief" if brief else plan.case_end,
     }
     return plan.model_copy(update=update)
 
@@ -329,7 +337,10 @@ def run_in_child(
     kept = KeptResults()
     tail = JournalTail(journal, on_journal_case)
     planned = ""
-    segment: RunPlan | None = child_plan(plan, journal, verbose, log_level)
+    # The follower's own observers (cases in flight, deadlines, results kept once the
+    # journal failed, which the worker then sends lean) read no more than a brief line.
+    brief = reads_brief_results(observers)
+    segment: RunPlan | None = child_plan(plan, journal, verbose, log_level, brief=brief)
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
             follower = _run_child(

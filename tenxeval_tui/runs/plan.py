@@ -138,6 +138,12 @@ class RunPlan(BaseModel):
         "views), or only those saying a case is being scored (``run``, which shows cases, "
         "not steps; its deadline watch reads those).",
     )
+    case_end: Literal["lean", "brief"] = Field(
+        default="lean",
+        description="What the worker's case_end lines hold of a result: all but its bulky "
+        "lists (the live views, a custom display), or only its ids, verdict, time, error "
+        "and criteria's scores (``run``'s progress: runs/brief_results.py).",
+    )
 
     report_metadata: dict[str, Any] = Field(
         default_factory=dict,

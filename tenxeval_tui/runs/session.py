@@ -143,6 +143,9 @@ class _PassClock(RunObserver):
     evaluator, worker processes, Ray actors): the wall time of the cases of every eval set
     of the pass together (their reports each hold their own)."""
 
+    reads_brief_results = True
+    """Reads no result (:mod:`~tenxeval_tui.runs.brief_results`)."""
+
     def __init__(self) -> None:
         self.first: float | None = None
         self.last: float | None = None

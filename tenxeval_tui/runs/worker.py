@@ -57,6 +57,7 @@ from tenxeval_tui.evaluation.long_lived import long_lived_imports
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.evaluation.results.json_stream import CASE_LISTS, json_object_text
 from tenxeval_tui.runs.agent_parts import AgentParts
+from tenxeval_tui.runs.brief_results import brief_case_end_line
 from tenxeval_tui.runs.case_end_line import case_end_line
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
@@ -115,11 +116,20 @@ BULKY_RESULT_FIELDS = frozenset(CASE_LISTS)
 class LeanJsonLinesObserver(WantedJsonLinesObserver):
     """A :class:`JsonLinesObserver` whose ``case_end`` lines leave out the bulky fields,
     but for the cases in :attr:`whole` (the journal could not keep them); only the
-    ``events`` its reader wants (:mod:`~tenxeval_tui.runs.wanted_events`)."""
+    ``events`` its reader wants (:mod:`~tenxeval_tui.runs.wanted_events`); ``brief``: the
+    ``case_end`` lines hold only what a verdict needs (:mod:`~tenxeval_tui.runs.brief_results`),
+    until :meth:`journal_failed`."""
 
-    def __init__(self, write: Any, *, events: WantedEvents = "all") -> None:
+    def __init__(self, write: Any, *, events: WantedEvents = "all", brief: bool = False) -> None:
         super().__init__(write, events=events)
         self.whole: set[tuple[str, str]] = set()
+        self.brief = brief
+
+    def journal_failed(self) -> None:
+        """The journal could not be written: the reader keeps the results from the
+        stream from now on (:class:`~tenxeval_tui.runs.journal_guard.KeptResults`), so
+        every line is lean again."""
+        self.brief = False
 
     def on_case_end(self, result: EvalCaseResult) -> None:
         key = (result.eval_set_id, result.eval_id)
@@ -129,7 +139,9 @@ class LeanJsonLinesObserver(WantedJsonLinesObserver):
             self.whole.discard(key)
             super().on_case_end(fill(result))
             return
-        line = case_end_line(result, BULKY_RESULT_FIELDS)
+        line = brief_case_end_line(result) if self.brief else None
+        if line is None:
+            line = case_end_line(result, BULKY_RESULT_FIELDS)
         if line is None:
             lean = result.model_dump(mode="json", exclude=set(BULKY_RESULT_FIELDS))
             self._emit({"type": "case_end", "result": lean})
@@ -151,6 +163,12 @@ class ForgetBulk(RunObserver):
             for name in BULKY_RESULT_FIELDS:
                 setattr(one, name, [])
             forget(one)
+
+
+def _journal_failed(out: ProtocolLines, stream: LeanJsonLinesObserver, message: str) -> None:
+    """Tell the reader the journal failed; from then on, every ``case_end`` line lean."""
+    stream.journal_failed()
+    out.emit({"type": JOURNAL_FAILED, "message": message})
 
 
 def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
@@ -223,7 +241,7 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
     except Exception as exc:  # everything that stops a run from starting, told in one line
         out.emit({"type": "worker_error", "message": f"{type(exc).__name__}: {exc}"})
         return ERROR_EXIT
-    stream = LeanJsonLinesObserver(out.write, events=plan.events)
+    stream = LeanJsonLinesObserver(out.write, events=plan.events, brief=plan.case_end == "brief")
     observers: list[RunObserver] = [stream]
     if plan.pooled and tools.settings.records:  # the workers record; the cassette is ours
         observers.append(tools.writer())
@@ -233,7 +251,7 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
             plan.journal,
             journal_metadata(provenances),
             started=plan.journal_started,
-            failed=lambda message: out.emit({"type": JOURNAL_FAILED, "message": message}),
+            failed=lambda message: _journal_failed(out, stream, message),
             unwritten=lambda r: stream.whole.add((r.eval_set_id, r.eval_id)),
             config_used=config.model_dump(mode="json"),
         )
