@@ -7,7 +7,7 @@ each load checks it against the template's source (a changed template is compile
 and the Python it was compiled by; the file's name holds jinja2's version and the
 environment's options too, which the compiled code depends on. The files go in
 ``templates/`` of the cache folder
-(:func:`~tenxeval_tui.evaluation.provenance.imports_cache.cache_dir`). A cache that cannot
+(:func:`~tenxeval_tui.evaluation.files.cache_folder.cache_dir`). A cache that cannot
 be read or written only costs the compile: the page is the same.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 import jinja2
 from jinja2.bccache import Bucket
 
-from tenxeval_tui.evaluation.provenance.imports_cache import cache_dir
+from tenxeval_tui.evaluation.files.cache_folder import cache_dir
 
 logger = logging.getLogger(__name__)
 
