@@ -156,7 +156,10 @@ def _telling(spare: SpareWorker | None, args: argparse.Namespace) -> AgentTold |
 
         assert spare is not None
         spare.prepare(
-            told(agent, folder, args.verbose, log_level(args.log_level, args.verbose)), folder
+            told(agent, folder, args.verbose, log_level(args.log_level, args.verbose)),
+            folder,
+            # the worker starts their git state while it imports the agent (provenance)
+            [str(Path(path).absolute()) for path in args.paths],
         )
 
     return tell

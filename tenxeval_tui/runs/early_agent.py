@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,10 +44,13 @@ class EarlyAgent:
     logging: Logging | None = None
     """How the logging was set up (``None``: not yet)."""
 
-    def start(self, told: Mapping[str, Any]) -> None:
+    def start(self, told: Mapping[str, Any], git_places: Sequence[str] = ()) -> None:
         """Set up the logging and start the agent's part of the provenance of the agent of
-        ``told`` (:func:`~.spare_worker.prepare_line`'s fields), without importing it: a
-        worker may do this before its event loop runs (:mod:`.spare_start`). Once only."""
+        ``told`` (:func:`~.spare_worker.prepare_line`'s fields), without importing it, and
+        the git state of the provenance of each of ``git_places`` (the line's eval set
+        paths; issue #38): a worker may do this before its event loop runs
+        (:mod:`.spare_start`). Once only."""
+        from tenxeval_tui.evaluation.provenance.git import start_git_state
         from tenxeval_tui.evaluation.targets.loader import AgentLoadError, parse_spec
 
         if self.logging is not None:
@@ -57,10 +60,14 @@ class EarlyAgent:
         try:
             module = parse_spec(str(told["agent"]))[0]
         except AgentLoadError:
-            return  # the plan's load says so
-        self.parts.start(module, Path(told["search_path"]))
+            module = None  # the plan's load says so
+        if module is not None:
+            self.parts.start(module, Path(told["search_path"]))
+        for place in git_places:
+            if isinstance(place, str):
+                start_git_state(place)
 
-    def prepare(self, told: Mapping[str, Any]) -> None:
+    def prepare(self, told: Mapping[str, Any], git_places: Sequence[str] = ()) -> None:
         """:meth:`start` (unless done), then import the agent of ``told``."""
         from tenxeval_tui.evaluation.targets.loader import (
             AgentLoadError,
@@ -68,7 +75,7 @@ class EarlyAgent:
             parse_spec,
         )
 
-        self.start(told)
+        self.start(told, git_places)
         spec, folder = str(told["agent"]), Path(told["search_path"])
         try:
             parse_spec(spec)

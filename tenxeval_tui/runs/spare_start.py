@@ -75,13 +75,13 @@ def _started_on(line: str, early: EarlyAgent) -> None:
     """When ``line`` is a prepare line: its environment taken, the agent's hash started.
     Anything else is left to the worker, which reads the line again."""
     from tenxeval_tui.runs.early_agent import take_environment
-    from tenxeval_tui.runs.spare_worker import PREPARE_KEY
+    from tenxeval_tui.runs.spare_worker import GIT_PLACES_KEY, PREPARE_KEY
 
     try:
         handed: Any = json.loads(line)
         told, env = handed[PREPARE_KEY], handed["env"]
         take_environment(env)
-        early.start(told)
+        early.start(told, handed.get(GIT_PLACES_KEY) or ())
     except (ValueError, KeyError, TypeError):
         return  # not a prepare line, or a bad one: the worker tells
 

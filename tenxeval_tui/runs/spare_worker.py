@@ -33,7 +33,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,11 @@ PLAN_ON_STDIN = "-"
 
 PREPARE_KEY = "prepare"
 """The key of the line that tells a spare worker its agent before its plan."""
+
+GIT_PLACES_KEY = "git_places"
+"""The key of the prepare line's eval set paths as the run's command line named them: the
+worker starts their git state there (the provenance's, :func:`~tenxeval_tui.evaluation.provenance.git.start_git_state`),
+not once its plan comes. A hint: the plan's files say what the run records."""
 
 
 def worker_environment(search_path: Path | None) -> dict[str, str]:
@@ -72,10 +77,16 @@ def told(
     }
 
 
-def prepare_line(fields: Mapping[str, Any], env: Mapping[str, str]) -> bytes:
+def prepare_line(
+    fields: Mapping[str, Any], env: Mapping[str, str], git_places: Sequence[str] = ()
+) -> bytes:
     """The line that tells a spare worker its agent (``fields``: :func:`told`) and the
-    environment to take first."""
-    return (json.dumps({PREPARE_KEY: dict(fields), "env": dict(env)}) + "\n").encode("utf-8")
+    environment to take first; ``git_places``: the eval set paths whose git state it may
+    start on (:data:`GIT_PLACES_KEY`)."""
+    line: dict[str, Any] = {PREPARE_KEY: dict(fields), "env": dict(env)}
+    if git_places:
+        line[GIT_PLACES_KEY] = list(git_places)
+    return (json.dumps(line) + "\n").encode("utf-8")
 
 
 def worker_command(plan_argument: str) -> list[str]:
@@ -122,15 +133,18 @@ class SpareWorker:
             return None
         return cls(process)
 
-    def prepare(self, fields: Mapping[str, Any], search_path: Path) -> None:
+    def prepare(
+        self, fields: Mapping[str, Any], search_path: Path, git_places: Sequence[str] = ()
+    ) -> None:
         """Tell the worker its agent (``fields``: :func:`told`), to import it now with the
-        environment of a worker of ``search_path``; nothing when it cannot be told."""
+        environment of a worker of ``search_path``, and the eval set paths whose git state it
+        may start on; nothing when it cannot be told."""
         if self.process is None or self.told is not None:
             return
         env = worker_environment(search_path)
         try:
             assert self.process.stdin is not None
-            self.process.stdin.write(prepare_line(fields, env))
+            self.process.stdin.write(prepare_line(fields, env, git_places))
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             return  # gone: the plan finds it so and starts another

@@ -79,7 +79,7 @@ from tenxeval_tui.runs.provenance import (
     with_provenance,
 )
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
-from tenxeval_tui.runs.spare_worker import PLAN_ON_STDIN, PREPARE_KEY
+from tenxeval_tui.runs.spare_worker import GIT_PLACES_KEY, PLAN_ON_STDIN, PREPARE_KEY
 from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
 from tenxeval_tui.runs.worker_commands import listen
@@ -459,7 +459,7 @@ async def _spare(
             out.emit({"type": "worker_error", "message": f"bad run plan: {exc}"})
             return ERROR_EXIT
         if PREPARE_KEY in handed:
-            early.prepare(handed[PREPARE_KEY])
+            early.prepare(handed[PREPARE_KEY], handed.get(GIT_PLACES_KEY) or ())
             continue
         plan = _plan(str(handed.get("plan")), out)
         if plan is None:

@@ -210,3 +210,36 @@ def test_a_worker_imports_its_agent_without_the_cycle_collector_and_keeps_what_i
         "made_in_oldest": True,
         "failed": [],
     }
+
+
+TOLD_PLACES = """
+import json, sys
+from tenxeval_tui.evaluation.provenance import git
+from tenxeval_tui.runs.early_agent import EarlyAgent
+from tenxeval_tui.runs.spare_start import _started_on
+
+_started_on(sys.stdin.readline(), EarlyAgent())
+print(json.dumps(sorted(str(folder) for folder in git._early)))
+"""
+
+
+def test_a_spare_worker_told_its_agent_starts_the_git_state_of_its_eval_sets(
+    project: Path,
+) -> None:
+    """The prepare line names the eval set paths of the command line: the worker starts
+    their git commands there, beside the agent's import, not once its plan comes (its
+    first case waited for them, issue #38)."""
+    plan = _one_case_plan(project, project / "run.journal.jsonl")
+    told, env = plan.told_spare(), plan.worker_env()
+    assert told is not None
+    eval_set = plan.eval_sets[0]
+    done = subprocess.run(
+        [sys.executable, "-c", TOLD_PLACES],
+        input=prepare_line(told, env, [str(eval_set), "not/a/place/x.json"]),
+        cwd=project,
+        capture_output=True,
+        timeout=scaled(60),
+    )
+    assert done.returncode == 0, done.stderr
+    started = json.loads(done.stdout)
+    assert str(eval_set.resolve().parent) in started

@@ -254,10 +254,12 @@ async def agent(message, trace):
         _told = True
         from tenxeval_tui.evaluation import eval_result, stats
         from tenxeval_tui.evaluation.simulators import scenario
+        from tenxeval_tui.evaluation.tools import spec
         from tenxeval_tui.runs import case_scan
 
         models = (eval_result.EvalReport, eval_result.EvalSummary, stats.RunRepeatStats,
-                  scenario.ScenarioSet, scenario.ConversationScenario, case_scan.ScannedSet)
+                  scenario.ScenarioSet, scenario.ConversationScenario, case_scan.ScannedSet,
+                  spec.ToolSpec, spec.FaultSpec)
         with open(os.environ["FIRST_CASE_PROBE"], "w") as file:
             json.dump({"modules": sorted(sys.modules),
                        "built": [m.__name__ for m in models if m.__pydantic_complete__]}, file)

@@ -337,3 +337,28 @@ def test_a_run_that_wants_no_spare_worker_starts_none_early(
             monkeypatch, project, "run", "--agent", AGENT, *args, "evals/plain.evalset.json"
         )
         assert events == [("run", None)]
+
+
+def test_a_run_tells_its_spare_worker_the_eval_set_paths_its_command_line_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With its agent, the worker is told the paths (made absolute) whose git state it
+    starts while it imports the agent (the provenance's, issue #38)."""
+    import argparse
+
+    from tenxeval_tui.cli.run_command import _telling
+
+    told: list[tuple[Path, list[str]]] = []
+
+    class Spare:
+        def prepare(self, fields: object, search_path: Path, git_places: list[str]) -> None:
+            told.append((search_path, list(git_places)))
+
+    monkeypatch.chdir(tmp_path)
+    args = argparse.Namespace(
+        paths=["evals/a.evalset.json", str(tmp_path / "more")], verbose=False, log_level=None
+    )
+    tell = _telling(Spare(), args)  # type: ignore[arg-type]
+    assert tell is not None
+    tell("agent_mod:agent", tmp_path)
+    assert told == [(tmp_path, [str(tmp_path / "evals/a.evalset.json"), str(tmp_path / "more")])]

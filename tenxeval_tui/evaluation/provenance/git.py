@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +63,12 @@ def _git_together(
     """Run each of ``commands`` (``git -C folder ARGS``) at once, side by side, and wait for
     them all; ``FileNotFoundError`` when there is no git, ``TimeoutExpired`` when one takes
     more than :data:`GIT_TIMEOUT` (none is left running)."""
+    return _answers(_started(folder, commands))
+
+
+def _started(folder: Path, commands: Sequence[tuple[str, ...]]) -> list[subprocess.Popen[bytes]]:
+    """Each of ``commands`` (``git -C folder ARGS``) started, side by side; none is left
+    running when one cannot be started (``FileNotFoundError``: no git)."""
     started: list[subprocess.Popen[bytes]] = []
     env = _git_env()
     try:
@@ -75,16 +82,32 @@ def _git_together(
                     env=env,
                 )
             )
+    except BaseException:
+        _end(started)
+        raise
+    return started
+
+
+def _answers(
+    started: Sequence[subprocess.Popen[bytes]],
+) -> list[subprocess.CompletedProcess[bytes]]:
+    """What each of the ``started`` commands gave, once all ended (``TimeoutExpired`` when
+    one takes more than :data:`GIT_TIMEOUT`: none is left running)."""
+    try:
         done = []
         for process in started:
             out, err = process.communicate(timeout=GIT_TIMEOUT)
             done.append(subprocess.CompletedProcess(process.args, process.returncode, out, err))
         return done
     finally:
-        for process in started:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+        _end(started)
+
+
+def _end(started: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
 
 
 def _out(done: subprocess.CompletedProcess[bytes]) -> str | None:
@@ -100,16 +123,44 @@ def _existing_folder(path: Path) -> Path:
     return folder
 
 
-def git_state(path: str | Path) -> GitState:
-    """The git state of the repository holding ``path`` (a file or a folder)."""
+_STATE_COMMANDS = (
+    ("rev-parse", "--verify", "--quiet", "HEAD"),
+    ("status", "--porcelain", "--untracked-files=no"),
+    ("symbolic-ref", "--quiet", "--short", "HEAD"),
+)
+"""The commands :func:`git_state` runs, side by side (one after the other, they held a
+run's first case, issue #38)."""
+
+_early: dict[Path, tuple[int, list[subprocess.Popen[bytes]]]] = {}
+"""The commands :func:`start_git_state` started, by folder, with the process that started
+them (a forked copy of it cannot wait for them), until a :func:`git_state` takes them."""
+
+
+def start_git_state(path: str | Path) -> None:
+    """Start the commands of :func:`git_state` of ``path`` now, in the background: the
+    next :func:`git_state` of the same folder in this process takes their answers instead
+    of running them. A run's worker starts them as it is told its agent, while it imports
+    it, so its first case does not wait for git (issue #38). Nothing when git cannot be
+    started (:func:`git_state` then finds that out itself)."""
     folder = _existing_folder(Path(path).resolve())
+    if folder in _early:
+        return
     try:
-        # side by side: one after the other, they held a run's first case (issue #38)
-        head, status, branch = _git_together(
-            folder,
-            ("rev-parse", "--verify", "--quiet", "HEAD"),
-            ("status", "--porcelain", "--untracked-files=no"),
-            ("symbolic-ref", "--quiet", "--short", "HEAD"),
+        _early[folder] = (os.getpid(), _started(folder, _STATE_COMMANDS))
+    except (OSError, subprocess.SubprocessError):
+        return
+
+
+def git_state(path: str | Path) -> GitState:
+    """The git state of the repository holding ``path`` (a file or a folder); the answers
+    of the commands :func:`start_git_state` started for its folder, when it did."""
+    folder = _existing_folder(Path(path).resolve())
+    pid, early = _early.pop(folder, (None, None))
+    if pid != os.getpid():
+        early = None
+    try:
+        head, status, branch = (
+            _answers(early) if early is not None else _git_together(folder, *_STATE_COMMANDS)
         )
     except (OSError, subprocess.SubprocessError):
         return GitState()  # no git, or it hung
@@ -148,4 +199,4 @@ def file_at_ref(path: str | Path, ref: str) -> bytes:
     return shown.stdout
 
 
-__all__ = ["GIT_TIMEOUT", "GitError", "GitState", "file_at_ref", "git_state"]
+__all__ = ["GIT_TIMEOUT", "GitError", "GitState", "file_at_ref", "git_state", "start_git_state"]

@@ -22,28 +22,18 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
+
+from tenxeval_tui.evaluation.files.cache_folder import ENV_CACHE_DIR, cache_dir
 
 logger = logging.getLogger(__name__)
 
-ENV_CACHE_DIR = "TENXEVAL_CACHE_DIR"
 FILE_NAME = "agent-imports-v1.json"
 LIMIT = 4096
 """Entries kept at most; past it the cache starts again from what the last walk used."""
 
 Key = tuple[str, str, bool]
 """``(SHA-256 of a file's bytes, its module, is it a package)``."""
-
-
-def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$TENXEVAL_CACHE_DIR``, else ``$XDG_CACHE_HOME/tenxeval-tui``, else
-    ``~/.cache/tenxeval-tui``."""
-    env = os.environ if environ is None else environ
-    if explicit := env.get(ENV_CACHE_DIR):
-        return Path(explicit)
-    xdg = env.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "tenxeval-tui"
 
 
 def _text_key(key: Key) -> str:

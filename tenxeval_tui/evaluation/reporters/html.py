@@ -41,6 +41,7 @@ from tenxeval_tui.evaluation.files.fileio import without_surrogates
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.evaluation.reporters.base import BaseReporter
 from tenxeval_tui.evaluation.reporters.casedata import ViewOptions, case_view
+from tenxeval_tui.evaluation.reporters.template_cache import template_cache
 from tenxeval_tui.evaluation.results.journal_results import JournalResults
 
 _BAR_WIDTH = 360
@@ -48,14 +49,21 @@ MAX_CASES = 10_000
 """The most cases an HTML report lists (see the module); ``None`` in the reporter: all."""
 
 
+_OPTIONS: dict[str, Any] = {
+    "autoescape": True,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "undefined": jinja2.StrictUndefined,
+}
+
+
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    # the templates compiled once, kept on disk for the next run (template_cache)
     return jinja2.Environment(
         loader=jinja2.PackageLoader("tenxeval_tui.evaluation.reporters", "templates"),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
+        bytecode_cache=template_cache(_OPTIONS),
+        **_OPTIONS,
     )
 
 

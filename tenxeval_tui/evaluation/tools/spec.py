@@ -38,7 +38,7 @@ class FaultSpec(BaseModel):
     """The ``call``-th call of ``tool`` in a case fails: it ``raises`` an error, times out,
     or ``returns`` a given value instead of running."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built for a set with tools
 
     tool: str = Field(min_length=1)
     call: int = Field(default=1, ge=1, description="Which call of the tool (1: the first).")
@@ -76,7 +76,9 @@ class FaultSpec(BaseModel):
 class ToolSpec(BaseModel):
     """The ``metadata.tools`` section of an eval set or a case (see the module's doc)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built on first use: a run's worker imports it for every run, and a case whose set
+    # says nothing of its tools never builds one (issue #38: before its first case).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     fakes: dict[str, str] = Field(
         default_factory=dict, description="Tool name -> its fake, as module:attr."
@@ -168,8 +170,8 @@ def section_place(loc: SectionPlace) -> str:
 
 
 def _validated(raw: Any) -> ToolSpec | list[tuple[SectionPlace, str]]:
-    if raw is None:
-        return ToolSpec()
+    if raw is None:  # every field's default, as ToolSpec() but without building the model
+        return ToolSpec.model_construct()
     if not isinstance(raw, dict):
         return [((), f"must be an object, not {type(raw).__name__}")]
     try:

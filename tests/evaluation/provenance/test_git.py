@@ -151,3 +151,36 @@ def test_a_git_that_hangs_gives_no_state_and_is_not_left_running(
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)  # killed and waited for, not left behind
+
+
+def test_git_state_takes_the_answers_of_the_commands_started_for_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's worker starts the git commands as it is told its agent (issue #38): the
+    provenance's git_state then waits for no new git, and gives what it would have."""
+    commit = make_repo(tmp_path)
+    eval_set = tmp_path / "evals/a.evalset.json"
+    git_module.start_git_state(eval_set)
+    git_module.start_git_state(tmp_path / "evals")  # the same folder: started once
+    started: list[object] = []
+    real = subprocess.Popen
+
+    def popen(*args: object, **kwargs: object) -> object:
+        started.append(args)
+        return real(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(git_module.subprocess, "Popen", popen)
+    assert git_state(eval_set) == GitState(commit=commit, dirty=False, branch="main")
+    assert started == []
+    eval_set.write_text('{"eval_set_id": "a", "eval_cases": [], "name": "x"}\n')
+    assert git_state(eval_set).dirty is True  # taken once: the next one runs git again
+    assert len(started) == 3
+
+
+def test_git_started_where_there_is_no_git_is_found_out_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_repo(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin-here"))
+    git_module.start_git_state(tmp_path)
+    assert git_state(tmp_path) == GitState()

@@ -188,3 +188,45 @@ def test_within_max_cases_every_case_is_listed_without_a_note():
     html = HTMLReporter(max_cases=4).render(mixed_report())
     assert len(embedded_cases(html)) == 4
     assert "This page lists" not in html
+
+
+@pytest.fixture
+def fresh_environment():
+    """The page's jinja2 environment made anew before and after the test (it is made once
+    a process, with the cache folder of that moment)."""
+    from tenxeval_tui.evaluation.reporters import html
+
+    html._environment.cache_clear()
+    yield
+    html._environment.cache_clear()
+
+
+def test_the_page_template_is_compiled_once_and_kept_for_the_next_process(
+    tmp_path, monkeypatch, fresh_environment
+):
+    """Compiling it took 17 ms of every run's parent (issue #38): the next process loads
+    the compiled code from the cache folder and makes the same page."""
+    import jinja2
+
+    from tenxeval_tui.evaluation.reporters import html
+
+    monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    report = mixed_report()
+    compiled = HTMLReporter().render(report)
+    assert [p.suffix for p in (tmp_path / "cache/templates").iterdir()] == [".cache"]
+    html._environment.cache_clear()  # as in the next process
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("the template was compiled again")
+
+    monkeypatch.setattr(jinja2.Environment, "compile", compile_again)
+    assert HTMLReporter().render(report) == compiled
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_the_compile(
+    tmp_path, monkeypatch, fresh_environment
+):
+    (tmp_path / "cache").write_text("a file where the folder would be")
+    monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    html = HTMLReporter().render(mixed_report())
+    assert html.startswith("<!DOCTYPE html>") and "function renderCase" in html
