@@ -182,6 +182,8 @@ class _Walk:
         """Each file read so far -> the SHA-256 of its bytes."""
         self.imports: set[str] = set()
         self._taken: set[str] = set()
+        self._tops: dict[str, bool] = {}
+        """Each top-level name looked up -> whether the project's folders hold it."""
         self._roots: list[str] | None = None
 
     def _in_project(self, path: Path) -> bool:
@@ -217,6 +219,9 @@ class _Walk:
         top = name.partition(".")[0]
         if top == OWN_PACKAGE or top == "__future__" or top in sys.stdlib_module_names:
             return
+        if not self._in_project_search(top):  # nothing under it is the project's either
+            self.imports.add(top)
+            return
         try:
             file = _source_file(_spec(name, self.project_search)) if self.project_search else None
         except (ImportError, ValueError, OSError):
@@ -225,6 +230,14 @@ class _Walk:
             self.add(file, name)
         elif _spec_or_none(top, self.project_search) is None:
             self.imports.add(top)
+
+    def _in_project_search(self, top: str) -> bool:
+        """Whether the top-level module ``top`` is found in the project's folders: looked
+        up once a walk (each of a file's ``from x.y import z`` names ``x`` again)."""
+        found = self._tops.get(top)
+        if found is None:
+            found = self._tops[top] = _spec_or_none(top, self.project_search) is not None
+        return found
 
     def relative(self, path: Path) -> str:
         if self._roots is None:
