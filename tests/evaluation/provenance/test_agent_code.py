@@ -202,3 +202,30 @@ def test_an_installed_package_is_looked_up_in_the_project_once_however_often_nam
     assert code is not None and "pydantic" in code.imports
     assert "helpers.py" in [path for path, _ in code.files]
     assert [name for name in looked_up if name.partition(".")[0] == "pydantic"] == ["pydantic"]
+
+
+def test_a_package_s_folder_is_resolved_once_and_a_linked_file_to_its_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "project")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "search.py").write_text("def search(q): return q\n")
+    (project / "shop/tools/search.py").unlink()
+    (project / "shop/tools/search.py").symlink_to(elsewhere / "search.py")
+    for index in range(5):
+        (project / f"shop/tools/extra{index}.py").write_text("X = 1\n")
+    plain = agent_code("shop.agent", project)
+    resolved: list[Path] = []
+    resolve = Path.resolve
+
+    def counting(self: Path, strict: bool = False) -> Path:
+        resolved.append(self)
+        return resolve(self, strict)
+
+    monkeypatch.setattr(Path, "resolve", counting)
+    code = agent_code("shop.agent", project)
+    assert code is not None and code == plain
+    assert "search.py" in [path for path, _ in code.files]  # the target, found outside
+    tools = project / "shop/tools"
+    assert [path for path in resolved if path.parent == tools] == [tools / "search.py"]
