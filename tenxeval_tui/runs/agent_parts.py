@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tenxeval_tui.evaluation.provenance.agent_provenance import AgentPart, agent_part
 from tenxeval_tui.evaluation.provenance.imports_cache import default_cache
+from tenxeval_tui.evaluation.provenance.versions_cache import default_versions_cache
 from tenxeval_tui.runs.forked import Forked, ForkFailed
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,13 @@ class _Started:
             return self.forked.result()
         except ForkFailed as exc:
             logger.debug("agent part of %s worked out here: %s", self.module, exc)
-            return agent_part(self.module, self.project, self.path, cache=default_cache())
+            return agent_part(
+                self.module,
+                self.project,
+                self.path,
+                cache=default_cache(),
+                versions_cache=default_versions_cache(),
+            )
 
 
 class AgentParts:
@@ -68,9 +75,12 @@ class AgentParts:
 
 
 def _part(module: str, project: Path) -> AgentPart:
-    """The agent's part, what each file of its code imports kept on disk for the next run
-    (a worker's first case waited for the parsing, issue #38)."""
-    return agent_part(module, project, cache=default_cache())
+    """The agent's part, what each file of its code imports and the versions of what it
+    imports kept on disk for the next run (a worker's first case waited for the parsing,
+    and the versions' lookup took a share of its cores, issue #38)."""
+    return agent_part(
+        module, project, cache=default_cache(), versions_cache=default_versions_cache()
+    )
 
 
 __all__ = ["AgentParts"]

@@ -40,12 +40,21 @@ SHARED_STEPS = (
     "tenxeval_tui.evaluation.eval_result",
     "tenxeval_tui.evaluation.observers",
     "tenxeval_tui.evaluation.config.eval_config",
+    "tenxeval_tui.runs.plan",  # the parent builds the plan, the worker reads it
+    "tenxeval_tui.evaluation.execution.result",  # the parent's journal reader, the cases
+    "tenxeval_tui.runs.case_scan",  # the eval sets' cases: scanned, then read
+    "tenxeval_tui.evaluation.results.journal",
+    "tenxeval_tui.evaluation.criteria",  # the config's criteria: checked, then scored
+    "tenxeval_tui.evaluation.targets.loader",  # the agent's spec: checked, then loaded
 )
 """The steps of :data:`IMPORT_STEPS` that a run's parent imports too before it hands its
-worker the plan (its checks read the eval sets and the config): a worker forked from the
-parent (:mod:`.forked_spare`) has them imported before the fork, once for both
-(a sixth of a second of CPU each; ``tests/cli/test_forked_spare.py`` checks the parent
-still imports them)."""
+worker the plan (its checks read the eval sets and the config, it builds the plan, scans
+the cases and reads the journal back): a worker forked from the parent
+(:mod:`.forked_spare`) has them imported before the fork, once for both (a sixth of a
+second of CPU each; the plan, the cases' scan, the journal, the criteria and the agent's
+loader another 0.02 s, which both processes spent after the fork on the same two
+cores as the agent's hash; ``tests/cli/test_forked_spare.py`` checks the parent still
+imports them and that neither imports these again)."""
 
 IMPORT_STEPS = (
     "tenxeval_tui.runs.early_agent",  # the hash's modules: neither pydantic nor the models

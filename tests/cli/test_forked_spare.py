@@ -268,3 +268,79 @@ def test_a_run_wanting_a_worker_runs_with_the_forked_one_and_no_other(
         unused = _sleeper()
         assert _main_given(monkeypatch, project, unused, "run", *flags) == [None]
         unused.discard()
+
+
+# `tenxeval-tui ARGS...` forking its worker as the console script does, noting the modules
+# it had at the fork and when it hands the plan; its agent notes its worker's at its
+# first call.
+TWICE_PROBE = """
+import json, sys
+from tenxeval_tui.runs import forked_spare, spare_worker
+
+out, args = sys.argv[1], sys.argv[2:]
+seen = {}
+start, hand = forked_spare.start_forked, spare_worker.SpareWorker.hand
+
+def noting_start():
+    worker = start()
+    seen["fork"] = sorted(sys.modules)
+    return worker
+
+def noting_hand(self, *given, **named):
+    seen["hand"] = sorted(sys.modules)
+    return hand(self, *given, **named)
+
+forked_spare.start_forked, spare_worker.SpareWorker.hand = noting_start, noting_hand
+forked_spare.allow_fork()
+from tenxeval_tui.cli.main import main
+code = main(args)
+with open(out, "w") as file:
+    json.dump({"code": code, **seen}, file)
+"""
+
+MODULES_AGENT = """
+import json, os, sys
+
+_told = False
+
+
+async def agent(message, trace):
+    global _told
+    if not _told:
+        _told = True
+        with open(os.environ["AGENT_OUT"], "w") as file:
+            json.dump({"pid": os.getpid(), "modules": sorted(sys.modules)}, file)
+    return message
+"""
+
+BOTH_SIDES = (
+    "tenxeval_tui.runs.plan",
+    "tenxeval_tui.evaluation.execution.result",
+    "tenxeval_tui.runs.case_scan",
+    "tenxeval_tui.evaluation.simulators.scenario",
+    "tenxeval_tui.evaluation.tools.spec",
+    "tenxeval_tui.evaluation.results.journal",
+    "tenxeval_tui.evaluation.criteria.base",
+    "tenxeval_tui.evaluation.targets.loader",
+)
+"""What the parent of a plain run imports before it hands the plan and its worker before
+its first case: imported after the fork, each was imported (its models built) twice, the
+two processes sharing two cores with the agent's hash (issue #38)."""
+
+
+def test_what_both_sides_import_is_imported_once_before_the_fork(project: Path) -> None:
+    (project / "modules_agent.py").write_text(MODULES_AGENT)
+    out, seen = project / "parent.json", project / "worker.json"
+    done = subprocess.run(
+        [sys.executable, "-c", TWICE_PROBE, str(out), "run", "--agent", "modules_agent:agent",
+         "-q", "--case", "order_a100", "--output-dir", "out", "evals/plain.evalset.json"],
+        cwd=project, capture_output=True, text=True, timeout=scaled(120),
+        env={**os.environ, "AGENT_OUT": str(seen)},
+    )  # fmt: skip
+    parent, worker = json.loads(out.read_text()), json.loads(seen.read_text())
+    assert parent["code"] in (0, 1), done.stderr
+    assert "fork" in parent and worker["pid"] != os.getpid()  # forked, the agent ran there
+    at_fork = set(parent["fork"])
+    twice = (set(parent["hand"]) - at_fork) & (set(worker["modules"]) - at_fork)
+    assert set(BOTH_SIDES) <= set(worker["modules"])  # the worker did import each
+    assert sorted(twice & set(BOTH_SIDES)) == []

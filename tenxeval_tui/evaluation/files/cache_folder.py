@@ -1,13 +1,19 @@
 """The folder of what tenxeval-tui keeps from one run to the next to save time: what an
 agent's files import (:mod:`~tenxeval_tui.evaluation.provenance.imports_cache`), the HTML
-report's compiled templates (:mod:`~tenxeval_tui.evaluation.reporters.template_cache`).
+report's compiled templates (:mod:`~tenxeval_tui.evaluation.reporters.template_cache`), the
+versions of what an agent imports (:mod:`~tenxeval_tui.evaluation.provenance.versions_cache`).
 Everything in it only ever saves time: it may be deleted at any moment."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 ENV_CACHE_DIR = "TENXEVAL_CACHE_DIR"
 
@@ -22,4 +28,25 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "tenxeval-tui"
 
 
-__all__ = ["ENV_CACHE_DIR", "cache_dir"]
+def write_cache_file(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` whole: to a temporary file beside it, renamed over it (a
+    reader sees the old file or the new one). A folder that cannot be written leaves it as
+    it was (logged): ``False``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except OSError as exc:
+        logger.debug("the cache file %s was not written: %s", path, exc)
+        return False
+    return True
+
+
+__all__ = ["ENV_CACHE_DIR", "cache_dir", "write_cache_file"]

@@ -182,7 +182,11 @@ class _Walk:
         """Each file read so far -> the SHA-256 of its bytes."""
         self.imports: set[str] = set()
         self._taken: set[str] = set()
+        self._tops: dict[str, bool] = {}
+        """Each top-level name looked up -> whether the project's folders hold it."""
         self._roots: list[str] | None = None
+        self._folders: dict[Path, Path] = {}
+        """Each folder a file was found in -> the folder resolved (symbolic links followed)."""
 
     def _in_project(self, path: Path) -> bool:
         if self.project is None or not path.is_relative_to(self.project):
@@ -190,7 +194,17 @@ class _Walk:
         return not _NOT_PROJECT_PARTS.intersection(path.relative_to(self.project).parts)
 
     def add(self, path: Path, module: str) -> None:
-        self.files.setdefault(path.resolve(), module)
+        self.files.setdefault(self._resolved(path), module)
+
+    def _resolved(self, path: Path) -> Path:
+        """``path.resolve()``, its folder resolved once a walk: a package's files share
+        one, and resolving followed each folder above every file (a tenth of a walk)."""
+        if path.is_symlink() or path.name in ("", ".", ".."):
+            return path.resolve()
+        folder = self._folders.get(path.parent)
+        if folder is None:
+            folder = self._folders[path.parent] = path.parent.resolve()
+        return folder / path.name
 
     def add_package(self, top: str) -> None:
         for path, parts in _package_files(_spec(top, self.search)):
@@ -217,14 +231,25 @@ class _Walk:
         top = name.partition(".")[0]
         if top == OWN_PACKAGE or top == "__future__" or top in sys.stdlib_module_names:
             return
+        if not self._in_project_search(top):  # nothing under it is the project's either
+            self.imports.add(top)
+            return
         try:
             file = _source_file(_spec(name, self.project_search)) if self.project_search else None
         except (ImportError, ValueError, OSError):
             file = None
-        if file is not None and self._in_project(file.resolve()):
+        if file is not None and self._in_project(self._resolved(file)):
             self.add(file, name)
         elif _spec_or_none(top, self.project_search) is None:
             self.imports.add(top)
+
+    def _in_project_search(self, top: str) -> bool:
+        """Whether the top-level module ``top`` is found in the project's folders: looked
+        up once a walk (each of a file's ``from x.y import z`` names ``x`` again)."""
+        found = self._tops.get(top)
+        if found is None:
+            found = self._tops[top] = _spec_or_none(top, self.project_search) is not None
+        return found
 
     def relative(self, path: Path) -> str:
         if self._roots is None:

@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.provenance.distributions import (
     packages_distributions,
 )
 from tenxeval_tui.evaluation.provenance.imports_cache import ImportsCache
+from tenxeval_tui.evaluation.provenance.versions_cache import VersionsCache
 
 logger = logging.getLogger("tenxeval_tui.evaluation.provenance")
 
@@ -129,17 +130,20 @@ def agent_part(
     path: Sequence[str] | None = None,
     *,
     cache: ImportsCache | None = None,
+    versions_cache: VersionsCache | None = None,
 ) -> AgentPart:
     """The :class:`AgentPart` of the agent in ``module`` imported from ``project``, its
     code found on the import path ``path`` (default ``sys.path`` as it is now: before the
     agent's import, which may change it). ``cache``: what each file of the code imports,
-    kept on disk between runs (:mod:`.imports_cache`). Never raises (a code that cannot be
-    hashed is logged, its hash ``None``)."""
+    kept on disk between runs (:mod:`.imports_cache`); ``versions_cache``: the versions,
+    kept on disk while the installs stay as they were (:mod:`.versions_cache`). Never
+    raises (a code that cannot be hashed is logged, its hash ``None``)."""
     code = _agent_code(module, project, path, cache)
+    imports = code.imports if code is not None else ()
     return AgentPart(
         module,
         code.sha256 if code is not None else None,
-        versions(code.imports if code is not None else ()),
+        versions(imports) if versions_cache is None else versions_cache.versions(imports, versions),
     )
 
 

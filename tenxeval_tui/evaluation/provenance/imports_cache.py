@@ -17,16 +17,10 @@ it is: the cache only ever saves time.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import logging
-import os
-import tempfile
 from pathlib import Path
 
-from tenxeval_tui.evaluation.files.cache_folder import ENV_CACHE_DIR, cache_dir
-
-logger = logging.getLogger(__name__)
+from tenxeval_tui.evaluation.files.cache_folder import ENV_CACHE_DIR, cache_dir, write_cache_file
 
 FILE_NAME = "agent-imports-v1.json"
 LIMIT = 4096
@@ -88,19 +82,7 @@ class ImportsCache:
             entries = self._entries = dict(self._used)
         self._changed = False
         data = json.dumps({k: sorted(v) for k, v in entries.items()}, separators=(",", ":"))
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".imports-")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(data)
-                os.replace(temporary, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
-        except OSError as exc:
-            logger.debug("the agent imports cache %s was not written: %s", self.path, exc)
+        write_cache_file(self.path, data)
 
 
 def default_cache() -> ImportsCache:

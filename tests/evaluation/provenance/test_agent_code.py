@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import shutil
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+
+import pytest
 
 from tenxeval_tui.evaluation.provenance import agent_code
 
@@ -172,3 +177,55 @@ def test_imports_at_any_depth_of_the_code_are_followed(tmp_path: Path) -> None:
     assert code is not None
     found = {path for path, _ in code.files}
     assert found == {"nested_agent.py", *(f"m_{name}.py" for name in nested)}
+
+
+def test_an_installed_package_is_looked_up_in_the_project_once_however_often_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``from x.y import z`` names ``x``, ``x.y`` and ``x.y.z``: none is the project's
+    when ``x`` is not, so ``x`` is looked for in the project's folders once a walk."""
+    _project(tmp_path)
+    (tmp_path / "shop/agent.py").write_text(
+        "from pydantic.main import BaseModel\nfrom pydantic.fields import Field\n"
+        "import pydantic.types\nfrom pydantic import ConfigDict\nimport helpers\n"
+    )
+    module = importlib.import_module("tenxeval_tui.evaluation.provenance.agent_code")
+    looked_up: list[str] = []
+    find = module._spec
+
+    def counting(name: str, search: Sequence[str]) -> ModuleSpec | None:
+        looked_up.append(name)
+        return find(name, search)
+
+    monkeypatch.setattr(module, "_spec", counting)
+    code = agent_code("shop.agent", tmp_path)
+    assert code is not None and "pydantic" in code.imports
+    assert "helpers.py" in [path for path, _ in code.files]
+    assert [name for name in looked_up if name.partition(".")[0] == "pydantic"] == ["pydantic"]
+
+
+def test_a_package_s_folder_is_resolved_once_and_a_linked_file_to_its_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "project")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "search.py").write_text("def search(q): return q\n")
+    (project / "shop/tools/search.py").unlink()
+    (project / "shop/tools/search.py").symlink_to(elsewhere / "search.py")
+    for index in range(5):
+        (project / f"shop/tools/extra{index}.py").write_text("X = 1\n")
+    plain = agent_code("shop.agent", project)
+    resolved: list[Path] = []
+    resolve = Path.resolve
+
+    def counting(self: Path, strict: bool = False) -> Path:
+        resolved.append(self)
+        return resolve(self, strict)
+
+    monkeypatch.setattr(Path, "resolve", counting)
+    code = agent_code("shop.agent", project)
+    assert code is not None and code == plain
+    assert "search.py" in [path for path, _ in code.files]  # the target, found outside
+    tools = project / "shop/tools"
+    assert [path for path in resolved if path.parent == tools] == [tools / "search.py"]
