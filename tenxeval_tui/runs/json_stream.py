@@ -18,7 +18,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Final
 
@@ -27,6 +27,8 @@ CASE: Final = object()
 
 _CHUNK = 1 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
+_NEXT_CASE = re.compile(r"[ \t\n\r]*,[ \t\n\r]*(?=[^ \t\n\r])")
+"""A comma and the white space around it, up to the next value's first character."""
 
 
 def _no_constant(name: str) -> Any:
@@ -34,6 +36,8 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+"""What ``_DECODER.raw_decode`` calls: a value from a place, no white space before it."""
 
 
 class NotStreamable(ValueError):
@@ -206,10 +210,34 @@ def _cases(window: _Window, placed: bool) -> Iterator[tuple[Any, Any, Place | No
         window.start_item(placed)
         case = window.value()
         yield CASE, case, window.place() if placed else None
+        # The cases that follow in the window, read without its steps (a case cost twice
+        # the json module's decoding in them); anything else is left to them.
+        if not placed:
+            yield from _cases_in_window(window)
         if window.peek() == "]":
             window.pos += 1
             return
         window.take(",")
+
+
+def _cases_in_window(window: _Window) -> Iterator[tuple[Any, Any, None]]:
+    """The next cases, each after a comma, that lie whole in the window (one ending at
+    the window's end might go on past it), decoded as :meth:`_Window.value` does; stops
+    before anything else (the list's end, the window's, a value that does not decode),
+    the window's position after the last case given."""
+    text, pos = window.text, window.pos
+    scan = _SCAN
+    after = _NEXT_CASE.match
+    while (found := after(text, pos)) is not None:
+        start = found.end()
+        try:
+            case, end = scan(text, start)
+        except (StopIteration, ValueError):  # ValueError: NotStreamable's too: read again
+            return
+        if end >= len(text):
+            return
+        window.pos = pos = end
+        yield CASE, case, None
 
 
 __all__ = ["CASE", "NotStreamable", "Place", "eval_set_items", "placed_eval_set_items"]

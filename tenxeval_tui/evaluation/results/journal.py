@@ -21,12 +21,11 @@ completed as it went, which replaces ``run_start``'s).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -73,24 +72,16 @@ class RunJournal(RunObserver):
         """Each eval set's provenance as its ``run_start`` line wrote it (JSON)."""
         self._ends_whole = False
         """The file ends with a whole line (known once this journal wrote one)."""
+        self._case_heads: dict[str, bytes] = {}
+        """Each eval set's ``case`` lines' text up to their result."""
 
     def _append(self, data: dict[str, Any]) -> None:
         with self._line() as line:
             line.write(json.dumps(data, default=str).encode("utf-8"))
 
-    @contextlib.contextmanager
-    def _line(self) -> Iterator[_Line]:
-        """One more line: written by the caller, ended and appended here."""
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
-        try:
-            line = _Line(fd, self._torn_end(fd))
-            self._ends_whole = False
-            yield line
-            line.write(b"\n")
-            line.finish()
-            self._ends_whole = True
-        finally:
-            os.close(fd)
+    def _line(self) -> _Appended:
+        """One more line: written by the caller, ended and appended as it leaves."""
+        return _Appended(self)
 
     def _torn_end(self, fd: int) -> bytes:
         """``b"\\n"`` when the file ends with half a line (a run killed mid-write): this
@@ -124,9 +115,12 @@ class RunJournal(RunObserver):
     def on_case_end(self, result: EvalCaseResult) -> None:
         # Written in pieces as pydantic serialises them: a case of many steps is never
         # held whole as a dict tree or as one string.
-        head = json.dumps({"type": "case", "eval_set_id": result.eval_set_id})
+        head = self._case_heads.get(result.eval_set_id)
+        if head is None:
+            text = json.dumps({"type": "case", "eval_set_id": result.eval_set_id})
+            head = self._case_heads[result.eval_set_id] = text[:-1].encode() + b', "result": '
         with self._line() as line:
-            line.write(head[:-1].encode("utf-8") + b', "result": ')
+            line.write(head)
             try:
                 for piece in case_json_parts(result, fallback=str):
                     line.write(piece)
@@ -160,6 +154,38 @@ class RunJournal(RunObserver):
                 ),
             }
         )
+
+
+class _Appended:
+    """:meth:`RunJournal._line`: the journal's file opened (to append) as it is entered and
+    closed as it is left, the line ended and appended when its writing raised nothing. The
+    file is opened each line, not held open (see the module). A class, not a
+    ``contextlib`` generator, whose frame each line cost a case about a microsecond."""
+
+    __slots__ = ("fd", "journal", "line")
+
+    def __init__(self, journal: RunJournal) -> None:
+        self.journal = journal
+
+    def __enter__(self) -> _Line:
+        journal = self.journal
+        self.fd = fd = os.open(journal.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            self.line = _Line(fd, journal._torn_end(fd))
+        except BaseException:
+            os.close(fd)
+            raise
+        journal._ends_whole = False
+        return self.line
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        try:
+            if kind is None:
+                self.line.write(b"\n")
+                self.line.finish()
+                self.journal._ends_whole = True
+        finally:
+            os.close(self.fd)
 
 
 class _Line:
