@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import stat
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,11 +31,29 @@ FOLDER = "templates"
 """The cache folder's subfolder the compiled templates go in."""
 
 
+def private_folder(folder: str) -> bool:
+    """Whether ``folder`` is a folder of this user that no one else may write to: the
+    compiled code in it is run, so a folder another user could put a file in is not
+    read (as jinja2 checks its own default folder)."""
+    try:
+        found = os.lstat(folder)
+    except OSError:
+        return False
+    return (
+        stat.S_ISDIR(found.st_mode)
+        and found.st_uid == os.getuid()
+        and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
+
+
 class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """jinja2's bytecode cache in a folder made on first write, whose failures to read
-    or write are logged, never raised (the template is compiled instead)."""
+    """jinja2's bytecode cache in a private folder made on first write, whose failures to
+    read or write are logged, never raised (the template is compiled instead); code is
+    read only from a folder :func:`private_folder` finds private."""
 
     def load_bytecode(self, bucket: Bucket) -> None:
+        if not private_folder(self.directory):
+            return  # not there yet, or others may write to it: compiled instead
         try:
             super().load_bytecode(bucket)
         except OSError as exc:
@@ -43,7 +62,7 @@ class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         try:
-            os.makedirs(self.directory, exist_ok=True)
+            os.makedirs(self.directory, mode=0o700, exist_ok=True)
             super().dump_bytecode(bucket)
         except OSError as exc:
             logger.debug("a compiled template was not kept in %s: %s", self.directory, exc)
@@ -57,4 +76,4 @@ def template_cache(options: Mapping[str, Any]) -> QuietBytecodeCache:
     return QuietBytecodeCache(str(cache_dir() / FOLDER), f"{key}-%s.cache")
 
 
-__all__ = ["FOLDER", "QuietBytecodeCache", "template_cache"]
+__all__ = ["FOLDER", "QuietBytecodeCache", "private_folder", "template_cache"]

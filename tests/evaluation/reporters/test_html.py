@@ -230,3 +230,34 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_the_compile(
     monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path / "cache"))
     html = HTMLReporter().render(mixed_report())
     assert html.startswith("<!DOCTYPE html>") and "function renderCase" in html
+
+
+def test_compiled_code_in_a_folder_others_may_write_to_is_not_run(
+    tmp_path, monkeypatch, fresh_environment
+):
+    """The cache's files are code jinja2 runs: a templates folder another user could
+    write to is not read (the page is compiled instead), and the folder is made private."""
+    import os
+
+    import jinja2
+
+    from tenxeval_tui.evaluation.reporters import html
+
+    monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    report = mixed_report()
+    compiled = HTMLReporter().render(report)
+    folder = tmp_path / "cache/templates"
+    assert folder.stat().st_mode & 0o777 == 0o700
+    folder.chmod(0o777)
+    html._environment.cache_clear()
+    compiles = []
+    compile_once = jinja2.Environment.compile
+
+    def counted(self, *args, **kwargs):
+        compiles.append(args)
+        return compile_once(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    assert HTMLReporter().render(report) == compiled
+    assert compiles, "the code of a folder others may write to was loaded"
+    os.chmod(folder, 0o700)
