@@ -23,9 +23,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic_core import PydanticSerializationError
-
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY, EvalCaseResult
+from tenxeval_tui.runs.case_end_line import encoded_case_end
 
 BRIEF_CRITERION = {"criterion": True, "score": True, "passed": True, "threshold": True}
 BRIEF_RESULT: dict[str, Any] = {
@@ -62,12 +61,7 @@ def brief_case_end_line(result: EvalCaseResult) -> str | None:
     is not text): the caller writes the lean line instead."""
     if not _finite_brief(result) or type(result.metadata.get(EVAL_SET_ID_KEY, "")) is not str:
         return None
-    serializer = type(result).__pydantic_serializer__
-    try:
-        body = serializer.to_json(result, include=BRIEF_RESULT, ensure_ascii=True)
-    except PydanticSerializationError:  # a lone surrogate in the error's text
-        return None
-    return '{"type": "case_end", "result": ' + body.decode("ascii") + "}\n"
+    return encoded_case_end(result, include=BRIEF_RESULT)
 
 
 __all__ = ["BRIEF_RESULT", "brief_case_end_line", "reads_brief_results"]

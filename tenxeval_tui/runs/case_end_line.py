@@ -112,12 +112,22 @@ def case_end_line(result: EvalCaseResult, excluded: frozenset[str]) -> str | Non
     ``model_dump(mode="json")`` says (the caller then encodes that, as before)."""
     if has_non_finite(result, excluded):
         return None
+    return encoded_case_end(result, exclude=set(excluded))
+
+
+def encoded_case_end(
+    result: EvalCaseResult, *, include: Any = None, exclude: Any = None
+) -> str | None:
+    """The ``case_end`` line of ``result`` as pydantic's JSON writes it (``include`` and
+    ``exclude`` as its serializer takes them), non-ASCII ``\\u`` escaped, with its newline;
+    ``None`` when the result holds text pydantic's JSON cannot write (a lone surrogate).
+    The caller has checked its floats (see the module)."""
     serializer = type(result).__pydantic_serializer__
     try:
-        body = serializer.to_json(result, exclude=set(excluded), ensure_ascii=True)
+        body = serializer.to_json(result, include=include, exclude=exclude, ensure_ascii=True)
     except PydanticSerializationError:
         return None
     return '{"type": "case_end", "result": ' + body.decode("ascii") + "}\n"
 
 
-__all__ = ["case_end_line", "has_non_finite"]
+__all__ = ["case_end_line", "encoded_case_end", "has_non_finite"]

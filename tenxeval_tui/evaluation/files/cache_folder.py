@@ -7,11 +7,13 @@ Everything in it only ever saves time: it may be deleted at any moment."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +28,16 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
         return Path(explicit)
     xdg = env.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "tenxeval-tui"
+
+
+def read_cache_json(path: Path) -> dict[str, Any]:
+    """The JSON object in the cache file ``path``; empty when there is none, it cannot be
+    read or it is not an object (a cache only saves time)."""
+    try:
+        raw = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return raw if isinstance(raw, dict) else {}
 
 
 def write_cache_file(path: Path, text: str) -> bool:
@@ -49,4 +61,4 @@ def write_cache_file(path: Path, text: str) -> bool:
     return True
 
 
-__all__ = ["ENV_CACHE_DIR", "cache_dir", "write_cache_file"]
+__all__ = ["ENV_CACHE_DIR", "cache_dir", "read_cache_json", "write_cache_file"]

@@ -20,7 +20,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tenxeval_tui.evaluation.files.cache_folder import ENV_CACHE_DIR, cache_dir, write_cache_file
+from tenxeval_tui.evaluation.files.cache_folder import (
+    ENV_CACHE_DIR,
+    cache_dir,
+    read_cache_json,
+    write_cache_file,
+)
 
 FILE_NAME = "agent-imports-v1.json"
 LIMIT = 4096
@@ -46,17 +51,11 @@ class ImportsCache:
 
     def _loaded(self) -> dict[str, frozenset[str]]:
         if self._entries is None:
-            self._entries = {}
-            try:
-                raw = json.loads(self.path.read_bytes())
-            except (OSError, ValueError):
-                raw = {}
-            if isinstance(raw, dict):
-                self._entries = {
-                    k: frozenset(v)
-                    for k, v in raw.items()
-                    if isinstance(v, list) and all(isinstance(n, str) for n in v)
-                }
+            self._entries = {
+                k: frozenset(v)
+                for k, v in read_cache_json(self.path).items()
+                if isinstance(v, list) and all(isinstance(n, str) for n in v)
+            }
         return self._entries
 
     def get(self, key: Key) -> frozenset[str] | None:

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from tenxeval_tui.evaluation.files.cache_folder import cache_dir, write_cache_file
+from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json, write_cache_file
 
 FILE_NAME = "versions-v1.json"
 LIMIT = 64
@@ -89,7 +89,7 @@ class VersionsCache:
         modules = sorted(set(imports))
         state, newest = install_state()
         key = hashlib.sha256("\n".join([state, *modules]).encode()).hexdigest()
-        entries = self._read()
+        entries = read_cache_json(self.path)
         kept = entries.get(key)
         if isinstance(kept, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in kept.items()
@@ -102,13 +102,6 @@ class VersionsCache:
             entries[key] = found
             write_cache_file(self.path, json.dumps(entries, separators=(",", ":")))
         return found
-
-    def _read(self) -> dict[str, object]:
-        try:
-            raw = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
-            return {}
-        return raw if isinstance(raw, dict) else {}
 
 
 def default_versions_cache() -> VersionsCache:
