@@ -42,6 +42,7 @@ from tenxeval_tui.evaluation.collectors.trajectory_collector import TrajectoryCo
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.cost import CostBudget, price_case
 from tenxeval_tui.evaluation.criteria import BaseCriterion, build_criteria
+from tenxeval_tui.evaluation.criteria.base import SyncCriterion
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet, Invocation, MessageContent
 from tenxeval_tui.evaluation.eval_result import (
     EVAL_SET_ID_KEY,
@@ -840,27 +841,64 @@ async def score_criteria(
     """Every criterion's result on ``case`` (judged ones concurrently); one that raises
     fails alone, with its error."""
     if len(criteria) <= 1 or not any(c.requires_judge for c in criteria):
-        return [await _score_one(c, execution, case) for c in criteria]
+        return [
+            _score_sync(c, execution, case)
+            if _plain_sync(c)
+            else await _score_one(c, execution, case)
+            for c in criteria
+        ]
     return list(await asyncio.gather(*(_score_one(c, execution, case) for c in criteria)))
+
+
+_SYNC_EVALUATE = SyncCriterion.evaluate
+"""A criterion whose ``evaluate`` is this one only returns its ``evaluate_sync``: scored
+by calling that (every case scores each criterion; a coroutine each cost more than the
+exact match itself)."""
+
+
+def _plain_sync(criterion: BaseCriterion) -> bool:
+    """Whether ``criterion``'s ``evaluate`` is :class:`SyncCriterion`'s own (its class's
+    and not one given to the instance)."""
+    return type(criterion).evaluate is _SYNC_EVALUATE and "evaluate" not in getattr(
+        criterion, "__dict__", ()
+    )
+
+
+def _score_sync(
+    criterion: BaseCriterion, execution: ExecutionResult, case: EvalCase
+) -> CriterionResult:
+    """:func:`_score_one` of a :class:`SyncCriterion` that keeps its ``evaluate``."""
+    try:
+        return _checked(criterion.evaluate_sync(execution, case))  # type: ignore[attr-defined]
+    except Exception as exc:
+        return _failed(criterion, case, exc)
 
 
 async def _score_one(
     criterion: BaseCriterion, execution: ExecutionResult, case: EvalCase
 ) -> CriterionResult:
     try:
-        result = await criterion.evaluate(execution, case)
-        if not isinstance(result, CriterionResult):
-            raise TypeError(f"evaluate() returned {type(result).__name__}, not a CriterionResult")
-        return result
+        return _checked(await criterion.evaluate(execution, case))
     except Exception as exc:
-        logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
-        failed = CriterionResult.failure(
-            criterion.name or type(criterion).__name__,
-            f"{type(exc).__name__}: {exc}",
-            criterion.threshold,
-        )
-        # A criterion of the user's own asking a judge (LLMCallerMixin) that got none.
-        return without_verdict(failed) if isinstance(exc, JudgeError) else failed
+        return _failed(criterion, case, exc)
+
+
+def _checked(result: object) -> CriterionResult:
+    if not isinstance(result, CriterionResult):
+        raise TypeError(f"evaluate() returned {type(result).__name__}, not a CriterionResult")
+    return result
+
+
+def _failed(criterion: BaseCriterion, case: EvalCase, exc: Exception) -> CriterionResult:
+    """The result of ``criterion``, which raised ``exc`` scoring ``case``."""
+    logger.warning("criterion %s raised on case %s: %s", criterion.name, case.eval_id, exc)
+    failed = CriterionResult.failure(
+        criterion.name or type(criterion).__name__,
+        f"{type(exc).__name__}: {exc}",
+        criterion.threshold,
+    )
+    # A criterion of the user's own asking a judge (LLMCallerMixin) that got none.
+    return without_verdict(failed) if isinstance(exc, JudgeError) else failed
 
 
 async def _forget_thread(app: Any, config: dict[str, Any]) -> None:

@@ -561,3 +561,51 @@ async def test_a_streaming_agent_replies_with_its_chunks() -> None:
             EvalSet(eval_set_id="t", eval_cases=[EvalCase.single_turn("a", "hi")])
         )
         assert report.results[0].actual_response == reply
+
+
+class _CallerNoting(SyncCriterion):
+    """A sync criterion noting which code called its ``evaluate_sync``; raises on "boom"."""
+
+    name = "test_caller_noting"
+    callers: list[str] = []
+
+    def evaluate_sync(self, actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        self.callers.append(sys._getframe(1).f_code.co_name)
+        if actual.actual_response == "boom":
+            raise ValueError("no verdict for boom")
+        return self.result(1.0 if actual.actual_response == "yes" else 0.0)
+
+
+def _noting_criterion() -> _CallerNoting:
+    from tenxeval_tui.evaluation.config.eval_config import CriterionConfig
+
+    criterion = _CallerNoting(CriterionConfig(threshold=1.0))
+    criterion.callers = []
+    return criterion
+
+
+async def test_a_sync_criterion_is_scored_without_a_coroutine_of_its_own() -> None:
+    # SyncCriterion.evaluate only returns evaluate_sync: every case of a run scores each
+    # criterion, and a coroutine per criterion cost more than an exact match itself.
+    criterion = _noting_criterion()
+    case = EvalCase.single_turn("a", "q?")
+    yes, boom = (ExecutionResult(actual_response=reply) for reply in ("yes", "boom"))
+    (passed,) = await agent_evaluator_module.score_criteria([criterion], yes, case)
+    (failed,) = await agent_evaluator_module.score_criteria([criterion], boom, case)
+    assert "evaluate" not in criterion.callers
+    assert passed.passed and passed.score == 1.0 and passed.criterion == "test_caller_noting"
+    assert failed.error == "ValueError: no verdict for boom" and not failed.passed
+
+
+async def test_a_sync_criterion_given_its_own_evaluate_is_scored_by_it() -> None:
+    criterion = _noting_criterion()
+
+    async def evaluate(actual: ExecutionResult, expected: EvalCase) -> CriterionResult:
+        return criterion.result(0.5)
+
+    criterion.evaluate = evaluate  # type: ignore[method-assign]
+    execution = ExecutionResult(actual_response="yes")
+    (result,) = await agent_evaluator_module.score_criteria(
+        [criterion], execution, EvalCase.single_turn("a", "q?")
+    )
+    assert result.score == 0.5 and criterion.callers == []
