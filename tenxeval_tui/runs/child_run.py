@@ -317,7 +317,7 @@ def run_in_child(
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
     on_journal_case: CaseSeen | None = None,
-    on_handed: Callable[[], None] | None = None,
+    on_handed: Callable[[], object] | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
@@ -393,7 +393,7 @@ def _run_child(
     stderr: Callable[[str], None] | None,
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
-    on_handed: Callable[[], None] | None = None,
+    on_handed: Callable[[], object] | None = None,
 ) -> _Follower:
     """Run ``plan`` in one worker child until it ends, following its lines;
     ``on_handed`` called once the child has the plan."""
