@@ -287,6 +287,10 @@ NOT_BEFORE_THE_FIRST_CASE = (
     "tenxeval_tui.evaluation.judges.http",
     "statistics",  # the repeats' spreads
     "html",  # a report's page for Jupyter
+    # the cases' tools under control (fakes, faults, cassettes): their tools just run
+    "tenxeval_tui.evaluation.tools.session",
+    "tenxeval_tui.evaluation.tools.cassette",
+    "difflib",
 )
 """What a run's worker without judges or repeats loads only after its first case, if at
 all: imported before, it delayed the first case (issue #38)."""
