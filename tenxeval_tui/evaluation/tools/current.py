@@ -12,14 +12,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pydantic_core
 
-if TYPE_CHECKING:
-    from tenxeval_tui.evaluation.tools.session import CaseTools
 
-CURRENT_TOOLS: ContextVar[CaseTools | None] = ContextVar("tenxeval_case_tools", default=None)
+class ToolsOfCase(Protocol):
+    """What :func:`intercept` asks of a case's tools (:class:`~.session.CaseTools`)."""
+
+    async def call(
+        self, name: str, args: dict[str, Any], run: Callable[[], Awaitable[Any]]
+    ) -> Any: ...
+
+
+CURRENT_TOOLS: ContextVar[ToolsOfCase | None] = ContextVar("tenxeval_case_tools", default=None)
 """The tools of the case whose agent code runs now (``None``: its tools just run)."""
 _CALL_MODE: ContextVar[str | None] = ContextVar("tenxeval_tool_call_mode", default=None)
 
@@ -52,7 +58,7 @@ def jsonable(value: Any) -> Any:
 
 
 @contextmanager
-def using_tools(tools: CaseTools | None) -> Iterator[None]:
+def using_tools(tools: ToolsOfCase | None) -> Iterator[None]:
     """Make ``tools`` the current case's tools for the code run inside."""
     token = CURRENT_TOOLS.set(tools)
     try:
@@ -63,6 +69,7 @@ def using_tools(tools: CaseTools | None) -> Iterator[None]:
 
 __all__ = [
     "CURRENT_TOOLS",
+    "ToolsOfCase",
     "intercept",
     "jsonable",
     "set_call_mode",
