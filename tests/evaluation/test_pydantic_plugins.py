@@ -45,7 +45,8 @@ plugin = FakePlugin()
 
 def _probe(cache: Path, site: Path, **env: str) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, "-P", "-c", PROBE, str(cache), str(site)],
+        # -B: the plugin's bytecode written beside it would change the folder, a new state
+        [sys.executable, "-P", "-B", "-c", PROBE, str(cache), str(site)],
         capture_output=True,
         text=True,
         timeout=scaled(60),
