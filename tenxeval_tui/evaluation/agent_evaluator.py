@@ -29,7 +29,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.case_control import (
     CANCELLED,
@@ -70,9 +70,12 @@ from tenxeval_tui.evaluation.results.verdicts import no_verdict_error, without_v
 from tenxeval_tui.evaluation.targets import forget_thread, response_text, turn_input
 from tenxeval_tui.evaluation.targets.agent import AgentApp
 from tenxeval_tui.evaluation.token_usage import TokenUsage
+from tenxeval_tui.evaluation.tools.current import using_tools
 from tenxeval_tui.evaluation.tools.run import TOOL_SPEC_ERROR, ToolRun
-from tenxeval_tui.evaluation.tools.session import CaseTools, using_tools
 from tenxeval_tui.evaluation.tools.spec import ToolSpecError
+
+if TYPE_CHECKING:  # the cases' tools are imported only for a run that controls them
+    from tenxeval_tui.evaluation.tools.session import CaseTools
 
 logger = logging.getLogger("tenxeval_tui.evaluation")
 

@@ -317,6 +317,7 @@ def run_in_child(
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
     on_journal_case: CaseSeen | None = None,
+    on_handed: Callable[[], object] | None = None,
 ) -> ChildRun:
     """Run ``plan`` in the worker, feeding ``observers``; never raises
     ``KeyboardInterrupt`` (it stops the child and says so in :attr:`ChildRun.interrupted`).
@@ -325,6 +326,7 @@ def run_in_child(
     plan instead of starting one (:mod:`~tenxeval_tui.runs.spare_worker`).
     ``on_journal_case`` is told of each case as this process reads it in the journal,
     while the run goes (:class:`~tenxeval_tui.evaluation.results.journal_tail.JournalTail`).
+    ``on_handed`` is called once, as soon as the (first) worker has the plan.
 
     The child's stderr (the agent's prints, the log records of ``verbose`` or
     ``log_level``) goes to this process's stderr as it is, or each line to ``stderr`` when
@@ -344,9 +346,9 @@ def run_in_child(
     with tempfile.TemporaryDirectory(prefix="tenxeval-run-") as tmp:
         while segment is not None:  # a child killed past a case's deadline: the rest anew
             follower = _run_child(
-                segment, Path(tmp), observers, outcome, kept, tail, stderr, stop, spare
+                segment, Path(tmp), observers, outcome, kept, tail, stderr, stop, spare, on_handed
             )
-            spare = None  # a later segment starts its own
+            spare = on_handed = None  # a later segment starts its own
             planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
             ran, segment = segment, None
@@ -391,10 +393,14 @@ def _run_child(
     stderr: Callable[[str], None] | None,
     stop: threading.Event | None = None,
     spare: SpareWorker | None = None,
+    on_handed: Callable[[], object] | None = None,
 ) -> _Follower:
-    """Run ``plan`` in one worker child until it ends, following its lines."""
+    """Run ``plan`` in one worker child until it ends, following its lines;
+    ``on_handed`` called once the child has the plan."""
     with HeldInterrupts() as held:  # until the loop below can stop the child
         child = _start(plan, folder / "plan.json", pipe_stderr=stderr is not None, spare=spare)
+        if on_handed is not None:
+            on_handed()
         forwarder = None
         if child.stderr is not None:  # a spare's stderr is a pipe whoever reads it
             forwarder = _forward_lines(child.stderr, stderr or _to_stderr)

@@ -83,11 +83,14 @@ def start_forked() -> SpareWorker | None:
     import importlib
 
     from tenxeval_tui.evaluation.long_lived import long_lived_imports
+    from tenxeval_tui.evaluation.pydantic_plugins import known_pydantic_plugins
     from tenxeval_tui.runs.spare_start import SHARED_STEPS
     from tenxeval_tui.runs.spare_worker import SpareWorker, worker_environment
 
     try:
-        with long_lived_imports():  # as the worker imports them: they live as long as both
+        # as the worker imports them: they live as long as both; the first models without
+        # pydantic's plugin lookup when the cache folder knows its answer
+        with long_lived_imports(), known_pydantic_plugins():
             for name in SHARED_STEPS:
                 importlib.import_module(name)
     except ImportError:

@@ -308,8 +308,6 @@ class RunSession:
         clock = _PassClock()
         if passes.budget is not None:  # what is left of the run's max_cost
             plan = plan.model_copy(update={"config": passes.budget.pass_config(config, total)})
-        if config.reporter.enabled:
-            load_report_writers(config.reporter)  # while the child runs
         page = page_cases(config.reporter)  # made as the child runs the cases
         with self.display.progress(total) as observers:
             child = run_in_child(
@@ -321,6 +319,13 @@ class RunSession:
                 stop=self.stop,
                 spare=self.spare,
                 on_journal_case=page.add if page is not None else None,
+                # while the child runs; not before it has the plan: the import held this
+                # process's GIL from the plan's hand-over (issue #38)
+                on_handed=(
+                    (lambda: load_report_writers(config.reporter))
+                    if config.reporter.enabled
+                    else None
+                ),
             )
         self.spare = None
         if page is not None:

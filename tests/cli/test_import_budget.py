@@ -157,25 +157,34 @@ def test_the_worker_loads_no_simulator_for_an_eval_set() -> None:
 
 
 # Runs `tenxeval-tui ARGS...` through its entry point and writes which modules the parent
-# had loaded when it called SpareWorker.METHOD: `prepare` tells the spare worker its agent,
-# `hand` hands it the plan.
+# had loaded and which threads it had started when it called SpareWorker.METHOD: `prepare`
+# tells the spare worker its agent, `hand` hands it the plan; and the threads it started
+# in all.
 MODULES_AT_PROBE = """
-import json, sys
+import json, sys, threading
 from tenxeval_tui.runs import spare_worker
 
 out, args = sys.argv[1], sys.argv[2:]
 seen = {}
+started = []
 called = spare_worker.SpareWorker.METHOD
+start = threading.Thread.start
 
 def recording(self, *given):
     seen["modules"] = sorted(sys.modules)
+    seen["threads"] = list(started)
     return called(self, *given)
 
+def starting(self):
+    started.append(self.name)
+    return start(self)
+
 spare_worker.SpareWorker.METHOD = recording
+threading.Thread.start = starting
 from tenxeval_tui.cli.main import main
 code = main(args)
 with open(out, "w") as file:
-    json.dump({"code": code, **seen}, file)
+    json.dump({"code": code, "started": started, **seen}, file)
 """
 TELL_PROBE = MODULES_AT_PROBE.replace("METHOD", "prepare")
 HANDOVER_PROBE = MODULES_AT_PROBE.replace("METHOD", "hand")
@@ -238,6 +247,10 @@ def test_the_parent_hands_its_plan_over_before_it_imports_what_runs_the_cases(
     assert result["code"] == 0  # a whole run, its plan handed to its spare worker
     assert "tenxeval_tui.runs.session" in result["modules"]  # the probe saw the hand-over
     assert _loaded(result["modules"], LOADED_AFTER_THE_HANDOVER) == []
+    # The report writers (jinja2, the page's template) load in a thread while the worker
+    # runs, started once it has the plan: its imports held the GIL from the hand-over.
+    assert "report-writers" not in result["threads"]
+    assert "report-writers" in result["started"]
 
 
 # An agent that writes, at its first call, what its worker had loaded and which of the
@@ -274,6 +287,10 @@ NOT_BEFORE_THE_FIRST_CASE = (
     "tenxeval_tui.evaluation.judges.http",
     "statistics",  # the repeats' spreads
     "html",  # a report's page for Jupyter
+    # the cases' tools under control (fakes, faults, cassettes): their tools just run
+    "tenxeval_tui.evaluation.tools.session",
+    "tenxeval_tui.evaluation.tools.cassette",
+    "difflib",
 )
 """What a run's worker without judges or repeats loads only after its first case, if at
 all: imported before, it delayed the first case (issue #38)."""

@@ -47,7 +47,7 @@ from tenxgraph.utils.constants import END, START
 from tenxeval_tui.evaluation.collectors.event_collector import EventCollector
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.json_safe import json_safe
-from tenxeval_tui.evaluation.tools.session import take_call_mode
+from tenxeval_tui.evaluation.tools.current import take_call_mode
 
 # The node whose visit was recorded last, kept on the run's config (a dict private
 # to one graph run, shared by every callback of that run).

@@ -10,7 +10,6 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,8 @@ def write_cache_file(path: Path, text: str) -> bool:
     """Write ``text`` to ``path`` whole: to a temporary file beside it, renamed over it (a
     reader sees the old file or the new one). A folder that cannot be written leaves it as
     it was (logged): ``False``."""
+    import tempfile  # here: a process that only reads the cache does without it
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")

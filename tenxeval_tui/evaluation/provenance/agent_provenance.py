@@ -11,7 +11,6 @@ library and the code walk (:mod:`.agent_code`) are imported.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import importlib.util
 import logging
 import platform
@@ -99,7 +98,11 @@ def _site_folders() -> tuple[Path, ...]:
 def _version(distribution: str) -> str:
     """``importlib.metadata.version(distribution)`` (``""``: not installed), read from the
     metadata's header lines alone: parsing the whole file as an e-mail message (a long
-    description and all) was most of the cost of a run's ``versions`` (issue #38)."""
+    description and all) was most of the cost of a run's ``versions`` (issue #38).
+    ``importlib.metadata`` is imported here: a run whose versions come from the cache
+    (:mod:`.versions_cache`) needs it for nothing."""
+    import importlib.metadata
+
     try:
         dist = importlib.metadata.distribution(distribution)
     except importlib.metadata.PackageNotFoundError:

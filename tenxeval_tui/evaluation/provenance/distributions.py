@@ -12,15 +12,20 @@ mapping (a test compares the two) in about a tenth of the time.
 from __future__ import annotations
 
 import csv
-import importlib.metadata
 import inspect
 from collections import defaultdict
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when the distributions are looked up: a run whose versions
+    import importlib.metadata  # come from the cache imports it for nothing (issue #38)
 
 
 def packages_distributions() -> Mapping[str, list[str]]:
     """Top-level module -> the names of the installed distributions providing it (as
     :func:`importlib.metadata.packages_distributions`)."""
+    import importlib.metadata
+
     providers: defaultdict[str, list[str]] = defaultdict(list)
     for dist in importlib.metadata.distributions():
         for module in _top_level_modules(dist):
@@ -37,6 +42,8 @@ class DeclaredDistributions:
     0.03 CPU-seconds for the one framework module its agent imports."""
 
     def __init__(self) -> None:
+        import importlib.metadata
+
         self._dists: defaultdict[str, list[importlib.metadata.Distribution]] = defaultdict(list)
         for dist in importlib.metadata.distributions():
             for module in _declared(dist):

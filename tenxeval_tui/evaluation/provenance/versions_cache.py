@@ -26,53 +26,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
-import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json, write_cache_file
+from tenxeval_tui.evaluation.files.install_state import RECENT_S, install_state
 
 FILE_NAME = "versions-v1.json"
 LIMIT = 64
 """Entries kept at most; past it the file starts again from the last one."""
-RECENT_S = 2.0
-"""A state with a modification time less than this many seconds old is not kept."""
-_METADATA_FOLDERS = (".dist-info", ".egg-info")
-
-
-def install_state(path: Sequence[str] | None = None) -> tuple[str, float]:
-    """A hash of what the distributions' lookup on ``path`` (default ``sys.path``) reads
-    (see the module), and the newest modification time it saw."""
-    digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\n".encode())
-    newest = 0.0
-    for entry in sys.path if path is None else path:
-        place = os.path.abspath(entry or os.curdir)
-        try:
-            found = os.stat(place)
-        except OSError:
-            digest.update(f"{place}\0-\n".encode())
-            continue
-        digest.update(f"{place}\0{found.st_mtime_ns}\n".encode())
-        newest = max(newest, found.st_mtime)
-        if not stat.S_ISDIR(found.st_mode):
-            continue
-        try:
-            names = sorted(os.listdir(place))
-        except OSError:
-            continue
-        for name in names:
-            if not name.endswith(_METADATA_FOLDERS):
-                continue
-            try:
-                folder = os.stat(os.path.join(place, name))
-            except OSError:
-                continue
-            digest.update(f"\t{name}\0{folder.st_mtime_ns}\n".encode())
-            newest = max(newest, folder.st_mtime)
-    return digest.hexdigest(), newest
 
 
 class VersionsCache:

@@ -35,7 +35,7 @@ from tenxeval_tui.evaluation.collectors.trajectory_collector import (
 from tenxeval_tui.evaluation.events import Event, EventModel, EventType
 from tenxeval_tui.evaluation.json_safe import json_safe
 from tenxeval_tui.evaluation.token_usage import TokenUsage
-from tenxeval_tui.evaluation.tools.session import intercept, take_call_mode
+from tenxeval_tui.evaluation.tools.current import intercept, take_call_mode
 
 AgentFunction = Callable[[str, "Trace"], Awaitable[Any] | Any]
 

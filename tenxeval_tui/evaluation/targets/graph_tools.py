@@ -30,7 +30,7 @@ from tenxgraph.core.graph.tool_node.constants import INJECTABLE_PARAMS
 from tenxgraph.utils.callable_utils import call_sync_or_async
 
 from tenxeval_tui.evaluation.case_control import tool_call_scope
-from tenxeval_tui.evaluation.tools.session import intercept, jsonable
+from tenxeval_tui.evaluation.tools.current import intercept, jsonable
 
 _ENDABLE = "__tenxeval_endable__"
 

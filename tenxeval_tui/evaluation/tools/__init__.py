@@ -5,7 +5,9 @@ them fail, and check the state the fakes were left in.
   ``replay-or-record``) and where its cassette is;
 - :mod:`.spec`: ``metadata.tools`` of an eval set or a case (fakes, faults, state,
   matching, redaction, expected end state);
-- :mod:`.session`: the one place every tool call goes through (:func:`intercept`);
+- :mod:`.current`: the case's tools now, the one place every tool call goes through
+  (:func:`~.current.intercept`);
+- :mod:`.session`: what decides a call when a run controls its tools (``CaseTools``);
 - :mod:`.cassette`: the ``NAME.tools.jsonl`` files;
 - :mod:`.run`: a run's tools (:class:`ToolRun`), handed to ``AgentEvaluator(tools=...)``.
 """

@@ -22,16 +22,17 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY, EvalCaseResult
 from tenxeval_tui.evaluation.observers import RunObserver
-from tenxeval_tui.evaluation.tools.cassette import RecordedCall, read_cassette, write_case
-from tenxeval_tui.evaluation.tools.errors import check_error_type
-from tenxeval_tui.evaluation.tools.session import CaseTools, Fake
 from tenxeval_tui.evaluation.tools.settings import ToolSettings, cassette_path
 from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, ToolSpec, ToolSpecError, tool_spec
+
+if TYPE_CHECKING:  # imported where a run's cases have tools to control (issue #38)
+    from tenxeval_tui.evaluation.tools.cassette import RecordedCall
+    from tenxeval_tui.evaluation.tools.session import CaseTools, Fake
 
 TOOL_MODES_KEY = "tool_modes"
 TOOL_STATE_KEY = "tool_state"
@@ -68,7 +69,11 @@ class ToolRun:
         where = f"eval set {eval_set.eval_set_id!r}" + (f" ({path})" if path else "")
         spec = tool_spec(eval_set.metadata, where)
         cassette = self.settings.cassette or (cassette_path(path) if path is not None else None)
-        recorded = read_cassette(cassette) if cassette and self.settings.replays else {}
+        recorded: dict[str, list[RecordedCall]] = {}
+        if cassette and self.settings.replays:
+            from tenxeval_tui.evaluation.tools.cassette import read_cassette
+
+            recorded = read_cassette(cassette)
         order = [case.eval_id for case in eval_set.eval_cases]
         self._sets[eval_set.eval_set_id] = _EvalSetTools(spec, cassette, recorded, order)
 
@@ -92,6 +97,9 @@ class ToolRun:
         case_spec = tool_spec(case.metadata, where)
         if self.settings.mode == "live" and set_spec.is_empty and case_spec.is_empty:
             return None
+        from tenxeval_tui.evaluation.tools.errors import check_error_type
+        from tenxeval_tui.evaluation.tools.session import CaseTools
+
         spec = set_spec.joined(case_spec)
         for index, fault in enumerate(spec.faults):
             problem = check_error_type(fault.raises) if fault.raises else None
@@ -150,6 +158,8 @@ class ToolRun:
         cassette = known.cassette if known is not None else self.settings.cassette
         if cassette is None:
             return
+        from tenxeval_tui.evaluation.tools.cassette import RecordedCall, write_case
+
         calls = [RecordedCall.from_json(line) for line in lines]
         write_case(cassette, result.eval_id, calls, known.order if known is not None else ())
 

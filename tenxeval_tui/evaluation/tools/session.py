@@ -27,16 +27,20 @@ import inspect
 import json
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pydantic_core
-
 from tenxeval_tui.evaluation.tools.cassette import RecordedCall
+from tenxeval_tui.evaluation.tools.current import (
+    CURRENT_TOOLS,
+    intercept,
+    jsonable,
+    set_call_mode,
+    take_call_mode,
+    using_tools,
+)
 from tenxeval_tui.evaluation.tools.errors import (
     ToolFaultTimeout,
     UnrecordedToolCall,
@@ -65,11 +69,6 @@ class ToolCallInfo:
 
 
 Fake = Callable[[ToolCallInfo, dict[str, Any]], Any]
-
-
-def jsonable(value: Any) -> Any:
-    """``value`` as JSON data (what JSON has no form for becomes its ``str``)."""
-    return pydantic_core.to_jsonable_python(value, fallback=str)
 
 
 class CaseTools:
@@ -125,12 +124,12 @@ class CaseTools:
         number = self._counts[name]
         fault = self._faults.get((name, number))
         if fault is not None:
-            _set_mode(FAKED)
+            set_call_mode(FAKED)
             self.marks[FAKED] += 1
             return _apply_fault(fault, name, number)
         fake = self.fakes.get(name)
         if fake is not None:
-            _set_mode(FAKED)
+            set_call_mode(FAKED)
             self.marks[FAKED] += 1
             answer = fake(ToolCallInfo(name, dict(args), number, self.eval_id), self.state)
             return await answer if inspect.isawaitable(answer) else answer
@@ -138,20 +137,20 @@ class CaseTools:
         if self.mode in ("replay", "replay-or-record"):
             found = self._take(name, shown)
             if found is not None:
-                _set_mode(REPLAYED)
+                set_call_mode(REPLAYED)
                 self.marks[REPLAYED] += 1
                 self._keep(found.tool, found.args, found.result, found.error, found.duration)
                 if found.error is not None:
                     raise make_error(found.error["type"], found.error.get("message", ""))
                 return copy.deepcopy(found.result)
             if self.mode == "replay":
-                _set_mode(UNRECORDED)
+                set_call_mode(UNRECORDED)
                 self.marks[UNRECORDED] += 1
                 message = self._unrecorded(name, shown)
                 if self.failure is None:
                     self.failure = message
                 raise UnrecordedToolCall(message)
-        _set_mode(LIVE)
+        set_call_mode(LIVE)
         self.marks[LIVE] += 1
         started = time.perf_counter()
         try:
@@ -257,42 +256,6 @@ def _apply_fault(fault: FaultSpec, name: str, number: int) -> Any:
             str(fault.raises), fault.message or f"{name}: fault on call {number}", importing=True
         )
     return copy.deepcopy(fault.returns)
-
-
-CURRENT_TOOLS: ContextVar[CaseTools | None] = ContextVar("tenxeval_case_tools", default=None)
-"""The tools of the case whose agent code runs now (``None``: its tools just run)."""
-_CALL_MODE: ContextVar[str | None] = ContextVar("tenxeval_tool_call_mode", default=None)
-
-
-def _set_mode(mode: str) -> None:
-    _CALL_MODE.set(mode)
-
-
-def take_call_mode() -> str | None:
-    """How the last call intercepted in this context was answered (``None``: it was not
-    intercepted); read once (the mark is cleared)."""
-    mode = _CALL_MODE.get()
-    if mode is not None:
-        _CALL_MODE.set(None)
-    return mode
-
-
-async def intercept(name: str, args: dict[str, Any], run: Callable[[], Awaitable[Any]]) -> Any:
-    """Run one tool call through the current case's tools (see the module's doc)."""
-    tools = CURRENT_TOOLS.get()
-    if tools is None:
-        return await run()
-    return await tools.call(name, args, run)
-
-
-@contextmanager
-def using_tools(tools: CaseTools | None) -> Iterator[None]:
-    """Make ``tools`` the current case's tools for the code run inside."""
-    token = CURRENT_TOOLS.set(tools)
-    try:
-        yield
-    finally:
-        CURRENT_TOOLS.reset(token)
 
 
 __all__ = [
