@@ -58,6 +58,25 @@ def _pilot_settles_in_scaled_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Pilot, "_wait_for_screen", settle_scaled)
 
 
+# The step in which Pilot waits for the app to go idle (Textual's is 20 ms).
+PILOT_IDLE_STEP = 0.005
+
+
+@pytest.fixture(autouse=True)
+def _pilot_idles_in_short_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each key it presses (twice) and on ``pause()``, Pilot waits for the app to go
+    idle: it sleeps in steps of 20 ms until a step passes in which the process used under
+    1/20 of it (``textual._wait``). Each key cost at least 40 ms of sleep, when the app had
+    long been done with it, and most of a UI test's time was that sleep: a core left idle
+    while the suite's other workers waited too. Steps of 5 ms, judged by the same 1/20,
+    wait for the same thing. (2 ms steps were slower on a loaded machine: a step's own
+    wake-up then passes for work, and the wait goes on to its 1 s limit.)"""
+    import textual._wait as textual_wait
+
+    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", PILOT_IDLE_STEP)
+    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", PILOT_IDLE_STEP / 20)
+
+
 def footer_shows_its_keys(app: App[Any]) -> bool:
     """Whether every footer of the screen shows the keys its screen has now, each enabled
     or dimmed as it is: a footer is rebuilt a step after the bindings change (a focus that
