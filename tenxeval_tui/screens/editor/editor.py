@@ -498,6 +498,7 @@ class EditorScreen(ModeScreen):
         if path in paths:
             self.entries[paths.index(path)] = EvalSetEntry(path, problems=tuple(problems))
         self._show_entries()
+        self.refresh_bindings()  # no document: its keys are dimmed
         self._update_title()
 
     async def set_document(self, document: EvalSetDocument, *, checked: bool = True) -> None:
@@ -529,6 +530,9 @@ class EditorScreen(ModeScreen):
         if keep_id is None or self.focused is None:  # a reload removed the focused field
             table.focus()
         self._update_title()
+        # The keys that need a document follow it (the focus may not move, so Textual
+        # would not look at them again: the footer kept a broken file's dimmed keys).
+        self.refresh_bindings()
 
     async def _show_form(self) -> None:
         assert self.document is not None
@@ -565,6 +569,7 @@ class EditorScreen(ModeScreen):
             self._show_problems(document.path, problems)
             return
         self.checked = True
+        self.refresh_bindings()
         self.call_later(self._show_form)
 
     def _warn_unknown_keys(self, document: EvalSetDocument, unknown: list[Problem]) -> None:

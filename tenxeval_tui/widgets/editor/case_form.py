@@ -35,7 +35,7 @@ class CaseForm(FieldColumn):
         self, *, on_field_edit: FieldEditHandler | None = None, id: str | None = None
     ) -> None:
         super().__init__(on_field_edit=on_field_edit, id=id)
-        self.uid: int | None = None
+        self._uid: int | None = None
         self.completion = AgentCompletion()
         """The agent's schema, which tool, argument and node fields complete from."""
         self._case: dict[str, Any] | None = None
@@ -64,6 +64,20 @@ class CaseForm(FieldColumn):
         with more turns)."""
         self._turn_count = 0
         """How many of :attr:`_turns` are shown."""
+
+    @property
+    def uid(self) -> int | None:
+        """The uid of the case shown (``None``: none)."""
+        return self._uid
+
+    @uid.setter
+    def uid(self, uid: int | None) -> None:
+        # The screen's case keys (delete, duplicate, move, add a turn) are enabled only
+        # while a case is shown: its footer is told when that changes.
+        changed = (uid is None) != (self._uid is None)
+        self._uid = uid
+        if changed and self.is_attached:
+            self.screen.refresh_bindings()
 
     async def show(
         self,
