@@ -3,7 +3,9 @@ notifications an app showed."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -58,23 +60,39 @@ def _pilot_settles_in_scaled_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Pilot, "_wait_for_screen", settle_scaled)
 
 
-# The step in which Pilot waits for the app to go idle (Textual's is 20 ms).
-PILOT_IDLE_STEP = 0.005
+# The step in which Pilot waits for the app to go idle after a key it presses (Textual's
+# is 20 ms).
+PILOT_KEY_IDLE_STEP = 0.005
+
+
+async def _idle_in_short_steps(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
+    """``textual._wait.wait_for_idle`` in steps of :data:`PILOT_KEY_IDLE_STEP`, judged as
+    it judges them: the app is idle after a step in which the process used under 1/20 of
+    it, or after ``max_sleep``."""
+    start = time.monotonic()
+    while True:
+        cpu = time.process_time()
+        await asyncio.sleep(PILOT_KEY_IDLE_STEP)
+        elapsed = time.monotonic() - start
+        if elapsed >= max_sleep:
+            return
+        if elapsed > min_sleep and time.process_time() - cpu < PILOT_KEY_IDLE_STEP / 20:
+            return
 
 
 @pytest.fixture(autouse=True)
-def _pilot_idles_in_short_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    """After each key it presses (twice) and on ``pause()``, Pilot waits for the app to go
-    idle: it sleeps in steps of 20 ms until a step passes in which the process used under
-    1/20 of it (``textual._wait``). Each key cost at least 40 ms of sleep, when the app had
-    long been done with it, and most of a UI test's time was that sleep: a core left idle
-    while the suite's other workers waited too. Steps of 5 ms, judged by the same 1/20,
-    wait for the same thing. (2 ms steps were slower on a loaded machine: a step's own
-    wake-up then passes for work, and the wait goes on to its 1 s limit.)"""
-    import textual._wait as textual_wait
+def _keys_wait_for_idle_in_short_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each key it presses, Pilot waits twice for the app to go idle: it sleeps in
+    steps of 20 ms until a step passes in which the process used under 1/20 of it. Each
+    key cost at least 40 ms of sleep, when the app had long been done with it; a typing
+    test was mostly that sleep, and the suite's cores sat idle while its workers slept.
+    The key's waits go in steps of 5 ms (judged by the same 1/20); Pilot's ``pause()``
+    keeps Textual's steps, which some tests take as time for a layout to settle. (2 ms
+    steps were slower on a loaded machine: a step's own wake-up passes for work, and the
+    wait runs on to its 1 s limit.)"""
+    import textual.app
 
-    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", PILOT_IDLE_STEP)
-    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", PILOT_IDLE_STEP / 20)
+    monkeypatch.setattr(textual.app, "wait_for_idle", _idle_in_short_steps)
 
 
 def footer_shows_its_keys(app: App[Any]) -> bool:

@@ -44,9 +44,8 @@ async def test_resizing_the_table_paints_one_frame_with_its_scrollbar_up_to_date
     async with app.run_test(size=(40, 20)) as pilot:
         table = app.query_one(VirtualTable)
         table.set_items([f"item {i}" for i in range(100)])
-        await pilot.pause()
         bar = table.vertical_scrollbar
-        assert bar.size.height == 20
+        await wait_for(pilot, lambda: bar.size.height == 20, what="the scrollbar laid out")
         frames = app.frames
         table.styles.height = 8  # as the report browser's table is when a case opens
         await wait_for(pilot, lambda: app.frames > frames, what="the resized table painted")
