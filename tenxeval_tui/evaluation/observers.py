@@ -342,7 +342,7 @@ def _case_of_id(eval_id: str) -> EvalCase:
     return EvalCase(eval_id=eval_id)
 
 
-def _started_case(data: dict[str, Any]) -> EvalCase:
+def started_case(data: dict[str, Any]) -> EvalCase:
     """The case of a ``case_start`` line: its id and name, its user turns and its
     expected reply (on the last turn) when the line has them."""
     eval_id, name = str(data["eval_id"]), str(data.get("name", ""))
@@ -355,7 +355,12 @@ def _started_case(data: dict[str, Any]) -> EvalCase:
     return EvalCase.multi_turn(eval_id, conversation, name=name)
 
 
-def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
+def replay_json_lines(
+    lines: Iterable[str],
+    observer: RunObserver,
+    *,
+    make_case: Callable[[dict[str, Any]], EvalCase] = started_case,
+) -> int:
     """Feed lines written by :class:`JsonLinesObserver` to ``observer``; returns lines used.
 
     Blank lines, lines that are not JSON objects of a known type (e.g. an
@@ -364,6 +369,8 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
     ``on_case_start`` a case holding its id, name, user turns and expected reply; ``on_repeat_start`` a case
     holding its id, and ``on_repeat_end`` a result holding the repeat's outcome
     (status, error, duration) but not its trajectory (``case_end`` has that).
+    ``make_case`` makes the case of a ``case_start`` line's data (:func:`started_case`:
+    all of it; a reader of case ids only can make less).
     """
     used = 0
     for line in lines:
@@ -393,7 +400,7 @@ def replay_json_lines(lines: Iterable[str], observer: RunObserver) -> int:
                 )
                 observer.on_run_start(eval_set, cases)
             elif kind == "case_start":
-                observer.on_case_start(str(data["eval_set_id"]), _started_case(data))
+                observer.on_case_start(str(data["eval_set_id"]), make_case(data))
             elif kind == "event":
                 event = EventModel.from_dict(data["event"])
                 set_id, eval_id = str(data["eval_set_id"]), str(data["eval_id"])
@@ -467,4 +474,4 @@ def _light_repeat(data: dict[str, Any]) -> EvalCaseResult:
     )
 
 
-__all__ = ["JsonLinesObserver", "ObserverGroup", "RunObserver", "replay_json_lines"]
+__all__ = ["JsonLinesObserver", "ObserverGroup", "RunObserver", "replay_json_lines", "started_case"]
