@@ -41,6 +41,8 @@ class LineProgress(RunObserver):
     reads_brief_results = True
     """Reads a result's ids, verdict, time, error and failed criteria only: its run's
     worker sends no more (:mod:`tenxeval_tui.runs.brief_results`)."""
+    reads_case_ids = True
+    """Reads no started case (:mod:`tenxeval_tui.runs.case_starts`)."""
 
     def __init__(self, total: int, *, quiet: bool = False, stream: TextIO | None = None) -> None:
         self.total = total
@@ -75,6 +77,8 @@ class BarProgress(RunObserver):
 
     reads_brief_results = True
     """Reads a result's verdict only (:mod:`tenxeval_tui.runs.brief_results`)."""
+    reads_case_ids = True
+    """Reads a started case's ids only (:mod:`tenxeval_tui.runs.case_starts`)."""
 
     def __init__(self, total: int, *, console: Any = None) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn

@@ -37,9 +37,15 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalCaseResult,
     EvalReport,
 )
-from tenxeval_tui.evaluation.observers import ObserverGroup, RunObserver, replay_json_lines
+from tenxeval_tui.evaluation.observers import (
+    ObserverGroup,
+    RunObserver,
+    replay_json_lines,
+    started_case,
+)
 from tenxeval_tui.evaluation.results.journal_tail import CaseSeen, JournalTail
 from tenxeval_tui.runs.brief_results import reads_brief_results
+from tenxeval_tui.runs.case_starts import named_case, reads_case_ids
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.held_interrupts import HeldInterrupts
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
@@ -58,16 +64,34 @@ JOURNAL_GLOB = "run-*.journal.jsonl"
 
 
 class _InFlight(RunObserver):
-    """The cases started and not yet finished, in the order they started."""
+    """The cases started and not yet finished, in the order they started; a case made of
+    its ids alone (:mod:`~tenxeval_tui.runs.case_starts`) kept with its line's data, and
+    made whole of it when read."""
 
     def __init__(self) -> None:
-        self.cases: dict[tuple[str, str], EvalCase] = {}
+        self._cases: dict[tuple[str, str], tuple[EvalCase, dict[str, Any] | None]] = {}
+        self._data: dict[str, Any] | None = None
+        """The data of the case_start line whose case is told next, when made of its ids."""
+
+    def named_case(self, data: dict[str, Any]) -> EvalCase:
+        """:func:`~tenxeval_tui.runs.case_starts.named_case`, its line's data kept."""
+        case = named_case(data)
+        self._data = data
+        return case
 
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
-        self.cases[(eval_set_id, case.eval_id)] = case
+        data, self._data = self._data, None
+        self._cases[(eval_set_id, case.eval_id)] = (case, data)
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        self.cases.pop((result.eval_set_id, result.eval_id), None)
+        self._cases.pop((result.eval_set_id, result.eval_id), None)
+
+    def cases(self) -> list[tuple[str, EvalCase]]:
+        """Each case still running, whole as its line has it, with its eval set's id."""
+        return [
+            (set_id, case if data is None else started_case(data))
+            for (set_id, _), (case, data) in self._cases.items()
+        ]
 
 
 @dataclass
@@ -213,7 +237,8 @@ class _Fanout(RunObserver):
 class _Follower:
     """Reads the child's lines into the observers, and stops the child when asked.
 
-    The agent's events are not decoded: the command line shows cases, not steps.
+    The agent's events are not decoded: the command line shows cases, not steps; nor a
+    started case's turns when no observer reads them (:mod:`~tenxeval_tui.runs.case_starts`).
     """
 
     def __init__(
@@ -231,6 +256,7 @@ class _Follower:
         self.watch = DeadlineWatch(timeout, self.kill)
         self.kept = kept
         self.observer = _Fanout([*observers, self.in_flight, self.watch, kept])
+        self._make_case = self.in_flight.named_case if reads_case_ids(observers) else started_case
         self.reports_written = False
         self.worker_error: str | None = None
         self.worker_deaths: list[str] = []
@@ -257,7 +283,7 @@ class _Follower:
             if text.startswith('{"type": "worker_plan"'):
                 self.planned_line = text
                 continue
-            if replay_json_lines([text], self.observer):
+            if replay_json_lines([text], self.observer, make_case=self._make_case):
                 if self.tail is not None and text.startswith('{"type": "case_end"'):
                     self._follow_journal()
                 continue
@@ -358,7 +384,7 @@ def run_in_child(
                 outcome.finished = segment is None  # nothing was left: the run is whole
     outcome.finished = outcome.finished or (follower.reports_written and outcome.status == 0)
     outcome.worker_error = follower.worker_error
-    outcome.in_flight = [(set_id, case) for (set_id, _), case in follower.in_flight.cases.items()]
+    outcome.in_flight = follower.in_flight.cases()
     try:
         outcome.reports = tail.finish() if journal.is_file() else []
     except (OSError, EvalFileError) as exc:

@@ -145,6 +145,8 @@ class _PassClock(RunObserver):
 
     reads_brief_results = True
     """Reads no result (:mod:`~tenxeval_tui.runs.brief_results`)."""
+    reads_case_ids = True
+    """Reads no started case (:mod:`~tenxeval_tui.runs.case_starts`)."""
 
     def __init__(self) -> None:
         self.first: float | None = None

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from tenxeval_tui.evaluation import observers
 from tenxeval_tui.evaluation.eval_result import CriterionResult, EvalCaseResult
+from tenxeval_tui.evaluation.observers import RunObserver, replay_json_lines
 from tenxeval_tui.evaluation.stats import RepeatStats
 from tenxeval_tui.evaluation.token_usage import TokenUsage
 from tenxeval_tui.runs.worker import BULKY_RESULT_FIELDS, LeanJsonLinesObserver
@@ -145,3 +147,89 @@ def test_a_result_subclass_s_line_holds_its_own_fields() -> None:
     result = NotedResult(eval_id="n", passed=True, note="its own")
     assert read_back(line_of(result)) == read_back(old_line(result))
     assert json.loads(line_of(result))["result"]["note"] == "its own"
+
+
+class _Ended(RunObserver):
+    def __init__(self) -> None:
+        self.results: list[EvalCaseResult] = []
+
+    def on_case_end(self, result: EvalCaseResult) -> None:
+        self.results.append(result)
+
+
+def replayed(line: str) -> list[EvalCaseResult]:
+    """What a reader of the worker's lines (``replay_json_lines``) hands its observer."""
+    seen = _Ended()
+    used = replay_json_lines([line], seen)
+    assert used == len(seen.results)
+    return seen.results
+
+
+def read_as_json(line: str) -> list[EvalCaseResult]:
+    """What the reader made of ``line`` before: ``json.loads``, then the result validated
+    (a line that is not JSON, not a case_end or not a result skipped)."""
+    try:
+        data = json.loads(line)
+        if data.get("type") != "case_end":
+            return []
+        return [EvalCaseResult.model_validate(data["result"])]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
+@pytest.mark.parametrize("text", ["plain", "caf\u00e9 \U0001f600 \u2028", 'quo"te\\ \x00\n\x7f'])
+@pytest.mark.parametrize("put", [None, _in_duration, _in_a_repeat, _in_metadata])
+def test_a_case_end_line_is_read_back_as_json_loads_read_it(
+    text: str, put: Callable[[EvalCaseResult, float], None] | None
+) -> None:
+    result = hostile(text)
+    if put is not None:
+        put(result, NAN)
+    for line in (line_of(result), old_line(result)):
+        (made,) = replayed(line)
+        (before,) = read_as_json(line)
+        assert repr(made) == repr(before)  # every field and extra (NaN shown as nan)
+        assert made.model_fields_set == before.model_fields_set
+
+
+def test_a_case_end_line_with_a_lone_surrogate_is_read_back_as_before() -> None:
+    line = line_of(hostile("bad \ud83d and \udcff"))
+    (made,) = replayed(line)
+    assert repr(made) == repr(read_as_json(line)[0])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}} \t\r\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}, "more": 1}\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}, "type": "run_end"}\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}} junk\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}}\x85\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": "maybe"}}\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true}\n',
+        '{"type": "case_end", "result": [1]}\n',
+        '{"type": "case_end", "result": {"eval_id": "x", "passed": true, "duration_seconds": NaN}}',
+    ],
+)
+def test_other_case_end_lines_are_read_or_skipped_as_before(line: str) -> None:
+    assert [repr(r) for r in replayed(line)] == [repr(r) for r in read_as_json(line)]
+
+
+def test_a_workers_case_end_line_is_validated_from_its_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # json.loads made a tree of dicts only for pydantic to walk: a fifth of the line's
+    # read in the run's parent, which reads one a case (issue #38).
+    line = line_of(hostile("plain"))
+    loads = json.loads
+    parsed: list[str] = []
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        parsed.append(text)
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(observers.json, "loads", counted)
+    (made,) = replayed(line)
+    assert made.eval_id == "e\u00e9"
+    assert parsed == []

@@ -330,10 +330,16 @@ NODE_BATCH = 500
 """Node entries of a case serialised at once."""
 
 
+_NODES_MARK = f"tenxeval-nodes-{uuid.uuid4().hex}"
+"""Where a case's node entries go in its data's text until they are written in batches:
+random, so that no text of a case holds it, and made once a process (a uuid a case was a
+tenth of the page data a run's parent makes as each case ends, issue #38)."""
+
+
 def _case_parts(result: EvalCaseResult, options: ViewOptions) -> Iterator[str]:
     """``script_json(case_view(result, options))`` in pieces, its node entries in batches."""
     held: list[Iterator[dict[str, Any]]] = []
-    mark = f"tenxeval-nodes-{uuid.uuid4().hex}"
+    mark = _NODES_MARK
 
     def hold(entries: Iterator[dict[str, Any]]) -> list[str]:
         held.append(entries)

@@ -67,3 +67,24 @@ def test_prepared_cases_of_other_switches_are_not_taken(tmp_path: Path) -> None:
     assert isinstance(report.results, JournalResults)
     page.attach(report.results)
     assert _page(reporter, report) == made_after
+
+
+def test_the_page_data_of_a_case_makes_no_uuid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A uuid a case (the placeholder of its node entries) was a tenth of the data a
+    # run's parent makes as each case ends (issue #38); one a process does the same.
+    path = tmp_path / "run.journal.jsonl"
+    write_varied_journal(path, cases=6, sets=1)
+    made: list[object] = []
+    real = html.uuid.uuid4
+
+    def counted() -> object:
+        made.append(None)
+        return real()
+
+    monkeypatch.setattr(html.uuid, "uuid4", counted)
+    page = PreparedCases(ViewOptions())
+    JournalTail(path, page.add).finish()
+    assert page._places  # the cases' data was made
+    assert made == []
