@@ -10,8 +10,8 @@ temporary folder per page.
   after it must appear in what the command printed (stdout and stderr); ``...`` in such a
   line stands for any text (of that line), and what changes from run to run matches any
   value of its kind: durations (``0.01s``), times (``2026-12-05 05:55``), short commits
-  (``98e20574``) and the time stamps of report names (``_20261205_055535``,
-  ``matrix-20261205-055535``).
+  (``98e20574``) and the time stamps of report names (``_20261205_055535``, or
+  ``_20261205_055535_2`` for a second run in that second, ``matrix-20261205-055535``).
 - ``<!-- invisible-code-block: python ... -->`` runs as a Python block that the site does
   not show: the set-up an example needs and a reader has already (their agent, a file).
   ``SAMPLES`` there is the repository's ``sample_evals/`` folder.
@@ -57,7 +57,7 @@ VARYING = [
     (re.compile(r" *\b\d+\.\d+s\b"), " <duration>"),
     (re.compile(r'"duration": \d+(\.\d+)?'), '"duration": <duration>'),  # a recorded tool call's
     (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b"), "<time>"),
-    (re.compile(r"_\d{8}_\d{6}\b"), "_<stamp>"),
+    (re.compile(r"_\d{8}_\d{6}(?:_\d+)?\b"), "_<stamp>"),  # _2: a run in the same second
     (re.compile(r"-\d{8}-\d{6}\b"), "-<stamp>"),  # a matrix report's
     (re.compile(r"\b[0-9a-f]{8}\b"), "<commit>"),
 ]

@@ -59,6 +59,10 @@ def test_what_changes_from_run_to_run_matches_any_value_of_its_kind(tmp_path: Pa
     shown = "run of 2026-12-05 05:55 (98e20574, w_20261205_055535.json): 7/9 in  2.5s"
     page.write_text(f"```console\n$ {said}\n{shown}\n```\n", encoding="utf-8")
     assert run_page(page, tmp_path) == (1, [])
+    # a second report in the same second gets _2 after its stamp (reporters/naming.py)
+    same_second = said.replace("w_20260101_100000.json", "w_20260101_100000_2.json")
+    page.write_text(f"```console\n$ {same_second}\n{shown}\n```\n", encoding="utf-8")
+    assert run_page(page, tmp_path) == (1, [])
     page.write_text(f"```console\n$ {said}\nrun of ... 7/9\n```\n", encoding="utf-8")
     assert run_page(page, tmp_path) == (1, [])
     for wrong in (shown.replace("7/9", "6/9"), "run of ... 6/9", "run of ... 7/9 ... more"):
