@@ -21,18 +21,16 @@ nothing is done when ``PYDANTIC_DISABLE_PLUGINS`` is set or the loader is import
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
-import time
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json, write_cache_file
-from tenxeval_tui.evaluation.files.install_state import RECENT_S, install_state
+from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json
+from tenxeval_tui.evaluation.files.install_state import install_state, keep_for_install_state
 
 FILE_NAME = "pydantic-plugins-v1.json"
 LIMIT = 64
@@ -58,11 +56,9 @@ def known_pydantic_plugins(path: Path | None = None) -> Iterator[None]:
         return
     yield
     found = getattr(sys.modules.get(LOADER), "_plugins", None)
-    if isinstance(found, dict) and time.time() - newest >= RECENT_S:
-        if len(entries) >= LIMIT:
-            entries = {}
-        entries[state] = sorted(str(value) for value in found)
-        write_cache_file(path, json.dumps(entries, separators=(",", ":")))
+    if isinstance(found, dict):
+        names = sorted(str(value) for value in found)
+        keep_for_install_state(path, entries, state, names, newest, LIMIT)
 
 
 def _loader_told_none() -> bool:

@@ -21,8 +21,9 @@ PROBE = """
 import json, sys
 sys.path.insert(0, sys.argv[2])
 from tenxeval_tui.evaluation import pydantic_plugins
+from tenxeval_tui.evaluation.files import install_state
 from pathlib import Path
-pydantic_plugins.RECENT_S = -1e9
+install_state.RECENT_S = -1e9
 with pydantic_plugins.known_pydantic_plugins(Path(sys.argv[1])):
     from tenxeval_tui.evaluation.dataset.selection import CaseSelection
 from pydantic.plugin._loader import get_plugins

@@ -20,10 +20,16 @@ Standard library only: it runs before pydantic is imported.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tenxeval_tui.evaluation.files.cache_folder import write_cache_file
 
 RECENT_S = 2.0
 """A state with a modification time less than this many seconds old is not kept."""
@@ -62,4 +68,18 @@ def install_state(path: Sequence[str] | None = None) -> tuple[str, float]:
     return digest.hexdigest(), newest
 
 
-__all__ = ["RECENT_S", "install_state"]
+def keep_for_install_state(
+    path: Path, entries: dict[str, Any], key: str, value: object, newest: float, limit: int
+) -> None:
+    """Save ``value`` under ``key`` in the cache file ``path``, whose ``entries`` (as read)
+    are kept beside it, unless the install state it was found in is too recent to key
+    (``newest``, from :func:`install_state`, less than :data:`RECENT_S` ago). Past
+    ``limit`` entries the file starts again from this one."""
+    if time.time() - newest < RECENT_S:
+        return
+    kept = {} if len(entries) >= limit else dict(entries)
+    kept[key] = value
+    write_cache_file(path, json.dumps(kept, separators=(",", ":")))
+
+
+__all__ = ["RECENT_S", "install_state", "keep_for_install_state"]

@@ -25,13 +25,11 @@ ever saves time.
 from __future__ import annotations
 
 import hashlib
-import json
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json, write_cache_file
-from tenxeval_tui.evaluation.files.install_state import RECENT_S, install_state
+from tenxeval_tui.evaluation.files.cache_folder import cache_dir, read_cache_json
+from tenxeval_tui.evaluation.files.install_state import install_state, keep_for_install_state
 
 FILE_NAME = "versions-v1.json"
 LIMIT = 64
@@ -59,11 +57,7 @@ class VersionsCache:
         ):
             return dict(kept)
         found = find(modules)
-        if time.time() - newest >= RECENT_S:
-            if len(entries) >= LIMIT:
-                entries = {}
-            entries[key] = found
-            write_cache_file(self.path, json.dumps(entries, separators=(",", ":")))
+        keep_for_install_state(self.path, entries, key, found, newest, LIMIT)
         return found
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tenxeval_tui.evaluation.files import install_state as state_module
 from tenxeval_tui.evaluation.provenance import agent_provenance
-from tenxeval_tui.evaluation.provenance import versions_cache as cache_module
 from tenxeval_tui.evaluation.provenance.versions_cache import VersionsCache, install_state
 
 LONG_AGO_NS = time.time_ns() - 3600 * 10**9
@@ -42,7 +42,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "site"
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.setattr(cache_module, "RECENT_S", -1e9)  # the test's own folders are new
+    monkeypatch.setattr(state_module, "RECENT_S", -1e9)  # the test's own folders are new
     return folder
 
 
@@ -93,7 +93,7 @@ def test_an_install_made_just_now_is_not_kept(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A change within the file system's timestamp granularity would keep the same key."""
-    monkeypatch.setattr(cache_module, "RECENT_S", 2.0)
+    monkeypatch.setattr(state_module, "RECENT_S", 2.0)
     _install(site, "1.0")
     os.utime(site)  # now
     path = tmp_path / "versions.json"
