@@ -161,7 +161,10 @@ class EditorScreen(ModeScreen):
 
     @document.setter
     def document(self, document: EvalSetDocument | None) -> None:
+        changed = document is not self.cases.document
         self.cases.document = document
+        if changed:  # the keys that need a document follow it (see _keys_follow)
+            self._keys_follow()
 
     @property
     def checked(self) -> bool:
@@ -170,7 +173,17 @@ class EditorScreen(ModeScreen):
 
     @checked.setter
     def checked(self, checked: bool) -> None:
+        changed = checked != self.cases.checked
         self.cases.checked = checked
+        if changed:  # editing waits for the check: so do its keys
+            self._keys_follow()
+
+    def _keys_follow(self) -> None:
+        """Have the footer look at the keys again: the focus may not move as a file opens
+        (it stays on the case list), so Textual would not, and the footer kept a broken
+        file's dimmed keys after a file that loads."""
+        if self.is_attached:
+            self.refresh_bindings()
 
     @property
     def schemas(self) -> SchemaCache:
@@ -498,7 +511,6 @@ class EditorScreen(ModeScreen):
         if path in paths:
             self.entries[paths.index(path)] = EvalSetEntry(path, problems=tuple(problems))
         self._show_entries()
-        self.refresh_bindings()  # no document: its keys are dimmed
         self._update_title()
 
     async def set_document(self, document: EvalSetDocument, *, checked: bool = True) -> None:
@@ -530,9 +542,6 @@ class EditorScreen(ModeScreen):
         if keep_id is None or self.focused is None:  # a reload removed the focused field
             table.focus()
         self._update_title()
-        # The keys that need a document follow it (the focus may not move, so Textual
-        # would not look at them again: the footer kept a broken file's dimmed keys).
-        self.refresh_bindings()
 
     async def _show_form(self) -> None:
         assert self.document is not None
@@ -569,7 +578,6 @@ class EditorScreen(ModeScreen):
             self._show_problems(document.path, problems)
             return
         self.checked = True
-        self.refresh_bindings()
         self.call_later(self._show_form)
 
     def _warn_unknown_keys(self, document: EvalSetDocument, unknown: list[Problem]) -> None:
