@@ -440,7 +440,9 @@ def replay_json_lines(
     return used
 
 
-_CASE_END_HEAD = '{"type": "case_end", "result": '
+CASE_END_HEAD = '{"type": "case_end", "result": '
+"""How a ``case_end`` line as a worker writes it starts: its result's JSON follows, then ``}``
+(:mod:`tenxeval_tui.runs.case_end_line` writes it)."""
 _JSON_SPACE = " \t\n\r"
 
 
@@ -449,13 +451,13 @@ def _case_end_result(line: str) -> EvalCaseResult | None:
     result's JSON, then ``}``), validated from its text by pydantic: no tree of dicts made
     first, a fifth of the line's read (issue #38). ``None`` for any other line, or one
     pydantic does not take: :func:`json.loads` then reads it, as any line."""
-    if not line.startswith(_CASE_END_HEAD):
+    if not line.startswith(CASE_END_HEAD):
         return None
     body = line.rstrip(_JSON_SPACE)
     if not body.endswith("}"):
         return None
     try:
-        return EvalCaseResult.model_validate_json(body[len(_CASE_END_HEAD) : -1])
+        return EvalCaseResult.model_validate_json(body[len(CASE_END_HEAD) : -1])
     except ValueError:  # not JSON, or not a result: read the usual way (or skipped)
         return None
 
@@ -474,4 +476,11 @@ def _light_repeat(data: dict[str, Any]) -> EvalCaseResult:
     )
 
 
-__all__ = ["JsonLinesObserver", "ObserverGroup", "RunObserver", "replay_json_lines", "started_case"]
+__all__ = [
+    "CASE_END_HEAD",
+    "JsonLinesObserver",
+    "ObserverGroup",
+    "RunObserver",
+    "replay_json_lines",
+    "started_case",
+]

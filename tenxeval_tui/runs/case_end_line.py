@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+from tenxeval_tui.evaluation.observers import CASE_END_HEAD
 
 _NO_FLOAT = (str, int, bool, type(None))
 
@@ -127,7 +128,7 @@ def encoded_case_end(
         body = serializer.to_json(result, include=include, exclude=exclude, ensure_ascii=True)
     except PydanticSerializationError:
         return None
-    return '{"type": "case_end", "result": ' + body.decode("ascii") + "}\n"
+    return CASE_END_HEAD + body.decode("ascii") + "}\n"
 
 
 __all__ = ["case_end_line", "encoded_case_end", "has_non_finite"]

@@ -64,33 +64,34 @@ JOURNAL_GLOB = "run-*.journal.jsonl"
 
 
 class _InFlight(RunObserver):
-    """The cases started and not yet finished, in the order they started; a case made of
-    its ids alone (:mod:`~tenxeval_tui.runs.case_starts`) kept with its line's data, and
-    made whole of it when read."""
+    """The cases started and not yet finished, in the order they started; the line of a
+    case made of its ids alone (:mod:`~tenxeval_tui.runs.case_starts`) kept beside it,
+    and the whole case made of it when read."""
 
     def __init__(self) -> None:
-        self._cases: dict[tuple[str, str], tuple[EvalCase, dict[str, Any] | None]] = {}
-        self._data: dict[str, Any] | None = None
-        """The data of the case_start line whose case is told next, when made of its ids."""
+        self._cases: dict[tuple[str, str], EvalCase] = {}
+        self._lines: dict[tuple[str, str], dict[str, Any]] = {}
+        """The case_start line's data of each running case made of its ids."""
 
     def named_case(self, data: dict[str, Any]) -> EvalCase:
         """:func:`~tenxeval_tui.runs.case_starts.named_case`, its line's data kept."""
         case = named_case(data)
-        self._data = data
+        self._lines[(str(data["eval_set_id"]), case.eval_id)] = data
         return case
 
     def on_case_start(self, eval_set_id: str, case: EvalCase) -> None:
-        data, self._data = self._data, None
-        self._cases[(eval_set_id, case.eval_id)] = (case, data)
+        self._cases[(eval_set_id, case.eval_id)] = case
 
     def on_case_end(self, result: EvalCaseResult) -> None:
-        self._cases.pop((result.eval_set_id, result.eval_id), None)
+        key = (result.eval_set_id, result.eval_id)
+        self._cases.pop(key, None)
+        self._lines.pop(key, None)
 
     def cases(self) -> list[tuple[str, EvalCase]]:
         """Each case still running, whole as its line has it, with its eval set's id."""
         return [
-            (set_id, case if data is None else started_case(data))
-            for (set_id, _), (case, data) in self._cases.items()
+            (key[0], started_case(self._lines[key]) if key in self._lines else case)
+            for key, case in self._cases.items()
         ]
 
 
