@@ -99,7 +99,8 @@ async def plain_weather_agent(message: str, trace: Trace) -> str:
 async def measure(count: int, concurrency: int, plain: bool = False) -> tuple[float, float, int]:
     target = plain_weather_agent if plain else build_graph(delay=MODEL_SECONDS)
     app, collector = create_eval_app(target)
-    config = EvalConfig(max_concurrency=concurrency)
+    # parallel: EvalConfig's default runs cases one at a time (as 10xGraph 0.10.3's).
+    config = EvalConfig(parallel=True, max_concurrency=concurrency)
     config.reporter.enabled = False
     evaluator = AgentEvaluator(app, collector, config)
     cases = eval_set(count)

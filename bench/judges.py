@@ -78,7 +78,8 @@ def main() -> int:
         OPENAI_BASE_URL=base_url,
         TENXEVAL_JUDGE_CACHE_DIR=cache,
     )
-    config = EvalConfig(max_concurrency=CONCURRENCY)
+    # parallel: EvalConfig's default runs cases one at a time (as 10xGraph 0.10.3's).
+    config = EvalConfig(parallel=True, max_concurrency=CONCURRENCY)
     config.reporter.enabled = False
     config.enable_criterion("final_response_match_v2", CriterionConfig(num_samples=SAMPLES))
     cases = [
