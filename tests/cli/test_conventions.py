@@ -83,3 +83,18 @@ def test_force_color_colours_a_piped_run_and_no_color_wins(project: Path) -> Non
     both = cli(project, *args, env={"FORCE_COLOR": "1"})  # cli() sets NO_COLOR=1
     assert both.returncode == 0
     assert "\x1b[" not in both.stdout
+
+
+def test_every_help_text_reads_as_written() -> None:
+    # argparse %-formats an argument's help but prints a description as it is: a "%%"
+    # there showed doubled ("95%% interval").
+    import argparse
+
+    from tenxeval_tui.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(
+        a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    for name, command in commands.items():
+        assert "%%" not in command.format_help(), name
