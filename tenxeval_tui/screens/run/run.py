@@ -222,9 +222,10 @@ class RunScreen(ModeScreen):
         yield SteadyFooter()
 
     def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
-        """The options bar's agent, jobs, workers and preset: those of the last run in this
-        workspace (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``
-        / ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
+        """The options bar's agent, jobs, workers and preset: the agent of the last run in
+        this workspace and the jobs and preset of the last run anywhere (the user's
+        settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY`` /
+        ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
         ws = self.workspace
         user = host_of(self.app).preferences.settings
         names = ("agent", "concurrency", "workers")
