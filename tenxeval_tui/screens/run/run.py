@@ -55,6 +55,7 @@ from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
+from tenxeval_tui.screens.reports.html_report import open_in_browser
 from tenxeval_tui.screens.run.run_stop import (
     END_CHOICES,
     STOP_CHOICES,
@@ -911,9 +912,7 @@ class RunScreen(ModeScreen):
         if run is None or not run.html_reports:
             self.notify("This run wrote no HTML report.", severity="warning")
             return
-        path = Path(self._report_for_selected(run.html_reports))
-        self.app.open_url(path.resolve().as_uri())
-        self.notify(f"Opened {path.name} in the browser.", markup=False)
+        open_in_browser(self, Path(self._report_for_selected(run.html_reports)))
 
     def _report_for_selected(self, files: list[str]) -> str:
         run = self.live
