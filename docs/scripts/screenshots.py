@@ -323,6 +323,10 @@ def main(names: list[str]) -> int:
     os.environ["TENXEVAL_REVIEWER"] = "ada"
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="shots-") as base:
+        # A settings file and state of their own: yours (a theme, rebound keys, the tip
+        # hidden) stay out of the pictures, and the runs here stay out of your [last_run].
+        os.environ["TENXEVAL_CONFIG_DIR"] = str(Path(base) / "config")
+        os.environ["TENXEVAL_STATE_DIR"] = str(Path(base) / "state")
         folders: dict[Callable[[Path], Path], Path] = {}
         for shot in chosen_shots(names):
             started = time.monotonic()

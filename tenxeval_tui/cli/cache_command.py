@@ -63,7 +63,7 @@ def add_cache_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """The ``cache`` subcommand and its ``list``, ``clear`` and ``prune`` actions."""
     cache = sub.add_parser(
         "cache",
-        help="show, clear or prune the judge reply cache",
+        help="list, clear or prune the judge reply cache",
         description="The judge reply cache (default: $TENXEVAL_JUDGE_CACHE_DIR, else "
         ".tenxeval_cache/judge in the current folder). Only the cache's own entry files "
         "are ever removed.",

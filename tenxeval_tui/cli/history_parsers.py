@@ -91,7 +91,7 @@ def add_history_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "history",
         help="each eval set's runs over time and its cases' pass/fail strings",
         description="The runs of each eval set in a report folder (time, commit, pass "
-        "rate with its 95%% interval, cost, wall time) and each case's pass/fail string "
+        "rate with its 95% interval, cost, wall time) and each case's pass/fail string "
         "over them, with the run where it last changed. Read from the folder's history "
         "index (.tenxeval-history.sqlite), brought up to date first.",
     )

@@ -290,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "more",
         nargs="*",
+        default=[],  # without a default argparse counts a "*" positional as required
         metavar="REPORT",
         help="more reports: all of them side by side as the variant matrix, BASELINE first "
         "(exit 1 when one is significantly worse than BASELINE)",

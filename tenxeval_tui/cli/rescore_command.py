@@ -95,7 +95,8 @@ def rescore_command(args: argparse.Namespace) -> int:
     except (EvalFileError, KeyError, ValueError) as exc:
         return _fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     except OSError as exc:
-        return _fail(f"{reading}: {exc.strerror or exc}")
+        # the bounded reads raise with the path in the message already (no strerror)
+        return _fail(f"{reading}: {exc.strerror}" if exc.strerror else str(exc))
     try:
         rescored = run_main(rescore_report(report, config, eval_sets=eval_sets))
     except CriterionConfigError as exc:

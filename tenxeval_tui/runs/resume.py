@@ -130,7 +130,8 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
     argv: list[str] = ["run", *(shown(path) for path in plan.eval_sets)]
     if plan.agent:
         argv += ["--agent", plan.agent]
-    ids = sorted({eval_id for ids in plan.only.values() for eval_id in ids})
+    chosen = (plan.selection_for(path).eval_ids for path in plan.eval_sets)  # filter and rerun
+    ids = sorted({eval_id for ids in chosen for eval_id in ids or ()})
     for eval_id in ids:
         argv += ["--case", eval_id]
     if plan.selection.tags:

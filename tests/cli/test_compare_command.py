@@ -184,3 +184,9 @@ def test_a_partial_or_empty_report_is_warned_about_never_compared_silently(
     assert json.loads(done.stdout)["cases"]  # the comparison is still made, and said
     quiet = run("compare", base, base)
     assert "warning" not in quiet.stderr
+
+
+def test_a_missing_report_argument_names_only_the_required_ones(run: Run) -> None:
+    done = run("compare", "only.json")
+    assert done.returncode == 2
+    assert "the following arguments are required: CURRENT\n" in done.stderr  # REPORT is optional

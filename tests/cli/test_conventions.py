@@ -83,3 +83,23 @@ def test_force_color_colours_a_piped_run_and_no_color_wins(project: Path) -> Non
     both = cli(project, *args, env={"FORCE_COLOR": "1"})  # cli() sets NO_COLOR=1
     assert both.returncode == 0
     assert "\x1b[" not in both.stdout
+
+
+def test_every_help_text_reads_as_written_and_names_real_actions() -> None:
+    # argparse %-formats an argument's help but prints a description as it is: a "%%"
+    # there showed doubled ("95%% interval").
+    import argparse
+
+    from tenxeval_tui.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, command in commands.items():
+        assert "%%" not in command.format_help(), name
+    listing = parser.format_help()
+    cache_line = next(line for line in listing.splitlines() if line.strip().startswith("cache"))
+    actions = next(
+        a for a in commands["cache"]._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    assert "show" not in cache_line and "show" not in actions  # `cache show` is no action
+    assert all(action in cache_line for action in actions), cache_line

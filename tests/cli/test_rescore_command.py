@@ -78,8 +78,11 @@ def test_bad_inputs_exit_2_naming_what_is_wrong(project: Path, in_process: InPro
     assert bad_suffix.returncode == 2 and "out.txt" in bad_suffix.stderr
     assert not (project / "out.txt").exists()
     missing = in_process(project, "rescore", "nope.json")
-    assert missing.returncode == 2 and "nope.json" in missing.stderr
+    assert missing.returncode == 2
+    assert missing.stderr == "tenxeval-tui rescore: nope.json: no such file\n"  # named once
+    config = in_process(project, "rescore", str(report), "--config", "none.json")
+    assert config.stderr == "tenxeval-tui rescore: none.json: no such file\n"
     preset = in_process(project, "rescore", str(report), "--preset", "no_such")
     assert preset.returncode == 2 and "unknown preset 'no_such'" in preset.stderr
-    for done in (bad_suffix, missing, preset):
+    for done in (bad_suffix, missing, config, preset):
         assert "Traceback" not in done.stderr

@@ -126,3 +126,11 @@ def test_the_run_views_plan_resumes_with_its_files_agent_cases_and_journal(tmp_p
         "--tags smoke --output-dir reports --resume reports/.journal/run-1.jsonl"
     )
     assert plan_resume_command(plan.model_copy(update={"journal": None})) is None
+    # the run view's filter ids are the plan's selection (over every file), not its `only`
+    filtered = plan.model_copy(
+        update={"only": {}, "selection": CaseSelection(eval_ids=("c3",), every_tag=False)}
+    )
+    assert plan_resume_command(filtered, tmp_path) == (
+        "tenxeval-tui run evals/a.evalset.json --agent bot:agent --case c3 "
+        "--output-dir reports --resume reports/.journal/run-1.jsonl"
+    )

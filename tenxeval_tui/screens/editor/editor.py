@@ -742,7 +742,8 @@ class EditorScreen(ModeScreen):
         """Create a new eval set file (asks for its name; written on first save)."""
         if not await self.confirm_leave():
             return
-        new = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root))
+        # resolved, as the file list's paths are: else the follower lists the saved file twice
+        new = await self.app.push_screen_wait(NewEvalSetScreen(self.workspace.root.resolve()))
         if new is not None:
             document = EvalSetDocument.new(new.path, eval_set_id=new.eval_set_id, agent=new.agent)
             await self.set_document(document)

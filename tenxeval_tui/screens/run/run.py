@@ -11,7 +11,7 @@ import asyncio
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -55,6 +55,7 @@ from tenxeval_tui.screens.common.flip_marks import FlipMarks
 from tenxeval_tui.screens.common.host import host_of
 from tenxeval_tui.screens.common.mode_screen import ModeScreen
 from tenxeval_tui.screens.common.typing_keys import hidden_while_typing
+from tenxeval_tui.screens.reports.html_report import open_in_browser
 from tenxeval_tui.screens.run.run_stop import (
     END_CHOICES,
     STOP_CHOICES,
@@ -222,9 +223,10 @@ class RunScreen(ModeScreen):
         yield SteadyFooter()
 
     def _initial_options(self) -> tuple[str, int, int | str | None, str | None]:
-        """The options bar's agent, jobs, workers and preset: those of the last run in this
-        workspace (the user's settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY``
-        / ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
+        """The options bar's agent, jobs, workers and preset: the agent of the last run in
+        this workspace and the jobs and preset of the last run anywhere (the user's
+        settings), else ``$TENXEVAL_AGENT`` / ``$TENXEVAL_CONCURRENCY`` /
+        ``$TENXEVAL_WORKERS``, the project's, the user's ``run.*``, the defaults."""
         ws = self.workspace
         user = host_of(self.app).preferences.settings
         names = ("agent", "concurrency", "workers")
@@ -330,10 +332,7 @@ class RunScreen(ModeScreen):
             for path, problem in skipped:  # said in the workbench's terms, before any start
                 self.say_problem(f"{self.workspace.display_path(path)} cannot run: {problem}")
                 return
-        only: dict[str, list[str]] = {}
-        if choice.eval_ids:
-            only = {str(path): list(choice.eval_ids) for path in paths}
-        if self.launch(paths, only=only, tags=choice.tags):
+        if self.launch(paths, eval_ids=choice.eval_ids, tags=choice.tags):
             # keys typed next act on the run (e, s, x...), not into the box run from
             self.query_one(RunCaseTable).focus()
 
@@ -357,10 +356,16 @@ class RunScreen(ModeScreen):
         paths: list[Path],
         *,
         only: dict[str, list[str]] | None = None,
+        eval_ids: Sequence[str] = (),
         tags: list[str] | None = None,
         carry: list[EvalCaseResult] | None = None,
     ) -> bool:
-        """Start a run of ``paths`` (restricted by ``only`` and ``tags``); ``False`` if it cannot.
+        """Start a run of ``paths`` (restricted by ``only``, ``eval_ids`` and ``tags``);
+        ``False`` if it cannot.
+
+        ``only`` names the cases of each file (a rerun: each is there); ``eval_ids`` and
+        ``tags`` are the filter's, over every file (a file holding none of them is left
+        out, not an error).
 
         ``carry`` are earlier results shown as carried over. A run in progress is
         stopped first (its worker is killed).
@@ -376,7 +381,7 @@ class RunScreen(ModeScreen):
         if problem:
             self._say(problem, "bold red")
             return False
-        self.request = self.plan_for(paths, choice, only=only, tags=tags)
+        self.request = self.plan_for(paths, choice, only=only, eval_ids=eval_ids, tags=tags)
         self.stopped_run = StoppedRun.of(self.request)
         self._start(self.request, list(carry or []))
         self._remember_options(choice)
@@ -388,6 +393,7 @@ class RunScreen(ModeScreen):
         choice: RunChoice,
         *,
         only: dict[str, list[str]] | None = None,
+        eval_ids: Sequence[str] = (),
         tags: list[str] | None = None,
     ) -> RunPlan:
         """The plan of a run of ``paths`` with the options ``choice`` (see :meth:`launch`)."""
@@ -400,7 +406,9 @@ class RunScreen(ModeScreen):
             agent_explicit=bool(agent) and agent != (ws.settings.agent or ""),
             eval_sets=[p.resolve() for p in paths],
             only={str(Path(k).resolve()): v for k, v in (only or {}).items()},
-            selection=CaseSelection(tags=tuple(tags or ()), every_tag=False),  # any #tag
+            selection=CaseSelection(  # any #tag
+                eval_ids=tuple(eval_ids) or None, tags=tuple(tags or ()), every_tag=False
+            ),
             concurrency=choice.concurrency,
             repeats=choice.repeats,
             workers=choice.workers,
@@ -904,9 +912,7 @@ class RunScreen(ModeScreen):
         if run is None or not run.html_reports:
             self.notify("This run wrote no HTML report.", severity="warning")
             return
-        path = Path(self._report_for_selected(run.html_reports))
-        self.app.open_url(path.resolve().as_uri())
-        self.notify(f"Opened {path.name} in the browser.", markup=False)
+        open_in_browser(self, Path(self._report_for_selected(run.html_reports)))
 
     def _report_for_selected(self, files: list[str]) -> str:
         run = self.live

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol
 
@@ -53,6 +54,7 @@ class VariantHost(Protocol):
         choice: RunChoice,
         *,
         only: dict[str, list[str]] | None = None,
+        eval_ids: Sequence[str] = (),
         tags: list[str] | None = None,
     ) -> RunPlan: ...
 
@@ -151,8 +153,7 @@ class VariantRunScreen(Screen[None]):
         if not paths:
             self._header("No eval sets to run.", "bold red")
             return
-        only = {str(path): list(choice.eval_ids) for path in paths} if choice.eval_ids else {}
-        base = screen.plan_for(paths, choice, only=only, tags=choice.tags)
+        base = screen.plan_for(paths, choice, eval_ids=choice.eval_ids, tags=choice.tags)
         self.live = VariantRuns.of(base, chosen, screen.output_dir, LiveRun)
         columns = self.query_one(VariantColumns)
         columns.start(self.live.names)

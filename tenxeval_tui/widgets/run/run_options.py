@@ -81,8 +81,10 @@ class RunChoice:
                 self.eval_ids.append(word)
 
 
-NARROW = 120
-"""Below this many columns the options take two lines (what to run; how)."""
+NARROW = 160
+"""Below this many columns the options take two lines (what to run; how): on one line, the
+scope (30) and the case filter (24) beside how to run (78) leave the agent box its 26
+columns only from here (at 120 it got none)."""
 
 
 class RunOptions(Vertical):

@@ -8,13 +8,15 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Select
 
 from tenxeval_tui.app import WorkbenchApp
 from tenxeval_tui.screens.editor.editor import EditorScreen
+from tenxeval_tui.screens.editor.new_eval_set import NewEvalSetScreen
 from tenxeval_tui.screens.run.run import RunScreen
 from tenxeval_tui.widgets.editor.eval_set_list import EvalSetList
-from tests.tui.conftest import wait_for, wait_for_form
+from tests.tui.conftest import to_widget, wait_for, wait_for_form
 from tests.tui.run.conftest import write_workspace
 
 
@@ -73,3 +75,32 @@ async def test_the_file_lists_count_follows_unsaved_cases(tmp_path: Path) -> Non
         assert editor.document.dirty
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: listed(app).get(name) == count)
+
+
+async def test_a_new_eval_set_saved_in_a_folder_named_relatively_is_listed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `tenxeval-tui evals` (or no path: ".") names the folder relatively; the new file's
+    # entry and the one the follower finds on disk after the save are the same file.
+    root = write_workspace(tmp_path / "project")
+    monkeypatch.chdir(root)
+    app = WorkbenchApp("evals")  # following files, as the workbench does
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for_form(pilot)
+        await to_widget(pilot, "files", "ctrl+g")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewEvalSetScreen))
+        await to_widget(pilot, "new-name")
+        await pilot.press(*"fresh", "enter")
+        await wait_for(pilot, lambda: app.screen.sub_title.startswith("fresh.evalset.json"))
+        await pilot.press("ctrl+n", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.sub_title == "fresh.evalset.json")
+        # a file made after the save: once it is listed, the follower has seen the save too
+        shutil.copy(root / "evals" / "more.evalset.json", root / "evals" / "later.evalset.json")
+        await wait_for(pilot, lambda: "later.evalset.json" in names(app))
+        assert names(app).count("fresh.evalset.json") == 1, names(app)
+
+
+def names(app: WorkbenchApp) -> list[str]:
+    editor = next(s for s in app.screen_stack if isinstance(s, EditorScreen))
+    return [entry.path.name for entry in editor.query_one(EvalSetList).entries]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import webbrowser
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +152,19 @@ async def test_errored_case_shows_its_error(tmp_path: Path) -> None:
         assert "TimeoutError: agent took 30s" in plain(app.screen.query_one("#case-error", Static))
 
 
-async def test_open_html_report_in_browser(tmp_path: Path) -> None:
+def a_browser(monkeypatch: pytest.MonkeyPatch, *, found: bool) -> None:
+    """Whether this machine has a browser to open a report in, as ``webbrowser`` finds."""
+
+    def get(using: str | None = None) -> object:
+        if not found:
+            raise webbrowser.Error("could not locate runnable browser")
+        return object()
+
+    monkeypatch.setattr(webbrowser, "get", get)
+
+
+async def test_open_html_report_in_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_browser(monkeypatch, found=True)
     _, cur = write_reports(tmp_path)
     app = BrowserApp(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -164,6 +177,24 @@ async def test_open_html_report_in_browser(tmp_path: Path) -> None:
         await open_current_report(pilot)
         await pilot.press("o")
         await wait_for(pilot, lambda: len(app.opened) == 2)
+
+
+async def test_without_a_browser_o_says_where_the_html_report_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an ssh session, a server: "Opened ... in the browser" was said, and nothing opened
+    a_browser(monkeypatch, found=False)
+    _, cur = write_reports(tmp_path)
+    html = cur.with_suffix(".html")
+    html.write_text("<html></html>", encoding="utf-8")
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.screen.query_one(ReportList).entries) == 2)
+        await pilot.press("o")
+        said = f"No browser to open it in here; the HTML report is {html.resolve()}"
+        await wait_for(pilot, lambda: said in notifications(app), what=said)
+        assert app.opened == []
+        assert not any(n.startswith("Opened") for n in notifications(app))
 
 
 async def test_edit_and_rerun_go_to_the_app_actions(tmp_path: Path) -> None:

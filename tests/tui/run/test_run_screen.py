@@ -456,6 +456,36 @@ async def test_watch_mode_takes_a_removed_case_out_of_the_view(workspace: Path) 
         assert screen.live is not None and screen.live.total == 4
 
 
+async def test_a_case_id_filter_runs_that_case_from_whichever_eval_set_holds_it(
+    workspace: Path,
+) -> None:
+    """An id in the filter, with "all eval sets": the sets without that case are left out,
+    as for a tag; they once stopped the run ("none of the 1 case(s) chosen for this run is
+    in the file: was it changed since they were chosen?"), and an id no set has said so too
+    instead of that nothing matches the filter."""
+    reports = workspace / "reports"
+    async with WorkbenchApp(workspace).run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        screen.query_one("#case-filter", Input).value = "paris"  # in cities, not in more
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: finished(screen))
+        assert screen.live is not None and sorted(screen.live.cases) == ["cities::paris"]
+        written = sorted(p.name for p in reports.glob("*.json"))
+        assert len(written) == 1 and written[0].startswith("cities"), (written, message(screen))
+
+        screen.query_one("#case-filter", Input).value = "paris lima"  # one in each set
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: finished(screen, runs=2))
+        assert sorted(screen.live.cases) == ["cities::paris", "more::lima"], message(screen)
+
+        screen.query_one("#case-filter", Input).value = "nowhere"
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: finished(screen, runs=3))
+        assert "Nothing ran: no case of the eval sets run matches the case filter" in message(
+            screen
+        )
+
+
 async def test_a_filtered_run_writes_reports_only_of_the_eval_sets_it_ran(
     workspace: Path,
 ) -> None:
