@@ -137,3 +137,16 @@ def test_canonical_json_is_json_s_own_sorted_compact_text(monkeypatch: pytest.Mo
     monkeypatch.setattr(json.JSONEncoder, "__init__", counted)
     assert [canonical_json(value) for value in ODD_VALUES] == expected
     assert made == []
+
+
+def test_canonical_json_raises_as_json_does_and_the_next_call_is_unharmed() -> None:
+    loop: list[object] = []
+    loop.append(loop)
+    shared = [1]
+    for _ in range(2):  # a failed call leaves nothing behind that fails the next one
+        with pytest.raises(ValueError, match="Circular reference"):
+            canonical_json({"a": [loop]})
+        with pytest.raises(TypeError, match="not JSON serializable"):
+            canonical_json({"a": shared, "b": object()})
+        # the list the failed call was inside is no circular reference now
+        assert canonical_json({"a": shared, "b": [shared]}) == b'{"a":[1],"b":[[1]]}'
