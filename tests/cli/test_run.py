@@ -526,3 +526,28 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     assert f"{len(data['results'])} case(s) finished, {8 - len(data['results'])} to run" in (
         resumed.stdout
     )
+
+
+def test_a_folder_run_leaves_out_the_eval_set_without_an_agent_naming_it(
+    project: Path, in_process: InProcess
+) -> None:
+    """No agent given: the set naming its own runs; the one naming none is skipped, said
+    with its file and what is missing. With none runnable the run stops, naming each."""
+    named = EvalSet(
+        eval_set_id="named",
+        metadata={"agent": AGENT},
+        eval_cases=[EvalCase.single_turn("hi", "Hello, Ada!", "Hello")],
+    )
+    named.to_file(project / "evals" / "named.evalset.json")
+    done = in_process(project, "run", "evals", "--output-dir", "out", "--threshold", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "tenxeval-tui run: skipped evals/plain.evalset.json: no agent for eval set "
+        "'plain_agent': name one as MODULE:ATTR (--agent" in done.stderr
+    )
+    (report,) = reports(project / "out")
+    assert case_ids(report) == ["hi"]
+    (project / "evals" / "named.evalset.json").unlink()
+    none = in_process(project, "run", "evals", "--output-dir", "out2")
+    assert none.returncode == 2
+    assert "evals/plain.evalset.json: no agent for eval set 'plain_agent'" in none.stderr
