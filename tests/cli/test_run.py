@@ -151,6 +151,28 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
     assert opened.startswith("file://") and opened.endswith(".html")
 
 
+def test_open_with_no_browser_says_where_the_html_report_is(project: Path) -> None:
+    """No browser to find (no $BROWSER, no display, none on the PATH: an ssh session)."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")
+    }
+    env["PATH"] = str(SCRIPT.parent)
+    done = subprocess.run(
+        [str(SCRIPT), "run", "--agent", AGENT, "evals", "--tags", "smoke", "--open", "-q"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+        env={**env, "NO_COLOR": "1", "COLUMNS": "200"},
+    )
+    assert done.returncode == 0, done.stderr
+    (html,) = reports(project / "eval_reports", ".html")
+    assert (
+        f"tenxeval-tui run: --open: no browser to open it in here; the HTML report is {html}"
+        in done.stderr
+    )
+
+
 def test_an_eval_set_runs_with_the_agent_its_metadata_names(
     project: Path, in_process: InProcess
 ) -> None:
