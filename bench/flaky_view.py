@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from support.own_settings import own_settings
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from textual.app import App
@@ -104,4 +106,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with own_settings():  # never the developer's settings file and state
+        raise SystemExit(main())

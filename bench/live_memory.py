@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from support.own_settings import own_settings
+
 TARGET_MB = 300
 TARGET_EVENTS = 200_000
 
@@ -194,4 +196,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from agreement_labels import order_results, write_eval_set
+from support.own_settings import own_settings
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -183,4 +184,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

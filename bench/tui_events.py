@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from support.own_settings import own_settings
 from textual import events
 from textual.binding import Binding
 
@@ -234,4 +235,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

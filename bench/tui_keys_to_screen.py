@@ -38,6 +38,7 @@ from keyscreen.actions import Editor, Reports, RunView
 from keyscreen.fixtures import write_report, write_workspace
 from keyscreen.session import Figures, Floor, Session, percentile
 from keyscreen.terminal import Terminal, python_argv
+from support.own_settings import own_settings
 
 COLUMNS, ROWS = 120, 40
 KEY_MS, SLOW_MS, P95_MS, BURST_MS = 50.0, 100.0, 100.0, 200.0
@@ -189,8 +190,6 @@ def main() -> int:
         write_report(workspace / "eval_reports")
         env = {
             **os.environ,
-            "TENXEVAL_STATE_DIR": str(workspace / ".state"),
-            "TENXEVAL_CONFIG_DIR": str(workspace / ".config"),
             "PYTHONPATH": str(REPO),  # the sample agent
             "COLORTERM": "truecolor",
         }
@@ -273,4 +272,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from support.own_settings import own_settings
 from textual import events
 from textual.binding import Binding
 
@@ -175,4 +176,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

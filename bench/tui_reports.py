@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from support.own_settings import own_settings
 from textual.app import App
 
 from tenxeval_tui.browsing.reports_index import list_reports
@@ -198,4 +199,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from support.own_settings import own_settings
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 
@@ -231,4 +232,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with own_settings():  # never the developer's settings file and state
+        raise SystemExit(main())

@@ -35,6 +35,7 @@ from pathlib import Path
 from keyscreen.fixtures import case_id, write_report, write_workspace
 from keyscreen.floor_app import FloorApp, row_text
 from keyscreen.terminal import Terminal, python_argv
+from support.own_settings import own_settings
 
 APP = Path(sys.executable).parent / "tenxeval-tui"
 REPO = Path(__file__).resolve().parent.parent
@@ -77,8 +78,6 @@ def real_starts(count: int, base: Path | None) -> None:
         write_report(workspace / "eval_reports")
         env = {
             **os.environ,
-            "TENXEVAL_STATE_DIR": str(workspace / ".state"),
-            "TENXEVAL_CONFIG_DIR": str(workspace / ".config"),
             "PYTHONPATH": str(REPO),
             "COLORTERM": "truecolor",
         }
@@ -131,8 +130,6 @@ def headless_starts(count: int) -> None:
         workspace = Path(folder)
         shutil.copytree(REPO / "sample_evals", workspace / "sample_evals")
         (workspace / "pyproject.toml").write_text('[tool.tenxeval]\noutput_dir = "reports"\n')
-        os.environ["TENXEVAL_STATE_DIR"] = str(workspace / ".state")
-        os.environ["TENXEVAL_CONFIG_DIR"] = str(workspace / ".config")
 
         def workbench() -> WorkbenchApp:
             return WorkbenchApp(workspace)
@@ -179,4 +176,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from support.own_settings import own_settings
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 import tui_events
@@ -158,4 +160,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -176,6 +176,8 @@ def prepare_run(
     tags = tuple(_split_tags(args.tags))
     if args.tags and not tags:
         raise UsageError("--tags: no tag given (use --tags NAME[,NAME...])")
+    if args.any_tag and not tags:
+        raise UsageError("--any-tag: no --tags given (use --tags NAME,NAME --any-tag)")
     shard = _shard(args.shard)
     workers, backend, address = _backend(args, sources, config)
     modules = _import_criteria_modules(args.criteria_modules, workspace, agent_folder)
@@ -190,7 +192,11 @@ def prepare_run(
         agent_explicit=agent_given,
         search_path=agent_folder,
         eval_sets=files,
-        selection=CaseSelection(eval_ids=tuple(args.cases) if args.cases else None, tags=tags),
+        selection=CaseSelection(
+            eval_ids=tuple(args.cases) if args.cases else None,
+            tags=tags,
+            every_tag=not args.any_tag,
+        ),
         config=config,
         config_file=config_file,
         criteria_modules=modules,

@@ -104,7 +104,9 @@ class ConsoleDisplay:
         if self.open_html and published.html:
             import webbrowser
 
-            webbrowser.open(Path(published.html[0]).resolve().as_uri())
+            html = Path(published.html[0]).resolve()
+            if not webbrowser.open(html.as_uri()):  # no browser here (an ssh session, a server)
+                self.warning(f"--open: no browser to open it in here; the HTML report is {html}")
 
     def journal_kept(self, journal: Path, *, resumable: bool) -> None:
         """Where the journal is, and (``resumable``) the command that runs the rest."""

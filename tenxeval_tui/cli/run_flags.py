@@ -116,7 +116,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--tags",
         action="append",
         metavar="TAG[,TAG]",
-        help="run only cases carrying every one of these tags (repeatable)",
+        help="run only cases carrying every one of these tags (repeatable; with --any-tag: "
+        "one of them)",
+    )
+    parser.add_argument(
+        "--any-tag",
+        action="store_true",
+        help="with --tags: run the cases carrying any one of the tags, not every one (as the "
+        "workbench's #tag filter does)",
     )
     parser.add_argument(
         "--case",
@@ -255,6 +262,8 @@ def _flags_show_a_usage_error(args: argparse.Namespace) -> bool:
     if any(not os.path.exists(path) for path in args.paths):
         return True
     if args.tags is not None and not any(t.strip() for item in args.tags for t in item.split(",")):
+        return True
+    if args.any_tag and args.tags is None:
         return True
     if args.shard is not None:
         parts = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", args.shard)

@@ -46,6 +46,7 @@ from tenxeval_tui.evaluation.observers import (
 from tenxeval_tui.evaluation.results.journal_tail import CaseSeen, JournalTail
 from tenxeval_tui.runs.brief_results import reads_brief_results
 from tenxeval_tui.runs.case_starts import named_case, reads_case_ids
+from tenxeval_tui.runs.child_setup import NOT_RUN, not_run_sets
 from tenxeval_tui.runs.deadline_watch import DeadlineWatch, carry_on
 from tenxeval_tui.runs.held_interrupts import HeldInterrupts
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, KeptResults, with_kept
@@ -261,6 +262,8 @@ class _Follower:
         self.reports_written = False
         self.worker_error: str | None = None
         self.worker_deaths: list[str] = []
+        self.not_run: list[tuple[str, str]] = []
+        """``(path, problem)`` of each eval set the worker left out (no agent for it)."""
         self.planned_line = ""
         """The worker's ``worker_plan`` line (every case it will run): parsed only when it
         is needed (:func:`planned_sets`; objects a case in a long run)."""
@@ -296,6 +299,8 @@ class _Follower:
                 continue
             if data.get("type") == "worker_error":
                 self.worker_error = str(data.get("message", "the worker failed"))
+            elif data.get("type") == NOT_RUN:
+                self.not_run += [s for s in not_run_sets(data) if s not in self.not_run]
             elif data.get("type") == "worker_died":
                 self.worker_deaths.append(str(data.get("message", "a worker died")))
             elif data.get("type") == "worker_reports":
@@ -378,6 +383,9 @@ def run_in_child(
             spare = on_handed = None  # a later segment starts its own
             planned = planned or follower.planned_line
             outcome.worker_deaths += follower.worker_deaths
+            for path, problem in follower.not_run:  # each segment's worker says it again
+                if (line := f"skipped {path}: {problem}") not in outcome.warnings:
+                    outcome.warnings.append(line)
             ran, segment = segment, None
             if follower.watch.overdue and not outcome.interrupted:
                 segment, line = carry_on(ran, journal, follower.watch, follower.observer)

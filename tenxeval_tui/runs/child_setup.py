@@ -77,6 +77,63 @@ def load_agents(
     return evaluations
 
 
+NOT_RUN = "worker_not_run"
+"""The protocol line of the eval sets a run leaves out: ``sets``, each ``path``,
+``eval_set_id`` and ``problem`` (see :func:`split_agentless`)."""
+
+
+def split_agentless(
+    plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
+) -> tuple[list[tuple[Path, EvalSet]], list[tuple[Path, str, str]]]:
+    """The eval sets an agent runs, and ``(path, eval_set_id, problem)`` of each with no
+    agent at all: the run has none and the set names none (``metadata.agent``). Those are
+    left out, not run, so the others run; :class:`AgentLoadError` naming each file when
+    none is left (nothing could run). A set naming a malformed agent is kept: loading it
+    says what is wrong with it."""
+    from tenxeval_tui.evaluation.targets.loader import (
+        EVAL_SET_AGENT_KEY,
+        AgentLoadError,
+        agent_spec_for,
+    )
+
+    if plan.agent:
+        return list(files_and_sets), []
+    kept: list[tuple[Path, EvalSet]] = []
+    agentless: list[tuple[Path, str, str]] = []
+    for path, eval_set in files_and_sets:
+        own = eval_set.metadata.get(EVAL_SET_AGENT_KEY)
+        if isinstance(own, str) and own.strip():
+            kept.append((path, eval_set))
+            continue
+        try:
+            agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
+        except AgentLoadError as exc:
+            agentless.append((path, eval_set.eval_set_id, str(exc)))
+    if agentless and not kept:
+        raise AgentLoadError(
+            None, "\n".join(f"{_shown(path)}: {problem}" for path, _, problem in agentless)
+        )
+    return kept, agentless
+
+
+def not_run_sets(line: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(path, problem)`` of each eval set a ``worker_not_run`` line names."""
+    found = line.get("sets")
+    return [
+        (str(one.get("path", "")), str(one.get("problem", "")))
+        for one in (found if isinstance(found, list) else [])
+        if isinstance(one, dict)
+    ]
+
+
+def _shown(path: Path) -> str:
+    """``path`` from the current folder when it is inside it."""
+    cwd = Path.cwd()
+    return (
+        str(path.relative_to(cwd)) if path.is_absolute() and path.is_relative_to(cwd) else str(path)
+    )
+
+
 def set_up_logging(verbose: bool | None, level: str | None = None) -> None:
     """``level`` (a level name): records from that level up on stderr. Else ``verbose``:
     INFO records on stderr; ``False``: none but critical; ``None``: as it is."""

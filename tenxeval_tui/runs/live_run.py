@@ -27,6 +27,7 @@ from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.events import EventModel
 from tenxeval_tui.evaluation.observers import RunObserver
 from tenxeval_tui.runs.case_steps import Step, StepsInFlight, is_start
+from tenxeval_tui.runs.child_setup import NOT_RUN, not_run_sets
 from tenxeval_tui.runs.event_lines import EventLines
 from tenxeval_tui.runs.transcript import LiveTranscript
 
@@ -163,6 +164,8 @@ class LiveRun(RunObserver):
         self.html_reports: list[str] = []
         self.partial = False
         self.worker_error: str | None = None
+        self.not_run: list[tuple[str, str]] = []
+        """``(path, problem)`` of each eval set the worker left out (no agent for it)."""
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self.exit_code: int | None = None
         self.events_received = 0
@@ -256,9 +259,12 @@ class LiveRun(RunObserver):
     # -- what the worker says besides the observer calls ----------------------
 
     def on_worker_line(self, data: dict[str, Any]) -> None:
-        """A ``worker_plan``, ``worker_error``, ``worker_ack`` or ``worker_reports`` line."""
+        """A ``worker_plan``, ``worker_not_run``, ``worker_error``, ``worker_ack`` or
+        ``worker_reports`` line."""
         if data.get("type") == "worker_plan":
             self._plan(data.get("eval_sets") or [])
+        elif data.get("type") == NOT_RUN:
+            self.not_run += not_run_sets(data)
         elif data.get("type") == "worker_error":
             self.worker_error = str(data.get("message", "the worker failed"))
         elif data.get("type") == "worker_ack":

@@ -118,7 +118,8 @@ def resume_command(argv: Sequence[str], journal: Path) -> str:
 
 def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
     """The ``run`` command that resumes ``plan`` from its journal (``None`` without one):
-    its eval set files, agent, tags and cases by id, relative to ``cwd`` when inside it."""
+    its eval set files, agent, tags (``--any-tag`` when one of them is enough, as in the
+    run view's filter) and cases by id, relative to ``cwd`` when inside it."""
     if plan.journal is None:
         return None
 
@@ -136,6 +137,8 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
         argv += ["--case", eval_id]
     if plan.selection.tags:
         argv += ["--tags", ",".join(plan.selection.tags)]
+        if not plan.selection.every_tag and len(plan.selection.tags) > 1:
+            argv.append("--any-tag")  # the run view's #tags: one of them is enough
     if plan.output_dir is not None:
         argv += ["--output-dir", shown(plan.output_dir)]
     return resume_command(argv, Path(shown(plan.journal)))

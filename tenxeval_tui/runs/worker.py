@@ -61,9 +61,11 @@ from tenxeval_tui.runs.brief_results import brief_case_end_line
 from tenxeval_tui.runs.case_end_line import case_end_line
 from tenxeval_tui.runs.child_setup import (
     ERROR_EXIT,
+    NOT_RUN,
     load_agents,
     run_then_exit,
     set_up_logging,
+    split_agentless,
 )
 from tenxeval_tui.runs.early_agent import EarlyAgent, take_environment
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
@@ -171,6 +173,10 @@ def _journal_failed(out: ProtocolLines, stream: LeanJsonLinesObserver, message: 
     out.emit({"type": JOURNAL_FAILED, "message": message})
 
 
+def _not_run(path: Path, eval_set_id: str, problem: str) -> dict[str, str]:
+    return {"path": str(path), "eval_set_id": eval_set_id, "problem": problem}
+
+
 def check_simulators(plan: RunPlan, config: EvalConfig, eval_sets: Sequence[EvalSet]) -> None:
     """The simulated user of every scenario file is set up (its model, its goal judge);
     ``ValueError`` naming the scenario set when one is not."""
@@ -211,6 +217,16 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
             files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
         if (unfound := unfound_choice(plan, loaded)) is not None:
             raise RunProblem(unfound)
+        # A set with no agent at all is left out, said, and the others run.
+        files_and_sets, agentless = split_agentless(plan, files_and_sets)
+        if agentless:
+            out.emit({"type": NOT_RUN, "sets": [_not_run(*one) for one in agentless]})
+            left_out = {path for path, _, _ in agentless}
+            if walked is not None:
+                streamed = [(path, s) for path, s in streamed if path not in left_out]
+            plan = plan.model_copy(
+                update={"eval_sets": [p for p in plan.eval_sets if p not in left_out]}
+            )
         # The cases live as long as the run: later collections leave them alone (at
         # 100,000 cases each full collection walked them again: 8 s of the plan line).
         freeze_alive()

@@ -151,6 +151,28 @@ def test_open_hands_the_html_report_to_the_browser(project: Path) -> None:
     assert opened.startswith("file://") and opened.endswith(".html")
 
 
+def test_open_with_no_browser_says_where_the_html_report_is(project: Path) -> None:
+    """No browser to find (no $BROWSER, no display, none on the PATH: an ssh session)."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")
+    }
+    env["PATH"] = str(SCRIPT.parent)
+    done = subprocess.run(
+        [str(SCRIPT), "run", "--agent", AGENT, "evals", "--tags", "smoke", "--open", "-q"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+        env={**env, "NO_COLOR": "1", "COLUMNS": "200"},
+    )
+    assert done.returncode == 0, done.stderr
+    (html,) = reports(project / "eval_reports", ".html")
+    assert (
+        f"tenxeval-tui run: --open: no browser to open it in here; the HTML report is {html}"
+        in done.stderr
+    )
+
+
 def test_an_eval_set_runs_with_the_agent_its_metadata_names(
     project: Path, in_process: InProcess
 ) -> None:
@@ -526,3 +548,28 @@ def test_ctrl_c_exits_130_and_keeps_the_finished_cases(project: Path) -> None:
     assert f"{len(data['results'])} case(s) finished, {8 - len(data['results'])} to run" in (
         resumed.stdout
     )
+
+
+def test_a_folder_run_leaves_out_the_eval_set_without_an_agent_naming_it(
+    project: Path, in_process: InProcess
+) -> None:
+    """No agent given: the set naming its own runs; the one naming none is skipped, said
+    with its file and what is missing. With none runnable the run stops, naming each."""
+    named = EvalSet(
+        eval_set_id="named",
+        metadata={"agent": AGENT},
+        eval_cases=[EvalCase.single_turn("hi", "Hello, Ada!", "Hello")],
+    )
+    named.to_file(project / "evals" / "named.evalset.json")
+    done = in_process(project, "run", "evals", "--output-dir", "out", "--threshold", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "tenxeval-tui run: skipped evals/plain.evalset.json: no agent for eval set "
+        "'plain_agent': name one as MODULE:ATTR (--agent" in done.stderr
+    )
+    (report,) = reports(project / "out")
+    assert case_ids(report) == ["hi"]
+    (project / "evals" / "named.evalset.json").unlink()
+    none = in_process(project, "run", "evals", "--output-dir", "out2")
+    assert none.returncode == 2
+    assert "evals/plain.evalset.json: no agent for eval set 'plain_agent'" in none.stderr

@@ -473,3 +473,62 @@ def test_max_cost_of_a_resumed_run_counts_what_its_journal_spent_and_keeps_its_s
     assert "not running the 3 case(s) left: $2.0000 of max_cost $2.5 spent" in spent.stderr
     summary = json.loads(spent.stdout)
     assert summary["not_run"] == ["c2", "c3", "c4"] and summary["partial"] is True
+
+
+def test_the_run_views_resume_command_runs_the_cases_of_any_of_its_tags(
+    project: Path, in_process: InProcess
+) -> None:
+    """The run view's ``#session #chit-chat`` means either tag; its printed command runs
+    the same cases (``--tags`` alone means every tag: no case has both)."""
+    import shlex
+
+    from tenxeval_tui.evaluation.dataset.selection import CaseSelection
+    from tenxeval_tui.evaluation.eval_result import EvalCaseResult
+    from tenxeval_tui.evaluation.results.journal import RunJournal
+    from tenxeval_tui.runs.plan import RunPlan
+    from tenxeval_tui.runs.resume import plan_resume_command
+
+    path = project / "evals" / "plain.evalset.json"
+    selection = CaseSelection(tags=("session", "chit-chat"), every_tag=False)
+    plan = RunPlan(
+        agent=AGENT,
+        eval_sets=[path],
+        selection=selection,
+        output_dir=project / "out",
+        journal=project / "out" / ".journal" / "run-1.jsonl",
+    )
+    eval_set = EvalSet.from_file(path)
+    chosen = selection.cases(eval_set.eval_cases)
+    assert [c.eval_id for c in chosen] == ["greeting", "off_topic"]
+    assert plan.journal is not None
+    plan.journal.parent.mkdir(parents=True)
+    journal = RunJournal(plan.journal)  # the view stopped after its first case
+    journal.on_run_start(eval_set, chosen)
+    result = EvalCaseResult(
+        eval_id="greeting", passed=True, metadata={"eval_set_id": eval_set.eval_set_id}
+    )
+    journal.on_case_end(result)
+    command = plan_resume_command(plan, project)
+    assert command is not None
+    program, *args = shlex.split(command)
+    assert program == "tenxeval-tui"
+    done = in_process(project, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 case(s) finished, 1 to run" in done.stdout
+    assert case_ids(reports(project / "out")[0]) == ["greeting", "off_topic"]
+    # one tag: the same either way, and the command stays as it was
+    one = plan.model_copy(update={"selection": CaseSelection(tags=("smoke",), every_tag=False)})
+    assert "--any-tag" not in (plan_resume_command(one, project) or "")
+
+
+def test_any_tag_runs_the_cases_carrying_one_of_the_tags(
+    project: Path, in_process: InProcess
+) -> None:
+    common = ["run", "--agent", AGENT, "evals", "--tags", "session,chit-chat", "-q"]
+    every = in_process(project, *common, "--output-dir", "every")
+    assert every.returncode == 2 and "no case matches --tags/--case" in every.stderr
+    anyone = in_process(project, *common, "--any-tag", "--output-dir", "any")
+    assert anyone.returncode == 0, anyone.stdout + anyone.stderr
+    assert case_ids(reports(project / "any")[0]) == ["greeting", "off_topic"]
+    alone = in_process(project, "run", "--agent", AGENT, "evals", "--any-tag")
+    assert alone.returncode == 2 and "--any-tag: no --tags given" in alone.stderr

@@ -587,7 +587,12 @@ class RunScreen(ModeScreen):
                 f" They hold the {run.total - carried} cases run now; the {carried} carried"
                 " over are in the reports of the runs that ran them."
             )
-        self._say(f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}")
+        skipped = "".join(
+            f"\nNot run: {ws.display_path(Path(path))}: {problem}" for path, problem in run.not_run
+        )
+        self._say(
+            f"{state}: {len(run.report_files)} report files in {where}.{covers}{keys}{skipped}"
+        )
 
     def _rerun_keys(self, request: RunPlan) -> set[str]:
         """The keys of the cases ``request`` reruns by id (its ``only`` lists)."""

@@ -67,6 +67,10 @@ async def end_tool_call(process: WorkerProcess, state: CaseState) -> bool:
 def unfinished_cases(run: LiveRun) -> list[CaseState]:
     """The cases a stopped run did not finish (never started, or cut short with it; not
     those stopped one by one: they have their result), which "run the rest" runs."""
+    ran = (s for s in run.cases.values() if s.status != CaseStatus.CARRIED)
+    if run.worker_error is not None and not any(s.result for s in ran):
+        return []  # the worker stopped before any case ran (its agent did not load): the
+        # rest would stop the same way; `s` runs it again once that is fixed
     return [s for s in run.cases.values() if s.status == CaseStatus.CANCELLED and s.result is None]
 
 

@@ -344,6 +344,8 @@ async def test_no_agent_anywhere_is_said_for_the_eval_set_that_needs_one(workspa
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: finished(screen))
         assert "no agent for eval set 'cities'" in message(screen)
+        assert "evals/cities.evalset.json" in message(screen)  # its file named
+        assert screen.check_action("resume", ()) is False
         assert "agent box" in message(screen)
 
 
@@ -509,3 +511,38 @@ async def test_a_filtered_run_writes_reports_only_of_the_eval_sets_it_ran(
         assert "Nothing ran: no case of the eval sets run matches the case filter" in message(
             screen
         )
+
+
+async def test_all_eval_sets_run_those_with_an_agent_and_name_the_one_without(
+    workspace: Path,
+) -> None:
+    """No agent typed or set: the set naming its own runs; the other is not run, said
+    with its file and what it lacks, and "run the rest" is not offered for it."""
+    cities = workspace / "evals" / "cities.evalset.json"
+    data = json.loads(cities.read_text(encoding="utf-8"))
+    data["metadata"] = {**data.get("metadata", {}), "agent": "weather_bot:agent"}
+    cities.write_text(json.dumps(data), encoding="utf-8")
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_run_screen(pilot)
+        screen.query_one("#agent", Input).value = ""  # the settings' agent cleared
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: finished(screen))
+        assert screen.live is not None
+        counts = screen.live.counts()
+        assert (screen.live.total, counts["cancelled"]) == (3, 0), counts
+        said = message(screen)
+        assert "Run finished" in said
+        assert "Not run: evals/more.evalset.json: no agent for eval set 'more'" in said
+        assert screen.check_action("resume", ()) is False
+
+
+async def test_a_run_whose_agent_cannot_load_does_not_offer_the_rest(workspace: Path) -> None:
+    """The worker stopped before any case ran (its agent did not import): "run the rest"
+    would stop the same way, so it is not offered."""
+    (workspace / "weather_bot.py").write_text("import no_such_module_here\n", encoding="utf-8")
+    app = WorkbenchApp(workspace)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await run_all(app, pilot)
+        assert "Run errored" in message(screen)
+        assert screen.check_action("resume", ()) is False
