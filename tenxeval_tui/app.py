@@ -503,7 +503,7 @@ class WorkbenchApp(App[None]):
             return
         while self.screen is not run:  # a report opened from the run view sits on top
             await self.pop_screen()
-        run.launch([path], only={str(path): [eval_id]})
+        run.launch([path], only={str(path): [eval_id]}, chosen_by="run_again")
 
     async def accept_actual(
         self, path: Path, run: EvalCaseResult, parts: tuple[str, ...]

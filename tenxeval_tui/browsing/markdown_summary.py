@@ -151,10 +151,24 @@ def markdown_summary(
         lines.append(cost)
     counts = comparison.counts()
     shown = [CaseChange.REGRESSED, CaseChange.FIXED, CaseChange.NEW, CaseChange.REMOVED]
+    if counts[CaseChange.NOT_RUN]:
+        shown.append(CaseChange.NOT_RUN)
     lines += [
-        "| cases | | | " + ", ".join(f"{counts[c]} {c.value}" for c in shown) + " |",
+        "| cases | | | "
+        + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in shown)
+        + " |",
         "",
     ]
+    for side, selection in (
+        ("baseline", comparison.baseline_selection),
+        ("current", comparison.current_selection),
+    ):
+        if selection:
+            lines += [
+                f"_The {side} run is a selection ({_text(selection)}): the pass rates (the "
+                f"change) are over the {comparison.pass_rate_cases} case(s) both runs ran._",
+                "",
+            ]
     if comparison.significance:
         lines += [f"_Regressions of repeated cases: {_text(comparison.significance)}._", ""]
     regressed = comparison.regressed

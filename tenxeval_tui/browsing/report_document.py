@@ -40,6 +40,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalSummary,
 )
 from tenxeval_tui.evaluation.files.fileio import gc_paused, parse_json, read_text
+from tenxeval_tui.evaluation.selection_marks import SelectionMark, selection_of
 
 # Cases read before the report is shown; the rest follow in the background.
 FIRST_PAGE = 200
@@ -248,6 +249,8 @@ class ReportDocument:
         """The run was cancelled before every case finished."""
         self.rescored = False
         """The report is another scoring of a run (``rescore``, a what-if), not a run."""
+        self.selection: SelectionMark | None = None
+        """How the run chose some of the set's cases only (``None``: every case ran)."""
         try:
             self._read(data)
         except (KeyError, TypeError, ValueError, ValidationError):
@@ -267,6 +270,7 @@ class ReportDocument:
         metadata = data.get("metadata")
         self.partial = isinstance(metadata, dict) and bool(metadata.get(PARTIAL_KEY))
         self.rescored = isinstance(metadata, dict) and RESCORED_KEY in metadata
+        self.selection = selection_of(metadata)
         self.summary = EvalSummary.model_validate(data.get("summary") or {})
         self.rows = CaseRows(self._raw_results)
         if self._raw_results:
@@ -358,6 +362,7 @@ class ReportDocument:
             cases=cases,
             criteria=figures,
             partial=self.partial,
+            selection=self.selection.text if self.selection is not None else None,
         )
 
     def index_of(self, eval_set_id: str, eval_id: str, occurrence: int = 0) -> int | None:

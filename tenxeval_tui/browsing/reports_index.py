@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalSummary,
 )
 from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
+from tenxeval_tui.evaluation.selection_marks import selection_of
 from tenxeval_tui.evaluation.watch_marks import watch_session
 
 FULL_LOAD_LIMIT = 1_000_000
@@ -55,6 +56,9 @@ class ReportEntry:
     """Another scoring of a run listed already (``rescore``, a saved what-if)."""
     watch_session: str = ""
     """The watch session whose run it reports ("": none; see evaluation.watch_marks)."""
+    selection: str = ""
+    """How its run chose some of the eval set's cases only, in words ("": it ran every
+    case; see evaluation.selection_marks)."""
     session_runs: int = 1
     """Reports of its watch session it stands for in a grouped list (itself included)."""
 
@@ -172,7 +176,13 @@ def entry_from_report(path: Path, report: EvalReport) -> ReportEntry:
 def _marked(entry: ReportEntry, metadata: Any) -> ReportEntry:
     if not isinstance(metadata, dict):
         return entry
-    return replace(entry, rescored=RESCORED_KEY in metadata, watch_session=watch_session(metadata))
+    mark = selection_of(metadata)
+    return replace(
+        entry,
+        rescored=RESCORED_KEY in metadata,
+        watch_session=watch_session(metadata),
+        selection=mark.text if mark is not None else "",
+    )
 
 
 def group_watch_sessions(entries: list[ReportEntry]) -> list[ReportEntry]:

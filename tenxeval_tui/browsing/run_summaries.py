@@ -30,7 +30,7 @@ from tenxeval_tui.evaluation.analysis.compare import CaseOutcome, RunOutcome
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,7 @@ class RunSummary:
             "title": o.title,
             "pass_rate": o.pass_rate,
             "partial": o.partial,
+            "selection": o.selection,
             "rescored": self.rescored,
             "criteria": {k: list(v) for k, v in o.criteria.items()},
             "cases": [
@@ -89,6 +90,7 @@ class RunSummary:
                 cases=cases,
                 criteria={k: (float(v[0]), float(v[1])) for k, v in data["criteria"].items()},
                 partial=bool(data["partial"]),
+                selection=str(data["selection"]) if data.get("selection") is not None else None,
             ),
             flips=tuple(int(row[7]) for row in data["cases"]),
             rescored=bool(data["rescored"]),
@@ -200,13 +202,24 @@ class RunSummaries:
 def eval_set_history(
     summaries: Sequence[RunSummary], eval_set_id: str, last: int | None
 ) -> list[RunSummary]:
-    """The runs of ``eval_set_id`` among ``summaries``, oldest first (the ``last`` ones);
-    rescored reports are other scorings of runs already there, and are left out."""
+    """The runs of ``eval_set_id`` among ``summaries``, oldest first; rescored reports are
+    other scorings of runs already there, and are left out.
+
+    ``last`` counts runs of every case: the runs of a selection of them (a rerun of the
+    failed ones, a filter: ``metadata.selection``) since the oldest of those are kept,
+    their cases' results being real ones, but they take no place of a full run (ten reruns
+    of one case would leave the other cases no history).
+    """
     runs = sorted(
         (s for s in summaries if s.eval_set_id == eval_set_id and not s.rescored),
         key=lambda s: (s.timestamp, s.path.name),
     )
-    return runs[-last:] if last else runs
+    if not last:
+        return runs
+    full = [i for i, s in enumerate(runs) if s.outcome.selection is None]
+    if len(full) <= last:
+        return runs if full else runs[-last:]
+    return runs[full[-last] :]
 
 
 __all__ = ["PARSED", "ParsedSummaries", "RunSummaries", "RunSummary", "eval_set_history"]

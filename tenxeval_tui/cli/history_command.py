@@ -4,7 +4,9 @@ Reads the folder's history index (:mod:`tenxeval_tui.browsing.history`, brought 
 date first: only reports new or changed since are read). For each eval set: its last
 runs (time, commit, pass rate with its 95% interval, cost, wall time), then each case's
 pass/fail string over those runs and the run where it last changed, with that run's
-commit. Cases that passed in every run shown are counted, not listed, unless ``--all``
+commit. A run of some of the cases only (``metadata.selection``: a rerun of the failed
+ones, a filter) is listed marked ``(selection: ...)``; its cases' marks are in their
+strings, as real results of those cases. Cases that passed in every run shown are counted, not listed, unless ``--all``
 or ``--case``. ``--json`` prints everything (every case). Exit 0; 2 when the folder, the
 eval set or the case is not there.
 """
@@ -79,10 +81,18 @@ def history_lines(found: EvalSetHistory, folder: Path, *, every_case: bool) -> l
         f"{'cost':>9}  {'wall':>7}",
     ]
     for run in shown:
-        partial = "  (partial)" if run.partial else ""
+        marks = [
+            *(["partial"] if run.partial else []),
+            *([run.selection_text] if run.selection else []),
+        ]
         lines.append(
             f"  {run.when:<16}  {run.commit:<9}  {run.rate_text:<14}  {run.interval_text:<14}  "
-            f"{run.cost_text:>9}  {run.wall_text:>7}{partial}"
+            f"{run.cost_text:>9}  {run.wall_text:>7}" + (f"  ({'; '.join(marks)})" if marks else "")
+        )
+    if any(run.selection for run in shown):
+        lines.append(
+            "  (selection: a run of some of the eval set's cases, such as a rerun of the failed "
+            "ones; not a point of the pass-rate series nor of trend)"
         )
     listed = found.cases if every_case else [c for c in found.cases if c.failing]
     lines.append("Cases over these runs, oldest first (P passed, F failed, E errored, - not run):")

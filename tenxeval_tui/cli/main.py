@@ -140,11 +140,22 @@ def _warn_if_partial_or_empty(*sides: tuple[str, str, Any]) -> None:
     report of a run that did not finish: its figures would mislead unsaid."""
     from tenxeval_tui.browsing.reports_index import report_caveat
     from tenxeval_tui.evaluation.inert import inert
+    from tenxeval_tui.evaluation.selection_marks import selection_of
 
     for side, path, report in sides:
         caveat = report_caveat(report.summary.total_cases, partial=report.is_partial)
         if caveat is not None:
             print(inert(f"warning: the {side} report {path} {caveat}"), file=sys.stderr)
+        mark = selection_of(report.metadata)
+        if mark is not None:
+            print(
+                inert(
+                    f"note: the {side} report {path} is a selection of its eval set's cases "
+                    f"({mark.text}): the cases it did not run show as not run, and the pass "
+                    "rates are over the cases both reports ran"
+                ),
+                file=sys.stderr,
+            )
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

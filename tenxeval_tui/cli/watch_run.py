@@ -120,7 +120,7 @@ class _Watch:
             return self.run(plan)
         for path, ids in rerun.only.items():
             _say(f"rerunning {path.name}: {', '.join(ids)}")
-        return self.run(plan.rerunning(rerun.only)) if rerun.only else None
+        return self.run(plan.rerunning(rerun.only, "watch")) if rerun.only else None
 
 
 def _describe(batch: ChangeBatch) -> list[str]:

@@ -59,6 +59,12 @@ class RunPlan(BaseModel):
         description="Eval set path -> the eval ids to run from it, within the selection "
         "(sets not listed: all the selection chooses). Reruns of some cases use it.",
     )
+    chosen_by: str | None = Field(
+        default=None,
+        description="How the front end chose the cases of a run over some of them "
+        "(rerun_failed, run_again, watch): its reports' metadata.selection says so "
+        "(see runs.selection_report; None: as the selection, limit or sample say).",
+    )
     limit: int | None = Field(
         default=None, ge=1, description="Run only the first N cases the selection chooses."
     )
@@ -224,15 +230,17 @@ class RunPlan(BaseModel):
             update.update(only=only, limit=None, sample=None, seed=None)
         return self.model_copy(update=update)
 
-    def rerunning(self, only: dict[Path, list[str]]) -> RunPlan:
+    def rerunning(self, only: dict[Path, list[str]], chosen_by: str | None = None) -> RunPlan:
         """This plan run again on some cases only: ``only`` maps each eval set file to run
-        to its eval ids (within the selection)."""
-        return self.model_copy(
-            update={
-                "eval_sets": list(only),
-                "only": {str(path): list(ids) for path, ids in only.items()},
-            }
-        )
+        to its eval ids (within the selection); ``chosen_by``: why (its reports'
+        ``metadata.selection``; ``None``: the plan's)."""
+        update: dict[str, object] = {
+            "eval_sets": list(only),
+            "only": {str(path): list(ids) for path, ids in only.items()},
+        }
+        if chosen_by is not None:
+            update["chosen_by"] = chosen_by
+        return self.model_copy(update=update)
 
 
 def load_eval_sets(paths: Sequence[Path]) -> list[tuple[Path, EvalSet]]:

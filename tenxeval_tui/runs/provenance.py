@@ -19,6 +19,7 @@ from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import PROVENANCE_KEY, EvalReport
 from tenxeval_tui.evaluation.provenance import run_provenance
+from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY
 from tenxeval_tui.evaluation.targets.loader import AgentLoadError, agent_spec_for, parse_spec
 from tenxeval_tui.runs.agent_parts import AgentParts
 from tenxeval_tui.runs.plan import RunPlan
@@ -75,9 +76,15 @@ def plan_provenance(
     return found
 
 
-def journal_metadata(provenances: Provenances) -> dict[str, dict[str, Any]]:
-    """What the run journal writes on each eval set's ``run_start`` line."""
-    return {set_id: {PROVENANCE_KEY: value} for set_id, value in provenances.items()}
+def journal_metadata(
+    provenances: Provenances, selections: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, dict[str, Any]]:
+    """What the run journal writes on each eval set's ``run_start`` line: its provenance,
+    and its ``metadata.selection`` when the run is of some of its cases (``selections``)."""
+    found = {set_id: {PROVENANCE_KEY: value} for set_id, value in provenances.items()}
+    for set_id, mark in (selections or {}).items():
+        found.setdefault(set_id, {})[SELECTION_KEY] = dict(mark)
+    return found
 
 
 def with_provenance(

@@ -32,7 +32,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tenxeval_tui.evaluation.config.eval_config import EvalConfig
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
@@ -73,6 +73,7 @@ from tenxeval_tui.runs.report_writers import load_report_writers, page_cases
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
 from tenxeval_tui.runs.run_selection import select_for_run
+from tenxeval_tui.runs.selection_report import run_selection_mark, with_selection
 from tenxeval_tui.runs.shards import mark_shard, run_positions
 from tenxeval_tui.runs.spare_worker import SpareWorker
 
@@ -191,16 +192,26 @@ class RunSession:
         self.scanned = scanned
         """Eval set files the caller scanned already (``run``'s parent, as it checked
         their keys): the selection reads them from here instead of the files."""
+        self.selection: dict[str, Any] | None = None
+        """The report's ``metadata.selection`` (``None``: a run of every case; see
+        :mod:`~tenxeval_tui.runs.selection_report`), known once the cases are selected."""
 
     def run(self) -> RunOutcome:
         """Every step; :class:`RunProblem` when the run cannot start or go on as asked. A
         ``--shard`` part that holds no case runs nothing and exits 0."""
         if self.options.from_journal is not None:
             return self.report_journal(self.options.from_journal)
+        scans: list[tuple[Path, ScannedSet]] = []
+
+        def scan(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
+            scans[:] = scan_run_files(paths, self.scanned)
+            return scans
+
         try:
-            selected = select_for_run(
-                self.plan, self.display.note, lambda paths: scan_run_files(paths, self.scanned)
-            )
+            selected = select_for_run(self.plan, self.display.note, scan)
+            # what the selection chose of every case, before --limit/--resume narrow the
+            # worker's plan: the report's metadata.selection
+            self.selection = run_selection_mark(self.plan, scans)
         except EmptyShard as exc:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)
@@ -394,9 +405,11 @@ class RunSession:
             _drop_journal(passes.journal)
             code = EXIT_INTERRUPTED if passes.interrupted else EXIT_FAILED
             return RunOutcome(code, selected=list(selected))
-        reports = finished
+        # one report, marked as the whole run chose its cases (the worker's marks were of
+        # what it was handed: a --limit pick, what --resume left)
+        reports = [with_selection(_one(finished), self.selection)]
         if self.plan.shard is not None:
-            reports = [self._shard_report(finished)]
+            reports = [self._shard_report(reports)]
         if passes.wall:  # the eval sets' own wall times overlap when several ran at once
             before = sum(r.summary.wall_seconds or 0.0 for _, r in resumed.done) if resumed else 0
             reports = [_with_wall(_one(reports), passes.wall + before)]

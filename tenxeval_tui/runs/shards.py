@@ -31,6 +31,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
     combined_provenance,
 )
+from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY
 from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.plan import RunPlan, select
 
@@ -190,11 +191,16 @@ def merge_reports(reports: Sequence[tuple[str, EvalReport]]) -> EvalReport:
     partial = any(r.is_partial for r in parts) or bool(missing_shards(parts))
     stopped = next((r.metadata[STOPPED_KEY] for r in parts if r.metadata.get(STOPPED_KEY)), None)
     provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in parts])
+    # the parts of a run of some cases (--tags with --shard) each say what the run chose
+    selection = next(
+        (r.metadata[SELECTION_KEY] for r in parts if SELECTION_KEY in r.metadata), None
+    )
     metadata: dict[str, Any] = {
         MERGED_KEY: [name for name, _ in reports],
         **({"eval_set_ids": set_ids} if len(set_ids) > 1 else {}),
         **({PARTIAL_KEY: True} if partial else {}),
         **({PROVENANCE_KEY: provenance} if provenance else {}),
+        **({SELECTION_KEY: selection} if selection is not None else {}),
     }
     if stopped:
         metadata[STOPPED_KEY] = stopped

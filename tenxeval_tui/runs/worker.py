@@ -81,6 +81,7 @@ from tenxeval_tui.runs.provenance import (
     with_provenance,
 )
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_reports
+from tenxeval_tui.runs.selection_report import selection_marks, with_selection
 from tenxeval_tui.runs.spare_worker import GIT_PLACES_KEY, PLAN_ON_STDIN, PREPARE_KEY
 from tenxeval_tui.runs.streamed_run import StreamedRunner, streamed_files, streams
 from tenxeval_tui.runs.wanted_events import WantedEvents, WantedJsonLinesObserver
@@ -248,6 +249,7 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
         for provenance in provenances.values():
             if provenance.get(EVAL_SET_HASH_KEY) == PENDING_HASH:
                 provenance[EVAL_SET_HASH_KEY] = None
+        selections = selection_marks(plan, loaded)  # a run of some cases of a set says so
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT
@@ -265,7 +267,7 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
         # Before the stream: a case the journal could not keep is streamed whole.
         journal = GuardedJournal(
             plan.journal,
-            journal_metadata(provenances),
+            journal_metadata(provenances, selections),
             started=plan.journal_started,
             failed=lambda message: _journal_failed(out, stream, message),
             unwritten=lambda r: stream.whole.add((r.eval_set_id, r.eval_id)),
@@ -333,6 +335,10 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
     if cancelled:
         reports = [marked_partial(r) for r in reports]
     reports = [plan.with_report_marks(r) for r in with_provenance(reports, provenances)]
+    reports = [
+        with_selection(r, selections[r.eval_set_id]) if r.eval_set_id in selections else r
+        for r in reports
+    ]
     if plan.variant is not None:
         reports = [named_variant(r, plan.variant) for r in reports]
     written = write_reports(reports, reporting)

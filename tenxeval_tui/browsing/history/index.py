@@ -38,7 +38,7 @@ from tenxeval_tui.browsing.history.report_rows import (
 from tenxeval_tui.browsing.reports_index import is_report_file, is_report_name
 from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CHUNK_CASES = 50_000
 """Cases written per transaction: a long rebuild lets other writers in between chunks."""
 BUSY_TIMEOUT_MS = 15_000
@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS reports (
     timestamp REAL,
     total INTEGER, passed INTEGER, failed INTEGER, errored INTEGER,
     cost REAL, wall REAL, duration REAL,
-    partial INTEGER, rescored INTEGER,
+    partial INTEGER, rescored INTEGER, selection TEXT,
     git_commit TEXT, git_dirty INTEGER, git_branch TEXT,
     eval_set_sha256 TEXT, agent_sha256 TEXT, config_sha256 TEXT,
     provenance TEXT
@@ -304,13 +304,14 @@ def _insert(db: sqlite3.Connection, name: str, size: int, mtime: int, rows: Repo
     cursor = db.execute(
         "INSERT INTO reports (file, size, mtime_ns, problem, eval_set_id, eval_set_name,"
         " timestamp, total, passed, failed, errored, cost, wall, duration, partial, rescored,"
-        " git_commit, git_dirty, git_branch, eval_set_sha256, agent_sha256, config_sha256,"
-        " provenance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " selection, git_commit, git_dirty, git_branch, eval_set_sha256, agent_sha256,"
+        " config_sha256, provenance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             name, size, mtime, rows.problem,
             rows.eval_set_id if rows.problem is None else None,
             rows.eval_set_name, rows.timestamp, rows.total, rows.passed, rows.failed,
             rows.errored, rows.cost, rows.wall, rows.duration, rows.partial, rows.rescored,
+            rows.selection,
             provenance.get("git_commit"), provenance.get("git_dirty"),
             provenance.get("git_branch"), provenance.get("eval_set_sha256"),
             provenance.get("agent_sha256"), provenance.get("config_sha256"),

@@ -2,7 +2,10 @@
 and its cases over the last runs (see :mod:`.series` for what they hold).
 
 Runs are the reports of the eval set that loaded and are not another scoring of a run
-(``rescore``, what-if), in time order. Each query is a few indexed look-ups: the
+(``rescore``, what-if), in time order; a run of some of the set's cases only (a rerun of
+the failed ones, a filter: ``metadata.selection``) is one of them, marked
+(:attr:`RunPoint.selection`), and its cases' marks are in their strips (real results of
+those cases), but it is no point of the set's pass-rate series (:attr:`RunPoint.series`). Each query is a few indexed look-ups: the
 history of a set of a thousand runs of a thousand cases reads its runs, the case rows
 of the runs shown, and one row per case for its last change.
 """
@@ -22,10 +25,11 @@ from tenxeval_tui.browsing.history.series import (
     EvalSetHistory,
     RunPoint,
 )
+from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY, selection_of
 
 _RUN_COLUMNS = (
     "id, file, timestamp, total, passed, failed, errored, cost, wall, duration, partial,"
-    " git_commit, git_dirty, git_branch, agent_sha256, eval_set_sha256"
+    " git_commit, git_dirty, git_branch, agent_sha256, eval_set_sha256, selection"
 )
 _RUNS = "FROM reports WHERE problem IS NULL AND rescored = 0"
 
@@ -51,6 +55,7 @@ def _run(
         agent_sha256=row[14],
         eval_set_sha256=row[15],
         criteria=criteria,
+        selection=selection_of({SELECTION_KEY: json.loads(row[16])}) if row[16] else None,
     )
 
 

@@ -26,6 +26,7 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
 )
 from tenxeval_tui.evaluation.files.fileio import parse_json, read_text
+from tenxeval_tui.evaluation.selection_marks import selection_of
 
 STATUS_CODES = {"passed": "P", "failed": "F", "error": "E"}
 """How a case's status is stored (one letter; the history's strips show the same)."""
@@ -65,6 +66,9 @@ class ReportRows:
     duration: float = 0.0
     partial: bool = False
     rescored: bool = False
+    selection: str | None = None
+    """The report's ``metadata.selection`` as JSON: a run of some of the set's cases
+    (``None``: of every case; see evaluation.selection_marks)."""
     provenance: dict[str, Any] = field(default_factory=dict)
     criteria: dict[str, tuple[float, float]] = field(default_factory=dict)
     """``criterion -> (avg score, pass rate)``."""
@@ -130,10 +134,16 @@ def rows_of(data: Any, mtime: float) -> ReportRows:
         duration=sum(c.duration for c in cases),
         partial=bool(metadata.get(PARTIAL_KEY)),  # type: ignore[union-attr]
         rescored=RESCORED_KEY in metadata,  # type: ignore[operator]
+        selection=_selection_json(metadata),
         provenance=provenance if isinstance(provenance, dict) else {},
         criteria=criterion_figures(stats) if isinstance(stats, dict) else {},
         cases=cases,
     )
+
+
+def _selection_json(metadata: Any) -> str | None:
+    mark = selection_of(metadata)
+    return json.dumps(mark.to_json()) if mark is not None else None
 
 
 def read_report_rows(path: Path) -> ReportRows:

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tenxeval_tui.evaluation.selection_marks import SelectionMark
 from tenxeval_tui.evaluation.stats import wilson_interval
 
 ABSENT = "-"
@@ -38,6 +39,19 @@ class RunPoint:
     eval_set_sha256: str | None = None
     criteria: dict[str, tuple[float, float]] = field(default_factory=dict)
     """``criterion -> (avg score, pass rate)``."""
+    selection: SelectionMark | None = None
+    """How the run chose some of the set's cases only (``None``: it ran every case)."""
+
+    @property
+    def series(self) -> bool:
+        """Whether the run is a point of the eval set's series (pass rate, cost, time,
+        criteria; the chart and ``trend``): a run of every case, not a selection's."""
+        return self.selection is None
+
+    @property
+    def selection_text(self) -> str:
+        """``selection: rerun failed, 3 of 24 cases`` ("" for a run of every case)."""
+        return f"selection: {self.selection.text}" if self.selection is not None else ""
 
     @property
     def pass_rate(self) -> float:
@@ -103,6 +117,7 @@ class RunPoint:
             "wall_seconds": self.wall,
             "duration_seconds": self.duration,
             "partial": self.partial,
+            "selection": self.selection.to_json() if self.selection is not None else None,
             "criteria": {
                 name: {"avg_score": avg, "pass_rate": rate}
                 for name, (avg, rate) in self.criteria.items()

@@ -118,7 +118,7 @@ class Trend:
 
     eval_set_id: str
     runs: list[RunPoint]
-    """The window's runs, oldest first (partial runs left out)."""
+    """The window's runs, oldest first (partial runs and selections left out)."""
     alpha: float
     change: ChangePoint | None
     flipped: list[FlippedCase] = field(default_factory=list)
@@ -147,8 +147,10 @@ def trend_of(
     alpha: float = ALPHA,
     permutations: int = PERMUTATIONS,
 ) -> Trend:
-    """The trend gate over the last ``window`` complete runs of ``eval_set_id``."""
-    runs = [r for r in runs_of(index, eval_set_id) if not r.partial and r.total][-window:]
+    """The trend gate over the last ``window`` complete runs of ``eval_set_id``: of every
+    case (a run of a selection of them, ``metadata.selection``, is left out), finished."""
+    runs = [r for r in runs_of(index, eval_set_id) if not r.partial and r.series and r.total]
+    runs = runs[-window:]
     change = change_point_test([r.pass_rate for r in runs], permutations=permutations)
     flipped: list[FlippedCase] = []
     if change is not None:

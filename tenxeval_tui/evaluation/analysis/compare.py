@@ -16,6 +16,10 @@ significant keeps the baseline's category (unchanged, or still failing) and is
 marked ``noise_flip`` when the case's status did flip. ``strict=True`` goes back
 to flagging every flip of status. Cases that ran once on both sides are
 compared by status, exactly as without repeats.
+
+A run of a selection of its eval set's cases (``metadata.selection``: a rerun of the
+failed ones, a filter) is compared over what it ran: the cases it left out are
+*not run*, not removed or new, and both pass rates are over the cases both runs ran.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.selection_marks import selection_of
 from tenxeval_tui.evaluation.stats import fisher_one_sided
 
 ALPHA = 0.05
@@ -48,6 +53,7 @@ class CaseChange(StrEnum):
     FIXED = "fixed"  # failed or errored before, passes now
     NEW = "new"  # only in the current run
     REMOVED = "removed"  # only in the baseline run
+    NOT_RUN = "not_run"  # only in one run, the other a selection of the cases that left it out
     STILL_FAILING = "still_failing"  # did not pass in either run
     UNCHANGED = "unchanged"  # passed in both runs
 
@@ -60,7 +66,10 @@ CHANGE_ORDER: tuple[CaseChange, ...] = (
     CaseChange.REMOVED,
     CaseChange.STILL_FAILING,
     CaseChange.UNCHANGED,
+    CaseChange.NOT_RUN,
 )
+LISTED_CHANGES: tuple[CaseChange, ...] = CHANGE_ORDER[:5]
+"""The changes whose cases a summary lists (not the unchanged nor the not run ones)."""
 
 
 class CaseComparison(BaseModel):
@@ -147,6 +156,13 @@ class ReportComparison(BaseModel):
     baseline_partial: bool = False
     current_partial: bool = False
     """A run cancelled before every case finished: its missing cases show as removed/new."""
+    baseline_selection: str | None = Field(default=None, exclude_if=_unset)
+    current_selection: str | None = Field(default=None, exclude_if=_unset)
+    """A run of some of its eval set's cases only (a rerun of the failed ones, a filter),
+    in words: the cases it did not run are ``not_run``, not removed or new."""
+    pass_rate_cases: int | None = Field(default=None, exclude_if=_unset)
+    """With a selection on either side: the pass rates are over the cases both runs ran,
+    this many (``None``: each run's pass rate over its own cases)."""
     cases: list[CaseComparison] = Field(default_factory=list)
     criteria: list[CriterionDelta] = Field(default_factory=list)
     significance: str | None = Field(default=None, exclude_if=_unset)
@@ -225,14 +241,28 @@ class ReportComparison(BaseModel):
         """A plain-text summary: counts, pass rates, criterion deltas, changed cases."""
         counts = self.counts()
         warning = self.eval_set_warning()
+        over = (
+            f" over the {self.pass_rate_cases} case(s) both runs ran"
+            if self.pass_rate_cases is not None
+            else ""
+        )
+        shown = [c for c in CHANGE_ORDER if c != CaseChange.NOT_RUN or counts[c]]
         lines = [
             *([warning] if warning else []),
             f"Comparing {self.current_id} against baseline {self.baseline_id}",
-            f"  Pass rate: {self.baseline_pass_rate:.1%} -> {self.current_pass_rate:.1%} "
+            f"  Pass rate{over}: {self.baseline_pass_rate:.1%} -> {self.current_pass_rate:.1%} "
             f"({_signed_points(self.current_pass_rate - self.baseline_pass_rate)})",
-            "  Cases: "
-            + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in CHANGE_ORDER),
+            "  Cases: " + ", ".join(f"{counts[c]} {c.value.replace('_', ' ')}" for c in shown),
         ]
+        for side, selection in (
+            ("baseline", self.baseline_selection),
+            ("current", self.current_selection),
+        ):
+            if selection:
+                lines.append(
+                    f"  Note: the {side} run is a selection ({selection}): the cases it did not "
+                    "run are not run, not removed or new; the criteria are each run's own"
+                )
         if self.significance:
             lines.append(
                 f"  Significance: {self.significance}; "
@@ -256,7 +286,7 @@ class ReportComparison(BaseModel):
                     f"{_pair(delta.baseline_pass_rate, delta.current_pass_rate, '.0%')} "
                     f"({_signed_points(delta.pass_rate_delta)})"
                 )
-        for change in CHANGE_ORDER[:5]:
+        for change in LISTED_CHANGES:
             changed = self.with_change(change)
             if not changed:
                 continue
@@ -356,6 +386,9 @@ class RunOutcome:
     cases: list[CaseOutcome]
     criteria: dict[str, tuple[float, float]]  # criterion -> (avg score, pass rate)
     partial: bool = False
+    selection: str | None = None
+    """How the run chose some of its eval set's cases only, in words (``None``: it ran
+    every case; see :mod:`~tenxeval_tui.evaluation.selection_marks`)."""
 
     @classmethod
     def of_report(cls, report: EvalReport) -> RunOutcome:
@@ -382,6 +415,7 @@ class RunOutcome:
             cases=cases,
             criteria=_criterion_figures(report),
             partial=report.is_partial,
+            selection=mark.text if (mark := selection_of(report.metadata)) is not None else None,
         )
 
 
@@ -396,11 +430,17 @@ def criterion_figures(stats: dict[str, dict[str, Any]]) -> dict[str, tuple[float
     return figures
 
 
-def _change(before: CaseOutcome | None, after: CaseOutcome | None) -> CaseChange:
+def _change(
+    before: CaseOutcome | None,
+    after: CaseOutcome | None,
+    selections: tuple[bool, bool] = (False, False),
+) -> CaseChange:
+    """How a case moved; ``selections``: whether the baseline, the current run is of a
+    selection of the cases (a case missing from such a run was not run, not removed)."""
     if before is None:
-        return CaseChange.NEW
+        return CaseChange.NOT_RUN if selections[0] else CaseChange.NEW
     if after is None:
-        return CaseChange.REMOVED
+        return CaseChange.NOT_RUN if selections[1] else CaseChange.REMOVED
     if before.passed and not after.passed:
         return CaseChange.REGRESSED
     if not before.passed and after.passed:
@@ -477,17 +517,22 @@ def compare_runs(
     A case that ran more than once on either side is judged by
     :func:`significant_change` (Fisher's exact test, one-sided, at ``alpha``)
     unless ``strict``, which flags every flip of status as before.
+
+    When either run is of a selection of its eval set's cases (``RunOutcome.selection``:
+    a rerun of the failed ones, a filter), a case the selection left out is ``not_run``,
+    and both pass rates are over the cases both runs ran (``pass_rate_cases``).
     """
     before = dict(zip(numbered_keys(c.key for c in baseline.cases), baseline.cases, strict=True))
     after = dict(zip(numbered_keys(c.key for c in current.cases), current.cases, strict=True))
     keys = list(before) + [k for k in after if k not in before]
+    selections = (baseline.selection is not None, current.selection is not None)
     cases: list[CaseComparison] = []
     any_repeated = False
     for key in keys:
         old, new = before.get(key), after.get(key)
         shown = new or old
         assert shown is not None
-        figures: dict[str, Any] = {"change": _change(old, new)}
+        figures: dict[str, Any] = {"change": _change(old, new, selections)}
         if old is not None and new is not None and not strict and _repeated(old, new):
             change, p_value, noise = significant_change(old, new, alpha)
             (bp, bn), (cp, cn) = old.counts, new.counts
@@ -527,13 +572,25 @@ def compare_runs(
         )
         for name in names
     ]
+    rates: dict[str, Any] = {
+        "baseline_pass_rate": baseline.pass_rate,
+        "current_pass_rate": current.pass_rate,
+    }
+    if any(selections):
+        both = [key for key in before if key in after]
+        rates = {
+            "baseline_pass_rate": _pass_rate([before[k] for k in both], 0.0),
+            "current_pass_rate": _pass_rate([after[k] for k in both], 0.0),
+            "pass_rate_cases": len(both),
+        }
     return ReportComparison(
         baseline_id=baseline.title,
         current_id=current.title,
-        baseline_pass_rate=baseline.pass_rate,
-        current_pass_rate=current.pass_rate,
+        **rates,
         baseline_partial=baseline.partial,
         current_partial=current.partial,
+        baseline_selection=baseline.selection,
+        current_selection=current.selection,
         cases=cases,
         criteria=criteria,
         significance=f"{TEST_NAME}, alpha {alpha:g}" if any_repeated else None,

@@ -53,6 +53,13 @@ ORDER_WORDS = {
 """What each sort lists first, as sorted and reversed (the caption says it in words)."""
 
 
+def _selection_mark(selection: str | None) -> str:
+    """After a run's title when it ran a selection of its eval set's cases."""
+    if not selection:
+        return ""
+    return inert(f"   selection: {selection}; the cases it did not run are not run")
+
+
 def comparison_header(
     comparison: ReportComparison, baseline: ReportDocument, current: ReportDocument
 ) -> Text:
@@ -65,11 +72,18 @@ def comparison_header(
         (inert(baseline.title), ""),
         (f"  {format_time(baseline.timestamp)}", "dim"),
         (PARTIAL_MARK if comparison.baseline_partial else "", "bold yellow"),
+        (_selection_mark(comparison.baseline_selection), "bold yellow"),
         ("\nCurrent  ", "bold"),
         (inert(current.title), ""),
         (f"  {format_time(current.timestamp)}", "dim"),
         (PARTIAL_MARK if comparison.current_partial else "", "bold yellow"),
+        (_selection_mark(comparison.current_selection), "bold yellow"),
         ("\nPass rate ", "bold"),
+        (
+            f"(over the {comparison.pass_rate_cases} case(s) both ran) "
+            if comparison.pass_rate_cases is not None
+            else ""
+        ),
         f"{comparison.baseline_pass_rate:.1%} → {comparison.current_pass_rate:.1%} ",
     )
     text.append_text(
@@ -88,7 +102,8 @@ def comparison_header(
             style=NOISE_STYLE if flips else "dim",
         )
     text.append("\n")
-    for i, change in enumerate(CaseChange):
+    shown = [c for c in CaseChange if c != CaseChange.NOT_RUN or counts[c]]
+    for i, change in enumerate(shown):
         if i:
             text.append("  ")
         text.append(
@@ -188,10 +203,14 @@ class CompareScreen(Screen[None]):
         cases = self.comparison.sorted_cases(self.sort_key, reverse=self.reverse)
         if not self.show_unchanged:
             # a flip within noise stays listed: the user should see it was not counted
-            cases = [c for c in cases if c.change != CaseChange.UNCHANGED or c.noise_flip]
+            hidden_changes = (CaseChange.UNCHANGED, CaseChange.NOT_RUN)
+            cases = [c for c in cases if c.change not in hidden_changes or c.noise_flip]
         table = self.query_one(ComparisonTable)
         table.set_items(cases, keep=table.current)
-        hidden = None if self.show_unchanged else "unchanged cases"
+        not_run = any(c.change == CaseChange.NOT_RUN for c in self.comparison.cases)
+        hidden: str | None = "unchanged and not run cases" if not_run else "unchanged cases"
+        if self.show_unchanged:
+            hidden = None
         self.query_one("#compare-sort", Static).update(
             sort_caption(self.sort_key, ORDER_WORDS, reverse=self.reverse, hidden=hidden)
         )

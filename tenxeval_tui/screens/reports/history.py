@@ -154,6 +154,7 @@ class HistoryScreen(Screen[None]):
                 (run.commit, "yellow"),
                 f"  {run.rate_text} {run.interval_text}  {run.cost_text}  {run.wall_text}",
                 (" partial" if run.partial else "", "yellow"),
+                (f"  {inert(run.selection_text)} (not charted)" if run.selection else "", "yellow"),
                 "\n",
                 (inert(run.path.name), "dim"),
             )

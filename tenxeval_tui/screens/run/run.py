@@ -359,13 +359,15 @@ class RunScreen(ModeScreen):
         eval_ids: Sequence[str] = (),
         tags: list[str] | None = None,
         carry: list[EvalCaseResult] | None = None,
+        chosen_by: str | None = None,
     ) -> bool:
         """Start a run of ``paths`` (restricted by ``only``, ``eval_ids`` and ``tags``);
         ``False`` if it cannot.
 
         ``only`` names the cases of each file (a rerun: each is there); ``eval_ids`` and
         ``tags`` are the filter's, over every file (a file holding none of them is left
-        out, not an error).
+        out, not an error). ``chosen_by`` says why a run is of some cases only (a rerun:
+        ``rerun_failed``, ``run_again``, ``watch``), for its reports' ``metadata.selection``.
 
         ``carry`` are earlier results shown as carried over. A run in progress is
         stopped first (its worker is killed).
@@ -382,6 +384,8 @@ class RunScreen(ModeScreen):
             self._say(problem, "bold red")
             return False
         self.request = self.plan_for(paths, choice, only=only, eval_ids=eval_ids, tags=tags)
+        if chosen_by is not None:
+            self.request = self.request.model_copy(update={"chosen_by": chosen_by})
         self.stopped_run = StoppedRun.of(self.request)
         self._start(self.request, list(carry or []))
         self._remember_options(choice)
@@ -873,7 +877,7 @@ class RunScreen(ModeScreen):
             return
         failed = self._failed(run)
         keep = [r for r in run.results() if r.passed]
-        self._rerun(failed, keep)
+        self._rerun(failed, keep, "rerun_failed")
 
     def action_rerun_selected(self) -> None:
         """Rerun the case under the cursor; the others are carried over."""
@@ -889,7 +893,7 @@ class RunScreen(ModeScreen):
                 )
             ]
         keep = [r for r in run.results() if f"{r.eval_set_id}::{r.eval_id}" != self.selected]
-        self._rerun(target, keep)
+        self._rerun(target, keep, "run_again")
 
     @work(exclusive=True, group="accept")
     async def action_accept_actual(self) -> None:
@@ -903,13 +907,16 @@ class RunScreen(ModeScreen):
         marked = [str(key) for key in self.query_one(RunCaseTable).marked_keys]
         await accept_many_in_run(self, self.live, marked, self.case_reports)
 
-    def _rerun(self, targets: list[EvalCaseResult], keep: list[EvalCaseResult]) -> None:
+    def _rerun(
+        self, targets: list[EvalCaseResult], keep: list[EvalCaseResult], chosen_by: str
+    ) -> None:
         cases = [(result.eval_set_id, result.eval_id) for result in targets]
         only = rerun_only(cases, self.set_paths)
         if not only:
             self._say("Nothing to rerun.", "yellow")
             return
-        self.launch(list(only), only={str(p): ids for p, ids in only.items()}, carry=keep)
+        only_ids = {str(p): ids for p, ids in only.items()}
+        self.launch(list(only), only=only_ids, carry=keep, chosen_by=chosen_by)
 
     def action_open_html(self) -> None:
         """Open the HTML report of the run (of the selected case's eval set) in the browser."""

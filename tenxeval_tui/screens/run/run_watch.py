@@ -87,8 +87,10 @@ class WatchedView(Protocol):
         only: dict[str, list[str]] | None = None,
         tags: list[str] | None = None,
         carry: list[EvalCaseResult] | None = None,
+        chosen_by: str | None = None,
     ) -> bool:
-        """Run ``paths`` (only the ``only`` cases), showing ``carry`` as carried over."""
+        """Run ``paths`` (only the ``only`` cases), showing ``carry`` as carried over;
+        ``chosen_by``: why only those (the reports' ``metadata.selection``)."""
         ...
 
     def drop_cases(self, keys: set[str]) -> None:
@@ -239,7 +241,9 @@ class WatchController:
             and screen.set_paths.get(result.eval_set_id, Path()).resolve() in scope
         ]
         screen.forget_results(gone)
-        screen.launch(paths, only=only, tags=screen.options_choice().tags, carry=carry)
+        screen.launch(
+            paths, only=only, tags=screen.options_choice().tags, carry=carry, chosen_by="watch"
+        )
 
     def handle(self, watcher: ChangeWatcher, batch: ChangeBatch) -> None:
         """Rerun what ``batch`` affects (the policy is :func:`~tenxeval_tui.runs.watch.rerun_for`)."""
@@ -278,7 +282,7 @@ class WatchController:
         ]
         screen.forget_results(rerun.gone)
         only = {str(path): ids for path, ids in rerun.only.items()}
-        screen.launch(list(rerun.only), only=only, tags=choice.tags, carry=carry)
+        screen.launch(list(rerun.only), only=only, tags=choice.tags, carry=carry, chosen_by="watch")
 
 
 __all__ = ["DEBOUNCE_MS", "WatchController"]

@@ -18,6 +18,7 @@ CHANGE_STYLES = {
     CaseChange.REMOVED: "yellow",
     CaseChange.STILL_FAILING: "red",
     CaseChange.UNCHANGED: "dim",
+    CaseChange.NOT_RUN: "dim",
 }
 
 COMPARISON_COLUMNS = (

@@ -2,7 +2,8 @@
 
 A :class:`PlotextPlot` (textual-plotext): pass rate with its 95% interval, cost, wall
 time, or each criterion's pass rate, over the runs shown; the selected run is marked by
-a vertical line. ``left``/``right``/``home``/``end`` move the cursor, which posts
+a vertical line. A run of a selection of the cases (``metadata.selection``: a rerun of
+the failed ones, a filter) keeps its place on the x axis but is no point of any series. ``left``/``right``/``home``/``end`` move the cursor, which posts
 :class:`HistoryChart.Selected`.
 """
 
@@ -19,6 +20,9 @@ from textual_plotext import PlotextPlot
 
 from tenxeval_tui.browsing.history.series import RunPoint
 from tenxeval_tui.evaluation.inert import inert
+
+type Points = list[tuple[int, RunPoint]]
+"""The runs charted, each with its place on the x axis (1-based)."""
 
 METRICS = ("pass rate", "cost", "wall time", "criteria")
 """What the chart can show, in the order ``m`` cycles through them."""
@@ -96,47 +100,51 @@ class HistoryChart(PlotextPlot):
             plt.title("No runs")
             self.refresh()
             return
-        xs = list(range(1, len(self.runs) + 1))
-        if self.metric == "pass rate":
-            self._pass_rate(xs)
+        # A selection's run (a rerun of the failed cases, a filter) keeps its place on the
+        # x axis, for the cursor and the cases' strips, but is no point of any series.
+        points = [(x, r) for x, r in enumerate(self.runs, start=1) if r.series]
+        if not points:
+            plt.title("Only runs of a selection of the cases: nothing to chart")
+        elif self.metric == "pass rate":
+            self._pass_rate(points)
         elif self.metric == "cost":
-            self._series(xs, [r.cost for r in self.runs], "cost ($)")
+            self._series(points, [r.cost for _, r in points], "cost ($)")
         elif self.metric == "wall time":
-            walls = [r.wall if r.wall is not None else r.duration for r in self.runs]
-            self._series(xs, walls, "wall time (s)")
+            walls = [r.wall if r.wall is not None else r.duration for _, r in points]
+            self._series(points, walls, "wall time (s)")
         else:
-            self._criteria(xs)
+            self._criteria(points)
         plt.vline(self.selected + 1, "red")
         plt.xticks([float(x) for x in _run_ticks(len(self.runs))], None)
         plt.xlabel("run")
         self.refresh()
 
-    def _pass_rate(self, xs: list[int]) -> None:
+    def _pass_rate(self, points: Points) -> None:
         plt = self.plt
-        plt.plot(xs, [r.interval[1] * 100 for r in self.runs], color="gray", marker="braille",
+        xs = [x for x, _ in points]
+        plt.plot(xs, [r.interval[1] * 100 for _, r in points], color="gray", marker="braille",
                  label="95% interval")  # fmt: skip
-        plt.plot(xs, [r.interval[0] * 100 for r in self.runs], color="gray", marker="braille")
-        plt.plot(xs, [r.pass_rate * 100 for r in self.runs], color="cyan", marker="hd",
+        plt.plot(xs, [r.interval[0] * 100 for _, r in points], color="gray", marker="braille")
+        plt.plot(xs, [r.pass_rate * 100 for _, r in points], color="cyan", marker="hd",
                  label="pass rate %")  # fmt: skip
         plt.ylim(0, 100)
         plt.yticks([0, 25, 50, 75, 100])
 
-    def _series(self, xs: list[int], values: Sequence[float | None], label: str) -> None:
-        known = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
+    def _series(self, points: Points, values: Sequence[float | None], label: str) -> None:
+        known = [(x, v) for (x, _), v in zip(points, values, strict=True) if v is not None]
         if not known:
             self.plt.title(f"No {label.split(' (')[0]} recorded")
             return
         self.plt.plot([x for x, _ in known], [v for _, v in known], color="cyan", marker="hd",
                       label=label)  # fmt: skip
 
-    def _criteria(self, xs: list[int]) -> None:
-        names = list(dict.fromkeys(n for r in self.runs for n in r.criteria))
+    def _criteria(self, runs: Points) -> None:
+        names = list(dict.fromkeys(n for _, r in runs for n in r.criteria))
         if not names:
             self.plt.title("No criteria recorded")
             return
         for number, name in enumerate(names):
-            points = [(x, r.criteria[name][1] * 100) for x, r in zip(xs, self.runs, strict=True)
-                      if name in r.criteria]  # fmt: skip
+            points = [(x, r.criteria[name][1] * 100) for x, r in runs if name in r.criteria]
             self.plt.plot([x for x, _ in points], [y for _, y in points], marker="hd",
                           color=_LINE_COLORS[number % len(_LINE_COLORS)], label=inert(name))  # fmt: skip
         self.plt.ylim(0, 100)

@@ -37,6 +37,8 @@ def pass_rate_text(entry: ReportEntry) -> Text:
     rate = Text(f"{entry.pass_rate:.1%}", style="green" if entry.pass_rate >= 1 else "")
     if entry.partial:
         rate.append(" partial", style="yellow")
+    if entry.selection:  # a rerun of the failed cases, a filter: not the eval set's rate
+        rate.append(inert(f" selection: {entry.selection}"), style="yellow")
     return rate
 
 

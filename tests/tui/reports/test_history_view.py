@@ -143,3 +143,21 @@ def test_a_strip_marks_each_run_and_the_selected_one() -> None:
     console.print(text)
     assert console.export_text().strip() == "✓✗!·"
     assert [span.style for span in text.spans] == ["green", "red reverse", "bold red", "dim"]
+
+
+async def test_a_rerun_is_listed_marked_but_no_point_of_the_chart(tmp_path: Path) -> None:
+    write_series(tmp_path, ["PPP", "PFF", "PFF"], IDS)
+    rerun = {"selection": {"by": "rerun_failed", "cases": 2, "of": 3}}
+    write_run(tmp_path, 3, {"paris": "F", "tokyo": "F"}, metadata=rerun)
+    app = BrowserApp(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_history(pilot, runs=4)
+        chart = screen.query_one(HistoryChart)
+        assert chart.selected == 3 and len(chart.runs) == 4  # its place: cursor and strips
+        run_line = plain(screen.query_one("#history-run", Static))
+        assert "Run 4/4" in run_line and "0/2 0.0%" in run_line
+        assert "selection: rerun failed, 2 of 3 cases (not charted)" in run_line
+        assert [run.series for run in chart.runs] == [True, True, True, False]
+        await pilot.press("left")
+        await wait_for(pilot, lambda: "Run 3/4" in plain(screen.query_one("#history-run", Static)))
+        assert "selection" not in plain(screen.query_one("#history-run", Static))

@@ -46,6 +46,12 @@ async def run_all(app: WorkbenchApp, pilot: object) -> RunScreen:
     return screen
 
 
+def report_marks(files: list[str]) -> dict[str, dict[str, object] | None]:
+    """``eval set id -> metadata.selection`` of each JSON report of ``files``."""
+    found = [json.loads(Path(f).read_text("utf-8")) for f in files if f.endswith(".json")]
+    return {data["eval_set_id"]: data["metadata"].get("selection") for data in found}
+
+
 def headless_counts(
     root: Path, spec: str, eval_sets: list[Path], out: Path
 ) -> tuple[int, int, int]:
@@ -178,10 +184,18 @@ async def test_rerun_failed_runs_only_those_and_carries_the_rest(workspace: Path
     app = WorkbenchApp(workspace)
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await run_all(app, pilot)
+        assert screen.live is not None
+        whole = report_marks(screen.live.report_files)
+        assert whole and set(whole.values()) == {None}  # a run of every case: no mark
         await pilot.press("f")
         await wait_for(pilot, lambda: finished(screen, runs=2))
         assert screen.request is not None
         assert sorted(i for ids in screen.request.only.values() for i in ids) == ["kyiv", "oslo"]
+        # its reports say they are a rerun of some cases, not a run of the eval sets
+        marks = report_marks(screen.live.report_files)
+        assert sorted(marks) == ["cities", "more"]
+        assert {m["by"] for m in marks.values() if m} == {"rerun_failed"}
+        assert all(m is not None and m["cases"] == 1 and m["of"] > 1 for m in marks.values())
         assert screen.live is not None
         counts = screen.live.counts()
         assert (counts["carried"], counts["failed"], counts["error"]) == (3, 1, 1)
@@ -209,6 +223,9 @@ async def test_rerun_the_selected_case(workspace: Path) -> None:
         await wait_for(pilot, lambda: finished(screen, runs=2))
         assert screen.request is not None
         assert list(screen.request.only.values()) == [["lima"]]
+        assert screen.live is not None
+        (mark,) = report_marks(screen.live.report_files).values()
+        assert mark is not None and (mark["by"], mark["cases"]) == ("run_again", 1)
         assert screen.live is not None
         assert screen.live.counts()["passed"] == 1
         assert screen.live.counts()["carried"] == 4
