@@ -46,17 +46,20 @@ async def test_a_section_that_grows_or_shrinks_moves_the_sections_below(tmp_path
         screen = await open_current_report(pilot, count=1)
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.showing_case is not None)
-        await pilot.pause()
         criteria = screen.query_one(CriteriaTable)
         tokens = screen.query_one("#case-tokens", Static)
+        await wait_for(pilot, lambda: criteria.region.height > 0, what="the criteria laid out")
         short = criteria.region.height
         assert tokens.region.y > criteria.region.y + short - 1
         for key, eval_id in (("down", "rome"), ("down", "oslo"), ("up", "rome")):
             await pilot.press(key)
             await wait_for(pilot, lambda e=eval_id: screen.showing_case.eval_id == e)  # type: ignore[union-attr]
-            await pilot.pause()
-            height = criteria.region.height
-            assert (height > short + 2) if eval_id == "rome" else (height == short)
+
+            def laid_out(e: str = eval_id) -> bool:  # the next layout, after the case shown
+                height = criteria.region.height
+                return (height > short + 2) if e == "rome" else (height == short)
+
+            await wait_for(pilot, laid_out, what=f"the criteria table laid out for {eval_id}")
             assert "forecast" in plain(criteria) if eval_id == "rome" else True
             assert tokens.region.y >= criteria.region.bottom  # below it, not under it
 

@@ -26,9 +26,17 @@ async def test_the_agent_box_and_the_case_filter_are_whole_at_every_width(
         await open_run_screen(pilot)
         screen = app.screen
         watch = screen.query_one("#watch")
-        await wait_for(pilot, lambda: watch.region.width > 0, what="the options bar laid out")
         agent = screen.query_one("#agent", Input)
         case_filter = screen.query_one("#case-filter", Input)
+
+        def whole() -> bool:  # a first layout may come before the bar takes its two lines
+            return (
+                agent.region.width >= AGENT_PLACEHOLDER + 2
+                and case_filter.region.width >= FILTER_PLACEHOLDER + 2
+                and 0 < watch.region.right <= width
+            )
+
+        await wait_for(pilot, whole, what="the agent box, the case filter and watch whole")
         assert agent.region.width >= AGENT_PLACEHOLDER + 2, agent.region
         assert case_filter.region.width >= FILTER_PLACEHOLDER + 2, case_filter.region
         assert watch.region.right <= width, watch.region
