@@ -17,7 +17,6 @@ cut short under it, a line that cannot be read followed by another), the tail st
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.files.fileio import gc_paused
 from tenxeval_tui.evaluation.results.journal import JournalRuns, LineReader
 from tenxeval_tui.evaluation.results.journal_results import (
     IndexedRun,
@@ -75,15 +75,9 @@ class JournalTail:
             if not self.path.is_file():
                 return
             self._source = OpenFile(self.path)
-        # Trees of plain objects made by the thousand: see journal.read_runs.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():  # trees of plain objects made by the thousand: see journal.read_runs
             while self._read_chunk(final):
                 pass
-        finally:
-            if collecting:
-                gc.enable()
 
     def _read_chunk(self, final: bool) -> bool:
         """Feed the whole lines of the next :data:`CHUNK` bytes (with ``final``, the

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pydantic_core
 from pydantic import BaseModel
 
 from tenxeval_tui.evaluation.dataset.eval_set import StepType, TrajectoryStep
@@ -28,9 +29,21 @@ _PLAIN = {"node_responses": dict, "messages": dict, "node_visits": str}
 """Lists of plain JSON values, kept as they are parsed when every item is of that type."""
 
 
+LEAN_ABOVE = 64 * 1024
+"""A case's JSON text at most this long is validated by pydantic straight from the text
+(its fastest way); a longer one is read lean."""
+
+
 def case_result(data: Any) -> EvalCaseResult:
     """``EvalCaseResult.model_validate(data)`` for ``data`` parsed from JSON (``data`` is
-    taken over: its per-event dicts become the result's)."""
+    taken over: its per-event dicts become the result's), or given as the JSON text itself
+    (``bytes``). An :class:`EvalCaseResult` is returned as it is."""
+    if type(data) is bytes:
+        if len(data) <= LEAN_ABOVE:
+            return EvalCaseResult.model_validate_json(data)
+        data = pydantic_core.from_json(data, cache_strings=True)
+    if isinstance(data, EvalCaseResult):
+        return data
     if not isinstance(data, dict):
         return EvalCaseResult.model_validate(data)
     lists: dict[str, list[Any]] = {}
