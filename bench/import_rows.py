@@ -75,4 +75,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from support.own_settings import own_settings
+
+    with own_settings():  # never the developer's settings file and state
+        raise SystemExit(main())

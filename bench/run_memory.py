@@ -104,4 +104,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from support.own_settings import own_settings
+
+    with own_settings():  # never the developer's settings file and state
+        sys.exit(main())

@@ -15,6 +15,11 @@ from tenxeval_tui.settings.user_settings import load_user_settings, save_user_se
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 STARTS_THE_APP = re.compile(r"run_test\(|WorkbenchApp|from keyscreen\.terminal import")
+STARTS_THE_CLI = re.compile(
+    r'/ "tenxeval-tui"|with_name\("tenxeval-tui"\)|tenxeval_tui\.cli\.main import|RunPlan\('
+)
+"""The console script (its path made from the interpreter's), the CLI's entry point in a
+child, or a run's worker as the CLI starts it: ``run`` reads the settings file too."""
 
 
 def test_own_settings_keeps_a_run_out_of_the_settings_and_state_in_use(tmp_path: Path) -> None:
@@ -42,6 +47,13 @@ def test_own_settings_unsets_what_was_not_set(monkeypatch: pytest.MonkeyPatch) -
 
 def test_every_bench_that_starts_the_app_uses_settings_of_its_own() -> None:
     starting = [p for p in sorted(BENCH.glob("*.py")) if STARTS_THE_APP.search(p.read_text())]
+    assert len(starting) >= 10  # the pattern still finds them
+    missing = [p.name for p in starting if "with own_settings():" not in p.read_text()]
+    assert missing == []
+
+
+def test_every_bench_that_runs_the_command_line_uses_settings_of_its_own() -> None:
+    starting = [p for p in sorted(BENCH.glob("*.py")) if STARTS_THE_CLI.search(p.read_text())]
     assert len(starting) >= 10  # the pattern still finds them
     missing = [p.name for p in starting if "with own_settings():" not in p.read_text()]
     assert missing == []
