@@ -27,7 +27,7 @@ window counts full runs). No UI import.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,4 +134,31 @@ def _marked(metadata: Mapping[str, Any]) -> SelectionMark | None:
     )
 
 
-__all__ = ["SELECTION_KEY", "SELECTION_KINDS", "SHARD_KEY", "SelectionMark", "selection_of"]
+def combined_selection(parts: Sequence[tuple[Mapping[str, Any], int]]) -> dict[str, Any] | None:
+    """The ``metadata.selection`` of a report combining runs of several eval sets, each
+    part given as ``(its metadata, its cases)``: ``None`` when no part is a selection;
+    else the parts' cases against the cases their sets hold, a part of every case counting
+    its cases on both sides (as ``run`` marks its one report of several sets), ``by`` the
+    parts' own when they agree (``selection`` when they do not)."""
+    marks = [(selection_of(metadata), cases) for metadata, cases in parts]
+    chosen = [mark for mark, _ in marks if mark is not None]
+    if not chosen:
+        return None
+    kinds = {mark.by for mark in chosen}
+    cases: int | None = 0
+    of: int | None = 0
+    for mark, count in marks:
+        took, held = (count, count) if mark is None else (mark.cases, mark.of)
+        cases = None if cases is None or took is None else cases + took
+        of = None if of is None or held is None else of + held
+    return SelectionMark(kinds.pop() if len(kinds) == 1 else "selection", cases, of).to_json()
+
+
+__all__ = [
+    "SELECTION_KEY",
+    "SELECTION_KINDS",
+    "SHARD_KEY",
+    "SelectionMark",
+    "combined_selection",
+    "selection_of",
+]
