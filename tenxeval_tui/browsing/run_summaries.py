@@ -30,7 +30,7 @@ from tenxeval_tui.evaluation.analysis.compare import CaseOutcome, RunOutcome
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.files.fileio import atomic_write_text
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 4: a --shard part is a selection
 
 
 @dataclass(frozen=True, slots=True)

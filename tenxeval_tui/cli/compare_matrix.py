@@ -4,7 +4,9 @@ when a report is significantly worse than the first (the rule of ``run --baselin
 when a file cannot be read.
 
 A report's name in the matrix is its ``metadata.variant`` (a variant run's reports carry
-it), else its file's name without ``.json``; names seen twice get ``#2``, ``#3``...
+it), else its file's name without ``.json``; names seen twice get ``#2``, ``#3``... A
+report of some of its eval set's cases only (``metadata.selection``: a rerun, a filter, a
+``--shard`` part) is a column marked so, its missing cases not run (a note on stderr too).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def compare_matrix(
     from tenxeval_tui.evaluation.analysis.matrix import build_matrix
     from tenxeval_tui.evaluation.analysis.matrix_text import format_matrix
     from tenxeval_tui.evaluation.eval_result import EvalReport
+    from tenxeval_tui.evaluation.selection_marks import selection_of
     from tenxeval_tui.runs.matrix_report import matrix_json
 
     reports: dict[str, EvalReport] = {}
@@ -49,6 +52,15 @@ def compare_matrix(
         if report.is_partial or not report.results:
             why = "holds no case" if not report.results else "is partial"
             print(inert(f"warning: the report {path} {why}"), file=sys.stderr)
+        if (mark := selection_of(report.metadata)) is not None:
+            print(
+                inert(
+                    f"note: the report {path} is a selection of its eval set's cases "
+                    f"({mark.text}): the cases it did not run show as not run, and its pairs "
+                    "are tested over the cases both reports ran"
+                ),
+                file=sys.stderr,
+            )
         reports[report_name(path, report, taken)] = report
     matrix = build_matrix(reports)
     baseline = next(iter(reports))

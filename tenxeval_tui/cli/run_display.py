@@ -101,12 +101,20 @@ class ConsoleDisplay:
             self.notice(f"stopped by {by}: {not_run} case(s) not run; the report is partial")
         if published.errors:
             print("FAILED: some report files were not written (see above)", file=sys.stderr)
-        if self.open_html and published.html:
-            import webbrowser
+        if self.open_html:
+            self.open_report(published.html)
 
-            html = Path(published.html[0]).resolve()
-            if not webbrowser.open(html.as_uri()):  # no browser here (an ssh session, a server)
-                self.warning(f"--open: no browser to open it in here; the HTML report is {html}")
+    def open_report(self, html_files: Sequence[str]) -> None:
+        """``--open``: the first HTML report in the browser; on stderr (even when quiet)
+        why not when there is no browser at hand or no HTML report was written."""
+        if not html_files:  # --no-html, the config's reporter html off, or its writer failed
+            self.warning("--open: no HTML report was written (--no-html?): there is none to open")
+            return
+        import webbrowser
+
+        html = Path(html_files[0]).resolve()
+        if not webbrowser.open(html.as_uri()):  # no browser here (an ssh session, a server)
+            self.warning(f"--open: no browser to open it in here; the HTML report is {html}")
 
     def journal_kept(self, journal: Path, *, resumable: bool) -> None:
         """Where the journal is, and (``resumable``) the command that runs the rest."""

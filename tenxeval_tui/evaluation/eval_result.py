@@ -32,6 +32,7 @@ from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 from tenxeval_tui.evaluation.files.fileio import atomic_write_text, read_json_model
 from tenxeval_tui.evaluation.lean import extra_on_demand
 from tenxeval_tui.evaluation.redact import redact_values
+from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY, combined_selection
 from tenxeval_tui.evaluation.stats import (
     RepeatStats,
     RunRepeatStats,
@@ -400,12 +401,15 @@ def tagged_with_set(result: EvalCaseResult, eval_set_id: str) -> EvalCaseResult:
 
 def combined_fields(reports: Sequence[EvalReport]) -> dict[str, Any]:
     """What a report combining ``reports`` says besides its results (see
-    :meth:`EvalReport.combine`): ``wall_seconds``, ``config_used`` and ``metadata``."""
+    :meth:`EvalReport.combine`): ``wall_seconds``, ``config_used`` and ``metadata`` (a run of
+    some of the sets' cases keeps saying so: ``selection``, see
+    :func:`~tenxeval_tui.evaluation.selection_marks.combined_selection`)."""
     partial = any(r.is_partial for r in reports)
     stopped = next((r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None)
     not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
     walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
     provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in reports])
+    selection = combined_selection([(r.metadata, r.summary.total_cases) for r in reports])
     return {
         "wall_seconds": sum(walls) if walls else None,  # eval sets run one after the other
         "config_used": reports[0].config_used if reports else {},
@@ -414,6 +418,7 @@ def combined_fields(reports: Sequence[EvalReport]) -> dict[str, Any]:
             **({PARTIAL_KEY: True} if partial else {}),
             **({STOPPED_KEY: stopped, NOT_RUN_KEY: not_run} if stopped else {}),
             **({PROVENANCE_KEY: provenance} if provenance else {}),
+            **({SELECTION_KEY: selection} if selection is not None else {}),
         },
     }
 

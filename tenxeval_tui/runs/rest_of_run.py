@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenxeval_tui.evaluation.results.journal import read_journal_runs
+from tenxeval_tui.runs.live_run import CaseStatus, LiveRun
 from tenxeval_tui.runs.plan import RunPlan, selected_eval_sets
 from tenxeval_tui.runs.reports import WrittenReports, marked_partial, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
@@ -78,4 +79,35 @@ def write_complete(rest: RestOfRun, *, finished: bool) -> WrittenReports:
     return write_reports([r for r in reports if r.results], config.reporter, console=False)
 
 
-__all__ = ["RestOfRun", "StoppedRun", "rest_of", "write_complete"]
+def reports_hold(run: LiveRun, rest: RestOfRun | None = None) -> str:
+    """What the reports of the ended ``run`` hold, said after where they are ("" when they
+    hold just its cases). ``rest``: the run ran the rest of a stopped run (``u``), whose
+    complete reports hold the cases its journals finished too.
+
+    Counted from the cases themselves: those run now are the ones with a result (a case
+    a cancel cut short has none, and is in no report); those finished before are the
+    journals' (the cases carried over from before a stopped rerun, say the passed cases of
+    the run it reran, are in the reports of the run that ran them, not in these).
+    """
+    carried = run.counts()["carried"]
+    ran = sum(
+        1 for s in run.cases.values() if s.status != CaseStatus.CARRIED and s.result is not None
+    )
+    if rest is None:
+        if not carried:
+            return ""
+        return (
+            f" They hold the {ran} cases run now; the {carried} carried over are in the "
+            "reports of the runs that ran them."
+        )
+    before = rest.point.finished
+    held = "the cases of the run finished so far" if run.partial else "every case of the run"
+    elsewhere = carried - before
+    return f" They hold {held}: the {ran} run now and the {before} finished before." + (
+        f" The {elsewhere} carried over from earlier are in the reports of the runs that ran them."
+        if elsewhere > 0
+        else ""
+    )
+
+
+__all__ = ["RestOfRun", "StoppedRun", "reports_hold", "rest_of", "write_complete"]

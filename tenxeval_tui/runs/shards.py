@@ -31,12 +31,13 @@ from tenxeval_tui.evaluation.eval_result import (
     EvalReport,
     combined_provenance,
 )
-from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY
+from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY, SHARD_KEY
 from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.plan import RunPlan, select
 
-SHARD_KEY = "shard"
-"""Report metadata of a sharded run: ``{"index": K, "count": N, "total": cases}``."""
+# SHARD_KEY: report metadata of a sharded run, ``{"index": K, "count": N, "total": cases,
+# "run": digest}``; its readers (history, trend, compare) take such a part for a selection
+# of the run's cases (evaluation.selection_marks), the merged report for a full run.
 POSITION_KEY = "run_position"
 """Result metadata of a sharded run: the case's place (0-based) in the whole run."""
 MERGED_KEY = "merged_from"

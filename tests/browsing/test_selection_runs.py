@@ -97,3 +97,33 @@ def test_a_reruns_journal_holds_its_mark_for_the_report_rebuilt_from_it(tmp_path
     assert report_from_journal(journal).metadata[SELECTION_KEY] == mark  # a killed rerun's
     (written,) = (tmp_path / "out").glob("*.json")  # the worker's own report
     assert json.loads(written.read_text())["metadata"][SELECTION_KEY] == mark
+
+
+def test_a_shard_part_is_a_selection_read_from_its_shard_mark() -> None:
+    shard = {"index": 2, "count": 4, "total": 24, "run": "0123456789abcdef"}
+    assert selection_of({"shard": shard}) == SelectionMark("shard", None, 24, "2/4")
+    assert selection_of({"shard": shard}).text == "shard 2/4 of 24 cases"  # type: ignore[union-attr]
+    both = selection_of({"shard": shard, **RERUN})  # a part of a run of some cases
+    assert both == SelectionMark("rerun_failed", 1, 3, "2/4")
+    assert both is not None and both.text == "rerun failed, 1 of 3 cases, shard 2/4"
+    assert selection_of({SELECTION_KEY: both.to_json()}) == both  # the history index's round trip
+    assert selection_of({"shard": {**shard, "index": 1, "count": 1}}) is None  # 1/1: every case
+    assert selection_of({"shard": "damaged"}) == SelectionMark("shard", None, None, "?")
+
+
+def test_a_report_combining_sets_says_what_their_runs_chose() -> None:
+    from tenxeval_tui.evaluation import EvalReport
+    from tenxeval_tui.evaluation.selection_marks import combined_selection
+
+    tagged = repeats_report({"london": OK}, BASELINE_TIME)
+    tagged.metadata[SELECTION_KEY] = {"by": "tags", "cases": 1, "of": 4}
+    whole = repeats_report({"oslo": OK, "rome": BAD}, BASELINE_TIME)
+    whole.eval_set_id = "other"
+    combined = EvalReport.combine([tagged, whole])
+    assert combined.metadata[SELECTION_KEY] == {"by": "tags", "cases": 3, "of": 6}
+    assert SELECTION_KEY not in EvalReport.combine([whole, whole]).metadata
+    rerun = {SELECTION_KEY: {"by": "rerun_failed", "cases": 1, "of": 3}}
+    mixed = combined_selection([(tagged.metadata, 1), (rerun, 1)])
+    assert mixed == {"by": "selection", "cases": 2, "of": 7}
+    unknown = combined_selection([({SELECTION_KEY: True}, 1), ({}, 2)])
+    assert unknown == {"by": "selection", "cases": None, "of": None}

@@ -93,3 +93,38 @@ def test_compare_previous_latest_with_a_rerun_says_not_run_not_removed(
     assert {c["change"] for c in data["cases"] if c["current_status"] is None} == {"not_run"}
     markdown = in_process(tmp_path, *args, "--format", "markdown").stdout
     assert "7 not run" in markdown and "over the 3 case(s) both runs ran" in markdown
+
+
+def _journal(path: Path, sets: dict[str, tuple[list[str], dict[str, object] | None]]) -> None:
+    """A journal (as the worker writes it) of a run of ``sets``: each set id with the ids
+    of its cases run (every one passed) and its ``run_start`` metadata."""
+    from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult
+
+    lines: list[dict[str, object]] = []
+    for set_id, (ids, metadata) in sets.items():
+        start = {"type": "run_start", "eval_set_id": set_id, "eval_set_name": set_id, "time": 0}
+        lines.append({**start, **({"metadata": metadata} if metadata else {}), "eval_ids": ids})
+        for eval_id in ids:
+            passed = CriterionResult.success("rouge_match", 0.9, 0.5)
+            result = EvalCaseResult.success(eval_id, [passed]).model_dump(mode="json")
+            lines.append({"type": "case", "eval_set_id": set_id, "result": result})
+        lines.append({"type": "run_end", "eval_set_id": set_id, "partial": False})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_from_journal_of_several_sets_keeps_what_each_set_s_run_chose(
+    tmp_path: Path, in_process: InProcess
+) -> None:
+    journal = tmp_path / "run.journal.jsonl"
+    tags = {SELECTION_KEY: {"by": "tags", "cases": 1, "of": 3}}
+    _journal(journal, {"a": (["a1"], tags), "b": (["b1", "b2"], None)})  # b: every case
+    done = in_process(tmp_path, "run", "--from-journal", str(journal), "-o", "out.json", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    metadata = json.loads((tmp_path / "out.json").read_text())["metadata"]
+    # before: no mark, the report of 3 of the sets' 5 cases read as a run of every case
+    assert metadata[SELECTION_KEY] == {"by": "tags", "cases": 3, "of": 5}
+    assert metadata["eval_set_ids"] == ["a", "b"]
+    _journal(journal, {"a": (["a1", "a2", "a3"], None), "b": (["b1", "b2"], None)})
+    done = in_process(tmp_path, "run", "--from-journal", str(journal), "-o", "full.json", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert SELECTION_KEY not in json.loads((tmp_path / "full.json").read_text())["metadata"]

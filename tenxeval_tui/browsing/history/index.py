@@ -38,7 +38,7 @@ from tenxeval_tui.browsing.history.report_rows import (
 from tenxeval_tui.browsing.reports_index import is_report_file, is_report_name
 from tenxeval_tui.evaluation.files.stamp import FileStamp, file_stamp
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: a --shard part is a selection (its selection column)
 CHUNK_CASES = 50_000
 """Cases written per transaction: a long rebuild lets other writers in between chunks."""
 BUSY_TIMEOUT_MS = 15_000

@@ -23,6 +23,12 @@
 - **separating cases**: the cases some variant passes and another does not, most
   separating first (the widest spread of per-variant pass fractions).
 
+A report of a selection of its eval set's cases (``metadata.selection``: a rerun of the
+failed ones, a filter, a ``--shard`` part) is a column as the others, marked
+(:attr:`VariantStats.selection`): the cases of the matrix it did not run are *not run*
+(:attr:`VariantStats.not_run`), and each pair it is in is tested over the cases both
+ran (:attr:`PairDifference.cases`), as :mod:`.compare` does for two reports.
+
 Pure functions over reports; the models serialise to the matrix report's JSON.
 """
 
@@ -37,6 +43,7 @@ from pydantic import BaseModel, Field
 
 from tenxeval_tui.evaluation.analysis.compare import ALPHA, numbered_keys
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
+from tenxeval_tui.evaluation.selection_marks import selection_of
 from tenxeval_tui.evaluation.stats import fisher_one_sided, wilson_interval
 
 TEST_NAME = "Fisher's exact test, two-sided, Holm-corrected for the number of pairs"
@@ -100,6 +107,11 @@ class VariantStats(BaseModel):
     latency_p95: float | None = None
     """Seconds a case took: median and 95th percentile (nearest rank)."""
     partial: bool = False
+    selection: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Its report is of some of its eval set's cases only, in words (``None``: of every
+    case; see :mod:`~tenxeval_tui.evaluation.selection_marks`)."""
+    not_run: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """With a ``selection``: the cases of the matrix it did not run."""
 
 
 class PairDifference(BaseModel):
@@ -114,6 +126,9 @@ class PairDifference(BaseModel):
     p_adjusted: float
     """``p_value`` corrected for the number of pairs (Holm)."""
     significant: bool
+    cases: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """When ``a`` or ``b`` is a selection: the pass rates and the test are over the cases
+    both ran, this many (``None``: each over its own cases)."""
 
     @property
     def difference(self) -> float:
@@ -222,6 +237,7 @@ def variant_stats(name: str, report: EvalReport) -> VariantStats:
         latency_median=statistics.median(durations) if durations else None,
         latency_p95=percentile(durations, 0.95),
         partial=report.is_partial,
+        selection=mark.text if (mark := selection_of(report.metadata)) is not None else None,
     )
 
 
@@ -244,21 +260,43 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def pairwise(stats: Sequence[VariantStats], alpha: float = ALPHA) -> list[PairDifference]:
-    """Every pair of ``stats`` (in their order), tested and Holm-corrected."""
+type Counts = tuple[int, int, int, int, int | None]
+"""A pair's ``(passed a, cases a, passed b, cases b, cases both ran or None)``."""
+
+
+def _pair_counts(a: VariantStats, b: VariantStats, rows: Sequence[MatrixRow]) -> Counts:
+    """What a pair is tested on: each variant's own cases, or the cases both ran when
+    either is a selection (and ``rows`` are given)."""
+    if not rows or (a.selection is None and b.selection is None):
+        return (a.passed, a.total, b.passed, b.total, None)
+    both = [row for row in rows if a.name in row.cells and b.name in row.cells]
+    passed_a = sum(1 for row in both if row.cells[a.name].status == "passed")
+    passed_b = sum(1 for row in both if row.cells[b.name].status == "passed")
+    return (passed_a, len(both), passed_b, len(both), len(both))
+
+
+def pairwise(
+    stats: Sequence[VariantStats], alpha: float = ALPHA, rows: Sequence[MatrixRow] = ()
+) -> list[PairDifference]:
+    """Every pair of ``stats`` (in their order), tested and Holm-corrected; a pair with a
+    selection (given the matrix's ``rows``) over the cases both ran."""
     pairs = list(itertools.combinations(stats, 2))
-    raw = [two_sided_fisher(a.passed, a.total, b.passed, b.total) for a, b in pairs]
+    counts = [_pair_counts(a, b, rows) for a, b in pairs]
+    raw = [two_sided_fisher(pa, na, pb, nb) for pa, na, pb, nb, _ in counts]
     return [
         PairDifference(
             a=a.name,
             b=b.name,
-            pass_rate_a=a.pass_rate,
-            pass_rate_b=b.pass_rate,
+            pass_rate_a=pa / na if na else 0.0,
+            pass_rate_b=pb / nb if nb else 0.0,
             p_value=p,
             p_adjusted=adjusted,
             significant=adjusted < alpha,
+            cases=shared,
         )
-        for (a, b), p, adjusted in zip(pairs, raw, holm(raw), strict=True)
+        for (a, b), (pa, na, pb, nb, shared), p, adjusted in zip(
+            pairs, counts, raw, holm(raw), strict=True
+        )
     ]
 
 
@@ -307,10 +345,14 @@ def matrix_rows(reports: Mapping[str, EvalReport]) -> list[MatrixRow]:
 def build_matrix(reports: Mapping[str, EvalReport], alpha: float = ALPHA) -> VariantMatrix:
     """The matrix of ``reports``, one per variant, keyed by the variant's name."""
     stats = sorted((variant_stats(name, r) for name, r in reports.items()), key=_rank_key)
+    rows = matrix_rows(reports)
+    for v in stats:
+        if v.selection is not None:  # the cases others ran that it left out
+            v.not_run = sum(1 for row in rows if v.name not in row.cells)
     return VariantMatrix(
         variants=stats,
-        rows=matrix_rows(reports),
-        pairs=pairwise(stats, alpha),
+        rows=rows,
+        pairs=pairwise(stats, alpha, rows),
         pareto=pareto_line(stats),
         alpha=alpha,
     )

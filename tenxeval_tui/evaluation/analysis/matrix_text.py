@@ -30,15 +30,16 @@ def variant_line(rank: int, v: VariantStats) -> str:
         f"median {_seconds(v.latency_median)} p95 {_seconds(v.latency_p95)}"
         + (f", {v.errors} errored" if v.errors else "")
         + (" (partial)" if v.partial else "")
+        + (f" (selection: {v.selection}; {v.not_run or 0} not run)" if v.selection else "")
     )
 
 
-def _marks(row: MatrixRow, names: list[str]) -> str:
+def _marks(row: MatrixRow, names: list[str], selections: set[str]) -> str:
     marks = []
     for name in names:
         cell = row.cells.get(name)
         if cell is None:
-            marks.append("-")
+            marks.append("not run" if name in selections else "-")
         elif cell.runs > 1:
             marks.append(f"{cell.passes}/{cell.runs}")
         else:
@@ -50,6 +51,11 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
     """The ranked variants, the pairwise differences, the Pareto line and the cases that
     separate the variants most."""
     lines = [f"Variants ({len(matrix.variants)}), ranked by pass rate:"]
+    if any(v.selection is not None for v in matrix.variants):
+        lines.append(
+            "  (a selection ran some of its eval set's cases only: its pass rate is over "
+            "those, its pairs over the cases both ran)"
+        )
     for rank, v in enumerate(matrix.variants, 1):
         lines.append(variant_line(rank, v))
         if v.criteria:
@@ -59,8 +65,9 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
         lines.append(f"Pairwise ({matrix.test}, alpha {matrix.alpha:g}):")
         for pair in matrix.pairs:
             verdict = f"{pair.better} better" if pair.better else "no significant difference"
+            over = f" over the {pair.cases} case(s) both ran" if pair.cases is not None else ""
             lines.append(
-                f"  {pair.a} vs {pair.b}: {pair.difference * 100:+.1f} pts, "
+                f"  {pair.a} vs {pair.b}: {pair.difference * 100:+.1f} pts{over}, "
                 f"p={pair.p_value:.3g} (corrected {pair.p_adjusted:.3g}): {verdict}"
             )
     lines.append("Pareto line (pass rate against cost): " + ", ".join(matrix.pareto))
@@ -80,9 +87,10 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
         lines.append(
             f"Separating cases ({len(separating)}; marks in the order {', '.join(names)}):"
         )
+        selections = {v.name for v in matrix.variants if v.selection is not None}
         for row in separating[:SEPARATING_SHOWN]:
             where = f"{row.eval_set_id}/" if row.eval_set_id else ""
-            lines.append(f"  {where}{row.eval_id}: {_marks(row, names)}")
+            lines.append(f"  {where}{row.eval_id}: {_marks(row, names, selections)}")
         if len(separating) > SEPARATING_SHOWN:
             lines.append(f"  ... and {len(separating) - SEPARATING_SHOWN} more (see the report)")
     else:

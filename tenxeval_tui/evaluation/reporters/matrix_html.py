@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from tenxeval_tui.evaluation.analysis.matrix import MatrixCell, VariantMatrix
+from tenxeval_tui.evaluation.analysis.matrix import MatrixCell, VariantMatrix, VariantStats
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
@@ -24,11 +24,18 @@ def _money(value: float | None) -> str:
     return "" if value is None else f"${value:.4f}"
 
 
-def _cell(cell: MatrixCell | None) -> str:
+def _cell(cell: MatrixCell | None, selection: bool) -> str:
     if cell is None:
-        return '<td class="missing">-</td>'
+        return f'<td class="missing">{"not run" if selection else "-"}</td>'
     text = f"{cell.passes}/{cell.runs}" if cell.runs > 1 else cell.status
     return f'<td class="{escape(cell.status)}">{escape(text)}</td>'
+
+
+def _selection(v: VariantStats) -> str:
+    """After a variant's name when its report is of some of its eval set's cases only."""
+    if v.selection is None:
+        return ""
+    return f"<br><small>selection: {escape(v.selection)}; {v.not_run or 0} not run</small>"
 
 
 def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> str:
@@ -49,7 +56,8 @@ def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> 
     for rank, v in enumerate(matrix.variants, 1):
         css = ' class="pareto"' if v.name in matrix.pareto else ""
         parts.append(
-            f"<tr{css}><td>{rank}</td><td>{escape(v.name)}</td><td>{v.passed}/{v.total}</td>"
+            f"<tr{css}><td>{rank}</td><td>{escape(v.name)}{_selection(v)}</td>"
+            f"<td>{v.passed}/{v.total}</td>"
             f"<td>{v.pass_rate:.1%}</td><td>{v.pass_rate_low:.1%} to {v.pass_rate_high:.1%}</td>"
             f"<td>{_money(v.cost_usd)}</td><td>{_money(v.cost_per_success)}</td>"
             f"<td>{v.tokens}</td><td>{v.latency_median or 0:.2f}s</td>"
@@ -67,6 +75,8 @@ def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> 
     )
     for pair in matrix.pairs:
         verdict = f"{pair.better} better" if pair.better else "no significant difference"
+        if pair.cases is not None:
+            verdict += f" (over the {pair.cases} case(s) both ran)"
         parts.append(
             f"<tr><td>{escape(pair.a)}</td><td>{escape(pair.b)}</td>"
             f"<td>{pair.difference * 100:+.1f} pts</td><td>{pair.p_value:.3g}</td>"
@@ -79,10 +89,13 @@ def render_matrix_html(matrix: VariantMatrix, title: str = "Variant matrix") -> 
         f"<h2>Cases</h2><p>{len(separating)} of {len(matrix.rows)} cases separate the "
         "variants (listed first, most separating first).</p>"
     )
-    header = "".join(f"<th>{escape(name)}</th>" for name in names)
+    selections = {v.name for v in matrix.variants if v.selection is not None}
+    header = "".join(
+        f"<th>{escape(name)}{' (selection)' if name in selections else ''}</th>" for name in names
+    )
     parts.append(f'<table id="cases"><tr><th>eval set</th><th>case</th>{header}</tr>')
     for row in rows:
-        cells = "".join(_cell(row.cells.get(name)) for name in names)
+        cells = "".join(_cell(row.cells.get(name), name in selections) for name in names)
         parts.append(
             f"<tr><td>{escape(row.eval_set_id)}</td><td>{escape(row.label)}</td>{cells}</tr>"
         )

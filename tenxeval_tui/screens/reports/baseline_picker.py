@@ -20,9 +20,11 @@ from tenxeval_tui.widgets.reports.report_list import ReportList
 
 
 def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_id: str) -> int:
-    """Index of the best guess: the newest earlier run of the same eval set that ran to its
-    end with cases (a partial or empty report is no "previous run"), else the newest earlier
-    one of the set, else the first.
+    """Index of the best guess: the newest earlier run of every case of the same eval set
+    that ran to its end (a partial or empty report, a run of a selection of the cases, such
+    as a rerun of the failed ones or a ``--shard`` part, is no "previous run"), else the
+    newest earlier one that ran to its end, else the newest earlier one of the set, else
+    the first. A selection can still be picked by hand: the list marks it.
 
     ``entries`` are the other reports, newest first; ``current`` is the one compared.
     """
@@ -31,13 +33,14 @@ def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_
         for i, entry in enumerate(entries)
         if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < current.timestamp
     ]
-    whole = [i for i in earlier if entries[i].caveat is None]
-    return (whole or earlier or [0])[0]
+    ended = [i for i in earlier if entries[i].caveat is None]
+    full = [i for i in ended if not entries[i].selection]
+    return (full or ended or earlier or [0])[0]
 
 
 def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
-    """A warning when ``entry`` is a report of another eval set than ``eval_set_id``, or a
-    report with no case or of a run that did not finish."""
+    """A warning when ``entry`` is a report of another eval set than ``eval_set_id``, a
+    report with no case or of a run that did not finish, or of a selection of the cases."""
     if not entry.ok:
         return None
     if entry.eval_set_id != eval_set_id:
@@ -46,7 +49,14 @@ def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:
             f"{quoted(eval_set_id)}): cases are matched by id, so most will show as new or removed."
         )
     caveat = entry.caveat
-    return f"⚠ This report {caveat}." if caveat is not None else None
+    if caveat is not None:
+        return f"⚠ This report {caveat}."
+    if entry.selection:
+        return (
+            f"⚠ This is a run of some of the eval set's cases ({inert(entry.selection)}): the cases "
+            "it did not run show as not run, the pass rates are over the cases both ran."
+        )
+    return None
 
 
 class BaselinePicker(ModalScreen[Path | None]):

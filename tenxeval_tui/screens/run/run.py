@@ -38,7 +38,13 @@ from tenxeval_tui.runs.live_run import CaseStatus, LiveRun, case_key
 from tenxeval_tui.runs.passes import rerun_only
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.problems import RunProblem
-from tenxeval_tui.runs.rest_of_run import RestOfRun, StoppedRun, rest_of, write_complete
+from tenxeval_tui.runs.rest_of_run import (
+    RestOfRun,
+    StoppedRun,
+    reports_hold,
+    rest_of,
+    write_complete,
+)
 from tenxeval_tui.runs.resume import plan_resume_command
 from tenxeval_tui.runs.worker_process import WorkerProcess
 from tenxeval_tui.screens.accept.one_case import ACCEPT_KEY
@@ -516,7 +522,7 @@ class RunScreen(ModeScreen):
             self._follow_clocks()
         # The figures as the run ended: the last repaint may have come just before its end.
         self.query_one(RunProgress).show(run)
-        self._show_outcome(run, complete=rest is not None)
+        self._show_outcome(run, rest)
         self.runs_finished += 1
         if self.live is run:  # not replaced by a newer run meanwhile
             self.call_later(self.watcher.run_ended)
@@ -555,9 +561,9 @@ class RunScreen(ModeScreen):
             if process.process is not None:
                 await process.process.wait()
 
-    def _show_outcome(self, run: LiveRun, *, complete: bool = False) -> None:
-        """How the run ended, where its reports are, what to do next; ``complete``: its
-        reports hold the cases carried over too (it ran the rest of a stopped run)."""
+    def _show_outcome(self, run: LiveRun, rest: RestOfRun | None = None) -> None:
+        """How the run ended, where its reports are, what to do next; ``rest``: it ran the
+        rest of a stopped run, and its reports hold what that run finished too."""
         if run.crashed:
             what = run.worker_error or f"the worker exited with status {run.exit_code}"
             if run.report_files:
@@ -579,18 +585,7 @@ class RunScreen(ModeScreen):
         if unfinished_cases(run) and self.request is not None:
             command = plan_resume_command(self.request, self.search_path)
             keys += "\nu runs the rest here" + (f"; or: {command}" if command else "")
-        carried = run.counts()["carried"]
-        covers = ""
-        if carried and complete:
-            covers = (
-                f" They hold every case of the run: the {run.total - carried} run now and the"
-                f" {carried} finished before."
-            )
-        elif carried:
-            covers = (
-                f" They hold the {run.total - carried} cases run now; the {carried} carried"
-                " over are in the reports of the runs that ran them."
-            )
+        covers = reports_hold(run, rest)
         skipped = "".join(
             f"\nNot run: {ws.display_path(Path(path))}: {problem}" for path, problem in run.not_run
         )

@@ -121,3 +121,19 @@ def test_latency_percentile_is_by_nearest_rank() -> None:
     assert percentile(values, 0.95) == 19.0
     assert percentile(values, 0.5) == 10.0
     assert percentile([], 0.95) is None
+
+
+def test_a_selection_column_of_the_html_page_says_so_and_its_missing_cells_not_run() -> None:
+    from tenxeval_tui.evaluation import EvalCaseResult
+    from tenxeval_tui.evaluation.reporters.matrix_html import render_matrix_html
+
+    def report(ids: str, metadata: dict[str, object] | None = None) -> EvalReport:
+        results = [EvalCaseResult.failure(i, "down") for i in ids]
+        return EvalReport.create("weather", results, metadata=metadata or {})
+
+    rerun = {"selection": {"by": "rerun_failed", "cases": 1, "of": 3}}
+    page = render_matrix_html(build_matrix({"full": report("abc"), "rerun": report("c", rerun)}))
+    assert "rerun (selection)</th>" in page and "full (selection)" not in page
+    assert "selection: rerun failed, 1 of 3 cases; 2 not run" in page
+    assert page.count('<td class="missing">not run</td>') == 2
+    assert "(over the 1 case(s) both ran)" in page

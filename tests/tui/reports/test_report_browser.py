@@ -371,6 +371,30 @@ def test_the_baseline_guessed_is_the_newest_earlier_run_of_the_same_set() -> Non
     assert default_baseline(others, entry(0), "weather") == 0  # nothing earlier: the first
 
 
+def test_the_baseline_guessed_is_a_run_of_every_case_a_rerun_is_marked_if_picked() -> None:
+    from tenxeval_tui.browsing.reports_index import ReportEntry
+    from tenxeval_tui.screens.reports.baseline_picker import baseline_warning, default_baseline
+
+    def entry(day: int, selection: str = "") -> ReportEntry:
+        return ReportEntry(
+            path=Path(f"weather_{day}.json"),
+            eval_set_id="weather",
+            timestamp=day,
+            total=3,
+            selection=selection,
+        )
+
+    rerun = entry(3, "rerun failed, 1 of 3 cases")
+    part = entry(2, "shard 2/2 of 3 cases")
+    others = [rerun, part, entry(1), entry(0)]  # newest first
+    assert default_baseline(others, entry(4), "weather") == 2  # before: the rerun (0)
+    # only selections earlier: the newest of them rather than nothing of the set
+    assert default_baseline([rerun, part], entry(4), "weather") == 0
+    warning = baseline_warning(rerun, "weather")
+    assert warning is not None and "some of the eval set's cases (rerun failed" in warning
+    assert "not run" in warning and baseline_warning(entry(1), "weather") is None
+
+
 async def open_baseline_picker(pilot: Any, reports: int) -> BaselinePicker:
     """Open the newest of ``reports`` reports, press ``c``: the picker, its list filled."""
     app = pilot.app
