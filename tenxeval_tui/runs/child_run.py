@@ -264,9 +264,10 @@ class _Follower:
         self.worker_deaths: list[str] = []
         self.not_run: list[tuple[str, str]] = []
         """``(path, problem)`` of each eval set the worker left out (no agent for it)."""
-        self.planned_line = ""
-        """The worker's ``worker_plan`` line (every case it will run): parsed only when it
-        is needed (:func:`planned_sets`; objects a case in a long run)."""
+        self.planned_line = b""
+        """The worker's ``worker_plan`` line (every case it will run), compressed: read
+        only when the journal failed (:func:`planned_sets`), and as text it was bytes a
+        case kept through the run (its ids and names; parsed, objects a case)."""
         self._killer: threading.Timer | None = None
         self._lines: BatchedLines | None = None  # made by the first pump
 
@@ -274,6 +275,7 @@ class _Follower:
         """Hand the child's lines on until ``stream`` ends (called again after a Ctrl-C: it
         goes on from the next line)."""
         import json
+        import zlib
 
         from tenxeval_tui.runs.batched_lines import BatchedLines  # lazy: a child started
 
@@ -283,10 +285,10 @@ class _Follower:
             if raw.startswith(b'{"type": "event"'):
                 self.watch.event_line(raw)
                 continue
-            text = raw.decode("utf-8", errors="replace")
-            if text.startswith('{"type": "worker_plan"'):
-                self.planned_line = text
+            if raw.startswith(b'{"type": "worker_plan"'):
+                self.planned_line = zlib.compress(raw, 1)
                 continue
+            text = raw.decode("utf-8", errors="replace")
             if replay_json_lines([text], self.observer, make_case=self._make_case):
                 if self.tail is not None and text.startswith('{"type": "case_end"'):
                     self._follow_journal()
@@ -370,7 +372,7 @@ def run_in_child(
     outcome = ChildRun(journal=journal)
     kept = KeptResults()
     tail = JournalTail(journal, on_journal_case)
-    planned = ""
+    planned = b""
     # The follower's own observers (cases in flight, deadlines, results kept once the
     # journal failed, which the worker then sends lean) read no more than a brief line.
     brief = reads_brief_results(observers)
@@ -407,12 +409,14 @@ def run_in_child(
     return outcome
 
 
-def planned_sets(line: str) -> list[dict[str, Any]]:
-    """The ``eval_sets`` of a ``worker_plan`` line (none when it is not one)."""
+def planned_sets(line: bytes) -> list[dict[str, Any]]:
+    """The ``eval_sets`` of a ``worker_plan`` line compressed by :mod:`zlib` (none when
+    it is not one)."""
     import json
+    import zlib
 
     try:
-        data = json.loads(line) if line else {}
+        data = json.loads(zlib.decompress(line).decode("utf-8", errors="replace")) if line else {}
     except ValueError:
         return []
     return list(data.get("eval_sets") or []) if isinstance(data, dict) else []

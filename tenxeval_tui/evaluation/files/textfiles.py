@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from tenxeval_tui.evaluation.errors import EvalFileError, Problem
 
@@ -89,6 +90,25 @@ def _too_big(path: Path, cap: int) -> EvalFileError:
     )
 
 
+_GROWN_CHUNK = 1 << 20
+"""Bytes read at once of a file that grew while it was read."""
+
+
+def _read_at_most(handle: BinaryIO, size: int, cap: int) -> bytes:
+    """At most ``cap + 1`` bytes of ``handle``, a file of ``size`` bytes as it was opened
+    (it may grow while it is read). Asked for ``cap + 1`` bytes at once, ``read`` first
+    made a buffer that big: a gigabyte for a config file of a few bytes (never touched,
+    but a process's traced memory counts it)."""
+    data = handle.read(size + 1)
+    if len(data) <= size:
+        return data
+    parts, got = [data], len(data)
+    while got <= cap and (part := handle.read(min(_GROWN_CHUNK, cap + 1 - got))):
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
 def read_file_bytes(path: Path) -> bytes:
     """The bytes of the regular file ``path``, at most :func:`max_file_bytes` of them.
 
@@ -115,7 +135,7 @@ def read_file_bytes(path: Path) -> bytes:
         raise _too_big(path, cap)
     with os.fdopen(fd, "rb") as handle:
         try:
-            data = handle.read(cap + 1)  # the file may grow while it is read
+            data = _read_at_most(handle, mode.st_size, cap)
         except OSError as exc:
             raise _problem(path, f"cannot be read: {exc.strerror or exc}") from None
     if len(data) > cap:

@@ -255,7 +255,8 @@ class JournalRun:
     def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
         self.set_id = set_id
         self.name = name
-        self.order = list(order)
+        self.order: Sequence[str] = list(order)
+        """The run's case ids in report order (its ``run_start`` line's ``eval_ids``)."""
         self.results: list[EvalCaseResult] = []
         self.complete = False
         self.metadata: dict[str, Any] = {}

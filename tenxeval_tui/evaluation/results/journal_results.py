@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol, overload
 
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport, EvalSummary
+from tenxeval_tui.evaluation.results.id_places import IdList, IdPlaces
 from tenxeval_tui.evaluation.results.journal import JournalRun, case_text, parsed_line, read_runs
 from tenxeval_tui.evaluation.results.json_stream import CASE_LISTS
 from tenxeval_tui.evaluation.results.lean_load import case_result
@@ -210,12 +211,14 @@ class IndexedRun(JournalRun):
     cases at once) are held back until it comes, at most :data:`HOLD_MOST` of them."""
 
     def __init__(self, set_id: str, name: str = "", order: Sequence[str] = ()) -> None:
-        super().__init__(set_id, name, order)
+        super().__init__(set_id, name)
+        self.order = IdList(order)  # a case's ids kept compactly (see IdList)
         self.starts: array[int] = array("q")
         self.ends: array[int] = array("q")
         self.places: array[int] = array("q")
         """Each case's place in :attr:`order` (past its end when it is not listed)."""
-        self._position: dict[str, int] | None = None
+        self._places: IdPlaces | None = None
+        """Where each id is in :attr:`order` (made at the first case)."""
         self.totals: SummaryTotals | None = SummaryTotals()
         """The summary so far of the cases counted in report order; ``None`` once a case
         came after a later one was counted (summed once sorted)."""
@@ -233,9 +236,9 @@ class IndexedRun(JournalRun):
         """Some case came before one listed ahead of it."""
 
     def add(self, result: EvalCaseResult, start: int, end: int) -> None:
-        if self._position is None:
-            self._position = {eval_id: i for i, eval_id in enumerate(self.order)}
-        place = self._position.get(result.eval_id, len(self._position))
+        if self._places is None:
+            self._places = IdPlaces(self.order)
+        place = self._places.place(result.eval_id)
         if self.totals is not None:
             self._count(place, result)
         self.held.add(result)
@@ -276,7 +279,7 @@ class IndexedRun(JournalRun):
 
     def streamed_report(self, source: OpenFile) -> EvalReport:
         """The report of this run, its results read from ``source`` as they are read."""
-        self._position = None
+        self._places = None
         self._release(lambda first: True)  # the run is read: what it lacks never comes
         starts, ends = self.starts, self.ends
         if self._out_of_order:  # report order: by place, then as they came (a stable sort)
@@ -285,7 +288,8 @@ class IndexedRun(JournalRun):
             ends = array("q", (self.ends[i] for i in order))
         results = JournalResults(source, starts, ends, self.held)
         if self.totals is not None:
-            summary = EvalSummary(**self.totals.fields())
+            summary = summary_of(self.totals)
+            self.totals = None  # the summary holds its per-case mapping now
         else:
             summary = EvalSummary.from_result_stream(results)
         return streamed_report(
@@ -297,6 +301,18 @@ class IndexedRun(JournalRun):
             wall_seconds=self.wall_seconds,
             config_used=self.config_used,
         )
+
+
+def summary_of(totals: SummaryTotals) -> EvalSummary:
+    """``EvalSummary(**totals.fields())``, its ``per_case_token_usage`` the totals' own
+    mapping rather than a copy validated entry by entry (an entry a case: a second one as
+    big, at the end of a run of a million cases). ``totals`` must not be added to after."""
+    fields = totals.fields()
+    per_case = fields.pop("per_case_token_usage", None)
+    summary = EvalSummary(**fields)
+    if per_case is not None:  # str keys, TokenUsage values: what validation would keep
+        summary.per_case_token_usage = per_case
+    return summary
 
 
 def streamed_report(

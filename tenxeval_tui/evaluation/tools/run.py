@@ -20,6 +20,7 @@ every case's result, whether the cases ran in it, in worker processes or on Ray.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalCase, EvalSet
 from tenxeval_tui.evaluation.eval_result import EVAL_SET_ID_KEY, EvalCaseResult
 from tenxeval_tui.evaluation.observers import RunObserver
+from tenxeval_tui.evaluation.results.id_places import IdList
 from tenxeval_tui.evaluation.tools.settings import ToolSettings, cassette_path
 from tenxeval_tui.evaluation.tools.spec import TOOLS_KEY, ToolSpec, ToolSpecError, tool_spec
 
@@ -48,7 +50,7 @@ class _EvalSetTools:
     spec: ToolSpec
     cassette: Path | None
     recorded: dict[str, list[RecordedCall]]
-    order: list[str]
+    order: Sequence[str]
     """The eval set's case ids, in order (where a case's first lines go)."""
 
 
@@ -74,7 +76,8 @@ class ToolRun:
             from tenxeval_tui.evaluation.tools.cassette import read_cassette
 
             recorded = read_cassette(cassette)
-        order = [case.eval_id for case in eval_set.eval_cases]
+        # Kept for the whole run (a cassette's order): compactly, not a string object a case.
+        order = IdList(case.eval_id for case in eval_set.eval_cases)
         self._sets[eval_set.eval_set_id] = _EvalSetTools(spec, cassette, recorded, order)
 
     def knows(self, eval_set_id: str) -> bool:
