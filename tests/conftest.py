@@ -84,14 +84,21 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 # The folders whose tests take longest (each drives an app, or console scripts and agents in
 # child processes: a few seconds a test where a unit test takes milliseconds).
 LONG_TEST_FOLDERS = ("tests/tui/", "tests/cli/", "tests/runs/", "tests/docs/")
+# Files outside those folders whose tests each start a pytest session or interpreters in
+# child processes (seconds a test): in folder order they came last, and a clean clone's
+# suite ended with one worker running tests/test_xdist_schedule.py alone for 25 s.
+LONG_TEST_FILES = ("tests/test_layers.py", "tests/test_sigint.py", "tests/test_trajectory_guide.py")
 
 
 def expected_length(item: pytest.Item) -> int:
     """0 for the longest tests (``slow``: a terminal, a timeout by design), 1 for a test in
-    one of :data:`LONG_TEST_FOLDERS`, 2 for the rest."""
+    one of :data:`LONG_TEST_FOLDERS` or :data:`LONG_TEST_FILES` or one that runs pytest
+    sessions (the ``pytester`` fixture), 2 for the rest."""
     if item.get_closest_marker("slow"):
         return 0
-    return 1 if item.nodeid.startswith(LONG_TEST_FOLDERS) else 2
+    if item.nodeid.startswith(LONG_TEST_FOLDERS + LONG_TEST_FILES):
+        return 1
+    return 1 if "pytester" in getattr(item, "fixturenames", ()) else 2
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks

@@ -1,4 +1,10 @@
-"""`tenxeval-tui run`, `validate` and `--help`, through the real console script in a subprocess."""
+"""`tenxeval-tui run`, `validate` and `--help`, through the real console script in a subprocess.
+
+Where a test's subject is what a command writes, prints or exits with (combined reports,
+settings, reports that cannot be written, the config and metadata warnings, validate's
+places, a refused resume), it goes through the console script's entry point in this process
+(``in_process``, ``tests/cli/conftest.py``); what a process shows (exit codes through the
+script, Ctrl-C, a closed pipe, what --help imports, watch mode) keeps the real script."""
 
 from __future__ import annotations
 
@@ -77,14 +83,16 @@ def test_exit_1_on_failed_or_errored_cases_and_threshold(project: Path) -> None:
     )
 
 
-def test_several_files_make_one_combined_report_and_junit(project: Path) -> None:
+def test_several_files_make_one_combined_report_and_junit(
+    project: Path, in_process: InProcess
+) -> None:
     other = EvalSet.from_file(project / "evals/plain.evalset.json")
     other.eval_set_id = "second"
     other.eval_cases = [c for c in other.eval_cases if c.eval_id in {"order_a200", "refund_a300"}]
     for case in other.eval_cases:
         case.eval_id += "_again"
     other.to_file(project / "evals/second.evalset.json")
-    done = cli(
+    done = in_process(
         project, "run", "--agent", AGENT, "evals", "--case", "order_a100", "--case",
         "order_a200_again", "--case", "refund_a300_again", "--junit", "--no-html",
         "--output-dir", "out",
@@ -103,15 +111,17 @@ def test_several_files_make_one_combined_report_and_junit(project: Path) -> None
     assert sum(suite.failures + suite.errors for suite in junit) == 0
 
 
-def test_settings_from_pyproject_and_flags_override_them(project: Path) -> None:
+def test_settings_from_pyproject_and_flags_override_them(
+    project: Path, in_process: InProcess
+) -> None:
     (project / "pyproject.toml").write_text(
         '[tool.tenxeval]\nagent = "support_agent:support_agent"\n'
         'eval_sets = ["evals/plain.evalset.json"]\noutput_dir = "from_settings"\n'
     )
-    done = cli(project, "run", "--tags", "smoke", "-q")
+    done = in_process(project, "run", "--tags", "smoke", "-q")
     assert done.returncode == 0, done.stderr
     assert len(reports(project / "from_settings")) == 1
-    flagged = cli(project, "run", "--tags", "smoke", "-q", "--output-dir", "from_flag")
+    flagged = in_process(project, "run", "--tags", "smoke", "-q", "--output-dir", "from_flag")
     assert flagged.returncode == 0
     assert len(reports(project / "from_flag")) == 1
     assert len(reports(project / "from_settings")) == 1
@@ -287,44 +297,46 @@ def test_the_console_script_exits_2_without_traceback_on_usage_and_configuration
     assert "Traceback" not in done.stderr + done.stdout
 
 
-def test_reports_that_cannot_be_written_fail_the_run(project: Path) -> None:
+def test_reports_that_cannot_be_written_fail_the_run(project: Path, in_process: InProcess) -> None:
     # names without a timestamp, and the JSON report's name taken by a folder
     (project / "cfg.json").write_text('{"reporter": {"timestamp_files": false}}')
     eval_set_id = json.loads((project / "evals/plain.evalset.json").read_text())["eval_set_id"]
     (project / "out" / f"{eval_set_id}.json").mkdir(parents=True)
     args = ["--agent", AGENT, "evals", "--tags", "smoke", "--config", "cfg.json"]
-    done = cli(project, "run", *args, "--output-dir", "out")
+    done = in_process(project, "run", *args, "--output-dir", "out")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "report JSONReporter failed" in done.stderr
     assert "some report files were not written" in done.stderr
     assert (project / "out" / f"{eval_set_id}.html").is_file()  # the others are written
-    done = cli(project, "run", *args, "--output-dir", "elsewhere")
+    done = in_process(project, "run", *args, "--output-dir", "elsewhere")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_a_bad_agent_in_eval_set_metadata_names_the_file(project: Path) -> None:
+def test_a_bad_agent_in_eval_set_metadata_names_the_file(
+    project: Path, in_process: InProcess
+) -> None:
     path = project / "evals/plain.evalset.json"
     eval_set = json.loads(path.read_text())
     eval_set["metadata"]["agent"] = "nomodule_here:agent"
     path.write_text(json.dumps(eval_set))
-    done = cli(project, "run", "evals")
+    done = in_process(project, "run", "evals")
     assert done.returncode == 2
     assert re.search(r"evals/plain.evalset.json: metadata.agent: .*nomodule_here", done.stderr)
 
 
-def test_a_config_without_criteria_is_warned_about(project: Path) -> None:
+def test_a_config_without_criteria_is_warned_about(project: Path, in_process: InProcess) -> None:
     (project / "typo.json").write_text('{"critera": {"exact_match": {}}}')
     args = ["--agent", AGENT, "evals", "--tags", "smoke", "--output-dir", "out"]
-    done = cli(project, "run", *args, "--config", "typo.json")
+    done = in_process(project, "run", *args, "--config", "typo.json")
     assert "typo.json: no criteria enabled" in done.stderr
-    assert "no criteria enabled" not in cli(project, "run", *args).stderr
+    assert "no criteria enabled" not in in_process(project, "run", *args).stderr
 
 
-def test_settings_may_name_a_folder_of_eval_sets(project: Path) -> None:
+def test_settings_may_name_a_folder_of_eval_sets(project: Path, in_process: InProcess) -> None:
     (project / "pyproject.toml").write_text(
         f'[tool.tenxeval]\nagent = "{AGENT}"\neval_sets = ["evals"]\noutput_dir = "out"\n'
     )
-    done = cli(project, "run", "--tags", "smoke")
+    done = in_process(project, "run", "--tags", "smoke")
     assert done.returncode == 0, done.stderr
     assert sorted(case_ids(reports(project / "out")[0])) == ["greeting", "order_a100"]
 
@@ -343,20 +355,22 @@ def test_a_closed_stdout_stops_quietly_and_the_reports_are_still_written(project
     assert "Traceback" not in done.stderr, done.stderr
 
 
-def test_validate_prints_file_line_column_for_every_problem(project: Path) -> None:
+def test_validate_prints_file_line_column_for_every_problem(
+    project: Path, in_process: InProcess
+) -> None:
     bad = project / "evals/bad.evalset.json"
     bad.write_text(
         '{\n  "eval_set_id": "b",\n  "eval_cases": [\n    {"eval_id": 1},\n'
         '    {"eval_id": "x", "conversation": "nope"}\n  ]\n}\n'
     )
-    done = cli(project, "validate", "evals")
+    done = in_process(project, "validate", "evals")
     assert done.returncode == 1
     lines = [line for line in done.stdout.splitlines() if line.startswith("evals/bad.evalset.json")]
     assert [line.split(":")[1:3] for line in lines] == [["4", "17"], ["5", "38"]], lines
     assert "eval_cases[0].eval_id: Input should be a valid string" in lines[0]
     assert "evals/plain.evalset.json: ok" in done.stdout
     bad.unlink()
-    assert cli(project, "validate", "evals").returncode == 0
+    assert in_process(project, "validate", "evals").returncode == 0
 
 
 def test_help_imports_neither_textual_nor_tenxgraph_nor_the_agent(project: Path) -> None:
@@ -487,7 +501,9 @@ def test_a_partial_report_never_exits_0_nor_passes_and_json_says_why(project: Pa
     assert 1 <= summary["total_cases"] < 8
 
 
-def test_resume_with_another_scoring_config_is_refused_saying_why(project: Path) -> None:
+def test_resume_with_another_scoring_config_is_refused_saying_why(
+    project: Path, in_process: InProcess
+) -> None:
     """#30: --resume with another config scored the rest with it and the journal's cases
     with the first, in one report. Refused (exit 2, nothing runs); a change of how the run
     goes (concurrency, budget, timeout) is not a change of scoring."""
@@ -504,14 +520,14 @@ def test_resume_with_another_scoring_config_is_refused_saying_why(project: Path)
     argv = shlex.split(resume.group(1))[1:]
     journal = argv[-1]
     other = [a if a != "strict.json" else "lenient.json" for a in argv]
-    refused = cli(project, *other)
+    refused = in_process(project, *other)
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert (
         f"tenxeval-tui run: {journal}: its cases were scored with another config than this "
         "run's (they differ in criteria): resume with the config it ran with"
     ) in refused.stderr
     assert "resuming" not in refused.stdout  # nothing ran
-    same = cli(project, *argv, "--concurrency", "2", "--timeout", "30")
+    same = in_process(project, *argv, "--concurrency", "2", "--timeout", "30")
     assert same.returncode == 0, same.stdout + same.stderr
     resumed = max(reports(project / "out"), key=lambda p: json.loads(p.read_text())["timestamp"])
     data = json.loads(resumed.read_text())

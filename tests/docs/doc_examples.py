@@ -6,7 +6,12 @@ temporary folder per page.
 - A block with ``title="PATH"`` (any language) is a file of the example: it is written
   to PATH in the page's folder, as the reader would save it, and not run.
 - ```` ```console ```` runs each ``$ `` line in a shell in the page's folder (with this
-  environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next); each line
+  environment's ``tenxeval-tui``; a line ending in ``\\`` goes on to the next), or, given
+  an in-process runner (``tests/cli/conftest.py``'s ``in_process``), a plain
+  ``tenxeval-tui ARGS`` line (no shell syntax, no quotes) through the console script's entry
+  point in the test's process (what the page shows is what the command prints, not how a
+  process starts; each ``tenxeval-tui`` line inside shell syntax still starts the script,
+  and so does every line of the pages' tests without a runner); each line
   after it must appear in what the command printed (stdout and stderr); ``...`` in such a
   line stands for any text (of that line), and what changes from run to run matches any
   value of its kind: durations (``0.01s``), times (``2026-12-05 05:55``), short commits
@@ -36,9 +41,9 @@ import subprocess
 import sys
 import textwrap
 import unittest
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sybil import Document, Example, Region, Sybil
 from sybil.parsers.markdown import SkipParser
@@ -63,6 +68,24 @@ VARYING = [
 ]
 FOLDER = "__doc_folder__"
 LOOP = "__doc_loop__"
+CLI = "__doc_cli__"
+# What makes a command line more than a program and its words: it goes to the shell.
+SHELL_SYNTAX = frozenset(";&|<>$`(){}[]*?~!#\\\"'\n")
+# Each console line's environment: what the page's reader has (this environment's scripts
+# first on PATH, no colour) and the width a pipe gets when nothing says otherwise.
+CONSOLE_ENV = {"NO_COLOR": "1", "COLUMNS": "80"}
+
+
+class Outcome(Protocol):
+    """What an in-process command did (``tests.cli.conftest.Outcome``)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Cli = Callable[..., Outcome]
+"""``cli(cwd, *args, env=...)``: ``tenxeval-tui ARGS`` in this process (``in_process``)."""
 
 
 def _folder(example: Example) -> Path:
@@ -90,18 +113,41 @@ def run_python(example: Example) -> None:
         loop.run_until_complete(result)
 
 
+def plain_command(command: str) -> list[str] | None:
+    """The arguments of a ``tenxeval-tui ARGS`` line with no shell syntax nor quotes in it
+    (what runs the same in this process), else ``None``."""
+    words = command.split()
+    if len(words) < 2 or words[0] != "tenxeval-tui" or SHELL_SYNTAX.intersection(command):
+        return None
+    return words[1:]
+
+
 def run_console(example: Example) -> None:
     """Run each ``$ `` command; the lines that follow it must appear in its output."""
+    cli: Cli | None = example.namespace.get(CLI)
     for command, expected in example.parsed["session"]:
-        done = subprocess.run(
-            command,
-            shell=True,
-            cwd=_folder(example),
-            capture_output=True,
-            text=True,
-            timeout=scaled(300),
-            env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"},
-        )
+        args = plain_command(command) if cli is not None else None
+        if cli is not None and args is not None:
+            environ = dict(os.environ)
+            try:  # what a command exports (run: the judge's settings) ends with it
+                done: Outcome = cli(_folder(example), *args, env=CONSOLE_ENV)
+            finally:
+                os.environ.clear()
+                os.environ.update(environ)
+        else:
+            done = subprocess.run(
+                command,
+                shell=True,
+                cwd=_folder(example),
+                capture_output=True,
+                text=True,
+                timeout=scaled(300),
+                env={
+                    **os.environ,
+                    "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+                    **CONSOLE_ENV,
+                },
+            )
         output = done.stdout + done.stderr
         said = _steady(output)
         missing = [line for line in expected if not _pattern(line).search(said)]
@@ -176,8 +222,9 @@ class FencedBlockParser:
             yield region
 
 
-def setup(namespace: dict[str, Any], folder: Path) -> None:
+def setup(namespace: dict[str, Any], folder: Path, cli: Cli | None = None) -> None:
     namespace[FOLDER] = folder
+    namespace[CLI] = cli
     namespace[LOOP] = asyncio.new_event_loop()
     namespace["__name__"] = "__doc__"
     namespace["SAMPLES"] = ROOT / "sample_evals"
@@ -195,11 +242,12 @@ def pages() -> list[Path]:
     return sorted(p for p in DOCS.rglob("*.md") if "scripts" not in p.parts)
 
 
-def run_page(path: Path, folder: Path) -> tuple[int, list[str]]:
+def run_page(path: Path, folder: Path, cli: Cli | None = None) -> tuple[int, list[str]]:
     """Run every example of ``path`` in ``folder``; returns how many ran, and the reasons of
-    those a skip directive left out (the page's other examples run all the same)."""
+    those a skip directive left out (the page's other examples run all the same). With
+    ``cli``, the plain ``tenxeval-tui`` lines of console blocks run through it."""
     document = SYBIL.parse(path)
-    setup(document.namespace, folder)
+    setup(document.namespace, folder, cli)
     old_cwd, old_path = Path.cwd(), list(sys.path)
     os.chdir(folder)
     sys.path[:0] = [str(folder), str(ROOT)]
@@ -222,4 +270,4 @@ def run_page(path: Path, folder: Path) -> tuple[int, list[str]]:
     return ran, skipped
 
 
-__all__ = ["DOCS", "pages", "run_page"]
+__all__ = ["DOCS", "Cli", "pages", "plain_command", "run_page"]

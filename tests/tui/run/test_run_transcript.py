@@ -175,7 +175,15 @@ async def test_the_report_browser_shows_the_same_transcript(tmp_path: Path) -> N
         # The case screen opened from the run view (the case's full result from its report).
         await follow(pilot, screen, "cities::oslo")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, CaseScreen))
+        # the case's view composes its parts after the screen is shown
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, CaseScreen)
+                and bool(app.screen.query("CaseDetailView TranscriptView"))
+            ),
+            what="the case screen's transcript view",
+        )
         view = app.screen.query_one(CaseDetailView)
         transcript = view.query_one(TranscriptView)
         assert not transcript.display
