@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, overload
 from pydantic import ConfigDict, Field, field_serializer
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
+from tenxeval_tui.evaluation.results.id_places import IdList
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_file
 from tenxeval_tui.runs.json_stream import CASE, NotStreamable, eval_set_items
 from tenxeval_tui.runs.stable_ids import load_with_stable_ids
@@ -46,8 +47,6 @@ class ScannedCase(NamedTuple):
 
 
 _NO_TAGS: tuple[str, ...] = ()
-_BLOCK = 1024
-"""Ids joined into one string a block of this many cases."""
 
 
 class ScannedCases(Sequence[ScannedCase]):
@@ -55,18 +54,14 @@ class ScannedCases(Sequence[ScannedCase]):
     the whole run, in the parent and in the worker, and a tuple of three objects a case
     was most of what either process grew by with the cases (about 150 bytes a case).
 
-    The ids are joined into one string a block of :data:`_BLOCK` cases, with each one's
-    end in an array (about 12 bytes a case); names and tags are kept only for the cases
-    that have them. Each :class:`ScannedCase` is made when it is read."""
+    The ids are an :class:`~tenxeval_tui.evaluation.results.id_places.IdList` (joined into
+    one string a block of cases, about 12 bytes a case); names and tags are kept only for
+    the cases that have them. Each :class:`ScannedCase` is made when it is read."""
 
-    __slots__ = ("_blocks", "_ends", "_names", "_open", "_tags")
+    __slots__ = ("_ids", "_names", "_tags")
 
     def __init__(self, cases: Iterable[ScannedCase] = ()) -> None:
-        self._blocks: list[str] = []
-        self._open: list[str] = []
-        """The ids of the last block, not yet joined."""
-        self._ends = array("L")
-        """Where each case's id ends in its block's string."""
+        self._ids = IdList()
         self._names: dict[int, str] = {}
         self._tags: dict[int, tuple[str, ...]] = {}
         for case in cases:
@@ -74,20 +69,15 @@ class ScannedCases(Sequence[ScannedCase]):
 
     def append(self, eval_id: str, name: str = "", tags: tuple[str, ...] = _NO_TAGS) -> None:
         """One more case."""
-        index = len(self._ends)
-        start = self._ends[-1] if index % _BLOCK else 0
-        self._ends.append(start + len(eval_id))
-        self._open.append(eval_id)
-        if len(self._open) == _BLOCK:
-            self._blocks.append("".join(self._open))
-            self._open.clear()
+        index = len(self._ids)
+        self._ids.append(eval_id)
         if name:
             self._names[index] = name
         if tags:
             self._tags[index] = tags
 
     def __len__(self) -> int:
-        return len(self._ends)
+        return len(self._ids)
 
     def repeated_id(self) -> str | None:
         """An id held twice, if any. Found from the ids' hashes, sorted, then checked
@@ -107,16 +97,8 @@ class ScannedCases(Sequence[ScannedCase]):
         return None
 
     def ids(self) -> Iterator[str]:
-        """Every case's id, in order: cut from the blocks' strings one after the other
-        (iterating by index finds each one's block and makes a case: several times
-        slower at a million cases)."""
-        ends = self._ends
-        for number, block in enumerate(self._blocks):
-            start = 0
-            for end in ends[number * _BLOCK : (number + 1) * _BLOCK]:
-                yield block[start:end]
-                start = end
-        yield from self._open
+        """Every case's id, in order."""
+        return iter(self._ids)
 
     @overload
     def __getitem__(self, index: int) -> ScannedCase: ...
@@ -125,18 +107,14 @@ class ScannedCases(Sequence[ScannedCase]):
     def __getitem__(self, index: int | slice) -> ScannedCase | list[ScannedCase]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        count = len(self._ends)
+        count = len(self._ids)
         if index < 0:
             index += count
         if not 0 <= index < count:
             raise IndexError("scanned case index out of range")
-        block, place = divmod(index, _BLOCK)
-        if block < len(self._blocks):
-            start = self._ends[index - 1] if place else 0
-            eval_id = self._blocks[block][start : self._ends[index]]
-        else:
-            eval_id = self._open[place]
-        return ScannedCase(eval_id, self._names.get(index, ""), self._tags.get(index, _NO_TAGS))
+        return ScannedCase(
+            self._ids[index], self._names.get(index, ""), self._tags.get(index, _NO_TAGS)
+        )
 
     def __iter__(self) -> Iterator[ScannedCase]:
         names, tags = self._names, self._tags
