@@ -418,13 +418,20 @@ def case_text(raw: bytes) -> bytes | None:
 
     A JSON string holds no unescaped quote, so the first ``, "result": `` is the key's
     (the line's head is ``type`` and ``eval_set_id``), and the result ends the line."""
+    parts = _case_parts(raw)
+    return None if parts is None else parts[1]
+
+
+def _case_parts(raw: bytes) -> tuple[bytes, bytes] | None:
+    """A ``case`` line's head (its JSON without the result) and :func:`case_text`'s text;
+    ``None`` as that says."""
     found = raw.find(_RESULT_KEY)
     if found < 0:
         return None
     text = raw[found + len(_RESULT_KEY) :].rstrip()
     if not text.startswith(_WRITTEN_CASE) or not text.endswith(b"}}"):
         return None
-    return text[:-1]
+    return raw[:found] + b"}", text[:-1]
 
 
 _CASE_HEAD = b'{"type": "case", '
@@ -436,13 +443,12 @@ def _written_case_line(raw: bytes) -> dict[str, Any] | None:
     less CPU than parsing the line, then validating what was parsed); ``None`` for any
     other line, or one this way cannot read, which is then read the usual way (so a torn or
     broken line is told the usual way too)."""
-    if not raw.startswith(_CASE_HEAD):
+    parts = _case_parts(raw) if raw.startswith(_CASE_HEAD) else None
+    if parts is None:
         return None
-    text = case_text(raw)
-    if text is None:
-        return None
+    head, text = parts
     try:
-        data = parsed_line(raw[: raw.find(_RESULT_KEY)] + b"}")
+        data = parsed_line(head)
         data["result"] = case_result(text)
     except ValueError:
         return None
@@ -464,10 +470,4 @@ def report_from_journal(path: str | Path) -> EvalReport:
     return EvalReport.combine(reports)
 
 
-__all__ = [
-    "RunJournal",
-    "case_text",
-    "read_journal",
-    "read_journal_runs",
-    "report_from_journal",
-]
+__all__ = ["RunJournal", "case_text", "read_journal", "read_journal_runs", "report_from_journal"]
