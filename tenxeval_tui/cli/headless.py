@@ -192,6 +192,7 @@ def prepare_run(
         agent_explicit=agent_given,
         search_path=agent_folder,
         eval_sets=files,
+        named_eval_sets=[p for p in map(Path, args.paths) if p in files],
         selection=CaseSelection(
             eval_ids=tuple(args.cases) if args.cases else None,
             tags=tags,

@@ -86,10 +86,12 @@ def split_agentless(
     plan: RunPlan, files_and_sets: Sequence[tuple[Path, EvalSet]]
 ) -> tuple[list[tuple[Path, EvalSet]], list[tuple[Path, str, str]]]:
     """The eval sets an agent runs, and ``(path, eval_set_id, problem)`` of each with no
-    agent at all: the run has none and the set names none (``metadata.agent``). Those are
-    left out, not run, so the others run; :class:`AgentLoadError` naming each file when
-    none is left (nothing could run). A set naming a malformed agent is kept: loading it
-    says what is wrong with it."""
+    agent at all: the run has none and the set names none (``metadata.agent``). Those a
+    folder scan found are left out, not run, so the others run; :class:`AgentLoadError`
+    naming each file when one of them was named by the user (``plan.named_eval_sets``: it
+    was asked for, and a pass without it would not be one) or when none is left (nothing
+    could run). A set naming a malformed agent is kept: loading it says what is wrong with
+    it."""
     from tenxeval_tui.evaluation.targets.loader import (
         EVAL_SET_AGENT_KEY,
         AgentLoadError,
@@ -109,9 +111,11 @@ def split_agentless(
             agent_spec_for(eval_set, plan.agent, explicit=plan.agent_explicit)
         except AgentLoadError as exc:
             agentless.append((path, eval_set.eval_set_id, str(exc)))
-    if agentless and not kept:
+    named = set(plan.named_eval_sets)
+    stopping = [one for one in agentless if one[0] in named] or (agentless if not kept else [])
+    if stopping:
         raise AgentLoadError(
-            None, "\n".join(f"{_shown(path)}: {problem}" for path, _, problem in agentless)
+            None, "\n".join(f"{_shown(path)}: {problem}" for path, _, problem in stopping)
         )
     return kept, agentless
 

@@ -51,6 +51,11 @@ class RunPlan(BaseModel):
         default=None, description="The variant this run is of (its reports' metadata.variant)."
     )
     eval_sets: list[Path]
+    named_eval_sets: list[Path] = Field(
+        default_factory=list,
+        description="Those of eval_sets the user named by file, not found in a folder: one "
+        "with no agent stops the run before any case (a folder's is left out, the rest run).",
+    )
     selection: CaseSelection = Field(
         default_factory=CaseSelection, description="The cases to run of every eval set."
     )

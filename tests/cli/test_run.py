@@ -589,3 +589,25 @@ def test_a_folder_run_leaves_out_the_eval_set_without_an_agent_naming_it(
     none = in_process(project, "run", "evals", "--output-dir", "out2")
     assert none.returncode == 2
     assert "evals/plain.evalset.json: no agent for eval set 'plain_agent'" in none.stderr
+
+
+def test_a_named_eval_set_without_an_agent_stops_the_run_before_any_case(
+    project: Path, in_process: InProcess
+) -> None:
+    """A set named by its file was asked for: with no agent for it the run stops (exit 2,
+    naming it) and nothing runs, though another named set has its own agent; the same
+    set found by a folder scan is left out and the rest pass (exit 0)."""
+    named = EvalSet(
+        eval_set_id="named",
+        metadata={"agent": AGENT},
+        eval_cases=[EvalCase.single_turn("hi", "Hello, Ada!", "Hello")],
+    )
+    named.to_file(project / "evals" / "named.evalset.json")
+    both = ("evals/named.evalset.json", "evals/plain.evalset.json")
+    stopped = in_process(project, "run", *both, "--output-dir", "out", "--threshold", "0")
+    assert stopped.returncode == 2, stopped.stdout + stopped.stderr
+    assert "evals/plain.evalset.json: no agent for eval set 'plain_agent'" in stopped.stderr
+    assert "named.evalset.json" not in stopped.stderr
+    assert reports(project / "out") == []
+    scanned = in_process(project, "run", "evals", "--output-dir", "out", "--threshold", "0")
+    assert scanned.returncode == 0, scanned.stdout + scanned.stderr
