@@ -8,7 +8,7 @@ both to :class:`RunSession`, which goes through its steps and returns a
 
 1. **select**: the plan's files scanned (each case's id, name and tags: the worker loads
    the cases) and their cases chosen as the worker will choose them
-   (:func:`~tenxeval_tui.runs.run_selection.select_for_run`);
+   (:func:`~tenxeval_tui.runs.run_selection.chosen_for_run`);
 2. **resume** (``SessionOptions.resume``): less the cases the journal finished;
    **reuse** (``SessionOptions.reuse``): less the cases whose newest earlier result in the
    output folder has their fingerprint (:mod:`tenxeval_tui.runs.reuse`), put back at the end;
@@ -72,7 +72,7 @@ from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
 from tenxeval_tui.runs.report_writers import load_report_writers, page_cases
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
-from tenxeval_tui.runs.run_selection import select_for_run
+from tenxeval_tui.runs.run_selection import chosen_for_run
 from tenxeval_tui.runs.selection_report import run_selection_mark, with_selection
 from tenxeval_tui.runs.shards import mark_shard, run_positions
 from tenxeval_tui.runs.spare_worker import SpareWorker
@@ -201,17 +201,16 @@ class RunSession:
         ``--shard`` part that holds no case runs nothing and exits 0."""
         if self.options.from_journal is not None:
             return self.report_journal(self.options.from_journal)
-        scans: list[tuple[Path, ScannedSet]] = []
 
         def scan(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
-            scans[:] = scan_run_files(paths, self.scanned)
-            return scans
+            return scan_run_files(paths, self.scanned)
 
         try:
-            selected = select_for_run(self.plan, self.display.note, scan)
+            cases = chosen_for_run(self.plan, self.display.note, scan)
+            selected = cases.selected
             # what the selection chose of every case, before --limit/--resume narrow the
             # worker's plan: the report's metadata.selection
-            self.selection = run_selection_mark(self.plan, scans)
+            self.selection = run_selection_mark(self.plan, cases.loaded, cases.chosen)
         except EmptyShard as exc:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)
