@@ -95,6 +95,34 @@ def test_compare_previous_latest_with_a_rerun_says_not_run_not_removed(
     assert "7 not run" in markdown and "over the 3 case(s) both runs ran" in markdown
 
 
+def test_compare_previous_is_the_previous_full_run_not_a_rerun_in_between(
+    tmp_path: Path, in_process: InProcess
+) -> None:
+    """As the workbench's baseline picker guesses: `previous` passes over a rerun (and a
+    partial run) to the last run of every case; `latest` is the newest whatever it is."""
+    folder = tmp_path / "reports"
+    write_run(folder, 0, dict(zip(IDS, "PPPPPPPFFF", strict=True)))
+    write_run(folder, 1, {"c7": "P", "c8": "F", "c9": "P"}, metadata=RERUN)
+    write_run(folder, 2, {"c0": "P"}, metadata={"partial": True})
+    write_run(folder, 3, {"c8": "P"}, metadata=RERUN)
+    args = ["compare", "previous", "latest", "--eval-set", "weather", "--output-dir", "reports"]
+    done = in_process(tmp_path, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # before: the rerun 1 of 3 cases (or the partial run) was `previous`
+    assert "Pass rate over the 1 case(s) both runs ran: 0.0% -> 100.0%" in done.stdout
+    assert "9 not run" in done.stdout and "1 fixed" in done.stdout
+    assert "note: the baseline report" not in done.stderr  # a full run
+    assert "note: the current report reports/weather_0003.json" in done.stderr  # the rerun
+    assert "warning: the baseline report" not in done.stderr  # not the partial run
+    # with no full run before, `previous` is the newest earlier report, said a selection
+    (folder / "weather_0000.json").unlink()
+    done = in_process(tmp_path, *args)
+    # the rerun 1 ran to its end, unlike the partial run 2
+    assert "note: the baseline report reports/weather_0001.json is a selection" in done.stderr
+    assert "the baseline run is a selection (rerun failed, 2 of 10 cases)" in done.stdout
+    assert "Pass rate over the 1 case(s) both runs ran: 0.0% -> 100.0%" in done.stdout
+
+
 def _journal(path: Path, sets: dict[str, tuple[list[str], dict[str, object] | None]]) -> None:
     """A journal (as the worker writes it) of a run of ``sets``: each set id with the ids
     of its cases run (every one passed) and its ``run_start`` metadata."""
