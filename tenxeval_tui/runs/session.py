@@ -477,13 +477,20 @@ class RunSession:
     def report_journal(self, journal: Path) -> RunOutcome:
         """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
         as a run's (1 when the journal's run did not finish: the report is partial)."""
-        from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+        from tenxeval_tui.evaluation.results.journal_results import read_journal_parts_streamed
+        from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
 
         with journal_problems(journal):
-            runs = [r for r in read_journal_runs_streamed(journal) if r.results]
-        if not runs:
+            parts = [
+                (r, planned) for r, planned in read_journal_parts_streamed(journal) if r.results
+            ]
+        if not parts:
             raise RunProblem(f"{journal}: no finished case in this journal")
-        report = _one(runs)
+        runs = [r for r, _ in parts]
+        # a set whose run did not end counts the cases it was to run (its selection mark)
+        report = (
+            runs[0] if len(runs) == 1 else combined_streamed(runs, planned=[p for _, p in parts])
+        )
         if any(r.is_partial for r in runs):
             report = marked_partial(report)
         published = self.publish([report], self.plan.resolved_config())
