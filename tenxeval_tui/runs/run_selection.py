@@ -20,7 +20,7 @@ from pathlib import Path
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.plan import RunPlan, chosen_cases, shard_part
+from tenxeval_tui.runs.plan import RunPlan, chosen_cases, select, shard_part
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem
 
 type Loader[S: EvalSet] = Callable[[Sequence[Path]], list[tuple[Path, S]]]
@@ -79,7 +79,7 @@ def chosen_for_run[S: EvalSet](
         whole = plan.model_copy(update={"limit": None, "sample": None})
         how = f"--limit {plan.limit}" if plan.limit is not None else f"--sample {plan.sample}"
         seed = f" --seed {plan.seed}" if plan.seed is not None else ""
-        among = _count(chosen_cases(whole, loaded))
+        among = _count(select(whole, loaded))
         note(f"running {_count(selected)} of {among} selected cases ({how}{seed})")
     if plan.shard is not None:
         note(f"running shard {plan.shard}: {_count(selected)} of {_count(chosen)} selected cases")
