@@ -161,9 +161,9 @@ def _warn_if_partial_or_empty(*sides: tuple[str, str, Any]) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print how CURRENT differs from BASELINE; exit 1 on any regression, 2 on a bad file.
 
-    ``latest`` and ``previous`` stand for the newest and the one-before-newest report of an
-    eval set in the output folder (see :mod:`tenxeval_tui.cli.report_names`); with either,
-    every eval set there is compared, or only ``--eval-set ID``.
+    ``latest`` and ``previous`` stand for the newest report of an eval set in the output
+    folder and the full run before it (see :mod:`tenxeval_tui.cli.report_names`); with
+    either, every eval set there is compared, or only ``--eval-set ID``.
     """
     from tenxeval_tui.cli.report_names import ReportNameError, resolve_pairs
     from tenxeval_tui.evaluation.analysis.compare import compare_reports
@@ -295,7 +295,10 @@ def build_parser() -> argparse.ArgumentParser:
         "regressed (2: unreadable file)",
     )
     compare.add_argument(
-        "baseline", metavar="BASELINE", help="a JSON report, or `previous` / `latest`"
+        "baseline",
+        metavar="BASELINE",
+        help="a JSON report, or `previous` / `latest` (`previous`: the eval set's last full "
+        "run before `latest`, passing over reruns, filtered runs, shard parts, partial runs)",
     )
     compare.add_argument("current", metavar="CURRENT", help="a JSON report, or `latest`")
     compare.add_argument(

@@ -1,16 +1,21 @@
 """``latest`` and ``previous`` for ``tenxeval-tui compare``: report files named by age.
 
 Reports are grouped by eval set in the output folder (:func:`list_reports` reads each
-one's eval set and time); ``latest`` is an eval set's newest report and ``previous`` the
-one before it. ``compare previous latest`` compares every eval set that has two reports;
-a file name on one side and a word on the other resolves the word within that file's
-eval set.
+one's eval set and time); ``latest`` is an eval set's newest report, whatever it is, and
+``previous`` the run before it as the workbench's baseline picker guesses it
+(:func:`~tenxeval_tui.browsing.previous_run.previous_run`): the newest earlier full run,
+passing over a rerun of the failed cases, a filter's run, a ``--shard`` part or a partial
+report; without one, the newest earlier report that ran to its end, else the newest
+earlier one (``compare`` notes a selection or a partial report on stderr).
+``compare previous latest`` compares every eval set that has two reports; a file name on
+one side and a word on the other resolves the word within that file's eval set.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tenxeval_tui.browsing.previous_run import previous_run
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports, read_entry
 
 KEYWORDS = {"latest": 0, "previous": 1}
@@ -40,13 +45,16 @@ def reports_by_set(folder: Path) -> dict[str, list[ReportEntry]]:
 
 
 def _pick(word: str, entries: list[ReportEntry], set_id: str, folder: Path) -> Path:
-    index = KEYWORDS[word]
-    if index >= len(entries):
+    """The report ``word`` names among an eval set's ``entries`` (newest first)."""
+    if len(entries) <= KEYWORDS[word]:
         raise ReportNameError(
             f"{folder}: eval set {set_id!r} has {len(entries)} report(s), "
             f"so there is no {word!r} one"
         )
-    return entries[index].path
+    if word == "latest":
+        return entries[0].path
+    found = previous_run(entries[1:])
+    return entries[1 + (found or 0)].path
 
 
 def resolve_pairs(

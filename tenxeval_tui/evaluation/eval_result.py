@@ -399,17 +399,36 @@ def tagged_with_set(result: EvalCaseResult, eval_set_id: str) -> EvalCaseResult:
     return result.model_copy(update={"metadata": {**result.metadata, EVAL_SET_ID_KEY: eval_set_id}})
 
 
-def combined_fields(reports: Sequence[EvalReport]) -> dict[str, Any]:
+def planned_cases(report: EvalReport, planned: int | None = None) -> int:
+    """The cases ``report``'s run was to run: its results; for a run that stopped before
+    its end, ``planned`` when known (the cases its journal's ``run_start`` listed), else its
+    results and the ``not_run`` ids of a run ``max_cost`` stopped."""
+    total = report.summary.total_cases
+    if not report.is_partial:
+        return total
+    if planned is not None:
+        return max(planned, total)
+    return total + len(report.metadata.get(NOT_RUN_KEY) or [])
+
+
+def combined_fields(
+    reports: Sequence[EvalReport], planned: Sequence[int | None] | None = None
+) -> dict[str, Any]:
     """What a report combining ``reports`` says besides its results (see
     :meth:`EvalReport.combine`): ``wall_seconds``, ``config_used`` and ``metadata`` (a run of
     some of the sets' cases keeps saying so: ``selection``, see
-    :func:`~tenxeval_tui.evaluation.selection_marks.combined_selection`)."""
+    :func:`~tenxeval_tui.evaluation.selection_marks.combined_selection`, a set stopped
+    before its end counting the cases it was to run: :func:`planned_cases`, with
+    ``planned``, each report's when known)."""
     partial = any(r.is_partial for r in reports)
     stopped = next((r.metadata[STOPPED_KEY] for r in reports if r.metadata.get(STOPPED_KEY)), None)
     not_run = [i for r in reports for i in r.metadata.get(NOT_RUN_KEY) or []]
     walls = [r.summary.wall_seconds for r in reports if r.summary.wall_seconds is not None]
     provenance = combined_provenance([r.metadata.get(PROVENANCE_KEY) or {} for r in reports])
-    selection = combined_selection([(r.metadata, r.summary.total_cases) for r in reports])
+    plans = planned if planned is not None else [None] * len(reports)
+    selection = combined_selection(
+        [(r.metadata, planned_cases(r, plan)) for r, plan in zip(reports, plans, strict=True)]
+    )
     return {
         "wall_seconds": sum(walls) if walls else None,  # eval sets run one after the other
         "config_used": reports[0].config_used if reports else {},
@@ -487,17 +506,7 @@ class EvalReport(BaseModel):
         The merged report is partial when any is, and stopped (``stopped_by``, with every
         ``not_run`` id) when any was; its provenance combines theirs
         (:func:`combined_provenance`)."""
-        results = [
-            tagged_with_set(result, report.eval_set_id)
-            for report in reports
-            for result in report.results
-        ]
-        return cls.create(
-            eval_set_id=eval_set_id,
-            results=results,
-            eval_set_name=eval_set_name,
-            **combined_fields(reports),
-        )
+        return combined_report(reports, eval_set_id=eval_set_id, eval_set_name=eval_set_name)
 
     @property
     def passed(self) -> bool:
@@ -620,3 +629,25 @@ class EvalReport(BaseModel):
                     )
                     lines.append(f"    {label}: {crit}")
         return "\n".join(lines)
+
+
+def combined_report(
+    reports: Sequence[EvalReport],
+    planned: Sequence[int | None] | None = None,
+    *,
+    eval_set_id: str = "combined_eval",
+    eval_set_name: str = "Combined Evaluation",
+) -> EvalReport:
+    """:meth:`EvalReport.combine` of ``reports``; ``planned``: the cases each one's run was
+    to run, when known (a journal lists them; see :func:`combined_fields`)."""
+    results = [
+        tagged_with_set(result, report.eval_set_id)
+        for report in reports
+        for result in report.results
+    ]
+    return EvalReport.create(
+        eval_set_id=eval_set_id,
+        results=results,
+        eval_set_name=eval_set_name,
+        **combined_fields(reports, planned),
+    )

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tenxeval_tui.runs.shown_paths import shown_path
+
 if TYPE_CHECKING:  # a spare worker sets up its logging before it imports them
     from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
     from tenxeval_tui.runs.plan import RunPlan
@@ -115,7 +117,10 @@ def split_agentless(
     stopping = [one for one in agentless if one[0] in named] or (agentless if not kept else [])
     if stopping:
         raise AgentLoadError(
-            None, "\n".join(f"{_shown(path)}: {problem}" for path, _, problem in stopping)
+            None,
+            "\n".join(
+                f"{shown_path(path, Path.cwd())}: {problem}" for path, _, problem in stopping
+            ),
         )
     return kept, agentless
 
@@ -128,14 +133,6 @@ def not_run_sets(line: Mapping[str, Any]) -> list[tuple[str, str]]:
         for one in (found if isinstance(found, list) else [])
         if isinstance(one, dict)
     ]
-
-
-def _shown(path: Path) -> str:
-    """``path`` from the current folder when it is inside it."""
-    cwd = Path.cwd()
-    return (
-        str(path.relative_to(cwd)) if path.is_absolute() and path.is_relative_to(cwd) else str(path)
-    )
 
 
 def set_up_logging(verbose: bool | None, level: str | None = None) -> None:

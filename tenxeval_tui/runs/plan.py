@@ -276,11 +276,19 @@ def unfound_choice(plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]) -> str
 
 
 def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[tuple[Path, S]]:
-    """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none).
+    """Each loaded eval set holding only the cases ``plan`` selects in it (maybe none):
+    :func:`chosen_cases`, then its ``shard``'s part of them (:func:`shard_part`)."""
+    return shard_part(plan, chosen_cases(plan, loaded))
+
+
+def chosen_cases[S: EvalSet](
+    plan: RunPlan, loaded: Sequence[tuple[Path, S]]
+) -> list[tuple[Path, S]]:
+    """Each loaded eval set holding only the cases ``plan`` chooses in it, before a
+    ``--shard`` split (what its report's ``metadata.selection`` counts).
 
     The plan's ``limit`` or ``sample`` then picks among the cases of every set together,
-    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`); its ``shard``
-    last keeps its part of those, so the parts of one plan together run what it would.
+    in file order (:func:`~tenxeval_tui.evaluation.subsets.pick_cases`).
     """
     chosen = [
         (path, eval_set, _selected(plan.selection_for(path), eval_set.eval_cases))
@@ -296,12 +304,26 @@ def select[S: EvalSet](plan: RunPlan, loaded: Sequence[tuple[Path, S]]) -> list[
             for case in pick_cases(everything, limit=plan.limit, sample=plan.sample, seed=plan.seed)
         }
         chosen = [(p, s, [c for c in cases if id(c) in kept]) for p, s, cases in chosen]
-    if plan.shard is not None:
-        shard = plan.shard
-        chosen = [(p, s, shard.cases(s.eval_set_id, cases)) for p, s, cases in chosen]
     return [
         (path, eval_set.model_copy(update={"eval_cases": cases}))
         for path, eval_set, cases in chosen
+    ]
+
+
+def shard_part[S: EvalSet](plan: RunPlan, chosen: Sequence[tuple[Path, S]]) -> list[tuple[Path, S]]:
+    """The ``plan``'s ``shard`` part of the ``chosen`` cases (:func:`chosen_cases`), so the
+    parts of one plan together run what it would; all of them without a shard."""
+    shard = plan.shard
+    if shard is None:
+        return list(chosen)
+    return [
+        (
+            path,
+            eval_set.model_copy(
+                update={"eval_cases": shard.cases(eval_set.eval_set_id, eval_set.eval_cases)}
+            ),
+        )
+        for path, eval_set in chosen
     ]
 
 
@@ -353,9 +375,11 @@ def with_state(eval_set: EvalSet, state: dict[str, Any]) -> EvalSet:
 
 __all__ = [
     "RunPlan",
+    "chosen_cases",
     "load_eval_sets",
     "select",
     "selected_eval_sets",
+    "shard_part",
     "tool_run",
     "with_state",
 ]

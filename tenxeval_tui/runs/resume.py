@@ -24,6 +24,7 @@ from tenxeval_tui.runs.config_match import config_difference
 from tenxeval_tui.runs.passes import Selected, resume_split, with_finished
 from tenxeval_tui.runs.plan import RunPlan
 from tenxeval_tui.runs.problems import RunProblem, journal_problems
+from tenxeval_tui.runs.shown_paths import shown_path
 
 PROGRAM = "tenxeval-tui"
 
@@ -123,12 +124,7 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
     if plan.journal is None:
         return None
 
-    def shown(path: Path) -> str:
-        if cwd is not None and path.is_relative_to(cwd):
-            return str(path.relative_to(cwd))
-        return str(path)
-
-    argv: list[str] = ["run", *(shown(path) for path in plan.eval_sets)]
+    argv: list[str] = ["run", *(shown_path(path, cwd) for path in plan.eval_sets)]
     if plan.agent:
         argv += ["--agent", plan.agent]
     chosen = (plan.selection_for(path).eval_ids for path in plan.eval_sets)  # filter and rerun
@@ -140,8 +136,8 @@ def plan_resume_command(plan: RunPlan, cwd: Path | None = None) -> str | None:
         if not plan.selection.every_tag and len(plan.selection.tags) > 1:
             argv.append("--any-tag")  # the run view's #tags: one of them is enough
     if plan.output_dir is not None:
-        argv += ["--output-dir", shown(plan.output_dir)]
-    return resume_command(argv, Path(shown(plan.journal)))
+        argv += ["--output-dir", shown_path(plan.output_dir, cwd)]
+    return resume_command(argv, Path(shown_path(plan.journal, cwd)))
 
 
 __all__ = [

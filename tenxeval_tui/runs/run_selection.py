@@ -14,12 +14,13 @@ selected cases. What it narrowed (``--limit``, ``--sample``, ``--shard``) is tol
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.errors import EvalFileError
 from tenxeval_tui.evaluation.simulators.scenario_sets import is_scenario_eval_set
-from tenxeval_tui.runs.plan import RunPlan, select
+from tenxeval_tui.runs.plan import RunPlan, chosen_cases, select, shard_part
 from tenxeval_tui.runs.problems import EmptyShard, RunProblem
 
 type Loader[S: EvalSet] = Callable[[Sequence[Path]], list[tuple[Path, S]]]
@@ -28,12 +29,34 @@ a run's parent: :class:`~tenxeval_tui.runs.case_scan.ScannedSet` s) or loaded wh
 (:func:`~tenxeval_tui.runs.plan.load_eval_sets`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class RunCases[S: EvalSet]:
+    """What :func:`chosen_for_run` found: the eval sets holding cases to run, and what the
+    plan chose of each set before its ``--shard`` split (the report's
+    ``metadata.selection`` counts that; see :mod:`~tenxeval_tui.runs.selection_report`)."""
+
+    selected: list[tuple[Path, S]]
+    """The eval sets that hold cases to run, with those cases only."""
+    chosen: list[tuple[Path, S]]
+    """Every loaded eval set with the cases the plan chose in it (maybe none), unsharded."""
+    loaded: list[tuple[Path, S]]
+    """Every eval set of the plan as ``load`` read it, with all its cases."""
+
+
 def select_for_run[S: EvalSet](
     plan: RunPlan, note: Callable[[str], None], load: Loader[S]
 ) -> list[tuple[Path, S]]:
     """The plan's eval sets that hold selected cases, read by ``load`` (scanned: their
     cases hold only what selecting reads) and filtered (by
     :func:`~tenxeval_tui.runs.plan.select`, as the worker does)."""
+    return chosen_for_run(plan, note, load).selected
+
+
+def chosen_for_run[S: EvalSet](
+    plan: RunPlan, note: Callable[[str], None], load: Loader[S]
+) -> RunCases[S]:
+    """:func:`select_for_run`, with what the plan chose before its shard split and the
+    eval sets read (see :class:`RunCases`)."""
     try:
         loaded = load(plan.eval_sets)
     except EvalFileError as exc:
@@ -43,11 +66,10 @@ def select_for_run[S: EvalSet](
     unknown = plan.selection.unknown_ids(c for _, s in loaded for c in s.eval_cases)
     if unknown:
         raise RunProblem(f"--case: no case {', '.join(map(repr, unknown))} in the eval sets")
-    selected = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
-    if not selected and plan.shard is not None:
-        among = _count(select(plan.model_copy(update={"shard": None}), loaded))
-        if among:
-            raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
+    chosen = chosen_cases(plan, loaded)
+    selected = [(path, s) for path, s in shard_part(plan, chosen) if s.eval_cases]
+    if not selected and plan.shard is not None and (among := _count(chosen)):
+        raise EmptyShard(f"--shard {plan.shard}: none of the {among} selected cases is in it")
     check_simulators(plan, selected)
     if not selected:
         if plan.selection.filters:
@@ -60,9 +82,8 @@ def select_for_run[S: EvalSet](
         among = _count(select(whole, loaded))
         note(f"running {_count(selected)} of {among} selected cases ({how}{seed})")
     if plan.shard is not None:
-        among = _count(select(plan.model_copy(update={"shard": None}), loaded))
-        note(f"running shard {plan.shard}: {_count(selected)} of {among} selected cases")
-    return selected
+        note(f"running shard {plan.shard}: {_count(selected)} of {_count(chosen)} selected cases")
+    return RunCases(selected, chosen, list(loaded))
 
 
 def _count(selected: Sequence[tuple[Path, EvalSet]]) -> int:
@@ -84,4 +105,4 @@ def check_simulators(plan: RunPlan, selected: Sequence[tuple[Path, EvalSet]]) ->
                 raise RunProblem(f"{path}: {exc} (or give run --user-model MODEL)") from None
 
 
-__all__ = ["Loader", "check_simulators", "select_for_run"]
+__all__ = ["Loader", "RunCases", "check_simulators", "chosen_for_run", "select_for_run"]

@@ -3,8 +3,8 @@
 See :mod:`tenxeval_tui.evaluation.selection_marks` for what the mark says and who reads
 it. A plan says how its cases were chosen (:func:`chosen_by`: the front end's
 ``RunPlan.chosen_by``, else its case ids, tags, ``limit`` or ``sample``); the mark
-counts the cases that choice selects against those the eval set holds, before a
-``--shard`` split (a shard has its own mark). The worker marks the reports (and the
+counts the cases that choice selected for the run (handed in, not selected again) against
+those the eval set holds, before a ``--shard`` split (a shard has its own mark). The worker marks the reports (and the
 journal's ``run_start`` lines, so a report rebuilt from the journal is marked too);
 ``run``'s session marks its one report over every file, as what it hands its worker may
 be narrowed further (``--limit``, ``--resume``).
@@ -19,7 +19,7 @@ from typing import Any
 from tenxeval_tui.evaluation.dataset.eval_set import EvalSet
 from tenxeval_tui.evaluation.eval_result import EvalReport
 from tenxeval_tui.evaluation.selection_marks import SELECTION_KEY, SelectionMark
-from tenxeval_tui.runs.plan import RunPlan, select
+from tenxeval_tui.runs.plan import RunPlan
 
 
 def chosen_by(plan: RunPlan) -> str | None:
@@ -49,42 +49,44 @@ def _counts(sets: Sequence[tuple[Path, EvalSet]]) -> dict[str, int]:
 
 
 def _chosen(
-    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]], chosen: Sequence[tuple[Path, EvalSet]]
 ) -> tuple[str, dict[str, int], dict[str, int]] | None:
     """``(by, cases of each set, cases chosen of each set)``; ``None``: every case runs."""
     by = chosen_by(plan)
     if by is None:
         return None
-    chosen = _counts(select(plan.model_copy(update={"shard": None}), loaded))
-    return by, _counts(loaded), chosen
+    return by, _counts(loaded), _counts(chosen)
 
 
 def selection_marks(
-    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]], chosen: Sequence[tuple[Path, EvalSet]]
 ) -> dict[str, dict[str, Any]]:
     """``eval set id -> metadata.selection`` of each of the ``loaded`` eval sets (whole)
-    of which ``plan`` selects some cases but not all; empty for a run of every case."""
-    found = _chosen(plan, loaded)
+    of which ``plan`` chose some cases but not all (``chosen``: those cases, before a
+    shard split, as :func:`~tenxeval_tui.runs.plan.chosen_cases` gave them to the run);
+    empty for a run of every case."""
+    found = _chosen(plan, loaded, chosen)
     if found is None:
         return {}
-    by, whole, chosen = found
+    by, whole, counts = found
     return {
         set_id: SelectionMark(by, count, whole[set_id]).to_json()
-        for set_id, count in chosen.items()
+        for set_id, count in counts.items()
         if count < whole[set_id]
     }
 
 
 def run_selection_mark(
-    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]]
+    plan: RunPlan, loaded: Sequence[tuple[Path, EvalSet]], chosen: Sequence[tuple[Path, EvalSet]]
 ) -> dict[str, Any] | None:
-    """The mark of the one report of every file of ``plan`` (``run``'s): its cases of all
-    the ``loaded`` eval sets together; ``None`` when it runs every case."""
-    found = _chosen(plan, loaded)
+    """The mark of the one report of every file of ``plan`` (``run``'s): the cases it
+    ``chosen`` of all the ``loaded`` eval sets together (as :func:`selection_marks`);
+    ``None`` when it runs every case."""
+    found = _chosen(plan, loaded, chosen)
     if found is None:
         return None
-    by, whole, chosen = found
-    cases, of = sum(chosen.values()), sum(whole.values())
+    by, whole, counts = found
+    cases, of = sum(counts.values()), sum(whole.values())
     return SelectionMark(by, cases, of).to_json() if cases < of else None
 
 

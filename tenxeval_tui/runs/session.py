@@ -8,7 +8,7 @@ both to :class:`RunSession`, which goes through its steps and returns a
 
 1. **select**: the plan's files scanned (each case's id, name and tags: the worker loads
    the cases) and their cases chosen as the worker will choose them
-   (:func:`~tenxeval_tui.runs.run_selection.select_for_run`);
+   (:func:`~tenxeval_tui.runs.run_selection.chosen_for_run`);
 2. **resume** (``SessionOptions.resume``): less the cases the journal finished;
    **reuse** (``SessionOptions.reuse``): less the cases whose newest earlier result in the
    output folder has their fingerprint (:mod:`tenxeval_tui.runs.reuse`), put back at the end;
@@ -72,7 +72,7 @@ from tenxeval_tui.runs.problems import EmptyShard, RunProblem, journal_problems
 from tenxeval_tui.runs.report_writers import load_report_writers, page_cases
 from tenxeval_tui.runs.reports import marked_partial, named_variant, write_outputs, write_reports
 from tenxeval_tui.runs.resume import ResumePoint, resume_point
-from tenxeval_tui.runs.run_selection import select_for_run
+from tenxeval_tui.runs.run_selection import chosen_for_run
 from tenxeval_tui.runs.selection_report import run_selection_mark, with_selection
 from tenxeval_tui.runs.shards import mark_shard, run_positions
 from tenxeval_tui.runs.spare_worker import SpareWorker
@@ -201,17 +201,16 @@ class RunSession:
         ``--shard`` part that holds no case runs nothing and exits 0."""
         if self.options.from_journal is not None:
             return self.report_journal(self.options.from_journal)
-        scans: list[tuple[Path, ScannedSet]] = []
 
         def scan(paths: Sequence[Path]) -> list[tuple[Path, ScannedSet]]:
-            scans[:] = scan_run_files(paths, self.scanned)
-            return scans
+            return scan_run_files(paths, self.scanned)
 
         try:
-            selected = select_for_run(self.plan, self.display.note, scan)
+            cases = chosen_for_run(self.plan, self.display.note, scan)
+            selected = cases.selected
             # what the selection chose of every case, before --limit/--resume narrow the
             # worker's plan: the report's metadata.selection
-            self.selection = run_selection_mark(self.plan, scans)
+            self.selection = run_selection_mark(self.plan, cases.loaded, cases.chosen)
         except EmptyShard as exc:
             self.display.note(f"{exc}: nothing to run")
             return RunOutcome(EXIT_OK)
@@ -478,13 +477,20 @@ class RunSession:
     def report_journal(self, journal: Path) -> RunOutcome:
         """``from_journal``: write the reports of the cases ``journal`` recorded. Exit code
         as a run's (1 when the journal's run did not finish: the report is partial)."""
-        from tenxeval_tui.evaluation.results.journal_results import read_journal_runs_streamed
+        from tenxeval_tui.evaluation.results.journal_results import read_journal_parts_streamed
+        from tenxeval_tui.evaluation.results.streamed_reports import combined_streamed
 
         with journal_problems(journal):
-            runs = [r for r in read_journal_runs_streamed(journal) if r.results]
-        if not runs:
+            parts = [
+                (r, planned) for r, planned in read_journal_parts_streamed(journal) if r.results
+            ]
+        if not parts:
             raise RunProblem(f"{journal}: no finished case in this journal")
-        report = _one(runs)
+        runs = [r for r, _ in parts]
+        # a set whose run did not end counts the cases it was to run (its selection mark)
+        report = (
+            runs[0] if len(runs) == 1 else combined_streamed(runs, planned=[p for _, p in parts])
+        )
         if any(r.is_partial for r in runs):
             report = marked_partial(report)
         published = self.publish([report], self.plan.resolved_config())

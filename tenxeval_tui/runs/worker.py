@@ -71,7 +71,14 @@ from tenxeval_tui.runs.early_agent import EarlyAgent, take_environment
 from tenxeval_tui.runs.journal_guard import JOURNAL_FAILED, GuardedJournal
 from tenxeval_tui.runs.loop_exit import run_leaving_threads
 from tenxeval_tui.runs.parent_watch import die_with_parent
-from tenxeval_tui.runs.plan import RunPlan, load_eval_sets, select, tool_run, unfound_choice
+from tenxeval_tui.runs.plan import (
+    RunPlan,
+    chosen_cases,
+    load_eval_sets,
+    shard_part,
+    tool_run,
+    unfound_choice,
+)
 from tenxeval_tui.runs.problems import RunProblem
 from tenxeval_tui.runs.protocol_lines import ProtocolLines, protocol_stream
 from tenxeval_tui.runs.provenance import (
@@ -209,13 +216,16 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
         walked = streamed_files(plan, config) if streams(plan, config) else None
         loaded: Sequence[tuple[Path, EvalSet]]
         # An eval set none of whose cases is selected is not run: no empty report of it.
+        chosen: Sequence[tuple[Path, EvalSet]]  # before the shard split: metadata.selection
         if walked is not None:  # each case built when it is about to run (streamed_run)
             loaded = scanned = [(path, found.scanned) for path, found in walked]
-            streamed = [(path, s) for path, s in select(plan, scanned) if s.eval_cases]
+            chosen = picked = chosen_cases(plan, scanned)
+            streamed = [(path, s) for path, s in shard_part(plan, picked) if s.eval_cases]
             files_and_sets: list[tuple[Path, EvalSet]] = list(streamed)
         else:
             loaded = load_eval_sets(plan.eval_sets)
-            files_and_sets = [(path, s) for path, s in select(plan, loaded) if s.eval_cases]
+            chosen = chosen_cases(plan, loaded)
+            files_and_sets = [(path, s) for path, s in shard_part(plan, chosen) if s.eval_cases]
         if (unfound := unfound_choice(plan, loaded)) is not None:
             raise RunProblem(unfound)
         # A set with no agent at all is left out, said, and the others run.
@@ -249,7 +259,7 @@ async def run(plan: RunPlan, out: ProtocolLines, early: EarlyAgent | None = None
         for provenance in provenances.values():
             if provenance.get(EVAL_SET_HASH_KEY) == PENDING_HASH:
                 provenance[EVAL_SET_HASH_KEY] = None
-        selections = selection_marks(plan, loaded)  # a run of some cases of a set says so
+        selections = selection_marks(plan, loaded, chosen)  # a run of some cases says so
     except AgentLoadError as exc:
         out.emit({"type": "worker_error", "message": str(exc), "usage": True})
         return ERROR_EXIT

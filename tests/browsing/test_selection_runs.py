@@ -122,6 +122,11 @@ def test_a_report_combining_sets_says_what_their_runs_chose() -> None:
     combined = EvalReport.combine([tagged, whole])
     assert combined.metadata[SELECTION_KEY] == {"by": "tags", "cases": 3, "of": 6}
     assert SELECTION_KEY not in EvalReport.combine([whole, whole]).metadata
+    # a set max_cost stopped (partial, one case not run) counts the 3 cases it was to run
+    stopped = whole.model_copy(deep=True)
+    stopped.metadata.update(partial=True, stopped_by="max_cost", not_run=["paris"])
+    cut = EvalReport.combine([tagged, stopped])
+    assert cut.metadata[SELECTION_KEY] == {"by": "tags", "cases": 4, "of": 7}  # was 3 of 6
     rerun = {SELECTION_KEY: {"by": "rerun_failed", "cases": 1, "of": 3}}
     mixed = combined_selection([(tagged.metadata, 1), (rerun, 1)])
     assert mixed == {"by": "selection", "cases": 2, "of": 7}

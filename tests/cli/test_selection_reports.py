@@ -95,20 +95,57 @@ def test_compare_previous_latest_with_a_rerun_says_not_run_not_removed(
     assert "7 not run" in markdown and "over the 3 case(s) both runs ran" in markdown
 
 
-def _journal(path: Path, sets: dict[str, tuple[list[str], dict[str, object] | None]]) -> None:
+def test_compare_previous_is_the_previous_full_run_not_a_rerun_in_between(
+    tmp_path: Path, in_process: InProcess
+) -> None:
+    """As the workbench's baseline picker guesses: `previous` passes over a rerun (and a
+    partial run) to the last run of every case; `latest` is the newest whatever it is."""
+    folder = tmp_path / "reports"
+    write_run(folder, 0, dict(zip(IDS, "PPPPPPPFFF", strict=True)))
+    write_run(folder, 1, {"c7": "P", "c8": "F", "c9": "P"}, metadata=RERUN)
+    write_run(folder, 2, {"c0": "P"}, metadata={"partial": True})
+    write_run(folder, 3, {"c8": "P"}, metadata=RERUN)
+    args = ["compare", "previous", "latest", "--eval-set", "weather", "--output-dir", "reports"]
+    done = in_process(tmp_path, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # before: the rerun 1 of 3 cases (or the partial run) was `previous`
+    assert "Pass rate over the 1 case(s) both runs ran: 0.0% -> 100.0%" in done.stdout
+    assert "9 not run" in done.stdout and "1 fixed" in done.stdout
+    assert "note: the baseline report" not in done.stderr  # a full run
+    assert "note: the current report reports/weather_0003.json" in done.stderr  # the rerun
+    assert "warning: the baseline report" not in done.stderr  # not the partial run
+    # with no full run before, `previous` is the newest earlier report, said a selection
+    (folder / "weather_0000.json").unlink()
+    done = in_process(tmp_path, *args)
+    # the rerun 1 ran to its end, unlike the partial run 2
+    assert "note: the baseline report reports/weather_0001.json is a selection" in done.stderr
+    assert "the baseline run is a selection (rerun failed, 2 of 10 cases)" in done.stdout
+    assert "Pass rate over the 1 case(s) both runs ran: 0.0% -> 100.0%" in done.stdout
+
+
+def _journal(
+    path: Path,
+    sets: dict[str, tuple[list[str], dict[str, object] | None]],
+    killed: tuple[str, list[str]] | None = None,
+) -> None:
     """A journal (as the worker writes it) of a run of ``sets``: each set id with the ids
-    of its cases run (every one passed) and its ``run_start`` metadata."""
+    of its cases run (every one passed) and its ``run_start`` metadata; ``killed``: a set
+    whose run was killed (no ``run_end``) after the first of its planned ids."""
     from tenxeval_tui.evaluation import CriterionResult, EvalCaseResult
 
     lines: list[dict[str, object]] = []
-    for set_id, (ids, metadata) in sets.items():
+    runs = [(set_id, ids, ids, metadata) for set_id, (ids, metadata) in sets.items()]
+    if killed is not None:
+        runs.append((killed[0], killed[1], killed[1][:1], None))
+    for set_id, planned, ran, metadata in runs:
         start = {"type": "run_start", "eval_set_id": set_id, "eval_set_name": set_id, "time": 0}
-        lines.append({**start, **({"metadata": metadata} if metadata else {}), "eval_ids": ids})
-        for eval_id in ids:
+        lines.append({**start, **({"metadata": metadata} if metadata else {}), "eval_ids": planned})
+        for eval_id in ran:
             passed = CriterionResult.success("rouge_match", 0.9, 0.5)
             result = EvalCaseResult.success(eval_id, [passed]).model_dump(mode="json")
             lines.append({"type": "case", "eval_set_id": set_id, "result": result})
-        lines.append({"type": "run_end", "eval_set_id": set_id, "partial": False})
+        if ran == planned:
+            lines.append({"type": "run_end", "eval_set_id": set_id, "partial": False})
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
 
 
@@ -128,3 +165,24 @@ def test_from_journal_of_several_sets_keeps_what_each_set_s_run_chose(
     done = in_process(tmp_path, "run", "--from-journal", str(journal), "-o", "full.json", "-q")
     assert done.returncode == 0, done.stdout + done.stderr
     assert SELECTION_KEY not in json.loads((tmp_path / "full.json").read_text())["metadata"]
+
+
+def test_from_journal_counts_a_killed_sets_planned_cases_not_its_results(
+    tmp_path: Path, in_process: InProcess
+) -> None:
+    """A --tags run over two sets killed in the second (every case of it chosen, one of its
+    two finished): the report is partial, and of 3 of the sets' 5 cases, as run planned."""
+    from tenxeval_tui.evaluation.results.journal import report_from_journal
+
+    journal = tmp_path / "run.journal.jsonl"
+    tags = {SELECTION_KEY: {"by": "tags", "cases": 1, "of": 3}}
+    _journal(journal, {"a": (["a1"], tags)}, killed=("b", ["b1", "b2"]))
+    done = in_process(tmp_path, "run", "--from-journal", str(journal), "-o", "out.json", "-q")
+    assert done.returncode == 1, done.stdout + done.stderr  # partial
+    metadata = json.loads((tmp_path / "out.json").read_text())["metadata"]
+    assert metadata["partial"] is True
+    # before: {"cases": 2, "of": 4}: b counted by its one result, as if it held one case
+    assert metadata[SELECTION_KEY] == {"by": "tags", "cases": 3, "of": 5}
+    assert report_from_journal(journal).metadata[SELECTION_KEY] == metadata[SELECTION_KEY]
+    history = in_process(tmp_path, "history", ".", "--eval-set", "combined_eval")
+    assert "(partial; selection: tags, 3 of 5 cases)" in history.stdout, history.stdout

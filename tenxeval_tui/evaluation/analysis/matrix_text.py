@@ -7,6 +7,8 @@ Names and case ids come from files and agents: the caller shows the text through
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from tenxeval_tui.evaluation.analysis.matrix import MatrixRow, VariantMatrix, VariantStats
 
 SEPARATING_SHOWN = 10
@@ -34,16 +36,37 @@ def variant_line(rank: int, v: VariantStats) -> str:
     )
 
 
+STATUS_MARKS = {"passed": "pass", "failed": "FAIL", "error": "ERROR"}
+"""A case's mark in a variant, by its status."""
+
+NOT_RUN_MARK = "not run"
+"""The mark of a case a selection's variant did not run (its report is of some cases)."""
+
+NO_RESULT_MARK = "-"
+"""The mark of a case a variant of every case has no result for."""
+
+
+def selection_names(matrix: VariantMatrix) -> set[str]:
+    """The variants whose reports are of a selection of their eval set's cases."""
+    return {v.name for v in matrix.variants if v.selection is not None}
+
+
+def missing_mark(name: str, selections: Collection[str]) -> str:
+    """What variant ``name``'s cell says of a case it has no result for: ``not run`` for
+    a selection (:func:`selection_names`), ``-`` otherwise."""
+    return NOT_RUN_MARK if name in selections else NO_RESULT_MARK
+
+
 def _marks(row: MatrixRow, names: list[str], selections: set[str]) -> str:
     marks = []
     for name in names:
         cell = row.cells.get(name)
         if cell is None:
-            marks.append("not run" if name in selections else "-")
+            marks.append(missing_mark(name, selections))
         elif cell.runs > 1:
             marks.append(f"{cell.passes}/{cell.runs}")
         else:
-            marks.append({"passed": "pass", "failed": "FAIL", "error": "ERROR"}[cell.status])
+            marks.append(STATUS_MARKS[cell.status])
     return "  ".join(marks)
 
 
@@ -87,7 +110,7 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
         lines.append(
             f"Separating cases ({len(separating)}; marks in the order {', '.join(names)}):"
         )
-        selections = {v.name for v in matrix.variants if v.selection is not None}
+        selections = selection_names(matrix)
         for row in separating[:SEPARATING_SHOWN]:
             where = f"{row.eval_set_id}/" if row.eval_set_id else ""
             lines.append(f"  {where}{row.eval_id}: {_marks(row, names, selections)}")
@@ -98,4 +121,12 @@ def format_matrix(matrix: VariantMatrix, baseline: str | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_matrix", "variant_line"]
+__all__ = [
+    "NOT_RUN_MARK",
+    "NO_RESULT_MARK",
+    "STATUS_MARKS",
+    "format_matrix",
+    "missing_mark",
+    "selection_names",
+    "variant_line",
+]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from tenxeval_tui.evaluation.analysis.matrix import MatrixCell, VariantMatrix, VariantStats
+from tenxeval_tui.evaluation.analysis.matrix_text import NO_RESULT_MARK, NOT_RUN_MARK
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
@@ -26,7 +27,7 @@ def _money(value: float | None) -> str:
 
 def _cell(cell: MatrixCell | None, selection: bool) -> str:
     if cell is None:
-        return f'<td class="missing">{"not run" if selection else "-"}</td>'
+        return f'<td class="missing">{NOT_RUN_MARK if selection else NO_RESULT_MARK}</td>'
     text = f"{cell.passes}/{cell.runs}" if cell.runs > 1 else cell.status
     return f'<td class="{escape(cell.status)}">{escape(text)}</td>'
 

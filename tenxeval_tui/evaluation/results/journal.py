@@ -40,6 +40,7 @@ from tenxeval_tui.evaluation.eval_result import (
     STOPPED_KEY,
     EvalCaseResult,
     EvalReport,
+    combined_report,
 )
 from tenxeval_tui.evaluation.files.fileio import built_long_lived, gc_paused
 from tenxeval_tui.evaluation.observers import RunObserver
@@ -267,6 +268,12 @@ class JournalRun:
         """One more case of this run, read from bytes ``start`` to ``end`` of the file."""
         self.results.append(result)
 
+    @property
+    def planned(self) -> int | None:
+        """How many cases the run was to run (its ``run_start``'s ids; ``None``: a journal
+        that does not list them)."""
+        return len(self.order) if self.order else None
+
     def report_metadata(self) -> dict[str, Any]:
         """The report's metadata: the run's, and partial unless it ended."""
         return {**self.metadata, **({} if self.complete else {PARTIAL_KEY: True})}
@@ -290,10 +297,16 @@ def read_journal_runs(path: str | Path) -> list[EvalReport]:
 
     Each case belongs to the latest run of its eval set; otherwise as :func:`read_journal`.
     """
+    return [report for report, _ in read_journal_parts(path)]
+
+
+def read_journal_parts(path: str | Path) -> list[tuple[EvalReport, int | None]]:
+    """:func:`read_journal_runs`, each report with how many cases its run was to run
+    (:attr:`JournalRun.planned`)."""
     # Made by the thousand and kept: handed to the oldest generation unscanned (a young
     # collection walking all of them once the read ended was a fifth of the read).
     with built_long_lived():
-        return [run.report() for run in read_runs(path, JournalRun)]
+        return [(run.report(), run.planned) for run in read_runs(path, JournalRun)]
 
 
 def read_runs[R: JournalRun](path: str | Path, make_run: Callable[..., R]) -> list[R]:
@@ -463,11 +476,22 @@ def _cut_short(raw: bytes, problem: Exception) -> bool:
 
 
 def report_from_journal(path: str | Path) -> EvalReport:
-    """One report from a journal: its only eval set's, or all of them combined."""
-    reports = list(read_journal(path).values())
-    if len(reports) == 1:
-        return reports[0]
-    return EvalReport.combine(reports)
+    """One report from a journal: its only eval set's, or all of them combined (a set
+    whose run did not end counted by the cases it was to run, see
+    :func:`~tenxeval_tui.evaluation.eval_result.combined_fields`)."""
+    # the latest run of each eval set, in the order the sets started (as read_journal)
+    latest = {report.eval_set_id: (report, planned) for report, planned in read_journal_parts(path)}
+    parts = list(latest.values())
+    if len(parts) == 1:
+        return parts[0][0]
+    return combined_report([report for report, _ in parts], [planned for _, planned in parts])
 
 
-__all__ = ["RunJournal", "case_text", "read_journal", "read_journal_runs", "report_from_journal"]
+__all__ = [
+    "RunJournal",
+    "case_text",
+    "read_journal",
+    "read_journal_parts",
+    "read_journal_runs",
+    "report_from_journal",
+]

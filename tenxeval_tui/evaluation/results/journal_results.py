@@ -345,10 +345,16 @@ def streamed_report(
 def read_journal_runs_streamed(path: str | Path) -> list[EvalReport]:
     """:func:`~.journal.read_journal_runs`, each report's results left in the file (see
     the module). Raises what it raises for a journal it cannot read."""
+    return [report for report, _ in read_journal_parts_streamed(path)]
+
+
+def read_journal_parts_streamed(path: str | Path) -> list[tuple[EvalReport, int | None]]:
+    """:func:`read_journal_runs_streamed`, each report with how many cases its run was to
+    run (:attr:`~.journal.JournalRun.planned`)."""
     path = Path(path)
     source = OpenFile(path)  # first: the file read is the one the reports hold
     runs = read_runs(path, IndexedRun)
-    return [run.streamed_report(source) for run in runs]
+    return [(run.streamed_report(source), run.planned) for run in runs]
 
 
 def is_streamed(report: EvalReport) -> bool:
@@ -375,6 +381,7 @@ __all__ = [
     "is_streamed",
     "listed",
     "none_holds",
+    "read_journal_parts_streamed",
     "read_journal_runs_streamed",
     "streamed_report",
 ]

@@ -132,11 +132,13 @@ def combined_streamed(
     reports: Sequence[EvalReport],
     eval_set_id: str = "combined_eval",
     eval_set_name: str = "Combined Evaluation",
+    planned: Sequence[int | None] | None = None,
 ) -> EvalReport:
     """:meth:`EvalReport.combine` of ``reports``, their results left where they are (the
-    summary worked out in one pass over them)."""
+    summary worked out in one pass over them); ``planned``: the cases each one's run was to
+    run, when known (see :func:`~tenxeval_tui.evaluation.eval_result.combined_fields`)."""
     results = ChainedResults([(report.results, report.eval_set_id) for report in reports])
-    fields = combined_fields(reports)
+    fields = combined_fields(reports, planned)
     return streamed_report(
         results,
         EvalSummary.from_result_stream(results),

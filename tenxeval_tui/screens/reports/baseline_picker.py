@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from tenxeval_tui.browsing.previous_run import previous_run
 from tenxeval_tui.browsing.reports_index import ReportEntry, list_reports
 from tenxeval_tui.evaluation.inert import inert, quoted
 from tenxeval_tui.screens.common.shared_styles import REPORTS_CSS
@@ -20,10 +21,9 @@ from tenxeval_tui.widgets.reports.report_list import ReportList
 
 
 def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_id: str) -> int:
-    """Index of the best guess: the newest earlier run of every case of the same eval set
-    that ran to its end (a partial or empty report, a run of a selection of the cases, such
-    as a rerun of the failed ones or a ``--shard`` part, is no "previous run"), else the
-    newest earlier one that ran to its end, else the newest earlier one of the set, else
+    """Index of the best guess: the previous run among the same eval set's earlier reports
+    (:func:`~tenxeval_tui.browsing.previous_run.previous_run`: the newest full run that
+    ran to its end, a rerun of the failed cases or a ``--shard`` part passed over), else
     the first. A selection can still be picked by hand: the list marks it.
 
     ``entries`` are the other reports, newest first; ``current`` is the one compared.
@@ -33,9 +33,8 @@ def default_baseline(entries: list[ReportEntry], current: ReportEntry, eval_set_
         for i, entry in enumerate(entries)
         if entry.ok and entry.eval_set_id == eval_set_id and entry.timestamp < current.timestamp
     ]
-    ended = [i for i in earlier if entries[i].caveat is None]
-    full = [i for i in ended if not entries[i].selection]
-    return (full or ended or earlier or [0])[0]
+    found = previous_run([entries[i] for i in earlier])  # as `compare previous` picks
+    return earlier[found] if found is not None else 0
 
 
 def baseline_warning(entry: ReportEntry, eval_set_id: str) -> str | None:

@@ -5,6 +5,7 @@ the case's transcripts in two variants side by side (the cell's and the one mark
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import ClassVar
 
 from rich.text import Text
@@ -16,7 +17,12 @@ from textual.widgets import DataTable, Footer, Static
 
 from tenxeval_tui.evaluation.analysis.compare import numbered_keys
 from tenxeval_tui.evaluation.analysis.matrix import MatrixRow, VariantMatrix
-from tenxeval_tui.evaluation.analysis.matrix_text import variant_line
+from tenxeval_tui.evaluation.analysis.matrix_text import (
+    STATUS_MARKS,
+    missing_mark,
+    selection_names,
+    variant_line,
+)
 from tenxeval_tui.evaluation.eval_result import EvalCaseResult, EvalReport
 from tenxeval_tui.evaluation.inert import inert
 from tenxeval_tui.runs.transcript import result_transcript
@@ -27,11 +33,13 @@ from tenxeval_tui.widgets.common.transcript_view import TranscriptView
 from tenxeval_tui.widgets.run.variant_columns import mark_text
 
 
-def _cell_mark(row: MatrixRow, name: str) -> str:
+def _cell_mark(row: MatrixRow, name: str, selections: Collection[str]) -> str:
+    """``name``'s mark of ``row``'s case, in the words of the command line's matrix
+    (``not run`` for a case a selection did not run); a repeated case's passed runs too."""
     cell = row.cells.get(name)
     if cell is None:
-        return "-"
-    word = {"passed": "pass", "failed": "FAIL", "error": "ERROR"}[cell.status]
+        return missing_mark(name, selections)
+    word = STATUS_MARKS[cell.status]
     return f"{word} {cell.passes}/{cell.runs}" if cell.runs > 1 else word
 
 
@@ -82,9 +90,10 @@ class MatrixScreen(Screen[None]):
         table.add_column("case", key="case")
         for name in self.matrix.names:
             table.add_column(inert(name), key=name)
+        selections = selection_names(self.matrix)
         for index, row in enumerate(self.rows):
             where = f"{row.eval_set_id}/" if row.eval_set_id else ""
-            marks = [mark_text(_cell_mark(row, name)) for name in self.matrix.names]
+            marks = [mark_text(_cell_mark(row, name, selections)) for name in self.matrix.names]
             table.add_row(Text(inert(where + row.label)), *marks, key=str(index))
         table.move_cursor(column=1)
         table.focus()
@@ -137,7 +146,9 @@ class MatrixScreen(Screen[None]):
             other = others[0]
         if other is None:
             return
-        self.app.push_screen(TranscriptPairScreen(row, (name, other), self.reports))
+        self.app.push_screen(
+            TranscriptPairScreen(row, (name, other), self.reports, selection_names(self.matrix))
+        )
 
     async def action_back(self) -> None:
         """Back to the screen before."""
@@ -155,19 +166,25 @@ class TranscriptPairScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
 
     def __init__(
-        self, row: MatrixRow, names: tuple[str, str], reports: dict[str, EvalReport]
+        self,
+        row: MatrixRow,
+        names: tuple[str, str],
+        reports: dict[str, EvalReport],
+        selections: Collection[str] = (),
     ) -> None:
         super().__init__()
         self.row = row
         self.names = names
         self.reports = reports
+        self.selection_variants = selections
+        """The variants whose reports are of a selection of the cases (``not run`` marks)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="pair-sides"):
             for side, name in enumerate(self.names):
                 with Vertical(classes="pair-side"):
                     result = case_result(self.reports[name], self.row)
-                    mark = _cell_mark(self.row, name)
+                    mark = _cell_mark(self.row, name, self.selection_variants)
                     yield Static(Text(inert(f"{name}: {self.row.label} ({mark})"), style="bold"))
                     view = TranscriptView(id=f"pair-{side}")
                     if result is not None:

@@ -61,3 +61,43 @@ def test_the_matrix(snap_compare: Any, tmp_path: Path) -> None:
 def test_two_transcripts_side_by_side(snap_compare: Any, tmp_path: Path) -> None:
     app, shown = open_matrix(tmp_path, then="T")
     assert snap_compare(app, terminal_size=SIZE, run_before=shown)
+
+
+async def test_a_selections_cases_not_run_say_so_in_the_matrix_and_side_by_side(
+    tmp_path: Path,
+) -> None:
+    """A rerun of some cases (``metadata.selection``) is a column: the cases it did not
+    run say ``not run``, as the command line's matrix says (was ``-``); a variant of every
+    case that lacks a case keeps ``-``."""
+    from textual.widgets import DataTable
+
+    rerun = report([True, False], 0.002)
+    rerun.metadata["selection"] = {"by": "rerun_failed", "cases": 2, "of": 8}
+    short = report([True] * 6, 0.003)  # every case of its (older) eval set: no mark
+    reports = {"large": REPORTS["large"], "rerun": rerun, "short": short}
+    (tmp_path / "empty").mkdir()
+    app = WorkbenchApp(tmp_path / "empty", watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = MatrixScreen(build_matrix(reports), reports)
+        await app.push_screen(screen)
+        await wait_for(pilot, lambda: isinstance(app.screen, MatrixScreen))
+        table = screen.query_one("#matrix-cases", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 8)
+        names = screen.matrix.names
+        cells = {
+            str(table.get_row(key)[0]).removeprefix("support/"): dict(
+                zip(names, map(str, table.get_row(key)[1:]), strict=True)
+            )
+            for key in map(str, range(table.row_count))
+        }
+        assert cells["case-7"]["rerun"] == "not run"  # before: "-"
+        assert cells["case-7"]["short"] == "-"
+        assert cells["case-1"]["rerun"] == "FAIL" and cells["case-1"]["large"] == "pass"
+        row = screen.rows.index(next(r for r in screen.rows if r.eval_id == "case-7"))
+        table.move_cursor(row=row, column=names.index("rerun") + 1)
+        await pilot.press("T")
+        await wait_for(pilot, lambda: isinstance(app.screen, TranscriptPairScreen))
+        heads = [
+            str(w.render()) for w in app.screen.query("Static") if "case-7 (" in str(w.render())
+        ]
+        assert "rerun: case-7 (not run)" in heads
