@@ -146,6 +146,29 @@ def _own_cache_folder(
     monkeypatch.setenv("TENXEVAL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
+@pytest.fixture(scope="session")
+def _session_schemas() -> Any:
+    """The agents' schemas read in this test session (:mod:`tests.agent_schemas`)."""
+    from tests.agent_schemas import SessionSchemas
+
+    return SessionSchemas()
+
+
+@pytest.fixture(autouse=True)
+def _agent_schemas_read_once(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The editor's agent schema comes from the real child once per session and agent's
+    code (:mod:`tests.agent_schemas`), except in the tests marked ``agent_schema_child``,
+    whose subject is that child or the caches in front of it: there each read starts it."""
+    if request.node.get_closest_marker("agent_schema_child"):
+        return
+    from tenxeval_tui.runs import agent_schema
+
+    schemas = request.getfixturevalue("_session_schemas")
+    monkeypatch.setattr(agent_schema, "read_schema_async", schemas.read)
+
+
 @pytest.fixture(autouse=True)
 def _own_settings_folder(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -6,8 +6,8 @@ its folder), or ``{"error": message}``. The agent never runs in the caller's pro
 an agent that crashes or hangs on import cannot take the editor down, and every read
 imports its code afresh.
 
-:class:`SchemaCache` keeps each agent's schema until one of those files changes.
-No UI import.
+:class:`SchemaCache` keeps each agent's schema until one of those files changes, and
+from one session to the next in the cache folder (:mod:`.schema_store`). No UI import.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenxeval_tui.evaluation.targets.schema import AgentSchema
+from tenxeval_tui.runs import schema_store
+from tenxeval_tui.runs.schema_store import SchemaStore
 
 TIMEOUT = 60.0
 """Longest wait for an agent's import (seconds)."""
@@ -130,15 +132,19 @@ def _env(folder: Path) -> dict[str, str]:
 
 
 class SchemaCache:
-    """Agent schemas by ``(spec, folder)``, each kept until the agent's code changes."""
+    """Agent schemas by ``(spec, folder)``, each kept until the agent's code changes; a
+    schema not read in this session is looked for in ``store`` (default: the cache folder's,
+    :func:`~.schema_store.default_store`) before a child process is started, and one read
+    is kept there."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: SchemaStore | None = None) -> None:
+        self._store = store
         self._results: dict[tuple[str, Path], SchemaResult] = {}
         self._reading: dict[tuple[str, Path], asyncio.Task[SchemaResult]] = {}
         """Reads in flight: a caller that gives up (a newer request) does not cut one short
         (its child would be left half read); the next caller waits for it instead."""
         self.reads = 0
-        """How many times a child process was started (the cache's misses)."""
+        """How many times a child process was started (the misses of both caches)."""
 
     def cached(self, spec: str, folder: Path) -> SchemaResult | None:
         """The cached result when the agent's files did not change since (a failure: for
@@ -158,10 +164,29 @@ class SchemaCache:
         key = (spec, folder)
         task = self._reading.get(key)
         if task is None:
-            self.reads += 1
-            task = self._reading[key] = asyncio.create_task(read_schema_async(spec, folder))
+            task = self._reading[key] = asyncio.create_task(self._read(spec, folder))
             task.add_done_callback(lambda done: self._done(key, done))
         return await asyncio.shield(task)
+
+    @property
+    def store(self) -> SchemaStore:
+        """Where schemas are kept from one session to the next."""
+        if self._store is None:
+            self._store = schema_store.default_store()
+        return self._store
+
+    async def _read(self, spec: str, folder: Path) -> SchemaResult:
+        """From the store (its file read and the agent's files hashed in a thread: the
+        caller's loop is the editor's), else in a child process, then kept in the store."""
+        store = self.store
+        kept = await asyncio.to_thread(store.find, spec, folder)
+        if kept is not None:
+            return SchemaResult(kept[0], None, kept[1])
+        self.reads += 1
+        result = await read_schema_async(spec, folder)
+        if result.schema is not None and result.files:
+            await asyncio.to_thread(store.keep, spec, folder, result.schema, result.files)
+        return result
 
     def _done(self, key: tuple[str, Path], task: asyncio.Task[SchemaResult]) -> None:
         if self._reading.get(key) is task:

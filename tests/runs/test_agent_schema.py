@@ -14,6 +14,8 @@ import pytest
 from tenxeval_tui.runs.agent_schema import SchemaCache, read_schema
 from tests.waiting import scaled
 
+pytestmark = pytest.mark.agent_schema_child  # the subject: the child and its caches
+
 AGENT = '''
 def get_time(zone: str, military: bool = False) -> str:
     """The time in a zone."""

@@ -47,10 +47,13 @@ async def test_its_rules_are_textual_s_own_under_each_theme(weather_set: Path) -
         assert described(app.stylesheet.rules) == textual_own_parse(app)
         for theme in ("nord", "gruvbox", first_theme):
             app.theme = theme
-            await pilot.pause()
-            # The theme's colours reach the parsed rules: a cache keyed without the
-            # variables would keep the first theme's.
-            assert described(app.stylesheet.rules) == textual_own_parse(app), theme
+            # The theme's colours reach the parsed rules (the app parses them again in a
+            # later step): a cache keyed without the variables would keep the first theme's.
+            await wait_for(
+                pilot,
+                lambda: described(app.stylesheet.rules) == textual_own_parse(app),
+                what=f"the rules of {theme}",
+            )
 
 
 def test_its_rules_are_hashed_by_identity_without_a_python_call() -> None:

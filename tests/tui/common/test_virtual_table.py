@@ -87,9 +87,9 @@ async def test_a_layout_pass_that_changes_nothing_leaves_the_scrollbars_alone(
         table = app.query_one(VirtualTable)
         items = [f"item {i}" for i in range(100)]
         table.set_items(items)
-        await pilot.pause()
         bar = table.vertical_scrollbar
-        assert bar.window_virtual_size == 101  # the header and every row
+        # the header and every row, once the layout that follows has run
+        await wait_for(pilot, lambda: bar.window_virtual_size == 101, what="the bar laid out")
         refreshed: list[bool] = []
         refresh = bar.refresh
         monkeypatch.setattr(bar, "refresh", lambda *a, **k: refreshed.append(True) or refresh())
@@ -97,8 +97,8 @@ async def test_a_layout_pass_that_changes_nothing_leaves_the_scrollbars_alone(
         await pilot.pause()
         assert refreshed == []  # no repaint, so no frame more
         table.set_items(items[:50])
-        await pilot.pause()
-        assert bar.window_virtual_size == 51 and refreshed
+        await wait_for(pilot, lambda: bar.window_virtual_size == 51, what="the bar laid out")
+        assert refreshed
 
 
 async def test_rows_fit_beside_the_vertical_scrollbar_without_a_horizontal_one() -> None:
@@ -106,8 +106,7 @@ async def test_rows_fit_beside_the_vertical_scrollbar_without_a_horizontal_one()
     async with app.run_test(size=(40, 10)) as pilot:
         table = app.query_one(VirtualTable)
         table.set_items([f"item {i}" for i in range(100)])  # more rows than fit: a vertical bar
-        await pilot.pause()
-        assert table.show_vertical_scrollbar
+        await wait_for(pilot, lambda: table.show_vertical_scrollbar, what="the vertical bar")
         assert table.virtual_size.width == table.scrollable_content_region.width
         assert not table.show_horizontal_scrollbar
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 
 from tenxeval_tui.app import WorkbenchApp
@@ -15,6 +16,8 @@ from tenxeval_tui.widgets.editor.case_field import CaseField
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tests.tui.conftest import notifications, to_field, wait_for, wait_for_form
 from tests.tui.sample_project import sample_project
+
+pytestmark = pytest.mark.agent_schema_child  # the subject: the child and its caches
 
 
 def told(app: WorkbenchApp) -> int:

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from tenxeval_tui.widgets.editor.case_field import CaseField
 from tests.tui.browser_app import plain
+from tests.tui.conftest import wait_for
 
 
 class FieldApp(App[None]):
@@ -41,14 +42,12 @@ async def test_lines_are_made_when_first_needed_and_keep_their_order() -> None:
         ]
         plain_field.set_agent_note("not a field of the agent", None)
         plain_field.set_problem("name: empty")
-        await pilot.pause()
-        assert lines(plain_field) == [
+        # the problem's line is mounted, then laid out: a later step than the call
+        problem = [
             ("field-error", "name: empty", True),
             ("field-note", "", False),  # a problem of its own hides the warning
         ]
+        await wait_for(pilot, lambda: lines(plain_field) == problem, what="the problem shown")
         plain_field.set_problem(None)
-        await pilot.pause()
-        assert lines(plain_field) == [
-            ("field-error", "", False),
-            ("field-note", "⚠ not a field of the agent", True),
-        ]
+        warning = [("field-error", "", False), ("field-note", "⚠ not a field of the agent", True)]
+        await wait_for(pilot, lambda: lines(plain_field) == warning, what="the warning shown")

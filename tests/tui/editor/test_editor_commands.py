@@ -12,7 +12,7 @@ from tenxeval_tui.screens.common.choice import ChoiceScreen
 from tenxeval_tui.screens.editor.editor import EditorScreen
 from tenxeval_tui.widgets.editor.case_form import CaseForm
 from tenxeval_tui.widgets.editor.case_table import CaseTable
-from tests.tui.conftest import to_field, to_widget, wait_for, wait_for_form
+from tests.tui.conftest import notifications, to_field, to_widget, wait_for, wait_for_form
 
 
 def ids(screen: EditorScreen) -> list[str]:
@@ -154,8 +154,8 @@ async def test_save_with_problems_lists_them_and_writes_nothing(weather_set: Pat
         assert weather_set.read_text() == before
         await pilot.press("ctrl+z")  # the typing goes, the problem with it
         await wait_for(pilot, lambda: document.problem_uids() == set())
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await pilot.press("ctrl+s")  # saved this time (in a worker): the file as it was
+        await wait_for(pilot, lambda: "Saved weather.evalset.json" in notifications(app))
     assert json.loads(weather_set.read_text()) == json.loads(before)
 
 
