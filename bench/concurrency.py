@@ -17,6 +17,18 @@ after another with nothing else running (what the busiest of 8 slots must do, in
 any process layout), and 25 runs at concurrency 4 (the share of one worker if the
 cases were spread over two processes, one per core).
 
+Why the 50-case figure is about 0.7 s + the run's CPU, not 0.7 s + one case's: a convoy.
+The 8 slots start together, sleep together and wake together; 10xGraph runs each case
+through about 30 callbacks of the event loop (a task per node, ``asyncio.wait``, the
+tool in an executor thread), so the 8 woken cases take turns callback by callback and
+each is done only when all 8 are: every round waits for the CPU of all its cases, and
+the slots never drift apart. Printed below the 50-case line: that prediction, and the
+same bare runs with the slots started a few ms apart: what breaking the convoy gives.
+(On a CPU clock, load-free: bare 0.90 s at once, 0.74-0.77 s staggered by 2-8 ms; the
+harness 0.87-0.96 s, 0.755 s staggered by 6 ms. On the real clock, at load 1: bare
+staggered 0.75-0.91 s in 4 runs: the loop neither keeps the slots' gaps nor closes
+them, so a pause of the process can merge them again.)
+
 Run: .venv/bin/python bench/concurrency.py
 """
 
@@ -48,6 +60,8 @@ TARGET_SECONDS = 0.8
 # 50 cases in 8 slots means 7 runs one after another in the busiest slot, so no
 # scheduler in any number of processes beats 7 uncontended runs; with one worker
 # process per core, each would run 25 cases at concurrency 4.
+STAGGER_SECONDS = 0.006
+"""How far apart the slots of the no-convoy run start (2-8 ms all broke the convoy)."""
 FLOORS = (
     (7, 1, "the busiest slot alone, nothing else running"),
     (25, 4, "one of two worker processes, one per core"),
@@ -110,8 +124,11 @@ async def measure(count: int, concurrency: int, plain: bool = False) -> tuple[fl
     return wall, cpu, correctly_attributed(report)
 
 
-async def measure_bare_graph(count: int, concurrency: int) -> tuple[float, float]:
-    """The same cases through 10xGraph alone: no collector, no criteria, no harness."""
+async def measure_bare_graph(
+    count: int, concurrency: int, stagger: float = 0.0
+) -> tuple[float, float]:
+    """The same cases through 10xGraph alone: no collector, no criteria, no harness;
+    ``stagger``: slot ``k`` starts its first case ``k * stagger`` seconds late."""
     from tenxgraph.storage.checkpointer import InMemoryCheckpointer
 
     from tenxeval_tui.evaluation.targets.graph import user_message
@@ -124,8 +141,18 @@ async def measure_bare_graph(count: int, concurrency: int) -> tuple[float, float
             question = user_message(f"What is the weather in {city(index)}?")
             await app.ainvoke({"messages": [question]}, {"thread_id": uuid.uuid4().hex})
 
+    indexes = iter(range(count))
+
+    async def staggered_slot(number: int) -> None:
+        await asyncio.sleep(number * stagger)
+        for index in indexes:
+            await run(index)
+
     started, cpu_started = time.perf_counter(), time.process_time()
-    await asyncio.gather(*(run(i) for i in range(count)))
+    if stagger:
+        await asyncio.gather(*(staggered_slot(k) for k in range(concurrency)))
+    else:
+        await asyncio.gather(*(run(i) for i in range(count)))
     return time.perf_counter() - started, time.process_time() - cpu_started
 
 
@@ -146,12 +173,24 @@ async def main() -> int:
             f"(ideal {ideal:.3f} s, target <= {TARGET_SECONDS} s; {cpu:.3f} s CPU), "
             f"{correct}/{count} attributed correctly {verdict}"
         )
+        if count == 50 and not plain:
+            rounds = -(-count // concurrency) * 2 * MODEL_SECONDS
+            print(
+                f"  convoy: {-(-count // concurrency)} rounds of 2 x {MODEL_SECONDS * 1000:.0f} ms"
+                f" in the busiest slot ({rounds:.3f} s) + the run's CPU ({cpu:.3f} s)"
+                f" = {rounds + cpu:.3f} s predicted"
+            )
     for count, concurrency in ((50, 8), (400, 64)):
         seconds, cpu = await measure_bare_graph(count, concurrency)
         print(
             f"{'10xGraph alone, no harness':<11} {count} cases, concurrency {concurrency}: "
             f"{seconds:.3f} s wall ({cpu:.3f} s CPU)"
         )
+    seconds, cpu = await measure_bare_graph(50, 8, stagger=STAGGER_SECONDS)
+    print(
+        f"10xGraph alone, no harness, slots started {STAGGER_SECONDS * 1000:.0f} ms apart"
+        f" (no convoy) 50 cases, concurrency 8: {seconds:.3f} s wall ({cpu:.3f} s CPU)"
+    )
     for count, concurrency, meaning in FLOORS:
         seconds, cpu = await measure_bare_graph(count, concurrency)
         print(
