@@ -65,6 +65,9 @@ def one_setup(folder: Path, held: int, workers: int | None, backend: str) -> dic
     cases = [EvalCase.single_turn(f"c{i}", m, m) for i, m in enumerate(messages)]
     EvalSet(eval_set_id="held", eval_cases=cases).to_file(folder / "h.evalset.json")
     config = preset_by_name("quick_check")
+    # parallel: EvalConfig's default runs cases one at a time (as 10xGraph 0.10.3's), and
+    # the first held case would then hold the run forever
+    config.parallel = True
     config.max_concurrency = 2 * held
     config.reporter.enabled = False
     plan = RunPlan(
