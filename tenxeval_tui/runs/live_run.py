@@ -158,6 +158,7 @@ class LiveRun(RunObserver):
         self.slow_after = slow_after
         """Seconds after which a running case is shown as slow (``None``: never)."""
         self.cases: dict[str, CaseState] = {}
+        self._places: dict[str, int] = {}  # each case's place in ``cases`` (take_dirty)
         self.eval_set_names: dict[str, str] = {}
         self.reports: list[EvalReport] = []
         self.report_files: list[str] = []
@@ -385,7 +386,13 @@ class LiveRun(RunObserver):
     def take_dirty(self) -> list[str]:
         """The cases changed since the last call, in table order."""
         dirty, self.dirty = self.dirty, set()
-        return [key for key in self.cases if key in dirty]
+        if 8 * len(dirty) >= len(self.cases):
+            return [key for key in self.cases if key in dirty]
+        # a few of many (a repaint a frame): sorted by place, not found by a walk of all
+        places = self._places
+        if any(key not in places for key in dirty):  # cases are only ever added, at the end
+            places = self._places = {key: place for place, key in enumerate(self.cases)}
+        return sorted((key for key in dirty if key in self.cases), key=places.__getitem__)
 
 
 __all__ = [

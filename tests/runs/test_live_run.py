@@ -107,3 +107,22 @@ def test_the_workbench_s_decoder_passes_a_retry_on() -> None:
     for name, args in calls:
         getattr(live, name)(*args)
     assert live.cases["s::c"].retried == "Ray actor 2 of 2 died (ActorDiedError)"
+
+
+def test_the_changed_cases_come_in_table_order_when_few_of_many_changed() -> None:
+    """``take_dirty`` gives the changed cases in table order, a few of many as all of them,
+    and a case listed after its places were worked out takes its place at the end."""
+    live = LiveRun()
+    cases = [[f"c{i:03d}", f"case {i}"] for i in range(100)]
+    live.on_worker_line(
+        {"type": "worker_plan", "eval_sets": [{"eval_set_id": "s", "cases": cases}]}
+    )
+    assert live.take_dirty() == [f"s::c{i:03d}" for i in range(100)]
+    live.dirty.update({"s::c090", "s::c005", "s::c042"})
+    assert live.take_dirty() == ["s::c005", "s::c042", "s::c090"]
+    live._case("t", "late")  # listed by its start: after every planned case
+    live.dirty.update({"s::c007", "s::c001"})
+    assert live.take_dirty() == ["s::c001", "s::c007", "t::late"]
+    live.dirty.update({"s::c003", "gone::x"})  # a key no case has is left out
+    assert live.take_dirty() == ["s::c003"]
+    assert live.take_dirty() == []
